@@ -1,0 +1,10 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // Integration tests start real servers and child processes; give them room on a 2-core CI box.
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+  },
+});
