@@ -4,6 +4,8 @@
  * the CLI into `code: message` and an exit code.
  */
 export const errorCodes = {
+  /** The request is malformed in a way calltape checks (e.g. an invalid session id). → 400 */
+  INVALID_REQUEST: { status: 400, type: 'invalid_request_error' },
   /** The request body is not valid JSON. → 400 */
   INVALID_JSON: { status: 400, type: 'invalid_request_error' },
   /** The request body exceeds `limits.maxBodyBytes`. → 413 */

@@ -1,0 +1,31 @@
+import type { Interaction } from '../trace/trace.js';
+
+/** Header name → value(s), secrets already removed. */
+export type StoredHeaders = Readonly<Record<string, string | readonly string[]>>;
+
+/**
+ * One round trip as it is stored: the parsed interaction plus the raw bytes (after redaction),
+ * so a later replay can re-emit the response byte for byte with its timing.
+ */
+export interface RecordedExchange {
+  readonly interaction: Interaction;
+  readonly request: {
+    readonly headers: StoredHeaders;
+    readonly body: Uint8Array;
+  };
+  /** Undefined when no upstream response arrived (proxy errors). */
+  readonly response:
+    | {
+        readonly headers: StoredHeaders;
+        /** The body bytes as received (still compressed when `content-encoding` says so). */
+        readonly body: Uint8Array;
+        /** Where each received chunk ended in `body` (byte offset) and when it arrived (ms after the request started). */
+        readonly chunks: readonly ChunkTiming[];
+      }
+    | undefined;
+}
+
+export interface ChunkTiming {
+  readonly end: number;
+  readonly atMs: number;
+}

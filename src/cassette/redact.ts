@@ -1,0 +1,124 @@
+import type { BodyPattern } from '../config/config.js';
+
+/** Header names never stored or logged, whatever the configuration says. */
+export const secretHeaderNames: readonly string[] = ['authorization', 'proxy-authorization', 'api-key', 'x-api-key', 'cookie', 'set-cookie'];
+
+export type HeaderMap = Readonly<Record<string, string | readonly string[] | undefined>>;
+
+/** Compiled redaction rules: secret header names and body patterns. */
+export interface Redactor {
+  headers(headers: HeaderMap): Record<string, string | string[]>;
+  /** Redacts text; returns the same string instance when nothing matched. */
+  text(text: string): string;
+  /**
+   * Redacts a body that arrived in chunks, keeping chunk boundaries (byte offsets) meaningful:
+   * a boundary inside a replaced span moves to the end of its replacement.
+   */
+  chunks(body: Uint8Array, chunkEnds: readonly number[]): { body: Uint8Array; chunkEnds: number[] };
+}
+
+export function createRedactor(extraHeaders: readonly string[], patterns: readonly BodyPattern[]): Redactor {
+  const secret = new Set([...secretHeaderNames, ...extraHeaders.map((name) => name.toLowerCase())]);
+  const expressions = patterns.map((pattern) => ({ regex: new RegExp(pattern.pattern, `${pattern.flags.replace('g', '')}g`), replacement: pattern.replacement }));
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
+
+  function text(input: string): string {
+    let output = input;
+    for (const { regex, replacement } of expressions) output = output.replace(regex, replacement);
+    return output;
+  }
+
+  return {
+    headers(headers) {
+      const kept: Record<string, string | string[]> = {};
+      for (const [name, value] of Object.entries(headers)) {
+        if (value === undefined || secret.has(name.toLowerCase())) continue;
+        kept[name.toLowerCase()] = typeof value === 'string' ? value : [...value];
+      }
+      return kept;
+    },
+    text,
+    chunks(body, chunkEnds) {
+      if (expressions.length === 0) return { body, chunkEnds: [...chunkEnds] };
+      // Work on code-unit offsets of the decoded text, then map back to UTF-8 byte offsets.
+      const original = decoder.decode(body);
+      if (text(original) === original) return { body, chunkEnds: [...chunkEnds] };
+      let current = original;
+      let ends = charOffsets(body, chunkEnds);
+      for (const { regex, replacement } of expressions) {
+        const spans: Span[] = [];
+        current = current.replace(regex, (...args: unknown[]) => {
+          const replaced = expandReplacement(replacement, args);
+          const match = args[0] as string;
+          const offset = args.find((arg, index) => index > 0 && typeof arg === 'number') as number;
+          spans.push({ start: offset, end: offset + match.length, length: replaced.length });
+          return replaced;
+        });
+        ends = ends.map((end) => shiftOffset(end, spans));
+      }
+      return { body: encoder.encode(current), chunkEnds: byteOffsets(current, ends) };
+    },
+  };
+}
+
+interface Span {
+  readonly start: number;
+  readonly end: number;
+  /** Length of the replacement text. */
+  readonly length: number;
+}
+
+/** Where a text offset lands after the spans were replaced. */
+function shiftOffset(offset: number, spans: readonly Span[]): number {
+  let delta = 0;
+  for (const span of spans) {
+    if (offset <= span.start) break;
+    if (offset < span.end) return span.start + delta + span.length;
+    delta += span.length - (span.end - span.start);
+  }
+  return offset + delta;
+}
+
+/** Code-unit offsets in the decoded text of the given byte offsets (which fall on chunk ends). */
+function charOffsets(body: Uint8Array, byteEnds: readonly number[]): number[] {
+  const decoder = new TextDecoder();
+  const offsets: number[] = [];
+  let start = 0;
+  let chars = 0;
+  for (const end of byteEnds) {
+    chars += decoder.decode(body.subarray(start, end), { stream: true }).length;
+    offsets.push(chars);
+    start = end;
+  }
+  return offsets;
+}
+
+/** UTF-8 byte offsets of code-unit offsets in `text`. */
+function byteOffsets(text: string, charEnds: readonly number[]): number[] {
+  const encoder = new TextEncoder();
+  const offsets: number[] = [];
+  let start = 0;
+  let bytes = 0;
+  for (const end of charEnds) {
+    bytes += encoder.encode(text.slice(start, end)).length;
+    offsets.push(bytes);
+    start = end;
+  }
+  return offsets;
+}
+
+/** Expands `$$`, `$&`, `$1`… and `$<name>` in a replacement, as String.prototype.replace does. */
+function expandReplacement(replacement: string, args: readonly unknown[]): string {
+  const last = args[args.length - 1];
+  const groups = typeof last === 'object' && last !== null ? (last as Record<string, string | undefined>) : undefined;
+  const offsetIndex = args.findIndex((arg, index) => index > 0 && typeof arg === 'number');
+  const captures = args.slice(1, offsetIndex) as (string | undefined)[];
+  return replacement.replace(/\$(\$|&|\d{1,2}|<[^>]*>)/g, (token, key: string) => {
+    if (key === '$') return '$';
+    if (key === '&') return args[0] as string;
+    if (key.startsWith('<')) return groups ? (groups[key.slice(1, -1)] ?? '') : token;
+    const index = Number(key);
+    return index >= 1 && index <= captures.length ? (captures[index - 1] ?? '') : token;
+  });
+}

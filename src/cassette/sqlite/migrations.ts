@@ -1,0 +1,64 @@
+/**
+ * Schema migrations of the SQLite store, applied in order; `PRAGMA user_version` holds the
+ * number applied. Never edit a shipped migration: append a new one.
+ * The tables are documented in recordings/README.md.
+ */
+export const migrations: readonly string[] = [
+  `
+  CREATE TABLE sessions (
+    id                TEXT PRIMARY KEY,
+    first_seen_at     INTEGER NOT NULL,
+    last_seen_at      INTEGER NOT NULL,
+    interaction_count INTEGER NOT NULL DEFAULT 0
+  );
+
+  CREATE TABLE interactions (
+    id                TEXT PRIMARY KEY,
+    session_id        TEXT NOT NULL REFERENCES sessions(id),
+    provider          TEXT NOT NULL,
+    method            TEXT NOT NULL,
+    path              TEXT NOT NULL,
+    model             TEXT,
+    response_model    TEXT,
+    stream            INTEGER NOT NULL,
+    status            TEXT NOT NULL,
+    http_status       INTEGER NOT NULL,
+    error             TEXT,
+    finish_reason     TEXT,
+    finish_reason_raw TEXT,
+    response_text     TEXT,
+    refusal           TEXT,
+    input_tokens      INTEGER,
+    output_tokens     INTEGER,
+    total_tokens      INTEGER,
+    started_at        INTEGER NOT NULL,
+    first_byte_ms     REAL,
+    total_ms          REAL NOT NULL,
+    trace_json        TEXT NOT NULL,
+    request_headers   TEXT NOT NULL,
+    request_body      BLOB NOT NULL,
+    response_headers  TEXT,
+    response_body     BLOB,
+    response_chunks   TEXT
+  );
+  CREATE INDEX interactions_by_session ON interactions(session_id, started_at);
+  CREATE INDEX interactions_by_start ON interactions(started_at);
+
+  CREATE TABLE tool_calls (
+    interaction_id TEXT NOT NULL REFERENCES interactions(id) ON DELETE CASCADE,
+    choice         INTEGER NOT NULL,
+    position       INTEGER NOT NULL,
+    session_id     TEXT NOT NULL,
+    call_id        TEXT,
+    call_index     INTEGER NOT NULL,
+    name           TEXT NOT NULL,
+    arguments_raw  TEXT NOT NULL,
+    arguments_json TEXT,
+    parse_error    TEXT,
+    complete       INTEGER NOT NULL,
+    PRIMARY KEY (interaction_id, choice, position)
+  );
+  CREATE INDEX tool_calls_by_session ON tool_calls(session_id);
+  CREATE INDEX tool_calls_by_name ON tool_calls(name);
+  `,
+];

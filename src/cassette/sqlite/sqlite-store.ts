@@ -1,0 +1,189 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { CalltapeError } from '../../errors.js';
+import type { AssistantOutput, Interaction } from '../../trace/trace.js';
+import type { RecordedExchange } from '../recorded-exchange.js';
+import { migrations } from './migrations.js';
+
+/** A captured tool call as `calltape calls` lists it. */
+export interface StoredToolCall {
+  readonly interactionId: string;
+  readonly sessionId: string;
+  readonly startedAt: number;
+  readonly model: string | null;
+  readonly status: string;
+  readonly choice: number;
+  readonly callId: string | null;
+  readonly index: number;
+  readonly name: string;
+  readonly argumentsRaw: string;
+  readonly argumentsJson: string | null;
+  readonly parseError: string | null;
+  readonly complete: boolean;
+}
+
+/**
+ * The SQLite store behind a cassette file: WAL mode, versioned schema, one prepared statement
+ * per query, writes batched in transactions by the caller (`StoreWriter`).
+ */
+export class SqliteStore {
+  private readonly db: Database.Database;
+  private readonly insertMany: (exchanges: readonly RecordedExchange[]) => void;
+
+  constructor(readonly path: string, options: { readonly readonly?: boolean } = {}) {
+    try {
+      if (!options.readonly) mkdirSync(dirname(path), { recursive: true });
+      this.db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+      this.db.pragma('busy_timeout = 5000');
+      if (!options.readonly) {
+        this.db.pragma('journal_mode = WAL');
+        // In WAL mode NORMAL survives a process crash (SIGKILL); only power loss can undo the last commits.
+        this.db.pragma('synchronous = NORMAL');
+        this.db.pragma('foreign_keys = ON');
+        migrate(this.db, path);
+      } else {
+        checkVersion(this.db, path);
+      }
+    } catch (error) {
+      if (error instanceof CalltapeError) throw error;
+      throw new CalltapeError('STORE_IO', `${path}: cannot open the store: ${(error as Error).message}`, undefined, { cause: error });
+    }
+    this.insertMany = this.prepareInsert();
+  }
+
+  /** Appends exchanges in one transaction. */
+  append(exchanges: readonly RecordedExchange[]): void {
+    if (exchanges.length > 0) this.insertMany(exchanges);
+  }
+
+  /** Tool calls in capture order, optionally of one session. */
+  toolCalls(filter: { readonly sessionId?: string | undefined } = {}): StoredToolCall[] {
+    const rows = this.db
+      .prepare(
+        `SELECT t.interaction_id, t.session_id, i.started_at, i.model, i.status, t.choice, t.call_id, t.call_index, t.name,
+                t.arguments_raw, t.arguments_json, t.parse_error, t.complete
+           FROM tool_calls t JOIN interactions i ON i.id = t.interaction_id
+          WHERE (@session IS NULL OR t.session_id = @session)
+          ORDER BY i.started_at, i.rowid, t.choice, t.position`,
+      )
+      .all({ session: filter.sessionId ?? null }) as Record<string, unknown>[];
+    return rows.map((row) => ({
+      interactionId: row['interaction_id'] as string,
+      sessionId: row['session_id'] as string,
+      startedAt: row['started_at'] as number,
+      model: row['model'] as string | null,
+      status: row['status'] as string,
+      choice: row['choice'] as number,
+      callId: row['call_id'] as string | null,
+      index: row['call_index'] as number,
+      name: row['name'] as string,
+      argumentsRaw: row['arguments_raw'] as string,
+      argumentsJson: row['arguments_json'] as string | null,
+      parseError: row['parse_error'] as string | null,
+      complete: row['complete'] === 1,
+    }));
+  }
+
+  /** Stored interactions (the trace model), in capture order. */
+  interactions(): Interaction[] {
+    return (this.db.prepare('SELECT trace_json FROM interactions ORDER BY started_at, rowid').pluck().all() as string[]).map((json) => JSON.parse(json) as Interaction);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  private prepareInsert(): (exchanges: readonly RecordedExchange[]) => void {
+    if (this.db.readonly) return () => { throw new CalltapeError('STORE_IO', `${this.path}: opened read-only`); };
+    const session = this.db.prepare(
+      `INSERT INTO sessions (id, first_seen_at, last_seen_at, interaction_count) VALUES (@id, @at, @at, 1)
+       ON CONFLICT(id) DO UPDATE SET last_seen_at = max(last_seen_at, @at), interaction_count = interaction_count + 1`,
+    );
+    const interaction = this.db.prepare(
+      `INSERT INTO interactions VALUES (@id, @session_id, @provider, @method, @path, @model, @response_model, @stream, @status,
+         @http_status, @error, @finish_reason, @finish_reason_raw, @response_text, @refusal, @input_tokens, @output_tokens,
+         @total_tokens, @started_at, @first_byte_ms, @total_ms, @trace_json, @request_headers, @request_body,
+         @response_headers, @response_body, @response_chunks)`,
+    );
+    const toolCall = this.db.prepare(
+      `INSERT INTO tool_calls VALUES (@interaction_id, @choice, @position, @session_id, @call_id, @call_index, @name,
+         @arguments_raw, @arguments_json, @parse_error, @complete)`,
+    );
+    return this.db.transaction((exchanges: readonly RecordedExchange[]) => {
+      for (const exchange of exchanges) {
+        const { interaction: trace, request, response } = exchange;
+        const output = trace.response?.output;
+        session.run({ id: trace.sessionId, at: trace.timing.startedAt });
+        interaction.run({
+          id: trace.id,
+          session_id: trace.sessionId,
+          provider: trace.provider,
+          method: trace.method,
+          path: trace.path,
+          model: trace.request.model ?? null,
+          response_model: trace.response?.model ?? null,
+          stream: trace.request.stream ? 1 : 0,
+          status: trace.status,
+          http_status: trace.httpStatus,
+          error: trace.error ?? null,
+          finish_reason: output?.finishReason.unified ?? null,
+          finish_reason_raw: output?.finishReason.raw ?? null,
+          response_text: output?.text ?? null,
+          refusal: output?.refusal ?? null,
+          input_tokens: trace.response?.usage?.inputTokens ?? null,
+          output_tokens: trace.response?.usage?.outputTokens ?? null,
+          total_tokens: trace.response?.usage?.totalTokens ?? null,
+          started_at: Math.round(trace.timing.startedAt),
+          first_byte_ms: trace.timing.firstByteMs ?? null,
+          total_ms: trace.timing.totalMs,
+          trace_json: JSON.stringify(trace),
+          request_headers: JSON.stringify(request.headers),
+          request_body: request.body,
+          response_headers: response ? JSON.stringify(response.headers) : null,
+          response_body: response?.body ?? null,
+          response_chunks: response ? JSON.stringify(response.chunks.map((chunk) => [chunk.end, round(chunk.atMs)])) : null,
+        });
+        const outputs: readonly AssistantOutput[] = trace.response ? [trace.response.output, ...trace.response.alternatives] : [];
+        outputs.forEach((choiceOutput, choice) =>
+          choiceOutput.toolCalls.forEach((call, position) =>
+            toolCall.run({
+              interaction_id: trace.id,
+              choice,
+              position,
+              session_id: trace.sessionId,
+              call_id: call.id ?? null,
+              call_index: call.index,
+              name: call.name,
+              arguments_raw: call.argumentsRaw,
+              arguments_json: call.arguments.ok ? JSON.stringify(call.arguments.value) : null,
+              parse_error: call.arguments.ok ? null : call.arguments.error,
+              complete: call.complete ? 1 : 0,
+            }),
+          ),
+        );
+      }
+    });
+  }
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}
+
+function migrate(db: Database.Database, path: string): void {
+  const version = checkVersion(db, path);
+  if (version === migrations.length) return;
+  db.transaction(() => {
+    for (const sql of migrations.slice(version)) db.exec(sql);
+    db.pragma(`user_version = ${migrations.length}`);
+  }).immediate();
+}
+
+function checkVersion(db: Database.Database, path: string): number {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > migrations.length) {
+    throw new CalltapeError('STORE_IO', `${path}: schema version ${version} is newer than this calltape understands (${migrations.length})`, 'Upgrade calltape to read this cassette.');
+  }
+  return version;
+}

@@ -1,0 +1,127 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { CalltapeError } from '../errors.js';
+import { defaultConfig, type Config, type ConfigLayer, type LogLevel, type ProxyMode } from './config.js';
+import { validateConfigLayer } from './validate-config-layer.js';
+
+/** Flag values as the CLI received them (strings; validated here like every other layer). */
+export interface ConfigFlags {
+  readonly config?: string | undefined;
+  readonly host?: string | undefined;
+  readonly port?: string | undefined;
+  readonly upstream?: string | undefined;
+  readonly mode?: string | undefined;
+  readonly cassette?: string | undefined;
+  readonly logLevel?: string | undefined;
+}
+
+export interface LoadedConfig {
+  readonly config: Config;
+  /** The configuration file used, if any. */
+  readonly file: string | undefined;
+}
+
+const envNames: Record<string, string> = {
+  '/host': 'CALLTAPE_HOST',
+  '/port': 'CALLTAPE_PORT',
+  '/upstream': 'CALLTAPE_UPSTREAM',
+  '/mode': 'CALLTAPE_MODE',
+  '/cassette': 'CALLTAPE_CASSETTE',
+  '/logLevel': 'CALLTAPE_LOG_LEVEL',
+  '/limits/maxBodyBytes': 'CALLTAPE_MAX_BODY_BYTES',
+};
+
+const flagNames: Record<string, string> = {
+  '/host': '--host',
+  '/port': '--port',
+  '/upstream': '--upstream',
+  '/mode': '--mode',
+  '/cassette': '--cassette',
+  '/logLevel': '--log-level',
+};
+
+/**
+ * Builds the configuration: flags > environment (CALLTAPE_*) > file > defaults. The file is
+ * `--config`, else CALLTAPE_CONFIG, else ./proxy.config.json when present. Every layer is
+ * validated against the schema; errors name the file or variable, the field and what was expected.
+ */
+export function loadConfig(flags: ConfigFlags, env: Readonly<Record<string, string | undefined>>, cwd: string): LoadedConfig {
+  const explicit = flags.config ?? env['CALLTAPE_CONFIG'];
+  const file = explicit !== undefined ? resolve(cwd, explicit) : existsSync(resolve(cwd, 'proxy.config.json')) ? resolve(cwd, 'proxy.config.json') : undefined;
+  const fileLayer = file ? validateConfigLayer(readConfigFile(file), file) : {};
+  const envLayer = validateConfigLayer(
+    layerFrom({
+      host: env['CALLTAPE_HOST'],
+      port: env['CALLTAPE_PORT'],
+      upstream: env['CALLTAPE_UPSTREAM'],
+      mode: env['CALLTAPE_MODE'],
+      cassette: env['CALLTAPE_CASSETTE'],
+      logLevel: env['CALLTAPE_LOG_LEVEL'],
+      maxBodyBytes: env['CALLTAPE_MAX_BODY_BYTES'],
+    }),
+    'environment',
+    (pointer) => envNames[pointer] ?? pointer,
+  );
+  const flagLayer = validateConfigLayer(layerFrom({ ...flags, maxBodyBytes: undefined }), 'command line', (pointer) => flagNames[pointer] ?? pointer);
+
+  const merged = [fileLayer, envLayer, flagLayer].reduce<ConfigLayer>(mergeLayers, {});
+  const cassetteBase = flagLayer.cassette !== undefined || envLayer.cassette !== undefined || !file || fileLayer.cassette === undefined ? cwd : dirname(file);
+  const d = defaultConfig;
+  return {
+    file,
+    config: {
+      host: merged.host ?? d.host,
+      port: merged.port ?? d.port,
+      upstream: (merged.upstream ?? d.upstream).replace(/\/+$/, ''),
+      mode: (merged.mode ?? d.mode) as ProxyMode,
+      cassette: resolve(cassetteBase, merged.cassette ?? d.cassette),
+      logLevel: (merged.logLevel ?? d.logLevel) as LogLevel,
+      limits: { maxBodyBytes: merged.limits?.maxBodyBytes ?? d.limits.maxBodyBytes },
+      timeouts: { ...d.timeouts, ...merged.timeouts },
+      redact: {
+        headers: merged.redact?.headers ?? d.redact.headers,
+        bodyPatterns: (merged.redact?.bodyPatterns ?? d.redact.bodyPatterns).map((pattern) => ({
+          pattern: pattern.pattern,
+          flags: pattern.flags ?? '',
+          replacement: pattern.replacement ?? '[REDACTED]',
+        })),
+      },
+    },
+  };
+}
+
+function readConfigFile(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new CalltapeError('CONFIG_INVALID', `${file}: cannot read the configuration file (${(error as NodeJS.ErrnoException).code ?? String(error)})`, 'Pass an existing file with --config or CALLTAPE_CONFIG.');
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new CalltapeError('CONFIG_INVALID', `${file}: not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+/** Turns string values into a layer, numbers parsed where they look numeric (the schema judges the rest). */
+function layerFrom(values: Record<string, string | undefined>): Record<string, unknown> {
+  const layer: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(values)) {
+    if (value === undefined || key === 'config') continue;
+    const typed = /^-?\d+$/.test(value) && (key === 'port' || key === 'maxBodyBytes') ? Number(value) : value;
+    if (key === 'maxBodyBytes') layer['limits'] = { maxBodyBytes: typed };
+    else layer[key] = typed;
+  }
+  return layer;
+}
+
+function mergeLayers(base: ConfigLayer, next: ConfigLayer): ConfigLayer {
+  return {
+    ...base,
+    ...next,
+    limits: { ...base.limits, ...next.limits },
+    timeouts: { ...base.timeouts, ...next.timeouts },
+    redact: { ...base.redact, ...next.redact },
+  };
+}

@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { CalltapeError } from '../errors.js';
+import { packageRoot } from '../package-root.js';
+import type { ConfigLayer } from './config.js';
+
+export const configSchemaPath = join(packageRoot, 'config', 'proxy.config.schema.json');
+
+let validator: ReturnType<Ajv2020['compile']> | undefined;
+
+function validate(value: unknown): readonly ErrorObject[] {
+  if (!validator) {
+    const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true });
+    addFormats.default(ajv);
+    validator = ajv.compile(JSON.parse(readFileSync(configSchemaPath, 'utf8')) as object);
+  }
+  return validator(value) ? [] : (validator.errors ?? []);
+}
+
+/**
+ * Validates one configuration layer against config/proxy.config.schema.json. `source` names the
+ * layer in messages ("proxy.config.json", "environment"); `fieldName` maps a JSON pointer to the
+ * name the user typed (an environment variable or flag) where that differs.
+ */
+export function validateConfigLayer(layer: unknown, source: string, fieldName: (pointer: string) => string = (pointer) => pointer || '(root)'): ConfigLayer {
+  const errors = validate(layer);
+  if (errors.length === 0) return layer as ConfigLayer;
+  const lines = errors.map((error) => `${source}: ${describe(error, fieldName)}`);
+  throw new CalltapeError('CONFIG_INVALID', [...new Set(lines)].join('\n'), `See ${configSchemaPath} for every field.`);
+}
+
+function describe(error: ErrorObject, fieldName: (pointer: string) => string): string {
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === 'additionalProperties') {
+    return `${fieldName(`${error.instancePath}/${String(params['additionalProperty'])}`)}: unknown field`;
+  }
+  const expected = error.keyword === 'enum' ? `must be one of ${JSON.stringify(params['allowedValues'])}` : (error.message ?? 'is invalid');
+  return `${fieldName(error.instancePath)}: ${expected} (got ${JSON.stringify(error.data)})`;
+}

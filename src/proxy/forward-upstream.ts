@@ -1,0 +1,123 @@
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import type { Dispatcher } from 'undici';
+import type { ResponseEnding } from '../providers/provider-adapter.js';
+import type { OutgoingHeaders } from './headers.js';
+import { agentResponseHeaders } from './headers.js';
+
+/** What came back from upstream, as raw as it arrived; parsed later, off the byte path. */
+export interface UpstreamOutcome {
+  /** Undefined when no response headers arrived (the failure is in `error`). */
+  readonly status: number | undefined;
+  readonly headers: IncomingHttpHeaders | undefined;
+  /** Body chunks exactly as received (empty when `capture` was off). */
+  readonly chunks: readonly Buffer[];
+  /** Arrival time of each chunk, in ms after the request started. */
+  readonly chunkTimes: readonly number[];
+  readonly firstByteMs: number | undefined;
+  readonly totalMs: number;
+  readonly ending: ResponseEnding;
+  /** The failure, when the exchange did not end normally. */
+  readonly error: Error | undefined;
+}
+
+export interface ForwardRequest {
+  readonly method: string;
+  /** Full upstream path (prefix + agent path + query). */
+  readonly path: string;
+  readonly headers: OutgoingHeaders;
+  readonly body: Buffer;
+  /** `performance.now()` when the agent's request arrived. */
+  readonly startedPerf: number;
+  /** Keep the body chunks for recording. */
+  readonly capture: boolean;
+}
+
+/** Raised into undici when the agent goes away, so the upstream request is torn down at once. */
+export class AgentDisconnected extends Error {
+  override readonly name = 'AgentDisconnected';
+  constructor() {
+    super('the agent disconnected');
+  }
+}
+
+/**
+ * Forwards one request upstream and streams the answer to the agent. Each upstream chunk is
+ * written to the agent as it arrives; when the agent's socket is full the upstream read is
+ * paused until it drains, so nothing accumulates here. Chunks are only referenced for capture,
+ * never copied or parsed on this path.
+ *
+ * `onFailureBeforeHeaders` answers the agent when the upstream fails before any response
+ * (the caller knows the provider's error shape); `done` receives the outcome afterwards.
+ */
+export function forwardUpstream(
+  dispatcher: Dispatcher,
+  request: ForwardRequest,
+  response: ServerResponse,
+  onFailureBeforeHeaders: (error: Error) => void,
+  done: (outcome: UpstreamOutcome) => void,
+): void {
+  const chunks: Buffer[] = [];
+  const chunkTimes: number[] = [];
+  let status: number | undefined;
+  let headers: IncomingHttpHeaders | undefined;
+  let firstByteMs: number | undefined;
+  let controller: Dispatcher.DispatchController | undefined;
+  let agentGone = false;
+  let settled = false;
+
+  const settle = (ending: ResponseEnding, error: Error | undefined): void => {
+    if (settled) return;
+    settled = true;
+    response.off('close', onAgentClose);
+    done({ status, headers, chunks, chunkTimes, firstByteMs, totalMs: performance.now() - request.startedPerf, ending, error });
+  };
+
+  const onAgentClose = (): void => {
+    if (response.writableFinished || settled) return;
+    agentGone = true;
+    controller?.abort(new AgentDisconnected());
+  };
+  response.on('close', onAgentClose);
+
+  const handler: Dispatcher.DispatchHandler = {
+    onRequestStart(requestController) {
+      controller = requestController;
+      if (agentGone) requestController.abort(new AgentDisconnected());
+    },
+    onResponseStart(_controller, statusCode, responseHeaders) {
+      status = statusCode;
+      headers = responseHeaders;
+      response.writeHead(statusCode, agentResponseHeaders(responseHeaders));
+      // Send the headers now: for a stream the agent's SDK resolves its promise on them.
+      response.flushHeaders();
+    },
+    onResponseData(dataController, chunk) {
+      const now = performance.now() - request.startedPerf;
+      firstByteMs ??= now;
+      if (request.capture) {
+        chunks.push(chunk);
+        chunkTimes.push(now);
+      }
+      if (!response.write(chunk)) {
+        dataController.pause();
+        response.once('drain', () => dataController.resume());
+      }
+    },
+    onResponseEnd() {
+      response.end();
+      settle('finished', undefined);
+    },
+    onResponseError(_controller, error) {
+      if (agentGone || error instanceof AgentDisconnected) {
+        settle('client-aborted', error);
+        return;
+      }
+      if (status === undefined) onFailureBeforeHeaders(error);
+      // After headers, a clean end would make a broken stream look complete: cut the agent's connection too.
+      else response.destroy(error);
+      settle('upstream-failed', error);
+    },
+  };
+
+  dispatcher.dispatch({ method: request.method as Dispatcher.HttpMethod, path: request.path, headers: request.headers, body: request.body }, handler);
+}

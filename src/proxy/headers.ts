@@ -1,0 +1,42 @@
+import type { IncomingHttpHeaders } from 'node:http';
+
+/** Hop-by-hop headers (RFC 9110 §7.6.1) plus ones the proxy sets itself; never forwarded. */
+const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+
+/** calltape's own request header naming the session; consumed, never forwarded. */
+export const sessionHeader = 'x-calltape-session';
+
+export type OutgoingHeaders = Record<string, string | string[]>;
+
+/** Headers to send upstream: everything the agent sent (Authorization included) minus hop-by-hop ones. */
+export function upstreamRequestHeaders(headers: IncomingHttpHeaders): OutgoingHeaders {
+  const dropped = connectionTokens(headers['connection']);
+  const result: OutgoingHeaders = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || hopByHop.has(name) || dropped.has(name)) continue;
+    // undici sets host and content-length from the target and the buffered body.
+    if (name === 'host' || name === 'content-length' || name === sessionHeader) continue;
+    result[name] = value;
+  }
+  return result;
+}
+
+/** Headers to send the agent: the upstream's minus hop-by-hop ones; SSE gets `X-Accel-Buffering: no`. */
+export function agentResponseHeaders(headers: IncomingHttpHeaders): OutgoingHeaders {
+  const dropped = connectionTokens(headers['connection']);
+  const result: OutgoingHeaders = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || hopByHop.has(name) || dropped.has(name)) continue;
+    result[name] = value;
+  }
+  const contentType = headers['content-type'];
+  // Tell nginx-style buffers in front of the agent not to hold stream events back.
+  if (typeof contentType === 'string' && contentType.includes('text/event-stream') && result['x-accel-buffering'] === undefined) result['x-accel-buffering'] = 'no';
+  return result;
+}
+
+function connectionTokens(value: string | string[] | undefined): Set<string> {
+  if (value === undefined) return new Set();
+  const text = Array.isArray(value) ? value.join(',') : value;
+  return new Set(text.split(',').map((token) => token.trim().toLowerCase()).filter(Boolean));
+}

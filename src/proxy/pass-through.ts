@@ -1,0 +1,33 @@
+import { Agent as HttpAgent, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import { createProxyServer } from 'http-proxy-3';
+import type { Logger } from './logger.js';
+
+export interface PassThrough {
+  /** Forwards the request untouched (its `url` already stripped of any session prefix). */
+  web(request: IncomingMessage, response: ServerResponse): void;
+  close(): void;
+}
+
+/**
+ * Plain pass-through for routes calltape does not capture (models, embeddings, files…),
+ * through http-proxy-3 with a keep-alive agent. Bodies stream both ways unread.
+ */
+export function createPassThrough(upstream: string, headersTimeoutMs: number, errorBody: (message: string) => string, logger: Logger): PassThrough {
+  const agent = upstream.startsWith('https:') ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+  const proxy = createProxyServer({ target: upstream, changeOrigin: true, xfwd: false, agent, proxyTimeout: headersTimeoutMs });
+  proxy.on('error', (error, _request, response) => {
+    logger.error(`pass-through to ${upstream} failed: ${error.message}`);
+    if (!('writeHead' in response)) return void response.destroy();
+    if (response.headersSent) return void response.destroy(error);
+    const body = errorBody(`calltape: could not reach the upstream ${upstream} (${(error as NodeJS.ErrnoException).code ?? error.message})`);
+    response.writeHead(502, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+  });
+  return {
+    web: (request, response) => void proxy.web(request, response),
+    close: () => {
+      proxy.close();
+      agent.destroy();
+    },
+  };
+}

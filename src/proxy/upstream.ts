@@ -1,0 +1,34 @@
+import { Pool } from 'undici';
+import type { Config } from '../config/config.js';
+
+/** The provider origin requests go to, with its keep-alive connection pool. */
+export interface Upstream {
+  /** e.g. `https://api.openai.com` (no path). */
+  readonly origin: string;
+  /** Path prefix joined in front of every request path ('' or `/openai`). */
+  readonly pathPrefix: string;
+  /** The configured upstream URL, for messages. */
+  readonly url: string;
+  readonly pool: Pool;
+  close(): Promise<void>;
+}
+
+export function createUpstream(config: Config): Upstream {
+  const url = new URL(config.upstream);
+  const pool = new Pool(url.origin, {
+    connect: { timeout: config.timeouts.upstreamConnectMs },
+    headersTimeout: config.timeouts.upstreamHeadersMs,
+    bodyTimeout: config.timeouts.upstreamBodyMs,
+    keepAliveTimeout: 30_000,
+    keepAliveMaxTimeout: 600_000,
+    // No pipelining: one slow stream must never hold up the requests queued behind it.
+    pipelining: 1,
+  });
+  return {
+    origin: url.origin,
+    pathPrefix: url.pathname.replace(/\/+$/, ''),
+    url: config.upstream,
+    pool,
+    close: () => pool.close(),
+  };
+}
