@@ -23,6 +23,8 @@ export type ScriptedResponse =
     }
   /** Stream `data: {"n":…}` events every `gapMs` until the client goes away. */
   | { readonly kind: 'endless-sse'; readonly gapMs: number }
+  /** Anything else: the test writes the response itself. */
+  | { readonly kind: 'custom'; readonly handle: (response: ServerResponse) => Promise<void> | void }
   /** Destroy the socket without answering. */
   | { readonly kind: 'destroy' }
   /** Never answer. */
@@ -97,6 +99,9 @@ async function answer(scripted: ScriptedResponse, request: IncomingMessage, resp
       request.socket.destroy();
       return;
     case 'hang':
+      return;
+    case 'custom':
+      await scripted.handle(response);
       return;
     case 'json': {
       const text = Buffer.from(JSON.stringify(scripted.body));

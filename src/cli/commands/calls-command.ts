@@ -1,0 +1,82 @@
+import { existsSync } from 'node:fs';
+import Table from 'cli-table3';
+import type { Command } from 'commander';
+import { SqliteStore, type StoredToolCall } from '../../cassette/sqlite/sqlite-store.js';
+import { loadConfig } from '../../config/load-config.js';
+import { CalltapeError } from '../../errors.js';
+import { reportError } from '../exit-codes.js';
+
+interface CallsFlags {
+  readonly cassette?: string;
+  readonly config?: string;
+  readonly session?: string;
+  readonly json?: boolean;
+}
+
+export function registerCallsCommand(program: Command): void {
+  program
+    .command('calls')
+    .description('list captured tool calls (a table, or JSON lines with --json)')
+    .option('--cassette <file>', 'SQLite file to read (default: the configured cassette)')
+    .option('--config <file>', 'configuration file naming the cassette')
+    .option('--session <id>', 'only calls of this session')
+    .option('--json', 'one JSON object per line')
+    .action((flags: CallsFlags) => {
+      const debug = program.opts<{ debug?: boolean }>().debug === true;
+      try {
+        const { config } = loadConfig({ config: flags.config, cassette: flags.cassette }, process.env, process.cwd());
+        if (!existsSync(config.cassette)) throw new CalltapeError('CONFIG_INVALID', `${config.cassette}: no such cassette`, 'Record one with `calltape proxy`, or pass --cassette.');
+        const store = new SqliteStore(config.cassette, { readonly: true });
+        const calls = store.toolCalls({ sessionId: flags.session });
+        store.close();
+        process.stdout.write(flags.json ? calls.map((call) => `${JSON.stringify(toJson(call))}\n`).join('') : renderTable(calls));
+      } catch (error) {
+        process.exitCode = reportError(error, debug);
+      }
+    });
+}
+
+function toJson(call: StoredToolCall): Record<string, unknown> {
+  return {
+    interaction_id: call.interactionId,
+    session_id: call.sessionId,
+    started_at: new Date(call.startedAt).toISOString(),
+    model: call.model,
+    status: call.status,
+    choice: call.choice,
+    call_id: call.callId,
+    index: call.index,
+    name: call.name,
+    arguments: call.argumentsJson === null ? null : (JSON.parse(call.argumentsJson) as unknown),
+    arguments_raw: call.argumentsRaw,
+    parse_error: call.parseError,
+    complete: call.complete,
+  };
+}
+
+function renderTable(calls: readonly StoredToolCall[]): string {
+  if (calls.length === 0) return 'no tool calls captured\n';
+  const width = Math.max(40, (process.stdout.columns ?? 120) - 70);
+  const table = new Table({
+    head: ['time', 'session', 'model', 'tool', 'arguments', 'status'],
+    style: { head: process.stdout.isTTY ? ['cyan'] : [], border: process.stdout.isTTY ? ['grey'] : [] },
+    // One line per call, no rules between rows.
+    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
+  });
+  for (const call of calls) {
+    const flags = [call.complete ? '' : 'incomplete', call.parseError ? 'invalid JSON' : ''].filter(Boolean).join(', ');
+    table.push([
+      new Date(call.startedAt).toISOString().slice(11, 23),
+      shorten(call.sessionId, 14),
+      call.model ?? '',
+      call.name,
+      shorten(call.argumentsRaw.replace(/\s+/g, ' '), width),
+      flags ? `${call.status} (${flags})` : call.status,
+    ]);
+  }
+  return `${table.toString()}\n${calls.length} tool call(s)\n`;
+}
+
+function shorten(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}

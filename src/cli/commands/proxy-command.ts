@@ -1,0 +1,48 @@
+import { relative } from 'node:path';
+import type { Command } from 'commander';
+import { loadConfig, type ConfigFlags } from '../../config/load-config.js';
+import { createLogger } from '../../proxy/logger.js';
+import { startProxy } from '../../proxy/proxy-server.js';
+import { exitCodes, reportError } from '../exit-codes.js';
+
+export function registerProxyCommand(program: Command): void {
+  program
+    .command('proxy')
+    .description('start the proxy: point OPENAI_BASE_URL at the printed base URL')
+    .option('--config <file>', 'configuration file (default: ./proxy.config.json when present)')
+    .option('--host <host>', 'interface to listen on (default 127.0.0.1)')
+    .option('--port <port>', 'port to listen on; 0 picks a free port (default 4545)')
+    .option('--upstream <url>', 'provider origin, optionally with a path prefix (default https://api.openai.com)')
+    .option('--mode <mode>', 'record (store every interaction) or passthrough (store nothing)')
+    .option('--cassette <file>', 'SQLite file to store interactions in (default recordings/calltape.sqlite)')
+    .option('--log-level <level>', 'silent | error | info | debug')
+    .action(async (flags: ConfigFlags) => {
+      const debug = program.opts<{ debug?: boolean }>().debug === true;
+      try {
+        const { config, file } = loadConfig(flags, process.env, process.cwd());
+        const logger = createLogger(config.logLevel);
+        const proxy = await startProxy(config, { logger });
+        const cassette = config.mode === 'record' ? relative(process.cwd(), config.cassette) || config.cassette : 'none (passthrough)';
+        process.stdout.write(
+          `calltape proxy listening on ${proxy.url}\n` +
+            `  OPENAI_BASE_URL=${proxy.baseUrl}\n` +
+            `  upstream ${config.upstream} · mode ${config.mode} · cassette ${cassette}${file ? ` · config ${relative(process.cwd(), file)}` : ''}\n`,
+        );
+        let signals = 0;
+        const stop = (signal: NodeJS.Signals): void => {
+          if (++signals > 1) {
+            logger.error(`${signal} again: exiting without waiting for in-flight requests`);
+            process.exit(exitCodes.infrastructure);
+          }
+          logger.info(`${signal}: finishing ${proxy.inFlight} in-flight request(s), then exiting`);
+          proxy.close().then(
+            () => process.exit(exitCodes.ok),
+            (error: unknown) => process.exit(reportError(error, debug)),
+          );
+        };
+        process.on('SIGTERM', stop).on('SIGINT', stop);
+      } catch (error) {
+        process.exitCode = reportError(error, debug);
+      }
+    });
+}

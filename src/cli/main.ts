@@ -1,0 +1,18 @@
+#!/usr/bin/env node
+import { Command } from 'commander';
+import { registerCallsCommand } from './commands/calls-command.js';
+import { registerProxyCommand } from './commands/proxy-command.js';
+import { exitCodes } from './exit-codes.js';
+
+const program = new Command()
+  .name('calltape')
+  .description('Record, replay, mock and score the tool calls your LLM agent makes.')
+  .version('0.1.0')
+  .option('--debug', 'print stack traces with errors')
+  .showHelpAfterError()
+  .exitOverride((error) => process.exit(error.exitCode === 0 ? exitCodes.ok : exitCodes.usage));
+
+registerProxyCommand(program);
+registerCallsCommand(program);
+
+await program.parseAsync(process.argv);

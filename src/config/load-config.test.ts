@@ -1,0 +1,88 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { temporaryFolder } from '../../test/support/test-proxy.js';
+import { CalltapeError } from '../errors.js';
+import { defaultConfig } from './config.js';
+import { loadConfig } from './load-config.js';
+import { configSchemaPath } from './validate-config-layer.js';
+
+function folderWithConfig(config: unknown): string {
+  const folder = temporaryFolder();
+  writeFileSync(join(folder, 'proxy.config.json'), typeof config === 'string' ? config : JSON.stringify(config));
+  return folder;
+}
+
+function configError(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(CalltapeError);
+    expect((error as CalltapeError).code).toBe('CONFIG_INVALID');
+    return (error as CalltapeError).message;
+  }
+  throw new Error('expected a configuration error');
+}
+
+describe('loadConfig', () => {
+  it('uses the defaults when there is no file, flag or variable', () => {
+    const folder = temporaryFolder();
+    const { config, file } = loadConfig({}, {}, folder);
+    expect(file).toBeUndefined();
+    expect(config).toEqual({ ...defaultConfig, cassette: join(folder, 'recordings/calltape.sqlite') });
+  });
+
+  it('applies flags over environment over file over defaults', () => {
+    const folder = folderWithConfig({ host: '0.0.0.0', port: 1111, upstream: 'https://file.example', mode: 'passthrough', logLevel: 'debug' });
+    const env = { CALLTAPE_PORT: '2222', CALLTAPE_UPSTREAM: 'https://env.example/', CALLTAPE_MODE: 'record' };
+    const { config } = loadConfig({ port: '3333' }, env, folder);
+    expect(config).toMatchObject({ host: '0.0.0.0', port: 3333, upstream: 'https://env.example', mode: 'record', logLevel: 'debug' });
+  });
+
+  it('resolves a cassette path from the file against the file, and from flags against the working folder', () => {
+    const folder = temporaryFolder();
+    mkdirSync(join(folder, 'conf'));
+    writeFileSync(join(folder, 'conf', 'calltape.json'), JSON.stringify({ cassette: 'tapes/a.sqlite' }));
+    expect(loadConfig({ config: 'conf/calltape.json' }, {}, folder).config.cassette).toBe(join(folder, 'conf', 'tapes/a.sqlite'));
+    expect(loadConfig({ config: 'conf/calltape.json', cassette: 'b.sqlite' }, {}, folder).config.cassette).toBe(join(folder, 'b.sqlite'));
+  });
+
+  it('names the file, the field and what was expected', () => {
+    const folder = folderWithConfig({ port: 'eighty', timeouts: { upstreamBodyMs: 5 }, mode: 'replayy', extra: true });
+    const message = configError(() => loadConfig({}, {}, folder));
+    const file = join(folder, 'proxy.config.json');
+    expect(message).toContain(`${file}: /port: must be integer (got "eighty")`);
+    expect(message).toContain(`${file}: /timeouts/upstreamBodyMs: must be >= 1000 (got 5)`);
+    expect(message).toContain(`${file}: /mode: must be one of ["record","passthrough"] (got "replayy")`);
+    expect(message).toContain(`${file}: /extra: unknown field`);
+  });
+
+  it('names the environment variable or flag that is wrong', () => {
+    const folder = temporaryFolder();
+    expect(configError(() => loadConfig({}, { CALLTAPE_PORT: '99999' }, folder))).toBe('environment: CALLTAPE_PORT: must be <= 65535 (got 99999)');
+    expect(configError(() => loadConfig({ upstream: 'ftp://x' }, {}, folder))).toMatch(/^command line: --upstream: must match pattern/);
+  });
+
+  it('reports unreadable and malformed files', () => {
+    const folder = folderWithConfig('{ "port": 1, }');
+    expect(configError(() => loadConfig({}, {}, folder))).toMatch(/proxy\.config\.json: not valid JSON/);
+    expect(configError(() => loadConfig({ config: 'missing.json' }, {}, folder))).toMatch(/missing\.json: cannot read the configuration file \(ENOENT\)/);
+  });
+
+  it('rejects a body pattern that is not a regular expression', () => {
+    const folder = folderWithConfig({ redact: { bodyPatterns: [{ pattern: '(unclosed' }] } });
+    expect(configError(() => loadConfig({}, {}, folder))).toContain('/redact/bodyPatterns/0/pattern: must match format "regex"');
+  });
+
+  it('keeps the schema defaults, the built-in defaults and the shipped proxy.config.json in agreement', () => {
+    const schema = JSON.parse(readFileSync(configSchemaPath, 'utf8')) as { properties: Record<string, { default?: unknown; properties?: Record<string, { default?: unknown }> }> };
+    const defaults: Record<string, unknown> = {};
+    for (const [key, property] of Object.entries(schema.properties)) {
+      if (property.properties) defaults[key] = Object.fromEntries(Object.entries(property.properties).map(([name, inner]) => [name, inner.default]));
+      else if (key !== '$schema') defaults[key] = property.default;
+    }
+    expect(defaults).toEqual(defaultConfig);
+    const shipped = loadConfig({ config: join(configSchemaPath, '../../proxy.config.json') }, {}, '/').config;
+    expect({ ...shipped, cassette: defaultConfig.cassette, redact: defaultConfig.redact }).toEqual(defaultConfig);
+  });
+});
