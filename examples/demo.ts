@@ -29,11 +29,13 @@ const baseUrl = await new Promise<string>((resolve, reject) => {
   proxy.once('exit', (code) => reject(new Error(`calltape proxy exited with ${code}`)));
 });
 
-process.stdout.write('\n$ node dist/examples/weather-agent.js  # OPENAI_BASE_URL points at calltape\n');
+// The /s/<id> prefix files every request of this run under one session.
+const agentBaseUrl = baseUrl.replace(/\/v1$/, '/s/weather-demo/v1');
+process.stdout.write(`\n$ OPENAI_BASE_URL=${agentBaseUrl} node dist/examples/weather-agent.js\n`);
 // Asynchronous on purpose: the scripted upstream answers from this process's event loop.
 const agent = spawn(process.execPath, [join(root, 'dist/examples/weather-agent.js')], {
   cwd: root,
-  env: { ...process.env, OPENAI_BASE_URL: baseUrl, OPENAI_API_KEY: 'sk-demo-not-a-real-key' },
+  env: { ...process.env, OPENAI_BASE_URL: agentBaseUrl, OPENAI_API_KEY: 'sk-demo-not-a-real-key' },
   stdio: ['ignore', 'inherit', 'inherit'],
 });
 const agentStatus = await new Promise<number | null>((resolve) => agent.once('exit', resolve));

@@ -1,3 +1,4 @@
+import type { ResponseEnding } from '../providers/provider-adapter.js';
 import type { Interaction } from '../trace/trace.js';
 
 /** Header name → value(s), secrets already removed. */
@@ -21,6 +22,8 @@ export interface RecordedExchange {
         readonly body: Uint8Array;
         /** Where each received chunk ended in `body` (byte offset) and when it arrived (ms after the request started). */
         readonly chunks: readonly ChunkTiming[];
+        /** How the body ended; parsing the stored bytes again needs it to tell truncation apart. */
+        readonly ending: ResponseEnding;
       }
     | undefined;
 }

@@ -7,3 +7,8 @@ export const adapters: readonly ProviderAdapter[] = [openAiChatAdapter];
 export function findAdapter(method: string, path: string): ProviderAdapter | undefined {
   return adapters.find((adapter) => adapter.matches(method, path));
 }
+
+/** The adapter that produced a stored interaction. */
+export function adapterById(id: string): ProviderAdapter | undefined {
+  return adapters.find((adapter) => adapter.id === id);
+}

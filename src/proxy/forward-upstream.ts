@@ -88,8 +88,8 @@ export function forwardUpstream(
       status = statusCode;
       headers = responseHeaders;
       response.writeHead(statusCode, agentResponseHeaders(responseHeaders));
-      // Send the headers now: for a stream the agent's SDK resolves its promise on them.
-      response.flushHeaders();
+      // A stream's headers go out now (the agent's SDK resolves on them); a whole body's go out with it, in one write.
+      if (String(responseHeaders['content-type']).includes('text/event-stream')) response.flushHeaders();
     },
     onResponseData(dataController, chunk) {
       const now = performance.now() - request.startedPerf;

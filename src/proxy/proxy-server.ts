@@ -1,18 +1,15 @@
-import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createRedactor } from '../cassette/redact.js';
-import { SqliteStore } from '../cassette/sqlite/sqlite-store.js';
-import { StoreWriter, type ExchangeSink } from '../cassette/store-writer.js';
+import { timeOrderedId } from './time-ordered-id.js';
+import type { CapturedRound } from '../cassette/captured-round.js';
+import { startWorkerRecorder } from '../cassette/worker-recorder.js';
 import type { Config } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
 import { findAdapter } from '../providers/adapters.js';
 import { openAiChatAdapter } from '../providers/openai-chat/openai-chat-adapter.js';
 import type { ProviderAdapter } from '../providers/provider-adapter.js';
-import type { JsonValue } from '../trace/trace.js';
-import { buildExchange, type AgentRequest } from './build-exchange.js';
 import { classifyUpstreamFailure } from './classify-upstream-failure.js';
-import { forwardUpstream, type UpstreamOutcome } from './forward-upstream.js';
+import { forwardUpstream } from './forward-upstream.js';
 import { sessionHeader, upstreamRequestHeaders } from './headers.js';
 import { createLogger, type Logger } from './logger.js';
 import { createPassThrough } from './pass-through.js';
@@ -22,8 +19,6 @@ import { createUpstream } from './upstream.js';
 
 export interface ProxyOptions {
   readonly logger?: Logger;
-  /** Where exchanges go in record mode; defaults to the SQLite store at `config.cassette`. */
-  readonly sink?: ExchangeSink;
 }
 
 export interface RunningProxy {
@@ -45,10 +40,7 @@ export interface RunningProxy {
 export async function startProxy(config: Config, options: ProxyOptions = {}): Promise<RunningProxy> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const capture = config.mode === 'record';
-  const store = capture && !options.sink ? new SqliteStore(config.cassette) : undefined;
-  const sink = options.sink ?? store;
-  const writer = capture && sink ? new StoreWriter(sink, (error, lost) => logger.error(`could not store ${lost} interaction(s): ${(error as Error).message}`)) : undefined;
-  const redactor = createRedactor(config.redact.headers, config.redact.bodyPatterns);
+  const recorder = capture ? await startWorkerRecorder(config, (message) => logger.error(message)) : undefined;
   const upstream = createUpstream(config);
   const errorJson = (message: string): string => JSON.stringify(openAiChatAdapter.errorBody(new CalltapeError('UPSTREAM_UNREACHABLE', message)));
   const passThrough = createPassThrough(config.upstream, config.timeouts.upstreamHeadersMs, errorJson, logger);
@@ -105,36 +97,24 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
       sendError(response, adapter, new CalltapeError('BODY_TOO_LARGE', `calltape: the request body exceeds the limit of ${config.limits.maxBodyBytes} bytes (limits.maxBodyBytes)`), true);
       return;
     }
-    const id = randomUUID();
-    const agentRequest = (json: JsonValue | undefined): AgentRequest => ({
-      id,
-      sessionId: where.sessionId ?? id,
-      method,
-      path: where.path,
-      headers: redactor.headers(withoutSessionHeader(request.headers)),
-      body: read.body,
-      json,
-      startedAt,
-    });
-    const record = (json: JsonValue | undefined, outcome: UpstreamOutcome | undefined, proxyError: CalltapeError | undefined): void => {
-      if (!writer) return;
-      // After the agent's answer is out: parsing and storing never delay a byte to the agent.
-      setImmediate(() => {
-        try {
-          writer.enqueue(buildExchange(adapter, redactor, agentRequest(json), outcome, proxyError && { status: proxyError.status, message: proxyError.message }));
-        } catch (error) {
-          logger.error(`could not record ${method} ${where.path}: ${(error as Error).message}`);
-        }
+    // Time-ordered ids keep every store index append-only.
+    const id = timeOrderedId();
+    const record = (upstreamOutcome: CapturedRound['upstream'], proxyError: CalltapeError | undefined): void => {
+      recorder?.record({
+        adapterId: adapter.id,
+        request: { id, sessionId: where.sessionId ?? id, method, path: where.path, headers: withoutSessionHeader(request.headers), body: read.body, startedAt },
+        upstream: upstreamOutcome,
+        proxyError: proxyError && { status: proxyError.status, message: proxyError.message },
       });
     };
 
-    let json: JsonValue;
     try {
-      json = JSON.parse(read.body.toString('utf8')) as JsonValue;
+      // Parsed only to reject bad JSON before it costs an upstream call; the summary is built off this path.
+      JSON.parse(read.body.toString('utf8'));
     } catch (error) {
       const invalid = new CalltapeError('INVALID_JSON', `calltape: the request body is not valid JSON (${(error as Error).message})`);
       sendError(response, adapter, invalid);
-      record(undefined, undefined, invalid);
+      record(undefined, invalid);
       return;
     }
 
@@ -150,18 +130,27 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
       },
       (outcome) => {
         logger.debug(`${method} ${where.path} → ${outcome.status ?? failure?.status ?? '-'} ${outcome.ending} ${outcome.totalMs.toFixed(1)} ms`);
-        record(json, outcome, failure);
+        const { error, ...upstreamOutcome } = outcome;
+        record({ ...upstreamOutcome, errorMessage: error?.message }, failure);
       },
     );
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    // Nothing may keep the process alive after a failed start (the store worker would).
+    await recorder?.close();
+    passThrough.close();
+    await upstream.pool.destroy();
+    throw error;
+  }
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
@@ -185,11 +174,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
           });
         }
         server.closeAllConnections();
-        // Let the last outcomes reach the writer (they are built on the next turn) before flushing.
-        await new Promise((resolve) => setImmediate(resolve));
-        await new Promise((resolve) => setImmediate(resolve));
-        writer?.flush();
-        store?.close();
+        await recorder?.close();
         passThrough.close();
         await upstream.pool.destroy();
       })();

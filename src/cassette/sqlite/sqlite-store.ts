@@ -5,6 +5,7 @@ import { CalltapeError } from '../../errors.js';
 import type { AssistantOutput, Interaction } from '../../trace/trace.js';
 import type { RecordedExchange } from '../recorded-exchange.js';
 import { migrations } from './migrations.js';
+import { readInteraction, type InteractionRow } from './read-interaction.js';
 
 /** A captured tool call as `calltape calls` lists it. */
 export interface StoredToolCall {
@@ -65,7 +66,7 @@ export class SqliteStore {
                 t.arguments_raw, t.arguments_json, t.parse_error, t.complete
            FROM tool_calls t JOIN interactions i ON i.id = t.interaction_id
           WHERE (@session IS NULL OR t.session_id = @session)
-          ORDER BY i.started_at, i.rowid, t.choice, t.position`,
+          ORDER BY i.started_at, i.seq, t.choice, t.position`,
       )
       .all({ session: filter.sessionId ?? null }) as Record<string, unknown>[];
     return rows.map((row) => ({
@@ -85,9 +86,12 @@ export class SqliteStore {
     }));
   }
 
-  /** Stored interactions (the trace model), in capture order. */
-  interactions(): Interaction[] {
-    return (this.db.prepare('SELECT trace_json FROM interactions ORDER BY started_at, rowid').pluck().all() as string[]).map((json) => JSON.parse(json) as Interaction);
+  /** Stored interactions (the trace model, parsed again from the stored bytes), in capture order. */
+  interactions(filter: { readonly sessionId?: string | undefined } = {}): Interaction[] {
+    const rows = this.db
+      .prepare('SELECT * FROM interactions WHERE (@session IS NULL OR session_id = @session) ORDER BY started_at, seq')
+      .all({ session: filter.sessionId ?? null }) as InteractionRow[];
+    return rows.map(readInteraction);
   }
 
   close(): void {
@@ -101,10 +105,14 @@ export class SqliteStore {
        ON CONFLICT(id) DO UPDATE SET last_seen_at = max(last_seen_at, @at), interaction_count = interaction_count + 1`,
     );
     const interaction = this.db.prepare(
-      `INSERT INTO interactions VALUES (@id, @session_id, @provider, @method, @path, @model, @response_model, @stream, @status,
-         @http_status, @error, @finish_reason, @finish_reason_raw, @response_text, @refusal, @input_tokens, @output_tokens,
-         @total_tokens, @started_at, @first_byte_ms, @total_ms, @trace_json, @request_headers, @request_body,
-         @response_headers, @response_body, @response_chunks)`,
+      `INSERT INTO interactions (id, session_id, provider, method, path, model, response_model, stream, status, http_status,
+         error, finish_reason, finish_reason_raw, response_text, refusal, input_tokens, output_tokens, total_tokens,
+         started_at, first_byte_ms, total_ms, ending, request_headers, request_body, response_headers, response_body,
+         response_chunks)
+       VALUES (@id, @session_id, @provider, @method, @path, @model, @response_model, @stream, @status, @http_status,
+         @error, @finish_reason, @finish_reason_raw, @response_text, @refusal, @input_tokens, @output_tokens, @total_tokens,
+         @started_at, @first_byte_ms, @total_ms, @ending, @request_headers, @request_body, @response_headers, @response_body,
+         @response_chunks)`,
     );
     const toolCall = this.db.prepare(
       `INSERT INTO tool_calls VALUES (@interaction_id, @choice, @position, @session_id, @call_id, @call_index, @name,
@@ -137,7 +145,7 @@ export class SqliteStore {
           started_at: Math.round(trace.timing.startedAt),
           first_byte_ms: trace.timing.firstByteMs ?? null,
           total_ms: trace.timing.totalMs,
-          trace_json: JSON.stringify(trace),
+          ending: response?.ending ?? null,
           request_headers: JSON.stringify(request.headers),
           request_body: request.body,
           response_headers: response ? JSON.stringify(response.headers) : null,

@@ -4,7 +4,7 @@ import { brotliDecompressSync, constants, gunzipSync, inflateSync } from 'node:z
  * Decompresses a copy of a body for parsing; the agent always receives the original bytes.
  * Truncated compressed streams yield what they hold so far (sync flush), like the stream did.
  */
-export function decodeContent(body: Buffer, encoding: string | undefined): { readonly bytes: Buffer; readonly error: string | undefined } {
+export function decodeContent(body: Uint8Array, encoding: string | undefined): { readonly bytes: Uint8Array; readonly error: string | undefined } {
   const name = encoding?.trim().toLowerCase();
   if (!name || name === 'identity' || body.length === 0) return { bytes: body, error: undefined };
   try {
@@ -12,7 +12,7 @@ export function decodeContent(body: Buffer, encoding: string | undefined): { rea
     if (name === 'deflate') return { bytes: inflateSync(body, { finishFlush: constants.Z_SYNC_FLUSH }), error: undefined };
     if (name === 'br') return { bytes: brotliDecompressSync(body, { finishFlush: constants.BROTLI_OPERATION_FLUSH }), error: undefined };
   } catch (error) {
-    return { bytes: Buffer.alloc(0), error: `cannot decode ${name} body: ${(error as Error).message}` };
+    return { bytes: new Uint8Array(0), error: `cannot decode ${name} body: ${(error as Error).message}` };
   }
-  return { bytes: Buffer.alloc(0), error: `unsupported content-encoding ${name}` };
+  return { bytes: new Uint8Array(0), error: `unsupported content-encoding ${name}` };
 }

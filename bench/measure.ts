@@ -1,0 +1,79 @@
+import { createParser } from 'eventsource-parser';
+import { Pool } from 'undici';
+
+/** Percentile of an unsorted sample (nearest rank). */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] as number;
+}
+
+const now = (): number => performance.timeOrigin + performance.now();
+const streamBody = JSON.stringify({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'What is the weather in Paris?' }], tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }] });
+const plainBody = streamBody.replace('"stream":true', '"stream":false');
+const headers = { 'content-type': 'application/json', authorization: 'Bearer sk-bench' };
+
+export interface StreamSample {
+  readonly ttfbMs: number;
+  readonly totalMs: number;
+  /** Per event: receipt time minus the upstream's write time. */
+  readonly eventLatenciesMs: readonly number[];
+}
+
+/** Runs `concurrency` workers, each doing `perWorker` streamed requests back to back. */
+export async function runStreams(origin: string, path: string, concurrency: number, perWorker: number): Promise<StreamSample[]> {
+  const pool = new Pool(origin, { connections: concurrency, pipelining: 1 });
+  const samples: StreamSample[] = [];
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let i = 0; i < perWorker; i++) samples.push(await oneStream(pool, path));
+    }),
+  );
+  await pool.close();
+  return samples;
+}
+
+async function oneStream(pool: Pool, path: string): Promise<StreamSample> {
+  const started = now();
+  const response = await pool.request({ method: 'POST', path, headers, body: streamBody });
+  let ttfb: number | undefined;
+  const latencies: number[] = [];
+  const parser = createParser({
+    onEvent: (event) => {
+      const at = now();
+      const match = /"t":([\d.]+)/.exec(event.data);
+      if (match?.[1]) latencies.push(at - Number(match[1]));
+    },
+  });
+  for await (const chunk of response.body) {
+    ttfb ??= now() - started;
+    parser.feed((chunk as Buffer).toString('utf8'));
+  }
+  return { ttfbMs: ttfb ?? Number.NaN, totalMs: now() - started, eventLatenciesMs: latencies };
+}
+
+export interface ThroughputSample {
+  readonly requestsPerSecond: number;
+  readonly latenciesMs: readonly number[];
+}
+
+/** Non-streamed requests back to back on `connections` connections for `durationMs`. */
+export async function runRequests(origin: string, path: string, connections: number, durationMs: number): Promise<ThroughputSample> {
+  const pool = new Pool(origin, { connections, pipelining: 1 });
+  const latencies: number[] = [];
+  const deadline = performance.now() + durationMs;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < deadline) {
+        const begin = performance.now();
+        const response = await pool.request({ method: 'POST', path, headers, body: plainBody });
+        await response.body.arrayBuffer();
+        latencies.push(performance.now() - begin);
+      }
+    }),
+  );
+  const elapsed = performance.now() - started;
+  await pool.close();
+  return { requestsPerSecond: (latencies.length / elapsed) * 1000, latenciesMs: latencies };
+}

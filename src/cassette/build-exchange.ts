@@ -1,0 +1,112 @@
+import type { ProviderAdapter } from '../providers/provider-adapter.js';
+import type { Interaction, InteractionStatus, JsonValue } from '../trace/trace.js';
+import type { CapturedRound } from './captured-round.js';
+import { decodeContent } from './decode-content.js';
+import type { RecordedExchange } from './recorded-exchange.js';
+import type { Redactor } from './redact.js';
+
+/**
+ * Turns a captured round into the exchange that is stored: redacts the bodies, decompresses a
+ * copy of the response and lets the adapter parse it. The trace is parsed from the redacted
+ * bytes, so it is exactly what reading the stored row back yields.
+ */
+export function buildExchange(adapter: ProviderAdapter, redactor: Redactor, round: CapturedRound): RecordedExchange {
+  const { request, upstream, proxyError } = round;
+  const requestText = new TextDecoder().decode(request.body);
+  const redactedText = redactor.text(requestText);
+  const requestBody = redactedText === requestText ? request.body : new TextEncoder().encode(redactedText);
+  const base = {
+    id: request.id,
+    sessionId: request.sessionId,
+    provider: adapter.id,
+    method: request.method,
+    path: request.path,
+    request: adapter.parseRequest(parseOrNull(redactedText)),
+  };
+  const storedRequest = { headers: redactor.headers(request.headers), body: requestBody };
+
+  if (!upstream || upstream.status === undefined || !upstream.headers) {
+    const interaction: Interaction = {
+      ...base,
+      response: undefined,
+      status: upstream?.ending === 'client-aborted' ? 'aborted' : 'proxy-error',
+      httpStatus: proxyError?.status ?? 0,
+      error: proxyError?.message ?? upstream?.errorMessage,
+      timing: { startedAt: request.startedAt, firstByteMs: undefined, totalMs: upstream?.totalMs ?? 0 },
+    };
+    return { interaction, request: storedRequest, response: undefined };
+  }
+
+  const body = concat(upstream.chunks);
+  let end = 0;
+  const ends = upstream.chunks.map((chunk) => (end += chunk.length));
+  const encoding = headerValue(upstream.headers['content-encoding'])?.trim().toLowerCase();
+  const compressed = encoding !== undefined && encoding !== 'identity';
+  const decoded = decodeContent(body, encoding);
+  const redacted = compressed ? redactDecoded(redactor, body, ends, decoded.bytes, upstream.chunkTimes) : { ...redactor.chunks(body, ends), chunkTimes: upstream.chunkTimes };
+  const parsed = adapter.parseResponse({
+    httpStatus: upstream.status,
+    contentType: headerValue(upstream.headers['content-type'])?.toLowerCase(),
+    body: [redacted.body === body ? decoded.bytes : redacted.body],
+    ending: upstream.ending,
+  });
+  const status: InteractionStatus = decoded.error ? 'upstream-error' : parsed.status;
+  const responseHeaders = redactor.headers(upstream.headers);
+  // A compressed body that needed redaction is stored decoded.
+  if (compressed && redacted.body !== body) delete responseHeaders['content-encoding'];
+  const interaction: Interaction = {
+    ...base,
+    response: parsed.response,
+    status,
+    httpStatus: upstream.status,
+    error: decoded.error ?? parsed.error,
+    timing: { startedAt: request.startedAt, firstByteMs: upstream.firstByteMs, totalMs: upstream.totalMs },
+  };
+  return {
+    interaction,
+    request: storedRequest,
+    response: {
+      headers: responseHeaders,
+      body: redacted.body,
+      chunks: redacted.chunkEnds.map((chunkEnd, index) => ({ end: chunkEnd, atMs: redacted.chunkTimes[index] ?? upstream.totalMs })),
+      ending: upstream.ending,
+    },
+  };
+}
+
+/**
+ * A compressed body whose decoded text needs redaction is stored decoded (a secret cannot be cut
+ * out of compressed bytes); its chunk timings collapse into one chunk at the last arrival.
+ */
+function redactDecoded(redactor: Redactor, body: Uint8Array, ends: readonly number[], decoded: Uint8Array, times: readonly number[]): { body: Uint8Array; chunkEnds: readonly number[]; chunkTimes: readonly number[] } {
+  const text = new TextDecoder().decode(decoded);
+  const redactedText = redactor.text(text);
+  if (redactedText === text) return { body, chunkEnds: ends, chunkTimes: times };
+  const redactedBody = new TextEncoder().encode(redactedText);
+  const last = times.at(-1);
+  return { body: redactedBody, chunkEnds: last === undefined ? [] : [redactedBody.length], chunkTimes: last === undefined ? [] : [last] };
+}
+
+function concat(chunks: readonly Uint8Array[]): Uint8Array {
+  if (chunks.length === 1) return chunks[0] as Uint8Array;
+  const total = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+  const body = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return body;
+}
+
+function headerValue(value: string | readonly string[] | undefined): string | undefined {
+  return typeof value === 'string' ? value : value?.join(', ');
+}
+
+function parseOrNull(text: string): JsonValue {
+  try {
+    return JSON.parse(text) as JsonValue;
+  } catch {
+    return null;
+  }
+}

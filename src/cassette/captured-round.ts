@@ -1,0 +1,39 @@
+import type { ResponseEnding } from '../providers/provider-adapter.js';
+import type { ProviderId } from '../trace/trace.js';
+import type { HeaderMap } from './redact.js';
+
+/**
+ * One round trip as the proxy saw it, unparsed: plain data only, so it can cross to the store's
+ * worker thread (structured clone) where it is redacted, parsed and written.
+ */
+export interface CapturedRound {
+  readonly adapterId: ProviderId;
+  readonly request: {
+    readonly id: string;
+    readonly sessionId: string;
+    readonly method: string;
+    /** Path without the `/s/<id>` prefix, query included. */
+    readonly path: string;
+    /** Request headers as received (secrets are removed when the exchange is built). */
+    readonly headers: HeaderMap;
+    readonly body: Uint8Array;
+    /** `Date.now()` at arrival. */
+    readonly startedAt: number;
+  };
+  /** Undefined when the request never reached the upstream (e.g. malformed JSON). */
+  readonly upstream:
+    | {
+        /** Undefined when no response headers arrived. */
+        readonly status: number | undefined;
+        readonly headers: HeaderMap | undefined;
+        readonly chunks: readonly Uint8Array[];
+        readonly chunkTimes: readonly number[];
+        readonly firstByteMs: number | undefined;
+        readonly totalMs: number;
+        readonly ending: ResponseEnding;
+        readonly errorMessage: string | undefined;
+      }
+    | undefined;
+  /** The error calltape answered the agent with, if it answered one. */
+  readonly proxyError: { readonly status: number; readonly message: string } | undefined;
+}

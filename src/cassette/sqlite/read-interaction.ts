@@ -1,0 +1,69 @@
+import { adapterById } from '../../providers/adapters.js';
+import type { ResponseEnding } from '../../providers/provider-adapter.js';
+import type { Interaction, InteractionStatus, JsonValue, ProviderId } from '../../trace/trace.js';
+import { decodeContent } from '../decode-content.js';
+
+/** The `interactions` columns the trace is rebuilt from. */
+export interface InteractionRow {
+  readonly id: string;
+  readonly session_id: string;
+  readonly provider: string;
+  readonly method: string;
+  readonly path: string;
+  readonly status: string;
+  readonly http_status: number;
+  readonly error: string | null;
+  readonly started_at: number;
+  readonly first_byte_ms: number | null;
+  readonly total_ms: number;
+  readonly ending: string | null;
+  readonly request_body: Buffer;
+  readonly response_headers: string | null;
+  readonly response_body: Buffer | null;
+}
+
+/**
+ * Rebuilds an interaction from its stored row: the raw (redacted) bytes are parsed again by
+ * the adapter that captured them, so the trace always matches the bytes a replay would send
+ * and improved parsers apply to old cassettes.
+ */
+export function readInteraction(row: InteractionRow): Interaction {
+  const adapter = adapterById(row.provider);
+  if (!adapter) throw new Error(`interaction ${row.id}: unknown provider ${row.provider}`);
+  let response: Interaction['response'];
+  if (row.response_body !== null && row.response_headers !== null) {
+    const headers = JSON.parse(row.response_headers) as Record<string, string | string[]>;
+    const header = (name: string): string | undefined => {
+      const value = headers[name];
+      return Array.isArray(value) ? value.join(', ') : value;
+    };
+    const decoded = decodeContent(row.response_body, header('content-encoding'));
+    response = adapter.parseResponse({
+      httpStatus: row.http_status,
+      contentType: header('content-type')?.toLowerCase(),
+      body: [decoded.bytes],
+      ending: (row.ending ?? 'finished') as ResponseEnding,
+    }).response;
+  }
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    provider: row.provider as ProviderId,
+    method: row.method,
+    path: row.path,
+    request: adapter.parseRequest(parseOrNull(row.request_body)),
+    response,
+    status: row.status as InteractionStatus,
+    httpStatus: row.http_status,
+    error: row.error ?? undefined,
+    timing: { startedAt: row.started_at, firstByteMs: row.first_byte_ms ?? undefined, totalMs: row.total_ms },
+  };
+}
+
+function parseOrNull(body: Buffer): JsonValue {
+  try {
+    return JSON.parse(body.toString('utf8')) as JsonValue;
+  } catch {
+    return null;
+  }
+}

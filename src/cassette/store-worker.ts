@@ -1,0 +1,48 @@
+/**
+ * The store's worker thread: redacts, parses and writes captured rounds, so SQLite and parsing
+ * never take time from the thread that forwards bytes. It owns the only write connection.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { adapterById } from '../providers/adapters.js';
+import { buildExchange } from './build-exchange.js';
+import type { RecordedExchange } from './recorded-exchange.js';
+import { createRedactor } from './redact.js';
+import { SqliteStore } from './sqlite/sqlite-store.js';
+import type { FromStoreWorker, StoreWorkerData, ToStoreWorker } from './store-protocol.js';
+
+const port = parentPort;
+if (!port) throw new Error('store-worker must run as a worker thread');
+const send = (message: FromStoreWorker): void => port.postMessage(message);
+const data = workerData as StoreWorkerData;
+
+let store: SqliteStore;
+try {
+  store = new SqliteStore(data.cassette);
+} catch (error) {
+  send({ type: 'failed', message: (error as Error).message });
+  process.exit(0);
+}
+const redactor = createRedactor(data.redactHeaders, data.bodyPatterns);
+send({ type: 'ready' });
+
+port.on('message', (message: ToStoreWorker) => {
+  if (message.type === 'close') {
+    store.close();
+    send({ type: 'closed' });
+    return;
+  }
+  const exchanges: RecordedExchange[] = [];
+  for (const round of message.rounds) {
+    const adapter = adapterById(round.adapterId);
+    try {
+      if (adapter) exchanges.push(buildExchange(adapter, redactor, round));
+    } catch (error) {
+      send({ type: 'write-error', message: `cannot record ${round.request.method} ${round.request.path}: ${(error as Error).message}`, lost: 1 });
+    }
+  }
+  try {
+    store.append(exchanges);
+  } catch (error) {
+    send({ type: 'write-error', message: (error as Error).message, lost: exchanges.length });
+  }
+});
