@@ -20,7 +20,7 @@ export function buildExchange(adapter: ProviderAdapter, redactor: Redactor, roun
     sessionId: request.sessionId,
     provider: adapter.id,
     method: request.method,
-    path: request.path,
+    path: redactor.path(request.path),
     request: adapter.parseRequest(parseOrNull(redactedText)),
   };
   const storedRequest = { headers: redactor.headers(request.headers), body: requestBody };

@@ -15,6 +15,12 @@ describe('createRedactor', () => {
     });
   });
 
+  it('redacts credential query parameters in paths, built-in and configured names', () => {
+    const redactor = createRedactor(['X-Org-Token'], []);
+    expect(redactor.path('/v1/chat/completions?api-version=2024-10-21&api-key=SECRET&KEY=s2&x-org-token=t&q=1')).toBe('/v1/chat/completions?api-version=2024-10-21&api-key=REDACTED&KEY=REDACTED&x-org-token=REDACTED&q=1');
+    expect(redactor.path('/v1/models')).toBe('/v1/models');
+  });
+
   it('replaces body patterns with group references expanded', () => {
     const redactor = createRedactor([], [{ pattern: '(?<key>user)=(\\w+)', flags: 'i', replacement: '$<key>=[REDACTED $$]' }]);
     expect(redactor.text('USER=bob and user=alice')).toBe('USER=[REDACTED $] and user=[REDACTED $]');

@@ -3,6 +3,9 @@ import type { BodyPattern } from '../config/config.js';
 /** Header names never stored or logged, whatever the configuration says. */
 export const secretHeaderNames: readonly string[] = ['authorization', 'proxy-authorization', 'api-key', 'x-api-key', 'cookie', 'set-cookie'];
 
+/** Query parameters that carry credentials on some providers (`?key=` on Gemini, `?api-key=` on Azure gateways). */
+export const secretQueryNames: readonly string[] = ['key', 'api-key', 'api_key', 'apikey', 'token', 'access_token', 'sig', 'signature'];
+
 export type HeaderMap = Readonly<Record<string, string | readonly string[] | undefined>>;
 
 /** Compiled redaction rules: secret header names and body patterns. */
@@ -10,6 +13,8 @@ export interface Redactor {
   headers(headers: HeaderMap): Record<string, string | string[]>;
   /** Redacts text; returns the same string instance when nothing matched. */
   text(text: string): string;
+  /** Replaces the values of credential query parameters (and configured secret header names) in a request path. */
+  path(path: string): string;
   /**
    * Redacts a body that arrived in chunks, keeping chunk boundaries (byte offsets) meaningful:
    * a boundary inside a replaced span moves to the end of its replacement.
@@ -29,7 +34,22 @@ export function createRedactor(extraHeaders: readonly string[], patterns: readon
     return output;
   }
 
+  const secretQuery = new Set([...secretQueryNames, ...secret]);
+
   return {
+    path(path) {
+      const queryAt = path.indexOf('?');
+      if (queryAt === -1) return path;
+      const query = path
+        .slice(queryAt + 1)
+        .split('&')
+        .map((pair) => {
+          const name = pair.split('=', 1)[0] ?? '';
+          return secretQuery.has(decodeQueryName(name).toLowerCase()) ? `${name}=REDACTED` : pair;
+        })
+        .join('&');
+      return `${path.slice(0, queryAt + 1)}${query}`;
+    },
     headers(headers) {
       const kept: Record<string, string | string[]> = {};
       for (const [name, value] of Object.entries(headers)) {
@@ -121,4 +141,12 @@ function expandReplacement(replacement: string, args: readonly unknown[]): strin
     const index = Number(key);
     return index >= 1 && index <= captures.length ? (captures[index - 1] ?? '') : token;
   });
+}
+
+function decodeQueryName(name: string): string {
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    return name;
+  }
 }

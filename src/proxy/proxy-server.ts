@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { timeOrderedId } from './time-ordered-id.js';
 import type { CapturedRound } from '../cassette/captured-round.js';
+import { createRedactor } from '../cassette/redact.js';
 import { startWorkerRecorder } from '../cassette/worker-recorder.js';
 import type { Config } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
@@ -41,6 +42,8 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
   const logger = options.logger ?? createLogger(config.logLevel);
   const capture = config.mode === 'record';
   const recorder = capture ? await startWorkerRecorder(config, (message) => logger.error(message)) : undefined;
+  // Only for paths in log lines; bodies and headers are redacted in the store worker.
+  const logRedactor = createRedactor(config.redact.headers, []);
   const upstream = createUpstream(config);
   const errorJson = (message: string): string => JSON.stringify(openAiChatAdapter.errorBody(new CalltapeError('UPSTREAM_UNREACHABLE', message)));
   const passThrough = createPassThrough(config.upstream, config.timeouts.upstreamHeadersMs, errorJson, logger);
@@ -54,7 +57,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
       if (inFlight === 0) drained?.();
     });
     route(request, response).catch((error: unknown) => {
-      logger.error(`unexpected failure on ${request.method ?? ''} ${request.url ?? ''}: ${(error as Error).stack ?? String(error)}`);
+      logger.error(`unexpected failure on ${request.method ?? ''} ${logRedactor.path(request.url ?? '')}: ${(error as Error).stack ?? String(error)}`);
       if (!response.headersSent) sendError(response, openAiChatAdapter, new CalltapeError('UPSTREAM_UNREACHABLE', 'calltape: internal error'));
       else response.destroy();
     });
@@ -93,7 +96,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
     const read = await readRequestBody(request, config.limits.maxBodyBytes);
     if (read.kind === 'aborted') return;
     if (read.kind === 'too-large') {
-      logger.info(`${method} ${where.path}: request body over ${config.limits.maxBodyBytes} bytes rejected (413)`);
+      logger.info(`${method} ${logRedactor.path(where.path)}: request body over ${config.limits.maxBodyBytes} bytes rejected (413)`);
       sendError(response, adapter, new CalltapeError('BODY_TOO_LARGE', `calltape: the request body exceeds the limit of ${config.limits.maxBodyBytes} bytes (limits.maxBodyBytes)`), true);
       return;
     }
@@ -129,7 +132,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
         sendError(response, adapter, failure);
       },
       (outcome) => {
-        logger.debug(`${method} ${where.path} → ${outcome.status ?? failure?.status ?? '-'} ${outcome.ending} ${outcome.totalMs.toFixed(1)} ms`);
+        logger.debug(`${method} ${logRedactor.path(where.path)} → ${outcome.status ?? failure?.status ?? '-'} ${outcome.ending} ${outcome.totalMs.toFixed(1)} ms`);
         const { error, ...upstreamOutcome } = outcome;
         record({ ...upstreamOutcome, errorMessage: error?.message }, failure);
       },

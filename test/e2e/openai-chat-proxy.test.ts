@@ -2,9 +2,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import OpenAI from 'openai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../src/cassette/sqlite/sqlite-store.js';
+import { createLogger } from '../../src/proxy/logger.js';
 import { chatCompletion, chatCompletionChunks, encodeSse, type ScriptedTurn } from '../support/openai-chat-chunks.js';
 import { seededRandom } from '../support/random.js';
-import { startScriptedUpstream, type ScriptedUpstream } from '../support/scripted-upstream.js';
+import { startScriptedUpstream, type ScriptedResponse, type ScriptedUpstream } from '../support/scripted-upstream.js';
 import { startTestProxy } from '../support/test-proxy.js';
 
 const apiKey = 'sk-test-SECRETSECRETSECRET0123456789';
@@ -249,6 +250,65 @@ describe('bad input and upstream failures', () => {
     await client.chat.completions.create({ model: 'm', messages: [] });
     await client.models.list().catch(() => undefined);
     expect(upstream.received.map((request) => request.url)).toEqual(['/openai/v1/chat/completions', '/openai/v1/models']);
+  });
+
+  it('answers a malformed session id with 400 and keeps serving', async () => {
+    const response = await fetch(`${proxy.url}/s/%E0%A4%A/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/session id/);
+    expect(upstream.received).toHaveLength(0);
+  });
+
+  it('survives an agent that disconnects halfway through sending its body', async () => {
+    const { connect } = await import('node:net');
+    const socket = connect(proxy.port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write('POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"model":');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    socket.destroy();
+    upstream.setScript([{ kind: 'json', body: chatCompletion({ text: 'still here' }) }]);
+    expect((await client.chat.completions.create({ model: 'm', messages: [] })).choices[0]?.message.content).toBe('still here');
+    expect(upstream.received).toHaveLength(1);
+  });
+
+  it('cuts a stream only after upstreamBodyMs of silence (default one hour)', async () => {
+    const gapped: ScriptedResponse = {
+      kind: 'custom',
+      async handle(response) {
+        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        response.write(encodeSse(chatCompletionChunks({ text: 'thinking' , finishReason: null }, seededRandom(1))));
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        response.end(encodeSse([{ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }, '[DONE]']));
+      },
+    };
+    upstream.setScript([gapped]);
+    const patient = await client.chat.completions.stream({ model: 'm', messages: [] }).finalChatCompletion();
+    expect(patient.choices[0]?.message.content).toBe('thinking');
+
+    await proxy.close();
+    proxy = await startTestProxy(upstream.url, { timeouts: { ...proxy.config.timeouts, upstreamBodyMs: 1_000 } });
+    client = new OpenAI({ apiKey, baseURL: proxy.baseUrl, maxRetries: 0 });
+    upstream.setScript([gapped]);
+    await expect(client.chat.completions.stream({ model: 'm', messages: [] }).finalChatCompletion()).rejects.toThrow();
+    await proxy.close();
+    const store = new SqliteStore(proxy.config.cassette, { readonly: true });
+    expect(store.interactions()[0]?.status).toBe('truncated');
+    store.close();
+  });
+
+  it('keeps credentials in query strings out of the store and the logs', async () => {
+    await proxy.close();
+    const lines: string[] = [];
+    proxy = await startTestProxy(upstream.url, { logLevel: 'debug' }, { logger: createLogger('debug', (line) => lines.push(line)) });
+    upstream.setScript([{ kind: 'json', body: chatCompletion({ text: 'ok' }) }]);
+    await fetch(`${proxy.baseUrl}/chat/completions?api-version=1&key=QUERYSECRET`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` }, body: '{"model":"m","messages":[]}' });
+    expect(upstream.received[0]?.url).toBe('/v1/chat/completions?api-version=1&key=QUERYSECRET');
+    await proxy.close();
+    const store = new SqliteStore(proxy.config.cassette, { readonly: true });
+    expect(store.interactions()[0]?.path).toBe('/v1/chat/completions?api-version=1&key=REDACTED');
+    store.close();
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.join('\n')).not.toMatch(/QUERYSECRET|SECRETSECRET/);
   });
 
   it('answers GET /healthz with 200', async () => {

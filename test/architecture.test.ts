@@ -1,0 +1,36 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { packageRoot } from '../src/package-root.js';
+
+/** Folders and files that must stay pure: plain data in, plain data out, no I/O imports. */
+const pure = ['src/trace', 'src/sse', 'src/providers', 'src/cassette/redact.ts', 'src/cassette/captured-round.ts', 'src/cassette/recorded-exchange.ts'];
+const ioImports = /from '(node:[^']+|better-sqlite3|ws|commander|undici|http-proxy-3|cli-table3)'/;
+
+function sourceFiles(path: string): string[] {
+  const absolute = join(packageRoot, path);
+  if (statSync(absolute).isFile()) return [absolute];
+  return readdirSync(absolute, { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'))
+    .map((name) => join(absolute, name));
+}
+
+describe('layering', () => {
+  it.each(pure)('%s imports no I/O module', (path) => {
+    const offenders = sourceFiles(path).flatMap((file) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((line) => ioImports.test(line))
+        .map((line) => `${relative(packageRoot, file)}: ${line.trim()}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('keeps wire JSON inside the provider adapters', () => {
+    // Wire fields are read as object['field'] (noPropertyAccessFromIndexSignature); only adapters may.
+    const outside = readdirSync(join(packageRoot, 'src'), { recursive: true, encoding: 'utf8' })
+      .filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts') && !name.startsWith('providers'))
+      .filter((name) => /\[['"](tool_calls|finish_reason|choices|delta|messages|tool_choice)['"]\]/.test(readFileSync(join(packageRoot, 'src', name), 'utf8')));
+    expect(outside).toEqual([]);
+  });
+});
