@@ -39,6 +39,13 @@ function memoryMb(pid: number | undefined): { rssMb: number; peakRssMb: number }
 
 const round = (value: number, digits = 3): number => Math.round(value * 10 ** digits) / 10 ** digits;
 
+/** CPU time (user + system, ms) a process has used so far, all threads included. */
+function cpuMs(pid: number | undefined): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  // utime and stime are fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 Hz on Linux).
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 const upstream = await startChild([join(root, 'dist/bench/bench-upstream.js')], {}, /^(\d+)\n/);
 const upstreamUrl = `http://127.0.0.1:${upstream.port}`;
 const bare = await startChild([join(root, 'dist/bench/bare-proxy.js')], { BENCH_UPSTREAM: upstreamUrl }, /^(\d+)\n/);
@@ -83,14 +90,20 @@ for (const concurrency of [1, 16, 128]) {
   streaming[String(concurrency)] = row;
 }
 
-interface RequestStats { requestsPerSecond: number; p50: number; p99: number; requests: number }
+interface RequestStats { requestsPerSecond: number; p50: number; p99: number; requests: number; proxyCpuUsPerRequest: number | undefined }
+const pidOf: Partial<Record<TargetName, number | undefined>> = { bare: bare.child.pid, calltape: calltape.child.pid };
 const nonStreaming: Record<string, Record<TargetName, RequestStats>> = {};
 for (const connections of [1, 50]) {
   const row = {} as Record<TargetName, RequestStats>;
   for (const target of targets) {
     process.stderr.write(`non-streaming ×${connections} → ${target.name}\n`);
+    const pid = pidOf[target.name];
+    const cpuBefore = pid ? cpuMs(pid) : 0;
     const sample = await runRequests(target.origin, path, connections, quick ? 500 : 4000);
-    row[target.name] = { requestsPerSecond: round(sample.requestsPerSecond, 1), p50: round(percentile(sample.latenciesMs, 50)), p99: round(percentile(sample.latenciesMs, 99)), requests: sample.latenciesMs.length };
+    // Let the store worker finish the batches of this phase before reading its CPU time.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const proxyCpuUsPerRequest = pid ? round(((cpuMs(pid) - cpuBefore) * 1000) / sample.latenciesMs.length, 1) : undefined;
+    row[target.name] = { requestsPerSecond: round(sample.requestsPerSecond, 1), p50: round(percentile(sample.latenciesMs, 50)), p99: round(percentile(sample.latenciesMs, 99)), requests: sample.latenciesMs.length, proxyCpuUsPerRequest };
   }
   nonStreaming[String(connections)] = row;
 }
@@ -140,12 +153,16 @@ const lines = [
   '',
   '## Non-streamed requests',
   '',
-  '| connections | path | requests/s | % of bare | added latency p50 / p99 (ms) |',
-  '| --- | --- | --- | --- | --- |',
+  '| connections | path | requests/s | % of bare | added latency p50 / p99 (ms) | proxy CPU per request (µs, all threads) |',
+  '| --- | --- | --- | --- | --- | --- |',
   ...Object.entries(nonStreaming).flatMap(([connections, row]) => [
-    `| ${connections} | direct | ${row.direct.requestsPerSecond} | | |`,
-    ...(['bare', 'calltape'] as const).map((name) => `| ${connections} | ${name} | ${row[name].requestsPerSecond} | ${round((row[name].requestsPerSecond / row.bare.requestsPerSecond) * 100, 1)}% | ${added(row, name, 'p50')} / ${added(row, name, 'p99')} |`),
+    `| ${connections} | direct | ${row.direct.requestsPerSecond} | | | |`,
+    ...(['bare', 'calltape'] as const).map((name) => `| ${connections} | ${name} | ${row[name].requestsPerSecond} | ${round((row[name].requestsPerSecond / row.bare.requestsPerSecond) * 100, 1)}% | ${added(row, name, 'p50')} / ${added(row, name, 'p99')} | ${row[name].proxyCpuUsPerRequest ?? ''} |`),
   ]),
+  '',
+  'The load generator, the upstream and the proxy share two cores here, so a proxy that spends more CPU per',
+  'request (calltape parses and stores every interaction on its store worker thread) loses throughput to the',
+  'others at saturation; the CPU column is what a deployment with dedicated cores would divide its capacity by.',
   '',
   '## Memory',
   '',
