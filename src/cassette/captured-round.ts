@@ -21,19 +21,23 @@ export interface CapturedRound {
     readonly startedAt: number;
   };
   /** Undefined when the request never reached the upstream (e.g. malformed JSON). */
-  readonly upstream:
-    | {
-        /** Undefined when no response headers arrived. */
-        readonly status: number | undefined;
-        readonly headers: HeaderMap | undefined;
-        readonly chunks: readonly Uint8Array[];
-        readonly chunkTimes: readonly number[];
-        readonly firstByteMs: number | undefined;
-        readonly totalMs: number;
-        readonly ending: ResponseEnding;
-        readonly errorMessage: string | undefined;
-      }
-    | undefined;
+  readonly upstream: CapturedUpstream | undefined;
   /** The error calltape answered the agent with, if it answered one. */
   readonly proxyError: { readonly status: number; readonly message: string } | undefined;
+}
+
+/** What came back from the upstream, as raw as it arrived. */
+export interface CapturedUpstream {
+  /** Undefined when no response headers arrived. */
+  readonly status: number | undefined;
+  readonly headers: HeaderMap | undefined;
+  /** Body chunks exactly as received. */
+  readonly chunks: readonly Uint8Array[];
+  /** Arrival time of each chunk, in ms after the request started. */
+  readonly chunkTimes: readonly number[];
+  readonly firstByteMs: number | undefined;
+  readonly totalMs: number;
+  readonly ending: ResponseEnding;
+  /** Why the exchange did not end normally, when it did not. */
+  readonly errorMessage: string | undefined;
 }

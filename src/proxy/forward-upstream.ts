@@ -1,22 +1,12 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
+import type { CapturedUpstream } from '../cassette/captured-round.js';
 import type { ResponseEnding } from '../providers/provider-adapter.js';
 import type { OutgoingHeaders } from './headers.js';
 import { agentResponseHeaders } from './headers.js';
 
-/** What came back from upstream, as raw as it arrived; parsed later, off the byte path. */
-export interface UpstreamOutcome {
-  /** Undefined when no response headers arrived (the failure is in `error`). */
-  readonly status: number | undefined;
-  readonly headers: IncomingHttpHeaders | undefined;
-  /** Body chunks exactly as received (empty when `capture` was off). */
-  readonly chunks: readonly Buffer[];
-  /** Arrival time of each chunk, in ms after the request started. */
-  readonly chunkTimes: readonly number[];
-  readonly firstByteMs: number | undefined;
-  readonly totalMs: number;
-  readonly ending: ResponseEnding;
-  /** The failure, when the exchange did not end normally. */
+/** The captured upstream answer, plus the failure itself for the caller's error handling. */
+export interface UpstreamOutcome extends CapturedUpstream {
   readonly error: Error | undefined;
 }
 
@@ -69,7 +59,7 @@ export function forwardUpstream(
     if (settled) return;
     settled = true;
     response.off('close', onAgentClose);
-    done({ status, headers, chunks, chunkTimes, firstByteMs, totalMs: performance.now() - request.startedPerf, ending, error });
+    done({ status, headers, chunks, chunkTimes, firstByteMs, totalMs: performance.now() - request.startedPerf, ending, error, errorMessage: error?.message });
   };
 
   const onAgentClose = (): void => {

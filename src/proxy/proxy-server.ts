@@ -133,8 +133,8 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
       },
       (outcome) => {
         logger.debug(`${method} ${logRedactor.path(where.path)} → ${outcome.status ?? failure?.status ?? '-'} ${outcome.ending} ${outcome.totalMs.toFixed(1)} ms`);
-        const { error, ...upstreamOutcome } = outcome;
-        record({ ...upstreamOutcome, errorMessage: error?.message }, failure);
+        const { error: _error, ...captured } = outcome;
+        record(captured, failure);
       },
     );
   }
