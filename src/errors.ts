@@ -14,6 +14,8 @@ export const errorCodes = {
   UPSTREAM_UNREACHABLE: { status: 502, type: 'upstream_error' },
   /** The upstream sent no response headers within `timeouts.upstreamHeadersMs`. → 504 */
   UPSTREAM_TIMEOUT: { status: 504, type: 'upstream_error' },
+  /** Replay found no recording for the request (or ran out of recordings of it). → 404, run exits 1 */
+  CASSETTE_MISS: { status: 404, type: 'cassette_miss' },
   /** A configuration file, environment variable or flag is invalid. → exit 2 */
   CONFIG_INVALID: { status: 500, type: 'calltape_error' },
   /** The store could not be opened, migrated or written. → exit 3 */

@@ -34,7 +34,7 @@ export function buildExchange(adapter: ProviderAdapter, redactor: Redactor, roun
       error: proxyError?.message ?? upstream?.errorMessage,
       timing: { startedAt: request.startedAt, firstByteMs: undefined, totalMs: upstream?.totalMs ?? 0 },
     };
-    return { interaction, request: storedRequest, response: undefined };
+    return { interaction, match: round.match, request: storedRequest, response: undefined };
   }
 
   const body = concat(upstream.chunks);
@@ -64,6 +64,7 @@ export function buildExchange(adapter: ProviderAdapter, redactor: Redactor, roun
   };
   return {
     interaction,
+    match: round.match,
     request: storedRequest,
     response: {
       headers: responseHeaders,
@@ -109,4 +110,25 @@ function parseOrNull(text: string): JsonValue {
   } catch {
     return null;
   }
+}
+
+/**
+ * The first credential the agent sent that is still present in what would be stored, named by
+ * where it was found; undefined when the exchange is clean. Redaction rules that miss a key make
+ * the store refuse the write rather than keep the secret.
+ */
+export function findLeakedSecret(exchange: RecordedExchange, secrets: readonly string[]): string | undefined {
+  const candidates = secrets.filter((secret) => secret.length >= 8);
+  if (candidates.length === 0) return undefined;
+  const decoder = new TextDecoder();
+  const places: [string, string][] = [
+    ['request path', exchange.interaction.path],
+    ['request headers', JSON.stringify(exchange.request.headers)],
+    ['request body', decoder.decode(exchange.request.body)],
+    ['canonical request', exchange.match?.canonical ?? ''],
+    ['response headers', JSON.stringify(exchange.response?.headers ?? {})],
+    ['response body', exchange.response ? decoder.decode(exchange.response.body) : ''],
+  ];
+  for (const [place, text] of places) if (candidates.some((secret) => text.includes(secret))) return place;
+  return undefined;
 }

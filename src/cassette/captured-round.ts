@@ -1,5 +1,6 @@
 import type { ResponseEnding } from '../providers/provider-adapter.js';
 import type { ProviderId } from '../trace/trace.js';
+import type { MatchKey } from './match-key.js';
 import type { HeaderMap } from './redact.js';
 
 /**
@@ -22,6 +23,13 @@ export interface CapturedRound {
   };
   /** Undefined when the request never reached the upstream (e.g. malformed JSON). */
   readonly upstream: CapturedUpstream | undefined;
+  /** The request's identity for replay; undefined in passthrough mode. */
+  readonly match: MatchKey | undefined;
+  /**
+   * Credential values the agent sent (header and query secrets). Never stored: the store refuses
+   * to write an exchange whose stored bytes still contain one of them.
+   */
+  readonly secrets: readonly string[];
   /** The error calltape answered the agent with, if it answered one. */
   readonly proxyError: { readonly status: number; readonly message: string } | undefined;
 }

@@ -1,5 +1,6 @@
 import type { ResponseEnding } from '../providers/provider-adapter.js';
 import type { Interaction } from '../trace/trace.js';
+import type { MatchKey } from './match-key.js';
 
 /** Header name → value(s), secrets already removed. */
 export type StoredHeaders = Readonly<Record<string, string | readonly string[]>>;
@@ -10,6 +11,8 @@ export type StoredHeaders = Readonly<Record<string, string | readonly string[]>>
  */
 export interface RecordedExchange {
   readonly interaction: Interaction;
+  /** The request's identity for replay, when it was computed. */
+  readonly match: MatchKey | undefined;
   readonly request: {
     readonly headers: StoredHeaders;
     readonly body: Uint8Array;

@@ -1,18 +1,34 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { splitBytes } from '../../test/support/split-bytes.js';
-import { createRedactor } from './redact.js';
+import { createRedactor, credentialValues } from './redact.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 describe('createRedactor', () => {
-  it('drops secret headers, built-in and configured, case-insensitively', () => {
-    const redactor = createRedactor(['X-Org-Token'], []);
-    expect(redactor.headers({ Authorization: 'Bearer sk-x', 'x-api-key': 'k', 'api-key': 'a', cookie: 'c', 'x-org-token': 't', 'content-type': 'application/json', 'openai-beta': 'assistants=v2' })).toEqual({
-      'content-type': 'application/json',
-      'openai-beta': 'assistants=v2',
-    });
+  it('stores allowlisted headers only: secrets, organisation ids, unknown and configured names never', () => {
+    const redactor = createRedactor(['X-Stainless-Secret'], []);
+    expect(
+      redactor.headers({
+        Authorization: 'Bearer sk-x',
+        'x-api-key': 'k',
+        'api-key': 'a',
+        cookie: 'c',
+        'openai-organization': 'org-1',
+        'openai-project': 'proj_1',
+        'x-custom-thing': 'v',
+        'x-stainless-secret': 't',
+        'Content-Type': 'application/json',
+        'openai-beta': 'assistants=v2',
+        'x-stainless-lang': 'js',
+        'x-ratelimit-remaining-requests': '99',
+      }),
+    ).toEqual({ 'content-type': 'application/json', 'openai-beta': 'assistants=v2', 'x-stainless-lang': 'js', 'x-ratelimit-remaining-requests': '99' });
+  });
+
+  it('finds the credential values an agent sent', () => {
+    expect(credentialValues({ authorization: 'Bearer sk-abc123456', 'x-api-key': 'ant-key-1' }, '/v1/x?key=QUERY123&q=1')).toEqual(['sk-abc123456', 'ant-key-1', 'QUERY123']);
   });
 
   it('redacts credential query parameters in paths, built-in and configured names', () => {

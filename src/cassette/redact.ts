@@ -3,6 +3,21 @@ import type { BodyPattern } from '../config/config.js';
 /** Header names never stored or logged, whatever the configuration says. */
 export const secretHeaderNames: readonly string[] = ['authorization', 'proxy-authorization', 'api-key', 'x-api-key', 'cookie', 'set-cookie'];
 
+/**
+ * Headers that are stored (an allowlist: anything unknown, organisation and project ids
+ * included, is dropped). Prefix entries end in '-'.
+ */
+export const storedHeaderNames: readonly string[] = [
+  'content-type', 'content-encoding', 'content-language', 'accept', 'accept-encoding', 'user-agent', 'cache-control',
+  'openai-beta', 'openai-version', 'openai-processing-ms', 'anthropic-version', 'anthropic-beta',
+  'x-request-id', 'request-id', 'retry-after', 'retry-after-ms', 'x-should-retry', 'idempotency-key',
+  'x-stainless-', 'x-ratelimit-', 'anthropic-ratelimit-',
+];
+
+function isStoredHeader(name: string): boolean {
+  return storedHeaderNames.some((allowed) => (allowed.endsWith('-') ? name.startsWith(allowed) : name === allowed));
+}
+
 /** Query parameters that carry credentials on some providers (`?key=` on Gemini, `?api-key=` on Azure gateways). */
 export const secretQueryNames: readonly string[] = ['key', 'api-key', 'api_key', 'apikey', 'token', 'access_token', 'sig', 'signature'];
 
@@ -10,6 +25,7 @@ export type HeaderMap = Readonly<Record<string, string | readonly string[] | und
 
 /** Compiled redaction rules: secret header names and body patterns. */
 export interface Redactor {
+  /** The headers worth storing: allowlisted names only, secrets and configured names never. */
   headers(headers: HeaderMap): Record<string, string | string[]>;
   /** Redacts text; returns the same string instance when nothing matched. */
   text(text: string): string;
@@ -53,8 +69,9 @@ export function createRedactor(extraHeaders: readonly string[], patterns: readon
     headers(headers) {
       const kept: Record<string, string | string[]> = {};
       for (const [name, value] of Object.entries(headers)) {
-        if (value === undefined || secret.has(name.toLowerCase())) continue;
-        kept[name.toLowerCase()] = typeof value === 'string' ? value : [...value];
+        const lower = name.toLowerCase();
+        if (value === undefined || secret.has(lower) || !isStoredHeader(lower)) continue;
+        kept[lower] = typeof value === 'string' ? value : [...value];
       }
       return kept;
     },
@@ -149,4 +166,18 @@ function decodeQueryName(name: string): string {
   } catch {
     return name;
   }
+}
+
+/** The credential values an agent sent (header tokens and credential query parameters), to check stored bytes against. */
+export function credentialValues(headers: HeaderMap, path: string): string[] {
+  const values: string[] = [];
+  for (const name of ['authorization', 'proxy-authorization', 'api-key', 'x-api-key']) {
+    const value = headers[name];
+    for (const item of typeof value === 'string' ? [value] : (value ?? [])) values.push(item.replace(/^(Bearer|Basic)\s+/i, '').trim());
+  }
+  const queryAt = path.indexOf('?');
+  if (queryAt !== -1) {
+    for (const [name, value] of new URLSearchParams(path.slice(queryAt + 1))) if (secretQueryNames.includes(name.toLowerCase())) values.push(value);
+  }
+  return values.filter((value) => value.length > 0);
 }

@@ -4,7 +4,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { adapterById } from '../providers/adapters.js';
-import { buildExchange } from './build-exchange.js';
+import { buildExchange, findLeakedSecret } from './build-exchange.js';
+import { keyOf, keyProfile, parseBody } from './match-key.js';
 import type { RecordedExchange } from './recorded-exchange.js';
 import { createRedactor } from './redact.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
@@ -16,14 +17,20 @@ const send = (message: FromStoreWorker): void => port.postMessage(message);
 const data = workerData as StoreWorkerData;
 
 let store: SqliteStore;
+let rekeyed: number;
 try {
   store = new SqliteStore(data.cassette);
+  rekeyed = store.ensureKeyProfile(keyProfile(data.match), (row) => {
+    const text = new TextDecoder().decode(row.body);
+    const { key, text: canonical } = keyOf(row.method, row.path, row.headers, parseBody(text), data.match);
+    return { key, text: canonical };
+  });
 } catch (error) {
   send({ type: 'failed', message: (error as Error).message });
   process.exit(0);
 }
 const redactor = createRedactor(data.redactHeaders, data.bodyPatterns);
-send({ type: 'ready' });
+send({ type: 'ready', rekeyed });
 
 port.on('message', (message: ToStoreWorker) => {
   if (message.type === 'close') {
@@ -35,7 +42,14 @@ port.on('message', (message: ToStoreWorker) => {
   for (const round of message.rounds) {
     const adapter = adapterById(round.adapterId);
     try {
-      if (adapter) exchanges.push(buildExchange(adapter, redactor, round));
+      if (!adapter) continue;
+      const exchange = buildExchange(adapter, redactor, round);
+      const leak = findLeakedSecret(exchange, round.secrets);
+      if (leak) {
+        send({ type: 'write-error', message: `refused to store ${round.request.method} ${exchange.interaction.path}: a credential the agent sent appears in the ${leak}; add a redact.bodyPatterns rule that matches it`, lost: 1 });
+        continue;
+      }
+      exchanges.push(exchange);
     } catch (error) {
       send({ type: 'write-error', message: `cannot record ${round.request.method} ${round.request.path}: ${(error as Error).message}`, lost: 1 });
     }

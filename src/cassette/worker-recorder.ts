@@ -12,6 +12,8 @@ import type { FromStoreWorker, StoreWorkerData, ToStoreWorker } from './store-pr
 /** Takes captured rounds off the proxy's hands. */
 export interface Recorder {
   record(round: CapturedRound): void;
+  /** Recordings re-keyed on open because the matching rules changed. */
+  readonly rekeyed: number;
   /** Writes everything recorded so far and closes the store. */
   close(): Promise<void>;
 }
@@ -21,13 +23,13 @@ export interface Recorder {
  * with STORE_IO). Rounds are batched per event-loop turn and posted to the worker.
  */
 export async function startWorkerRecorder(config: Config, onError: (message: string) => void): Promise<Recorder> {
-  const data: StoreWorkerData = { cassette: config.cassette, redactHeaders: config.redact.headers, bodyPatterns: config.redact.bodyPatterns };
+  const data: StoreWorkerData = { cassette: config.cassette, match: { ignorePaths: config.match.ignorePaths, normalisers: config.match.normalisers }, redactHeaders: config.redact.headers, bodyPatterns: config.redact.bodyPatterns };
   const worker = new Worker(workerScript(), { workerData: data });
   const post = (message: ToStoreWorker): void => worker.postMessage(message);
-  await new Promise<void>((resolve, reject) => {
+  const rekeyed = await new Promise<number>((resolve, reject) => {
     const onMessage = (message: FromStoreWorker): void => {
       worker.off('message', onMessage).off('error', reject);
-      if (message.type === 'ready') resolve();
+      if (message.type === 'ready') resolve(message.rekeyed);
       else reject(new CalltapeError('STORE_IO', message.type === 'failed' ? message.message : `unexpected ${message.type} from the store worker`));
     };
     worker.on('message', onMessage).once('error', reject);
@@ -39,6 +41,7 @@ export async function startWorkerRecorder(config: Config, onError: (message: str
   worker.on('error', (error) => onError(`the store worker failed: ${error.message}`));
   const queue = new BatchQueue<CapturedRound>((rounds) => post({ type: 'rounds', rounds }));
   return {
+    rekeyed,
     record: (round) => queue.push(round),
     close() {
       closed ??= (async () => {

@@ -1,3 +1,5 @@
+import type { MatchRules, Normaliser } from '../cassette/canonical-request.js';
+
 /** The proxy's configuration, after defaults, file, environment and flags are merged. */
 export interface Config {
   readonly host: string;
@@ -7,6 +9,8 @@ export interface Config {
   readonly mode: ProxyMode;
   /** Absolute path of the SQLite store. */
   readonly cassette: string;
+  readonly replayTiming: ReplayTiming;
+  readonly match: MatchConfig;
   readonly logLevel: LogLevel;
   readonly limits: { readonly maxBodyBytes: number };
   readonly timeouts: {
@@ -22,7 +26,14 @@ export interface Config {
   };
 }
 
-export type ProxyMode = 'record' | 'passthrough';
+export type ProxyMode = 'record' | 'replay' | 'auto' | 'passthrough';
+
+/** `none`, `exact`, or `scaled:F`. */
+export type ReplayTiming = string;
+
+export interface MatchConfig extends MatchRules {
+  readonly onExhausted: 'error' | 'repeat-last';
+}
 export type LogLevel = 'silent' | 'error' | 'info' | 'debug';
 
 export interface BodyPattern {
@@ -38,6 +49,8 @@ export const defaultConfig: Config = {
   upstream: 'https://api.openai.com',
   mode: 'record',
   cassette: 'recordings/calltape.sqlite',
+  replayTiming: 'none',
+  match: { ignorePaths: ['user', 'metadata', 'store', 'service_tier'], normalisers: ['iso-datetime', 'uuid'], onExhausted: 'error' },
   logLevel: 'info',
   limits: { maxBodyBytes: 32 * 1024 * 1024 },
   timeouts: {
@@ -57,6 +70,8 @@ export interface ConfigLayer {
   upstream?: string;
   mode?: string;
   cassette?: string;
+  replayTiming?: string;
+  match?: { ignorePaths?: string[]; normalisers?: Normaliser[]; onExhausted?: 'error' | 'repeat-last' };
   logLevel?: string;
   limits?: { maxBodyBytes?: number };
   timeouts?: Partial<Record<keyof Config['timeouts'], number>>;

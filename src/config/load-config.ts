@@ -13,6 +13,7 @@ export interface ConfigFlags {
   readonly mode?: string | undefined;
   readonly cassette?: string | undefined;
   readonly logLevel?: string | undefined;
+  readonly replayTiming?: string | undefined;
 }
 
 export interface LoadedConfig {
@@ -28,6 +29,7 @@ const envNames: Record<string, string> = {
   '/mode': 'CALLTAPE_MODE',
   '/cassette': 'CALLTAPE_CASSETTE',
   '/logLevel': 'CALLTAPE_LOG_LEVEL',
+  '/replayTiming': 'CALLTAPE_REPLAY_TIMING',
   '/limits/maxBodyBytes': 'CALLTAPE_MAX_BODY_BYTES',
 };
 
@@ -38,6 +40,7 @@ const flagNames: Record<string, string> = {
   '/mode': '--mode',
   '/cassette': '--cassette',
   '/logLevel': '--log-level',
+  '/replayTiming': '--replay-timing',
 };
 
 /**
@@ -57,6 +60,7 @@ export function loadConfig(flags: ConfigFlags, env: Readonly<Record<string, stri
       mode: env['CALLTAPE_MODE'],
       cassette: env['CALLTAPE_CASSETTE'],
       logLevel: env['CALLTAPE_LOG_LEVEL'],
+      replayTiming: env['CALLTAPE_REPLAY_TIMING'],
       maxBodyBytes: env['CALLTAPE_MAX_BODY_BYTES'],
     }),
     'environment',
@@ -76,6 +80,8 @@ export function loadConfig(flags: ConfigFlags, env: Readonly<Record<string, stri
       mode: (merged.mode ?? d.mode) as ProxyMode,
       cassette: resolve(cassetteBase, merged.cassette ?? d.cassette),
       logLevel: (merged.logLevel ?? d.logLevel) as LogLevel,
+      replayTiming: merged.replayTiming ?? d.replayTiming,
+      match: { ...d.match, ...merged.match },
       limits: { maxBodyBytes: merged.limits?.maxBodyBytes ?? d.limits.maxBodyBytes },
       timeouts: { ...d.timeouts, ...merged.timeouts },
       redact: {
@@ -121,6 +127,7 @@ function mergeLayers(base: ConfigLayer, next: ConfigLayer): ConfigLayer {
     ...base,
     ...next,
     limits: { ...base.limits, ...next.limits },
+    match: { ...base.match, ...next.match },
     timeouts: { ...base.timeouts, ...next.timeouts },
     redact: { ...base.redact, ...next.redact },
   };

@@ -1,20 +1,18 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { timeOrderedId } from './time-ordered-id.js';
-import type { CapturedRound } from '../cassette/captured-round.js';
+import { existsSync } from 'node:fs';
 import { createRedactor } from '../cassette/redact.js';
+import { CassetteReader } from '../cassette/sqlite/cassette-reader.js';
 import { startWorkerRecorder } from '../cassette/worker-recorder.js';
 import type { Config } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
 import { findAdapter } from '../providers/adapters.js';
 import { openAiChatAdapter } from '../providers/openai-chat/openai-chat-adapter.js';
-import type { ProviderAdapter } from '../providers/provider-adapter.js';
-import { classifyUpstreamFailure } from './classify-upstream-failure.js';
-import { forwardUpstream } from './forward-upstream.js';
-import { sessionHeader, upstreamRequestHeaders } from './headers.js';
+import { createCapturedRoute, type ReplayStats } from './captured-route.js';
+import { sessionHeader } from './headers.js';
 import { createLogger, type Logger } from './logger.js';
 import { createPassThrough } from './pass-through.js';
-import { readRequestBody } from './read-request-body.js';
+import { sendError } from './send-error.js';
 import { parseSessionRoute } from './session-route.js';
 import { createUpstream } from './upstream.js';
 
@@ -30,6 +28,10 @@ export interface RunningProxy {
   readonly port: number;
   /** Requests being answered right now. */
   readonly inFlight: number;
+  /** Hits, misses and recordings so far. */
+  readonly stats: ReplayStats;
+  /** Ids of recordings in the cassette this run never served (replay and auto modes). */
+  unusedRecordings(): string[];
   /**
    * Stops accepting, lets in-flight requests finish (up to `timeouts.shutdownGraceMs`, then cuts
    * them), writes everything captured and closes the store.
@@ -40,11 +42,18 @@ export interface RunningProxy {
 /** Starts the proxy described by `config`; resolves once it is listening. */
 export async function startProxy(config: Config, options: ProxyOptions = {}): Promise<RunningProxy> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const capture = config.mode === 'record';
-  const recorder = capture ? await startWorkerRecorder(config, (message) => logger.error(message)) : undefined;
-  // Only for paths in log lines; bodies and headers are redacted in the store worker.
-  const logRedactor = createRedactor(config.redact.headers, []);
+  if (config.mode === 'replay' && !existsSync(config.cassette)) {
+    throw new CalltapeError('STORE_IO', `${config.cassette}: no such cassette to replay`, 'Record it first: calltape proxy --mode record (or --mode auto).');
+  }
+  // The store worker also opens the cassette in replay mode: it migrates it and re-keys recordings made under other match rules.
+  const recorder = config.mode === 'passthrough' ? undefined : await startWorkerRecorder(config, (message) => logger.error(message));
+  if (recorder && recorder.rekeyed > 0) logger.info(`re-keyed ${recorder.rekeyed} recording(s) for the current match rules`);
+  const reader = config.mode === 'replay' || config.mode === 'auto' ? new CassetteReader(config.cassette) : undefined;
+  // The same redaction the store applies, so keys are computed from what is stored; also keeps log lines clean.
+  const redactor = createRedactor(config.redact.headers, config.redact.bodyPatterns);
   const upstream = createUpstream(config);
+  const stats: ReplayStats = { hits: 0, misses: 0, recorded: 0, served: new Set(), missReasons: [] };
+  const capturedRoute = createCapturedRoute({ config, logger, upstream, redactor, recorder, reader, stats });
   const errorJson = (message: string): string => JSON.stringify(openAiChatAdapter.errorBody(new CalltapeError('UPSTREAM_UNREACHABLE', message)));
   const passThrough = createPassThrough(config.upstream, config.timeouts.upstreamHeadersMs, errorJson, logger);
   let inFlight = 0;
@@ -57,7 +66,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
       if (inFlight === 0) drained?.();
     });
     route(request, response).catch((error: unknown) => {
-      logger.error(`unexpected failure on ${request.method ?? ''} ${logRedactor.path(request.url ?? '')}: ${(error as Error).stack ?? String(error)}`);
+      logger.error(`unexpected failure on ${request.method ?? ''} ${redactor.path(request.url ?? '')}: ${(error as Error).stack ?? String(error)}`);
       if (!response.headersSent) sendError(response, openAiChatAdapter, new CalltapeError('UPSTREAM_UNREACHABLE', 'calltape: internal error'));
       else response.destroy();
     });
@@ -86,57 +95,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
       passThrough.web(request, response);
       return;
     }
-    await handleCaptured(adapter, request, response, { sessionId: sessionRoute.sessionId, path: sessionRoute.path + sessionRoute.query });
-  }
-
-  async function handleCaptured(adapter: ProviderAdapter, request: IncomingMessage, response: ServerResponse, where: { sessionId: string | undefined; path: string }): Promise<void> {
-    const startedAt = Date.now();
-    const startedPerf = performance.now();
-    const method = request.method ?? 'POST';
-    const read = await readRequestBody(request, config.limits.maxBodyBytes);
-    if (read.kind === 'aborted') return;
-    if (read.kind === 'too-large') {
-      logger.info(`${method} ${logRedactor.path(where.path)}: request body over ${config.limits.maxBodyBytes} bytes rejected (413)`);
-      sendError(response, adapter, new CalltapeError('BODY_TOO_LARGE', `calltape: the request body exceeds the limit of ${config.limits.maxBodyBytes} bytes (limits.maxBodyBytes)`), true);
-      return;
-    }
-    // Time-ordered ids keep every store index append-only.
-    const id = timeOrderedId();
-    const record = (upstreamOutcome: CapturedRound['upstream'], proxyError: CalltapeError | undefined): void => {
-      recorder?.record({
-        adapterId: adapter.id,
-        request: { id, sessionId: where.sessionId ?? id, method, path: where.path, headers: withoutSessionHeader(request.headers), body: read.body, startedAt },
-        upstream: upstreamOutcome,
-        proxyError: proxyError && { status: proxyError.status, message: proxyError.message },
-      });
-    };
-
-    try {
-      // Parsed only to reject bad JSON before it costs an upstream call; the summary is built off this path.
-      JSON.parse(read.body.toString('utf8'));
-    } catch (error) {
-      const invalid = new CalltapeError('INVALID_JSON', `calltape: the request body is not valid JSON (${(error as Error).message})`);
-      sendError(response, adapter, invalid);
-      record(undefined, invalid);
-      return;
-    }
-
-    let failure: CalltapeError | undefined;
-    forwardUpstream(
-      upstream.pool,
-      { method, path: upstream.pathPrefix + where.path, headers: upstreamRequestHeaders(request.headers), body: read.body, startedPerf, capture },
-      response,
-      (error) => {
-        failure = classifyUpstreamFailure(error, upstream.url, { connectMs: config.timeouts.upstreamConnectMs, headersMs: config.timeouts.upstreamHeadersMs });
-        logger.error(failure.message);
-        sendError(response, adapter, failure);
-      },
-      (outcome) => {
-        logger.debug(`${method} ${logRedactor.path(where.path)} → ${outcome.status ?? failure?.status ?? '-'} ${outcome.ending} ${outcome.totalMs.toFixed(1)} ms`);
-        const { error: _error, ...captured } = outcome;
-        record(captured, failure);
-      },
-    );
+    await capturedRoute(adapter, request, response, { sessionId: sessionRoute.sessionId, path: sessionRoute.path + sessionRoute.query });
   }
 
   try {
@@ -149,6 +108,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
     });
   } catch (error) {
     // Nothing may keep the process alive after a failed start (the store worker would).
+    reader?.close();
     await recorder?.close();
     passThrough.close();
     await upstream.pool.destroy();
@@ -166,6 +126,8 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
     get inFlight() {
       return inFlight;
     },
+    stats,
+    unusedRecordings: () => (reader ? reader.ids().filter((id) => !stats.served.has(id)) : []),
     close() {
       closing ??= (async () => {
         server.close();
@@ -177,6 +139,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
           });
         }
         server.closeAllConnections();
+        reader?.close();
         await recorder?.close();
         passThrough.close();
         await upstream.pool.destroy();
@@ -184,25 +147,4 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
       return closing;
     },
   };
-}
-
-function withoutSessionHeader(headers: IncomingMessage['headers']): IncomingMessage['headers'] {
-  if (headers[sessionHeader] === undefined) return headers;
-  const { [sessionHeader]: _session, ...rest } = headers;
-  return rest;
-}
-
-function sendError(response: ServerResponse, adapter: ProviderAdapter, error: CalltapeError, closeConnection = false): void {
-  if (response.headersSent) {
-    response.destroy();
-    return;
-  }
-  const body = JSON.stringify(adapter.errorBody(error));
-  response.writeHead(error.status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(body),
-    // An unread oversized body must not be drained into memory to keep the socket alive.
-    ...(closeConnection ? { connection: 'close' } : {}),
-  });
-  response.end(body);
 }

@@ -63,4 +63,12 @@ export const migrations: readonly string[] = [
   CREATE INDEX tool_calls_by_session ON tool_calls(session_id);
   CREATE INDEX tool_calls_by_name ON tool_calls(name);
   `,
+  `
+  ALTER TABLE interactions ADD COLUMN request_key TEXT;
+  ALTER TABLE interactions ADD COLUMN key_profile TEXT;
+  ALTER TABLE interactions ADD COLUMN canonical_request TEXT;
+  ALTER TABLE interactions ADD COLUMN key_ordinal INTEGER;
+  ALTER TABLE interactions ADD COLUMN ordinal_scope TEXT;
+  CREATE INDEX interactions_by_key ON interactions(request_key, key_ordinal);
+  `,
 ];

@@ -94,6 +94,38 @@ export class SqliteStore {
     return rows.map(readInteraction);
   }
 
+  /**
+   * Re-keys recordings stored under other matching rules, from their stored method, path, headers
+   * and (redacted) body, then renumbers ordinals within each scope in recording order. Returns the
+   * number of rows re-keyed. Changing `match` rules therefore never requires re-recording.
+   */
+  ensureKeyProfile(profile: string, keyFor: (row: { method: string; path: string; headers: Record<string, string | string[]>; body: Uint8Array }) => { key: string; text: string }): number {
+    const stale = this.db.prepare('SELECT seq, method, path, request_headers, request_body FROM interactions WHERE key_profile IS NOT @profile').all({ profile }) as {
+      seq: number;
+      method: string;
+      path: string;
+      request_headers: string;
+      request_body: Buffer;
+    }[];
+    if (stale.length === 0) return 0;
+    const update = this.db.prepare('UPDATE interactions SET request_key = @key, canonical_request = @text, key_profile = @profile WHERE seq = @seq');
+    const renumber = this.db.prepare(
+      `UPDATE interactions SET key_ordinal = (
+         SELECT count(*) FROM interactions AS earlier
+          WHERE earlier.request_key = interactions.request_key
+            AND coalesce(earlier.ordinal_scope, '') = coalesce(interactions.ordinal_scope, '')
+            AND earlier.seq < interactions.seq)`,
+    );
+    this.db.transaction(() => {
+      for (const row of stale) {
+        const { key, text } = keyFor({ method: row.method, path: row.path, headers: JSON.parse(row.request_headers) as Record<string, string | string[]>, body: row.request_body });
+        update.run({ key, text, profile, seq: row.seq });
+      }
+      renumber.run();
+    })();
+    return stale.length;
+  }
+
   close(): void {
     this.db.close();
   }
@@ -108,11 +140,11 @@ export class SqliteStore {
       `INSERT INTO interactions (id, session_id, provider, method, path, model, response_model, stream, status, http_status,
          error, finish_reason, finish_reason_raw, response_text, refusal, input_tokens, output_tokens, total_tokens,
          started_at, first_byte_ms, total_ms, ending, request_headers, request_body, response_headers, response_body,
-         response_chunks)
+         response_chunks, request_key, key_profile, canonical_request, key_ordinal, ordinal_scope)
        VALUES (@id, @session_id, @provider, @method, @path, @model, @response_model, @stream, @status, @http_status,
          @error, @finish_reason, @finish_reason_raw, @response_text, @refusal, @input_tokens, @output_tokens, @total_tokens,
          @started_at, @first_byte_ms, @total_ms, @ending, @request_headers, @request_body, @response_headers, @response_body,
-         @response_chunks)`,
+         @response_chunks, @request_key, @key_profile, @canonical_request, @key_ordinal, @ordinal_scope)`,
     );
     const toolCall = this.db.prepare(
       `INSERT INTO tool_calls VALUES (@interaction_id, @choice, @position, @session_id, @call_id, @call_index, @name,
@@ -151,6 +183,11 @@ export class SqliteStore {
           response_headers: response ? JSON.stringify(response.headers) : null,
           response_body: response?.body ?? null,
           response_chunks: response ? JSON.stringify(response.chunks.map((chunk) => [chunk.end, round(chunk.atMs)])) : null,
+          request_key: exchange.match?.key ?? null,
+          key_profile: exchange.match?.profile ?? null,
+          canonical_request: exchange.match?.canonical ?? null,
+          key_ordinal: exchange.match?.ordinal ?? null,
+          ordinal_scope: exchange.match?.scope ?? null,
         });
         const outputs: readonly AssistantOutput[] = trace.response ? [trace.response.output, ...trace.response.alternatives] : [];
         outputs.forEach((choiceOutput, choice) =>

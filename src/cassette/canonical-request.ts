@@ -1,0 +1,112 @@
+import stableStringify from 'fast-json-stable-stringify';
+import type { JsonValue } from '../trace/trace.js';
+
+/** Matching rules: what is left out of a request's identity and what is normalised in it. */
+export interface MatchRules {
+  /** Body paths removed before keying: `user`, `metadata.trace_id`, `messages[].name`. */
+  readonly ignorePaths: readonly string[];
+  /** Applied to every string in the body, in order, identically on record and replay. */
+  readonly normalisers: readonly Normaliser[];
+}
+
+/** A built-in normaliser by name, or a regular expression and its replacement. */
+export type Normaliser = BuiltinNormaliser | { readonly pattern: string; readonly flags?: string; readonly replacement: string };
+export type BuiltinNormaliser = 'iso-datetime' | 'uuid' | 'tool-call-ids';
+
+/** Headers that change what a provider does, so they are part of a request's identity. */
+export const protocolHeaders: readonly string[] = ['anthropic-version', 'anthropic-beta', 'openai-beta'];
+
+const builtins: Record<Exclude<BuiltinNormaliser, 'tool-call-ids'>, { regex: RegExp; replacement: string }> = {
+  // 2026-11-30, 2026-11-30T02:03:04Z, 2026-11-30 02:03:04.123+01:00
+  'iso-datetime': { regex: /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?\b/g, replacement: '<datetime>' },
+  uuid: { regex: /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, replacement: '<uuid>' },
+};
+/** Provider tool-call ids: OpenAI `call_…`, Anthropic `toolu_…`, Responses `fc_…`. */
+const toolCallId = /\b(?:call|toolu|fc)_[A-Za-z0-9_-]{6,}\b/g;
+
+/** The request as it is matched: only what identifies it, normalised. */
+export interface CanonicalRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: JsonValue;
+}
+
+/**
+ * Builds the canonical form of a request: ignored paths removed, normalisers applied to every
+ * string, protocol-version headers kept, everything else (host, auth, user agent) left out.
+ * Object keys are sorted when serialised; arrays keep their order (message order is meaning).
+ */
+export function canonicalRequest(method: string, path: string, headers: Readonly<Record<string, string | readonly string[] | undefined>>, body: JsonValue, rules: MatchRules): CanonicalRequest {
+  const kept: Record<string, string> = {};
+  for (const name of protocolHeaders) {
+    const value = headers[name];
+    if (value !== undefined) kept[name] = typeof value === 'string' ? value : value.join(', ');
+  }
+  let normalised = removePaths(body, rules.ignorePaths.map(parsePath));
+  for (const normaliser of rules.normalisers) normalised = applyNormaliser(normalised, normaliser);
+  return { method: method.toUpperCase(), path, headers: kept, body: normalised };
+}
+
+/** Deterministic text of a canonical request: what is hashed into the key and stored beside it. */
+export function canonicalText(request: CanonicalRequest): string {
+  return stableStringify(request);
+}
+
+/** A version of the matching rules; when it changes, stored keys are recomputed from the stored bodies. */
+export function keyProfile(rules: MatchRules): string {
+  return `v1 ${stableStringify({ ignorePaths: rules.ignorePaths, normalisers: rules.normalisers })}`;
+}
+
+type PathStep = { readonly key: string; readonly each: boolean };
+
+function parsePath(path: string): PathStep[] {
+  return path.split('.').map((part) => (part.endsWith('[]') ? { key: part.slice(0, -2), each: true } : { key: part, each: false }));
+}
+
+function removePaths(value: JsonValue, paths: readonly PathStep[][]): JsonValue {
+  let result = value;
+  for (const path of paths) result = removePath(result, path);
+  return result;
+}
+
+function removePath(value: JsonValue, path: readonly PathStep[]): JsonValue {
+  const [step, ...rest] = path;
+  if (!step || typeof value !== 'object' || value === null || Array.isArray(value) || !(step.key in value)) return value;
+  const { [step.key]: child, ...others } = value;
+  if (rest.length === 0 && !step.each) return others;
+  if (child === undefined) return value;
+  if (step.each) {
+    if (!Array.isArray(child)) return value;
+    return rest.length === 0 ? others : { ...others, [step.key]: child.map((item) => removePath(item, rest)) };
+  }
+  return { ...others, [step.key]: removePath(child, rest) };
+}
+
+function applyNormaliser(value: JsonValue, normaliser: Normaliser): JsonValue {
+  if (normaliser === 'tool-call-ids') {
+    // Numbered by first appearance, so the same id maps to the same placeholder everywhere in the request.
+    const seen = new Map<string, string>();
+    return mapStrings(value, (text) =>
+      text.replace(toolCallId, (id) => {
+        let placeholder = seen.get(id);
+        if (!placeholder) seen.set(id, (placeholder = `<tool-call-${seen.size + 1}>`));
+        return placeholder;
+      }),
+    );
+  }
+  const { regex, replacement } = typeof normaliser === 'string' ? builtins[normaliser] : { regex: new RegExp(normaliser.pattern, `${(normaliser.flags ?? '').replace('g', '')}g`), replacement: normaliser.replacement };
+  return mapStrings(value, (text) => text.replace(regex, replacement));
+}
+
+/** Maps every string value (not keys) in document order. */
+function mapStrings(value: JsonValue, map: (text: string) => string): JsonValue {
+  if (typeof value === 'string') return map(value);
+  if (Array.isArray(value)) return value.map((item) => mapStrings(item, map));
+  if (typeof value === 'object' && value !== null) {
+    const result: Record<string, JsonValue> = {};
+    for (const key of Object.keys(value).sort()) result[key] = mapStrings(value[key] as JsonValue, map);
+    return result;
+  }
+  return value;
+}

@@ -1,0 +1,50 @@
+import type { JsonValue } from '../trace/trace.js';
+import { canonicalRequest, canonicalText, keyProfile, type CanonicalRequest, type MatchRules } from './canonical-request.js';
+import { requestKey } from './request-key.js';
+
+/** A request's identity in a cassette, as stored beside the recording. */
+export interface MatchKey {
+  /** SHA-256 of the canonical request text. */
+  readonly key: string;
+  /** The matching rules the key was computed under. */
+  readonly profile: string;
+  /** The canonical request text (kept so a miss can be explained and rules changed without re-recording). */
+  readonly canonical: string;
+  /** 0 for the first identical request in its scope, 1 for the second… */
+  readonly ordinal: number;
+  /** The session id, or '' for requests without one (one run of the proxy is then the scope). */
+  readonly scope: string;
+}
+
+/** Computes key and canonical form of a request under the rules. */
+export function keyOf(method: string, path: string, headers: Readonly<Record<string, string | readonly string[] | undefined>>, body: JsonValue, rules: MatchRules): { readonly key: string; readonly canonical: CanonicalRequest; readonly text: string } {
+  const canonical = canonicalRequest(method, path, headers, body, rules);
+  const text = canonicalText(canonical);
+  return { key: requestKey(text), canonical, text };
+}
+
+/**
+ * Counts identical requests per scope, so the Nth identical request of a session is matched with
+ * the Nth recording of it — never answered by the first recording forever.
+ */
+export class OrdinalCounter {
+  private readonly counts = new Map<string, number>();
+
+  next(scope: string, key: string): number {
+    const id = `${scope}\u0000${key}`;
+    const ordinal = this.counts.get(id) ?? 0;
+    this.counts.set(id, ordinal + 1);
+    return ordinal;
+  }
+}
+
+export { keyProfile };
+
+/** A body for keying: its JSON, or the text itself when redaction left it unparseable. */
+export function parseBody(text: string): JsonValue {
+  try {
+    return JSON.parse(text) as JsonValue;
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,170 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { CapturedRound } from '../cassette/captured-round.js';
+import { keyOf, keyProfile, OrdinalCounter, parseBody, type MatchKey } from '../cassette/match-key.js';
+import { credentialValues, type Redactor } from '../cassette/redact.js';
+import type { CassetteReader, Recording } from '../cassette/sqlite/cassette-reader.js';
+import type { Recorder } from '../cassette/worker-recorder.js';
+import type { Config } from '../config/config.js';
+import { CalltapeError } from '../errors.js';
+import type { ProviderAdapter } from '../providers/provider-adapter.js';
+import { classifyUpstreamFailure } from './classify-upstream-failure.js';
+import { forwardUpstream } from './forward-upstream.js';
+import { sessionHeader, upstreamRequestHeaders } from './headers.js';
+import type { Logger } from './logger.js';
+import { readRequestBody } from './read-request-body.js';
+import { replayRecording, timingFactor } from './replay-recording.js';
+import { sendError } from './send-error.js';
+import { timeOrderedId } from './time-ordered-id.js';
+import type { Upstream } from './upstream.js';
+
+/** What a replay run did, for the summary `calltape replay` prints. */
+export interface ReplayStats {
+  hits: number;
+  misses: number;
+  /** Interactions forwarded and recorded (record and auto modes). */
+  recorded: number;
+  /** Recording ids served at least once. */
+  readonly served: Set<string>;
+  /** One line per miss: what differed. */
+  readonly missReasons: string[];
+}
+
+export interface CapturedRouteDeps {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly upstream: Upstream;
+  /** Redacts bodies and paths the same way the store does, so keys are computed from what is stored. */
+  readonly redactor: Redactor;
+  readonly recorder: Recorder | undefined;
+  readonly reader: CassetteReader | undefined;
+  readonly stats: ReplayStats;
+}
+
+export interface Where {
+  readonly sessionId: string | undefined;
+  /** Agent path without the session prefix, query included. */
+  readonly path: string;
+}
+
+/**
+ * Handles a route some adapter captures, in the configured mode: replay answers from the
+ * cassette (a miss is an error in the provider's shape), auto replays hits and forwards misses,
+ * record forwards everything; record and auto hand the round to the store worker afterwards.
+ */
+export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: ProviderAdapter, request: IncomingMessage, response: ServerResponse, where: Where) => Promise<void> {
+  const { config, logger, upstream, redactor, recorder, reader, stats } = deps;
+  const ordinals = new OrdinalCounter();
+  const profile = keyProfile(config.match);
+  const factor = timingFactor(config.replayTiming);
+  const replaying = config.mode === 'replay' || config.mode === 'auto';
+  const capture = config.mode === 'record' || config.mode === 'auto';
+
+  return async (adapter, request, response, where) => {
+    const startedAt = Date.now();
+    const startedPerf = performance.now();
+    const method = request.method ?? 'POST';
+    const read = await readRequestBody(request, config.limits.maxBodyBytes);
+    if (read.kind === 'aborted') return;
+    if (read.kind === 'too-large') {
+      logger.info(`${method} ${redactor.path(where.path)}: request body over ${config.limits.maxBodyBytes} bytes rejected (413)`);
+      sendError(response, adapter, new CalltapeError('BODY_TOO_LARGE', `calltape: the request body exceeds the limit of ${config.limits.maxBodyBytes} bytes (limits.maxBodyBytes)`), true);
+      return;
+    }
+    const text = read.body.toString('utf8');
+    const id = timeOrderedId();
+    const matchKey = (): { match: MatchKey; canonical: ReturnType<typeof keyOf>['canonical'] } => {
+      // Keys come from the redacted body and path, exactly what the store keeps and re-keys from.
+      const keyed = keyOf(method, redactor.path(where.path), request.headers, parseBody(redactor.text(text)), config.match);
+      const scope = where.sessionId ?? '';
+      return { match: { key: keyed.key, profile, canonical: keyed.text, ordinal: ordinals.next(scope, keyed.key), scope }, canonical: keyed.canonical };
+    };
+    const record = (match: MatchKey | undefined, upstreamOutcome: CapturedRound['upstream'], proxyError: CalltapeError | undefined): void => {
+      if (!recorder || !capture) return;
+      stats.recorded++;
+      const headers = withoutSessionHeader(request.headers);
+      recorder.record({
+        adapterId: adapter.id,
+        request: { id, sessionId: where.sessionId ?? id, method, path: where.path, headers, body: read.body, startedAt },
+        upstream: upstreamOutcome,
+        match,
+        secrets: credentialValues(headers, where.path),
+        proxyError: proxyError && { status: proxyError.status, message: proxyError.message },
+      });
+    };
+
+    try {
+      // Parsed only to reject bad JSON before it costs an upstream call; summaries are built off this path.
+      JSON.parse(text);
+    } catch (error) {
+      const invalid = new CalltapeError('INVALID_JSON', `calltape: the request body is not valid JSON (${(error as Error).message})`);
+      sendError(response, adapter, invalid);
+      if (config.mode === 'record') record(undefined, undefined, invalid);
+      return;
+    }
+
+    let match: MatchKey | undefined;
+    if (replaying && reader) {
+      const keyed = matchKey();
+      match = keyed.match;
+      const recording = findRecording(reader, keyed.match, config.match.onExhausted);
+      if (recording) {
+        stats.hits++;
+        stats.served.add(recording.id);
+        logger.debug(`${method} ${redactor.path(where.path)} → replayed ${recording.id}`);
+        replayRecording(recording, response, factor);
+        return;
+      }
+      if (config.mode === 'replay') {
+        const miss = describeMiss(reader, keyed, config.cassette, method, redactor.path(where.path));
+        stats.misses++;
+        stats.missReasons.push(miss.message);
+        logger.error(miss.message);
+        sendError(response, adapter, miss);
+        return;
+      }
+    }
+
+    let failure: CalltapeError | undefined;
+    forwardUpstream(
+      upstream.pool,
+      { method, path: upstream.pathPrefix + where.path, headers: upstreamRequestHeaders(request.headers), body: read.body, startedPerf, capture: capture && recorder !== undefined },
+      response,
+      (error) => {
+        failure = classifyUpstreamFailure(error, upstream.url, { connectMs: config.timeouts.upstreamConnectMs, headersMs: config.timeouts.upstreamHeadersMs });
+        logger.error(failure.message);
+        sendError(response, adapter, failure);
+      },
+      (outcome) => {
+        logger.debug(`${method} ${redactor.path(where.path)} → ${outcome.status ?? failure?.status ?? '-'} ${outcome.ending} ${outcome.totalMs.toFixed(1)} ms`);
+        const { error: _error, ...captured } = outcome;
+        record(match, captured, failure);
+      },
+    );
+    // In record mode the key is computed after the request is on its way, so it adds no latency.
+    if (capture && !match) match = matchKey().match;
+  };
+}
+
+function findRecording(reader: CassetteReader, match: MatchKey, onExhausted: 'error' | 'repeat-last'): Recording | undefined {
+  const exact = reader.find(match.key, match.ordinal, match.scope);
+  if (exact || onExhausted === 'error') return exact;
+  const last = reader.lastOrdinal(match.key);
+  return last === undefined ? undefined : reader.find(match.key, last, match.scope);
+}
+
+function describeMiss(reader: CassetteReader, keyed: { match: MatchKey; canonical: Parameters<CassetteReader['nearest']>[0] }, cassette: string, method: string, path: string): CalltapeError {
+  const recorded = reader.lastOrdinal(keyed.match.key);
+  const scope = keyed.match.scope ? `session "${keyed.match.scope}"` : 'this run';
+  if (recorded !== undefined) {
+    return new CalltapeError('CASSETTE_MISS', `calltape: cassette ${cassette}: ${method} ${path} was recorded ${recorded + 1} time(s); this is request ${keyed.match.ordinal + 1} of it in ${scope}. Re-record, or set match.onExhausted to "repeat-last".`);
+  }
+  const nearest = reader.nearest(keyed.canonical);
+  const detail = nearest ? `; the nearest recording (${nearest.id}) differs at ${nearest.mismatch.field}:\n  ${nearest.mismatch.lines.join('\n  ')}` : '; the cassette has no recording of this kind';
+  return new CalltapeError('CASSETTE_MISS', `calltape: cassette ${cassette} has no recording for ${method} ${path}${detail}\nRe-record with --mode record, or use --mode auto to record what is missing.`);
+}
+
+function withoutSessionHeader(headers: IncomingMessage['headers']): IncomingMessage['headers'] {
+  if (headers[sessionHeader] === undefined) return headers;
+  const { [sessionHeader]: _session, ...rest } = headers;
+  return rest;
+}

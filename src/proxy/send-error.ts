@@ -1,0 +1,19 @@
+import type { ServerResponse } from 'node:http';
+import type { CalltapeError } from '../errors.js';
+import type { ProviderAdapter } from '../providers/provider-adapter.js';
+
+/** Answers with an error in the provider's own envelope, so the agent's SDK raises a typed error. */
+export function sendError(response: ServerResponse, adapter: ProviderAdapter, error: CalltapeError, closeConnection = false): void {
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  const body = JSON.stringify(adapter.errorBody(error));
+  response.writeHead(error.status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+    // An unread oversized body must not be drained into memory to keep the socket alive.
+    ...(closeConnection ? { connection: 'close' } : {}),
+  });
+  response.end(body);
+}
