@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { registerCallsCommand } from './commands/calls-command.js';
 import { registerProxyCommand } from './commands/proxy-command.js';
+import { registerWrapCommands } from './commands/wrap-command.js';
 import { exitCodes } from './exit-codes.js';
 
 const program = new Command()
@@ -14,5 +15,6 @@ const program = new Command()
 
 registerProxyCommand(program);
 registerCallsCommand(program);
+registerWrapCommands(program);
 
 await program.parseAsync(process.argv);

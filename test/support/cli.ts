@@ -22,6 +22,18 @@ export function runCli(args: readonly string[], options: { env?: Record<string, 
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
+/** Runs `calltape <args>` to completion without blocking this process (whose servers it may talk to). */
+export async function runCliAsync(args: readonly string[], options: { env?: Record<string, string>; cwd?: string } = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  ensureBuilt();
+  const child = spawn(process.execPath, [cliPath, ...args], { cwd: options.cwd ?? packageRoot, env: { ...process.env, ...options.env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (data: Buffer) => (stdout += data.toString()));
+  child.stderr.on('data', (data: Buffer) => (stderr += data.toString()));
+  const status = await new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { status, stdout, stderr };
+}
+
 /** Starts `calltape proxy <args>` and resolves once it printed its base URL. */
 export async function startCliProxy(args: readonly string[], options: { env?: Record<string, string>; cwd?: string } = {}): Promise<CliProxy> {
   ensureBuilt();

@@ -15,6 +15,7 @@ export function registerProxyCommand(program: Command): void {
     .option('--upstream <url>', 'provider origin, optionally with a path prefix (default https://api.openai.com)')
     .option('--mode <mode>', 'record | replay | auto | passthrough')
     .option('--cassette <file>', 'SQLite file to store interactions in (default recordings/calltape.sqlite)')
+    .option('--replay-timing <timing>', 'pace of replayed streams: none | exact | scaled:F')
     .option('--log-level <level>', 'silent | error | info | debug')
     .action(async (flags: ConfigFlags) => {
       const debug = program.opts<{ debug?: boolean }>().debug === true;

@@ -1,0 +1,92 @@
+import { spawn } from 'node:child_process';
+import { isAbsolute, join, relative } from 'node:path';
+import type { Command } from 'commander';
+import { loadConfig, type ConfigFlags } from '../../config/load-config.js';
+import type { ProxyMode } from '../../config/config.js';
+import { CalltapeError } from '../../errors.js';
+import { createLogger } from '../../proxy/logger.js';
+import { startProxy, type RunningProxy } from '../../proxy/proxy-server.js';
+import { exitCodes, reportError } from '../exit-codes.js';
+
+interface WrapFlags extends ConfigFlags {
+  readonly cassette?: string;
+}
+
+/**
+ * `calltape record|replay|auto --cassette NAME -- <command…>`: a proxy on a free port for the
+ * length of one command, which finds it through OPENAI_BASE_URL / ANTHROPIC_BASE_URL.
+ */
+export function registerWrapCommands(program: Command): void {
+  const modes: [Exclude<ProxyMode, 'passthrough'>, string][] = [
+    ['record', 'run a command with every LLM call forwarded and recorded into the cassette'],
+    ['replay', 'run a command offline, every LLM call answered from the cassette; exits 1 on a miss'],
+    ['auto', 'run a command replaying recorded calls and recording the rest'],
+  ];
+  for (const [mode, description] of modes) {
+    program
+      .command(mode)
+      .description(description)
+      .argument('<command...>', 'the command to run, after --')
+      .requiredOption('--cassette <name>', 'cassette: a name (recordings/<name>.sqlite) or a path to a .sqlite file')
+      .option('--config <file>', 'configuration file (default: ./proxy.config.json when present)')
+      .option('--upstream <url>', 'provider origin (record and auto)')
+      .option('--replay-timing <timing>', 'none | exact | scaled:F')
+      .option('--log-level <level>', 'silent | error | info | debug')
+      .action(async (command: string[], flags: WrapFlags) => {
+        const debug = program.opts<{ debug?: boolean }>().debug === true;
+        try {
+          process.exitCode = await runWrapped(mode, command, flags);
+        } catch (error) {
+          process.exitCode = reportError(error, debug);
+        }
+      });
+  }
+}
+
+/** A bare name lives under recordings/ and may not escape it; anything with a slash or `.sqlite` is a path. */
+export function resolveCassette(name: string, cwd: string): string {
+  if (name.includes('/') || name.endsWith('.sqlite')) return name;
+  if (!/^[A-Za-z0-9._-]+$/.test(name) || name.startsWith('.')) throw new CalltapeError('CONFIG_INVALID', `--cassette: "${name}" is not a valid cassette name (letters, digits, . _ -)`);
+  const path = join(cwd, 'recordings', `${name}.sqlite`);
+  const inside = relative(join(cwd, 'recordings'), path);
+  if (inside.startsWith('..') || isAbsolute(inside)) throw new CalltapeError('CONFIG_INVALID', `--cassette: "${name}" resolves outside recordings/`);
+  return path;
+}
+
+async function runWrapped(mode: Exclude<ProxyMode, 'passthrough'>, command: string[], flags: WrapFlags): Promise<number> {
+  const cwd = process.cwd();
+  const { config } = loadConfig({ ...flags, mode, port: '0', host: '127.0.0.1', cassette: resolveCassette(flags.cassette ?? '', cwd) }, process.env, cwd);
+  const logger = createLogger(config.logLevel === 'info' ? 'error' : config.logLevel);
+  const proxy = await startProxy(config, { logger });
+  const [file, ...args] = command;
+  if (!file) throw new CalltapeError('CONFIG_INVALID', 'no command given: calltape ' + mode + ' --cassette NAME -- <command...>');
+  const env: NodeJS.ProcessEnv = { ...process.env, OPENAI_BASE_URL: proxy.baseUrl, ANTHROPIC_BASE_URL: proxy.url };
+  // Offline SDKs still refuse to start without a key; a placeholder never leaves this machine in replay.
+  if (mode === 'replay') {
+    env['OPENAI_API_KEY'] ||= 'sk-calltape-replay';
+    env['ANTHROPIC_API_KEY'] ||= 'sk-ant-calltape-replay';
+  }
+  const child = spawn(file, args, { stdio: 'inherit', env });
+  const forward = (signal: NodeJS.Signals): void => void child.kill(signal);
+  process.on('SIGINT', forward).on('SIGTERM', forward);
+  const code = await new Promise<number>((resolve) => {
+    child.once('error', (error) => {
+      process.stderr.write(`calltape ${mode}: cannot run ${file}: ${error.message}\n`);
+      resolve(127);
+    });
+    child.once('exit', (exitCode, signal) => resolve(exitCode ?? (signal ? 128 : 1)));
+  });
+  process.off('SIGINT', forward).off('SIGTERM', forward);
+  const unused = proxy.unusedRecordings().length;
+  await proxy.close();
+  printSummary(mode, proxy, unused, relative(cwd, config.cassette) || config.cassette);
+  if (code !== 0) return code;
+  return mode === 'replay' && proxy.stats.misses > 0 ? exitCodes.failed : exitCodes.ok;
+}
+
+function printSummary(mode: string, proxy: RunningProxy, unused: number, cassette: string): void {
+  const { hits, misses, recorded, missReasons } = proxy.stats;
+  const parts = mode === 'record' ? [`${recorded} recorded`] : [`${hits} replayed`, `${misses} missed`, ...(mode === 'auto' ? [`${recorded} recorded`] : []), `${unused} unused recording(s)`];
+  process.stderr.write(`calltape ${mode}: ${parts.join(', ')} · cassette ${cassette}\n`);
+  for (const reason of missReasons) process.stderr.write(`  miss: ${reason.replace(/\n/g, '\n        ')}\n`);
+}

@@ -1,0 +1,50 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { scriptedWeatherModel } from '../../examples/scripted-weather-model.js';
+import { packageRoot } from '../../src/package-root.js';
+import { runCliAsync } from '../support/cli.js';
+import { startScriptedUpstream } from '../support/scripted-upstream.js';
+import { temporaryFolder } from '../support/test-proxy.js';
+
+const agent = join(packageRoot, 'dist/examples/weather-agent.js');
+const question = 'What is the weather in Paris and Tokyo? Email the summary to ops@example.com.';
+
+describe('calltape record|replay -- <command>', () => {
+  it('records an agent run, replays it offline with the same result, and fails a drifted run', async () => {
+    const upstream = await startScriptedUpstream(scriptedWeatherModel);
+    const cassette = join(temporaryFolder(), 'weather.sqlite');
+    const recorded = await runCliAsync(['record', '--cassette', cassette, '--upstream', upstream.url, '--', process.execPath, agent, question], { env: { OPENAI_API_KEY: 'sk-test-record-0123456789' } });
+    await upstream.close();
+    expect(recorded.stderr).toContain('calltape record: 3 recorded');
+    expect(recorded.status).toBe(0);
+    expect(recorded.stdout).toContain('Paris is 12°C and Tokyo 18°C');
+
+    // No upstream, no API key: the agent still gets its answers.
+    const replayed = await runCliAsync(['replay', '--cassette', cassette, '--', process.execPath, agent, question], { env: { OPENAI_API_KEY: '' } });
+    expect(replayed.status).toBe(0);
+    expect(replayed.stdout).toBe(recorded.stdout);
+    expect(replayed.stderr).toContain('calltape replay: 3 replayed, 0 missed, 0 unused recording(s)');
+
+    const drifted = await runCliAsync(['replay', '--cassette', cassette, '--', process.execPath, agent, 'What is the weather in Oslo?']);
+    expect(drifted.status).not.toBe(0);
+    expect(drifted.stderr).toContain('0 replayed, 1 missed, 3 unused recording(s)');
+    expect(drifted.stderr).toContain('differs at messages[1].content');
+  });
+
+  it('exits 1 on a miss even when the command itself exits 0', async () => {
+    const cassette = join(temporaryFolder(), 'empty.sqlite');
+    const upstream = await startScriptedUpstream(scriptedWeatherModel);
+    await runCliAsync(['record', '--cassette', cassette, '--upstream', upstream.url, '--', process.execPath, '-e', '0']);
+    await upstream.close();
+    const script = `fetch(process.env.OPENAI_BASE_URL + '/chat/completions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"model":"m","messages":[]}' }).then((r) => console.log(r.status))`;
+    const result = await runCliAsync(['replay', '--cassette', cassette, '--', process.execPath, '-e', script]);
+    expect(result.stdout.trim()).toBe('404');
+    expect(result.status).toBe(1);
+  });
+
+  it('rejects cassette names that would escape recordings/', async () => {
+    const result = await runCliAsync(['replay', '--cassette', '..hidden', '--', 'true']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('is not a valid cassette name');
+  });
+});

@@ -1,0 +1,186 @@
+import { join } from 'node:path';
+import OpenAI from 'openai';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Config } from '../../src/config/config.js';
+import { chatCompletion, chatCompletionChunks, encodeSse, type ScriptedTurn } from '../support/openai-chat-chunks.js';
+import { seededRandom } from '../support/random.js';
+import { startScriptedUpstream, type ReceivedRequest, type ScriptedResponse, type ScriptedUpstream } from '../support/scripted-upstream.js';
+import { startTestProxy, temporaryFolder } from '../support/test-proxy.js';
+
+type TestProxy = Awaited<ReturnType<typeof startTestProxy>>;
+const running: (TestProxy | ScriptedUpstream)[] = [];
+afterEach(async () => {
+  for (const item of running.splice(0).reverse()) await item.close();
+});
+
+const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }];
+const weatherTurn = (city: string): ScriptedTurn => ({ text: `Checking ${city}.`, toolCalls: [{ id: `call_${city}`, name: 'get_weather', arguments: JSON.stringify({ city }) }] });
+
+/** Answers like a model: the turn depends on the last user message; streamed when asked. */
+function modelScript(request: ReceivedRequest, callNumber: number): ScriptedResponse {
+  const body = JSON.parse(request.body) as { stream?: boolean; messages: { role: string; content: string }[] };
+  const city = /in (\w+)/.exec(body.messages.at(-1)?.content ?? '')?.[1] ?? 'Nowhere';
+  const turn = { ...weatherTurn(city), text: `Checking ${city} (answer ${callNumber + 1}).` };
+  return body.stream ? { kind: 'sse', body: encodeSse(chatCompletionChunks(turn, seededRandom(callNumber + 1), { includeUsage: true })), split: { seed: callNumber, maxPiece: 7 } } : { kind: 'json', body: chatCompletion(turn) };
+}
+
+async function start(upstreamUrl: string, cassette: string, overrides: Partial<Config>): Promise<{ proxy: TestProxy; client: OpenAI }> {
+  const proxy = await startTestProxy(upstreamUrl, { cassette, ...overrides });
+  running.push(proxy);
+  return { proxy, client: new OpenAI({ apiKey: 'sk-test-key-0123456789abcdef', baseURL: proxy.baseUrl, maxRetries: 0 }) };
+}
+
+async function recordThenReplay(run: (client: OpenAI) => Promise<unknown>, replayOverrides: Partial<Config> = {}): Promise<{ recorded: unknown; replayed: unknown; upstream: ScriptedUpstream; cassette: string; proxy: TestProxy }> {
+  const upstream = await startScriptedUpstream(modelScript);
+  const cassette = join(temporaryFolder(), 'weather.sqlite');
+  const recorder = await start(upstream.url, cassette, { mode: 'record' });
+  const recorded = await run(recorder.client);
+  await recorder.proxy.close();
+  await upstream.close();
+  // The upstream is gone: everything below must come from the cassette.
+  const replayer = await start('http://127.0.0.1:1', cassette, { mode: 'replay', ...replayOverrides });
+  const replayed = await run(replayer.client);
+  return { recorded, replayed, upstream, cassette, proxy: replayer.proxy };
+}
+
+describe('record, then replay offline', () => {
+  it('replays non-streamed and streamed answers identically, tool calls included', async () => {
+    const run = async (client: OpenAI) => {
+      const plain = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Weather in Paris?' }], tools });
+      const streamed = await client.chat.completions.stream({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Weather in Tokyo?' }], tools, stream_options: { include_usage: true } }).finalChatCompletion();
+      return { plain, streamed };
+    };
+    const { recorded, replayed, proxy } = await recordThenReplay(run);
+    expect(replayed).toEqual(recorded);
+    expect(proxy.stats).toMatchObject({ hits: 2, misses: 0 });
+    expect(proxy.unusedRecordings()).toEqual([]);
+  });
+
+  it('re-emits a stream with its recorded chunk boundaries, byte for byte', async () => {
+    const upstream = await startScriptedUpstream([{ kind: 'sse', body: encodeSse(chatCompletionChunks(weatherTurn('Oslo'), seededRandom(5))), split: { seed: 3, maxPiece: 11 } }]);
+    const cassette = join(temporaryFolder(), 'c.sqlite');
+    const body = JSON.stringify({ model: 'm', stream: true, messages: [{ role: 'user', content: 'Weather in Oslo?' }] });
+    const recorder = await start(upstream.url, cassette, { mode: 'record' });
+    const original = await (await fetch(`${recorder.proxy.baseUrl}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).text();
+    await recorder.proxy.close();
+    await upstream.close();
+    const replayer = await start('http://127.0.0.1:1', cassette, { mode: 'replay', replayTiming: 'exact' });
+    const response = await fetch(`${replayer.proxy.baseUrl}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const pieces: string[] = [];
+    const decoder = new TextDecoder();
+    for await (const chunk of response.body as AsyncIterable<Uint8Array>) pieces.push(decoder.decode(chunk, { stream: true }));
+    expect(pieces.join('')).toBe(original);
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    expect(response.headers.get('x-calltape-replay')).toMatch(/^[0-9a-f-]{36}$/);
+    // Paced at the recorded times, the pieces cannot all arrive in one read.
+    expect(pieces.length).toBeGreaterThan(1);
+  });
+
+  it('answers the Nth identical request with the Nth recording, then errors when they run out', async () => {
+    const run = async (client: OpenAI) => {
+      const answers: string[] = [];
+      for (let i = 0; i < 3; i++) answers.push((await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'Weather in Rome?' }] })).choices[0]?.message.content ?? '');
+      return answers;
+    };
+    const { recorded, replayed, proxy, cassette } = await recordThenReplay(run);
+    expect(recorded).toEqual(['Checking Rome (answer 1).', 'Checking Rome (answer 2).', 'Checking Rome (answer 3).']);
+    expect(replayed).toEqual(recorded);
+
+    const { client } = await start('http://127.0.0.1:1', cassette, { mode: 'replay' });
+    await run(client);
+    const fourth = (await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'Weather in Rome?' }] }).catch((error: unknown) => error)) as InstanceType<typeof OpenAI.APIError>;
+    expect(fourth.status).toBe(404);
+    expect(fourth.message).toMatch(/was recorded 3 time\(s\); this is request 4 of it/);
+    await proxy.close();
+
+    const { client: lenient } = await start('http://127.0.0.1:1', cassette, { mode: 'replay', match: { ignorePaths: [], normalisers: ['iso-datetime', 'uuid'], onExhausted: 'repeat-last' } });
+    const answers = [...(await run(lenient)), (await lenient.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'Weather in Rome?' }] })).choices[0]?.message.content];
+    expect(answers.at(-1)).toBe('Checking Rome (answer 3).');
+  });
+
+  it('counts identical requests per session', async () => {
+    const upstream = await startScriptedUpstream(modelScript);
+    running.push(upstream);
+    const cassette = join(temporaryFolder(), 'c.sqlite');
+    const recorder = await start(upstream.url, cassette, { mode: 'record' });
+    const ask = (client: OpenAI, session: string) => client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'Weather in Lima?' }] }, { headers: { 'x-calltape-session': session } }).then((answer) => answer.choices[0]?.message.content);
+    expect([await ask(recorder.client, 'a'), await ask(recorder.client, 'b'), await ask(recorder.client, 'a')]).toEqual(['Checking Lima (answer 1).', 'Checking Lima (answer 2).', 'Checking Lima (answer 3).']);
+    await recorder.proxy.close();
+    const { client } = await start('http://127.0.0.1:1', cassette, { mode: 'replay' });
+    // Session b's first request gets session b's recording, even when asked first.
+    expect([await ask(client, 'b'), await ask(client, 'a'), await ask(client, 'a')]).toEqual(['Checking Lima (answer 2).', 'Checking Lima (answer 1).', 'Checking Lima (answer 3).']);
+  });
+
+  it('fails a drifted prompt with an SDK error naming the differing field', async () => {
+    const { cassette, proxy } = await recordThenReplay((client) => client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Weather in Paris?' }], tools }));
+    const client = new OpenAI({ apiKey: 'sk-x', baseURL: proxy.baseUrl, maxRetries: 0 });
+    const error = (await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Weather in Pariss?' }], tools }).catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.APIError>;
+    expect(error).toBeInstanceOf(OpenAI.NotFoundError);
+    expect(error.message).toContain(`cassette ${cassette} has no recording for POST /v1/chat/completions`);
+    expect(error.message).toContain('differs at messages[1].content');
+    expect(error.message).toContain('messages[1].content: "Weather in Paris?" → "Weather in Pariss?"');
+    expect(proxy.stats.misses).toBe(1);
+  });
+
+  it('matches a prompt whose date changed, through the default normalisers', async () => {
+    const ask = (client: OpenAI, date: string) => client.chat.completions.create({ model: 'm', messages: [{ role: 'system', content: `Today is ${date}.` }, { role: 'user', content: 'Weather in Cairo?' }] });
+    const upstream = await startScriptedUpstream(modelScript);
+    running.push(upstream);
+    const cassette = join(temporaryFolder(), 'c.sqlite');
+    const recorder = await start(upstream.url, cassette, { mode: 'record' });
+    await ask(recorder.client, '2026-11-30T09:00:00Z');
+    await recorder.proxy.close();
+    const { client, proxy } = await start('http://127.0.0.1:1', cassette, { mode: 'replay' });
+    expect((await ask(client, '2026-12-24T18:30:00Z')).choices[0]?.message.content).toBe('Checking Cairo (answer 1).');
+    expect(proxy.stats.hits).toBe(1);
+  });
+
+  it('re-keys recordings when the match rules change, without re-recording', async () => {
+    const ask = (client: OpenAI, user: string) => client.chat.completions.create({ model: 'm', user, messages: [{ role: 'user', content: 'Weather in Kyiv?' }] });
+    const upstream = await startScriptedUpstream(modelScript);
+    running.push(upstream);
+    const cassette = join(temporaryFolder(), 'c.sqlite');
+    // Recorded with `user` as part of the key…
+    const recorder = await start(upstream.url, cassette, { mode: 'record', match: { ignorePaths: [], normalisers: [], onExhausted: 'error' } });
+    await ask(recorder.client, 'alice');
+    await recorder.proxy.close();
+    // …replayed under the defaults, which ignore it.
+    const { client, proxy } = await start('http://127.0.0.1:1', cassette, { mode: 'replay' });
+    expect((await ask(client, 'bob')).choices[0]?.message.content).toBe('Checking Kyiv (answer 1).');
+    expect(proxy.stats.hits).toBe(1);
+  });
+
+  it('replays recorded upstream errors as recorded', async () => {
+    const upstream = await startScriptedUpstream([{ kind: 'json', status: 429, body: { error: { message: 'Rate limit reached', type: 'requests', param: null, code: 'rate_limit_exceeded' } }, headers: { 'retry-after': '7' } }]);
+    running.push(upstream);
+    const cassette = join(temporaryFolder(), 'c.sqlite');
+    const recorder = await start(upstream.url, cassette, { mode: 'record' });
+    await recorder.client.chat.completions.create({ model: 'm', messages: [] }).catch(() => undefined);
+    await recorder.proxy.close();
+    const { client } = await start('http://127.0.0.1:1', cassette, { mode: 'replay' });
+    const error = (await client.chat.completions.create({ model: 'm', messages: [] }).catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.APIError>;
+    expect(error).toBeInstanceOf(OpenAI.RateLimitError);
+    expect(error.headers?.get('retry-after')).toBe('7');
+  });
+
+  it('auto mode replays what is recorded and records the rest', async () => {
+    const upstream = await startScriptedUpstream(modelScript);
+    running.push(upstream);
+    const cassette = join(temporaryFolder(), 'c.sqlite');
+    const first = await start(upstream.url, cassette, { mode: 'auto' });
+    await first.client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'Weather in Quito?' }] });
+    await first.proxy.close();
+    expect(upstream.received).toHaveLength(1);
+    const second = await start(upstream.url, cassette, { mode: 'auto' });
+    const again = await second.client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'Weather in Quito?' }] });
+    const fresh = await second.client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'Weather in Lagos?' }] });
+    expect(again.choices[0]?.message.content).toBe('Checking Quito (answer 1).');
+    expect(fresh.choices[0]?.message.content).toBe('Checking Lagos (answer 2).');
+    expect(upstream.received).toHaveLength(2);
+    expect(second.proxy.stats).toMatchObject({ hits: 1, misses: 0, recorded: 1 });
+  });
+
+  it('refuses to start replay without a cassette', async () => {
+    await expect(startTestProxy('http://127.0.0.1:1', { mode: 'replay', cassette: join(temporaryFolder(), 'missing.sqlite') })).rejects.toThrow(/no such cassette to replay/);
+  });
+});
