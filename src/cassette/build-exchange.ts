@@ -50,6 +50,7 @@ export function buildExchange(adapter: ProviderAdapter, redactor: Redactor, roun
     body: [redacted.body === body ? decoded.bytes : redacted.body],
     ending: upstream.ending,
   });
+  assertNoSplitSecret(parsed.response, redactor);
   const status: InteractionStatus = decoded.error ? 'upstream-error' : parsed.status;
   const responseHeaders = redactor.headers(upstream.headers);
   // A compressed body that needed redaction is stored decoded.
@@ -73,6 +74,21 @@ export function buildExchange(adapter: ProviderAdapter, redactor: Redactor, roun
       ending: upstream.ending,
     },
   };
+}
+
+/**
+ * A pattern can match text the model streamed in pieces over several events (`"sk-li"`,
+ * `"ve-4f…"`): no byte range of the stream holds it, so it survives byte redaction. Checked on
+ * the reassembled outputs; such an exchange is refused rather than stored with the secret.
+ */
+function assertNoSplitSecret(response: Interaction['response'], redactor: Redactor): void {
+  if (!response) return;
+  for (const output of [response.output, ...response.alternatives]) {
+    const texts = [output.text, output.refusal ?? '', ...output.toolCalls.map((call) => call.argumentsRaw)];
+    if (texts.some((text) => redactor.text(text) !== text)) {
+      throw new Error('a redact.bodyPatterns match spans several stream events, so the stream cannot be stored without it');
+    }
+  }
 }
 
 /**

@@ -147,3 +147,24 @@ describe('calltape calls', () => {
     expect(result.stderr).toContain('/nonexistent/c.sqlite: no such cassette');
   });
 });
+
+describe('several writers on one cassette', () => {
+  it('keeps every interaction when two proxies record into the same file at once', async () => {
+    const upstream = await upstreamFor((request) => ({ kind: 'json', body: chatCompletion({ toolCalls: [{ name: 'lookup', arguments: request.body.length.toString() }] }) }));
+    const cassette = join(temporaryFolder(), 'shared.sqlite');
+    const proxies = await Promise.all([proxyFor(upstream, cassette), proxyFor(upstream, cassette)]);
+    await Promise.all(
+      proxies.flatMap((proxy, p) => {
+        const client = new OpenAI({ apiKey: 'sk-x', baseURL: proxy.baseUrl, maxRetries: 0 });
+        return Array.from({ length: 25 }, (_, i) => client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: `proxy ${p} request ${i}` }] }));
+      }),
+    );
+    for (const proxy of proxies) proxy.child.kill('SIGTERM');
+    expect(await Promise.all(proxies.map((proxy) => proxy.exited))).toEqual([0, 0]);
+    const db = new Database(cassette, { readonly: true });
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect((db.prepare('SELECT count(*) AS n FROM interactions').get() as { n: number }).n).toBe(50);
+    expect((db.prepare('SELECT count(DISTINCT request_key) AS n FROM interactions').get() as { n: number }).n).toBe(50);
+    db.close();
+  });
+});

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SqliteStore } from '../../src/cassette/sqlite/sqlite-store.js';
+import { createLogger } from '../../src/proxy/logger.js';
 import type { Config } from '../../src/config/config.js';
 import { chatCompletion, chatCompletionChunks, encodeSse, type ScriptedTurn } from '../support/openai-chat-chunks.js';
 import { seededRandom } from '../support/random.js';
@@ -182,5 +184,70 @@ describe('record, then replay offline', () => {
 
   it('refuses to start replay without a cassette', async () => {
     await expect(startTestProxy('http://127.0.0.1:1', { mode: 'replay', cassette: join(temporaryFolder(), 'missing.sqlite') })).rejects.toThrow(/no such cassette to replay/);
+  });
+});
+
+describe('cassette safety', () => {
+  it('redacts a secret split across two network chunks', async () => {
+    const secret = 'sk-live-SPLITSECRET0123456789';
+    const sse = encodeSse(chatCompletionChunks({ text: 'x' }, seededRandom(2)).map((chunk, index) => (index === 1 ? JSON.parse(JSON.stringify(chunk).replace('"content":"x"', `"content":"Your key is ${secret}."`)) : chunk)));
+    const cut = sse.indexOf('SPLITSECRET') + 5;
+    const upstream = await startScriptedUpstream([
+      {
+        kind: 'custom',
+        async handle(response) {
+          response.writeHead(200, { 'content-type': 'text/event-stream' });
+          response.write(sse.slice(0, cut));
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          response.end(sse.slice(cut));
+        },
+      },
+    ]);
+    running.push(upstream);
+    const cassette = join(temporaryFolder(), 'c.sqlite');
+    const { client, proxy } = await start(upstream.url, cassette, { mode: 'record', redact: { headers: [], bodyPatterns: [{ pattern: 'sk-live-[A-Za-z0-9]+', flags: '', replacement: '[KEY]' }] } });
+    const answer = await client.chat.completions.stream({ model: 'm', messages: [{ role: 'user', content: 'key?' }] }).finalChatCompletion();
+    expect(answer.choices[0]?.message.content).toContain(secret);
+    await proxy.close();
+    const { readFileSync } = await import('node:fs');
+    expect(readFileSync(cassette).includes('SPLITSECRET')).toBe(false);
+    const store = new SqliteStore(cassette, { readonly: true });
+    expect(store.interactions()[0]?.response?.output.text).toBe('Your key is [KEY].');
+    store.close();
+  });
+
+  it('refuses to store a stream whose secret was streamed over several events', async () => {
+    const upstream = await startScriptedUpstream([{ kind: 'sse', body: encodeSse(chatCompletionChunks({ text: 'Your key is sk-live-EVENTSPLIT0123456789.' }, seededRandom(2))) }]);
+    running.push(upstream);
+    const cassette = join(temporaryFolder(), 'c.sqlite');
+    const lines: string[] = [];
+    const proxy = await startTestProxy(upstream.url, { cassette, mode: 'record', redact: { headers: [], bodyPatterns: [{ pattern: 'sk-live-[A-Za-z0-9]+', flags: '', replacement: '[KEY]' }] } }, { logger: createLogger('error', (line) => lines.push(line)) });
+    running.push(proxy);
+    const client = new OpenAI({ apiKey: 'sk-x', baseURL: proxy.baseUrl, maxRetries: 0 });
+    await client.chat.completions.stream({ model: 'm', messages: [{ role: 'user', content: 'key?' }] }).finalChatCompletion();
+    await proxy.close();
+    const { readFileSync } = await import('node:fs');
+    expect(readFileSync(cassette).includes('EVENTSPLIT')).toBe(false);
+    expect(lines.join('\n')).toContain('spans several stream events');
+  });
+
+  it('refuses to store an exchange that still holds the API key the agent sent', async () => {
+    const upstream = await startScriptedUpstream(modelScript);
+    running.push(upstream);
+    const cassette = join(temporaryFolder(), 'c.sqlite');
+    const lines: string[] = [];
+    const proxy = await startTestProxy(upstream.url, { cassette, mode: 'record', logLevel: 'error' }, { logger: createLogger('error', (line) => lines.push(line)) });
+    running.push(proxy);
+    const key = 'sk-proj-LEAKYKEY0123456789';
+    const client = new OpenAI({ apiKey: key, baseURL: proxy.baseUrl, maxRetries: 0 });
+    await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: `Weather in Paris? (my key: ${key})` }] });
+    await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'Weather in Oslo?' }] });
+    await proxy.close();
+    const { readFileSync } = await import('node:fs');
+    expect(readFileSync(cassette).includes('LEAKYKEY')).toBe(false);
+    expect(lines.join('\n')).toMatch(/refused to store POST \/v1\/chat\/completions: a credential the agent sent appears in the request body/);
+    const store = new SqliteStore(cassette, { readonly: true });
+    expect(store.interactions().map((interaction) => interaction.request.messages[0]?.text)).toEqual(['Weather in Oslo?']);
+    store.close();
   });
 });
