@@ -1,0 +1,139 @@
+/**
+ * Replay benchmark (part of `npm run bench`): cassettes of 1k, 10k and 100k interactions are
+ * generated, `calltape proxy --mode replay` serves each, and a load generator replays random
+ * recorded requests. Lookup goes through an index, so latency must not grow with cassette size.
+ * Writes bench/results/replay-<timestamp>.json and docs/benchmarks-replay.md.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Pool } from 'undici';
+import { buildExchange } from '../src/cassette/build-exchange.js';
+import { keyOf, keyProfile } from '../src/cassette/match-key.js';
+import { createRedactor } from '../src/cassette/redact.js';
+import { SqliteStore } from '../src/cassette/sqlite/sqlite-store.js';
+import { defaultConfig } from '../src/config/config.js';
+import { openAiChatAdapter } from '../src/providers/openai-chat/openai-chat-adapter.js';
+import { timeOrderedId } from '../src/proxy/time-ordered-id.js';
+import { percentile } from './measure.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const quick = process.argv.includes('--quick');
+const sizes = quick ? [1_000, 10_000] : [1_000, 10_000, 100_000];
+const children: ChildProcess[] = [];
+/** Session ids stay unique across every load run against one proxy. */
+let sessions = 0;
+process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
+
+const requestBody = (i: number): string => JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'system', content: 'You are a weather assistant.' }, { role: 'user', content: `What is the weather in city #${i}?` }], tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }] });
+const responseBody = (i: number): Buffer => Buffer.from(JSON.stringify({ id: `chatcmpl-${i}`, object: 'chat.completion', created: 0, model: 'gpt-4o-mini', choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: `call_${i}`, type: 'function', function: { name: 'get_weather', arguments: JSON.stringify({ city: `city #${i}` }) } }] }, finish_reason: 'tool_calls' }], usage: { prompt_tokens: 60, completion_tokens: 12, total_tokens: 72 } }));
+
+function generateCassette(path: string, size: number): void {
+  const store = new SqliteStore(path);
+  const redactor = createRedactor([], []);
+  const profile = keyProfile(defaultConfig.match);
+  const headers = { 'content-type': 'application/json' };
+  for (let start = 0; start < size; start += 1000) {
+    const batch = [];
+    for (let i = start; i < Math.min(size, start + 1000); i++) {
+      const body = requestBody(i);
+      const keyed = keyOf('POST', '/v1/chat/completions', headers, JSON.parse(body), defaultConfig.match);
+      const id = timeOrderedId();
+      batch.push(
+        buildExchange(openAiChatAdapter, redactor, {
+          adapterId: 'openai-chat',
+          request: { id, sessionId: id, method: 'POST', path: '/v1/chat/completions', headers, body: Buffer.from(body), startedAt: Date.now() },
+          upstream: { status: 200, headers: { 'content-type': 'application/json' }, chunks: [responseBody(i)], chunkTimes: [5], firstByteMs: 5, totalMs: 5, ending: 'finished', errorMessage: undefined },
+          match: { key: keyed.key, profile, canonical: keyed.text, ordinal: 0, scope: '' },
+          secrets: [],
+          proxyError: undefined,
+        }),
+      );
+    }
+    store.append(batch);
+  }
+  store.close();
+}
+
+function startReplayProxy(cassette: string): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, [join(root, 'dist/src/cli/main.js'), 'proxy', '--port', '0', '--mode', 'replay', '--cassette', cassette, '--log-level', 'error'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout?.on('data', (data: Buffer) => {
+      output += data.toString();
+      const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
+      if (match?.[1]) resolve({ child, port: Number(match[1]) });
+    });
+    child.once('exit', (code) => reject(new Error(`replay proxy exited with ${code}`)));
+  });
+}
+
+async function replayLoad(port: number, size: number, connections: number, durationMs: number): Promise<{ perSecond: number; latencies: number[]; misses: number }> {
+  const pool = new Pool(`http://127.0.0.1:${port}`, { connections, pipelining: 1 });
+  const latencies: number[] = [];
+  let misses = 0;
+  const deadline = performance.now() + durationMs;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < deadline) {
+        const i = Math.floor(Math.random() * size);
+        const begin = performance.now();
+        // A session per request: every lookup is the first of its key in its scope.
+        const response = await pool.request({ method: 'POST', path: '/v1/chat/completions', headers: { 'content-type': 'application/json', 'x-calltape-session': `bench-${sessions++}` }, body: requestBody(i) });
+        await response.body.arrayBuffer();
+        latencies.push(performance.now() - begin);
+        if (response.statusCode !== 200) {
+          misses++;
+          if (process.env["BENCH_DEBUG"]) process.stderr.write(`miss ${response.statusCode} for ${i}\n`);
+        }
+      }
+    }),
+  );
+  const elapsed = performance.now() - started;
+  await pool.close();
+  return { perSecond: (latencies.length / elapsed) * 1000, latencies, misses };
+}
+
+const round = (value: number, digits = 3): number => Math.round(value * 10 ** digits) / 10 ** digits;
+const folder = mkdtempSync(join(tmpdir(), 'calltape-replay-bench-'));
+const rows: { size: number; generateMs: number; connections: number; perSecond: number; p50: number; p99: number; misses: number }[] = [];
+for (const size of sizes) {
+  const cassette = join(folder, `c${size}.sqlite`);
+  const began = performance.now();
+  generateCassette(cassette, size);
+  const generateMs = performance.now() - began;
+  const proxy = await startReplayProxy(cassette);
+  await replayLoad(proxy.port, size, 8, quick ? 300 : 1000);
+  for (const connections of [1, 16]) {
+    process.stderr.write(`replay ${size} × ${connections}\n`);
+    const sample = await replayLoad(proxy.port, size, connections, quick ? 500 : 3000);
+    rows.push({ size, generateMs: round(generateMs, 0), connections, perSecond: round(sample.perSecond, 1), p50: round(percentile(sample.latencies, 50)), p99: round(percentile(sample.latencies, 99)), misses: sample.misses });
+  }
+  proxy.child.kill('SIGTERM');
+  await new Promise((resolve) => proxy.child.once('exit', resolve));
+}
+
+const date = new Date().toISOString();
+const lines = [
+  '# Replay benchmark',
+  '',
+  `Generated by \`npm run bench\` on ${date} (${cpus().length} cores, Node ${process.version}). \`calltape proxy --mode replay\` serves`,
+  'cassettes of each size; the load generator (same machine) replays random recorded non-streamed requests',
+  '(a distinct session per request, so each is the first of its key). Every request hashes its canonical body',
+  'and finds its recording through an index, so the cost must not grow with the cassette.',
+  '',
+  '| recordings | connections | replays/s | latency p50 (ms) | latency p99 (ms) | misses |',
+  '| --- | --- | --- | --- | --- | --- |',
+  ...rows.map((row) => `| ${row.size.toLocaleString('en-US')} | ${row.connections} | ${row.perSecond} | ${row.p50} | ${row.p99} | ${row.misses} |`),
+  '',
+  'Not yet measured: talkback replaying the same traffic in the same run (planned beside the export/import work).',
+  '',
+];
+writeFileSync(join(root, `bench/results/replay-${date.replace(/[:.]/g, '-')}.json`), `${JSON.stringify({ date, rows }, null, 2)}\n`);
+if (!quick) writeFileSync(join(root, 'docs/benchmarks-replay.md'), lines.join('\n'));
+process.stdout.write(lines.join('\n'));
+process.exit(0);
