@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
 import { registerCallsCommand } from './commands/calls-command.js';
+import { registerCassettesCommand } from './commands/cassettes-command.js';
 import { registerProxyCommand } from './commands/proxy-command.js';
 import { registerWrapCommands } from './commands/wrap-command.js';
 import { exitCodes } from './exit-codes.js';
@@ -16,5 +17,6 @@ const program = new Command()
 registerProxyCommand(program);
 registerCallsCommand(program);
 registerWrapCommands(program);
+registerCassettesCommand(program);
 
 await program.parseAsync(process.argv);

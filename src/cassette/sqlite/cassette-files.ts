@@ -1,0 +1,127 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { CalltapeError } from '../../errors.js';
+import { fromText, toText, type InteractionRecord, type ToolCallRecord } from '../cassette-text.js';
+import { migrations } from './migrations.js';
+import { SqliteStore } from './sqlite-store.js';
+
+const manifestName = 'cassette.yaml';
+
+/**
+ * Writes a cassette as text files for code review: `NNNNNN-<id>.yaml` per interaction (request,
+ * response, tool calls) and `NNNNNN-<id>.timings.yaml` beside it. Deterministic: the same
+ * cassette always gives the same files, and stale files from an earlier export are removed.
+ * Returns the number of interactions written.
+ */
+export function exportCassette(cassette: string, folder: string): number {
+  const db = openReadOnly(cassette);
+  try {
+    mkdirSync(folder, { recursive: true });
+    for (const name of readdirSync(folder)) if (name.endsWith('.yaml')) rmSync(join(folder, name));
+    const documents = interactionTexts(db);
+    documents.forEach(({ id, text }, index) => {
+      const stem = `${String(index + 1).padStart(6, '0')}-${id}`;
+      writeFileSync(join(folder, `${stem}.yaml`), text.interaction);
+      writeFileSync(join(folder, `${stem}.timings.yaml`), text.timings);
+    });
+    writeFileSync(join(folder, manifestName), `schema_version: ${String(db.pragma('user_version', { simple: true }))}\ninteractions: ${documents.length}\n`);
+    return documents.length;
+  } finally {
+    db.close();
+  }
+}
+
+/** Builds a cassette from an exported folder; `import(export(x))` holds the same rows as `x`. */
+export function importCassette(folder: string, cassette: string): number {
+  if (existsSync(cassette)) throw new CalltapeError('CONFIG_INVALID', `${cassette} already exists; import writes a new cassette`, 'Choose another --out, or remove the file.');
+  if (!existsSync(join(folder, manifestName))) throw new CalltapeError('CONFIG_INVALID', `${folder}: no ${manifestName}; not an exported cassette`);
+  const manifest = readFileSync(join(folder, manifestName), 'utf8');
+  const version = Number(/schema_version: (\d+)/.exec(manifest)?.[1]);
+  if (version > migrations.length) throw new CalltapeError('STORE_IO', `${folder}: exported by a newer calltape (schema ${version})`);
+  const stems = readdirSync(folder).filter((name) => name.endsWith('.yaml') && !name.endsWith('.timings.yaml') && name !== manifestName).sort();
+  new SqliteStore(cassette).close();
+  const db = new Database(cassette);
+  try {
+    const insert = db.transaction(() => {
+      // Sessions are derived from the interactions at the end; check references at commit.
+      db.pragma('defer_foreign_keys = ON');
+      for (const name of stems) {
+        const stem = name.slice(0, -'.yaml'.length);
+        let parsed: { row: InteractionRecord; toolCalls: ToolCallRecord[] };
+        try {
+          parsed = fromText(readFileSync(join(folder, name), 'utf8'), readFileSync(join(folder, `${stem}.timings.yaml`), 'utf8'));
+        } catch (error) {
+          throw new CalltapeError('CONFIG_INVALID', `${join(folder, name)}: ${(error as Error).message}`);
+        }
+        insertRow(db, 'interactions', parsed.row);
+        for (const call of parsed.toolCalls) insertRow(db, 'tool_calls', { ...call, interaction_id: parsed.row['id'] ?? null, session_id: parsed.row['session_id'] ?? null });
+      }
+      db.exec(`INSERT INTO sessions (id, first_seen_at, last_seen_at, interaction_count)
+               SELECT session_id, min(started_at), max(started_at), count(*) FROM interactions GROUP BY session_id`);
+    });
+    insert();
+    return stems.length;
+  } finally {
+    db.close();
+  }
+}
+
+function insertRow(db: Database.Database, table: string, row: Record<string, string | number | Uint8Array | null>): void {
+  const known = new Set((db.pragma(`table_info(${table})`) as { name: string }[]).map((column) => column.name));
+  const columns = Object.keys(row);
+  const unknown = columns.find((column) => !known.has(column));
+  if (unknown !== undefined) throw new Error(`unknown ${table} field "${unknown}"`);
+  db.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((column) => `@${column}`).join(', ')})`).run(row);
+}
+
+/** Every interaction's text documents, in recording order. */
+function interactionTexts(db: Database.Database): { id: string; text: ReturnType<typeof toText> }[] {
+  const rows = db.prepare('SELECT * FROM interactions ORDER BY seq').all() as Record<string, string | number | Buffer | null>[];
+  const callsOf = db.prepare('SELECT * FROM tool_calls WHERE interaction_id = ? ORDER BY choice, position');
+  return rows.map((row) => {
+    const { seq: _seq, ...record } = row;
+    const calls = (callsOf.all(row['id']) as Record<string, string | number | null>[]).map(({ interaction_id: _interaction, session_id: _session, ...call }) => call);
+    return { id: String(row['id']), text: toText(record, calls) };
+  });
+}
+
+function openReadOnly(cassette: string): Database.Database {
+  if (!existsSync(cassette)) throw new CalltapeError('CONFIG_INVALID', `${cassette}: no such cassette`);
+  return new Database(cassette, { readonly: true, fileMustExist: true });
+}
+
+/** The readable text of a whole cassette (every interaction's documents in order), for `show` and git textconv. */
+export function cassetteText(cassette: string): string {
+  const db = openReadOnly(cassette);
+  try {
+    return interactionTexts(db)
+      .map(({ text }) => `---\n${text.interaction}---\n${text.timings}`)
+      .join('');
+  } finally {
+    db.close();
+  }
+}
+
+/** One line per cassette in a folder: name, interactions, sessions, tool calls, last recorded. */
+export function listCassettes(folder: string): { name: string; interactions: number; sessions: number; toolCalls: number; lastRecordedAt: number | null }[] {
+  if (!existsSync(folder)) return [];
+  return readdirSync(folder)
+    .filter((name) => name.endsWith('.sqlite'))
+    .sort()
+    .map((name) => {
+      const db = openReadOnly(join(folder, name));
+      try {
+        const count = (sql: string): number => (db.prepare(sql).pluck().get() as number | null) ?? 0;
+        return {
+          name: name.slice(0, -'.sqlite'.length),
+          interactions: count('SELECT count(*) FROM interactions'),
+          sessions: count('SELECT count(*) FROM sessions'),
+          toolCalls: count('SELECT count(*) FROM tool_calls'),
+          lastRecordedAt: db.prepare('SELECT max(started_at) FROM interactions').pluck().get() as number | null,
+        };
+      } finally {
+        db.close();
+      }
+    });
+}
