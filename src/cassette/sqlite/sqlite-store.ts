@@ -100,14 +100,9 @@ export class SqliteStore {
    * number of rows re-keyed. Changing `match` rules therefore never requires re-recording.
    */
   ensureKeyProfile(profile: string, keyFor: (row: { method: string; path: string; headers: Record<string, string | string[]>; body: Uint8Array }) => { key: string; text: string }): number {
-    const stale = this.db.prepare('SELECT seq, method, path, request_headers, request_body FROM interactions WHERE key_profile IS NOT @profile').all({ profile }) as {
-      seq: number;
-      method: string;
-      path: string;
-      request_headers: string;
-      request_body: Buffer;
-    }[];
-    if (stale.length === 0) return 0;
+    const staleCount = this.db.prepare('SELECT count(*) FROM interactions WHERE key_profile IS NOT @profile').pluck();
+    if ((staleCount.get({ profile }) as number) === 0) return 0;
+    const stale = this.db.prepare('SELECT seq, method, path, request_headers, request_body FROM interactions WHERE key_profile IS NOT @profile');
     const update = this.db.prepare('UPDATE interactions SET request_key = @key, canonical_request = @text, key_profile = @profile WHERE seq = @seq');
     const renumber = this.db.prepare(
       `UPDATE interactions SET key_ordinal = (
@@ -116,14 +111,18 @@ export class SqliteStore {
             AND coalesce(earlier.ordinal_scope, '') = coalesce(interactions.ordinal_scope, '')
             AND earlier.seq < interactions.seq)`,
     );
-    this.db.transaction(() => {
-      for (const row of stale) {
-        const { key, text } = keyFor({ method: row.method, path: row.path, headers: JSON.parse(row.request_headers) as Record<string, string | string[]>, body: row.request_body });
-        update.run({ key, text, profile, seq: row.seq });
-      }
-      renumber.run();
-    })();
-    return stale.length;
+    // IMMEDIATE: another proxy opening the same cassette waits instead of failing on a lock upgrade.
+    return this.db
+      .transaction(() => {
+        const rows = stale.all({ profile }) as { seq: number; method: string; path: string; request_headers: string; request_body: Buffer }[];
+        for (const row of rows) {
+          const { key, text } = keyFor({ method: row.method, path: row.path, headers: JSON.parse(row.request_headers) as Record<string, string | string[]>, body: row.request_body });
+          update.run({ key, text, profile, seq: row.seq });
+        }
+        if (rows.length > 0) renumber.run();
+        return rows.length;
+      })
+      .immediate();
   }
 
   close(): void {
@@ -217,9 +216,10 @@ function round(ms: number): number {
 }
 
 function migrate(db: Database.Database, path: string): void {
-  const version = checkVersion(db, path);
-  if (version === migrations.length) return;
+  if (checkVersion(db, path) === migrations.length) return;
   db.transaction(() => {
+    // Read again under the write lock: another process may have migrated while this one waited.
+    const version = checkVersion(db, path);
     for (const sql of migrations.slice(version)) db.exec(sql);
     db.pragma(`user_version = ${migrations.length}`);
   }).immediate();
