@@ -23,7 +23,10 @@ export interface CapturedRound {
   };
   /** Undefined when the request never reached the upstream (e.g. malformed JSON). */
   readonly upstream: CapturedUpstream | undefined;
-  /** The request's identity for replay; undefined in passthrough mode. */
+  /**
+   * The request's identity for replay, when the proxy computed it for a lookup (auto mode).
+   * Otherwise the store worker computes it, numbering identical requests in completion order.
+   */
   readonly match: MatchKey | undefined;
   /**
    * Credential values the agent sent (header and query secrets). Never stored: the store refuses

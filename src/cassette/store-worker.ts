@@ -5,7 +5,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { adapterById } from '../providers/adapters.js';
 import { buildExchange, findLeakedSecret } from './build-exchange.js';
-import { keyOf, keyProfile, parseBody } from './match-key.js';
+import type { CapturedRound } from './captured-round.js';
+import { keyOf, keyProfile, OrdinalCounter, parseBody } from './match-key.js';
 import type { RecordedExchange } from './recorded-exchange.js';
 import { createRedactor } from './redact.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
@@ -30,7 +31,18 @@ try {
   process.exit(0);
 }
 const redactor = createRedactor(data.redactHeaders, data.bodyPatterns);
+const profile = keyProfile(data.match);
+const ordinals = new OrdinalCounter();
 send({ type: 'ready', rekeyed });
+
+/** Keys a round the proxy did not key itself (record mode keeps that work off its thread). */
+function withMatch(round: CapturedRound): CapturedRound {
+  if (round.match) return round;
+  const { request } = round;
+  const keyed = keyOf(request.method, redactor.path(request.path), request.headers, parseBody(redactor.text(new TextDecoder().decode(request.body))), data.match);
+  const scope = request.sessionId === request.id ? '' : request.sessionId;
+  return { ...round, match: { key: keyed.key, profile, canonical: keyed.text, ordinal: ordinals.next(scope, keyed.key), scope } };
+}
 
 port.on('message', (message: ToStoreWorker) => {
   if (message.type === 'close') {
@@ -43,7 +55,7 @@ port.on('message', (message: ToStoreWorker) => {
     const adapter = adapterById(round.adapterId);
     try {
       if (!adapter) continue;
-      const exchange = buildExchange(adapter, redactor, round);
+      const exchange = buildExchange(adapter, redactor, withMatch(round));
       const leak = findLeakedSecret(exchange, round.secrets);
       if (leak) {
         send({ type: 'write-error', message: `refused to store ${round.request.method} ${exchange.interaction.path}: a credential the agent sent appears in the ${leak}; add a redact.bodyPatterns rule that matches it`, lost: 1 });

@@ -140,8 +140,6 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
         record(match, captured, failure);
       },
     );
-    // In record mode the key is computed after the request is on its way, so it adds no latency.
-    if (capture && !match) match = matchKey().match;
   };
 }
 
