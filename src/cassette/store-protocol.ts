@@ -4,21 +4,28 @@ import type { CapturedRound } from './captured-round.js';
 
 /** What the store worker is started with. */
 export interface StoreWorkerData {
-  readonly cassette: string;
-  /** Matching rules; recordings keyed under other rules are re-keyed when the store opens. */
+  /** Matching rules; recordings keyed under other rules are re-keyed when a cassette opens. */
   readonly match: MatchRules;
   readonly redactHeaders: readonly string[];
   readonly bodyPatterns: readonly BodyPattern[];
 }
 
+/** A captured round and the cassette it goes to. */
+export interface RoutedRound {
+  readonly cassette: string;
+  readonly round: CapturedRound;
+}
+
 /** Messages to the store worker. */
 export type ToStoreWorker =
-  | { readonly type: 'rounds'; readonly rounds: readonly CapturedRound[] }
+  /** Open (create, migrate, re-key) a cassette; answered with `opened` or `open-failed`. */
+  | { readonly type: 'open'; readonly cassette: string }
+  | { readonly type: 'rounds'; readonly rounds: readonly RoutedRound[] }
   | { readonly type: 'close' };
 
 /** Messages from the store worker. */
 export type FromStoreWorker =
-  | { readonly type: 'ready'; readonly rekeyed: number }
-  | { readonly type: 'failed'; readonly message: string }
+  | { readonly type: 'opened'; readonly cassette: string; readonly rekeyed: number }
+  | { readonly type: 'open-failed'; readonly cassette: string; readonly message: string }
   | { readonly type: 'write-error'; readonly message: string; readonly lost: number }
   | { readonly type: 'closed' };

@@ -1,6 +1,7 @@
 /**
  * The store's worker thread: redacts, parses and writes captured rounds, so SQLite and parsing
- * never take time from the thread that forwards bytes. It owns the only write connection.
+ * never take time from the thread that forwards bytes. It owns the write connection of every
+ * cassette the proxy records into.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { adapterById } from '../providers/adapters.js';
@@ -10,33 +11,37 @@ import { keyOf, keyProfile, OrdinalCounter, parseBody } from './match-key.js';
 import type { RecordedExchange } from './recorded-exchange.js';
 import { createRedactor } from './redact.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
-import type { FromStoreWorker, StoreWorkerData, ToStoreWorker } from './store-protocol.js';
+import type { FromStoreWorker, RoutedRound, StoreWorkerData, ToStoreWorker } from './store-protocol.js';
 
 const port = parentPort;
 if (!port) throw new Error('store-worker must run as a worker thread');
 const send = (message: FromStoreWorker): void => port.postMessage(message);
 const data = workerData as StoreWorkerData;
-
-let store: SqliteStore;
-let rekeyed: number;
-try {
-  store = new SqliteStore(data.cassette);
-  rekeyed = store.ensureKeyProfile(keyProfile(data.match), (row) => {
-    const text = new TextDecoder().decode(row.body);
-    const { key, text: canonical } = keyOf(row.method, row.path, row.headers, parseBody(text), data.match);
-    return { key, text: canonical };
-  });
-} catch (error) {
-  send({ type: 'failed', message: (error as Error).message });
-  process.exit(0);
-}
 const redactor = createRedactor(data.redactHeaders, data.bodyPatterns);
 const profile = keyProfile(data.match);
-const ordinals = new OrdinalCounter();
-send({ type: 'ready', rekeyed });
+
+interface OpenCassette {
+  readonly store: SqliteStore;
+  /** Numbers identical requests the proxy did not key itself, per cassette. */
+  readonly ordinals: OrdinalCounter;
+}
+const cassettes = new Map<string, OpenCassette>();
+
+function open(path: string): { cassette: OpenCassette; rekeyed: number } {
+  const existing = cassettes.get(path);
+  if (existing) return { cassette: existing, rekeyed: 0 };
+  const store = new SqliteStore(path);
+  const rekeyed = store.ensureKeyProfile(profile, (row) => {
+    const { key, text } = keyOf(row.method, row.path, row.headers, parseBody(new TextDecoder().decode(row.body)), data.match);
+    return { key, text };
+  });
+  const cassette = { store, ordinals: new OrdinalCounter() };
+  cassettes.set(path, cassette);
+  return { cassette, rekeyed };
+}
 
 /** Keys a round the proxy did not key itself (record mode keeps that work off its thread). */
-function withMatch(round: CapturedRound): CapturedRound {
+function withMatch(round: CapturedRound, ordinals: OrdinalCounter): CapturedRound {
   if (round.match) return round;
   const { request } = round;
   const keyed = keyOf(request.method, redactor.path(request.path), request.headers, parseBody(redactor.text(new TextDecoder().decode(request.body))), data.match);
@@ -44,31 +49,50 @@ function withMatch(round: CapturedRound): CapturedRound {
   return { ...round, match: { key: keyed.key, profile, canonical: keyed.text, ordinal: ordinals.next(scope, keyed.key), scope } };
 }
 
-port.on('message', (message: ToStoreWorker) => {
-  if (message.type === 'close') {
-    store.close();
-    send({ type: 'closed' });
-    return;
-  }
-  const exchanges: RecordedExchange[] = [];
-  for (const round of message.rounds) {
-    const adapter = adapterById(round.adapterId);
+function exchangeOf(round: CapturedRound, ordinals: OrdinalCounter): RecordedExchange | undefined {
+  const adapter = adapterById(round.adapterId);
+  if (!adapter) return undefined;
+  const exchange = buildExchange(adapter, redactor, withMatch(round, ordinals));
+  const leak = findLeakedSecret(exchange, round.secrets);
+  if (leak) throw new Error(`refused to store ${round.request.method} ${exchange.interaction.path}: a credential the agent sent appears in the ${leak}; add a redact.bodyPatterns rule that matches it`);
+  return exchange;
+}
+
+function write(rounds: readonly RoutedRound[]): void {
+  const byCassette = new Map<string, RecordedExchange[]>();
+  for (const { cassette: path, round } of rounds) {
     try {
-      if (!adapter) continue;
-      const exchange = buildExchange(adapter, redactor, withMatch(round));
-      const leak = findLeakedSecret(exchange, round.secrets);
-      if (leak) {
-        send({ type: 'write-error', message: `refused to store ${round.request.method} ${exchange.interaction.path}: a credential the agent sent appears in the ${leak}; add a redact.bodyPatterns rule that matches it`, lost: 1 });
-        continue;
-      }
-      exchanges.push(exchange);
+      const { cassette } = open(path);
+      const exchange = exchangeOf(round, cassette.ordinals);
+      if (exchange) byCassette.set(path, [...(byCassette.get(path) ?? []), exchange]);
     } catch (error) {
-      send({ type: 'write-error', message: `cannot record ${round.request.method} ${round.request.path}: ${(error as Error).message}`, lost: 1 });
+      send({ type: 'write-error', message: `${path}: ${round.request.method} ${redactor.path(round.request.path)}: ${(error as Error).message}`, lost: 1 });
     }
   }
-  try {
-    store.append(exchanges);
-  } catch (error) {
-    send({ type: 'write-error', message: (error as Error).message, lost: exchanges.length });
+  for (const [path, exchanges] of byCassette) {
+    try {
+      cassettes.get(path)?.store.append(exchanges);
+    } catch (error) {
+      send({ type: 'write-error', message: `${path}: ${(error as Error).message}`, lost: exchanges.length });
+    }
+  }
+}
+
+port.on('message', (message: ToStoreWorker) => {
+  switch (message.type) {
+    case 'open':
+      try {
+        send({ type: 'opened', cassette: message.cassette, rekeyed: open(message.cassette).rekeyed });
+      } catch (error) {
+        send({ type: 'open-failed', cassette: message.cassette, message: (error as Error).message });
+      }
+      return;
+    case 'rounds':
+      write(message.rounds);
+      return;
+    case 'close':
+      for (const { store } of cassettes.values()) store.close();
+      cassettes.clear();
+      send({ type: 'closed' });
   }
 });

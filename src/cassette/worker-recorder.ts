@@ -7,51 +7,59 @@ import { CalltapeError } from '../errors.js';
 import { packageRoot } from '../package-root.js';
 import { BatchQueue } from './batch-queue.js';
 import type { CapturedRound } from './captured-round.js';
-import type { FromStoreWorker, StoreWorkerData, ToStoreWorker } from './store-protocol.js';
+import type { FromStoreWorker, RoutedRound, StoreWorkerData, ToStoreWorker } from './store-protocol.js';
 
 /** Takes captured rounds off the proxy's hands. */
 export interface Recorder {
-  record(round: CapturedRound): void;
-  /** Recordings re-keyed on open because the matching rules changed. */
-  readonly rekeyed: number;
-  /** Writes everything recorded so far and closes the store. */
+  /**
+   * Opens (creates, migrates, re-keys) a cassette in the worker; resolves with the number of
+   * recordings re-keyed for the current match rules, or rejects with STORE_IO.
+   */
+  open(cassette: string): Promise<number>;
+  record(cassette: string, round: CapturedRound): void;
+  /** Writes everything recorded so far and closes every store. */
   close(): Promise<void>;
 }
 
-/**
- * Starts the store worker for `config.cassette` and resolves once the store is open (or rejects
- * with STORE_IO). Rounds are batched per event-loop turn and posted to the worker.
- */
-export async function startWorkerRecorder(config: Config, onError: (message: string) => void): Promise<Recorder> {
-  const data: StoreWorkerData = { cassette: config.cassette, match: { ignorePaths: config.match.ignorePaths, normalisers: config.match.normalisers }, redactHeaders: config.redact.headers, bodyPatterns: config.redact.bodyPatterns };
+/** Starts the store worker. Rounds are batched per event-loop turn and posted to it. */
+export function startWorkerRecorder(config: Config, onError: (message: string) => void): Recorder {
+  const data: StoreWorkerData = { match: { ignorePaths: config.match.ignorePaths, normalisers: config.match.normalisers }, redactHeaders: config.redact.headers, bodyPatterns: config.redact.bodyPatterns };
   const worker = new Worker(workerScript(), { workerData: data });
   const post = (message: ToStoreWorker): void => worker.postMessage(message);
-  const rekeyed = await new Promise<number>((resolve, reject) => {
-    const onMessage = (message: FromStoreWorker): void => {
-      worker.off('message', onMessage).off('error', reject);
-      if (message.type === 'ready') resolve(message.rekeyed);
-      else reject(new CalltapeError('STORE_IO', message.type === 'failed' ? message.message : `unexpected ${message.type} from the store worker`));
-    };
-    worker.on('message', onMessage).once('error', reject);
-  });
+  const opening = new Map<string, Promise<number>>();
   let closed: Promise<void> | undefined;
   worker.on('message', (message: FromStoreWorker) => {
     if (message.type === 'write-error') onError(`could not store ${message.lost} interaction(s): ${message.message}`);
   });
   worker.on('error', (error) => onError(`the store worker failed: ${error.message}`));
-  const queue = new BatchQueue<CapturedRound>((rounds) => post({ type: 'rounds', rounds }));
+  const queue = new BatchQueue<RoutedRound>((rounds) => post({ type: 'rounds', rounds }));
   return {
-    rekeyed,
-    record: (round) => queue.push(round),
+    open(cassette) {
+      let opened = opening.get(cassette);
+      if (!opened) {
+        opened = new Promise<number>((resolve, reject) => {
+          const onMessage = (message: FromStoreWorker): void => {
+            if ((message.type !== 'opened' && message.type !== 'open-failed') || message.cassette !== cassette) return;
+            worker.off('message', onMessage);
+            if (message.type === 'opened') resolve(message.rekeyed);
+            else reject(new CalltapeError('STORE_IO', message.message));
+          };
+          worker.on('message', onMessage);
+        });
+        opening.set(cassette, opened);
+        post({ type: 'open', cassette });
+      }
+      return opened;
+    },
+    record: (cassette, round) => queue.push({ cassette, round }),
     close() {
       closed ??= (async () => {
         queue.flush();
         // Messages are handled in order, so 'closed' arrives after every batch is written.
         const done = new Promise<void>((resolve) => {
-          const onClosed = (message: FromStoreWorker): void => {
+          worker.on('message', (message: FromStoreWorker) => {
             if (message.type === 'closed') resolve();
-          };
-          worker.on('message', onClosed);
+          });
           worker.once('exit', () => resolve());
         });
         post({ type: 'close' });

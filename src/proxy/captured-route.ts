@@ -3,8 +3,9 @@ import type { CapturedRound } from '../cassette/captured-round.js';
 import { keyOf, keyProfile, OrdinalCounter, parseBody, type MatchKey } from '../cassette/match-key.js';
 import { credentialValues, type Redactor } from '../cassette/redact.js';
 import type { CassetteReader, Recording } from '../cassette/sqlite/cassette-reader.js';
+import type { CassetteContext, CassetteRegistry } from './cassette-registry.js';
 import type { Recorder } from '../cassette/worker-recorder.js';
-import type { Config } from '../config/config.js';
+import type { Config, ProxyMode } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
 import type { ProviderAdapter } from '../providers/provider-adapter.js';
 import { classifyUpstreamFailure } from './classify-upstream-failure.js';
@@ -36,14 +37,17 @@ export interface CapturedRouteDeps {
   /** Redacts bodies and paths the same way the store does, so keys are computed from what is stored. */
   readonly redactor: Redactor;
   readonly recorder: Recorder | undefined;
-  readonly reader: CassetteReader | undefined;
+  readonly cassettes: CassetteRegistry;
   readonly stats: ReplayStats;
 }
 
 export interface Where {
   readonly sessionId: string | undefined;
-  /** Agent path without the session prefix, query included. */
+  /** Agent path without the prefixes, query included. */
   readonly path: string;
+  /** Cassette file and mode for this request. */
+  readonly cassette: string;
+  readonly mode: ProxyMode;
 }
 
 /**
@@ -52,14 +56,15 @@ export interface Where {
  * record forwards everything; record and auto hand the round to the store worker afterwards.
  */
 export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: ProviderAdapter, request: IncomingMessage, response: ServerResponse, where: Where) => Promise<void> {
-  const { config, logger, upstream, redactor, recorder, reader, stats } = deps;
-  const ordinals = new OrdinalCounter();
+  const { config, logger, upstream, redactor, recorder, cassettes, stats } = deps;
+  // One count per cassette: the Nth identical request is the Nth of its cassette and scope.
+  const ordinals = new Map<string, OrdinalCounter>();
   const profile = keyProfile(config.match);
   const factor = timingFactor(config.replayTiming);
-  const replaying = config.mode === 'replay' || config.mode === 'auto';
-  const capture = config.mode === 'record' || config.mode === 'auto';
 
   return async (adapter, request, response, where) => {
+    const replaying = where.mode === 'replay' || where.mode === 'auto';
+    const capture = where.mode === 'record' || where.mode === 'auto';
     const startedAt = Date.now();
     const startedPerf = performance.now();
     const method = request.method ?? 'POST';
@@ -70,19 +75,31 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
       sendError(response, adapter, new CalltapeError('BODY_TOO_LARGE', `calltape: the request body exceeds the limit of ${config.limits.maxBodyBytes} bytes (limits.maxBodyBytes)`), true);
       return;
     }
+    let cassette: CassetteContext;
+    try {
+      cassette = await cassettes.get(where.cassette, where.mode);
+    } catch (error) {
+      const failure = error instanceof CalltapeError ? error : new CalltapeError('STORE_IO', `calltape: ${where.cassette}: ${(error as Error).message}`);
+      logger.error(failure.message);
+      sendError(response, adapter, failure);
+      return;
+    }
+    const reader = cassette.reader;
     const text = read.body.toString('utf8');
     const id = timeOrderedId();
     const matchKey = (): { match: MatchKey; canonical: ReturnType<typeof keyOf>['canonical'] } => {
       // Keys come from the redacted body and path, exactly what the store keeps and re-keys from.
       const keyed = keyOf(method, redactor.path(where.path), request.headers, parseBody(redactor.text(text)), config.match);
       const scope = where.sessionId ?? '';
-      return { match: { key: keyed.key, profile, canonical: keyed.text, ordinal: ordinals.next(scope, keyed.key), scope }, canonical: keyed.canonical };
+      let counter = ordinals.get(where.cassette);
+      if (!counter) ordinals.set(where.cassette, (counter = new OrdinalCounter()));
+      return { match: { key: keyed.key, profile, canonical: keyed.text, ordinal: counter.next(scope, keyed.key), scope }, canonical: keyed.canonical };
     };
     const record = (match: MatchKey | undefined, upstreamOutcome: CapturedRound['upstream'], proxyError: CalltapeError | undefined): void => {
       if (!recorder || !capture) return;
       stats.recorded++;
       const headers = withoutSessionHeader(request.headers);
-      recorder.record({
+      recorder.record(where.cassette, {
         adapterId: adapter.id,
         request: { id, sessionId: where.sessionId ?? id, method, path: where.path, headers, body: read.body, startedAt },
         upstream: upstreamOutcome,
@@ -98,7 +115,7 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
     } catch (error) {
       const invalid = new CalltapeError('INVALID_JSON', `calltape: the request body is not valid JSON (${(error as Error).message})`);
       sendError(response, adapter, invalid);
-      if (config.mode === 'record') record(undefined, undefined, invalid);
+      if (where.mode === 'record') record(undefined, undefined, invalid);
       return;
     }
 
@@ -114,8 +131,8 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
         replayRecording(recording, response, factor);
         return;
       }
-      if (config.mode === 'replay') {
-        const miss = describeMiss(reader, keyed, config.cassette, method, redactor.path(where.path));
+      if (where.mode === 'replay') {
+        const miss = describeMiss(reader, keyed, where.cassette, method, redactor.path(where.path));
         stats.misses++;
         stats.missReasons.push(miss.message);
         logger.error(miss.message);

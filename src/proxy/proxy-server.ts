@@ -1,14 +1,15 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { createRedactor } from '../cassette/redact.js';
-import { CassetteReader } from '../cassette/sqlite/cassette-reader.js';
 import { startWorkerRecorder } from '../cassette/worker-recorder.js';
 import type { Config } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
 import { findAdapter } from '../providers/adapters.js';
 import { openAiChatAdapter } from '../providers/openai-chat/openai-chat-adapter.js';
 import { createCapturedRoute, type ReplayStats } from './captured-route.js';
+import { CassetteRegistry } from './cassette-registry.js';
 import { sessionHeader } from './headers.js';
 import { createLogger, type Logger } from './logger.js';
 import { createPassThrough } from './pass-through.js';
@@ -45,15 +46,20 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
   if (config.mode === 'replay' && !existsSync(config.cassette)) {
     throw new CalltapeError('STORE_IO', `${config.cassette}: no such cassette to replay`, 'Record it first: calltape proxy --mode record (or --mode auto).');
   }
-  // The store worker also opens the cassette in replay mode: it migrates it and re-keys recordings made under other match rules.
-  const recorder = config.mode === 'passthrough' ? undefined : await startWorkerRecorder(config, (message) => logger.error(message));
-  if (recorder && recorder.rekeyed > 0) logger.info(`re-keyed ${recorder.rekeyed} recording(s) for the current match rules`);
-  const reader = config.mode === 'replay' || config.mode === 'auto' ? new CassetteReader(config.cassette) : undefined;
+  // The store worker opens cassettes in every mode but passthrough: it creates, migrates and re-keys them.
+  const recorder = startWorkerRecorder(config, (message) => logger.error(message));
+  const cassettes = new CassetteRegistry(recorder, dirname(config.cassette), logger);
+  try {
+    await cassettes.get(config.cassette, config.mode);
+  } catch (error) {
+    await recorder.close();
+    throw error instanceof CalltapeError ? new CalltapeError('STORE_IO', error.message, error.hint) : error;
+  }
   // The same redaction the store applies, so keys are computed from what is stored; also keeps log lines clean.
   const redactor = createRedactor(config.redact.headers, config.redact.bodyPatterns);
   const upstream = createUpstream(config);
   const stats: ReplayStats = { hits: 0, misses: 0, recorded: 0, served: new Set(), missReasons: [] };
-  const capturedRoute = createCapturedRoute({ config, logger, upstream, redactor, recorder, reader, stats });
+  const capturedRoute = createCapturedRoute({ config, logger, upstream, redactor, recorder, cassettes, stats });
   const errorJson = (message: string): string => JSON.stringify(openAiChatAdapter.errorBody(new CalltapeError('UPSTREAM_UNREACHABLE', message)));
   const passThrough = createPassThrough(config.upstream, config.timeouts.upstreamHeadersMs, errorJson, logger);
   let inFlight = 0;
@@ -84,18 +90,23 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
       return;
     }
     const sessionRoute = parseSessionRoute(url, request.headers[sessionHeader]);
-    const adapter = sessionRoute ? findAdapter(method, sessionRoute.path) : undefined;
-    if (!sessionRoute) {
-      sendError(response, openAiChatAdapter, new CalltapeError('INVALID_REQUEST', 'calltape: the session id (path prefix /s/<id>/ or x-calltape-session header) must be 1-200 printable characters'));
+    if ('error' in sessionRoute) {
+      sendError(response, openAiChatAdapter, new CalltapeError('INVALID_REQUEST', sessionRoute.error));
       return;
     }
+    const adapter = findAdapter(method, sessionRoute.path);
     if (!adapter) {
       request.url = sessionRoute.path + sessionRoute.query;
       delete request.headers[sessionHeader];
       passThrough.web(request, response);
       return;
     }
-    await capturedRoute(adapter, request, response, { sessionId: sessionRoute.sessionId, path: sessionRoute.path + sessionRoute.query });
+    await capturedRoute(adapter, request, response, {
+      sessionId: sessionRoute.sessionId,
+      path: sessionRoute.path + sessionRoute.query,
+      cassette: sessionRoute.cassette ? cassettes.pathOf(sessionRoute.cassette.name) : config.cassette,
+      mode: sessionRoute.cassette?.mode ?? config.mode,
+    });
   }
 
   try {
@@ -108,8 +119,8 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
     });
   } catch (error) {
     // Nothing may keep the process alive after a failed start (the store worker would).
-    reader?.close();
-    await recorder?.close();
+    cassettes.close();
+    await recorder.close();
     passThrough.close();
     await upstream.pool.destroy();
     throw error;
@@ -127,7 +138,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
       return inFlight;
     },
     stats,
-    unusedRecordings: () => (reader ? reader.ids().filter((id) => !stats.served.has(id)) : []),
+    unusedRecordings: () => cassettes.unusedRecordings(stats.served),
     close() {
       closing ??= (async () => {
         server.close();
@@ -139,8 +150,8 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
           });
         }
         server.closeAllConnections();
-        reader?.close();
-        await recorder?.close();
+        cassettes.close();
+        await recorder.close();
         passThrough.close();
         await upstream.pool.destroy();
       })();

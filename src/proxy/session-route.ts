@@ -1,12 +1,18 @@
-/** A request path split into the session it names (if any) and the path to forward. */
+import type { ProxyMode } from '../config/config.js';
+
+/** What a request's path prefix says: the cassette and mode to use, the session, and the path to forward. */
 export interface SessionRoute {
+  /** From `/c/<name>` or `/c/<name>:<mode>`; undefined means the proxy's own cassette and mode. */
+  readonly cassette: { readonly name: string; readonly mode: ProxyMode | undefined } | undefined;
   readonly sessionId: string | undefined;
-  /** Path without the `/s/<id>` prefix and without the query. */
+  /** Path without the prefixes and without the query. */
   readonly path: string;
   /** Query string including `?`, or ''. */
   readonly query: string;
 }
 
+const modes: readonly ProxyMode[] = ['record', 'replay', 'auto', 'passthrough'];
+const cassettePrefix = /^\/c\/([^/]+)(\/.*)?$/;
 const sessionPrefix = /^\/s\/([^/]+)(\/.*)?$/;
 
 /** Session ids: 1–200 printable characters. */
@@ -14,25 +20,45 @@ export function isValidSessionId(id: string): boolean {
   return id.length > 0 && id.length <= 200 && !/[\u0000-\u001f\u007f]/.test(id);
 }
 
+/** Cassette names: letters, digits, `.`, `_`, `-`, not starting with `.` — they can never leave the recordings folder. */
+export function isValidCassetteName(name: string): boolean {
+  return /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/.test(name);
+}
+
 /**
- * Reads the session from the `/s/<id>/…` path prefix, else from the `x-calltape-session` header.
- * Returns undefined for a malformed id (the caller answers 400).
+ * Reads `/c/<cassette>[:<mode>]/` and then `/s/<session>/` prefixes (the session may also come
+ * from the `x-calltape-session` header). Returns an error message for a malformed prefix.
  */
-export function parseSessionRoute(url: string, header: string | string[] | undefined): SessionRoute | undefined {
+export function parseSessionRoute(url: string, header: string | string[] | undefined): SessionRoute | { readonly error: string } {
   const queryAt = url.indexOf('?');
-  const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
+  let path = queryAt === -1 ? url : url.slice(0, queryAt);
   const query = queryAt === -1 ? '' : url.slice(queryAt);
-  const match = sessionPrefix.exec(pathname);
-  if (match) {
-    let id: string;
-    try {
-      id = decodeURIComponent(match[1] ?? '');
-    } catch {
-      return undefined;
-    }
-    return isValidSessionId(id) ? { sessionId: id, path: match[2] ?? '/', query } : undefined;
+
+  let cassette: SessionRoute['cassette'];
+  const cassetteMatch = cassettePrefix.exec(path);
+  if (cassetteMatch) {
+    const [name = '', mode] = decode(cassetteMatch[1] ?? '')?.split(':') ?? [];
+    if (!isValidCassetteName(name)) return { error: `calltape: "${name}" is not a valid cassette name (letters, digits, . _ -; it may not leave the recordings folder)` };
+    if (mode !== undefined && !modes.includes(mode as ProxyMode)) return { error: `calltape: "${mode}" is not a mode (record, replay, auto, passthrough)` };
+    cassette = { name, mode: mode as ProxyMode | undefined };
+    path = cassetteMatch[2] ?? '/';
+  }
+
+  const sessionMatch = sessionPrefix.exec(path);
+  if (sessionMatch) {
+    const id = decode(sessionMatch[1] ?? '');
+    if (id === undefined || !isValidSessionId(id)) return { error: 'calltape: the session id (path prefix /s/<id>/ or x-calltape-session header) must be 1-200 printable characters' };
+    return { cassette, sessionId: id, path: sessionMatch[2] ?? '/', query };
   }
   const fromHeader = Array.isArray(header) ? header[0] : header;
-  if (fromHeader !== undefined && !isValidSessionId(fromHeader)) return undefined;
-  return { sessionId: fromHeader, path: pathname, query };
+  if (fromHeader !== undefined && !isValidSessionId(fromHeader)) return { error: 'calltape: the session id (path prefix /s/<id>/ or x-calltape-session header) must be 1-200 printable characters' };
+  return { cassette, sessionId: fromHeader, path, query };
+}
+
+function decode(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
 }

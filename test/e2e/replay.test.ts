@@ -251,3 +251,53 @@ describe('cassette safety', () => {
     store.close();
   });
 });
+
+describe('per-request cassettes: /c/<name>[:<mode>]/', () => {
+  it('records into and replays from named cassettes beside the configured one, one proxy for many tests', async () => {
+    const upstream = await startScriptedUpstream(modelScript);
+    running.push(upstream);
+    const folder = temporaryFolder();
+    const proxy = await startTestProxy(upstream.url, { cassette: join(folder, 'default.sqlite'), mode: 'record' });
+    running.push(proxy);
+    const clientFor = (prefix: string) => new OpenAI({ apiKey: 'sk-x', baseURL: `${proxy.url}${prefix}/v1`, maxRetries: 0 });
+    const ask = (client: OpenAI, city: string) => client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: `Weather in ${city}?` }] }).then((answer) => answer.choices[0]?.message.content);
+
+    expect(await ask(clientFor('/c/checkout'), 'Paris')).toBe('Checking Paris (answer 1).');
+    expect(await ask(clientFor('/c/search/s/case-1'), 'Rome')).toBe('Checking Rome (answer 2).');
+    // Recordings are written by the store worker within a turn or two; wait until both are readable.
+    const Database = (await import('better-sqlite3')).default;
+    const stored = (name: string): number => {
+      const db = new Database(join(folder, `${name}.sqlite`), { readonly: true });
+      try {
+        return db.prepare('SELECT count(*) FROM interactions').pluck().get() as number;
+      } finally {
+        db.close();
+      }
+    };
+    while (stored('checkout') < 1 || stored('search') < 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    // Replay from the same proxy, without touching the upstream.
+    expect(await ask(clientFor('/c/checkout:replay'), 'Paris')).toBe('Checking Paris (answer 1).');
+    expect(await ask(clientFor('/c/search:replay/s/case-1'), 'Rome')).toBe('Checking Rome (answer 2).');
+    expect(upstream.received).toHaveLength(2);
+    const missing = (await clientFor('/c/nothing:replay').chat.completions.create({ model: 'm', messages: [] }).catch((error: unknown) => error)) as InstanceType<typeof OpenAI.APIError>;
+    expect(missing.status).toBe(404);
+    expect(missing.message).toContain('no such cassette to replay');
+    const { existsSync } = await import('node:fs');
+    expect([existsSync(join(folder, 'checkout.sqlite')), existsSync(join(folder, 'search.sqlite')), existsSync(join(folder, 'nothing.sqlite'))]).toEqual([true, true, false]);
+  });
+
+  it('rejects names that would leave the recordings folder, and unknown modes', async () => {
+    const proxy = await startTestProxy('http://127.0.0.1:1', { cassette: join(temporaryFolder(), 'default.sqlite') });
+    running.push(proxy);
+    for (const [prefix, message] of [
+      ['/c/..%2Fescape', 'not a valid cassette name'],
+      ['/c/%2Fetc%2Fpasswd', 'not a valid cassette name'],
+      ['/c/.hidden', 'not a valid cassette name'],
+      ['/c/ok:rewind', 'is not a mode'],
+    ] as const) {
+      const response = await fetch(`${proxy.url}${prefix}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { error: { message: string } }).error.message).toContain(message);
+    }
+  });
+});

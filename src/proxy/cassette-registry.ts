@@ -1,0 +1,56 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { CassetteReader } from '../cassette/sqlite/cassette-reader.js';
+import type { Recorder } from '../cassette/worker-recorder.js';
+import type { ProxyMode } from '../config/config.js';
+import { CalltapeError } from '../errors.js';
+import type { Logger } from './logger.js';
+
+/** A cassette ready for a mode: opened (created, migrated, re-keyed) by the store worker, with a reader where replay needs one. */
+export interface CassetteContext {
+  readonly path: string;
+  readonly reader: CassetteReader | undefined;
+}
+
+/**
+ * The cassettes one proxy serves: its configured one and those named per request with
+ * `/c/<name>/`, which resolve to `<name>.sqlite` in the configured cassette's folder.
+ */
+export class CassetteRegistry {
+  private readonly readers = new Map<string, CassetteReader>();
+
+  constructor(
+    private readonly recorder: Recorder | undefined,
+    private readonly folder: string,
+    private readonly logger: Logger,
+  ) {}
+
+  /** The file a cassette name stands for (the name was validated to stay inside the folder). */
+  pathOf(name: string): string {
+    return join(this.folder, `${name}.sqlite`);
+  }
+
+  async get(path: string, mode: ProxyMode): Promise<CassetteContext> {
+    if (mode === 'passthrough' || !this.recorder) return { path, reader: undefined };
+    if (mode === 'replay' && !existsSync(path)) throw new CalltapeError('CASSETTE_MISS', `calltape: no such cassette to replay: ${path}`, 'Record it first (--mode record or auto).');
+    const rekeyed = await this.recorder.open(path);
+    if (rekeyed > 0) this.logger.info(`${path}: re-keyed ${rekeyed} recording(s) for the current match rules`);
+    if (mode === 'record') return { path, reader: undefined };
+    let reader = this.readers.get(path);
+    if (!reader) {
+      reader = new CassetteReader(path);
+      this.readers.set(path, reader);
+    }
+    return { path, reader };
+  }
+
+  /** Ids of recordings (in every cassette opened for replay) that were never served. */
+  unusedRecordings(served: ReadonlySet<string>): string[] {
+    return [...this.readers.values()].flatMap((reader) => reader.ids().filter((id) => !served.has(id)));
+  }
+
+  close(): void {
+    for (const reader of this.readers.values()) reader.close();
+    this.readers.clear();
+  }
+}
