@@ -40,6 +40,12 @@ export class OrdinalCounter {
 
 export { keyProfile };
 
+/** The rules requests are keyed by: the configured ones, plus the stream flags when either form may answer. */
+export function effectiveRules(match: MatchRules & { readonly streamAgnostic?: boolean }): MatchRules {
+  const ignorePaths = match.streamAgnostic ? [...match.ignorePaths, 'stream', 'stream_options'] : match.ignorePaths;
+  return { ignorePaths, normalisers: match.normalisers };
+}
+
 /** A body for keying: its JSON, or the text itself when redaction left it unparseable. */
 export function parseBody(text: string): JsonValue {
   try {

@@ -6,6 +6,7 @@ import type { Config } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
 import { packageRoot } from '../package-root.js';
 import { BatchQueue } from './batch-queue.js';
+import { effectiveRules } from './match-key.js';
 import type { CapturedRound } from './captured-round.js';
 import type { FromStoreWorker, RoutedRound, StoreWorkerData, ToStoreWorker } from './store-protocol.js';
 
@@ -23,7 +24,7 @@ export interface Recorder {
 
 /** Starts the store worker. Rounds are batched per event-loop turn and posted to it. */
 export function startWorkerRecorder(config: Config, onError: (message: string) => void): Recorder {
-  const data: StoreWorkerData = { match: { ignorePaths: config.match.ignorePaths, normalisers: config.match.normalisers }, redactHeaders: config.redact.headers, bodyPatterns: config.redact.bodyPatterns };
+  const data: StoreWorkerData = { match: effectiveRules(config.match), redactHeaders: config.redact.headers, bodyPatterns: config.redact.bodyPatterns };
   const worker = new Worker(workerScript(), { workerData: data });
   const post = (message: ToStoreWorker): void => worker.postMessage(message);
   const opening = new Map<string, Promise<number>>();

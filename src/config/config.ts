@@ -33,6 +33,8 @@ export type ReplayTiming = string;
 
 export interface MatchConfig extends MatchRules {
   readonly onExhausted: 'error' | 'repeat-last';
+  /** A recording answers both streamed and non-streamed requests; `stream` leaves the key. */
+  readonly streamAgnostic: boolean;
 }
 export type LogLevel = 'silent' | 'error' | 'info' | 'debug';
 
@@ -50,7 +52,7 @@ export const defaultConfig: Config = {
   mode: 'record',
   cassette: 'recordings/calltape.sqlite',
   replayTiming: 'none',
-  match: { ignorePaths: ['user', 'metadata', 'store', 'service_tier'], normalisers: ['iso-datetime', 'uuid'], onExhausted: 'error' },
+  match: { ignorePaths: ['user', 'metadata', 'store', 'service_tier'], normalisers: ['iso-datetime', 'uuid'], onExhausted: 'error', streamAgnostic: false },
   logLevel: 'info',
   limits: { maxBodyBytes: 32 * 1024 * 1024 },
   timeouts: {
@@ -71,7 +73,7 @@ export interface ConfigLayer {
   mode?: string;
   cassette?: string;
   replayTiming?: string;
-  match?: { ignorePaths?: string[]; normalisers?: Normaliser[]; onExhausted?: 'error' | 'repeat-last' };
+  match?: { ignorePaths?: string[]; normalisers?: Normaliser[]; onExhausted?: 'error' | 'repeat-last'; streamAgnostic?: boolean };
   logLevel?: string;
   limits?: { maxBodyBytes?: number };
   timeouts?: Partial<Record<keyof Config['timeouts'], number>>;

@@ -41,4 +41,11 @@ export interface ProviderAdapter {
   parseResponse(input: ResponseInput): ParsedResponse;
   /** The provider's own error envelope for an error calltape raises, so the agent's SDK throws. */
   errorBody(error: CalltapeError): JsonValue;
+  /** Whether a request body asks for a streamed answer (and, for the stream form, whether usage is wanted). */
+  requestedForm(body: JsonValue): { readonly stream: boolean; readonly includeUsage: boolean };
+  /**
+   * Re-expresses a whole recorded body in the other form: a JSON answer as the provider's
+   * stream, or a finished stream as the JSON answer. Undefined when it cannot (truncated stream).
+   */
+  convertBody(body: string, to: { readonly stream: boolean; readonly includeUsage: boolean }): { readonly contentType: string; readonly body: string } | undefined;
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CapturedRound } from '../cassette/captured-round.js';
-import { keyOf, keyProfile, OrdinalCounter, parseBody, type MatchKey } from '../cassette/match-key.js';
+import { effectiveRules, keyOf, keyProfile, OrdinalCounter, parseBody, type MatchKey } from '../cassette/match-key.js';
 import { credentialValues, type Redactor } from '../cassette/redact.js';
 import type { CassetteReader, Recording } from '../cassette/sqlite/cassette-reader.js';
 import type { CassetteContext, CassetteRegistry } from './cassette-registry.js';
@@ -13,7 +13,7 @@ import { forwardUpstream } from './forward-upstream.js';
 import { sessionHeader, upstreamRequestHeaders } from './headers.js';
 import type { Logger } from './logger.js';
 import { readRequestBody } from './read-request-body.js';
-import { replayRecording, timingFactor } from './replay-recording.js';
+import { inRequestedForm, replayRecording, timingFactor } from './replay-recording.js';
 import { sendError } from './send-error.js';
 import { timeOrderedId } from './time-ordered-id.js';
 import type { Upstream } from './upstream.js';
@@ -59,7 +59,8 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
   const { config, logger, upstream, redactor, recorder, cassettes, stats } = deps;
   // One count per cassette: the Nth identical request is the Nth of its cassette and scope.
   const ordinals = new Map<string, OrdinalCounter>();
-  const profile = keyProfile(config.match);
+  const rules = effectiveRules(config.match);
+  const profile = keyProfile(rules);
   const factor = timingFactor(config.replayTiming);
 
   return async (adapter, request, response, where) => {
@@ -89,7 +90,7 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
     const id = timeOrderedId();
     const matchKey = (): { match: MatchKey; canonical: ReturnType<typeof keyOf>['canonical'] } => {
       // Keys come from the redacted body and path, exactly what the store keeps and re-keys from.
-      const keyed = keyOf(method, redactor.path(where.path), request.headers, parseBody(redactor.text(text)), config.match);
+      const keyed = keyOf(method, redactor.path(where.path), request.headers, parseBody(redactor.text(text)), rules);
       const scope = where.sessionId ?? '';
       let counter = ordinals.get(where.cassette);
       if (!counter) ordinals.set(where.cassette, (counter = new OrdinalCounter()));
@@ -128,7 +129,7 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
         stats.hits++;
         stats.served.add(recording.id);
         logger.debug(`${method} ${redactor.path(where.path)} → replayed ${recording.id}`);
-        replayRecording(recording, response, factor);
+        replayRecording(config.match.streamAgnostic ? inRequestedForm(recording, adapter, text) : recording, response, factor);
         return;
       }
       if (where.mode === 'replay') {

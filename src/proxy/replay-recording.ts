@@ -1,5 +1,8 @@
 import type { ServerResponse } from 'node:http';
+import { decodeContent } from '../cassette/decode-content.js';
 import type { Recording } from '../cassette/sqlite/cassette-reader.js';
+import type { ProviderAdapter } from '../providers/provider-adapter.js';
+import { parseBody } from '../cassette/match-key.js';
 
 /** Recorded headers that describe the original connection, not the response; never replayed. */
 const connectionHeaders = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'date']);
@@ -53,4 +56,25 @@ export function replayRecording(recording: Recording, response: ServerResponse, 
     else response.end();
   };
   writeFrom(0);
+}
+
+/**
+ * The recording in the form the request asks for (`match.streamAgnostic`): a JSON answer
+ * re-emitted as a stream, or a finished stream as JSON. Unchanged when the forms agree, and for
+ * answers that are not a finished success (errors and cut streams replay as recorded).
+ */
+export function inRequestedForm(recording: Recording, adapter: ProviderAdapter, requestText: string): Recording {
+  const wanted = adapter.requestedForm(parseBody(requestText));
+  const header = (name: string): string => {
+    const value = recording.headers?.[name];
+    return Array.isArray(value) ? value.join(', ') : (value ?? '');
+  };
+  const recordedStream = header('content-type').includes('text/event-stream');
+  if (recordedStream === wanted.stream || recording.status !== 'complete' || !recording.body) return recording;
+  const decoded = decodeContent(recording.body, header('content-encoding') || undefined);
+  const converted = adapter.convertBody(new TextDecoder().decode(decoded.bytes), wanted);
+  if (!converted || decoded.error) return recording;
+  const body = Buffer.from(converted.body, 'utf8');
+  const { 'content-encoding': _encoding, 'content-type': _type, ...headers } = recording.headers ?? {};
+  return { ...recording, headers: { ...headers, 'content-type': converted.contentType }, body, chunks: [[body.length, recording.chunks.at(-1)?.[1] ?? 0]] };
 }

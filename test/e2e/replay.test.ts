@@ -95,7 +95,7 @@ describe('record, then replay offline', () => {
     expect(fourth.message).toMatch(/was recorded 3 time\(s\); this is request 4 of it/);
     await proxy.close();
 
-    const { client: lenient } = await start('http://127.0.0.1:1', cassette, { mode: 'replay', match: { ignorePaths: [], normalisers: ['iso-datetime', 'uuid'], onExhausted: 'repeat-last' } });
+    const { client: lenient } = await start('http://127.0.0.1:1', cassette, { mode: 'replay', match: { ignorePaths: [], normalisers: ['iso-datetime', 'uuid'], onExhausted: 'repeat-last', streamAgnostic: false } });
     const answers = [...(await run(lenient)), (await lenient.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'Weather in Rome?' }] })).choices[0]?.message.content];
     expect(answers.at(-1)).toBe('Checking Rome (answer 3).');
   });
@@ -143,7 +143,7 @@ describe('record, then replay offline', () => {
     running.push(upstream);
     const cassette = join(temporaryFolder(), 'c.sqlite');
     // Recorded with `user` as part of the key…
-    const recorder = await start(upstream.url, cassette, { mode: 'record', match: { ignorePaths: [], normalisers: [], onExhausted: 'error' } });
+    const recorder = await start(upstream.url, cassette, { mode: 'record', match: { ignorePaths: [], normalisers: [], onExhausted: 'error', streamAgnostic: false } });
     await ask(recorder.client, 'alice');
     await recorder.proxy.close();
     // …replayed under the defaults, which ignore it.
@@ -299,5 +299,39 @@ describe('per-request cassettes: /c/<name>[:<mode>]/', () => {
       expect(response.status).toBe(400);
       expect(((await response.json()) as { error: { message: string } }).error.message).toContain(message);
     }
+  });
+});
+
+describe('match.streamAgnostic', () => {
+  const agnostic = { ignorePaths: ['user', 'metadata', 'store', 'service_tier'], normalisers: ['iso-datetime', 'uuid'] as const, onExhausted: 'error' as const, streamAgnostic: true };
+
+  it('answers a streaming request from a non-streamed recording and the other way round', async () => {
+    const upstream = await startScriptedUpstream(modelScript);
+    running.push(upstream);
+    const cassette = join(temporaryFolder(), 'c.sqlite');
+    const recorder = await start(upstream.url, cassette, { mode: 'record', match: { ...agnostic, normalisers: [...agnostic.normalisers] } });
+    const plain = await recorder.client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'Weather in Paris?' }], tools });
+    const streamed = await recorder.client.chat.completions.stream({ model: 'm', messages: [{ role: 'user', content: 'Weather in Tokyo?' }], tools, stream_options: { include_usage: true } }).finalChatCompletion();
+    await recorder.proxy.close();
+
+    const { client, proxy } = await start('http://127.0.0.1:1', cassette, { mode: 'replay', match: { ...agnostic, normalisers: [...agnostic.normalisers] } });
+    const plainAsStream = await client.chat.completions.stream({ model: 'm', messages: [{ role: 'user', content: 'Weather in Paris?' }], tools }).finalChatCompletion();
+    const streamAsPlain = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'Weather in Tokyo?' }], tools });
+    const call = (completion: OpenAI.Chat.Completions.ChatCompletion) => {
+      const first = completion.choices[0]?.message.tool_calls?.[0];
+      return first?.type === 'function' ? [completion.choices[0]?.message.content, first.id, first.function.name, first.function.arguments, completion.choices[0]?.finish_reason] : [];
+    };
+    expect(call(plainAsStream)).toEqual(call(plain));
+    expect(call(streamAsPlain)).toEqual(call(streamed));
+    expect(streamAsPlain.usage).toEqual(streamed.usage);
+    expect(proxy.stats).toMatchObject({ hits: 2, misses: 0 });
+  });
+
+  it('keeps stream part of the key when off', async () => {
+    const { recorded, proxy } = await recordThenReplay((client) => client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'Weather in Paris?' }] }));
+    expect(recorded).toBeDefined();
+    const client = new OpenAI({ apiKey: 'sk-x', baseURL: proxy.baseUrl, maxRetries: 0 });
+    const error = (await client.chat.completions.stream({ model: 'm', messages: [{ role: 'user', content: 'Weather in Paris?' }] }).finalChatCompletion().catch((caught: unknown) => caught)) as Error;
+    expect(error.message).toContain('differs at stream');
   });
 });

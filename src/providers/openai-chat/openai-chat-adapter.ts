@@ -3,6 +3,7 @@ import type { JsonValue } from '../../trace/trace.js';
 import { asObject, asString, parseJson } from '../json-access.js';
 import type { ParsedResponse, ProviderAdapter, ResponseInput } from '../provider-adapter.js';
 import { assembleOpenAiChatStream } from './assemble-openai-chat-stream.js';
+import { toCompletionBody, toStreamBody } from './convert-openai-chat-body.js';
 import { parseOpenAiChatCompletion } from './parse-openai-chat-completion.js';
 import { parseOpenAiChatRequest } from './parse-openai-chat-request.js';
 
@@ -13,6 +14,14 @@ export const openAiChatAdapter: ProviderAdapter = {
   parseRequest: parseOpenAiChatRequest,
   parseResponse,
   errorBody: (error) => ({ error: { message: error.message, type: error.type, param: null, code: error.code.toLowerCase() } }),
+  requestedForm(body) {
+    const request = asObject(body);
+    return { stream: request?.['stream'] === true, includeUsage: asObject(request?.['stream_options'])?.['include_usage'] === true };
+  },
+  convertBody(body, to) {
+    const converted = to.stream ? toStreamBody(body, to.includeUsage) : toCompletionBody(body);
+    return converted === undefined ? undefined : { contentType: to.stream ? 'text/event-stream; charset=utf-8' : 'application/json', body: converted };
+  },
 };
 
 function parseResponse(input: ResponseInput): ParsedResponse {
