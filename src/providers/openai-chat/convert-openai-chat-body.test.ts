@@ -6,7 +6,7 @@ import { openAiChatAdapter } from './openai-chat-adapter.js';
 
 const encoder = new TextEncoder();
 const turnArbitrary: fc.Arbitrary<ScriptedTurn> = fc.record({
-  text: fc.option(fc.string({ unit: 'grapheme', maxLength: 40 }), { nil: undefined }),
+  text: fc.string({ unit: 'grapheme', maxLength: 40 }),
   toolCalls: fc.array(fc.record({ id: fc.constantFrom('call_a', 'call_b', 'call_c'), name: fc.constantFrom('get_weather', 'send_email'), arguments: fc.json() }), { maxLength: 3 }),
   usage: fc.record({ prompt_tokens: fc.nat(1000), completion_tokens: fc.nat(1000) }),
 });
