@@ -10,6 +10,7 @@ export interface Config {
   /** Absolute path of the SQLite store. */
   readonly cassette: string;
   readonly replayTiming: ReplayTiming;
+  readonly expiry: { readonly maxAge: string | null; readonly onExpired: 'warn' | 'error' | 'rerecord' };
   readonly match: MatchConfig;
   readonly logLevel: LogLevel;
   readonly limits: { readonly maxBodyBytes: number };
@@ -52,6 +53,7 @@ export const defaultConfig: Config = {
   mode: 'record',
   cassette: 'recordings/calltape.sqlite',
   replayTiming: 'none',
+  expiry: { maxAge: null, onExpired: 'warn' },
   match: { ignorePaths: ['user', 'metadata', 'store', 'service_tier'], normalisers: ['iso-datetime', 'uuid'], onExhausted: 'error', streamAgnostic: false },
   logLevel: 'info',
   limits: { maxBodyBytes: 32 * 1024 * 1024 },
@@ -73,6 +75,7 @@ export interface ConfigLayer {
   mode?: string;
   cassette?: string;
   replayTiming?: string;
+  expiry?: { maxAge?: string | null; onExpired?: 'warn' | 'error' | 'rerecord' };
   match?: { ignorePaths?: string[]; normalisers?: Normaliser[]; onExhausted?: 'error' | 'repeat-last'; streamAgnostic?: boolean };
   logLevel?: string;
   limits?: { maxBodyBytes?: number };

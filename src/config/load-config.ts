@@ -81,6 +81,7 @@ export function loadConfig(flags: ConfigFlags, env: Readonly<Record<string, stri
       cassette: resolve(cassetteBase, merged.cassette ?? d.cassette),
       logLevel: (merged.logLevel ?? d.logLevel) as LogLevel,
       replayTiming: merged.replayTiming ?? d.replayTiming,
+      expiry: { ...d.expiry, ...merged.expiry },
       match: { ...d.match, ...merged.match },
       limits: { maxBodyBytes: merged.limits?.maxBodyBytes ?? d.limits.maxBodyBytes },
       timeouts: { ...d.timeouts, ...merged.timeouts },
@@ -128,6 +129,7 @@ function mergeLayers(base: ConfigLayer, next: ConfigLayer): ConfigLayer {
     ...next,
     limits: { ...base.limits, ...next.limits },
     match: { ...base.match, ...next.match },
+    expiry: { ...base.expiry, ...next.expiry },
     timeouts: { ...base.timeouts, ...next.timeouts },
     redact: { ...base.redact, ...next.redact },
   };

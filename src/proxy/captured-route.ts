@@ -28,6 +28,8 @@ export interface ReplayStats {
   readonly served: Set<string>;
   /** One line per miss: what differed. */
   readonly missReasons: string[];
+  /** Recordings served although older than `expiry.maxAge` (onExpired: warn). */
+  expired: number;
 }
 
 export interface CapturedRouteDeps {
@@ -62,6 +64,7 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
   const rules = effectiveRules(config.match);
   const profile = keyProfile(rules);
   const factor = timingFactor(config.replayTiming);
+  const maxAgeMs = parseMaxAge(config.expiry.maxAge);
 
   return async (adapter, request, response, where) => {
     const replaying = where.mode === 'replay' || where.mode === 'auto';
@@ -124,7 +127,22 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
     if (replaying && reader) {
       const keyed = matchKey();
       match = keyed.match;
-      const recording = findRecording(reader, keyed.match, config.match.onExhausted);
+      const found = findRecording(reader, keyed.match, config.match.onExhausted);
+      const age = found ? Date.now() - found.startedAt : 0;
+      const expired = found !== undefined && maxAgeMs !== undefined && age > maxAgeMs;
+      if (expired && config.expiry.onExpired === 'warn') {
+        stats.expired++;
+        logger.info(`${where.cassette}: recording ${found.id} is ${formatAge(age)} old (expiry.maxAge ${config.expiry.maxAge ?? ''}); re-record it`);
+      }
+      const recording = expired && config.expiry.onExpired !== 'warn' ? undefined : found;
+      if (expired && !recording && (where.mode === 'replay' || config.expiry.onExpired === 'error')) {
+        const stale = new CalltapeError('CASSETTE_MISS', `calltape: cassette ${where.cassette}: the recording for ${method} ${redactor.path(where.path)} is ${formatAge(age)} old, past expiry.maxAge ${config.expiry.maxAge ?? ''}; re-record it (calltape auto with expiry.onExpired "rerecord" does).`);
+        stats.misses++;
+        stats.missReasons.push(stale.message);
+        logger.error(stale.message);
+        sendError(response, adapter, stale);
+        return;
+      }
       if (recording) {
         stats.hits++;
         stats.served.add(recording.id);
@@ -159,6 +177,18 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
       },
     );
   };
+}
+
+/** `12h` / `30d` in milliseconds; undefined for no limit. */
+export function parseMaxAge(maxAge: string | null): number | undefined {
+  const match = maxAge === null ? null : /^(\d+)(h|d)$/.exec(maxAge);
+  if (!match) return undefined;
+  return Number(match[1]) * (match[2] === 'd' ? 86_400_000 : 3_600_000);
+}
+
+function formatAge(ms: number): string {
+  const hours = ms / 3_600_000;
+  return hours >= 48 ? `${Math.floor(hours / 24)} days` : `${Math.floor(hours)} hours`;
 }
 
 function findRecording(reader: CassetteReader, match: MatchKey, onExhausted: 'error' | 'repeat-last'): Recording | undefined {

@@ -335,3 +335,38 @@ describe('match.streamAgnostic', () => {
     expect(error.message).toContain('differs at stream');
   });
 });
+
+describe('expiry.maxAge', () => {
+  async function agedCassette(): Promise<{ cassette: string; upstream: ScriptedUpstream }> {
+    const upstream = await startScriptedUpstream(modelScript);
+    running.push(upstream);
+    const cassette = join(temporaryFolder(), 'c.sqlite');
+    const recorder = await start(upstream.url, cassette, { mode: 'record' });
+    await recorder.client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'Weather in Bern?' }] });
+    await recorder.proxy.close();
+    const Database = (await import('better-sqlite3')).default;
+    const db = new Database(cassette);
+    db.prepare('UPDATE interactions SET started_at = started_at - 40 * 86400000').run();
+    db.close();
+    return { cassette, upstream };
+  }
+  const ask = (client: OpenAI) => client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'Weather in Bern?' }] });
+
+  it('warns about, errors on, or re-records a recording older than maxAge', async () => {
+    const { cassette, upstream } = await agedCassette();
+    const warn = await start('http://127.0.0.1:1', cassette, { mode: 'replay', expiry: { maxAge: '30d', onExpired: 'warn' } });
+    expect((await ask(warn.client)).choices[0]?.message.content).toBe('Checking Bern (answer 1).');
+    expect(warn.proxy.stats).toMatchObject({ hits: 1, expired: 1 });
+
+    const strict = await start('http://127.0.0.1:1', cassette, { mode: 'replay', expiry: { maxAge: '30d', onExpired: 'error' } });
+    const error = (await ask(strict.client).catch((caught: unknown) => caught)) as Error;
+    expect(error.message).toMatch(/is 40 days old, past expiry.maxAge 30d/);
+
+    const fresh = await start(upstream.url, cassette, { mode: 'auto', expiry: { maxAge: '30d', onExpired: 'rerecord' } });
+    expect((await ask(fresh.client)).choices[0]?.message.content).toBe('Checking Bern (answer 2).');
+    expect(fresh.proxy.stats).toMatchObject({ hits: 0, recorded: 1 });
+
+    const young = await start('http://127.0.0.1:1', cassette, { mode: 'replay', expiry: { maxAge: '60d', onExpired: 'error' } });
+    expect((await ask(young.client)).choices[0]?.message.content).toBe('Checking Bern (answer 1).');
+  });
+});

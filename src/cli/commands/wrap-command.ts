@@ -85,8 +85,11 @@ async function runWrapped(mode: Exclude<ProxyMode, 'passthrough'>, command: stri
 }
 
 function printSummary(mode: string, proxy: RunningProxy, unused: number, cassette: string): void {
-  const { hits, misses, recorded, missReasons } = proxy.stats;
-  const parts = mode === 'record' ? [`${recorded} recorded`] : [`${hits} replayed`, `${misses} missed`, ...(mode === 'auto' ? [`${recorded} recorded`] : []), `${unused} unused recording(s)`];
+  const { hits, misses, recorded, expired, missReasons } = proxy.stats;
+  const parts =
+    mode === 'record'
+      ? [`${recorded} recorded`]
+      : [`${hits} replayed`, `${misses} missed`, ...(mode === 'auto' ? [`${recorded} recorded`] : []), `${unused} unused recording(s)`, ...(expired > 0 ? [`${expired} past expiry.maxAge`] : [])];
   process.stderr.write(`calltape ${mode}: ${parts.join(', ')} · cassette ${cassette}\n`);
   for (const reason of missReasons) process.stderr.write(`  miss: ${reason.replace(/\n/g, '\n        ')}\n`);
 }
