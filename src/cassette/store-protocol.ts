@@ -21,6 +21,8 @@ export type ToStoreWorker =
   /** Open (create, migrate, re-key) a cassette; answered with `opened` or `open-failed`. */
   | { readonly type: 'open'; readonly cassette: string }
   | { readonly type: 'rounds'; readonly rounds: readonly RoutedRound[] }
+  /** A replay run ended: note which recordings it served. */
+  | { readonly type: 'replay-run'; readonly cassette: string; readonly startedAt: number; readonly endedAt: number; readonly servedIds: readonly string[]; readonly missed: number }
   | { readonly type: 'close' };
 
 /** Messages from the store worker. */

@@ -90,6 +90,13 @@ port.on('message', (message: ToStoreWorker) => {
     case 'rounds':
       write(message.rounds);
       return;
+    case 'replay-run':
+      try {
+        open(message.cassette).cassette.store.noteReplayRun(message);
+      } catch (error) {
+        send({ type: 'write-error', message: `${message.cassette}: cannot note the replay run: ${(error as Error).message}`, lost: 0 });
+      }
+      return;
     case 'close':
       for (const { store } of cassettes.values()) store.close();
       cassettes.clear();

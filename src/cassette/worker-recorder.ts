@@ -18,6 +18,8 @@ export interface Recorder {
    */
   open(cassette: string): Promise<number>;
   record(cassette: string, round: CapturedRound): void;
+  /** Notes which recordings a replay run served, for `cassettes prune`. */
+  noteReplayRun(cassette: string, run: { startedAt: number; endedAt: number; servedIds: readonly string[]; missed: number }): void;
   /** Writes everything recorded so far and closes every store. */
   close(): Promise<void>;
 }
@@ -53,6 +55,10 @@ export function startWorkerRecorder(config: Config, onError: (message: string) =
       return opened;
     },
     record: (cassette, round) => queue.push({ cassette, round }),
+    noteReplayRun(cassette, run) {
+      queue.flush();
+      post({ type: 'replay-run', cassette, ...run });
+    },
     close() {
       closed ??= (async () => {
         queue.flush();

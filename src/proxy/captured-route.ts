@@ -30,6 +30,8 @@ export interface ReplayStats {
   readonly missReasons: string[];
   /** Recordings served although older than `expiry.maxAge` (onExpired: warn). */
   expired: number;
+  /** Misses per cassette file. */
+  readonly missedIn: Map<string, number>;
 }
 
 export interface CapturedRouteDeps {
@@ -137,8 +139,7 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
       const recording = expired && config.expiry.onExpired !== 'warn' ? undefined : found;
       if (expired && !recording && (where.mode === 'replay' || config.expiry.onExpired === 'error')) {
         const stale = new CalltapeError('CASSETTE_MISS', `calltape: cassette ${where.cassette}: the recording for ${method} ${redactor.path(where.path)} is ${formatAge(age)} old, past expiry.maxAge ${config.expiry.maxAge ?? ''}; re-record it (calltape auto with expiry.onExpired "rerecord" does).`);
-        stats.misses++;
-        stats.missReasons.push(stale.message);
+        countMiss(stats, where.cassette, stale.message);
         logger.error(stale.message);
         sendError(response, adapter, stale);
         return;
@@ -152,8 +153,7 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
       }
       if (where.mode === 'replay') {
         const miss = describeMiss(reader, keyed, where.cassette, method, redactor.path(where.path));
-        stats.misses++;
-        stats.missReasons.push(miss.message);
+        countMiss(stats, where.cassette, miss.message);
         logger.error(miss.message);
         sendError(response, adapter, miss);
         return;
@@ -177,6 +177,12 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
       },
     );
   };
+}
+
+function countMiss(stats: ReplayStats, cassette: string, reason: string): void {
+  stats.misses++;
+  stats.missedIn.set(cassette, (stats.missedIn.get(cassette) ?? 0) + 1);
+  stats.missReasons.push(reason);
 }
 
 /** `12h` / `30d` in milliseconds; undefined for no limit. */

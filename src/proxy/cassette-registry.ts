@@ -44,6 +44,11 @@ export class CassetteRegistry {
     return { path, reader };
   }
 
+  /** Per cassette opened for replay: the ids of its recordings that were served. */
+  servedPerCassette(served: ReadonlySet<string>): { path: string; servedIds: string[] }[] {
+    return [...this.readers.entries()].map(([path, reader]) => ({ path, servedIds: reader.ids().filter((id) => served.has(id)) }));
+  }
+
   /** Ids of recordings (in every cassette opened for replay) that were never served. */
   unusedRecordings(served: ReadonlySet<string>): string[] {
     return [...this.readers.values()].flatMap((reader) => reader.ids().filter((id) => !served.has(id)));

@@ -58,7 +58,8 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
   // The same redaction the store applies, so keys are computed from what is stored; also keeps log lines clean.
   const redactor = createRedactor(config.redact.headers, config.redact.bodyPatterns);
   const upstream = createUpstream(config);
-  const stats: ReplayStats = { hits: 0, misses: 0, recorded: 0, expired: 0, served: new Set(), missReasons: [] };
+  const stats: ReplayStats = { hits: 0, misses: 0, recorded: 0, expired: 0, served: new Set(), missReasons: [], missedIn: new Map() };
+  const startedAt = Date.now();
   const capturedRoute = createCapturedRoute({ config, logger, upstream, redactor, recorder, cassettes, stats });
   const errorJson = (message: string): string => JSON.stringify(openAiChatAdapter.errorBody(new CalltapeError('UPSTREAM_UNREACHABLE', message)));
   const passThrough = createPassThrough(config.upstream, config.timeouts.upstreamHeadersMs, errorJson, logger);
@@ -150,6 +151,9 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
           });
         }
         server.closeAllConnections();
+        for (const { path, servedIds } of cassettes.servedPerCassette(stats.served)) {
+          recorder.noteReplayRun(path, { startedAt, endedAt: Date.now(), servedIds, missed: stats.missedIn.get(path) ?? 0 });
+        }
         cassettes.close();
         await recorder.close();
         passThrough.close();

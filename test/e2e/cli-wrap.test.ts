@@ -48,3 +48,34 @@ describe('calltape record|replay -- <command>', () => {
     expect(result.stderr).toContain('is not a valid cassette name');
   });
 });
+
+describe('calltape cassettes prune | merge', () => {
+  it('prunes what the last replay did not use, and merges cassettes without duplicates', async () => {
+    const upstream = await startScriptedUpstream(scriptedWeatherModel);
+    const folder = temporaryFolder();
+    const weather = join(folder, 'weather.sqlite');
+    const other = join(folder, 'other.sqlite');
+    const env = { OPENAI_API_KEY: 'sk-test-record-0123456789' };
+    expect((await runCliAsync(['record', '--cassette', weather, '--upstream', upstream.url, '--', process.execPath, agent, question], { env })).status).toBe(0);
+    expect((await runCliAsync(['record', '--cassette', other, '--upstream', upstream.url, '--', process.execPath, agent, 'What is the weather in Oslo?'], { env })).status).toBe(0);
+    await upstream.close();
+
+    const neverReplayed = await runCliAsync(['cassettes', 'prune', weather]);
+    expect(neverReplayed.status).toBe(2);
+    expect(neverReplayed.stderr).toContain('has never been replayed');
+
+    const merged = await runCliAsync(['cassettes', 'merge', weather, other]);
+    expect(merged.stdout).toContain('merged 3 interaction(s)');
+    expect((await runCliAsync(['cassettes', 'merge', weather, other])).stdout).toContain('merged 0 interaction(s)');
+
+    // Replaying only the weather run uses 3 of the 6 recordings…
+    const replayed = await runCliAsync(['replay', '--cassette', weather, '--', process.execPath, agent, question]);
+    expect(replayed.stderr).toContain('3 replayed, 0 missed, 3 unused recording(s)');
+    expect((await runCliAsync(['cassettes', 'prune', weather, '--dry-run'])).stdout).toContain('3 recording(s) unused in the last replay would be deleted');
+    expect((await runCliAsync(['cassettes', 'prune', weather])).stdout).toContain('deleted 3 recording(s)');
+    // …and after pruning the same run still replays in full.
+    const again = await runCliAsync(['replay', '--cassette', weather, '--', process.execPath, agent, question]);
+    expect(again.status).toBe(0);
+    expect(again.stderr).toContain('3 replayed, 0 missed, 0 unused recording(s)');
+  });
+});

@@ -71,4 +71,14 @@ export const migrations: readonly string[] = [
   ALTER TABLE interactions ADD COLUMN ordinal_scope TEXT;
   CREATE INDEX interactions_by_key ON interactions(request_key, key_ordinal);
   `,
+  `
+  CREATE TABLE replay_runs (
+    id          INTEGER PRIMARY KEY,
+    started_at  INTEGER NOT NULL,
+    ended_at    INTEGER NOT NULL,
+    served      INTEGER NOT NULL,
+    missed      INTEGER NOT NULL
+  );
+  ALTER TABLE interactions ADD COLUMN last_replay_run INTEGER;
+  `,
 ];

@@ -1,11 +1,14 @@
+import { existsSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import Table from 'cli-table3';
 import type { Command } from 'commander';
 import { cassetteText, exportCassette, importCassette, listCassettes } from '../../cassette/sqlite/cassette-files.js';
+import { SqliteStore } from '../../cassette/sqlite/sqlite-store.js';
+import { CalltapeError } from '../../errors.js';
 import { reportError } from '../exit-codes.js';
 import { resolveCassette } from './wrap-command.js';
 
-/** `calltape cassettes ls | show | export | import`. */
+/** `calltape cassettes ls | show | export | import | prune | merge`. */
 export function registerCassettesCommand(program: Command): void {
   const cassettes = program.command('cassettes').description('list, show, export and import cassettes');
   const run = (action: () => void): void => {
@@ -47,6 +50,45 @@ export function registerCassettesCommand(program: Command): void {
         const folder = flags.out ?? join('recordings', basename(path, '.sqlite'));
         const count = exportCassette(path, folder);
         process.stdout.write(`exported ${count} interaction(s) to ${relative(process.cwd(), folder) || folder}\n`);
+      }),
+    );
+
+  cassettes
+    .command('prune')
+    .description('delete the recordings the last replay of the cassette did not use')
+    .argument('<cassette>', 'a name in recordings/ or a path')
+    .option('--dry-run', 'only say how many would go')
+    .action((name: string, flags: { dryRun?: boolean }) =>
+      run(() => {
+        const path = resolveCassette(name, process.cwd());
+        if (!existsSync(path)) throw new CalltapeError('CONFIG_INVALID', `${path}: no such cassette`);
+        const store = new SqliteStore(path);
+        try {
+          const pruned = store.pruneUnused(flags.dryRun === true);
+          if (pruned === undefined) throw new CalltapeError('CONFIG_INVALID', `${path} has never been replayed; prune keeps what the last replay used`, 'Replay it first: calltape replay --cassette NAME -- <command>.');
+          process.stdout.write(flags.dryRun ? `${pruned} recording(s) unused in the last replay would be deleted\n` : `deleted ${pruned} recording(s) unused in the last replay\n`);
+        } finally {
+          store.close();
+        }
+      }),
+    );
+
+  cassettes
+    .command('merge')
+    .description('copy into the first cassette every interaction of the second it does not hold yet')
+    .argument('<into>', 'cassette to add to (a name in recordings/ or a path)')
+    .argument('<from>', 'cassette to copy from')
+    .action((into: string, from: string) =>
+      run(() => {
+        const target = resolveCassette(into, process.cwd());
+        const source = resolveCassette(from, process.cwd());
+        for (const path of [target, source]) if (!existsSync(path)) throw new CalltapeError('CONFIG_INVALID', `${path}: no such cassette`);
+        const store = new SqliteStore(target);
+        try {
+          process.stdout.write(`merged ${store.mergeFrom(source)} interaction(s) from ${relative(process.cwd(), source) || source}\n`);
+        } finally {
+          store.close();
+        }
       }),
     );
 
