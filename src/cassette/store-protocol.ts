@@ -21,6 +21,8 @@ export type ToStoreWorker =
   /** Open (create, migrate, re-key) a cassette; answered with `opened` or `open-failed`. */
   | { readonly type: 'open'; readonly cassette: string }
   | { readonly type: 'rounds'; readonly rounds: readonly RoutedRound[] }
+  /** Compare a live round's tool calls with a recording's; answered with `diffed`. */
+  | { readonly type: 'diff'; readonly cassette: string; readonly recordingId: string; readonly round: CapturedRound }
   /** A replay run ended: note which recordings it served. */
   | { readonly type: 'replay-run'; readonly cassette: string; readonly startedAt: number; readonly endedAt: number; readonly servedIds: readonly string[]; readonly missed: number }
   | { readonly type: 'close' };
@@ -30,4 +32,5 @@ export type FromStoreWorker =
   | { readonly type: 'opened'; readonly cassette: string; readonly rekeyed: number }
   | { readonly type: 'open-failed'; readonly cassette: string; readonly message: string }
   | { readonly type: 'write-error'; readonly message: string; readonly lost: number }
+  | { readonly type: 'diffed'; readonly cassette: string; readonly recordingId: string; readonly request: string; readonly lines: readonly string[] }
   | { readonly type: 'closed' };

@@ -6,6 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { adapterById } from '../providers/adapters.js';
 import { buildExchange, findLeakedSecret } from './build-exchange.js';
+import { diffToolCalls } from './diff-tool-calls.js';
 import type { CapturedRound } from './captured-round.js';
 import { keyOf, keyProfile, OrdinalCounter, parseBody } from './match-key.js';
 import type { RecordedExchange } from './recorded-exchange.js';
@@ -89,6 +90,17 @@ port.on('message', (message: ToStoreWorker) => {
       return;
     case 'rounds':
       write(message.rounds);
+      return;
+    case 'diff':
+      try {
+        const { cassette } = open(message.cassette);
+        const live = exchangeOf(message.round, new OrdinalCounter())?.interaction;
+        const recorded = cassette.store.interaction(message.recordingId);
+        const lines = live?.status !== 'complete' ? [`live answer ${live?.status ?? 'missing'}: ${live?.error ?? ''}`] : diffToolCalls(recorded?.response?.output, live.response?.output);
+        send({ type: 'diffed', cassette: message.cassette, recordingId: message.recordingId, request: `${message.round.request.method} ${redactor.path(message.round.request.path)}`, lines });
+      } catch (error) {
+        send({ type: 'write-error', message: `${message.cassette}: cannot diff against ${message.recordingId}: ${(error as Error).message}`, lost: 0 });
+      }
       return;
     case 'replay-run':
       try {

@@ -18,6 +18,8 @@ export interface Recorder {
    */
   open(cassette: string): Promise<number>;
   record(cassette: string, round: CapturedRound): void;
+  /** Compares a live round's tool calls with a recording's, off the proxy thread; the result arrives through `onDiff`. */
+  diff(cassette: string, recordingId: string, round: CapturedRound): void;
   /** Notes which recordings a replay run served, for `cassettes prune`. */
   noteReplayRun(cassette: string, run: { startedAt: number; endedAt: number; servedIds: readonly string[]; missed: number }): void;
   /** Writes everything recorded so far and closes every store. */
@@ -25,14 +27,15 @@ export interface Recorder {
 }
 
 /** Starts the store worker. Rounds are batched per event-loop turn and posted to it. */
-export function startWorkerRecorder(config: Config, onError: (message: string) => void): Recorder {
+export function startWorkerRecorder(config: Config, onError: (message: string) => void, onDiff: (diff: { cassette: string; recordingId: string; request: string; lines: readonly string[] }) => void = () => undefined): Recorder {
   const data: StoreWorkerData = { match: effectiveRules(config.match), redactHeaders: config.redact.headers, bodyPatterns: config.redact.bodyPatterns };
   const worker = new Worker(workerScript(), { workerData: data });
   const post = (message: ToStoreWorker): void => worker.postMessage(message);
   const opening = new Map<string, Promise<number>>();
   let closed: Promise<void> | undefined;
   worker.on('message', (message: FromStoreWorker) => {
-    if (message.type === 'write-error') onError(`could not store ${message.lost} interaction(s): ${message.message}`);
+    if (message.type === 'write-error') onError(message.lost > 0 ? `could not store ${message.lost} interaction(s): ${message.message}` : message.message);
+    if (message.type === 'diffed') onDiff(message);
   });
   worker.on('error', (error) => onError(`the store worker failed: ${error.message}`));
   const queue = new BatchQueue<RoutedRound>((rounds) => post({ type: 'rounds', rounds }));
@@ -55,6 +58,10 @@ export function startWorkerRecorder(config: Config, onError: (message: string) =
       return opened;
     },
     record: (cassette, round) => queue.push({ cassette, round }),
+    diff(cassette, recordingId, round) {
+      queue.flush();
+      post({ type: 'diff', cassette, recordingId, round });
+    },
     noteReplayRun(cassette, run) {
       queue.flush();
       post({ type: 'replay-run', cassette, ...run });

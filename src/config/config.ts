@@ -27,7 +27,7 @@ export interface Config {
   };
 }
 
-export type ProxyMode = 'record' | 'replay' | 'auto' | 'passthrough';
+export type ProxyMode = 'record' | 'replay' | 'auto' | 'diff' | 'passthrough';
 
 /** `none`, `exact`, or `scaled:F`. */
 export type ReplayTiming = string;

@@ -53,7 +53,7 @@ describe('loadConfig', () => {
     const file = join(folder, 'proxy.config.json');
     expect(message).toContain(`${file}: /port: must be integer (got "eighty")`);
     expect(message).toContain(`${file}: /timeouts/upstreamBodyMs: must be >= 1000 (got 5)`);
-    expect(message).toContain(`${file}: /mode: must be one of ["record","replay","auto","passthrough"] (got "replayy")`);
+    expect(message).toContain(`${file}: /mode: must be one of ["record","replay","auto","diff","passthrough"] (got "replayy")`);
     expect(message).toContain(`${file}: /extra: unknown field`);
   });
 

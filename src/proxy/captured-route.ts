@@ -32,6 +32,10 @@ export interface ReplayStats {
   expired: number;
   /** Misses per cassette file. */
   readonly missedIn: Map<string, number>;
+  /** Diff mode: requests whose live tool calls differ from the recording (or that have none). */
+  readonly diffs: { request: string; recordingId: string | undefined; lines: readonly string[] }[];
+  /** Diff mode: live answers compared with a recording. */
+  compared: number;
 }
 
 export interface CapturedRouteDeps {
@@ -69,7 +73,8 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
   const maxAgeMs = parseMaxAge(config.expiry.maxAge);
 
   return async (adapter, request, response, where) => {
-    const replaying = where.mode === 'replay' || where.mode === 'auto';
+    const diffing = where.mode === 'diff';
+    const replaying = where.mode === 'replay' || where.mode === 'auto' || diffing;
     const capture = where.mode === 'record' || where.mode === 'auto';
     const startedAt = Date.now();
     const startedPerf = performance.now();
@@ -101,18 +106,50 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
       if (!counter) ordinals.set(where.cassette, (counter = new OrdinalCounter()));
       return { match: { key: keyed.key, profile, canonical: keyed.text, ordinal: counter.next(scope, keyed.key), scope }, canonical: keyed.canonical };
     };
-    const record = (match: MatchKey | undefined, upstreamOutcome: CapturedRound['upstream'], proxyError: CalltapeError | undefined): void => {
-      if (!recorder || !capture) return;
-      stats.recorded++;
+    const roundOf = (match: MatchKey | undefined, upstreamOutcome: CapturedRound['upstream'], proxyError: CalltapeError | undefined): CapturedRound => {
       const headers = withoutSessionHeader(request.headers);
-      recorder.record(where.cassette, {
+      return {
         adapterId: adapter.id,
         request: { id, sessionId: where.sessionId ?? id, method, path: where.path, headers, body: read.body, startedAt },
         upstream: upstreamOutcome,
         match,
         secrets: credentialValues(headers, where.path),
         proxyError: proxyError && { status: proxyError.status, message: proxyError.message },
-      });
+      };
+    };
+    const record = (match: MatchKey | undefined, upstreamOutcome: CapturedRound['upstream'], proxyError: CalltapeError | undefined): void => {
+      if (!recorder || !capture) return;
+      stats.recorded++;
+      recorder.record(where.cassette, roundOf(match, upstreamOutcome, proxyError));
+    };
+
+    /** Serves a replay hit or answers a replay miss; false when the request should go upstream (auto mode). */
+    const answerFromCassette = (keyed: ReturnType<typeof matchKey>, found: Recording | undefined, reader: CassetteReader): boolean => {
+      const age = found ? Date.now() - found.startedAt : 0;
+      const expired = found !== undefined && maxAgeMs !== undefined && age > maxAgeMs;
+      if (expired && config.expiry.onExpired === 'warn') {
+        stats.expired++;
+        logger.info(`${where.cassette}: recording ${found.id} is ${formatAge(age)} old (expiry.maxAge ${config.expiry.maxAge ?? ''}); re-record it`);
+      }
+      const recording = expired && config.expiry.onExpired !== 'warn' ? undefined : found;
+      if (recording) {
+        stats.hits++;
+        stats.served.add(recording.id);
+        logger.debug(`${method} ${redactor.path(where.path)} → replayed ${recording.id}`);
+        replayRecording(config.match.streamAgnostic ? inRequestedForm(recording, adapter, text) : recording, response, factor);
+        return true;
+      }
+      let miss: CalltapeError | undefined;
+      if (expired && (where.mode === 'replay' || config.expiry.onExpired === 'error')) {
+        miss = new CalltapeError('CASSETTE_MISS', `calltape: cassette ${where.cassette}: the recording for ${method} ${redactor.path(where.path)} is ${formatAge(age)} old, past expiry.maxAge ${config.expiry.maxAge ?? ''}; re-record it (calltape auto with expiry.onExpired "rerecord" does).`);
+      } else if (where.mode === 'replay') {
+        miss = describeMiss(reader, keyed, where.cassette, method, redactor.path(where.path));
+      }
+      if (!miss) return false;
+      countMiss(stats, where.cassette, miss.message);
+      logger.error(miss.message);
+      sendError(response, adapter, miss);
+      return true;
     };
 
     try {
@@ -126,44 +163,20 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
     }
 
     let match: MatchKey | undefined;
+    /** In diff mode: the recording the live answer is compared with (null: none matched). */
+    let compareWith: string | null | undefined;
     if (replaying && reader) {
       const keyed = matchKey();
       match = keyed.match;
       const found = findRecording(reader, keyed.match, config.match.onExhausted);
-      const age = found ? Date.now() - found.startedAt : 0;
-      const expired = found !== undefined && maxAgeMs !== undefined && age > maxAgeMs;
-      if (expired && config.expiry.onExpired === 'warn') {
-        stats.expired++;
-        logger.info(`${where.cassette}: recording ${found.id} is ${formatAge(age)} old (expiry.maxAge ${config.expiry.maxAge ?? ''}); re-record it`);
-      }
-      const recording = expired && config.expiry.onExpired !== 'warn' ? undefined : found;
-      if (expired && !recording && (where.mode === 'replay' || config.expiry.onExpired === 'error')) {
-        const stale = new CalltapeError('CASSETTE_MISS', `calltape: cassette ${where.cassette}: the recording for ${method} ${redactor.path(where.path)} is ${formatAge(age)} old, past expiry.maxAge ${config.expiry.maxAge ?? ''}; re-record it (calltape auto with expiry.onExpired "rerecord" does).`);
-        countMiss(stats, where.cassette, stale.message);
-        logger.error(stale.message);
-        sendError(response, adapter, stale);
-        return;
-      }
-      if (recording) {
-        stats.hits++;
-        stats.served.add(recording.id);
-        logger.debug(`${method} ${redactor.path(where.path)} → replayed ${recording.id}`);
-        replayRecording(config.match.streamAgnostic ? inRequestedForm(recording, adapter, text) : recording, response, factor);
-        return;
-      }
-      if (where.mode === 'replay') {
-        const miss = describeMiss(reader, keyed, where.cassette, method, redactor.path(where.path));
-        countMiss(stats, where.cassette, miss.message);
-        logger.error(miss.message);
-        sendError(response, adapter, miss);
-        return;
-      }
+      if (diffing) compareWith = found?.id ?? null;
+      else if (answerFromCassette(keyed, found, reader)) return;
     }
 
     let failure: CalltapeError | undefined;
     forwardUpstream(
       upstream.pool,
-      { method, path: upstream.pathPrefix + where.path, headers: upstreamRequestHeaders(request.headers), body: read.body, startedPerf, capture: capture && recorder !== undefined },
+      { method, path: upstream.pathPrefix + where.path, headers: upstreamRequestHeaders(request.headers), body: read.body, startedPerf, capture: (capture || diffing) && recorder !== undefined },
       response,
       (error) => {
         failure = classifyUpstreamFailure(error, upstream.url, { connectMs: config.timeouts.upstreamConnectMs, headersMs: config.timeouts.upstreamHeadersMs });
@@ -173,7 +186,9 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
       (outcome) => {
         logger.debug(`${method} ${redactor.path(where.path)} → ${outcome.status ?? failure?.status ?? '-'} ${outcome.ending} ${outcome.totalMs.toFixed(1)} ms`);
         const { error: _error, ...captured } = outcome;
-        record(match, captured, failure);
+        if (!diffing) record(match, captured, failure);
+        else if (compareWith === null) stats.diffs.push({ request: `${method} ${redactor.path(where.path)}`, recordingId: undefined, lines: ['no recording matches this request'] });
+        else if (compareWith && recorder) recorder.diff(where.cassette, compareWith, roundOf(match, captured, failure));
       },
     );
   };

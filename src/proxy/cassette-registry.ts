@@ -32,7 +32,7 @@ export class CassetteRegistry {
 
   async get(path: string, mode: ProxyMode): Promise<CassetteContext> {
     if (mode === 'passthrough' || !this.recorder) return { path, reader: undefined };
-    if (mode === 'replay' && !existsSync(path)) throw new CalltapeError('CASSETTE_MISS', `calltape: no such cassette to replay: ${path}`, 'Record it first (--mode record or auto).');
+    if ((mode === 'replay' || mode === 'diff') && !existsSync(path)) throw new CalltapeError('CASSETTE_MISS', `calltape: no such cassette to ${mode}: ${path}`, 'Record it first (--mode record or auto).');
     const rekeyed = await this.recorder.open(path);
     if (rekeyed > 0) this.logger.info(`${path}: re-keyed ${rekeyed} recording(s) for the current match rules`);
     if (mode === 'record') return { path, reader: undefined };

@@ -47,7 +47,16 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
     throw new CalltapeError('STORE_IO', `${config.cassette}: no such cassette to replay`, 'Record it first: calltape proxy --mode record (or --mode auto).');
   }
   // The store worker opens cassettes in every mode but passthrough: it creates, migrates and re-keys them.
-  const recorder = startWorkerRecorder(config, (message) => logger.error(message));
+  const recorder = startWorkerRecorder(
+    config,
+    (message) => logger.error(message),
+    (diff) => {
+      stats.compared++;
+      if (diff.lines.length === 0) return;
+      stats.diffs.push(diff);
+      logger.info(`diff ${diff.request} vs recording ${diff.recordingId}:\n  ${diff.lines.join('\n  ')}`);
+    },
+  );
   const cassettes = new CassetteRegistry(recorder, dirname(config.cassette), logger);
   try {
     await cassettes.get(config.cassette, config.mode);
@@ -58,7 +67,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
   // The same redaction the store applies, so keys are computed from what is stored; also keeps log lines clean.
   const redactor = createRedactor(config.redact.headers, config.redact.bodyPatterns);
   const upstream = createUpstream(config);
-  const stats: ReplayStats = { hits: 0, misses: 0, recorded: 0, expired: 0, served: new Set(), missReasons: [], missedIn: new Map() };
+  const stats: ReplayStats = { hits: 0, misses: 0, recorded: 0, expired: 0, served: new Set(), missReasons: [], missedIn: new Map(), diffs: [], compared: 0 };
   const startedAt = Date.now();
   const capturedRoute = createCapturedRoute({ config, logger, upstream, redactor, recorder, cassettes, stats });
   const errorJson = (message: string): string => JSON.stringify(openAiChatAdapter.errorBody(new CalltapeError('UPSTREAM_UNREACHABLE', message)));

@@ -11,7 +11,7 @@ export interface SessionRoute {
   readonly query: string;
 }
 
-const modes: readonly ProxyMode[] = ['record', 'replay', 'auto', 'passthrough'];
+const modes: readonly ProxyMode[] = ['record', 'replay', 'auto', 'diff', 'passthrough'];
 const cassettePrefix = /^\/c\/([^/]+)(\/.*)?$/;
 const sessionPrefix = /^\/s\/([^/]+)(\/.*)?$/;
 
@@ -39,7 +39,7 @@ export function parseSessionRoute(url: string, header: string | string[] | undef
   if (cassetteMatch) {
     const [name = '', mode] = decode(cassetteMatch[1] ?? '')?.split(':') ?? [];
     if (!isValidCassetteName(name)) return { error: `calltape: "${name}" is not a valid cassette name (letters, digits, . _ -; it may not leave the recordings folder)` };
-    if (mode !== undefined && !modes.includes(mode as ProxyMode)) return { error: `calltape: "${mode}" is not a mode (record, replay, auto, passthrough)` };
+    if (mode !== undefined && !modes.includes(mode as ProxyMode)) return { error: `calltape: "${mode}" is not a mode (record, replay, auto, diff, passthrough)` };
     cassette = { name, mode: mode as ProxyMode | undefined };
     path = cassetteMatch[2] ?? '/';
   }

@@ -103,7 +103,7 @@ describe('calltape proxy (CLI)', () => {
     expect(result.stderr).toContain(`CONFIG_INVALID: ${join(folder, 'bad.json')}: /port: must be >= 0 (got -1)`);
     const fromEnv = runCli(['proxy'], { env: { CALLTAPE_MODE: 'bogus' } });
     expect(fromEnv.status).toBe(2);
-    expect(fromEnv.stderr).toContain('environment: CALLTAPE_MODE: must be one of ["record","replay","auto","passthrough"] (got "bogus")');
+    expect(fromEnv.stderr).toContain('environment: CALLTAPE_MODE: must be one of ["record","replay","auto","diff","passthrough"] (got "bogus")');
   });
 
   it('exits 3 when the port is taken', async () => {

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { scriptedWeatherModel } from '../../examples/scripted-weather-model.js';
 import { packageRoot } from '../../src/package-root.js';
 import { runCliAsync } from '../support/cli.js';
+import { chatCompletionChunks, encodeSse } from '../support/openai-chat-chunks.js';
+import { seededRandom } from '../support/random.js';
 import { startScriptedUpstream } from '../support/scripted-upstream.js';
 import { temporaryFolder } from '../support/test-proxy.js';
 
@@ -77,5 +79,31 @@ describe('calltape cassettes prune | merge', () => {
     const again = await runCliAsync(['replay', '--cassette', weather, '--', process.execPath, agent, question]);
     expect(again.status).toBe(0);
     expect(again.stderr).toContain('3 replayed, 0 missed, 0 unused recording(s)');
+  });
+});
+
+describe('calltape diff -- <command>', () => {
+  it('reports where the live tool calls differ from the recording, and exits 1', async () => {
+    const upstream = await startScriptedUpstream(scriptedWeatherModel);
+    const cassette = join(temporaryFolder(), 'weather.sqlite');
+    const env = { OPENAI_API_KEY: 'sk-test-record-0123456789' };
+    await runCliAsync(['record', '--cassette', cassette, '--upstream', upstream.url, '--', process.execPath, agent, question], { env });
+    const same = await runCliAsync(['diff', '--cassette', cassette, '--upstream', upstream.url, '--', process.execPath, agent, question], { env });
+    expect(same.stderr).toContain('calltape diff: 3 compared with their recording, 0 differ, 0 without a recording');
+    expect(same.status).toBe(0);
+
+    // The model now answers differently: Tokyo in Fahrenheit.
+    upstream.setScript((request, callNumber) => {
+      const firstTurn = !request.body.includes('"role":"tool"');
+      if (!firstTurn) return scriptedWeatherModel(request, callNumber);
+      const turn = { toolCalls: [{ id: 'call_paris', name: 'get_weather', arguments: '{"city":"Paris","unit":"celsius"}' }, { id: 'call_tokyo', name: 'get_weather', arguments: '{"city":"Tokyo","unit":"fahrenheit"}' }] };
+      return { kind: 'sse', body: encodeSse(chatCompletionChunks(turn, seededRandom(1))) };
+    });
+    const drifted = await runCliAsync(['diff', '--cassette', cassette, '--upstream', upstream.url, '--', process.execPath, agent, question], { env });
+    await upstream.close();
+    expect(drifted.status).toBe(1);
+    // Once the first turn differs the conversation diverges, so the later requests have no recording.
+    expect(drifted.stderr).toContain('1 compared with their recording, 1 differ, 2 without a recording');
+    expect(drifted.stderr).toContain('call 1 get_weather: unit: "celsius" → "fahrenheit"');
   });
 });

@@ -86,6 +86,12 @@ export class SqliteStore {
     }));
   }
 
+  /** One stored interaction by id, parsed again from its stored bytes. */
+  interaction(id: string): Interaction | undefined {
+    const row = this.db.prepare('SELECT * FROM interactions WHERE id = ?').get(id) as InteractionRow | undefined;
+    return row && readInteraction(row);
+  }
+
   /** Stored interactions (the trace model, parsed again from the stored bytes), in capture order. */
   interactions(filter: { readonly sessionId?: string | undefined } = {}): Interaction[] {
     const rows = this.db

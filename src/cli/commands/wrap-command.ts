@@ -21,6 +21,7 @@ export function registerWrapCommands(program: Command): void {
     ['record', 'run a command with every LLM call forwarded and recorded into the cassette'],
     ['replay', 'run a command offline, every LLM call answered from the cassette; exits 1 on a miss'],
     ['auto', 'run a command replaying recorded calls and recording the rest'],
+    ['diff', 'run a command against the live upstream and report where its tool calls differ from the cassette; exits 1 when any differ'],
   ];
   for (const [mode, description] of modes) {
     program
@@ -81,11 +82,18 @@ async function runWrapped(mode: Exclude<ProxyMode, 'passthrough'>, command: stri
   await proxy.close();
   printSummary(mode, proxy, unused, relative(cwd, config.cassette) || config.cassette);
   if (code !== 0) return code;
+  if (mode === 'diff') return proxy.stats.diffs.length > 0 ? exitCodes.failed : exitCodes.ok;
   return mode === 'replay' && proxy.stats.misses > 0 ? exitCodes.failed : exitCodes.ok;
 }
 
 function printSummary(mode: string, proxy: RunningProxy, unused: number, cassette: string): void {
-  const { hits, misses, recorded, expired, missReasons } = proxy.stats;
+  const { hits, misses, recorded, expired, missReasons, diffs, compared } = proxy.stats;
+  if (mode === 'diff') {
+    const unmatched = diffs.filter((diff) => diff.recordingId === undefined).length;
+    process.stderr.write(`calltape diff: ${compared} compared with their recording, ${diffs.length - unmatched} differ, ${unmatched} without a recording · cassette ${cassette}\n`);
+    for (const diff of diffs) process.stderr.write(`  ${diff.request}${diff.recordingId ? ` (recording ${diff.recordingId})` : ''}:\n    ${diff.lines.join('\n    ')}\n`);
+    return;
+  }
   const parts =
     mode === 'record'
       ? [`${recorded} recorded`]
