@@ -71,7 +71,7 @@ function startReplayProxy(cassette: string): Promise<{ child: ChildProcess; port
   });
 }
 
-async function replayLoad(port: number, size: number, connections: number, durationMs: number): Promise<{ perSecond: number; latencies: number[]; misses: number }> {
+async function replayLoad(port: number, size: number, connections: number, durationMs: number, sessionPerRequest = true): Promise<{ perSecond: number; latencies: number[]; misses: number }> {
   const pool = new Pool(`http://127.0.0.1:${port}`, { connections, pipelining: 1 });
   const latencies: number[] = [];
   let misses = 0;
@@ -83,7 +83,9 @@ async function replayLoad(port: number, size: number, connections: number, durat
         const i = Math.floor(Math.random() * size);
         const begin = performance.now();
         // A session per request: every lookup is the first of its key in its scope.
-        const response = await pool.request({ method: 'POST', path: '/v1/chat/completions', headers: { 'content-type': 'application/json', 'x-calltape-session': `bench-${sessions++}` }, body: requestBody(i) });
+        const headers: Record<string, string> = { 'content-type': 'application/json' };
+        if (sessionPerRequest) headers['x-calltape-session'] = `bench-${sessions++}`;
+        const response = await pool.request({ method: 'POST', path: '/v1/chat/completions', headers, body: requestBody(i) });
         await response.body.arrayBuffer();
         latencies.push(performance.now() - begin);
         if (response.statusCode !== 200) {
@@ -98,9 +100,39 @@ async function replayLoad(port: number, size: number, connections: number, durat
   return { perSecond: (latencies.length / elapsed) * 1000, latencies, misses };
 }
 
+function startChild(script: string, env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, [join(root, script)], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout?.on('data', (data: Buffer) => {
+      output += data.toString();
+      const match = /^(\d+)\n/.exec(output);
+      if (match?.[1]) resolve({ child, port: Number(match[1]) });
+    });
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+  });
+}
+
+/** talkback tapes for the same requests, recorded through talkback itself against the bench upstream. */
+async function recordTalkbackTapes(folder: string, size: number, upstream: string): Promise<void> {
+  const recorder = await startChild('dist/bench/talkback-server.js', { BENCH_TALKBACK_MODE: 'record', BENCH_UPSTREAM: upstream, BENCH_TAPES: folder });
+  const pool = new Pool(`http://127.0.0.1:${recorder.port}`, { connections: 8 });
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      for (let i = next++; i < size; i = next++) await (await pool.request({ method: 'POST', path: '/v1/chat/completions', headers: { 'content-type': 'application/json' }, body: requestBody(i) })).body.arrayBuffer();
+    }),
+  );
+  await pool.close();
+  recorder.child.kill('SIGKILL');
+}
+
 const round = (value: number, digits = 3): number => Math.round(value * 10 ** digits) / 10 ** digits;
 const folder = mkdtempSync(join(tmpdir(), 'calltape-replay-bench-'));
-const rows: { size: number; generateMs: number; connections: number; perSecond: number; p50: number; p99: number; misses: number }[] = [];
+const rows: { tool: string; size: number; generateMs: number; connections: number; perSecond: number; p50: number; p99: number; misses: number }[] = [];
+const benchUpstream = await startChild('dist/bench/bench-upstream.js', {});
+const talkbackSizes = quick ? [1_000] : [1_000, 10_000];
 for (const size of sizes) {
   const cassette = join(folder, `c${size}.sqlite`);
   const began = performance.now();
@@ -111,10 +143,24 @@ for (const size of sizes) {
   for (const connections of [1, 16]) {
     process.stderr.write(`replay ${size} × ${connections}\n`);
     const sample = await replayLoad(proxy.port, size, connections, quick ? 500 : 3000);
-    rows.push({ size, generateMs: round(generateMs, 0), connections, perSecond: round(sample.perSecond, 1), p50: round(percentile(sample.latencies, 50)), p99: round(percentile(sample.latencies, 99)), misses: sample.misses });
+    rows.push({ tool: 'calltape', size, generateMs: round(generateMs, 0), connections, perSecond: round(sample.perSecond, 1), p50: round(percentile(sample.latencies, 50)), p99: round(percentile(sample.latencies, 99)), misses: sample.misses });
   }
   proxy.child.kill('SIGTERM');
   await new Promise((resolve) => proxy.child.once('exit', resolve));
+
+  if (!talkbackSizes.includes(size)) continue;
+  const tapes = join(folder, `tapes-${size}`);
+  const began2 = performance.now();
+  await recordTalkbackTapes(tapes, size, `http://127.0.0.1:${benchUpstream.port}`);
+  const tapeMs = performance.now() - began2;
+  const talkbackServer = await startChild('dist/bench/talkback-server.js', { BENCH_TALKBACK_MODE: 'replay', BENCH_TAPES: tapes });
+  await replayLoad(talkbackServer.port, size, 8, quick ? 300 : 1000, false);
+  for (const connections of [1, 16]) {
+    process.stderr.write(`talkback ${size} × ${connections}\n`);
+    const sample = await replayLoad(talkbackServer.port, size, connections, quick ? 500 : 3000, false);
+    rows.push({ tool: 'talkback', size, generateMs: round(tapeMs, 0), connections, perSecond: round(sample.perSecond, 1), p50: round(percentile(sample.latencies, 50)), p99: round(percentile(sample.latencies, 99)), misses: sample.misses });
+  }
+  talkbackServer.child.kill('SIGKILL');
 }
 
 const date = new Date().toISOString();
@@ -126,11 +172,13 @@ const lines = [
   '(a distinct session per request, so each is the first of its key). Every request hashes its canonical body',
   'and finds its recording through an index, so the cost must not grow with the cassette.',
   '',
-  '| recordings | connections | replays/s | latency p50 (ms) | latency p99 (ms) | misses |',
-  '| --- | --- | --- | --- | --- | --- |',
-  ...rows.map((row) => `| ${row.size.toLocaleString('en-US')} | ${row.connections} | ${row.perSecond} | ${row.p50} | ${row.p99} | ${row.misses} |`),
+  'talkback 4 (a VCR proxy peer) replays the same requests from tapes it recorded itself, in its own process too;',
+  'it keeps every tape in memory and compares a request with them one by one. It is measured up to 10k',
+  'recordings: recording 100k tapes through it would take most of the benchmark\'s time budget.',
   '',
-  'Not yet measured: talkback replaying the same traffic in the same run (planned beside the export/import work).',
+  '| tool | recordings | connections | replays/s | latency p50 (ms) | latency p99 (ms) | misses |',
+  '| --- | --- | --- | --- | --- | --- | --- |',
+  ...rows.map((row) => `| ${row.tool} | ${row.size.toLocaleString('en-US')} | ${row.connections} | ${row.perSecond} | ${row.p50} | ${row.p99} | ${row.misses} |`),
   '',
 ];
 writeFileSync(join(root, `bench/results/replay-${date.replace(/[:.]/g, '-')}.json`), `${JSON.stringify({ date, rows }, null, 2)}\n`);
