@@ -1,0 +1,6 @@
+/**
+ * calltape's library API: the pure scoring engine and the trace model. Everything exported
+ * here is plain data in, plain data out, with no I/O.
+ */
+export * from './scoring/index.js';
+export type * from './trace/trace.js';

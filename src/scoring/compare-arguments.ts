@@ -1,0 +1,144 @@
+import { munkres } from 'munkres';
+import type { JsonValue } from '../trace/trace.js';
+import { matchValue } from './match/match-value.js';
+import type { ArgumentRule, MatchingStrategy, Mismatch, ReasonCode } from './types.js';
+
+type JsonObject = { readonly [key: string]: JsonValue };
+
+/** The state of one comparison: rules in, mismatches and the critical/extra verdicts out. */
+export interface Walk {
+  readonly rules: { readonly [path: string]: ArgumentRule };
+  readonly extra: 'ignore' | 'penalize' | 'fail';
+  readonly mismatches: Record<string, Mismatch>;
+  /** A critical argument mismatched: the call scores 0. */
+  critical: boolean;
+  /** An argument outside the expectation appeared under `extra_arguments: fail`. */
+  unexpected: boolean;
+}
+
+/** Values as given (for presence checks: omitted vs empty) and after normalisation with defaults (for comparison). */
+export interface Sides {
+  readonly raw: JsonValue | undefined;
+  readonly value: JsonValue | undefined;
+}
+
+export function newWalk(rules: Walk['rules'], extra: Walk['extra']): Walk {
+  return { rules, extra, mismatches: {}, critical: false, unexpected: false };
+}
+
+/**
+ * Weighted score in [0, 1] of an actual arguments object against the expected one; every
+ * mismatch is recorded by path. Rules apply by path (`address.city`, `items[].sku`).
+ */
+export function compareObject(expected: Sides, actual: Sides, path: string, walk: Walk): number {
+  const expectedValue = asObject(expected.value) ?? {};
+  const actualValue = asObject(actual.value) ?? {};
+  const expectedRaw = asObject(expected.raw);
+  const actualRaw = asObject(actual.raw);
+  const prefix = path === '' ? '' : `${path}.`;
+  // Arguments a rule lists acceptable values for count even when the expected arguments leave them out.
+  const ruled = anyOfChildren(walk.rules, rulePathOf(prefix));
+  const keys = ruled ? [...new Set([...Object.keys(expectedValue), ...ruled])].sort() : Object.keys(expectedValue).sort();
+  let total = 0;
+  let weights = 0;
+  for (const key of keys) {
+    const childPath = `${prefix}${key}`;
+    const rule = walk.rules[rulePathOf(childPath)];
+    const weight = rule?.weight ?? 1;
+    weights += weight;
+    total +=
+      weight *
+      compareMember(
+        { raw: expectedRaw?.[key], value: expectedValue[key] },
+        { raw: actualRaw && key in actualRaw ? actualRaw[key] : undefined, value: actualValue[key] },
+        actualRaw !== undefined && key in actualRaw,
+        childPath,
+        rule,
+        walk,
+      );
+  }
+  for (const key of Object.keys(actualValue).sort()) {
+    if (keys.includes(key) || walk.extra === 'ignore') continue;
+    // An argument nobody asked for can change what a tool does (force: true); by default it fails the call.
+    record(walk, `${prefix}${key}`, undefined, actualValue[key], 'unexpected_argument', 'exact', undefined, undefined);
+    if (walk.extra === 'fail') walk.unexpected = true;
+    weights += 1;
+  }
+  return weights === 0 ? 1 : total / weights;
+}
+
+function compareMember(expected: Sides, actual: Sides, actualPresent: boolean, path: string, rule: ArgumentRule | undefined, walk: Walk): number {
+  const strategy: MatchingStrategy = rule?.matching_strategy ?? (rule?.any_of ? 'any_of' : 'exact');
+  if (strategy === 'ignore') return 1;
+  const acceptable = rule?.any_of ?? (isOmittedMarker(expected.raw) ? [expected.raw as JsonValue] : undefined);
+  if (acceptable) {
+    const mayOmit = acceptable.some(isOmittedMarker);
+    const values = acceptable.filter((value) => !isOmittedMarker(value));
+    // The omitted check looks at what was sent, before schema defaults fill gaps.
+    if (!actualPresent) return mayOmit ? 1 : record(walk, path, values[0], undefined, 'missing_argument', strategy, rule, undefined);
+    if (values.length === 0) return record(walk, path, undefined, actual.value, 'must_be_omitted', strategy, rule, undefined);
+    const inner = strategy === 'any_of' ? 'exact' : strategy;
+    for (const value of values) if (compareValue(value, actual.value as JsonValue, inner, path, rule, newWalk(walk.rules, walk.extra)) === 1) return 1;
+    return record(walk, path, values.length === 1 ? values[0] : values, actual.value, 'value_mismatch', strategy, rule, `none of ${values.length} acceptable value(s)`);
+  }
+  if (actual.value === undefined) return record(walk, path, expected.value, undefined, 'missing_argument', strategy, rule, undefined);
+  if (expected.value === undefined) return 1;
+  return compareValue(expected.value, actual.value, strategy, path, rule, walk);
+}
+
+function compareValue(expected: JsonValue, actual: JsonValue, strategy: MatchingStrategy, path: string, rule: ArgumentRule | undefined, walk: Walk): number {
+  if (strategy === 'exact' || strategy === 'any_of') {
+    if (asObject(expected) && asObject(actual)) return compareObject({ raw: expected, value: expected }, { raw: actual, value: actual }, path, walk);
+    if (Array.isArray(expected) && Array.isArray(actual)) return compareArray(expected, actual, path, rule, walk);
+  }
+  const match = matchValue(strategy, expected, actual, rule ?? {});
+  if (match.matched) return 1;
+  return record(walk, path, expected, actual, match.typeMismatch ? 'type_mismatch' : 'value_mismatch', strategy, rule, match.detail);
+}
+
+/** Arrays compare element by element in order, or (`unordered`) by the best one-to-one pairing. */
+function compareArray(expected: readonly JsonValue[], actual: readonly JsonValue[], path: string, rule: ArgumentRule | undefined, walk: Walk): number {
+  const longer = Math.max(expected.length, actual.length);
+  if (longer === 0) return 1;
+  let pairs: [number, number][];
+  if (rule?.unordered) {
+    const scores = expected.map((item, i) => actual.map((candidate) => compareValue(item, candidate, 'exact', `${path}[${i}]`, undefined, newWalk(walk.rules, walk.extra))));
+    pairs = scores.length > 0 && actual.length > 0 ? (munkres(scores.map((row) => row.map((score) => 1 - score))) as [number, number][]) : [];
+  } else {
+    pairs = expected.slice(0, actual.length).map((_, i) => [i, i]);
+  }
+  let total = 0;
+  for (const [i, j] of pairs) total += compareValue(expected[i] as JsonValue, actual[j] as JsonValue, 'exact', `${path}[${i}]`, undefined, walk);
+  if (expected.length !== actual.length) record(walk, path, expected as JsonValue, actual as JsonValue, 'value_mismatch', 'exact', rule, `${expected.length} element(s) expected, ${actual.length} given`);
+  return total / longer;
+}
+
+function record(walk: Walk, path: string, expected: JsonValue | undefined, actual: JsonValue | undefined, reason: ReasonCode, strategy: MatchingStrategy, rule: ArgumentRule | undefined, detail: string | undefined): number {
+  walk.mismatches[path] = { expected, actual, reason, strategy, score: 0, ...(detail !== undefined ? { detail } : {}) };
+  if (rule?.critical) walk.critical = true;
+  return 0;
+}
+
+/** `items[3].sku` → `items[].sku`: rules are written for every element. */
+export function rulePathOf(path: string): string {
+  return path.includes('[') ? path.replace(/\[\d+\]/g, '[]') : path;
+}
+
+/** Child keys of a parent path prefix (`''`, `address.`) that have an any_of rule. Rules are few: a scan is cheapest. */
+function anyOfChildren(rules: Walk['rules'], parent: string): string[] | undefined {
+  let keys: string[] | undefined;
+  for (const path in rules) {
+    if (rules[path]?.any_of === undefined || !path.startsWith(parent)) continue;
+    const key = path.slice(parent.length);
+    if (!/[.[]/.test(key)) (keys ??= []).push(key);
+  }
+  return keys;
+}
+
+export function isOmittedMarker(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && (value as Record<string, unknown>)['$omitted'] === true;
+}
+
+function asObject(value: JsonValue | undefined): JsonObject | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
+}

@@ -1,0 +1,24 @@
+import type { JsonSchema, JsonValue } from '../trace/trace.js';
+import { normaliseDateTime } from './normalise/normalise-datetime.js';
+
+/**
+ * A schema read off the expected value, for cases scored without the tool's schema: numbers
+ * make numeric strings comparable, booleans make "yes" comparable, ISO date-times compare as
+ * instants. Nothing is invented beyond what the expected value shows.
+ */
+export function inferSchema(value: JsonValue | undefined): JsonSchema | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'number') return { type: 'number' };
+  if (typeof value === 'boolean') return { type: 'boolean' };
+  if (typeof value === 'string') return normaliseDateTime(value) !== undefined ? { type: 'string', format: 'date-time' } : { type: 'string' };
+  if (Array.isArray(value)) {
+    const items = inferSchema(value[0]);
+    return items ? { type: 'array', items } : { type: 'array' };
+  }
+  const properties: Record<string, JsonValue> = {};
+  for (const [key, item] of Object.entries(value)) {
+    const inferred = inferSchema(item);
+    if (inferred) properties[key] = inferred;
+  }
+  return { type: 'object', properties };
+}

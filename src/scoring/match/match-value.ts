@@ -1,0 +1,79 @@
+import { jaroWinkler } from '@skyra/jaro-winkler';
+import equal from 'fast-deep-equal';
+import { distance } from 'fastest-levenshtein';
+import type { JsonValue } from '../../trace/trace.js';
+import { looseString } from '../normalise/loose-string.js';
+import { normaliseDateTime } from '../normalise/normalise-datetime.js';
+import type { ArgumentRule, MatchingStrategy } from '../types.js';
+
+/** The outcome of comparing one expected value with one actual value. */
+export interface ValueMatch {
+  readonly matched: boolean;
+  /** Similarity, difference or why the strategy could not apply. */
+  readonly detail?: string;
+  /** The values were of kinds the strategy cannot compare (a string against a number…). */
+  readonly typeMismatch?: boolean;
+}
+
+const patterns = new Map<string, RegExp>();
+
+/** Compares two normalised values by a strategy. Pure and deterministic. */
+export function matchValue(strategy: MatchingStrategy, expected: JsonValue, actual: JsonValue, rule: ArgumentRule): ValueMatch {
+  switch (strategy) {
+    case 'ignore':
+      return { matched: true };
+    case 'exact':
+    case 'any_of':
+      return { matched: equal(expected, actual) };
+    case 'ignore_case':
+      return typeof expected === 'string' && typeof actual === 'string' ? { matched: expected.toLowerCase() === actual.toLowerCase() } : { matched: equal(expected, actual) };
+    case 'loose_string':
+      return typeof expected === 'string' && typeof actual === 'string' ? { matched: looseString(expected) === looseString(actual) } : { matched: equal(expected, actual) };
+    case 'substring':
+      return { matched: textOf(actual).includes(textOf(expected)) };
+    case 'regex': {
+      const source = rule.pattern ?? textOf(expected);
+      const key = `${rule.flags ?? ''}/${source}`;
+      let pattern = patterns.get(key);
+      if (!pattern) patterns.set(key, (pattern = new RegExp(`^(?:${source})$`, (rule.flags ?? '').replace(/[gy]/g, ''))));
+      return { matched: pattern.test(textOf(actual)) };
+    }
+    case 'fuzzy': {
+      if (typeof expected !== 'string' || typeof actual !== 'string') return { matched: equal(expected, actual), typeMismatch: typeof expected !== typeof actual };
+      const similarity = rule.algorithm === 'jaro_winkler' ? jaroWinkler(expected, actual) : levenshteinRatio(expected, actual);
+      return { matched: similarity >= (rule.threshold ?? 0.85), detail: `similarity ${round(similarity)}` };
+    }
+    case 'numeric': {
+      if (typeof expected !== 'number' || typeof actual !== 'number') return { matched: false, typeMismatch: true, detail: 'numeric needs two numbers' };
+      const difference = Math.abs(actual - expected);
+      const allowed = Math.max(rule.tolerance ?? 0, (rule.relative_tolerance ?? 0) * Math.abs(expected));
+      return { matched: difference <= allowed, detail: `difference ${round(difference)}` };
+    }
+    case 'datetime': {
+      const [left, right] = [instant(expected), instant(actual)];
+      if (left === undefined || right === undefined) return { matched: false, typeMismatch: true, detail: 'datetime needs two ISO 8601 date-times' };
+      const seconds = Math.abs(right - left) / 1000;
+      return { matched: seconds <= (rule.tolerance ?? 0), detail: `${round(seconds)} s apart` };
+    }
+  }
+}
+
+/** 1 − Levenshtein distance ÷ the longer length (1 for two empty strings). */
+export function levenshteinRatio(left: string, right: string): number {
+  const longer = Math.max(left.length, right.length);
+  return longer === 0 ? 1 : 1 - distance(left, right) / longer;
+}
+
+function textOf(value: JsonValue): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function instant(value: JsonValue): number | undefined {
+  if (typeof value !== 'string') return undefined;
+  const normalised = normaliseDateTime(value) ?? (/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00.000Z` : undefined);
+  return normalised === undefined ? undefined : Date.parse(normalised);
+}
+
+function round(value: number): number {
+  return Math.round(value * 10_000) / 10_000;
+}
