@@ -9,11 +9,25 @@ const unitMs = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
  * become `YYYY-MM-DD`, instants ISO 8601. The same clock gives the same expectations.
  */
 export function resolvePlaceholders(value: JsonValue, now: Date): JsonValue {
+  // Most expectations hold no placeholder: hand them back untouched, without copying.
+  return hasPlaceholder(value) ? resolve(value, now) : value;
+}
+
+function hasPlaceholder(value: JsonValue): boolean {
+  if (typeof value === 'string') return value.includes('{{');
+  if (Array.isArray(value)) return value.some(hasPlaceholder);
+  if (typeof value === 'object' && value !== null) {
+    for (const key in value) if (hasPlaceholder(value[key] as JsonValue)) return true;
+  }
+  return false;
+}
+
+function resolve(value: JsonValue, now: Date): JsonValue {
   if (typeof value === 'string') return value.includes('{{') ? value.replace(placeholder, (_match, name: string, sign?: string, amount?: string, unit?: keyof typeof unitMs) => render(name, sign, amount, unit, now)) : value;
-  if (Array.isArray(value)) return value.map((item) => resolvePlaceholders(item, now));
+  if (Array.isArray(value)) return value.map((item) => resolve(item, now));
   if (typeof value === 'object' && value !== null) {
     const result: Record<string, JsonValue> = {};
-    for (const [key, item] of Object.entries(value)) result[key] = resolvePlaceholders(item, now);
+    for (const [key, item] of Object.entries(value)) result[key] = resolve(item, now);
     return result;
   }
   return value;
