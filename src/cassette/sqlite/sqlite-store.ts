@@ -142,56 +142,6 @@ export class SqliteStore {
       .immediate();
   }
 
-  /**
-   * Deletes the recordings the last replay run did not serve (with their tool calls and emptied
-   * sessions). Returns how many were (or, with `dryRun`, would be) deleted; undefined when the
-   * cassette was never replayed.
-   */
-  pruneUnused(dryRun: boolean): number | undefined {
-    const last = this.db.prepare('SELECT max(id) FROM replay_runs').pluck().get() as number | null;
-    if (last === null) return undefined;
-    const unused = this.db.prepare('SELECT count(*) FROM interactions WHERE last_replay_run IS NOT ?').pluck().get(last) as number;
-    if (dryRun || unused === 0) return unused;
-    this.db
-      .transaction(() => {
-        this.db.prepare('DELETE FROM tool_calls WHERE interaction_id IN (SELECT id FROM interactions WHERE last_replay_run IS NOT ?)').run(last);
-        this.db.prepare('DELETE FROM interactions WHERE last_replay_run IS NOT ?').run(last);
-        this.db.exec(`DELETE FROM sessions WHERE id NOT IN (SELECT session_id FROM interactions);
-          UPDATE sessions SET interaction_count = (SELECT count(*) FROM interactions WHERE session_id = sessions.id)`);
-      })
-      .immediate();
-    return unused;
-  }
-
-  /**
-   * Copies into this cassette every interaction of `other` it does not hold yet (by id), with
-   * tool calls and sessions. Where both recorded an identical request, this cassette's wins
-   * (lookups prefer the earlier recording). Returns the number of interactions added.
-   */
-  mergeFrom(other: string): number {
-    new SqliteStore(other).close();
-    const columns = (table: string): string => (this.db.pragma(`table_info(${table})`) as { name: string }[]).map((column) => column.name).filter((name) => name !== 'seq' && name !== 'last_replay_run').join(', ');
-    this.db.prepare('ATTACH DATABASE ? AS other').run(other);
-    try {
-      return this.db
-        .transaction(() => {
-          // Sessions are brought up to date at the end; check references at commit.
-          this.db.pragma('defer_foreign_keys = ON');
-          const interactionColumns = columns('interactions');
-          const added = this.db.prepare(`INSERT INTO interactions (${interactionColumns}) SELECT ${interactionColumns} FROM other.interactions WHERE id NOT IN (SELECT id FROM main.interactions) ORDER BY seq`).run().changes;
-          const callColumns = columns('tool_calls');
-          this.db.prepare(`INSERT OR IGNORE INTO tool_calls (${callColumns}) SELECT ${callColumns} FROM other.tool_calls`).run();
-          this.db.exec(`INSERT INTO sessions (id, first_seen_at, last_seen_at, interaction_count)
-              SELECT session_id, min(started_at), max(started_at), count(*) FROM interactions GROUP BY session_id
-            ON CONFLICT(id) DO UPDATE SET first_seen_at = excluded.first_seen_at, last_seen_at = excluded.last_seen_at, interaction_count = excluded.interaction_count`);
-          return added;
-        })
-        .immediate();
-    } finally {
-      this.db.prepare('DETACH DATABASE other').run();
-    }
-  }
-
   close(): void {
     this.db.close();
   }

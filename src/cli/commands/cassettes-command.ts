@@ -3,7 +3,7 @@ import { basename, join, relative } from 'node:path';
 import Table from 'cli-table3';
 import type { Command } from 'commander';
 import { cassetteText, exportCassette, importCassette, listCassettes } from '../../cassette/sqlite/cassette-files.js';
-import { SqliteStore } from '../../cassette/sqlite/sqlite-store.js';
+import { mergeCassette, pruneUnused } from '../../cassette/sqlite/cassette-maintenance.js';
 import { CalltapeError } from '../../errors.js';
 import { reportError } from '../exit-codes.js';
 import { resolveCassette } from './wrap-command.js';
@@ -62,14 +62,9 @@ export function registerCassettesCommand(program: Command): void {
       run(() => {
         const path = resolveCassette(name, process.cwd());
         if (!existsSync(path)) throw new CalltapeError('CONFIG_INVALID', `${path}: no such cassette`);
-        const store = new SqliteStore(path);
-        try {
-          const pruned = store.pruneUnused(flags.dryRun === true);
-          if (pruned === undefined) throw new CalltapeError('CONFIG_INVALID', `${path} has never been replayed; prune keeps what the last replay used`, 'Replay it first: calltape replay --cassette NAME -- <command>.');
-          process.stdout.write(flags.dryRun ? `${pruned} recording(s) unused in the last replay would be deleted\n` : `deleted ${pruned} recording(s) unused in the last replay\n`);
-        } finally {
-          store.close();
-        }
+        const pruned = pruneUnused(path, flags.dryRun === true);
+        if (pruned === undefined) throw new CalltapeError('CONFIG_INVALID', `${path} has never been replayed; prune keeps what the last replay used`, 'Replay it first: calltape replay --cassette NAME -- <command>.');
+        process.stdout.write(flags.dryRun ? `${pruned} recording(s) unused in the last replay would be deleted\n` : `deleted ${pruned} recording(s) unused in the last replay\n`);
       }),
     );
 
@@ -83,12 +78,7 @@ export function registerCassettesCommand(program: Command): void {
         const target = resolveCassette(into, process.cwd());
         const source = resolveCassette(from, process.cwd());
         for (const path of [target, source]) if (!existsSync(path)) throw new CalltapeError('CONFIG_INVALID', `${path}: no such cassette`);
-        const store = new SqliteStore(target);
-        try {
-          process.stdout.write(`merged ${store.mergeFrom(source)} interaction(s) from ${relative(process.cwd(), source) || source}\n`);
-        } finally {
-          store.close();
-        }
+        process.stdout.write(`merged ${mergeCassette(target, source)} interaction(s) from ${relative(process.cwd(), source) || source}\n`);
       }),
     );
 
