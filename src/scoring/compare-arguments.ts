@@ -1,6 +1,7 @@
 import { munkres } from 'munkres';
 import type { JsonValue } from '../trace/trace.js';
 import { matchValue } from './match/match-value.js';
+import { namedNormalisers } from './normalise/named-normalisers.js';
 import type { ArgumentRule, MatchingStrategy, Mismatch, ReasonCode } from './types.js';
 
 type JsonObject = { readonly [key: string]: JsonValue };
@@ -86,7 +87,9 @@ function compareMember(expected: Sides, actual: Sides, actualPresent: boolean, p
   return compareValue(expected.value, actual.value, strategy, path, rule, walk);
 }
 
-function compareValue(expected: JsonValue, actual: JsonValue, strategy: MatchingStrategy, path: string, rule: ArgumentRule | undefined, walk: Walk): number {
+function compareValue(expectedValue: JsonValue, actualValue: JsonValue, strategy: MatchingStrategy, path: string, rule: ArgumentRule | undefined, walk: Walk): number {
+  const expected = rule?.normalise ? applyNamed(expectedValue, rule) : expectedValue;
+  const actual = rule?.normalise ? applyNamed(actualValue, rule) : actualValue;
   if (strategy === 'exact' || strategy === 'any_of') {
     if (asObject(expected) && asObject(actual)) return compareObject({ raw: expected, value: expected }, { raw: actual, value: actual }, path, walk);
     if (Array.isArray(expected) && Array.isArray(actual)) return compareArray(expected, actual, path, rule, walk);
@@ -94,6 +97,12 @@ function compareValue(expected: JsonValue, actual: JsonValue, strategy: Matching
   const match = matchValue(strategy, expected, actual, rule ?? {});
   if (match.matched) return 1;
   return record(walk, path, expected, actual, match.typeMismatch ? 'type_mismatch' : 'value_mismatch', strategy, rule, match.detail);
+}
+
+function applyNamed(value: JsonValue, rule: ArgumentRule): JsonValue {
+  let result = value;
+  for (const name of rule.normalise ?? []) result = namedNormalisers[name](result, rule.country === undefined ? {} : { country: rule.country });
+  return result;
 }
 
 /** Arrays compare element by element in order, or (`unordered`) by the best one-to-one pairing. */

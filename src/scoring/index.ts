@@ -7,3 +7,4 @@ export { resolvePlaceholders } from './placeholders.js';
 export { parseCallArguments } from './parse-arguments.js';
 export { omitted, reasonCodes } from './types.js';
 export type { ActualCall, ArgumentRule, ExpectedCall, MatchingStrategy, Mismatch, ReasonCode, ScoreOptions, ScoreResult, TestCase } from './types.js';
+export { namedNormalisers, type NamedNormaliser } from './normalise/named-normalisers.js';

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../trace/trace.js';
+import { namedNormalisers } from './normalise/named-normalisers.js';
 import { normaliseBySchema } from './normalise/normalise-by-schema.js';
 import { scoreCall } from './score-call.js';
 import { omitted, type TestCase } from './types.js';
@@ -226,6 +227,33 @@ describe('properties', () => {
         expect(same.mismatches).toEqual({});
         expect(same.score).toBe(1);
         expect(JSON.stringify(scoreCall(testCase, [{ name: 't', arguments: reversed }]))).toBe(JSON.stringify(same));
+      }),
+    );
+  });
+});
+
+describe('named normalisers', () => {
+  const one = (rule: Record<string, unknown>, expected: JsonValue, actual: JsonValue) => scoreCall({ expected_tool: 't', arguments: { v: expected }, rules: { v: rule as never } }, [{ name: 't', arguments: { v: actual } }]).is_correct;
+
+  it.each([
+    [{ normalise: ['phone'] }, '+1 415 555 2671', '(415) 555-2671', true],
+    [{ normalise: ['phone'], country: 'GB' }, '+44 20 7946 0958', '020 7946 0958', true],
+    [{ normalise: ['phone'] }, '+1 415 555 2671', '(415) 555-2672', false],
+    [{ normalise: ['money'] }, 1234.5, '$1,234.50', true],
+    [{ normalise: ['money'] }, 1234.5, '1.234,50 €', true],
+    [{ normalise: ['money'] }, 1234.5, 'USD 1234.51', false],
+    [{ normalise: ['email'] }, 'Ops@Example.com', ' ops@example.COM ', true],
+    [{ normalise: ['url'] }, 'https://Example.com:443', 'https://example.com/', true],
+    [{ normalise: ['url'] }, 'https://example.com/a', 'https://example.com/b', false],
+  ] as const)('%j: %j vs %j → %s', (rule, expected, actual, correct) => {
+    expect(one(rule, expected, actual)).toBe(correct);
+  });
+
+  it('are idempotent', () => {
+    fc.assert(
+      fc.property(fc.constantFrom('phone', 'money', 'email', 'url', 'loose_string'), fc.oneof(fc.string(), fc.constantFrom('$1,234.50', '(415) 555-2671', 'HTTP://A.example:80/x', '1.234,50 €')), (name, value) => {
+        const once = namedNormalisers[name](value, {});
+        expect(namedNormalisers[name](once, {})).toEqual(once);
       }),
     );
   });

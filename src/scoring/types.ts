@@ -33,6 +33,10 @@ export interface ArgumentRule {
   readonly weight?: number;
   /** A mismatch here fails the whole call (score 0). */
   readonly critical?: boolean;
+  /** Named normalisers applied to both sides before matching: `phone`, `money`, `email`, `url`, `loose_string`. */
+  readonly normalise?: readonly ('phone' | 'money' | 'email' | 'url' | 'loose_string')[];
+  /** phone: the country national numbers are read in (ISO 3166 alpha-2, default US). */
+  readonly country?: string;
 }
 
 /** One expected tool call. */
