@@ -55,22 +55,35 @@ export function normaliseBySchema(value: JsonValue, schema: JsonSchema | undefin
     if (format === 'date') return normaliseDate(text) ?? text;
     return text;
   }
+  // Containers are copied only when something inside changes: most arguments are already canonical.
   if (Array.isArray(value)) {
     const items = subSchema(schema, 'items');
-    return value.map((item) => normaliseBySchema(item, items, defaults));
+    let result: JsonValue[] | undefined;
+    for (let index = 0; index < value.length; index++) {
+      const item = value[index] as JsonValue;
+      const normalised = normaliseBySchema(item, items, defaults);
+      if (normalised !== item) (result ??= value.slice())[index] = normalised;
+    }
+    return result ?? value;
   }
   if (typeof value === 'object' && value !== null) {
-    const result: Record<string, JsonValue> = {};
-    for (const [key, item] of Object.entries(value)) result[key] = normaliseBySchema(item, subSchema(schema, 'properties', key) ?? subSchema(schema, 'additionalProperties'), defaults);
-    if (defaults) {
-      const properties = subSchema(schema, 'properties') ?? {};
-      for (const [key, property] of Object.entries(properties)) {
-        const propertySchema = typeof property === 'object' && property !== null && !Array.isArray(property) ? property : undefined;
+    let result: Record<string, JsonValue> | undefined;
+    const properties = subSchema(schema, 'properties');
+    const additional = subSchema(schema, 'additionalProperties');
+    for (const key in value) {
+      const item = value[key] as JsonValue;
+      const normalised = normaliseBySchema(item, (properties ? child(properties, key) : undefined) ?? additional, defaults);
+      if (normalised !== item) (result ??= { ...value })[key] = normalised;
+    }
+    if (defaults && properties) {
+      for (const key in properties) {
+        if (key in value) continue;
+        const propertySchema = child(properties, key);
         const fallback = propertySchema?.['default'];
-        if (!(key in result) && fallback !== undefined) result[key] = normaliseBySchema(fallback, propertySchema, defaults);
+        if (fallback !== undefined) (result ??= { ...value })[key] = normaliseBySchema(fallback, propertySchema, defaults);
       }
     }
-    return result;
+    return result ?? value;
   }
   return value;
 }
