@@ -1,7 +1,7 @@
 import { munkres } from 'munkres';
 import type { JsonValue } from '../trace/trace.js';
 import { matchValue } from './match/match-value.js';
-import { namedNormalisers } from './normalise/named-normalisers.js';
+import { namedNormalisers, type NamedNormaliser } from './normalise/named-normalisers.js';
 import type { ArgumentRule, MatchingStrategy, Mismatch, ReasonCode } from './types.js';
 
 type JsonObject = { readonly [key: string]: JsonValue };
@@ -10,6 +10,8 @@ type JsonObject = { readonly [key: string]: JsonValue };
 export interface Walk {
   readonly rules: { readonly [path: string]: ArgumentRule };
   readonly extra: 'ignore' | 'penalize' | 'fail';
+  /** User normalisers by name, beside the built-in ones. */
+  readonly normalisers: { readonly [name: string]: (value: JsonValue) => JsonValue } | undefined;
   readonly mismatches: Record<string, Mismatch>;
   /** A critical argument mismatched: the call scores 0. */
   critical: boolean;
@@ -23,8 +25,8 @@ export interface Sides {
   readonly value: JsonValue | undefined;
 }
 
-export function newWalk(rules: Walk['rules'], extra: Walk['extra']): Walk {
-  return { rules, extra, mismatches: {}, critical: false, unexpected: false };
+export function newWalk(rules: Walk['rules'], extra: Walk['extra'], normalisers?: Walk['normalisers']): Walk {
+  return { rules, extra, normalisers, mismatches: {}, critical: false, unexpected: false };
 }
 
 /**
@@ -79,7 +81,7 @@ function compareMember(expected: Sides, actual: Sides, actualPresent: boolean, p
     if (!actualPresent) return mayOmit ? 1 : record(walk, path, values[0], undefined, 'missing_argument', strategy, rule, undefined);
     if (values.length === 0) return record(walk, path, undefined, actual.value, 'must_be_omitted', strategy, rule, undefined);
     const inner = strategy === 'any_of' ? 'exact' : strategy;
-    for (const value of values) if (compareValue(value, actual.value as JsonValue, inner, path, rule, newWalk(walk.rules, walk.extra)) === 1) return 1;
+    for (const value of values) if (compareValue(value, actual.value as JsonValue, inner, path, rule, newWalk(walk.rules, walk.extra, walk.normalisers)) === 1) return 1;
     return record(walk, path, values.length === 1 ? values[0] : values, actual.value, 'value_mismatch', strategy, rule, `none of ${values.length} acceptable value(s)`);
   }
   if (actual.value === undefined) return record(walk, path, expected.value, undefined, 'missing_argument', strategy, rule, undefined);
@@ -88,8 +90,8 @@ function compareMember(expected: Sides, actual: Sides, actualPresent: boolean, p
 }
 
 function compareValue(expectedValue: JsonValue, actualValue: JsonValue, strategy: MatchingStrategy, path: string, rule: ArgumentRule | undefined, walk: Walk): number {
-  const expected = rule?.normalise ? applyNamed(expectedValue, rule) : expectedValue;
-  const actual = rule?.normalise ? applyNamed(actualValue, rule) : actualValue;
+  const expected = rule?.normalise ? applyNamed(expectedValue, rule, walk) : expectedValue;
+  const actual = rule?.normalise ? applyNamed(actualValue, rule, walk) : actualValue;
   if (strategy === 'exact' || strategy === 'any_of') {
     if (asObject(expected) && asObject(actual)) return compareObject({ raw: expected, value: expected }, { raw: actual, value: actual }, path, walk);
     if (Array.isArray(expected) && Array.isArray(actual)) return compareArray(expected, actual, path, rule, walk);
@@ -99,9 +101,15 @@ function compareValue(expectedValue: JsonValue, actualValue: JsonValue, strategy
   return record(walk, path, expected, actual, match.typeMismatch ? 'type_mismatch' : 'value_mismatch', strategy, rule, match.detail);
 }
 
-function applyNamed(value: JsonValue, rule: ArgumentRule): JsonValue {
+function applyNamed(value: JsonValue, rule: ArgumentRule, walk: Walk): JsonValue {
   let result = value;
-  for (const name of rule.normalise ?? []) result = namedNormalisers[name](result, rule.country === undefined ? {} : { country: rule.country });
+  for (const name of rule.normalise ?? []) {
+    const custom = walk.normalisers?.[name];
+    if (custom) result = custom(result);
+    else if (name in namedNormalisers) result = namedNormalisers[name as NamedNormaliser](result, rule.country === undefined ? {} : { country: rule.country });
+    // A typo in a suite must not silently compare raw values.
+    else throw new Error(`unknown normaliser "${name}": use phone, money, email, url or loose_string, or register it in options.normalisers`);
+  }
   return result;
 }
 
@@ -111,7 +119,7 @@ function compareArray(expected: readonly JsonValue[], actual: readonly JsonValue
   if (longer === 0) return 1;
   let pairs: [number, number][];
   if (rule?.unordered) {
-    const scores = expected.map((item, i) => actual.map((candidate) => compareValue(item, candidate, 'exact', `${path}[${i}]`, undefined, newWalk(walk.rules, walk.extra))));
+    const scores = expected.map((item, i) => actual.map((candidate) => compareValue(item, candidate, 'exact', `${path}[${i}]`, undefined, newWalk(walk.rules, walk.extra, walk.normalisers))));
     pairs = scores.length > 0 && actual.length > 0 ? (munkres(scores.map((row) => row.map((score) => 1 - score))) as [number, number][]) : [];
   } else {
     pairs = expected.slice(0, actual.length).map((_, i) => [i, i]);

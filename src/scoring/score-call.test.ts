@@ -258,3 +258,12 @@ describe('named normalisers', () => {
     );
   });
 });
+
+describe('user normalisers', () => {
+  it('are looked up by name, and an unknown name is an error, never a silent raw comparison', () => {
+    const testCase: TestCase = { expected_tool: 't', arguments: { sku: 'AB-0012' }, rules: { sku: { normalise: ['sku'] } } };
+    const sku = (value: JsonValue): JsonValue => (typeof value === 'string' ? value.replace(/-0+/, '-').toUpperCase() : value);
+    expect(scoreCall(testCase, [{ name: 't', arguments: { sku: 'ab-12' } }], { normalisers: { sku } }).is_correct).toBe(true);
+    expect(() => scoreCall(testCase, [{ name: 't', arguments: { sku: 'ab-12' } }])).toThrow(/unknown normaliser "sku"/);
+  });
+});

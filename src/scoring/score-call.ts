@@ -53,7 +53,7 @@ export function scoreCall(testCase: TestCase, actualCalls: readonly ActualCall[]
   }
 
   const prepared = new Map<object, PreparedExpectation>();
-  const pairs = expectedCalls.map((expected) => actualCalls.map((actual) => scorePair(testCase, expected, actual, options.schemas, now, prepared)));
+  const pairs = expectedCalls.map((expected) => actualCalls.map((actual) => scorePair(testCase, expected, actual, options, now, prepared)));
   let assignment: (number | null)[];
   if (expectedCalls.length === 1 && policy === 'first') assignment = [0];
   else if (expectedCalls.length === 1) assignment = [bestIndex(pairs[0] ?? [])];
@@ -98,7 +98,7 @@ export function scoreCall(testCase: TestCase, actualCalls: readonly ActualCall[]
   return finish(score, mismatches, [...reasons], assignment, matchedTools, extra, threshold, message);
 }
 
-function scorePair(testCase: TestCase, expected: ExpectedCall, actual: ActualCall, schemas: ScoreOptions['schemas'], now: Date, prepared: Map<object, PreparedExpectation>): PairScore {
+function scorePair(testCase: TestCase, expected: ExpectedCall, actual: ActualCall, options: ScoreOptions, now: Date, prepared: Map<object, PreparedExpectation>): PairScore {
   const tools = typeof expected.expected_tool === 'string' ? [expected.expected_tool] : [...expected.expected_tool];
   const candidates = [
     ...(tools.includes(actual.name) ? [{ tool: actual.name, arguments: expected.arguments, rules: expected.rules }] : []),
@@ -110,7 +110,7 @@ function scorePair(testCase: TestCase, expected: ExpectedCall, actual: ActualCal
 
   let best: PairScore | undefined;
   for (const candidate of candidates) {
-    const declared = schemas?.[actual.name] ?? testCase.schemas?.[actual.name];
+    const declared = options.schemas?.[actual.name] ?? testCase.schemas?.[actual.name];
     const { resolved: expectedArguments, schema, normalised: expectedValue } = prepareExpectation(candidate.arguments ?? noArguments, declared, now, prepared);
     const actualValue = normaliseBySchema(parsed.value, schema, true);
     if (declared) {
@@ -121,7 +121,7 @@ function scorePair(testCase: TestCase, expected: ExpectedCall, actual: ActualCal
         continue;
       }
     }
-    const walk = newWalk(candidate.rules ?? noRules, testCase.extra_arguments ?? 'fail');
+    const walk = newWalk(candidate.rules ?? noRules, testCase.extra_arguments ?? 'fail', options.normalisers);
     const raw = compareObject({ raw: expectedArguments, value: expectedValue }, { raw: parsed.value as JsonValue, value: actualValue }, '', walk);
     const reasons = new Set(Object.values(walk.mismatches).map((mismatch) => mismatch.reason));
     if (walk.critical) reasons.add('critical_mismatch');

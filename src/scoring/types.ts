@@ -33,8 +33,11 @@ export interface ArgumentRule {
   readonly weight?: number;
   /** A mismatch here fails the whole call (score 0). */
   readonly critical?: boolean;
-  /** Named normalisers applied to both sides before matching: `phone`, `money`, `email`, `url`, `loose_string`. */
-  readonly normalise?: readonly ('phone' | 'money' | 'email' | 'url' | 'loose_string')[];
+  /**
+   * Named normalisers applied to both sides before matching: `phone`, `money`, `email`, `url`,
+   * `loose_string`, or a name registered in `ScoreOptions.normalisers`.
+   */
+  readonly normalise?: readonly string[];
   /** phone: the country national numbers are read in (ISO 3166 alpha-2, default US). */
   readonly country?: string;
 }
@@ -123,4 +126,6 @@ export interface ScoreOptions {
   readonly schemas?: { readonly [tool: string]: JsonSchema };
   /** The clock for `{{TODAY}}`, `{{NOW+2h}}` placeholders (default: now). */
   readonly now?: Date;
+  /** Your own normalisers, by the name rules use in `normalise` (e.g. loaded from a module by the runner). Must be pure. */
+  readonly normalisers?: { readonly [name: string]: (value: JsonValue) => JsonValue };
 }
