@@ -12,6 +12,8 @@ export interface Walk {
   readonly extra: 'ignore' | 'penalize' | 'fail';
   /** User normalisers by name, beside the built-in ones. */
   readonly normalisers: { readonly [name: string]: (value: JsonValue) => JsonValue } | undefined;
+  /** Embedding lookup for semantic rules. */
+  readonly embeddings: ((text: string) => readonly number[] | undefined) | undefined;
   readonly mismatches: Record<string, Mismatch>;
   /** A critical argument mismatched: the call scores 0. */
   critical: boolean;
@@ -25,8 +27,8 @@ export interface Sides {
   readonly value: JsonValue | undefined;
 }
 
-export function newWalk(rules: Walk['rules'], extra: Walk['extra'], normalisers?: Walk['normalisers']): Walk {
-  return { rules, extra, normalisers, mismatches: {}, critical: false, unexpected: false };
+export function newWalk(rules: Walk['rules'], extra: Walk['extra'], normalisers?: Walk['normalisers'], embeddings?: Walk['embeddings']): Walk {
+  return { rules, extra, normalisers, embeddings, mismatches: {}, critical: false, unexpected: false };
 }
 
 /**
@@ -81,7 +83,7 @@ function compareMember(expected: Sides, actual: Sides, actualPresent: boolean, p
     if (!actualPresent) return mayOmit ? 1 : record(walk, path, values[0], undefined, 'missing_argument', strategy, rule, undefined);
     if (values.length === 0) return record(walk, path, undefined, actual.value, 'must_be_omitted', strategy, rule, undefined);
     const inner = strategy === 'any_of' ? 'exact' : strategy;
-    for (const value of values) if (compareValue(value, actual.value as JsonValue, inner, path, rule, newWalk(walk.rules, walk.extra, walk.normalisers)) === 1) return 1;
+    for (const value of values) if (compareValue(value, actual.value as JsonValue, inner, path, rule, newWalk(walk.rules, walk.extra, walk.normalisers, walk.embeddings)) === 1) return 1;
     return record(walk, path, values.length === 1 ? values[0] : values, actual.value, 'value_mismatch', strategy, rule, `none of ${values.length} acceptable value(s)`);
   }
   if (actual.value === undefined) return record(walk, path, expected.value, undefined, 'missing_argument', strategy, rule, undefined);
@@ -96,9 +98,9 @@ function compareValue(expectedValue: JsonValue, actualValue: JsonValue, strategy
     if (asObject(expected) && asObject(actual)) return compareObject({ raw: expected, value: expected }, { raw: actual, value: actual }, path, walk);
     if (Array.isArray(expected) && Array.isArray(actual)) return compareArray(expected, actual, path, rule, walk);
   }
-  const match = matchValue(strategy, expected, actual, rule ?? {});
+  const match = matchValue(strategy, expected, actual, rule ?? {}, walk.embeddings);
   if (match.matched) return 1;
-  return record(walk, path, expected, actual, match.typeMismatch ? 'type_mismatch' : 'value_mismatch', strategy, rule, match.detail);
+  return record(walk, path, expected, actual, match.unavailable ? 'embedding_unavailable' : match.typeMismatch ? 'type_mismatch' : 'value_mismatch', strategy, rule, match.detail);
 }
 
 function applyNamed(value: JsonValue, rule: ArgumentRule, walk: Walk): JsonValue {
@@ -119,7 +121,7 @@ function compareArray(expected: readonly JsonValue[], actual: readonly JsonValue
   if (longer === 0) return 1;
   let pairs: [number, number][];
   if (rule?.unordered) {
-    const scores = expected.map((item, i) => actual.map((candidate) => compareValue(item, candidate, 'exact', `${path}[${i}]`, undefined, newWalk(walk.rules, walk.extra, walk.normalisers))));
+    const scores = expected.map((item, i) => actual.map((candidate) => compareValue(item, candidate, 'exact', `${path}[${i}]`, undefined, newWalk(walk.rules, walk.extra, walk.normalisers, walk.embeddings))));
     pairs = scores.length > 0 && actual.length > 0 ? (munkres(scores.map((row) => row.map((score) => 1 - score))) as [number, number][]) : [];
   } else {
     pairs = expected.slice(0, actual.length).map((_, i) => [i, i]);

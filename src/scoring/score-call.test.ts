@@ -4,6 +4,7 @@ import type { JsonValue } from '../trace/trace.js';
 import { namedNormalisers } from './normalise/named-normalisers.js';
 import { normaliseBySchema } from './normalise/normalise-by-schema.js';
 import { scoreCall } from './score-call.js';
+import { semanticTexts } from './semantic-texts.js';
 import { omitted, type TestCase } from './types.js';
 
 const transfer: TestCase = {
@@ -265,5 +266,27 @@ describe('user normalisers', () => {
     const sku = (value: JsonValue): JsonValue => (typeof value === 'string' ? value.replace(/-0+/, '-').toUpperCase() : value);
     expect(scoreCall(testCase, [{ name: 't', arguments: { sku: 'ab-12' } }], { normalisers: { sku } }).is_correct).toBe(true);
     expect(() => scoreCall(testCase, [{ name: 't', arguments: { sku: 'ab-12' } }])).toThrow(/unknown normaliser "sku"/);
+  });
+});
+
+describe('semantic rules', () => {
+  const vectors: Record<string, number[]> = { 'cancel my subscription': [1, 0.1, 0], 'end my membership': [0.95, 0.2, 0.05], 'order a pizza': [0, 0.1, 1] };
+  const embeddings = (text: string) => vectors[text];
+  const testCase: TestCase = { expected_tool: 'support', arguments: { intent: 'cancel my subscription' }, rules: { intent: { matching_strategy: 'semantic', threshold: 0.9 } } };
+
+  it('match by embedding cosine at the threshold, with the similarity in the detail', () => {
+    expect(scoreCall(testCase, [{ name: 'support', arguments: { intent: 'end my membership' } }], { embeddings }).is_correct).toBe(true);
+    const far = scoreCall(testCase, [{ name: 'support', arguments: { intent: 'order a pizza' } }], { embeddings });
+    expect(far.mismatches['intent']).toMatchObject({ reason: 'value_mismatch', strategy: 'semantic' });
+    expect(far.mismatches['intent']?.detail).toMatch(/^cosine 0\.\d+$/);
+  });
+
+  it('say so when an embedding is missing instead of guessing', () => {
+    const result = scoreCall(testCase, [{ name: 'support', arguments: { intent: 'never embedded' } }], { embeddings });
+    expect(result.reasons).toEqual(['embedding_unavailable']);
+  });
+
+  it('list the texts to embed before scoring', () => {
+    expect(semanticTexts({ ...testCase, rules: { intent: { matching_strategy: 'semantic', any_of: ['quit'] } } }, [{ name: 'support', arguments: '{"intent":"end my membership","other":"x"}' }])).toEqual(['cancel my subscription', 'end my membership', 'quit']);
   });
 });

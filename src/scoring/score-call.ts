@@ -29,6 +29,7 @@ const messages: Record<ReasonCode, string> = {
   type_mismatch: 'an argument has the wrong type',
   critical_mismatch: 'a critical argument mismatched',
   extra_call: 'more calls were made than expected',
+  embedding_unavailable: 'a semantic rule had no embedding to compare',
 };
 
 /**
@@ -121,7 +122,7 @@ function scorePair(testCase: TestCase, expected: ExpectedCall, actual: ActualCal
         continue;
       }
     }
-    const walk = newWalk(candidate.rules ?? noRules, testCase.extra_arguments ?? 'fail', options.normalisers);
+    const walk = newWalk(candidate.rules ?? noRules, testCase.extra_arguments ?? 'fail', options.normalisers, options.embeddings);
     const raw = compareObject({ raw: expectedArguments, value: expectedValue }, { raw: parsed.value as JsonValue, value: actualValue }, '', walk);
     const reasons = new Set(Object.values(walk.mismatches).map((mismatch) => mismatch.reason));
     if (walk.critical) reasons.add('critical_mismatch');

@@ -1,7 +1,7 @@
 import type { JsonSchema, JsonValue } from '../trace/trace.js';
 
 /** How one argument is compared. */
-export type MatchingStrategy = 'exact' | 'ignore_case' | 'loose_string' | 'substring' | 'regex' | 'fuzzy' | 'numeric' | 'datetime' | 'any_of' | 'ignore';
+export type MatchingStrategy = 'exact' | 'ignore_case' | 'loose_string' | 'substring' | 'regex' | 'fuzzy' | 'numeric' | 'datetime' | 'semantic' | 'any_of' | 'ignore';
 
 /**
  * The marker for "this argument may be absent" inside an `any_of` list. A list holding only the
@@ -13,7 +13,7 @@ export const omitted = { $omitted: true } as const;
 export interface ArgumentRule {
   /** Default `exact`. */
   readonly matching_strategy?: MatchingStrategy;
-  /** fuzzy: minimum similarity in [0, 1] (default 0.85). */
+  /** fuzzy and semantic: minimum similarity in [0, 1] (default 0.85). */
   readonly threshold?: number;
   /** fuzzy: `levenshtein` (ratio, default) or `jaro_winkler`. */
   readonly algorithm?: 'levenshtein' | 'jaro_winkler';
@@ -87,6 +87,7 @@ export const reasonCodes = [
   'type_mismatch',
   'critical_mismatch',
   'extra_call',
+  'embedding_unavailable',
 ] as const;
 export type ReasonCode = (typeof reasonCodes)[number];
 
@@ -126,6 +127,12 @@ export interface ScoreOptions {
   readonly schemas?: { readonly [tool: string]: JsonSchema };
   /** The clock for `{{TODAY}}`, `{{NOW+2h}}` placeholders (default: now). */
   readonly now?: Date;
+  /**
+   * Embedding lookup for `semantic` rules: the vector of a text, or undefined when it has none.
+   * Scoring stays synchronous and offline: fetch (and cache) embeddings before scoring, e.g. with
+   * `EmbeddingCache`, and pass its `lookup` here.
+   */
+  readonly embeddings?: (text: string) => readonly number[] | undefined;
   /** Your own normalisers, by the name rules use in `normalise` (e.g. loaded from a module by the runner). Must be pure. */
   readonly normalisers?: { readonly [name: string]: (value: JsonValue) => JsonValue };
 }

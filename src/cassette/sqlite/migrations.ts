@@ -81,4 +81,13 @@ export const migrations: readonly string[] = [
   );
   ALTER TABLE interactions ADD COLUMN last_replay_run INTEGER;
   `,
+  `
+  CREATE TABLE embeddings (
+    model       TEXT NOT NULL,
+    text_sha256 TEXT NOT NULL,
+    vector      BLOB NOT NULL,
+    created_at  INTEGER NOT NULL,
+    PRIMARY KEY (model, text_sha256)
+  );
+  `,
 ];

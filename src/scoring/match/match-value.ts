@@ -13,13 +13,23 @@ export interface ValueMatch {
   readonly detail?: string;
   /** The values were of kinds the strategy cannot compare (a string against a number…). */
   readonly typeMismatch?: boolean;
+  /** semantic: an embedding was missing, so nothing could be decided. */
+  readonly unavailable?: boolean;
 }
 
 const patterns = new Map<string, RegExp>();
 
-/** Compares two normalised values by a strategy. Pure and deterministic. */
-export function matchValue(strategy: MatchingStrategy, expected: JsonValue, actual: JsonValue, rule: ArgumentRule): ValueMatch {
+/** Compares two normalised values by a strategy. Pure and deterministic (embeddings are looked up, never fetched). */
+export function matchValue(strategy: MatchingStrategy, expected: JsonValue, actual: JsonValue, rule: ArgumentRule, embeddings?: (text: string) => readonly number[] | undefined): ValueMatch {
   switch (strategy) {
+    case 'semantic': {
+      if (typeof expected !== 'string' || typeof actual !== 'string') return { matched: equal(expected, actual), typeMismatch: typeof expected !== typeof actual };
+      if (expected === actual) return { matched: true };
+      const [left, right] = [embeddings?.(expected), embeddings?.(actual)];
+      if (!left || !right) return { matched: false, unavailable: true, detail: `no embedding for ${JSON.stringify(left ? actual : expected).slice(0, 80)}` };
+      const similarity = cosine(left, right);
+      return { matched: similarity >= (rule.threshold ?? 0.85), detail: `cosine ${round(similarity)}` };
+    }
     case 'ignore':
       return { matched: true };
     case 'exact':
@@ -62,6 +72,22 @@ export function matchValue(strategy: MatchingStrategy, expected: JsonValue, actu
 export function levenshteinRatio(left: string, right: string): number {
   const longer = Math.max(left.length, right.length);
   return longer === 0 ? 1 : 1 - distance(left, right) / longer;
+}
+
+/** Cosine similarity of two vectors (0 when either is all zeros or their lengths differ). */
+export function cosine(left: readonly number[], right: readonly number[]): number {
+  if (left.length !== right.length) return 0;
+  let dot = 0;
+  let leftNorm = 0;
+  let rightNorm = 0;
+  for (let i = 0; i < left.length; i++) {
+    const a = left[i] as number;
+    const b = right[i] as number;
+    dot += a * b;
+    leftNorm += a * a;
+    rightNorm += b * b;
+  }
+  return leftNorm === 0 || rightNorm === 0 ? 0 : dot / Math.sqrt(leftNorm * rightNorm);
 }
 
 function textOf(value: JsonValue): string {
