@@ -51,18 +51,9 @@ export function compareObject(expected: Sides, actual: Sides, path: string, walk
     const rule = walk.rules[rulePathOf(childPath)];
     const weight = rule?.weight ?? 1;
     weights += weight;
-    total +=
-      weight *
-      compareMember(
-        { raw: expectedRaw?.[key], value: expectedValue[key] },
-        { raw: actualRaw && key in actualRaw ? actualRaw[key] : undefined, value: actualValue[key] },
-        actualRaw !== undefined && key in actualRaw,
-        childPath,
-        rule,
-        walk,
-      );
+    total += weight * compareMember(expectedRaw?.[key], expectedValue[key], actualValue[key], actualRaw !== undefined && key in actualRaw, childPath, rule, walk);
   }
-  if (walk.extra !== 'ignore') for (const key of Object.keys(actualValue).sort()) {
+  if (walk.extra !== 'ignore') for (const key in actualValue) {
     if (key in expectedValue || ruled?.includes(key)) continue;
     // An argument nobody asked for can change what a tool does (force: true); by default it fails the call.
     record(walk, `${prefix}${key}`, undefined, actualValue[key], 'unexpected_argument', 'exact', undefined, undefined);
@@ -72,23 +63,24 @@ export function compareObject(expected: Sides, actual: Sides, path: string, walk
   return weights === 0 ? 1 : total / weights;
 }
 
-function compareMember(expected: Sides, actual: Sides, actualPresent: boolean, path: string, rule: ArgumentRule | undefined, walk: Walk): number {
+/** One argument: its expected value as written (for markers) and normalised, the actual value and whether it was sent at all. */
+function compareMember(expectedRaw: JsonValue | undefined, expectedValue: JsonValue | undefined, actualValue: JsonValue | undefined, actualPresent: boolean, path: string, rule: ArgumentRule | undefined, walk: Walk): number {
   const strategy: MatchingStrategy = rule?.matching_strategy ?? (rule?.any_of ? 'any_of' : 'exact');
   if (strategy === 'ignore') return 1;
-  const acceptable = rule?.any_of ?? (isOmittedMarker(expected.raw) ? [expected.raw as JsonValue] : undefined);
+  const acceptable = rule?.any_of ?? (isOmittedMarker(expectedRaw) ? [expectedRaw as JsonValue] : undefined);
   if (acceptable) {
     const mayOmit = acceptable.some(isOmittedMarker);
     const values = acceptable.filter((value) => !isOmittedMarker(value));
     // The omitted check looks at what was sent, before schema defaults fill gaps.
     if (!actualPresent) return mayOmit ? 1 : record(walk, path, values[0], undefined, 'missing_argument', strategy, rule, undefined);
-    if (values.length === 0) return record(walk, path, undefined, actual.value, 'must_be_omitted', strategy, rule, undefined);
+    if (values.length === 0) return record(walk, path, undefined, actualValue, 'must_be_omitted', strategy, rule, undefined);
     const inner = strategy === 'any_of' ? 'exact' : strategy;
-    for (const value of values) if (compareValue(value, actual.value as JsonValue, inner, path, rule, newWalk(walk.rules, walk.extra, walk.normalisers, walk.embeddings)) === 1) return 1;
-    return record(walk, path, values.length === 1 ? values[0] : values, actual.value, 'value_mismatch', strategy, rule, `none of ${values.length} acceptable value(s)`);
+    for (const value of values) if (compareValue(value, actualValue as JsonValue, inner, path, rule, newWalk(walk.rules, walk.extra, walk.normalisers, walk.embeddings)) === 1) return 1;
+    return record(walk, path, values.length === 1 ? values[0] : values, actualValue, 'value_mismatch', strategy, rule, `none of ${values.length} acceptable value(s)`);
   }
-  if (actual.value === undefined) return record(walk, path, expected.value, undefined, 'missing_argument', strategy, rule, undefined);
-  if (expected.value === undefined) return 1;
-  return compareValue(expected.value, actual.value, strategy, path, rule, walk);
+  if (actualValue === undefined) return record(walk, path, expectedValue, undefined, 'missing_argument', strategy, rule, undefined);
+  if (expectedValue === undefined) return 1;
+  return compareValue(expectedValue, actualValue, strategy, path, rule, walk);
 }
 
 function compareValue(expectedValue: JsonValue, actualValue: JsonValue, strategy: MatchingStrategy, path: string, rule: ArgumentRule | undefined, walk: Walk): number {

@@ -168,14 +168,18 @@ function bestIndex(row: readonly PairScore[]): number {
 
 function finish(score: number, mismatches: Record<string, Mismatch>, reasons: ReasonCode[], assignment: (number | null)[], matchedTools: (string | null)[], extra: number, threshold: number, message: string | null): ScoreResult {
   const rounded = Math.round(score * 1e9) / 1e9;
-  const sortedMismatches: Record<string, Mismatch> = {};
-  for (const path of Object.keys(mismatches).sort()) sortedMismatches[path] = mismatches[path] as Mismatch;
+  const paths = Object.keys(mismatches);
+  let sortedMismatches = mismatches;
+  if (paths.length > 1) {
+    sortedMismatches = {};
+    for (const path of paths.sort()) sortedMismatches[path] = mismatches[path] as Mismatch;
+  }
   return {
     is_correct: rounded >= threshold && !reasons.includes('critical_mismatch'),
     score: rounded,
     mismatches: sortedMismatches,
     error_message: message,
-    reasons: [...new Set(reasons)].sort(),
+    reasons: reasons.length > 1 ? [...new Set(reasons)].sort() : reasons,
     details: { assignment, matched_tools: matchedTools, extra_calls: extra },
   };
 }
