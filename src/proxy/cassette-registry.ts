@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { cassettePath } from '../cassette/cassette-name.js';
 import { CassetteReader } from '../cassette/sqlite/cassette-reader.js';
 import type { Recorder } from '../cassette/worker-recorder.js';
 import type { ProxyMode } from '../config/config.js';
@@ -27,7 +27,7 @@ export class CassetteRegistry {
 
   /** The file a cassette name stands for (the name was validated to stay inside the folder). */
   pathOf(name: string): string {
-    return join(this.folder, `${name}.sqlite`);
+    return cassettePath(this.folder, name);
   }
 
   async get(path: string, mode: ProxyMode): Promise<CassetteContext> {

@@ -1,3 +1,4 @@
+import { isValidCassetteName } from '../cassette/cassette-name.js';
 import type { ProxyMode } from '../config/config.js';
 
 /** What a request's path prefix says: the cassette and mode to use, the session, and the path to forward. */
@@ -20,10 +21,6 @@ export function isValidSessionId(id: string): boolean {
   return id.length > 0 && id.length <= 200 && !/[\u0000-\u001f\u007f]/.test(id);
 }
 
-/** Cassette names: letters, digits, `.`, `_`, `-`, not starting with `.` — they can never leave the recordings folder. */
-export function isValidCassetteName(name: string): boolean {
-  return /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/.test(name);
-}
 
 /**
  * Reads `/c/<cassette>[:<mode>]/` and then `/s/<session>/` prefixes (the session may also come

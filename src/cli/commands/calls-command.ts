@@ -5,6 +5,7 @@ import { SqliteStore, type StoredToolCall } from '../../cassette/sqlite/sqlite-s
 import { loadConfig } from '../../config/load-config.js';
 import { CalltapeError } from '../../errors.js';
 import { reportError } from '../exit-codes.js';
+import { resolveCassette } from '../resolve-cassette.js';
 
 interface CallsFlags {
   readonly cassette?: string;
@@ -17,14 +18,14 @@ export function registerCallsCommand(program: Command): void {
   program
     .command('calls')
     .description('list captured tool calls (a table, or JSON lines with --json)')
-    .option('--cassette <file>', 'SQLite file to read (default: the configured cassette)')
+    .option('--cassette <cassette>', 'a name in recordings/ or a path (default: the configured cassette)')
     .option('--config <file>', 'configuration file naming the cassette')
     .option('--session <id>', 'only calls of this session')
     .option('--json', 'one JSON object per line')
     .action((flags: CallsFlags) => {
       const debug = program.opts<{ debug?: boolean }>().debug === true;
       try {
-        const { config } = loadConfig({ config: flags.config, cassette: flags.cassette }, process.env, process.cwd());
+        const { config } = loadConfig({ config: flags.config, cassette: flags.cassette === undefined ? undefined : resolveCassette(flags.cassette, process.cwd()) }, process.env, process.cwd());
         if (!existsSync(config.cassette)) throw new CalltapeError('CONFIG_INVALID', `${config.cassette}: no such cassette`, 'Record one with `calltape proxy`, or pass --cassette.');
         const store = new SqliteStore(config.cassette, { readonly: true });
         const calls = store.toolCalls({ sessionId: flags.session });

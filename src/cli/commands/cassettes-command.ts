@@ -6,7 +6,7 @@ import { cassetteText, exportCassette, importCassette, listCassettes } from '../
 import { mergeCassette, pruneUnused } from '../../cassette/sqlite/cassette-maintenance.js';
 import { CalltapeError } from '../../errors.js';
 import { reportError } from '../exit-codes.js';
-import { resolveCassette } from './wrap-command.js';
+import { resolveCassette } from '../resolve-cassette.js';
 
 /** `calltape cassettes ls | show | export | import | prune | merge`. */
 export function registerCassettesCommand(program: Command): void {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { isAbsolute, join, relative } from 'node:path';
+import { relative } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig, type ConfigFlags } from '../../config/load-config.js';
 import type { ProxyMode } from '../../config/config.js';
@@ -7,6 +7,7 @@ import { CalltapeError } from '../../errors.js';
 import { createLogger } from '../../proxy/logger.js';
 import { startProxy, type RunningProxy } from '../../proxy/proxy-server.js';
 import { exitCodes, reportError } from '../exit-codes.js';
+import { resolveCassette } from '../resolve-cassette.js';
 
 interface WrapFlags extends ConfigFlags {
   readonly cassette?: string;
@@ -42,16 +43,6 @@ export function registerWrapCommands(program: Command): void {
         }
       });
   }
-}
-
-/** A bare name lives under recordings/ and may not escape it; anything with a slash or `.sqlite` is a path. */
-export function resolveCassette(name: string, cwd: string): string {
-  if (name.includes('/') || name.endsWith('.sqlite')) return name;
-  if (!/^[A-Za-z0-9._-]+$/.test(name) || name.startsWith('.')) throw new CalltapeError('CONFIG_INVALID', `--cassette: "${name}" is not a valid cassette name (letters, digits, . _ -)`);
-  const path = join(cwd, 'recordings', `${name}.sqlite`);
-  const inside = relative(join(cwd, 'recordings'), path);
-  if (inside.startsWith('..') || isAbsolute(inside)) throw new CalltapeError('CONFIG_INVALID', `--cassette: "${name}" resolves outside recordings/`);
-  return path;
 }
 
 async function runWrapped(mode: Exclude<ProxyMode, 'passthrough'>, command: string[], flags: WrapFlags): Promise<number> {
