@@ -1,6 +1,7 @@
 import type { ProviderAdapter } from '../providers/provider-adapter.js';
 import type { Interaction, InteractionStatus, JsonValue } from '../trace/trace.js';
 import type { CapturedRound } from './captured-round.js';
+import type { MatchKey } from './match-key.js';
 import { decodeContent } from './decode-content.js';
 import type { RecordedExchange } from './recorded-exchange.js';
 import type { Redactor } from './redact.js';
@@ -10,18 +11,22 @@ import type { Redactor } from './redact.js';
  * copy of the response and lets the adapter parse it. The trace is parsed from the redacted
  * bytes, so it is exactly what reading the stored row back yields.
  */
-export function buildExchange(adapter: ProviderAdapter, redactor: Redactor, round: CapturedRound): RecordedExchange {
+export function buildExchange(adapter: ProviderAdapter, redactor: Redactor, round: CapturedRound, matchFor?: (body: JsonValue, path: string) => MatchKey): RecordedExchange {
   const { request, upstream, proxyError } = round;
   const requestText = new TextDecoder().decode(request.body);
   const redactedText = redactor.text(requestText);
   const requestBody = redactedText === requestText ? request.body : new TextEncoder().encode(redactedText);
+  const requestJson = parseOrUndefined(redactedText);
+  const path = redactor.path(request.path);
+  // Keyed from the same redacted text the summary is parsed from: decoded, redacted and parsed once.
+  const match = round.match ?? matchFor?.(requestJson === undefined ? redactedText : requestJson, path);
   const base = {
     id: request.id,
     sessionId: request.sessionId,
     provider: adapter.id,
     method: request.method,
-    path: redactor.path(request.path),
-    request: adapter.parseRequest(parseOrNull(redactedText)),
+    path,
+    request: adapter.parseRequest(requestJson ?? null),
   };
   const storedRequest = { headers: redactor.headers(request.headers), body: requestBody };
 
@@ -34,7 +39,7 @@ export function buildExchange(adapter: ProviderAdapter, redactor: Redactor, roun
       error: proxyError?.message ?? upstream?.errorMessage,
       timing: { startedAt: request.startedAt, firstByteMs: undefined, totalMs: upstream?.totalMs ?? 0 },
     };
-    return { interaction, match: round.match, request: storedRequest, response: undefined };
+    return { interaction, match, request: storedRequest, response: undefined };
   }
 
   const body = concat(upstream.chunks);
@@ -65,7 +70,7 @@ export function buildExchange(adapter: ProviderAdapter, redactor: Redactor, roun
   };
   return {
     interaction,
-    match: round.match,
+    match,
     request: storedRequest,
     response: {
       headers: responseHeaders,
@@ -120,11 +125,11 @@ function headerValue(value: string | readonly string[] | undefined): string | un
   return typeof value === 'string' ? value : value?.join(', ');
 }
 
-function parseOrNull(text: string): JsonValue {
+function parseOrUndefined(text: string): JsonValue | undefined {
   try {
     return JSON.parse(text) as JsonValue;
   } catch {
-    return null;
+    return undefined;
   }
 }
 

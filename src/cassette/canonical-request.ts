@@ -43,8 +43,10 @@ export function canonicalRequest(method: string, path: string, headers: Readonly
     const value = headers[name];
     if (value !== undefined) kept[name] = typeof value === 'string' ? value : value.join(', ');
   }
-  let normalised = removePaths(body, rules.ignorePaths.map(parsePath));
-  for (const normaliser of rules.normalisers) normalised = applyNormaliser(normalised, normaliser);
+  const withoutIgnored = removePaths(body, rules.ignorePaths.map(parsePath));
+  // All normalisers in one walk: each is applied per string in the listed order, which equals one pass per normaliser.
+  const steps = rules.normalisers.map(normaliserStep);
+  const normalised = steps.length === 0 ? withoutIgnored : mapStrings(withoutIgnored, (text) => steps.reduce((current, step) => step(current), text));
   return { method: method.toUpperCase(), path, headers: kept, body: normalised };
 }
 
@@ -83,20 +85,20 @@ function removePath(value: JsonValue, path: readonly PathStep[]): JsonValue {
   return { ...others, [step.key]: removePath(child, rest) };
 }
 
-function applyNormaliser(value: JsonValue, normaliser: Normaliser): JsonValue {
+/** One normaliser as a string function (tool-call ids keep their numbering across the strings of one request). */
+function normaliserStep(normaliser: Normaliser): (text: string) => string {
   if (normaliser === 'tool-call-ids') {
     // Numbered by first appearance, so the same id maps to the same placeholder everywhere in the request.
     const seen = new Map<string, string>();
-    return mapStrings(value, (text) =>
+    return (text) =>
       text.replace(toolCallId, (id) => {
         let placeholder = seen.get(id);
         if (!placeholder) seen.set(id, (placeholder = `<tool-call-${seen.size + 1}>`));
         return placeholder;
-      }),
-    );
+      });
   }
   const { regex, replacement } = typeof normaliser === 'string' ? builtins[normaliser] : { regex: new RegExp(normaliser.pattern, `${(normaliser.flags ?? '').replace('g', '')}g`), replacement: normaliser.replacement };
-  return mapStrings(value, (text) => text.replace(regex, replacement));
+  return (text) => text.replace(regex, replacement);
 }
 
 /** Maps every string value (not keys) in document order. */

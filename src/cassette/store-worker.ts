@@ -41,19 +41,16 @@ function open(path: string): { cassette: OpenCassette; rekeyed: number } {
   return { cassette, rekeyed };
 }
 
-/** Keys a round the proxy did not key itself (record mode keeps that work off its thread). */
-function withMatch(round: CapturedRound, ordinals: OrdinalCounter): CapturedRound {
-  if (round.match) return round;
-  const { request } = round;
-  const keyed = keyOf(request.method, redactor.path(request.path), request.headers, parseBody(redactor.text(new TextDecoder().decode(request.body))), data.match);
-  const scope = request.sessionId === request.id ? '' : request.sessionId;
-  return { ...round, match: { key: keyed.key, profile, canonical: keyed.text, ordinal: ordinals.next(scope, keyed.key), scope } };
-}
-
 function exchangeOf(round: CapturedRound, ordinals: OrdinalCounter): RecordedExchange | undefined {
   const adapter = adapterById(round.adapterId);
   if (!adapter) return undefined;
-  const exchange = buildExchange(adapter, redactor, withMatch(round, ordinals));
+  const { request } = round;
+  // Keys a round the proxy did not key itself (record mode keeps that work off its thread).
+  const exchange = buildExchange(adapter, redactor, round, (body, path) => {
+    const keyed = keyOf(request.method, path, request.headers, body, data.match);
+    const scope = request.sessionId === request.id ? '' : request.sessionId;
+    return { key: keyed.key, profile, canonical: keyed.text, ordinal: ordinals.next(scope, keyed.key), scope };
+  });
   const leak = findLeakedSecret(exchange, round.secrets);
   if (leak) throw new Error(`refused to store ${round.request.method} ${exchange.interaction.path}: a credential the agent sent appears in the ${leak}; add a redact.bodyPatterns rule that matches it`);
   return exchange;
