@@ -25,16 +25,26 @@ export function keyOf(method: string, path: string, headers: Readonly<Record<str
 
 /**
  * Counts identical requests per scope, so the Nth identical request of a session is matched with
- * the Nth recording of it — never answered by the first recording forever.
+ * the Nth recording of it — never answered by the first recording forever. Bounded, because a
+ * long-running proxy sees an endless stream of distinct requests: past `capacity` the oldest
+ * counts are forgotten (a request seen again only after that many others counts from 0).
  */
 export class OrdinalCounter {
   private readonly counts = new Map<string, number>();
 
+  constructor(private readonly capacity = 100_000) {}
+
   next(scope: string, key: string): number {
     const id = `${scope}\u0000${key}`;
     const ordinal = this.counts.get(id) ?? 0;
+    this.counts.delete(id);
     this.counts.set(id, ordinal + 1);
+    if (this.counts.size > this.capacity) this.counts.delete(this.counts.keys().next().value as string);
     return ordinal;
+  }
+
+  get size(): number {
+    return this.counts.size;
   }
 }
 

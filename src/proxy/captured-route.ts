@@ -187,17 +187,20 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
         logger.debug(`${method} ${redactor.path(where.path)} → ${outcome.status ?? failure?.status ?? '-'} ${outcome.ending} ${outcome.totalMs.toFixed(1)} ms`);
         const { error: _error, ...captured } = outcome;
         if (!diffing) record(match, captured, failure);
-        else if (compareWith === null) stats.diffs.push({ request: `${method} ${redactor.path(where.path)}`, recordingId: undefined, lines: ['no recording matches this request'] });
+        else if (compareWith === null && stats.diffs.length < maxReasons) stats.diffs.push({ request: `${method} ${redactor.path(where.path)}`, recordingId: undefined, lines: ['no recording matches this request'] });
         else if (compareWith && recorder) recorder.diff(where.cassette, compareWith, roundOf(match, captured, failure));
       },
     );
   };
 }
 
+/** Reasons kept for the summary; a proxy serving a long CI run must not grow without bound. */
+const maxReasons = 1_000;
+
 function countMiss(stats: ReplayStats, cassette: string, reason: string): void {
   stats.misses++;
   stats.missedIn.set(cassette, (stats.missedIn.get(cassette) ?? 0) + 1);
-  stats.missReasons.push(reason);
+  if (stats.missReasons.length < maxReasons) stats.missReasons.push(reason);
 }
 
 /** `12h` / `30d` in milliseconds; undefined for no limit. */

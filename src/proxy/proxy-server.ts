@@ -53,7 +53,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
     (diff) => {
       stats.compared++;
       if (diff.lines.length === 0) return;
-      stats.diffs.push(diff);
+      if (stats.diffs.length < 1_000) stats.diffs.push(diff);
       logger.info(`diff ${diff.request} vs recording ${diff.recordingId}:\n  ${diff.lines.join('\n  ')}`);
     },
   );
