@@ -9,3 +9,4 @@ export { parseCallArguments } from './parse-arguments.js';
 export { omitted, reasonCodes } from './types.js';
 export type { ActualCall, ArgumentRule, ExpectedCall, MatchingStrategy, Mismatch, ReasonCode, ScoreOptions, ScoreResult, TestCase } from './types.js';
 export { namedNormalisers, type NamedNormaliser } from './normalise/named-normalisers.js';
+export { schemasFromTools } from './schemas-from-tools.js';
