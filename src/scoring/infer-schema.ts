@@ -1,6 +1,13 @@
 import type { JsonSchema, JsonValue } from '../trace/trace.js';
 import { normaliseDateTime } from './normalise/normalise-datetime.js';
 
+// Shared leaf schemas: inferred schemas are read, never changed.
+const numberSchema: JsonSchema = { type: 'number' };
+const booleanSchema: JsonSchema = { type: 'boolean' };
+const stringSchema: JsonSchema = { type: 'string' };
+const dateTimeSchema: JsonSchema = { type: 'string', format: 'date-time' };
+const looksLikeDate = /^\s*\d{4}-/;
+
 /**
  * A schema read off the expected value, for cases scored without the tool's schema: numbers
  * make numeric strings comparable, booleans make "yes" comparable, ISO date-times compare as
@@ -8,9 +15,9 @@ import { normaliseDateTime } from './normalise/normalise-datetime.js';
  */
 export function inferSchema(value: JsonValue | undefined): JsonSchema | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value === 'number') return { type: 'number' };
-  if (typeof value === 'boolean') return { type: 'boolean' };
-  if (typeof value === 'string') return normaliseDateTime(value) !== undefined ? { type: 'string', format: 'date-time' } : { type: 'string' };
+  if (typeof value === 'number') return numberSchema;
+  if (typeof value === 'boolean') return booleanSchema;
+  if (typeof value === 'string') return looksLikeDate.test(value) && normaliseDateTime(value) !== undefined ? dateTimeSchema : stringSchema;
   if (Array.isArray(value)) {
     const items = inferSchema(value[0]);
     return items ? { type: 'array', items } : { type: 'array' };

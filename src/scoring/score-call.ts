@@ -53,6 +53,12 @@ export function scoreCall(testCase: TestCase, actualCalls: readonly ActualCall[]
     return finish(0, {}, ['missing_tool_call'], expectedCalls.map(() => null), expectedCalls.map(() => null), 0, threshold, messages.missing_tool_call);
   }
 
+  const [onlyExpected] = expectedCalls;
+  if (expectedCalls.length === 1 && actualCalls.length === 1 && onlyExpected) {
+    // The common case (one call, one expectation) needs no assignment: score the pair directly.
+    const pair = scorePair(testCase, onlyExpected, actualCalls[0] as ActualCall, options, now, undefined);
+    return finish(pair.score, pair.mismatches, [...pair.reasons], [0], [pair.tool], 0, threshold, pair.message);
+  }
   const prepared = new Map<object, PreparedExpectation>();
   const pairs = expectedCalls.map((expected) => actualCalls.map((actual) => scorePair(testCase, expected, actual, options, now, prepared)));
   let assignment: (number | null)[];
@@ -99,13 +105,14 @@ export function scoreCall(testCase: TestCase, actualCalls: readonly ActualCall[]
   return finish(score, mismatches, [...reasons], assignment, matchedTools, extra, threshold, message);
 }
 
-function scorePair(testCase: TestCase, expected: ExpectedCall, actual: ActualCall, options: ScoreOptions, now: Date, prepared: Map<object, PreparedExpectation>): PairScore {
-  const tools = typeof expected.expected_tool === 'string' ? [expected.expected_tool] : [...expected.expected_tool];
-  const candidates = [
-    ...(tools.includes(actual.name) ? [{ tool: actual.name, arguments: expected.arguments, rules: expected.rules }] : []),
-    ...(expected.alternatives ?? []).filter((alternative) => alternative.tool === actual.name),
-  ];
-  if (candidates.length === 0) return { score: 0, mismatches: {}, reasons: ['wrong_tool'], tool: null, message: `${messages.wrong_tool}: expected ${tools.join(' or ')}, got ${actual.name}` };
+function scorePair(testCase: TestCase, expected: ExpectedCall, actual: ActualCall, options: ScoreOptions, now: Date, prepared: Map<object, PreparedExpectation> | undefined): PairScore {
+  const named = typeof expected.expected_tool === 'string' ? expected.expected_tool === actual.name : expected.expected_tool.includes(actual.name);
+  const candidates: { readonly arguments?: ExpectedCall['arguments']; readonly rules?: ExpectedCall['rules'] }[] = named ? [expected] : [];
+  for (const alternative of expected.alternatives ?? []) if (alternative.tool === actual.name) candidates.push(alternative);
+  if (candidates.length === 0) {
+    const tools = typeof expected.expected_tool === 'string' ? expected.expected_tool : expected.expected_tool.join(' or ');
+    return { score: 0, mismatches: {}, reasons: ['wrong_tool'], tool: null, message: `${messages.wrong_tool}: expected ${tools}, got ${actual.name}` };
+  }
   const parsed = parseCallArguments(actual);
   if (!parsed.ok) return { score: 0, mismatches: {}, reasons: ['invalid_json'], tool: actual.name, message: parsed.error };
 
@@ -148,13 +155,13 @@ interface PreparedExpectation {
  * the expected side normalised: once per expected call and clock, however many actual calls it
  * is compared with in one scoring (parallel calls compare every pair).
  */
-function prepareExpectation(args: { readonly [name: string]: JsonValue }, declared: JsonSchema | undefined, now: Date, prepared: Map<object, PreparedExpectation>): PreparedExpectation {
-  const cached = prepared.get(args);
+function prepareExpectation(args: { readonly [name: string]: JsonValue }, declared: JsonSchema | undefined, now: Date, prepared: Map<object, PreparedExpectation> | undefined): PreparedExpectation {
+  const cached = prepared?.get(args);
   if (cached && cached.declared === declared) return cached;
   const resolved = resolvePlaceholders(args, now);
   const schema = declared ?? inferSchema(resolved);
   const entry = { declared, resolved, schema, normalised: normaliseBySchema(resolved, schema, true) };
-  prepared.set(args, entry);
+  prepared?.set(args, entry);
   return entry;
 }
 
