@@ -172,7 +172,10 @@ const lines = [
 ];
 mkdirSync(join(root, 'bench/results'), { recursive: true });
 const stamp = result.date.replace(/[:.]/g, '-');
-writeFileSync(join(root, `bench/results/${stamp}.json`), `${JSON.stringify(result, null, 2)}\n`);
-if (!quick) writeFileSync(join(root, 'docs/benchmarks.md'), lines.join('\n'));
+// Only full runs are results; --quick is a smoke check.
+if (!quick) {
+  writeFileSync(join(root, `bench/results/proxy-${stamp}.json`), `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(join(root, 'docs/benchmarks.md'), lines.join('\n'));
+}
 process.stdout.write(lines.join('\n'));
 process.exit(0);

@@ -182,7 +182,10 @@ const lines = [
   ...rows.map((row) => `| ${row.tool} | ${row.size.toLocaleString('en-US')} | ${row.connections} | ${row.perSecond} | ${row.p50} | ${row.p99} | ${row.misses} |`),
   '',
 ];
-writeFileSync(join(root, `bench/results/replay-${date.replace(/[:.]/g, '-')}.json`), `${JSON.stringify({ date, rows }, null, 2)}\n`);
-if (!quick) writeFileSync(join(root, 'docs/benchmarks-replay.md'), lines.join('\n'));
+// Only full runs are results; --quick is a smoke check.
+if (!quick) {
+  writeFileSync(join(root, `bench/results/replay-${date.replace(/[:.]/g, '-')}.json`), `${JSON.stringify({ date, rows }, null, 2)}\n`);
+  writeFileSync(join(root, 'docs/benchmarks-replay.md'), lines.join('\n'));
+}
 process.stdout.write(lines.join('\n'));
 process.exit(0);

@@ -84,6 +84,9 @@ const lines = [
   ...rows.map((row) => `| ${row.mix} | ${row.scorePerSecond.toLocaleString('en-US')} | ${row.floorPerSecond.toLocaleString('en-US')} | ${row.correct.toLocaleString('en-US')} |`),
   '',
 ];
-writeFileSync(join(root, `bench/results/scoring-${date.replace(/[:.]/g, '-')}.json`), `${JSON.stringify({ date, size, rows }, null, 2)}\n`);
-if (!quick) writeFileSync(join(root, 'docs/benchmarks-scoring.md'), lines.join('\n'));
+// Only full runs of every mix are results; --quick and BENCH_MIX are for profiling.
+if (!quick && !only) {
+  writeFileSync(join(root, `bench/results/scoring-${date.replace(/[:.]/g, '-')}.json`), `${JSON.stringify({ date, size, rows }, null, 2)}\n`);
+  writeFileSync(join(root, 'docs/benchmarks-scoring.md'), lines.join('\n'));
+}
 process.stdout.write(lines.join('\n'));
