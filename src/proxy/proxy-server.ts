@@ -105,6 +105,15 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
       return;
     }
     const adapter = findAdapter(method, sessionRoute.path);
+    const mode = sessionRoute.cassette?.mode ?? config.mode;
+    if (!adapter && mode === 'replay') {
+      // Replay never touches the network: a route calltape does not record cannot be answered.
+      const miss = new CalltapeError('CASSETTE_MISS', `calltape: replay answers only recorded routes (POST /v1/chat/completions); ${method} ${redactor.path(sessionRoute.path)} is not recorded`);
+      stats.misses++;
+      if (stats.missReasons.length < 1_000) stats.missReasons.push(miss.message);
+      sendError(response, openAiChatAdapter, miss);
+      return;
+    }
     if (!adapter) {
       request.url = sessionRoute.path + sessionRoute.query;
       delete request.headers[sessionHeader];
@@ -115,7 +124,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
       sessionId: sessionRoute.sessionId,
       path: sessionRoute.path + sessionRoute.query,
       cassette: sessionRoute.cassette ? cassettes.pathOf(sessionRoute.cassette.name) : config.cassette,
-      mode: sessionRoute.cassette?.mode ?? config.mode,
+      mode,
     });
   }
 

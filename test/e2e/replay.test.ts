@@ -370,3 +370,20 @@ describe('expiry.maxAge', () => {
     expect((await ask(young.client)).choices[0]?.message.content).toBe('Checking Bern (answer 1).');
   });
 });
+
+describe('replay stays offline', () => {
+  it('refuses routes it does not record instead of passing them to the network', async () => {
+    const upstream = await startScriptedUpstream(modelScript);
+    running.push(upstream);
+    const cassette = join(temporaryFolder(), 'c.sqlite');
+    const recorder = await start(upstream.url, cassette, { mode: 'record' });
+    await recorder.client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'Weather in Rome?' }] });
+    await recorder.proxy.close();
+    const { client, proxy } = await start(upstream.url, cassette, { mode: 'replay' });
+    const error = (await client.models.list().catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.APIError>;
+    expect(error.status).toBe(404);
+    expect(error.message).toContain('GET /v1/models is not recorded');
+    expect(upstream.received).toHaveLength(1);
+    expect(proxy.stats.misses).toBe(1);
+  });
+});
