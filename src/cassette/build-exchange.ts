@@ -1,8 +1,10 @@
+import { parseJson } from '../providers/json-access.js';
 import type { ProviderAdapter } from '../providers/provider-adapter.js';
 import type { Interaction, InteractionStatus, JsonValue } from '../trace/trace.js';
 import type { CapturedRound } from './captured-round.js';
 import type { MatchKey } from './match-key.js';
 import { decodeContent } from './decode-content.js';
+import { headerText } from './header-text.js';
 import type { RecordedExchange } from './recorded-exchange.js';
 import type { Redactor } from './redact.js';
 
@@ -16,17 +18,17 @@ export function buildExchange(adapter: ProviderAdapter, redactor: Redactor, roun
   const requestText = new TextDecoder().decode(request.body);
   const redactedText = redactor.text(requestText);
   const requestBody = redactedText === requestText ? request.body : new TextEncoder().encode(redactedText);
-  const requestJson = parseOrUndefined(redactedText);
+  const requestJson = parseJson(redactedText);
   const path = redactor.path(request.path);
   // Keyed from the same redacted text the summary is parsed from: decoded, redacted and parsed once.
-  const match = round.match ?? matchFor?.(requestJson === undefined ? redactedText : requestJson, path);
+  const match = round.match ?? matchFor?.(requestJson.ok ? requestJson.value : redactedText, path);
   const base = {
     id: request.id,
     sessionId: request.sessionId,
     provider: adapter.id,
     method: request.method,
     path,
-    request: adapter.parseRequest(requestJson ?? null),
+    request: adapter.parseRequest(requestJson.ok ? requestJson.value : null),
   };
   const storedRequest = { headers: redactor.headers(request.headers), body: requestBody };
 
@@ -45,13 +47,13 @@ export function buildExchange(adapter: ProviderAdapter, redactor: Redactor, roun
   const body = concat(upstream.chunks);
   let end = 0;
   const ends = upstream.chunks.map((chunk) => (end += chunk.length));
-  const encoding = headerValue(upstream.headers['content-encoding'])?.trim().toLowerCase();
+  const encoding = headerText(upstream.headers, 'content-encoding')?.trim().toLowerCase();
   const compressed = encoding !== undefined && encoding !== 'identity';
   const decoded = decodeContent(body, encoding);
   const redacted = compressed ? redactDecoded(redactor, body, ends, decoded.bytes, upstream.chunkTimes) : { ...redactor.chunks(body, ends), chunkTimes: upstream.chunkTimes };
   const parsed = adapter.parseResponse({
     httpStatus: upstream.status,
-    contentType: headerValue(upstream.headers['content-type'])?.toLowerCase(),
+    contentType: headerText(upstream.headers, 'content-type')?.toLowerCase(),
     body: [redacted.body === body ? decoded.bytes : redacted.body],
     ending: upstream.ending,
   });
@@ -121,17 +123,7 @@ function concat(chunks: readonly Uint8Array[]): Uint8Array {
   return body;
 }
 
-function headerValue(value: string | readonly string[] | undefined): string | undefined {
-  return typeof value === 'string' ? value : value?.join(', ');
-}
 
-function parseOrUndefined(text: string): JsonValue | undefined {
-  try {
-    return JSON.parse(text) as JsonValue;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * The first credential the agent sent that is still present in what would be stored, named by

@@ -1,3 +1,4 @@
+import { parseJson } from '../providers/json-access.js';
 import type { JsonValue } from '../trace/trace.js';
 import { canonicalRequest, canonicalText, keyProfile, type CanonicalRequest, type MatchRules } from './canonical-request.js';
 import { requestKey } from './request-key.js';
@@ -58,9 +59,6 @@ export function effectiveRules(match: MatchRules & { readonly streamAgnostic?: b
 
 /** A body for keying: its JSON, or the text itself when redaction left it unparseable. */
 export function parseBody(text: string): JsonValue {
-  try {
-    return JSON.parse(text) as JsonValue;
-  } catch {
-    return text;
-  }
+  const parsed = parseJson(text);
+  return parsed.ok ? parsed.value : text;
 }

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { decodeContent } from '../cassette/decode-content.js';
+import { headerText } from '../cassette/header-text.js';
 import type { Recording } from '../cassette/sqlite/cassette-reader.js';
 import type { ProviderAdapter } from '../providers/provider-adapter.js';
 import { parseBody } from '../cassette/match-key.js';
@@ -65,13 +66,9 @@ export function replayRecording(recording: Recording, response: ServerResponse, 
  */
 export function inRequestedForm(recording: Recording, adapter: ProviderAdapter, requestText: string): Recording {
   const wanted = adapter.requestedForm(parseBody(requestText));
-  const header = (name: string): string => {
-    const value = recording.headers?.[name];
-    return Array.isArray(value) ? value.join(', ') : (value ?? '');
-  };
-  const recordedStream = header('content-type').includes('text/event-stream');
+  const recordedStream = headerText(recording.headers, 'content-type')?.includes('text/event-stream') ?? false;
   if (recordedStream === wanted.stream || recording.status !== 'complete' || !recording.body) return recording;
-  const decoded = decodeContent(recording.body, header('content-encoding') || undefined);
+  const decoded = decodeContent(recording.body, headerText(recording.headers, 'content-encoding'));
   const converted = adapter.convertBody(new TextDecoder().decode(decoded.bytes), wanted);
   if (!converted || decoded.error) return recording;
   const body = Buffer.from(converted.body, 'utf8');

@@ -1,7 +1,9 @@
 import { adapterById } from '../../providers/adapters.js';
 import type { ResponseEnding } from '../../providers/provider-adapter.js';
-import type { Interaction, InteractionStatus, JsonValue, ProviderId } from '../../trace/trace.js';
+import type { Interaction, InteractionStatus, ProviderId } from '../../trace/trace.js';
 import { decodeContent } from '../decode-content.js';
+import { headerText } from '../header-text.js';
+import { parseBody } from '../match-key.js';
 
 /** The `interactions` columns the trace is rebuilt from. */
 export interface InteractionRow {
@@ -33,14 +35,10 @@ export function readInteraction(row: InteractionRow): Interaction {
   let response: Interaction['response'];
   if (row.response_body !== null && row.response_headers !== null) {
     const headers = JSON.parse(row.response_headers) as Record<string, string | string[]>;
-    const header = (name: string): string | undefined => {
-      const value = headers[name];
-      return Array.isArray(value) ? value.join(', ') : value;
-    };
-    const decoded = decodeContent(row.response_body, header('content-encoding'));
+    const decoded = decodeContent(row.response_body, headerText(headers, 'content-encoding'));
     response = adapter.parseResponse({
       httpStatus: row.http_status,
-      contentType: header('content-type')?.toLowerCase(),
+      contentType: headerText(headers, 'content-type')?.toLowerCase(),
       body: [decoded.bytes],
       ending: (row.ending ?? 'finished') as ResponseEnding,
     }).response;
@@ -51,19 +49,11 @@ export function readInteraction(row: InteractionRow): Interaction {
     provider: row.provider as ProviderId,
     method: row.method,
     path: row.path,
-    request: adapter.parseRequest(parseOrNull(row.request_body)),
+    request: adapter.parseRequest(parseBody(row.request_body.toString('utf8'))),
     response,
     status: row.status as InteractionStatus,
     httpStatus: row.http_status,
     error: row.error ?? undefined,
     timing: { startedAt: row.started_at, firstByteMs: row.first_byte_ms ?? undefined, totalMs: row.total_ms },
   };
-}
-
-function parseOrNull(body: Buffer): JsonValue {
-  try {
-    return JSON.parse(body.toString('utf8')) as JsonValue;
-  } catch {
-    return null;
-  }
 }
