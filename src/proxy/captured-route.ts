@@ -44,7 +44,7 @@ export interface CapturedRouteDeps {
   readonly upstream: Upstream;
   /** Redacts bodies and paths the same way the store does, so keys are computed from what is stored. */
   readonly redactor: Redactor;
-  readonly recorder: Recorder | undefined;
+  readonly recorder: Recorder;
   readonly cassettes: CassetteRegistry;
   readonly stats: ReplayStats;
 }
@@ -118,7 +118,7 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
       };
     };
     const record = (match: MatchKey | undefined, upstreamOutcome: CapturedRound['upstream'], proxyError: CalltapeError | undefined): void => {
-      if (!recorder || !capture) return;
+      if (!capture) return;
       stats.recorded++;
       recorder.record(where.cassette, roundOf(match, upstreamOutcome, proxyError));
     };
@@ -135,7 +135,7 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
       if (recording) {
         stats.hits++;
         stats.served.add(recording.id);
-        logger.debug(`${method} ${redactor.path(where.path)} → replayed ${recording.id}`);
+        logger.debug(() => `${method} ${redactor.path(where.path)} → replayed ${recording.id}`);
         replayRecording(config.match.streamAgnostic ? inRequestedForm(recording, adapter, text) : recording, response, factor);
         return true;
       }
@@ -176,7 +176,7 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
     let failure: CalltapeError | undefined;
     forwardUpstream(
       upstream.pool,
-      { method, path: upstream.pathPrefix + where.path, headers: upstreamRequestHeaders(request.headers), body: read.body, startedPerf, capture: (capture || diffing) && recorder !== undefined },
+      { method, path: upstream.pathPrefix + where.path, headers: upstreamRequestHeaders(request.headers), body: read.body, startedPerf, capture: capture || diffing },
       response,
       (error) => {
         failure = classifyUpstreamFailure(error, upstream.url, { connectMs: config.timeouts.upstreamConnectMs, headersMs: config.timeouts.upstreamHeadersMs });
@@ -184,20 +184,21 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
         sendError(response, adapter, failure);
       },
       (outcome) => {
-        logger.debug(`${method} ${redactor.path(where.path)} → ${outcome.status ?? failure?.status ?? '-'} ${outcome.ending} ${outcome.totalMs.toFixed(1)} ms`);
+        logger.debug(() => `${method} ${redactor.path(where.path)} → ${outcome.status ?? failure?.status ?? '-'} ${outcome.ending} ${outcome.totalMs.toFixed(1)} ms`);
         const { error: _error, ...captured } = outcome;
         if (!diffing) record(match, captured, failure);
         else if (compareWith === null && stats.diffs.length < maxReasons) stats.diffs.push({ request: `${method} ${redactor.path(where.path)}`, recordingId: undefined, lines: ['no recording matches this request'] });
-        else if (compareWith && recorder) recorder.diff(where.cassette, compareWith, roundOf(match, captured, failure));
+        else if (compareWith) recorder.diff(where.cassette, compareWith, roundOf(match, captured, failure));
       },
     );
   };
 }
 
 /** Reasons kept for the summary; a proxy serving a long CI run must not grow without bound. */
-const maxReasons = 1_000;
+export const maxReasons = 1_000;
 
-function countMiss(stats: ReplayStats, cassette: string, reason: string): void {
+/** Counts a replay miss for the run's summary and the cassette's replay-run note. */
+export function countMiss(stats: ReplayStats, cassette: string, reason: string): void {
   stats.misses++;
   stats.missedIn.set(cassette, (stats.missedIn.get(cassette) ?? 0) + 1);
   if (stats.missReasons.length < maxReasons) stats.missReasons.push(reason);

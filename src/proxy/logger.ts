@@ -4,7 +4,8 @@ import type { LogLevel } from '../config/config.js';
 export interface Logger {
   error(message: string): void;
   info(message: string): void;
-  debug(message: string): void;
+  /** Per-request lines: the message is only built when debug logging is on. */
+  debug(message: () => string): void;
 }
 
 const rank: Record<LogLevel, number> = { silent: 0, error: 1, info: 2, debug: 3 };
@@ -19,7 +20,7 @@ export function createLogger(level: LogLevel, write: (line: string) => void = (l
       if (enabled('info')) write(`calltape: ${message}`);
     },
     debug(message) {
-      if (enabled('debug')) write(`calltape: ${message}`);
+      if (enabled('debug')) write(`calltape: ${message()}`);
     },
   };
 }

@@ -8,13 +8,13 @@ import type { Config } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
 import { findAdapter } from '../providers/adapters.js';
 import { openAiChatAdapter } from '../providers/openai-chat/openai-chat-adapter.js';
-import { createCapturedRoute, type ReplayStats } from './captured-route.js';
+import { countMiss, createCapturedRoute, maxReasons, type ReplayStats } from './captured-route.js';
 import { CassetteRegistry } from './cassette-registry.js';
 import { sessionHeader } from './headers.js';
 import { createLogger, type Logger } from './logger.js';
 import { createPassThrough } from './pass-through.js';
 import { sendError } from './send-error.js';
-import { parseSessionRoute } from './session-route.js';
+import { parseSessionRoute, type SessionRoute } from './session-route.js';
 import { createUpstream } from './upstream.js';
 
 export interface ProxyOptions {
@@ -53,7 +53,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
     (diff) => {
       stats.compared++;
       if (diff.lines.length === 0) return;
-      if (stats.diffs.length < 1_000) stats.diffs.push(diff);
+      if (stats.diffs.length < maxReasons) stats.diffs.push(diff);
       logger.info(`diff ${diff.request} vs recording ${diff.recordingId}:\n  ${diff.lines.join('\n  ')}`);
     },
   );
@@ -92,6 +92,8 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
   server.headersTimeout = config.timeouts.keepAliveMs + 1_000;
   server.requestTimeout = Math.max(300_000, server.headersTimeout + 1_000);
 
+  const cassettePathFor = (sessionRoute: SessionRoute): string => (sessionRoute.cassette ? cassettes.pathOf(sessionRoute.cassette.name) : config.cassette);
+
   async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const method = request.method ?? 'GET';
     const url = request.url ?? '/';
@@ -109,8 +111,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
     if (!adapter && mode === 'replay') {
       // Replay never touches the network: a route calltape does not record cannot be answered.
       const miss = new CalltapeError('CASSETTE_MISS', `calltape: replay answers only recorded routes (POST /v1/chat/completions); ${method} ${redactor.path(sessionRoute.path)} is not recorded`);
-      stats.misses++;
-      if (stats.missReasons.length < 1_000) stats.missReasons.push(miss.message);
+      countMiss(stats, cassettePathFor(sessionRoute), miss.message);
       sendError(response, openAiChatAdapter, miss);
       return;
     }
@@ -123,7 +124,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
     await capturedRoute(adapter, request, response, {
       sessionId: sessionRoute.sessionId,
       path: sessionRoute.path + sessionRoute.query,
-      cassette: sessionRoute.cassette ? cassettes.pathOf(sessionRoute.cassette.name) : config.cassette,
+      cassette: cassettePathFor(sessionRoute),
       mode,
     });
   }

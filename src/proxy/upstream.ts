@@ -10,7 +10,6 @@ export interface Upstream {
   /** The configured upstream URL, for messages. */
   readonly url: string;
   readonly pool: Pool;
-  close(): Promise<void>;
 }
 
 export function createUpstream(config: Config): Upstream {
@@ -29,6 +28,5 @@ export function createUpstream(config: Config): Upstream {
     pathPrefix: url.pathname.replace(/\/+$/, ''),
     url: config.upstream,
     pool,
-    close: () => pool.close(),
   };
 }
