@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import OpenAI from 'openai';
@@ -78,5 +78,12 @@ describe('cassette export and import', () => {
     const again = runCli(['cassettes', 'import', 'recordings/weather', '--out', 'weather'], { cwd: folder });
     expect(again.status).toBe(2);
     expect(again.stderr).toContain('already exists');
+    // Commands that change a cassette never create one by accident.
+    for (const args of [['cassettes', 'prune', 'nothing'], ['cassettes', 'merge', 'weather', 'nothing'], ['cassettes', 'merge', 'nothing', 'weather']]) {
+      const missing = runCli(args, { cwd: folder });
+      expect(missing.status).toBe(2);
+      expect(missing.stderr).toContain('nothing.sqlite: no such cassette');
+    }
+    expect(existsSync(join(folder, 'recordings', 'nothing.sqlite'))).toBe(false);
   });
 });

@@ -86,8 +86,13 @@ function interactionTexts(db: Database.Database): { id: string; text: ReturnType
   });
 }
 
+/** Fails (exit 2) unless the cassette file exists: commands that read or change one must never create it. */
+export function requireCassette(cassette: string, hint?: string): void {
+  if (!existsSync(cassette)) throw new CalltapeError('CONFIG_INVALID', `${cassette}: no such cassette`, hint);
+}
+
 function openReadOnly(cassette: string): Database.Database {
-  if (!existsSync(cassette)) throw new CalltapeError('CONFIG_INVALID', `${cassette}: no such cassette`);
+  requireCassette(cassette);
   return new Database(cassette, { readonly: true, fileMustExist: true });
 }
 

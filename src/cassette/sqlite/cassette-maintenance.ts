@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { requireCassette } from './cassette-files.js';
 import { SqliteStore } from './sqlite-store.js';
 
 /**
@@ -36,6 +37,7 @@ export function pruneUnused(cassette: string, dryRun: boolean): number | undefin
  * prefer the earlier recording). Returns the number of interactions added.
  */
 export function mergeCassette(target: string, source: string): number {
+  requireCassette(source);
   new SqliteStore(source).close();
   const db = open(target);
   const columns = (table: string): string => (db.pragma(`table_info(${table})`) as { name: string }[]).map((column) => column.name).filter((name) => name !== 'seq' && name !== 'last_replay_run').join(', ');
@@ -62,6 +64,7 @@ export function mergeCassette(target: string, source: string): number {
 }
 
 function open(cassette: string): Database.Database {
+  requireCassette(cassette);
   new SqliteStore(cassette).close();
   const db = new Database(cassette);
   db.pragma('busy_timeout = 5000');

@@ -1,9 +1,8 @@
-import { existsSync } from 'node:fs';
 import Table from 'cli-table3';
 import type { Command } from 'commander';
+import { requireCassette } from '../../cassette/sqlite/cassette-files.js';
 import { SqliteStore, type StoredToolCall } from '../../cassette/sqlite/sqlite-store.js';
 import { loadConfig } from '../../config/load-config.js';
-import { CalltapeError } from '../../errors.js';
 import { reportError } from '../exit-codes.js';
 import { resolveCassette } from '../resolve-cassette.js';
 
@@ -26,7 +25,7 @@ export function registerCallsCommand(program: Command): void {
       const debug = program.opts<{ debug?: boolean }>().debug === true;
       try {
         const { config } = loadConfig({ config: flags.config, cassette: flags.cassette === undefined ? undefined : resolveCassette(flags.cassette, process.cwd()) }, process.env, process.cwd());
-        if (!existsSync(config.cassette)) throw new CalltapeError('CONFIG_INVALID', `${config.cassette}: no such cassette`, 'Record one with `calltape proxy`, or pass --cassette.');
+        requireCassette(config.cassette, 'Record one with `calltape proxy`, or pass --cassette.');
         const store = new SqliteStore(config.cassette, { readonly: true });
         const calls = store.toolCalls({ sessionId: flags.session });
         store.close();

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import Table from 'cli-table3';
 import type { Command } from 'commander';
@@ -61,7 +60,6 @@ export function registerCassettesCommand(program: Command): void {
     .action((name: string, flags: { dryRun?: boolean }) =>
       run(() => {
         const path = resolveCassette(name, process.cwd());
-        if (!existsSync(path)) throw new CalltapeError('CONFIG_INVALID', `${path}: no such cassette`);
         const pruned = pruneUnused(path, flags.dryRun === true);
         if (pruned === undefined) throw new CalltapeError('CONFIG_INVALID', `${path} has never been replayed; prune keeps what the last replay used`, 'Replay it first: calltape replay --cassette NAME -- <command>.');
         process.stdout.write(flags.dryRun ? `${pruned} recording(s) unused in the last replay would be deleted\n` : `deleted ${pruned} recording(s) unused in the last replay\n`);
@@ -77,7 +75,6 @@ export function registerCassettesCommand(program: Command): void {
       run(() => {
         const target = resolveCassette(into, process.cwd());
         const source = resolveCassette(from, process.cwd());
-        for (const path of [target, source]) if (!existsSync(path)) throw new CalltapeError('CONFIG_INVALID', `${path}: no such cassette`);
         process.stdout.write(`merged ${mergeCassette(target, source)} interaction(s) from ${relative(process.cwd(), source) || source}\n`);
       }),
     );
