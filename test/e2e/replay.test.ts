@@ -32,12 +32,19 @@ async function start(upstreamUrl: string, cassette: string, overrides: Partial<C
   return { proxy, client: new OpenAI({ apiKey: 'sk-test-key-0123456789abcdef', baseURL: proxy.baseUrl, maxRetries: 0 }) };
 }
 
-async function recordThenReplay(run: (client: OpenAI) => Promise<unknown>, replayOverrides: Partial<Config> = {}): Promise<{ recorded: unknown; replayed: unknown; upstream: ScriptedUpstream; cassette: string; proxy: TestProxy }> {
+/** Records what `run` asks the scripted model into a new cassette; the upstream keeps running (closed after the test). */
+async function record<T>(run: (client: OpenAI) => Promise<T>, overrides: Partial<Config> = {}): Promise<{ recorded: T; upstream: ScriptedUpstream; cassette: string }> {
   const upstream = await startScriptedUpstream(modelScript);
-  const cassette = join(temporaryFolder(), 'weather.sqlite');
-  const recorder = await start(upstream.url, cassette, { mode: 'record' });
+  running.push(upstream);
+  const cassette = join(temporaryFolder(), 'c.sqlite');
+  const recorder = await start(upstream.url, cassette, { mode: 'record', ...overrides });
   const recorded = await run(recorder.client);
   await recorder.proxy.close();
+  return { recorded, upstream, cassette };
+}
+
+async function recordThenReplay(run: (client: OpenAI) => Promise<unknown>, replayOverrides: Partial<Config> = {}): Promise<{ recorded: unknown; replayed: unknown; upstream: ScriptedUpstream; cassette: string; proxy: TestProxy }> {
+  const { recorded, upstream, cassette } = await record(run);
   await upstream.close();
   // The upstream is gone: everything below must come from the cassette.
   const replayer = await start('http://127.0.0.1:1', cassette, { mode: 'replay', ...replayOverrides });
@@ -101,13 +108,9 @@ describe('record, then replay offline', () => {
   });
 
   it('counts identical requests per session', async () => {
-    const upstream = await startScriptedUpstream(modelScript);
-    running.push(upstream);
-    const cassette = join(temporaryFolder(), 'c.sqlite');
-    const recorder = await start(upstream.url, cassette, { mode: 'record' });
     const ask = (client: OpenAI, session: string) => client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'Weather in Lima?' }] }, { headers: { 'x-calltape-session': session } }).then((answer) => answer.choices[0]?.message.content);
-    expect([await ask(recorder.client, 'a'), await ask(recorder.client, 'b'), await ask(recorder.client, 'a')]).toEqual(['Checking Lima (answer 1).', 'Checking Lima (answer 2).', 'Checking Lima (answer 3).']);
-    await recorder.proxy.close();
+    const { recorded, cassette } = await record(async (client) => [await ask(client, 'a'), await ask(client, 'b'), await ask(client, 'a')]);
+    expect(recorded).toEqual(['Checking Lima (answer 1).', 'Checking Lima (answer 2).', 'Checking Lima (answer 3).']);
     const { client } = await start('http://127.0.0.1:1', cassette, { mode: 'replay' });
     // Session b's first request gets session b's recording, even when asked first.
     expect([await ask(client, 'b'), await ask(client, 'a'), await ask(client, 'a')]).toEqual(['Checking Lima (answer 2).', 'Checking Lima (answer 1).', 'Checking Lima (answer 3).']);
@@ -126,12 +129,7 @@ describe('record, then replay offline', () => {
 
   it('matches a prompt whose date changed, through the default normalisers', async () => {
     const ask = (client: OpenAI, date: string) => client.chat.completions.create({ model: 'm', messages: [{ role: 'system', content: `Today is ${date}.` }, { role: 'user', content: 'Weather in Cairo?' }] });
-    const upstream = await startScriptedUpstream(modelScript);
-    running.push(upstream);
-    const cassette = join(temporaryFolder(), 'c.sqlite');
-    const recorder = await start(upstream.url, cassette, { mode: 'record' });
-    await ask(recorder.client, '2026-11-30T09:00:00Z');
-    await recorder.proxy.close();
+    const { cassette } = await record((client) => ask(client, '2026-11-30T09:00:00Z'));
     const { client, proxy } = await start('http://127.0.0.1:1', cassette, { mode: 'replay' });
     expect((await ask(client, '2026-12-24T18:30:00Z')).choices[0]?.message.content).toBe('Checking Cairo (answer 1).');
     expect(proxy.stats.hits).toBe(1);
@@ -139,13 +137,8 @@ describe('record, then replay offline', () => {
 
   it('re-keys recordings when the match rules change, without re-recording', async () => {
     const ask = (client: OpenAI, user: string) => client.chat.completions.create({ model: 'm', user, messages: [{ role: 'user', content: 'Weather in Kyiv?' }] });
-    const upstream = await startScriptedUpstream(modelScript);
-    running.push(upstream);
-    const cassette = join(temporaryFolder(), 'c.sqlite');
     // Recorded with `user` as part of the key…
-    const recorder = await start(upstream.url, cassette, { mode: 'record', match: { ignorePaths: [], normalisers: [], onExhausted: 'error', streamAgnostic: false } });
-    await ask(recorder.client, 'alice');
-    await recorder.proxy.close();
+    const { cassette } = await record((client) => ask(client, 'alice'), { match: { ignorePaths: [], normalisers: [], onExhausted: 'error', streamAgnostic: false } });
     // …replayed under the defaults, which ignore it.
     const { client, proxy } = await start('http://127.0.0.1:1', cassette, { mode: 'replay' });
     expect((await ask(client, 'bob')).choices[0]?.message.content).toBe('Checking Kyiv (answer 1).');
@@ -306,13 +299,16 @@ describe('match.streamAgnostic', () => {
   const agnostic = { ignorePaths: ['user', 'metadata', 'store', 'service_tier'], normalisers: ['iso-datetime', 'uuid'] as const, onExhausted: 'error' as const, streamAgnostic: true };
 
   it('answers a streaming request from a non-streamed recording and the other way round', async () => {
-    const upstream = await startScriptedUpstream(modelScript);
-    running.push(upstream);
-    const cassette = join(temporaryFolder(), 'c.sqlite');
-    const recorder = await start(upstream.url, cassette, { mode: 'record', match: { ...agnostic, normalisers: [...agnostic.normalisers] } });
-    const plain = await recorder.client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'Weather in Paris?' }], tools });
-    const streamed = await recorder.client.chat.completions.stream({ model: 'm', messages: [{ role: 'user', content: 'Weather in Tokyo?' }], tools, stream_options: { include_usage: true } }).finalChatCompletion();
-    await recorder.proxy.close();
+    const {
+      recorded: { plain, streamed },
+      cassette,
+    } = await record(
+      async (client) => ({
+        plain: await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'Weather in Paris?' }], tools }),
+        streamed: await client.chat.completions.stream({ model: 'm', messages: [{ role: 'user', content: 'Weather in Tokyo?' }], tools, stream_options: { include_usage: true } }).finalChatCompletion(),
+      }),
+      { match: { ...agnostic, normalisers: [...agnostic.normalisers] } },
+    );
 
     const { client, proxy } = await start('http://127.0.0.1:1', cassette, { mode: 'replay', match: { ...agnostic, normalisers: [...agnostic.normalisers] } });
     const plainAsStream = await client.chat.completions.stream({ model: 'm', messages: [{ role: 'user', content: 'Weather in Paris?' }], tools }).finalChatCompletion();
@@ -338,12 +334,7 @@ describe('match.streamAgnostic', () => {
 
 describe('expiry.maxAge', () => {
   async function agedCassette(): Promise<{ cassette: string; upstream: ScriptedUpstream }> {
-    const upstream = await startScriptedUpstream(modelScript);
-    running.push(upstream);
-    const cassette = join(temporaryFolder(), 'c.sqlite');
-    const recorder = await start(upstream.url, cassette, { mode: 'record' });
-    await recorder.client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'Weather in Bern?' }] });
-    await recorder.proxy.close();
+    const { cassette, upstream } = await record((client) => client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'Weather in Bern?' }] }));
     const Database = (await import('better-sqlite3')).default;
     const db = new Database(cassette);
     db.prepare('UPDATE interactions SET started_at = started_at - 40 * 86400000').run();
@@ -373,12 +364,7 @@ describe('expiry.maxAge', () => {
 
 describe('replay stays offline', () => {
   it('refuses routes it does not record instead of passing them to the network', async () => {
-    const upstream = await startScriptedUpstream(modelScript);
-    running.push(upstream);
-    const cassette = join(temporaryFolder(), 'c.sqlite');
-    const recorder = await start(upstream.url, cassette, { mode: 'record' });
-    await recorder.client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'Weather in Rome?' }] });
-    await recorder.proxy.close();
+    const { cassette, upstream } = await record((client) => client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'Weather in Rome?' }] }));
     const { client, proxy } = await start(upstream.url, cassette, { mode: 'replay' });
     const error = (await client.models.list().catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.APIError>;
     expect(error.status).toBe(404);
