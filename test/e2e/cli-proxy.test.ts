@@ -52,6 +52,18 @@ describe('calltape proxy (CLI)', () => {
     store.close();
   });
 
+  it('exits 0 on SIGINT (Ctrl-C) too, with what it captured written', async () => {
+    const upstream = await upstreamFor([{ kind: 'json', body: chatCompletion({ toolCalls: [{ name: 'lookup', arguments: '{}' }] }) }]);
+    const cassette = join(temporaryFolder(), 'c.sqlite');
+    const proxy = await proxyFor(upstream, cassette);
+    await new OpenAI({ apiKey: 'sk-x', baseURL: proxy.baseUrl, maxRetries: 0 }).chat.completions.create({ model: 'm', messages: [] });
+    proxy.child.kill('SIGINT');
+    expect(await proxy.exited).toBe(0);
+    const store = new SqliteStore(cassette, { readonly: true });
+    expect(store.toolCalls().map((call) => call.name)).toEqual(['lookup']);
+    store.close();
+  });
+
   it('leaves a readable store holding every completed interaction when SIGKILLed mid-burst', async () => {
     let calls = 0;
     // Every third request streams slowly, so it is in flight when the kill lands.
