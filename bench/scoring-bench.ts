@@ -22,6 +22,12 @@ const mixes: Record<string, (i: number) => Generated> = {
     const args = { recipient_id: `USR-${10_000 + i}`, amount: (i % 500) + 0.5, currency: 'EUR', memo: `invoice ${i}` };
     return { testCase: { expected_tool: 'execute_transfer', arguments: args }, calls: [{ name: 'execute_transfer', arguments: JSON.stringify(i % 10 === 0 ? { ...args, amount: 1 } : args) }] };
   },
+  // The same expectations answered in another form (numeric strings, padding): no shortcut applies, every value is normalised and matched.
+  'exact-coerced': (i) => {
+    const args = { recipient_id: `USR-${10_000 + i}`, amount: (i % 500) + 0.5, currency: 'EUR', memo: `invoice ${i}` };
+    const sent = { memo: ` invoice ${i}`, amount: i % 10 === 0 ? '1' : `${args.amount.toFixed(2)}`, currency: 'EUR', recipient_id: args.recipient_id };
+    return { testCase: { expected_tool: 'execute_transfer', arguments: args }, calls: [{ name: 'execute_transfer', arguments: JSON.stringify(sent) }] };
+  },
   fuzzy: (i) => {
     const name = `${cities[i % cities.length]} Customer ${i}`;
     return {
@@ -82,6 +88,11 @@ const lines = [
   'both sides, match every argument by its rule, weight, assign parallel calls) beside the floor: one',
   '`JSON.stringify` comparison per expected call, which cannot tell "250.00" from 250, ignore case, or pair',
   'reordered parallel calls.',
+  '',
+  'Mixes: `exact` — rule-less cases, 90 % answered exactly as expected; `exact-coerced` — the same',
+  'expectations answered in another spelling (numeric strings, padded text, other key order), so every',
+  'value is normalised; `fuzzy` — a fuzzy and an ignore_case rule; `nested` — objects and arrays with',
+  'rules by path (`items[].sku`); `parallel` — three expected calls answered in reverse order.',
   '',
   '| mix | scoreCall calls/s | JSON.stringify floor calls/s | correct by scoreCall |',
   '| --- | --- | --- | --- |',

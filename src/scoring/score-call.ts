@@ -1,6 +1,7 @@
 import { munkres } from 'munkres';
 import type { JsonSchema, JsonValue } from '../trace/trace.js';
 import { compareObject, newWalk } from './compare-arguments.js';
+import { equalAfterNormalising } from './equal-after-normalising.js';
 import { inferSchema } from './infer-schema.js';
 import { normaliseBySchema } from './normalise/normalise-by-schema.js';
 import { parseCallArguments } from './parse-arguments.js';
@@ -119,6 +120,8 @@ function scorePair(testCase: TestCase, expected: ExpectedCall, actual: ActualCal
   let best: PairScore | undefined;
   for (const candidate of candidates) {
     const declared = options.schemas?.[actual.name] ?? testCase.schemas?.[actual.name];
+    // Without a schema to validate against or rules to apply, a call that matches needs no explaining: answer it in one walk.
+    if (!declared && isEmpty(candidate.rules) && equalAfterNormalising(candidate.arguments ?? noArguments, parsed.value, testCase.extra_arguments ?? 'fail')) return { score: 1, mismatches: {}, reasons: [], tool: actual.name, message: null };
     const { resolved: expectedArguments, schema, normalised: expectedValue } = prepareExpectation(candidate.arguments ?? noArguments, declared, now, prepared);
     const actualValue = normaliseBySchema(parsed.value, schema, true);
     if (declared) {
@@ -163,6 +166,11 @@ function prepareExpectation(args: { readonly [name: string]: JsonValue }, declar
   const entry = { declared, resolved, schema, normalised: normaliseBySchema(resolved, schema, true) };
   prepared?.set(args, entry);
   return entry;
+}
+
+function isEmpty(rules: ExpectedCall['rules']): boolean {
+  for (const _path in rules) return false;
+  return true;
 }
 
 function bestIndex(row: readonly PairScore[]): number {

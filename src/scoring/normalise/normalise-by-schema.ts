@@ -11,12 +11,12 @@ export function allowsType(schema: JsonSchema | undefined, type: string): boolea
   return declared === type || (Array.isArray(declared) && declared.includes(type));
 }
 
-function child(schema: JsonSchema | undefined, key: string): JsonSchema | undefined {
+export function child(schema: JsonSchema | undefined, key: string): JsonSchema | undefined {
   const value = schema?.[key];
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
 }
 
-function subSchema(schema: JsonSchema | undefined, first: string, second?: string): JsonSchema | undefined {
+export function subSchema(schema: JsonSchema | undefined, first: string, second?: string): JsonSchema | undefined {
   const level = child(schema, first);
   return second === undefined ? level : child(level, second);
 }
