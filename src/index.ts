@@ -4,3 +4,6 @@
  */
 export * from './scoring/index.js';
 export type * from './trace/trace.js';
+export type * from './trace/trajectory.js';
+export { buildTrajectories } from './trace/build-trajectories.js';
+export { ConversationChain } from './trace/conversation-chain.js';

@@ -3,8 +3,41 @@ import * as calltape from '../src/index.js';
 
 describe('the package main export', () => {
   it('offers the pure scoring engine', () => {
-    expect(Object.keys(calltape).sort()).toEqual(['allowsType', 'cosine', 'levenshteinRatio', 'looseString', 'matchValue', 'namedNormalisers', 'normaliseBySchema', 'normaliseDate', 'normaliseDateTime', 'omitted', 'parseCallArguments', 'reasonCodes', 'resolvePlaceholders', 'schemasFromTools', 'scoreCall', 'semanticTexts']);
+    expect(Object.keys(calltape).sort()).toEqual([
+      'ConversationChain',
+      'allowsType',
+      'buildTrajectories',
+      'cosine',
+      'deterministicChecks',
+      'levenshteinRatio',
+      'looseString',
+      'matchValue',
+      'namedNormalisers',
+      'neverCheck',
+      'normaliseBySchema',
+      'normaliseDate',
+      'normaliseDateTime',
+      'omitted',
+      'orderCheck',
+      'parseCallArguments',
+      'reasonCodes',
+      'resolvePlaceholders',
+      'schemasFromTools',
+      'scoreCall',
+      'scoreTrajectory',
+      'semanticTexts',
+      'stepCountCheck',
+      'toolCallCheck',
+      'trajectoryReasonCodes',
+    ]);
     const result = calltape.scoreCall({ expected_tool: 't', arguments: { a: 1 } }, [{ name: 't', arguments: '{"a":"1"}' }]);
     expect(result.is_correct).toBe(true);
+  });
+
+  it('offers trajectory scoring beside it', async () => {
+    const [trajectory] = calltape.buildTrajectories([]);
+    expect(trajectory).toBeUndefined();
+    const result = await calltape.scoreTrajectory({ expect: { calls: ['search'] } }, { sessionId: 's', turns: [], calls: [], finalText: '', counts: { turns: 0, calls: 0, byTool: {} } });
+    expect(result).toMatchObject({ pass: false, reasons: ['missing_call'] });
   });
 });

@@ -5,6 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { adapterById } from '../providers/adapters.js';
+import { ConversationChain } from '../trace/conversation-chain.js';
 import { buildExchange, findLeakedSecret } from './build-exchange.js';
 import { diffToolCalls } from './diff-tool-calls.js';
 import type { CapturedRound } from './captured-round.js';
@@ -25,6 +26,8 @@ interface OpenCassette {
   readonly store: SqliteStore;
   /** Numbers identical requests the proxy did not key itself, per cassette. */
   readonly ordinals: OrdinalCounter;
+  /** Puts round trips without an explicit session into the conversation they continue. */
+  readonly chain: ConversationChain;
 }
 const cassettes = new Map<string, OpenCassette>();
 
@@ -36,7 +39,7 @@ function open(path: string): { cassette: OpenCassette; rekeyed: number } {
     const { key, text } = keyOf(row.method, row.path, row.headers, parseBody(new TextDecoder().decode(row.body)), data.match);
     return { key, text };
   });
-  const cassette = { store, ordinals: new OrdinalCounter() };
+  const cassette = { store, ordinals: new OrdinalCounter(), chain: new ConversationChain() };
   cassettes.set(path, cassette);
   return { cassette, rekeyed };
 }
@@ -61,8 +64,13 @@ function write(rounds: readonly RoutedRound[]): void {
   for (const { cassette: path, round } of rounds) {
     try {
       const { cassette } = open(path);
-      const exchange = exchangeOf(round, cassette.ordinals);
-      if (exchange) byCassette.set(path, [...(byCassette.get(path) ?? []), exchange]);
+      const built = exchangeOf(round, cassette.ordinals);
+      if (!built) continue;
+      const session = cassette.chain.assign(built.interaction);
+      const exchange = session === built.interaction.sessionId ? built : { ...built, interaction: { ...built.interaction, sessionId: session } };
+      const batch = byCassette.get(path);
+      if (batch) batch.push(exchange);
+      else byCassette.set(path, [exchange]);
     } catch (error) {
       send({ type: 'write-error', message: `${path}: ${round.request.method} ${redactor.path(round.request.path)}: ${(error as Error).message}`, lost: 1 });
     }

@@ -1,6 +1,8 @@
 import { munkres } from 'munkres';
 import type { JsonValue } from '../trace/trace.js';
+import { inferSchema } from './infer-schema.js';
 import { matchValue } from './match/match-value.js';
+import { normaliseBySchema } from './normalise/normalise-by-schema.js';
 import { namedNormalisers, type NamedNormaliser } from './normalise/named-normalisers.js';
 import type { ArgumentRule, MatchingStrategy, Mismatch, ReasonCode } from './types.js';
 
@@ -75,7 +77,13 @@ function compareMember(expectedRaw: JsonValue | undefined, expectedValue: JsonVa
     if (!actualPresent) return mayOmit ? 1 : record(walk, path, values[0], undefined, 'missing_argument', strategy, rule, undefined);
     if (values.length === 0) return record(walk, path, undefined, actualValue, 'must_be_omitted', strategy, rule, undefined);
     const inner = strategy === 'any_of' ? 'exact' : strategy;
-    for (const value of values) if (compareValue(value, actualValue as JsonValue, inner, path, rule, newWalk(walk.rules, walk.extra, walk.normalisers, walk.embeddings)) === 1) return 1;
+    for (const value of values) {
+      // Each acceptable value brings its own type: "10" is acceptable as 10 even when nothing else says the argument is a number.
+      const schema = inferSchema(value);
+      const candidate = normaliseBySchema(value, schema, false);
+      const actual = normaliseBySchema(actualValue as JsonValue, schema, false);
+      if (compareValue(candidate, actual, inner, path, rule, newWalk(walk.rules, walk.extra, walk.normalisers, walk.embeddings)) === 1) return 1;
+    }
     return record(walk, path, values.length === 1 ? values[0] : values, actualValue, 'value_mismatch', strategy, rule, `none of ${values.length} acceptable value(s)`);
   }
   if (actualValue === undefined) return record(walk, path, expectedValue, undefined, 'missing_argument', strategy, rule, undefined);

@@ -104,6 +104,14 @@ describe('scoreCall: arguments', () => {
     expect(one({ arguments: { tags: [] } }, { tags: [] }).is_correct).toBe(true);
   });
 
+  it('coerces the actual value to each acceptable value\'s type, without a schema', () => {
+    const testCase: TestCase = { arguments: {}, rules: { limit: { any_of: [5, 10, omitted] }, at: { any_of: ['2026-03-30T15:00:00Z', omitted] } } };
+    expect(one(testCase, { limit: '10' }).is_correct).toBe(true);
+    expect(one(testCase, { limit: '11' }).mismatches['limit']?.reason).toBe('value_mismatch');
+    expect(one(testCase, { limit: true }).is_correct).toBe(false);
+    expect(one(testCase, { at: '2026-03-30 17:00:00+02:00' }).is_correct).toBe(true);
+  });
+
   it('applies schema defaults after the omitted check', () => {
     const schemas = { t: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string', default: 'celsius' } } } };
     expect(scoreCall({ expected_tool: 't', arguments: { city: 'Paris', unit: 'celsius' } }, [{ name: 't', arguments: { city: 'Paris' } }], { schemas }).is_correct).toBe(true);

@@ -1,0 +1,62 @@
+import type { TrajectoryCall } from '../../trace/trajectory.js';
+import { scoreCall } from '../score-call.js';
+import type { Mismatch, ReasonCode, ScoreOptions } from '../types.js';
+import type { CallExpectation, CallExpectationObject, CallRef } from './types.js';
+
+/** How one call fares against one expectation. */
+export interface CallMatch {
+  /** The call is this expectation: the tool, and arguments scoring at least the expectation's threshold. */
+  readonly matches: boolean;
+  /** The tool is one the expectation names. */
+  readonly named: boolean;
+  readonly score: number;
+  readonly reasons: readonly ReasonCode[];
+  readonly mismatches: { readonly [path: string]: Mismatch };
+}
+
+export function expectationObject(expectation: CallExpectation): CallExpectationObject {
+  return typeof expectation === 'string' ? { tool: expectation } : expectation;
+}
+
+export function toolsOf(expectation: CallExpectationObject): readonly string[] {
+  return typeof expectation.tool === 'string' ? [expectation.tool] : expectation.tool;
+}
+
+/** The tool names an expectation is written for, joined for messages. */
+export function toolLabel(expectation: CallExpectationObject): string {
+  return toolsOf(expectation).join('|');
+}
+
+const unnamed: CallMatch = { matches: false, named: false, score: 0, reasons: ['wrong_tool'], mismatches: {} };
+const nameOnly: CallMatch = { matches: true, named: true, score: 1, reasons: [], mismatches: {} };
+
+/**
+ * Whether a call meets an expectation, scored by the call scorer so every matching strategy
+ * applies. Argument expectations are partial by default. An incomplete call (its stream was cut)
+ * meets no expectation that looks at arguments: what it would have sent is unknown.
+ */
+export function matchCall(expectation: CallExpectationObject, call: TrajectoryCall, options: ScoreOptions): CallMatch {
+  if (!toolsOf(expectation).includes(call.name)) return unnamed;
+  if (expectation.arguments === undefined && expectation.rules === undefined) return nameOnly;
+  const result = scoreCall(
+    {
+      expected_tool: call.name,
+      arguments: expectation.arguments ?? {},
+      ...(expectation.rules ? { rules: expectation.rules } : {}),
+      extra_arguments: expectation.extra_arguments ?? 'ignore',
+      pass_threshold: expectation.pass_threshold ?? 1,
+    },
+    [{ name: call.name, arguments: call.argumentsRaw }],
+    options,
+  );
+  return { matches: result.is_correct && call.complete, named: true, score: result.score, reasons: result.reasons, mismatches: result.mismatches };
+}
+
+export function refOf(call: TrajectoryCall): CallRef {
+  return { step: call.step, turn: call.turn, index: call.index, tool: call.name, id: call.id ?? null };
+}
+
+/** Every expectation against every call, once: the checks read this table. */
+export function matchTable(expectations: readonly CallExpectationObject[], calls: readonly TrajectoryCall[], options: ScoreOptions): CallMatch[][] {
+  return expectations.map((expectation) => calls.map((call) => matchCall(expectation, call, options)));
+}

@@ -1,0 +1,48 @@
+import stringify from 'fast-json-stable-stringify';
+import type { JsonValue } from '../../trace/trace.js';
+import type { Trajectory, TrajectoryCall } from '../../trace/trajectory.js';
+import { finishCheck } from './finish-check.js';
+import type { CheckResult, Expectations, TrajectoryReason } from './types.js';
+
+/** Step limits: tool calls in the run, LLM round trips, calls per tool, and identical calls in a row (loops). */
+export function stepCountCheck(limits: Expectations, trajectory: Trajectory): CheckResult {
+  const reasons = new Set<TrajectoryReason>();
+  const problems: string[] = [];
+  let checked = 0;
+  let held = 0;
+  const limit = (reason: TrajectoryReason, ok: boolean, problem: string): void => {
+    checked++;
+    if (ok) held++;
+    else {
+      reasons.add(reason);
+      problems.push(problem);
+    }
+  };
+  const { calls, turns } = trajectory.counts;
+  if (limits.min_steps !== undefined) limit('too_few_steps', calls >= limits.min_steps, `${calls} tool call(s), at least ${limits.min_steps} expected`);
+  if (limits.max_steps !== undefined) limit('too_many_steps', calls <= limits.max_steps, `${calls} tool call(s), at most ${limits.max_steps} allowed`);
+  if (limits.max_turns !== undefined) limit('too_many_turns', turns <= limits.max_turns, `${turns} LLM round trip(s), at most ${limits.max_turns} allowed`);
+  const perTool = limits.max_calls_per_tool;
+  if (perTool !== undefined) {
+    for (const [tool, count] of Object.entries(trajectory.counts.byTool).sort(([left], [right]) => (left < right ? -1 : 1))) {
+      const max = typeof perTool === 'number' ? perTool : perTool[tool];
+      if (max !== undefined) limit('tool_limit_exceeded', count <= max, `${tool} was called ${count} times, at most ${max} allowed`);
+    }
+  }
+  const longest = longestRepeat(trajectory.calls);
+  if (limits.max_repeats !== undefined) limit('repeated_call', longest.length <= limits.max_repeats, `${longest.tool} was called with the same arguments ${longest.length} times in a row (from step ${longest.from}), at most ${limits.max_repeats} allowed`);
+  const details: Record<string, JsonValue> = { calls, turns, by_tool: trajectory.counts.byTool, longest_repeat: longest };
+  return finishCheck('steps', reasons, checked === 0 ? 1 : held / checked, problems, details);
+}
+
+/** The longest run of consecutive calls with the same tool and the same arguments (key order aside). */
+function longestRepeat(calls: readonly TrajectoryCall[]): { tool: string; length: number; from: number } {
+  let best = { tool: '', length: 0, from: 0 };
+  let run = { key: '', tool: '', length: 0, from: 0 };
+  for (const call of calls) {
+    const key = `${call.name}\u0000${call.arguments.ok ? stringify(call.arguments.value) : call.argumentsRaw}`;
+    run = key === run.key ? { ...run, length: run.length + 1 } : { key, tool: call.name, length: 1, from: call.step };
+    if (run.length > best.length) best = { tool: run.tool, length: run.length, from: run.from };
+  }
+  return best;
+}

@@ -1,0 +1,174 @@
+import type { JsonValue } from '../../trace/trace.js';
+import type { Trajectory } from '../../trace/trajectory.js';
+import type { ArgumentRule, Mismatch, ReasonCode, ScoreOptions } from '../types.js';
+
+/**
+ * One expected (or forbidden) tool call: the tool, optionally argument expectations matched
+ * with every strategy of the call scorer, and how many times. A bare string is a tool name.
+ */
+export interface CallExpectationObject {
+  /** The tool's name, or several acceptable names. */
+  readonly tool: string | readonly string[];
+  /** Expected argument values (partial: arguments not listed are ignored unless `extra_arguments` says otherwise). */
+  readonly arguments?: { readonly [name: string]: JsonValue };
+  readonly rules?: { readonly [path: string]: ArgumentRule };
+  /** Default `ignore`: an expectation names what matters and leaves the rest free. */
+  readonly extra_arguments?: 'ignore' | 'penalize' | 'fail';
+  /** Minimum argument score for a call to count as this expectation (default 1). */
+  readonly pass_threshold?: number;
+  /** Exactly this many matching calls (sets min and max). */
+  readonly times?: number;
+  /** At least this many matching calls (default 1). */
+  readonly min?: number;
+  /** At most this many matching calls. */
+  readonly max?: number;
+}
+export type CallExpectation = string | CallExpectationObject;
+
+/**
+ * How the expected calls relate to the calls made:
+ * - `all` — every expectation was met (any order), calls consumed one-to-one;
+ * - `superset` — the calls made contain the expected ones (the same test as `all`, phrased as sets);
+ * - `any` — at least one expectation was met;
+ * - `ordered` — met in the listed order, other calls allowed between;
+ * - `exact` — exactly this sequence and nothing else;
+ * - `subset` — every call made is one of the expected (expectations may go unmet);
+ * - `never` — no call matches any expectation.
+ */
+export type CallMode = 'all' | 'any' | 'ordered' | 'exact' | 'never' | 'subset' | 'superset';
+
+/** The `expect` block of a case: expected calls, order and step limits. */
+export interface Expectations {
+  readonly calls?: readonly CallExpectation[];
+  /** Default `all`. */
+  readonly mode?: CallMode;
+  /** Whether a call to a tool outside `calls` fails the check (default `allow`). */
+  readonly unlisted?: 'allow' | 'fail';
+  /** `[A, B, C]`: a call matching A came in an earlier turn than the first call matching B, and so on; or a list of such chains. */
+  readonly before?: readonly CallExpectation[] | readonly (readonly CallExpectation[])[];
+  /** Tool calls in the whole run. */
+  readonly min_steps?: number;
+  readonly max_steps?: number;
+  /** LLM round trips. */
+  readonly max_turns?: number;
+  /** Calls to any one tool, or per tool name. */
+  readonly max_calls_per_tool?: number | { readonly [tool: string]: number };
+  /** Longest run of identical consecutive calls (same tool, same arguments) allowed: loops. */
+  readonly max_repeats?: number;
+}
+
+/** A user module exporting `judge(trajectory, testCase)`. */
+export interface CodeJudgeSpec {
+  /** Path of a `.js`/`.mjs` module (`.ts` when a TypeScript loader is active), relative to the suite file. */
+  readonly code: string;
+  /** Default 5000. */
+  readonly timeout_ms?: number;
+}
+/** A rubric judged by a model through the proxy; its verdict is recorded and replayed like any round trip. */
+export interface LlmJudgeSpec {
+  readonly rubric: string;
+  /** Default: the configured judge model. */
+  readonly model?: string;
+}
+export type JudgeSpec = CodeJudgeSpec | LlmJudgeSpec;
+
+/** What a judge answers. */
+export interface JudgeVerdict {
+  readonly pass: boolean;
+  /** In [0, 1]; defaults to 1 for pass, 0 for fail. */
+  readonly score?: number;
+  readonly reason?: string;
+}
+
+/** The trajectory part of a test case (other fields, like `test_id` or `prompt`, are handed to judges untouched). */
+export interface TrajectoryCase {
+  readonly test_id?: string;
+  readonly expect?: Expectations;
+  /** Calls that must never be made: names, or names with argument conditions. */
+  readonly never?: readonly CallExpectation[];
+  readonly judge?: JudgeSpec | readonly JudgeSpec[];
+  readonly [field: string]: unknown;
+}
+
+/** Runs judges: injected by the caller, since judges do I/O (a module, a model). */
+export interface JudgeRunners {
+  readonly code?: (spec: CodeJudgeSpec, trajectory: Trajectory, testCase: TrajectoryCase) => Promise<JudgeVerdict>;
+  readonly llm?: (spec: LlmJudgeSpec, trajectory: Trajectory, testCase: TrajectoryCase) => Promise<JudgeVerdict>;
+}
+
+export interface TrajectoryOptions extends ScoreOptions {
+  readonly judges?: JudgeRunners;
+}
+
+/** Trajectory reason codes: a closed set reports can count. */
+export const trajectoryReasonCodes = [
+  'missing_call',
+  'too_many_calls',
+  'unexpected_call',
+  'unlisted_tool',
+  'forbidden_call',
+  'out_of_order',
+  'too_few_steps',
+  'too_many_steps',
+  'too_many_turns',
+  'tool_limit_exceeded',
+  'repeated_call',
+  'judge_failed',
+  'judge_error',
+] as const;
+export type TrajectoryReason = (typeof trajectoryReasonCodes)[number];
+
+/** Where a call sits in the run: its step, turn and index within the turn. */
+export interface CallRef {
+  readonly step: number;
+  readonly turn: number;
+  readonly index: number;
+  readonly tool: string;
+  readonly id: string | null;
+}
+
+/** Why the closest call did not meet an expectation. */
+export interface NearMiss {
+  readonly call: CallRef;
+  readonly score: number;
+  readonly reasons: readonly ReasonCode[];
+  readonly mismatches: { readonly [path: string]: Mismatch };
+}
+
+/** One expected call (one of `times`) and what met it. */
+export interface ExpectationOutcome {
+  /** Index into `calls` (or `never`, or the `before` chain). */
+  readonly expectation: number;
+  readonly tool: string;
+  /** Which of the `times` this is (0-based). */
+  readonly occurrence: number;
+  readonly matched: CallRef | null;
+  /** When unmatched: the closest call to the tool and why it fell short (null: the tool was never called). */
+  readonly closest: NearMiss | null;
+}
+
+export type CheckName = 'calls' | 'never' | 'order' | 'steps' | 'judge';
+
+export interface CheckResult {
+  readonly check: CheckName;
+  /** `error`: the check could not decide (a judge that failed to answer) — not a verdict on the agent. */
+  readonly status: 'pass' | 'fail' | 'error';
+  /** Partial credit in [0, 1]: the fraction of expectations met. */
+  readonly score: number;
+  /** Distinct, sorted. */
+  readonly reasons: readonly TrajectoryReason[];
+  /** The first problem in words (null when the check passed). */
+  readonly message: string | null;
+  readonly details: { readonly [key: string]: JsonValue };
+}
+
+export interface TrajectoryResult {
+  /** True when every check passed. */
+  readonly pass: boolean;
+  /** `fail` when any check failed; `error` when none failed but one could not decide; else `pass`. */
+  readonly status: 'pass' | 'fail' | 'error';
+  /** Mean score of the checks that decided (1 when there were none). */
+  readonly score: number;
+  readonly reasons: readonly TrajectoryReason[];
+  readonly checks: readonly CheckResult[];
+}

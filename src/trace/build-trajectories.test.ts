@@ -1,0 +1,104 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { buildTrajectories, judgeSessionPrefix } from './build-trajectories.js';
+import { ConversationChain } from './conversation-chain.js';
+import type { Interaction, Message, ToolCall } from './trace.js';
+
+let clock = 0;
+const call = (id: string, name: string, args: object): ToolCall => ({ id, index: 0, name, argumentsRaw: JSON.stringify(args), arguments: { ok: true, value: args as never }, complete: true });
+const message = (role: Message['role'], text: string, extra: Partial<Message> = {}): Message => ({ role, text, toolCalls: [], toolCallId: undefined, isError: undefined, ...extra });
+const assistant = (text: string, calls: ToolCall[] = []): Message => message('assistant', text, { toolCalls: calls });
+
+/** A round trip: the messages sent, and the answer (text and calls). */
+function round(id: string, messages: Message[], answer: { text?: string; calls?: ToolCall[] }, sessionId = id): Interaction {
+  return {
+    id,
+    sessionId,
+    provider: 'openai-chat',
+    method: 'POST',
+    path: '/v1/chat/completions',
+    request: { model: 'm', stream: false, messages, tools: [], toolChoice: undefined },
+    response: { id: undefined, model: 'm', output: { text: answer.text ?? '', refusal: undefined, toolCalls: answer.calls ?? [], finishReason: { unified: answer.calls?.length ? 'tool-calls' : 'stop', raw: undefined } }, alternatives: [], usage: undefined },
+    status: 'complete',
+    httpStatus: 200,
+    error: undefined,
+    timing: { startedAt: ++clock, firstByteMs: 1, totalMs: 2 },
+  };
+}
+
+/** A two-turn agent run: the model searches, then answers from the result. */
+function agentRun(prefix: string, question: string, sessionId?: string): Interaction[] {
+  const system = message('system', 'You answer questions.');
+  const user = message('user', question);
+  const search = call(`${prefix}_call_1`, 'search', { q: question });
+  const first = round(`${prefix}-1`, [system, user], { calls: [search] }, sessionId);
+  const second = round(`${prefix}-2`, [system, user, assistant('', [search]), message('tool', 'result for ' + question, { toolCallId: search.id })], { text: `The answer to ${question}` }, sessionId);
+  return [first, second];
+}
+
+describe('conversation chaining', () => {
+  it('puts a request that extends an earlier request and its answer into that session', () => {
+    const [first, second] = agentRun('a', 'What is the refund window?');
+    const chain = new ConversationChain();
+    expect(chain.assign(first as Interaction)).toBe('a-1');
+    expect(chain.assign(second as Interaction)).toBe('a-1');
+  });
+
+  it('keeps different conversations apart, and explicit session ids win', () => {
+    const chain = new ConversationChain();
+    const [a1, a2] = agentRun('a', 'refunds?');
+    const [b1, b2] = agentRun('b', 'shipping?');
+    expect([a1, b1, b2, a2].map((interaction) => chain.assign(interaction as Interaction))).toEqual(['a-1', 'b-1', 'b-1', 'a-1']);
+    const [e1] = agentRun('e', 'refunds?', 'explicit');
+    expect(chain.assign(e1 as Interaction)).toBe('explicit');
+  });
+
+  it('chains on the call id, so an agent that re-serialises echoed arguments still chains', () => {
+    const chain = new ConversationChain();
+    const [first, second] = agentRun('a', 'q');
+    chain.assign(first as Interaction);
+    const messages = (second as Interaction).request.messages.map((m) => (m.role === 'assistant' ? { ...m, toolCalls: m.toolCalls.map((c) => ({ ...c, argumentsRaw: ` ${c.argumentsRaw} ` })) } : m));
+    expect(chain.assign({ ...(second as Interaction), request: { ...(second as Interaction).request, messages } })).toBe('a-1');
+  });
+
+  it('forgets the oldest conversations beyond its capacity', () => {
+    const chain = new ConversationChain(2);
+    const runs = ['a', 'b', 'c'].map((prefix) => agentRun(prefix, prefix));
+    for (const [first] of runs) chain.assign(first as Interaction);
+    expect(chain.sessionOf(runs[0]?.[1] as Interaction)).toBe('a-2');
+    expect(chain.sessionOf(runs[2]?.[1] as Interaction)).toBe('c-1');
+  });
+});
+
+describe('buildTrajectories', () => {
+  it('groups a chained run into turns with calls, results, final text and counts; judge sessions stay out', () => {
+    const run = agentRun('a', 'refunds?');
+    const judge = round('j-1', [message('user', 'judge this')], { text: '{"pass":true}' }, `${judgeSessionPrefix}:x`);
+    const [trajectory, ...others] = buildTrajectories([...run].reverse().concat(judge));
+    expect(others).toEqual([]);
+    expect(trajectory).toMatchObject({
+      sessionId: 'a-1',
+      finalText: 'The answer to refunds?',
+      counts: { turns: 2, calls: 1, byTool: { search: 1 } },
+      calls: [{ id: 'a_call_1', name: 'search', turn: 0, index: 0, step: 0, result: { text: 'result for refunds?', isError: undefined }, mocked: false }],
+    });
+    expect(trajectory?.turns.map((turn) => turn.interactionId)).toEqual(['a-1', 'a-2']);
+  });
+
+  it('any interleaving of concurrent runs gives the same trajectories (property)', () => {
+    const runs = ['a', 'b', 'c'].map((prefix) => agentRun(prefix, `question ${prefix}`));
+    fc.assert(
+      fc.property(fc.shuffledSubarray([0, 1, 2], { minLength: 3, maxLength: 3 }), (order) => {
+        // Each run's own turns stay in order (a turn needs the previous answer); runs interleave freely.
+        const interleaved = order.flatMap((index) => [runs[index]?.[0] as Interaction]).concat(order.map((index) => runs[index]?.[1] as Interaction));
+        const restamped = interleaved.map((interaction, position) => ({ ...interaction, timing: { ...interaction.timing, startedAt: position } }));
+        const trajectories = buildTrajectories(restamped).map((trajectory) => [trajectory.sessionId, trajectory.turns.map((turn) => turn.interactionId)]);
+        expect(trajectories.sort()).toEqual([
+          ['a-1', ['a-1', 'a-2']],
+          ['b-1', ['b-1', 'b-2']],
+          ['c-1', ['c-1', 'c-2']],
+        ]);
+      }),
+    );
+  });
+});

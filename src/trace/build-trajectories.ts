@@ -1,0 +1,60 @@
+import { ConversationChain } from './conversation-chain.js';
+import type { Interaction } from './trace.js';
+import type { ToolResult, Trajectory, TrajectoryCall, Turn } from './trajectory.js';
+
+/** Sessions under this prefix are calltape's own round trips (LLM judges), never an agent's run. */
+export const judgeSessionPrefix = 'calltape-judge';
+
+/**
+ * Groups interactions into trajectories, one per session (explicit ids, else conversation
+ * chaining), in the order the round trips started. A tool call's result is the tool message
+ * with its id on a later request of the same run. Round trips that failed stay in as turns
+ * with their status: an agent that retried three times made four round trips.
+ */
+export function buildTrajectories(interactions: readonly Interaction[], mockedCallIds: ReadonlySet<string> = new Set()): Trajectory[] {
+  const ordered = [...interactions].sort((left, right) => left.timing.startedAt - right.timing.startedAt || (left.id < right.id ? -1 : left.id > right.id ? 1 : 0));
+  const chain = new ConversationChain();
+  const sessions = new Map<string, Interaction[]>();
+  for (const interaction of ordered) {
+    if (interaction.sessionId.startsWith(judgeSessionPrefix)) continue;
+    const session = chain.assign(interaction);
+    let members = sessions.get(session);
+    if (!members) sessions.set(session, (members = []));
+    members.push(interaction);
+  }
+  return [...sessions].map(([sessionId, members]) => trajectoryOf(sessionId, members, mockedCallIds));
+}
+
+function trajectoryOf(sessionId: string, interactions: readonly Interaction[], mockedCallIds: ReadonlySet<string>): Trajectory {
+  const results = new Map<string, ToolResult>();
+  for (const interaction of interactions) {
+    for (const message of interaction.request.messages) {
+      if (message.role === 'tool' && message.toolCallId !== undefined) results.set(message.toolCallId, { text: message.text, isError: message.isError });
+    }
+  }
+  const calls: TrajectoryCall[] = [];
+  const byTool: Record<string, number> = {};
+  const turns: Turn[] = interactions.map((interaction, index) => {
+    const output = interaction.response?.output;
+    const turnCalls = (output?.toolCalls ?? []).map((call): TrajectoryCall => {
+      const placed: TrajectoryCall = {
+        id: call.id,
+        name: call.name,
+        argumentsRaw: call.argumentsRaw,
+        arguments: call.arguments,
+        complete: call.complete,
+        turn: index,
+        index: call.index,
+        step: calls.length,
+        result: call.id === undefined ? undefined : results.get(call.id),
+        mocked: call.id !== undefined && mockedCallIds.has(call.id),
+      };
+      calls.push(placed);
+      byTool[call.name] = (byTool[call.name] ?? 0) + 1;
+      return placed;
+    });
+    return { index, interactionId: interaction.id, startedAt: interaction.timing.startedAt, status: interaction.status, text: output?.text ?? '', finishReason: output?.finishReason, calls: turnCalls };
+  });
+  const finalText = [...turns].reverse().find((turn) => turn.text !== '')?.text ?? '';
+  return { sessionId, turns, calls, finalText, counts: { turns: turns.length, calls: calls.length, byTool } };
+}
