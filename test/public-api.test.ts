@@ -12,6 +12,7 @@ describe('the package main export', () => {
       'levenshteinRatio',
       'looseString',
       'matchValue',
+      'mergeChecks',
       'namedNormalisers',
       'neverCheck',
       'normaliseBySchema',

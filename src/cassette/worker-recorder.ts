@@ -1,10 +1,7 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
-import { packageRoot } from '../package-root.js';
+import { workerScript } from '../worker-script.js';
 import { BatchQueue } from './batch-queue.js';
 import { effectiveRules } from './match-key.js';
 import type { CapturedRound } from './captured-round.js';
@@ -29,7 +26,7 @@ export interface Recorder {
 /** Starts the store worker. Rounds are batched per event-loop turn and posted to it. */
 export function startWorkerRecorder(config: Config, onError: (message: string) => void, onDiff: (diff: { cassette: string; recordingId: string; request: string; lines: readonly string[] }) => void = () => undefined): Recorder {
   const data: StoreWorkerData = { match: effectiveRules(config.match), redactHeaders: config.redact.headers, bodyPatterns: config.redact.bodyPatterns };
-  const worker = new Worker(workerScript(), { workerData: data });
+  const worker = new Worker(workerScript('cassette/store-worker'), { workerData: data });
   const post = (message: ToStoreWorker): void => worker.postMessage(message);
   const opening = new Map<string, Promise<number>>();
   let closed: Promise<void> | undefined;
@@ -83,12 +80,4 @@ export function startWorkerRecorder(config: Config, onError: (message: string) =
       return closed;
     },
   };
-}
-
-/** The compiled worker script. Under a TypeScript test runner the compiled copy in dist/ is used. */
-function workerScript(): URL | string {
-  if (!fileURLToPath(import.meta.url).endsWith('.ts')) return new URL('./store-worker.js', import.meta.url);
-  const compiled = join(packageRoot, 'dist/src/cassette/store-worker.js');
-  if (!existsSync(compiled)) throw new CalltapeError('STORE_IO', `${compiled} is missing`, 'Run `npm run build` first (npm test does).');
-  return compiled;
 }

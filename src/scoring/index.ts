@@ -16,3 +16,4 @@ export { orderCheck } from './trajectory/order-check.js';
 export { stepCountCheck } from './trajectory/step-count-check.js';
 export { trajectoryReasonCodes } from './trajectory/types.js';
 export type * from './trajectory/types.js';
+export { mergeChecks } from './trajectory/merge-checks.js';

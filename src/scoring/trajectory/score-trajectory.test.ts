@@ -199,3 +199,12 @@ describe('properties', () => {
     );
   });
 });
+
+describe('suite defaults', () => {
+  it('fill expect fields the case leaves out, and add up never lists and judges', async () => {
+    const { mergeChecks } = await import('./merge-checks.js');
+    const merged = mergeChecks({ expect: { max_steps: 6, unlisted: 'fail' }, never: ['send_email'], judge: { rubric: 'Polite.' } }, { test_id: 'c', expect: { calls: ['search'], max_steps: 3 }, never: ['delete_account'], judge: { code: './j.mjs' } });
+    expect(merged).toEqual({ test_id: 'c', expect: { calls: ['search'], max_steps: 3, unlisted: 'fail' }, never: ['send_email', 'delete_account'], judge: [{ rubric: 'Polite.' }, { code: './j.mjs' }] });
+    expect(mergeChecks({}, { test_id: 'c' })).toEqual({ test_id: 'c' });
+  });
+});
