@@ -42,3 +42,11 @@ describe('the package main export', () => {
     expect(result).toMatchObject({ pass: false, reasons: ['missing_call'] });
   });
 });
+
+describe('the package runner export (calltape/runner)', () => {
+  it('offers the I/O side: judges, case validation, loaders, cassette reading', async () => {
+    const runner = await import('calltape/runner');
+    expect(Object.keys(runner).sort()).toEqual(['EmbeddingCache', 'createCodeJudges', 'createLlmJudge', 'judgePrompt', 'loadNormalisers', 'loadSchemaRegistry', 'openAiEmbeddings', 'readInteractions', 'validateTestCase']);
+    expect(() => runner.readInteractions('/nonexistent/cassette.sqlite')).toThrow('/nonexistent/cassette.sqlite: no such cassette');
+  });
+});
