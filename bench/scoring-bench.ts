@@ -10,6 +10,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { scoreCall } from '../src/scoring/score-call.js';
 import type { ActualCall, TestCase } from '../src/scoring/types.js';
+import { scoreTrajectory } from '../src/scoring/trajectory/score-trajectory.js';
+import type { TrajectoryCase } from '../src/scoring/trajectory/types.js';
+import type { JsonValue } from '../src/trace/trace.js';
+import type { Trajectory, TrajectoryCall } from '../src/trace/trajectory.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const quick = process.argv.includes('--quick');
@@ -79,6 +83,34 @@ for (const [mix, generate] of Object.entries(mixes).filter(([name]) => !only || 
   process.stderr.write(`${mix}: ${scored.perSecond} calls/s (floor ${floor.perSecond})\n`);
 }
 
+// Whole runs: three turns, four calls (two in parallel), scored by every deterministic check.
+const trajectoryRows: { checks: string; perSecond: number; passed: number }[] = [];
+if (!only || only === 'trajectory') {
+  const runs = Array.from({ length: quick ? 2_000 : 20_000 }, (_, i) => {
+    const specs: [string, Record<string, JsonValue>][][] = [
+      [['search_kb', { query: `refund window ${i % 7}` }], ['lookup_order', { order_id: `A-${i}` }]],
+      [['issue_refund', { order_id: `A-${i}`, amount: i % 5 === 0 ? '25.00' : '20.00' }]],
+      [['send_receipt', { order_id: `A-${i}` }]],
+    ];
+    return { i, trajectory: benchTrajectory(specs) };
+  });
+  const testCase = (i: number): TrajectoryCase => ({
+    expect: { calls: ['lookup_order', 'search_kb', { tool: 'issue_refund', arguments: { order_id: `A-${i}`, amount: 20 } }, 'send_receipt'], mode: 'ordered', unlisted: 'fail', before: ['search_kb', 'issue_refund'], max_steps: 6, max_turns: 4, max_repeats: 1 },
+    never: ['send_email', { tool: 'issue_refund', arguments: { amount: 500 } }],
+  });
+  const cases = runs.map(({ i }) => testCase(i));
+  let best = Number.POSITIVE_INFINITY;
+  let passed = 0;
+  for (let pass = 0; pass < 3; pass++) {
+    const began = performance.now();
+    passed = 0;
+    for (const [index, { trajectory }] of runs.entries()) if ((await scoreTrajectory(cases[index] as TrajectoryCase, trajectory)).pass) passed++;
+    best = Math.min(best, performance.now() - began);
+  }
+  trajectoryRows.push({ checks: 'ordered calls (one with arguments), unlisted, before, steps, never', perSecond: Math.round((runs.length / best) * 1000), passed });
+  process.stderr.write(`trajectory: ${trajectoryRows[0]?.perSecond} runs/s\n`);
+}
+
 const date = new Date().toISOString();
 const lines = [
   '# Scoring benchmark',
@@ -98,10 +130,31 @@ const lines = [
   '| --- | --- | --- | --- |',
   ...rows.map((row) => `| ${row.mix} | ${row.scorePerSecond.toLocaleString('en-US')} | ${row.floorPerSecond.toLocaleString('en-US')} | ${row.correct.toLocaleString('en-US')} |`),
   '',
+  'Whole runs scored by `scoreTrajectory` (no judges): three turns, four calls, two of them in one parallel turn.',
+  '',
+  '| checks | runs/s | passed |',
+  '| --- | --- | --- |',
+  ...trajectoryRows.map((row) => `| ${row.checks} | ${row.perSecond.toLocaleString('en-US')} | ${row.passed.toLocaleString('en-US')} |`),
+  '',
 ];
 // Only full runs of every mix are results; --quick and BENCH_MIX are for profiling.
 if (!quick && !only) {
-  writeFileSync(join(root, `bench/results/scoring-${date.replace(/[:.]/g, '-')}.json`), `${JSON.stringify({ date, size, rows }, null, 2)}\n`);
+  writeFileSync(join(root, `bench/results/scoring-${date.replace(/[:.]/g, '-')}.json`), `${JSON.stringify({ date, size, rows, trajectoryRows }, null, 2)}\n`);
   writeFileSync(join(root, 'docs/benchmarks-scoring.md'), lines.join('\n'));
 }
 process.stdout.write(lines.join('\n'));
+
+function benchTrajectory(turns: readonly (readonly [string, Record<string, JsonValue>])[][]): Trajectory {
+  const calls: TrajectoryCall[] = [];
+  const byTool: Record<string, number> = {};
+  const built = turns.map((specs, turn) => {
+    const turnCalls = specs.map(([name, args], index): TrajectoryCall => {
+      const call: TrajectoryCall = { id: `call_${calls.length}`, name, argumentsRaw: JSON.stringify(args), arguments: { ok: true, value: args }, complete: true, turn, index, step: calls.length, result: undefined, mocked: false };
+      calls.push(call);
+      byTool[name] = (byTool[name] ?? 0) + 1;
+      return call;
+    });
+    return { index: turn, interactionId: `i${turn}`, startedAt: turn, status: 'complete' as const, text: '', finishReason: undefined, calls: turnCalls };
+  });
+  return { sessionId: 's', turns: built, calls, finalText: '', counts: { turns: built.length, calls: calls.length, byTool } };
+}
