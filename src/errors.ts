@@ -16,6 +16,10 @@ export const errorCodes = {
   UPSTREAM_TIMEOUT: { status: 504, type: 'upstream_error' },
   /** Replay found no recording for the request (or ran out of recordings of it). → 404, run exits 1 */
   CASSETTE_MISS: { status: 404, type: 'cassette_miss' },
+  /** The model called a tool that is neither mocked nor allowed, under mocks.strictTools. → 403, run exits 1 */
+  STRICT_TOOLS: { status: 403, type: 'calltape_strict_tools' },
+  /** The model kept calling mocked tools past mocks.maxHiddenRounds. → 508 */
+  MOCK_LOOP: { status: 508, type: 'calltape_mock_loop' },
   /** A configuration file, environment variable or flag is invalid. → exit 2 */
   CONFIG_INVALID: { status: 500, type: 'calltape_error' },
   /** The store could not be opened, migrated or written. → exit 3 */

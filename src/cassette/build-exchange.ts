@@ -29,6 +29,8 @@ export function buildExchange(adapter: ProviderAdapter, redactor: Redactor, roun
     method: request.method,
     path,
     request: adapter.parseRequest(requestJson.ok ? requestJson.value : null),
+    ...(round.mocked && round.mocked.length > 0 ? { mocked: round.mocked } : {}),
+    ...(round.hidden ? { hidden: true } : {}),
   };
   const storedRequest = { headers: redactor.headers(request.headers), body: requestBody };
 

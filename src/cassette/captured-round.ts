@@ -1,5 +1,5 @@
 import type { ResponseEnding } from '../providers/provider-adapter.js';
-import type { ProviderId } from '../trace/trace.js';
+import type { MockedResult, ProviderId } from '../trace/trace.js';
 import type { MatchKey } from './match-key.js';
 import type { HeaderMap } from './redact.js';
 
@@ -35,7 +35,14 @@ export interface CapturedRound {
   readonly secrets: readonly string[];
   /** The error calltape answered the agent with, if it answered one. */
   readonly proxyError: { readonly status: number; readonly message: string } | undefined;
+  /** Calls in this round's answer that mock tools answered inside the proxy, with their results. */
+  readonly mocked?: readonly MockedCall[];
+  /** The agent never saw this round: every call in it was mocked (a hidden round of the tool loop). */
+  readonly hidden?: boolean;
 }
+
+/** A call answered by a mock: the result the model got instead of the agent's tool. */
+export type MockedCall = MockedResult;
 
 /** What came back from the upstream, as raw as it arrived. */
 export interface CapturedUpstream {

@@ -25,6 +25,17 @@ export interface Config {
     readonly headers: readonly string[];
     readonly bodyPatterns: readonly BodyPattern[];
   };
+  readonly mocks: MocksConfig;
+}
+
+export interface MocksConfig {
+  /** Absolute paths of the mock files. */
+  readonly files: readonly string[];
+  /** Sets in force when a request names none; null: every file. */
+  readonly active: readonly string[] | null;
+  readonly maxHiddenRounds: number;
+  readonly strictTools: boolean;
+  readonly allowTools: readonly string[];
 }
 
 export type ProxyMode = 'record' | 'replay' | 'auto' | 'diff' | 'passthrough';
@@ -65,6 +76,7 @@ export const defaultConfig: Config = {
     shutdownGraceMs: 10_000,
   },
   redact: { headers: [], bodyPatterns: [] },
+  mocks: { files: [], active: null, maxHiddenRounds: 8, strictTools: false, allowTools: [] },
 };
 
 /** A partial configuration as one layer (file, environment, flags) gives it. */
@@ -81,4 +93,5 @@ export interface ConfigLayer {
   limits?: { maxBodyBytes?: number };
   timeouts?: Partial<Record<keyof Config['timeouts'], number>>;
   redact?: { headers?: string[]; bodyPatterns?: { pattern: string; flags?: string; replacement?: string }[] };
+  mocks?: { files?: string[]; active?: string[] | null; maxHiddenRounds?: number; strictTools?: boolean; allowTools?: string[] };
 }

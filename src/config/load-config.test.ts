@@ -69,6 +69,18 @@ describe('loadConfig', () => {
     expect(configError(() => loadConfig({ config: 'missing.json' }, {}, folder))).toMatch(/missing\.json: cannot read the configuration file \(ENOENT\)/);
   });
 
+  it('reads mock settings from file, environment and flags; files resolve like the cassette', () => {
+    const folder = temporaryFolder();
+    mkdirSync(join(folder, 'conf'));
+    writeFileSync(join(folder, 'conf', 'calltape.json'), JSON.stringify({ mocks: { files: ['mocks/bank.yaml'], maxHiddenRounds: 4, allowTools: ['send_email'] } }));
+    const fromFile = loadConfig({ config: 'conf/calltape.json' }, {}, folder).config.mocks;
+    expect(fromFile).toEqual({ files: [join(folder, 'conf', 'mocks/bank.yaml')], active: null, maxHiddenRounds: 4, strictTools: false, allowTools: ['send_email'] });
+    const fromEnv = loadConfig({ config: 'conf/calltape.json' }, { CALLTAPE_MOCKS: 'a.yaml, b.json', CALLTAPE_STRICT_TOOLS: 'true' }, folder).config.mocks;
+    expect(fromEnv).toMatchObject({ files: [join(folder, 'a.yaml'), join(folder, 'b.json')], strictTools: true, maxHiddenRounds: 4 });
+    expect(loadConfig({ mocks: 'c.yaml', strictTools: false }, { CALLTAPE_STRICT_TOOLS: '1' }, folder).config.mocks).toMatchObject({ files: [join(folder, 'c.yaml')], strictTools: false });
+    expect(configError(() => loadConfig({}, { CALLTAPE_STRICT_TOOLS: 'yes please' }, folder))).toBe('environment: CALLTAPE_STRICT_TOOLS: must be boolean (got "yes please")');
+  });
+
   it('rejects a body pattern that is not a regular expression', () => {
     const folder = folderWithConfig({ redact: { bodyPatterns: [{ pattern: '(unclosed' }] } });
     expect(configError(() => loadConfig({}, {}, folder))).toContain('/redact/bodyPatterns/0/pattern: must match format "regex"');

@@ -14,6 +14,9 @@ export interface ConfigFlags {
   readonly cassette?: string | undefined;
   readonly logLevel?: string | undefined;
   readonly replayTiming?: string | undefined;
+  /** Comma-separated mock files. */
+  readonly mocks?: string | undefined;
+  readonly strictTools?: boolean | undefined;
 }
 
 export interface LoadedConfig {
@@ -31,6 +34,8 @@ const envNames: Record<string, string> = {
   '/logLevel': 'CALLTAPE_LOG_LEVEL',
   '/replayTiming': 'CALLTAPE_REPLAY_TIMING',
   '/limits/maxBodyBytes': 'CALLTAPE_MAX_BODY_BYTES',
+  '/mocks/files': 'CALLTAPE_MOCKS',
+  '/mocks/strictTools': 'CALLTAPE_STRICT_TOOLS',
 };
 
 const flagNames: Record<string, string> = {
@@ -41,6 +46,8 @@ const flagNames: Record<string, string> = {
   '/cassette': '--cassette',
   '/logLevel': '--log-level',
   '/replayTiming': '--replay-timing',
+  '/mocks/files': '--mocks',
+  '/mocks/strictTools': '--strict-tools',
 };
 
 /**
@@ -62,13 +69,17 @@ export function loadConfig(flags: ConfigFlags, env: Readonly<Record<string, stri
       logLevel: env['CALLTAPE_LOG_LEVEL'],
       replayTiming: env['CALLTAPE_REPLAY_TIMING'],
       maxBodyBytes: env['CALLTAPE_MAX_BODY_BYTES'],
+      mocks: env['CALLTAPE_MOCKS'],
+      strictTools: env['CALLTAPE_STRICT_TOOLS'],
     }),
     'environment',
     (pointer) => envNames[pointer] ?? pointer,
   );
-  const flagLayer = validateConfigLayer(layerFrom({ ...flags, maxBodyBytes: undefined }), 'command line', (pointer) => flagNames[pointer] ?? pointer);
+  const flagLayer = validateConfigLayer(layerFrom({ ...flags, maxBodyBytes: undefined, strictTools: flags.strictTools === undefined ? undefined : String(flags.strictTools) }), 'command line', (pointer) => flagNames[pointer] ?? pointer);
 
   const merged = [fileLayer, envLayer, flagLayer].reduce<ConfigLayer>(mergeLayers, {});
+  // Mock files from the file resolve against it; from a flag or variable, against the working folder.
+  const mocksBase = flagLayer.mocks?.files !== undefined || envLayer.mocks?.files !== undefined || !file ? cwd : dirname(file);
   const cassetteBase = flagLayer.cassette !== undefined || envLayer.cassette !== undefined || !file || fileLayer.cassette === undefined ? cwd : dirname(file);
   const d = defaultConfig;
   return {
@@ -93,6 +104,7 @@ export function loadConfig(flags: ConfigFlags, env: Readonly<Record<string, stri
           replacement: pattern.replacement ?? '[REDACTED]',
         })),
       },
+      mocks: { ...d.mocks, ...merged.mocks, files: (merged.mocks?.files ?? d.mocks.files).map((path) => resolve(mocksBase, path)) },
     },
   };
 }
@@ -118,6 +130,8 @@ function layerFrom(values: Record<string, string | undefined>): Record<string, u
     if (value === undefined || key === 'config') continue;
     const typed = /^-?\d+$/.test(value) && (key === 'port' || key === 'maxBodyBytes') ? Number(value) : value;
     if (key === 'maxBodyBytes') layer['limits'] = { maxBodyBytes: typed };
+    else if (key === 'mocks') layer['mocks'] = { ...(layer['mocks'] as object | undefined), files: value.split(',').map((file) => file.trim()).filter(Boolean) };
+    else if (key === 'strictTools') layer['mocks'] = { ...(layer['mocks'] as object | undefined), strictTools: value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value };
     else layer[key] = typed;
   }
   return layer;
@@ -132,5 +146,6 @@ function mergeLayers(base: ConfigLayer, next: ConfigLayer): ConfigLayer {
     expiry: { ...base.expiry, ...next.expiry },
     timeouts: { ...base.timeouts, ...next.timeouts },
     redact: { ...base.redact, ...next.redact },
+    mocks: { ...base.mocks, ...next.mocks },
   };
 }

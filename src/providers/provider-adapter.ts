@@ -1,5 +1,6 @@
 import type { CalltapeError } from '../errors.js';
-import type { InteractionStatus, JsonValue, ProviderId, RequestSummary, ResponseSummary } from '../trace/trace.js';
+import type { PrefixKey } from '../trace/prefix-hash.js';
+import type { AssistantOutput, InteractionStatus, JsonValue, ProviderId, RequestSummary, ResponseSummary } from '../trace/trace.js';
 
 /** How the response's byte stream ended, as the proxy observed it. */
 export type ResponseEnding =
@@ -31,6 +32,32 @@ export interface ParsedResponse {
  * One wire format: recognises its routes and turns its requests and responses into the trace
  * model. Pure: adapters never touch sockets, files or clocks.
  */
+/** A mocked call's result, as it goes back to the model. */
+export interface ToolResultMessage {
+  readonly callId: string;
+  readonly content: string;
+  readonly isError: boolean;
+}
+
+/**
+ * What the in-proxy tool loop needs from a wire format: answer some of the model's calls
+ * itself, hide them from the agent, and put them back into the agent's later requests.
+ */
+export interface ToolLoopWire {
+  /** The messages a model turn and the results of (some of) its calls become in this wire format. */
+  turnMessages(output: AssistantOutput, results: readonly ToolResultMessage[]): JsonValue[];
+  /** The request body with `messages` appended to its conversation. */
+  appendMessages(body: JsonValue, messages: readonly JsonValue[]): JsonValue;
+  /**
+   * The request body with hidden history put back: for each assistant message, `replace` gets
+   * the prefix key of the agent's conversation up to and including it and may return the
+   * messages to stand in its place. Undefined when nothing was replaced.
+   */
+  splice(body: JsonValue, replace: (key: PrefixKey) => readonly JsonValue[] | undefined): JsonValue | undefined;
+  /** The agent-visible answer: a whole response body (in the form it was answered in) without the calls `drop` names. */
+  withoutCalls(body: string, form: { readonly stream: boolean; readonly includeUsage: boolean }, drop: ReadonlySet<string>): string | undefined;
+}
+
 export interface ProviderAdapter {
   readonly id: ProviderId;
   /** Whether this adapter handles `method path` (path without any `/s/<id>` prefix or query). */
@@ -48,4 +75,6 @@ export interface ProviderAdapter {
    * stream, or a finished stream as the JSON answer. Undefined when it cannot (truncated stream).
    */
   convertBody(body: string, to: { readonly stream: boolean; readonly includeUsage: boolean }): { readonly contentType: string; readonly body: string } | undefined;
+  /** Present when this wire format supports mock tools answered inside the proxy. */
+  readonly toolLoop?: ToolLoopWire;
 }

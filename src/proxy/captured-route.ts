@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { CapturedRound } from '../cassette/captured-round.js';
+import type { CapturedRound, MockedCall } from '../cassette/captured-round.js';
 import { effectiveRules, keyOf, keyProfile, OrdinalCounter, parseBody, type MatchKey } from '../cassette/match-key.js';
 import { credentialValues, type Redactor } from '../cassette/redact.js';
 import type { CassetteReader, Recording } from '../cassette/sqlite/cassette-reader.js';
@@ -10,7 +10,13 @@ import { CalltapeError } from '../errors.js';
 import type { ProviderAdapter } from '../providers/provider-adapter.js';
 import { classifyUpstreamFailure } from './classify-upstream-failure.js';
 import { forwardUpstream } from './forward-upstream.js';
-import { sessionHeader, upstreamRequestHeaders } from './headers.js';
+import { collectUpstream } from './collect-upstream.js';
+import { mocksHeader, sessionHeader, upstreamRequestHeaders } from './headers.js';
+import { answerWithMocks } from './mocked-route.js';
+import type { MockRegistry } from '../mocks/load-mocks.js';
+import type { HiddenHistory, MockCounters } from '../mocks/hidden-history.js';
+import type { Mock } from '../mocks/mock-types.js';
+import type { JsonValue } from '../trace/trace.js';
 import type { Logger } from './logger.js';
 import { readRequestBody } from './read-request-body.js';
 import { inRequestedForm, replayRecording, timingFactor } from './replay-recording.js';
@@ -36,6 +42,8 @@ export interface ReplayStats {
   readonly diffs: { request: string; recordingId: string | undefined; lines: readonly string[] }[];
   /** Diff mode: live answers compared with a recording. */
   compared: number;
+  /** Model turns refused under mocks.strictTools (a call to a tool neither mocked nor allowed). */
+  refused: number;
 }
 
 export interface CapturedRouteDeps {
@@ -47,6 +55,37 @@ export interface CapturedRouteDeps {
   readonly recorder: Recorder;
   readonly cassettes: CassetteRegistry;
   readonly stats: ReplayStats;
+  /** Mock tools in force, when any are configured. */
+  readonly mockState?: MockState | undefined;
+}
+
+/** The loaded mock sets and what the tool loop remembers between requests. */
+export interface MockState {
+  readonly registry: MockRegistry;
+  /** Sets in force when a request names none. */
+  readonly defaultSets: readonly string[];
+  readonly history: HiddenHistory;
+  readonly counters: MockCounters;
+}
+
+/** What the store keeps of a tool-loop round beside the exchange. */
+interface LoopRecord {
+  readonly round: number;
+  readonly body: Buffer;
+  readonly startedAt: number;
+  readonly mocked: readonly MockedCall[];
+  readonly hidden: boolean;
+}
+
+/** The mocks a request runs with: the sets its `x-calltape-mocks` header names (`none` for none), else the default sets. */
+function selectMocks(state: MockState, headers: IncomingMessage['headers']): ReadonlyMap<string, Mock> | CalltapeError {
+  const header = headers[mocksHeader];
+  const named = (Array.isArray(header) ? header.join(',') : header)?.split(',').map((name) => name.trim()).filter(Boolean);
+  try {
+    return state.registry.select(named === undefined ? state.defaultSets : named.includes('none') ? [] : named);
+  } catch (error) {
+    return new CalltapeError('INVALID_REQUEST', `calltape: ${mocksHeader}: ${(error as Error).message}`);
+  }
 }
 
 export interface Where {
@@ -64,7 +103,7 @@ export interface Where {
  * record forwards everything; record and auto hand the round to the store worker afterwards.
  */
 export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: ProviderAdapter, request: IncomingMessage, response: ServerResponse, where: Where) => Promise<void> {
-  const { config, logger, upstream, redactor, recorder, cassettes, stats } = deps;
+  const { config, logger, upstream, redactor, recorder, cassettes, stats, mockState } = deps;
   // One count per cassette: the Nth identical request is the Nth of its cassette and scope.
   const ordinals = new Map<string, OrdinalCounter>();
   const rules = effectiveRules(config.match);
@@ -98,31 +137,41 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
     const reader = cassette.reader;
     const text = read.body.toString('utf8');
     const id = timeOrderedId();
-    const matchKey = (): { match: MatchKey; canonical: ReturnType<typeof keyOf>['canonical'] } => {
+    const matchKey = (bodyText = text): { match: MatchKey; canonical: ReturnType<typeof keyOf>['canonical'] } => {
       // Keys come from the redacted body and path, exactly what the store keeps and re-keys from.
-      const keyed = keyOf(method, redactor.path(where.path), request.headers, parseBody(redactor.text(text)), rules);
+      const keyed = keyOf(method, redactor.path(where.path), request.headers, parseBody(redactor.text(bodyText)), rules);
       const scope = where.sessionId ?? '';
       let counter = ordinals.get(where.cassette);
       if (!counter) ordinals.set(where.cassette, (counter = new OrdinalCounter()));
       return { match: { key: keyed.key, profile, canonical: keyed.text, ordinal: counter.next(scope, keyed.key), scope }, canonical: keyed.canonical };
     };
-    const roundOf = (match: MatchKey | undefined, upstreamOutcome: CapturedRound['upstream'], proxyError: CalltapeError | undefined): CapturedRound => {
+    const roundOf = (match: MatchKey | undefined, upstreamOutcome: CapturedRound['upstream'], proxyError: CalltapeError | undefined, loop?: LoopRecord): CapturedRound => {
       const headers = withoutSessionHeader(request.headers);
+      // Tool-loop rounds after the first are round trips of their own, with their own ids and bodies.
+      const roundId = loop && loop.round > 0 ? timeOrderedId() : id;
       return {
         adapterId: adapter.id,
-        request: { id, sessionId: where.sessionId ?? id, method, path: where.path, headers, body: read.body, startedAt },
+        request: { id: roundId, sessionId: where.sessionId ?? roundId, method, path: where.path, headers, body: loop?.body ?? read.body, startedAt: loop?.startedAt ?? startedAt },
         upstream: upstreamOutcome,
         match,
         secrets: credentialValues(headers, where.path),
         proxyError: proxyError && { status: proxyError.status, message: proxyError.message },
+        ...(loop ? { mocked: loop.mocked, hidden: loop.hidden } : {}),
       };
     };
-    const record = (match: MatchKey | undefined, upstreamOutcome: CapturedRound['upstream'], proxyError: CalltapeError | undefined): void => {
+    const record = (match: MatchKey | undefined, upstreamOutcome: CapturedRound['upstream'], proxyError: CalltapeError | undefined, loop?: LoopRecord): void => {
       if (!capture) return;
       stats.recorded++;
-      recorder.record(where.cassette, roundOf(match, upstreamOutcome, proxyError));
+      recorder.record(where.cassette, roundOf(match, upstreamOutcome, proxyError, loop));
     };
 
+    /** A recording the tool loop may use: not past expiry unless expired ones are only warned about. */
+    const usable = (found: Recording | undefined): Recording | undefined => {
+      if (!found || maxAgeMs === undefined || Date.now() - found.startedAt <= maxAgeMs) return found;
+      if (config.expiry.onExpired !== 'warn') return undefined;
+      stats.expired++;
+      return found;
+    };
     /** Serves a replay hit or answers a replay miss; false when the request should go upstream (auto mode). */
     const answerFromCassette = (keyed: ReturnType<typeof matchKey>, found: Recording | undefined, reader: CassetteReader): boolean => {
       const age = found ? Date.now() - found.startedAt : 0;
@@ -159,6 +208,63 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
       const invalid = new CalltapeError('INVALID_JSON', `calltape: the request body is not valid JSON (${(error as Error).message})`);
       sendError(response, adapter, invalid);
       if (where.mode === 'record') record(undefined, undefined, invalid);
+      return;
+    }
+
+    const mocks = mockState && adapter.toolLoop ? selectMocks(mockState, request.headers) : undefined;
+    if (mocks instanceof CalltapeError) {
+      sendError(response, adapter, mocks);
+      return;
+    }
+    if (mocks && mockState && adapter.toolLoop && (mocks.size > 0 || config.mocks.strictTools)) {
+      let round = 0;
+      await answerWithMocks({
+        adapter: { ...adapter, toolLoop: adapter.toolLoop },
+        response,
+        agentBody: JSON.parse(text) as JsonValue,
+        agentBytes: read.body,
+        mocks,
+        history: mockState.history,
+        counters: mockState.counters,
+        session: where.sessionId ?? '',
+        maxHiddenRounds: config.mocks.maxHiddenRounds,
+        strictTools: config.mocks.strictTools,
+        allowTools: new Set(config.mocks.allowTools),
+        refused: (error) => {
+          stats.refused++;
+          logger.error(error.message);
+        },
+        answer: async (body) => {
+          const loop = { round: round++, body, startedAt: Date.now() };
+          let roundMatch: MatchKey | undefined;
+          if (replaying && reader && !diffing) {
+            const keyed = matchKey(body.toString('utf8'));
+            roundMatch = keyed.match;
+            const found = usable(findRecording(reader, keyed.match, config.match.onExhausted));
+            if (found) {
+              stats.hits++;
+              stats.served.add(found.id);
+              logger.debug(() => `${method} ${redactor.path(where.path)} → replayed ${found.id} (tool loop round ${loop.round + 1})`);
+              return { source: { kind: 'recording', recording: found }, record: () => undefined };
+            }
+            if (where.mode === 'replay') {
+              const miss = describeMiss(reader, keyed, where.cassette, method, redactor.path(where.path));
+              countMiss(stats, where.cassette, miss.message);
+              logger.error(miss.message);
+              throw miss;
+            }
+          }
+          const outcome = await collectUpstream(upstream.pool, { method, path: upstream.pathPrefix + where.path, headers: { ...upstreamRequestHeaders(request.headers), 'accept-encoding': 'identity' }, body, startedPerf: performance.now() }, response);
+          const { error: upstreamError, ...captured } = outcome;
+          if (outcome.status === undefined) {
+            const failure = classifyUpstreamFailure(upstreamError ?? new Error('no answer'), upstream.url, { connectMs: config.timeouts.upstreamConnectMs, headersMs: config.timeouts.upstreamHeadersMs });
+            record(roundMatch, captured, failure, { ...loop, mocked: [], hidden: false });
+            logger.error(failure.message);
+            throw failure;
+          }
+          return { source: { kind: 'upstream', outcome }, record: (mocked, hidden) => (diffing ? undefined : record(roundMatch, captured, undefined, { ...loop, mocked, hidden })) };
+        },
+      });
       return;
     }
 

@@ -5,6 +5,8 @@ const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy
 
 /** calltape's own request header naming the session; consumed, never forwarded. */
 export const sessionHeader = 'x-calltape-session';
+/** calltape's own request header naming the mock sets in force (`banking,shipping`, or `none`); consumed, never forwarded. */
+export const mocksHeader = 'x-calltape-mocks';
 
 export type OutgoingHeaders = Record<string, string | string[]>;
 
@@ -15,7 +17,7 @@ export function upstreamRequestHeaders(headers: IncomingHttpHeaders): OutgoingHe
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined || hopByHop.has(name) || dropped.has(name)) continue;
     // undici sets host and content-length from the target and the buffered body.
-    if (name === 'host' || name === 'content-length' || name === sessionHeader) continue;
+    if (name === 'host' || name === 'content-length' || name === sessionHeader || name === mocksHeader) continue;
     result[name] = value;
   }
   return result;

@@ -8,7 +8,9 @@ import type { Config } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
 import { findAdapter } from '../providers/adapters.js';
 import { openAiChatAdapter } from '../providers/openai-chat/openai-chat-adapter.js';
-import { countMiss, createCapturedRoute, maxReasons, type ReplayStats } from './captured-route.js';
+import { countMiss, createCapturedRoute, maxReasons, type MockState, type ReplayStats } from './captured-route.js';
+import { HiddenHistory, MockCounters } from '../mocks/hidden-history.js';
+import { loadMocks } from '../mocks/load-mocks.js';
 import { CassetteRegistry } from './cassette-registry.js';
 import { sessionHeader } from './headers.js';
 import { createLogger, type Logger } from './logger.js';
@@ -46,6 +48,8 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
   if (config.mode === 'replay' && !existsSync(config.cassette)) {
     throw new CalltapeError('STORE_IO', `${config.cassette}: no such cassette to replay`, 'Record it first: calltape proxy --mode record (or --mode auto).');
   }
+  // Mock files are checked before anything starts: a bad one is a configuration error, never a call-time surprise.
+  const mockState = loadMockState(config);
   // The store worker opens cassettes in every mode but passthrough: it creates, migrates and re-keys them.
   const recorder = startWorkerRecorder(
     config,
@@ -62,14 +66,15 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
     await cassettes.get(config.cassette, config.mode);
   } catch (error) {
     await recorder.close();
+    await mockState?.registry.close();
     throw error instanceof CalltapeError ? new CalltapeError('STORE_IO', error.message, error.hint) : error;
   }
   // The same redaction the store applies, so keys are computed from what is stored; also keeps log lines clean.
   const redactor = createRedactor(config.redact.headers, config.redact.bodyPatterns);
   const upstream = createUpstream(config);
-  const stats: ReplayStats = { hits: 0, misses: 0, recorded: 0, expired: 0, served: new Set(), missReasons: [], missedIn: new Map(), diffs: [], compared: 0 };
+  const stats: ReplayStats = { hits: 0, misses: 0, recorded: 0, expired: 0, served: new Set(), missReasons: [], missedIn: new Map(), diffs: [], compared: 0, refused: 0 };
   const startedAt = Date.now();
-  const capturedRoute = createCapturedRoute({ config, logger, upstream, redactor, recorder, cassettes, stats });
+  const capturedRoute = createCapturedRoute({ config, logger, upstream, redactor, recorder, cassettes, stats, mockState });
   const errorJson = (message: string): string => JSON.stringify(openAiChatAdapter.errorBody(new CalltapeError('UPSTREAM_UNREACHABLE', message)));
   const passThrough = createPassThrough(config.upstream, config.timeouts.upstreamHeadersMs, errorJson, logger);
   let inFlight = 0;
@@ -141,6 +146,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
     // Nothing may keep the process alive after a failed start (the store worker would).
     cassettes.close();
     await recorder.close();
+    await mockState?.registry.close();
     passThrough.close();
     await upstream.pool.destroy();
     throw error;
@@ -175,10 +181,26 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
         }
         cassettes.close();
         await recorder.close();
+        await mockState?.registry.close();
         passThrough.close();
         await upstream.pool.destroy();
       })();
       return closing;
     },
   };
+}
+
+/** The mock sets of `config.mocks`, loaded and checked; undefined when no mock file is configured and strictTools is off. */
+function loadMockState(config: Config): MockState | undefined {
+  if (config.mocks.files.length === 0 && !config.mocks.strictTools) return undefined;
+  const registry = loadMocks(config.mocks.files, process.cwd());
+  const defaultSets = config.mocks.active ?? [...registry.sets.keys()];
+  try {
+    // The default selection is checked now: unknown names or two sets mocking one tool fail the start.
+    registry.select(defaultSets);
+  } catch (error) {
+    void registry.close();
+    throw new CalltapeError('CONFIG_INVALID', `mocks.active: ${(error as Error).message}`);
+  }
+  return { registry, defaultSets, history: new HiddenHistory(), counters: new MockCounters() };
 }

@@ -8,10 +8,12 @@ export const judgeSessionPrefix = 'calltape-judge';
 /**
  * Groups interactions into trajectories, one per session (explicit ids, else conversation
  * chaining), in the order the round trips started. A tool call's result is the tool message
- * with its id on a later request of the same run. Round trips that failed stay in as turns
- * with their status: an agent that retried three times made four round trips.
+ * with its id on a later request of the same run (or the mock's answer, for a call a calltape
+ * mock answered). Round trips that failed stay in as turns with their status: an agent that
+ * retried three times made four round trips. Hidden rounds of the mock tool loop are turns
+ * too: the model made them, though the agent never saw them.
  */
-export function buildTrajectories(interactions: readonly Interaction[], mockedCallIds: ReadonlySet<string> = new Set()): Trajectory[] {
+export function buildTrajectories(interactions: readonly Interaction[]): Trajectory[] {
   const ordered = [...interactions].sort((left, right) => left.timing.startedAt - right.timing.startedAt || (left.id < right.id ? -1 : left.id > right.id ? 1 : 0));
   const chain = new ConversationChain();
   const sessions = new Map<string, Interaction[]>();
@@ -22,11 +24,18 @@ export function buildTrajectories(interactions: readonly Interaction[], mockedCa
     if (!members) sessions.set(session, (members = []));
     members.push(interaction);
   }
-  return [...sessions].map(([sessionId, members]) => trajectoryOf(sessionId, members, mockedCallIds));
+  return [...sessions].map(([sessionId, members]) => trajectoryOf(sessionId, members));
 }
 
-function trajectoryOf(sessionId: string, interactions: readonly Interaction[], mockedCallIds: ReadonlySet<string>): Trajectory {
+function trajectoryOf(sessionId: string, interactions: readonly Interaction[]): Trajectory {
   const results = new Map<string, ToolResult>();
+  const mocked = new Set<string>();
+  for (const interaction of interactions) {
+    for (const call of interaction.mocked ?? []) {
+      mocked.add(call.callId);
+      results.set(call.callId, { text: call.content, isError: call.isError });
+    }
+  }
   for (const interaction of interactions) {
     for (const message of interaction.request.messages) {
       if (message.role === 'tool' && message.toolCallId !== undefined) results.set(message.toolCallId, { text: message.text, isError: message.isError });
@@ -47,7 +56,7 @@ function trajectoryOf(sessionId: string, interactions: readonly Interaction[], m
         index: call.index,
         step: calls.length,
         result: call.id === undefined ? undefined : results.get(call.id),
-        mocked: call.id !== undefined && mockedCallIds.has(call.id),
+        mocked: call.id !== undefined && mocked.has(call.id),
       };
       calls.push(placed);
       byTool[call.name] = (byTool[call.name] ?? 0) + 1;

@@ -153,4 +153,19 @@ export interface Interaction {
   /** Human-readable cause for every status but `complete`. */
   readonly error: string | undefined;
   readonly timing: Timing;
+  /** Calls in the answer that calltape's mock tools answered, with the results the model got. */
+  readonly mocked?: readonly MockedResult[];
+  /** The agent never saw this round trip: the proxy answered all its calls (a hidden round). */
+  readonly hidden?: boolean;
+}
+
+/** A call a mock tool answered inside the proxy. */
+export interface MockedResult {
+  readonly callId: string;
+  readonly name: string;
+  /** The mock set (file) that answered. */
+  readonly set: string;
+  /** The result content the model got. */
+  readonly content: string;
+  readonly isError: boolean;
 }

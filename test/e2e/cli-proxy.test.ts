@@ -118,6 +118,17 @@ describe('calltape proxy (CLI)', () => {
     expect(fromEnv.stderr).toContain('environment: CALLTAPE_MODE: must be one of ["record","replay","auto","diff","passthrough"] (got "bogus")');
   });
 
+  it('exits 2 naming the mock file, the mock and the field of a bad mock, before listening', () => {
+    const folder = temporaryFolder();
+    writeFileSync(join(folder, 'bank.yaml'), 'tools: { get_balance: { type: object, properties: { account_id: { type: string } } } }\nmocks:\n  - tool: get_balance\n    result: { account: "{{args.acount}}" }\n');
+    const result = runCli(['proxy', '--port', '0', '--cassette', join(folder, 'c.sqlite'), '--mocks', join(folder, 'bank.yaml')]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(`CONFIG_INVALID: ${join(folder, 'bank.yaml')}: mocks[0] (get_balance): result: the template names {{args.acount}}, but get_balance has no argument acount (it has: account_id)`);
+    const strict = runCli(['proxy', '--strict-tools', '--mocks', join(folder, 'missing.yaml')], { env: { CALLTAPE_STRICT_TOOLS: 'maybe' } });
+    expect(strict.status).toBe(2);
+    expect(strict.stderr).toContain('environment: CALLTAPE_STRICT_TOOLS: must be boolean (got "maybe")');
+  });
+
   it('exits 3 when the port is taken', async () => {
     const upstream = await upstreamFor([]);
     const first = await proxyFor(upstream, join(temporaryFolder(), 'c.sqlite'));

@@ -90,4 +90,8 @@ export const migrations: readonly string[] = [
     PRIMARY KEY (model, text_sha256)
   );
   `,
+  `
+  ALTER TABLE interactions ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE interactions ADD COLUMN mocked_calls TEXT;
+  `,
 ];

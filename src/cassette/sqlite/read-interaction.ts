@@ -6,7 +6,18 @@ import { headerText } from '../header-text.js';
 import { parseBody } from '../match-key.js';
 
 /** The `interactions` columns the trace is rebuilt from. */
+/** A `mocked_calls` entry as stored (JSON in the interaction's row). */
+interface StoredMockedCall {
+  readonly call_id: string;
+  readonly name: string;
+  readonly mock_set: string;
+  readonly result: string;
+  readonly is_error: boolean;
+}
+
 export interface InteractionRow {
+  readonly hidden?: number;
+  readonly mocked_calls?: string | null;
   readonly id: string;
   readonly session_id: string;
   readonly provider: string;
@@ -55,5 +66,7 @@ export function readInteraction(row: InteractionRow): Interaction {
     httpStatus: row.http_status,
     error: row.error ?? undefined,
     timing: { startedAt: row.started_at, firstByteMs: row.first_byte_ms ?? undefined, totalMs: row.total_ms },
+    ...(row.mocked_calls ? { mocked: (JSON.parse(row.mocked_calls) as StoredMockedCall[]).map((call) => ({ callId: call.call_id, name: call.name, set: call.mock_set, content: call.result, isError: call.is_error })) } : {}),
+    ...(row.hidden === 1 ? { hidden: true } : {}),
   };
 }

@@ -22,6 +22,8 @@ export interface StoredToolCall {
   readonly argumentsJson: string | null;
   readonly parseError: string | null;
   readonly complete: boolean;
+  /** A calltape mock answered the call. */
+  readonly mocked: boolean;
 }
 
 /**
@@ -63,7 +65,8 @@ export class SqliteStore {
     const rows = this.db
       .prepare(
         `SELECT t.interaction_id, t.session_id, i.started_at, i.model, i.status, t.choice, t.call_id, t.call_index, t.name,
-                t.arguments_raw, t.arguments_json, t.parse_error, t.complete
+                t.arguments_raw, t.arguments_json, t.parse_error, t.complete,
+                EXISTS (SELECT 1 FROM json_each(i.mocked_calls) m WHERE json_extract(m.value, '$.call_id') = t.call_id) AS mocked
            FROM tool_calls t JOIN interactions i ON i.id = t.interaction_id
           WHERE (@session IS NULL OR t.session_id = @session)
           ORDER BY i.started_at, i.seq, t.choice, t.position`,
@@ -83,6 +86,7 @@ export class SqliteStore {
       argumentsJson: row['arguments_json'] as string | null,
       parseError: row['parse_error'] as string | null,
       complete: row['complete'] === 1,
+      mocked: row['mocked'] === 1,
     }));
   }
 
@@ -156,11 +160,11 @@ export class SqliteStore {
       `INSERT INTO interactions (id, session_id, provider, method, path, model, response_model, stream, status, http_status,
          error, finish_reason, finish_reason_raw, response_text, refusal, input_tokens, output_tokens, total_tokens,
          started_at, first_byte_ms, total_ms, ending, request_headers, request_body, response_headers, response_body,
-         response_chunks, request_key, key_profile, canonical_request, key_ordinal, ordinal_scope)
+         response_chunks, request_key, key_profile, canonical_request, key_ordinal, ordinal_scope, hidden, mocked_calls)
        VALUES (@id, @session_id, @provider, @method, @path, @model, @response_model, @stream, @status, @http_status,
          @error, @finish_reason, @finish_reason_raw, @response_text, @refusal, @input_tokens, @output_tokens, @total_tokens,
          @started_at, @first_byte_ms, @total_ms, @ending, @request_headers, @request_body, @response_headers, @response_body,
-         @response_chunks, @request_key, @key_profile, @canonical_request, @key_ordinal, @ordinal_scope)`,
+         @response_chunks, @request_key, @key_profile, @canonical_request, @key_ordinal, @ordinal_scope, @hidden, @mocked_calls)`,
     );
     const toolCall = this.db.prepare(
       `INSERT INTO tool_calls VALUES (@interaction_id, @choice, @position, @session_id, @call_id, @call_index, @name,
@@ -204,6 +208,8 @@ export class SqliteStore {
           canonical_request: exchange.match?.canonical ?? null,
           key_ordinal: exchange.match?.ordinal ?? null,
           ordinal_scope: exchange.match?.scope ?? null,
+          hidden: trace.hidden ? 1 : 0,
+          mocked_calls: trace.mocked ? JSON.stringify(trace.mocked.map((call) => ({ call_id: call.callId, name: call.name, mock_set: call.set, result: call.content, is_error: call.isError }))) : null,
         });
         const outputs: readonly AssistantOutput[] = trace.response ? [trace.response.output, ...trace.response.alternatives] : [];
         outputs.forEach((choiceOutput, choice) =>

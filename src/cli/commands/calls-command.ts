@@ -51,6 +51,7 @@ function toJson(call: StoredToolCall): Record<string, unknown> {
     arguments_raw: call.argumentsRaw,
     parse_error: call.parseError,
     complete: call.complete,
+    mocked: call.mocked,
   };
 }
 
@@ -64,7 +65,7 @@ function renderTable(calls: readonly StoredToolCall[]): string {
     chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
   });
   for (const call of calls) {
-    const flags = [call.complete ? '' : 'incomplete', call.parseError ? 'invalid JSON' : ''].filter(Boolean).join(', ');
+    const flags = [call.complete ? '' : 'incomplete', call.parseError ? 'invalid JSON' : '', call.mocked ? 'mocked' : ''].filter(Boolean).join(', ');
     table.push([
       new Date(call.startedAt).toISOString().slice(11, 23),
       shorten(call.sessionId, 14),

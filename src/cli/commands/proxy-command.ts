@@ -17,6 +17,8 @@ export function registerProxyCommand(program: Command): void {
     .option('--cassette <file>', 'SQLite file to store interactions in (default recordings/calltape.sqlite)')
     .option('--replay-timing <timing>', 'pace of replayed streams: none | exact | scaled:F')
     .option('--log-level <level>', 'silent | error | info | debug')
+    .option('--mocks <files>', 'mock tool files (JSON or YAML), comma-separated: calls to these tools are answered by the proxy')
+    .option('--strict-tools', 'refuse model turns calling a tool that is neither mocked nor in mocks.allowTools')
     .action(async (flags: ConfigFlags) => {
       const debug = program.opts<{ debug?: boolean }>().debug === true;
       try {
@@ -27,7 +29,8 @@ export function registerProxyCommand(program: Command): void {
         process.stdout.write(
           `calltape proxy listening on ${proxy.url}\n` +
             `  OPENAI_BASE_URL=${proxy.baseUrl}\n` +
-            `  upstream ${config.upstream} · mode ${config.mode} · cassette ${cassette}${file ? ` · config ${relative(process.cwd(), file)}` : ''}\n`,
+            `  upstream ${config.upstream} · mode ${config.mode} · cassette ${cassette}${file ? ` · config ${relative(process.cwd(), file)}` : ''}\n` +
+            (config.mocks.files.length > 0 || config.mocks.strictTools ? `  mocks ${config.mocks.files.map((path) => relative(process.cwd(), path)).join(', ') || 'none'}${config.mocks.strictTools ? ' · strict tools' : ''}\n` : ''),
         );
         let signals = 0;
         const stop = (signal: NodeJS.Signals): void => {

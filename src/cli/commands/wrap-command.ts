@@ -34,6 +34,8 @@ export function registerWrapCommands(program: Command): void {
       .option('--upstream <url>', 'provider origin (record and auto)')
       .option('--replay-timing <timing>', 'none | exact | scaled:F')
       .option('--log-level <level>', 'silent | error | info | debug')
+      .option('--mocks <files>', 'mock tool files (JSON or YAML), comma-separated')
+      .option('--strict-tools', 'refuse model turns calling a tool that is neither mocked nor allowed')
       .action(async (command: string[], flags: WrapFlags) => {
         const debug = program.opts<{ debug?: boolean }>().debug === true;
         try {
@@ -74,6 +76,8 @@ async function runWrapped(mode: Exclude<ProxyMode, 'passthrough'>, command: stri
   printSummary(mode, proxy, unused, relative(cwd, config.cassette) || config.cassette);
   if (code !== 0) return code;
   if (mode === 'diff') return proxy.stats.diffs.length > 0 ? exitCodes.failed : exitCodes.ok;
+  // A refused tool call is a test failure even when the agent swallowed the error.
+  if (proxy.stats.refused > 0) return exitCodes.failed;
   return mode === 'replay' && proxy.stats.misses > 0 ? exitCodes.failed : exitCodes.ok;
 }
 
@@ -89,6 +93,7 @@ function printSummary(mode: string, proxy: RunningProxy, unused: number, cassett
     mode === 'record'
       ? [`${recorded} recorded`]
       : [`${hits} replayed`, `${misses} missed`, ...(mode === 'auto' ? [`${recorded} recorded`] : []), `${unused} unused recording(s)`, ...(expired > 0 ? [`${expired} past expiry.maxAge`] : [])];
+  if (proxy.stats.refused > 0) parts.push(`${proxy.stats.refused} turn(s) refused under mocks.strictTools`);
   process.stderr.write(`calltape ${mode}: ${parts.join(', ')} · cassette ${cassette}\n`);
   for (const reason of missReasons) process.stderr.write(`  miss: ${reason.replace(/\n/g, '\n        ')}\n`);
 }

@@ -4,6 +4,7 @@ import { asObject, asString, parseJson } from '../json-access.js';
 import type { ParsedResponse, ProviderAdapter, ResponseInput } from '../provider-adapter.js';
 import { assembleOpenAiChatStream } from './assemble-openai-chat-stream.js';
 import { toCompletionBody, toStreamBody } from './convert-openai-chat-body.js';
+import { openAiChatToolLoop } from './openai-chat-tool-loop.js';
 import { parseOpenAiChatCompletion } from './parse-openai-chat-completion.js';
 import { parseOpenAiChatRequest } from './parse-openai-chat-request.js';
 
@@ -22,6 +23,7 @@ export const openAiChatAdapter: ProviderAdapter = {
     const converted = to.stream ? toStreamBody(body, to.includeUsage) : toCompletionBody(body);
     return converted === undefined ? undefined : { contentType: to.stream ? 'text/event-stream; charset=utf-8' : 'application/json', body: converted };
   },
+  toolLoop: openAiChatToolLoop,
 };
 
 function parseResponse(input: ResponseInput): ParsedResponse {

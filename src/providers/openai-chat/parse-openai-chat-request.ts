@@ -18,7 +18,7 @@ export function parseOpenAiChatRequest(body: JsonValue): RequestSummary {
   };
 }
 
-function parseMessage(message: JsonObject | undefined): Message | undefined {
+export function parseMessage(message: JsonObject | undefined): Message | undefined {
   const role = asString(message?.['role']);
   if (!message || !role) return undefined;
   // Legacy `function` role results are tool results too.

@@ -1,0 +1,94 @@
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import type { MockedCall } from '../cassette/captured-round.js';
+import { decodeContent } from '../cassette/decode-content.js';
+import { headerText } from '../cassette/header-text.js';
+import type { Recording } from '../cassette/sqlite/cassette-reader.js';
+import { CalltapeError } from '../errors.js';
+import type { HiddenHistory, MockCounters } from '../mocks/hidden-history.js';
+import type { Mock } from '../mocks/mock-types.js';
+import { runToolLoop, type LoopRound } from '../mocks/tool-loop.js';
+import type { ProviderAdapter, ToolLoopWire } from '../providers/provider-adapter.js';
+import type { JsonValue } from '../trace/trace.js';
+import type { UpstreamOutcome } from './forward-upstream.js';
+import { agentResponseHeaders } from './headers.js';
+import { sendError } from './send-error.js';
+
+/** One upstream answer for a loop round: from the cassette, or forwarded and collected. */
+export type RoundSource = { readonly kind: 'recording'; readonly recording: Recording } | { readonly kind: 'upstream'; readonly outcome: UpstreamOutcome };
+
+export interface MockedRouteContext {
+  readonly adapter: ProviderAdapter & { readonly toolLoop: ToolLoopWire };
+  readonly response: ServerResponse;
+  readonly agentBody: JsonValue;
+  /** The agent's bytes: sent as they are when nothing is spliced in. */
+  readonly agentBytes: Buffer;
+  readonly mocks: ReadonlyMap<string, Mock>;
+  readonly history: HiddenHistory;
+  readonly counters: MockCounters;
+  readonly session: string;
+  readonly maxHiddenRounds: number;
+  readonly strictTools: boolean;
+  readonly allowTools: ReadonlySet<string>;
+  /** Answers a request body: a recording (replay, auto hit) or the upstream (record, auto miss); throws CalltapeError on a miss or a failure before headers. */
+  answer(body: Buffer): Promise<{ readonly source: RoundSource; record(mocked: readonly MockedCall[], hidden: boolean): void }>;
+  /** Counts an answer calltape refused (strict tools), for the run's exit code. */
+  refused(error: CalltapeError): void;
+}
+
+/**
+ * The route for a request while mock tools are in force: runs the tool loop with each round
+ * answered from the cassette or the upstream, then sends the agent its turn in the form it asked
+ * for. Bodies are read whole here (the loop must see a turn entire), so requests under mocks are
+ * buffered where every other request streams.
+ */
+export async function answerWithMocks(context: MockedRouteContext): Promise<void> {
+  const { adapter, response } = context;
+  const form = adapter.requestedForm(context.agentBody);
+  let outcome: Awaited<ReturnType<typeof runToolLoop>>;
+  try {
+    outcome = await runToolLoop(context.agentBody, {
+      adapter,
+      mocks: context.mocks,
+      history: context.history,
+      counters: context.counters,
+      session: context.session,
+      maxHiddenRounds: context.maxHiddenRounds,
+      strictTools: context.strictTools,
+      allowTools: context.allowTools,
+      form,
+      roundTrip: async (body): Promise<LoopRound> => {
+        const bytes = body === context.agentBody ? context.agentBytes : Buffer.from(JSON.stringify(body));
+        const { source, record } = await context.answer(bytes);
+        return { ...roundOf(adapter, source), record };
+      },
+    });
+  } catch (error) {
+    if (!(error instanceof CalltapeError)) throw error;
+    sendError(response, adapter, error);
+    return;
+  }
+  if (outcome.kind === 'error') {
+    if (outcome.error.code === 'STRICT_TOOLS') context.refused(outcome.error);
+    sendError(response, adapter, outcome.error);
+    return;
+  }
+  // The round is the one roundTrip built below, headers and all.
+  const round = outcome.round as LoopRound & { readonly headers: Record<string, string | string[]>; readonly cut: boolean };
+  const headers = { ...round.headers };
+  delete headers['content-length'];
+  delete headers['content-encoding'];
+  delete headers['transfer-encoding'];
+  const body = outcome.body ?? round.body;
+  if (!String(headers['content-type'] ?? '').includes('text/event-stream')) headers['content-length'] = String(Buffer.byteLength(body));
+  response.writeHead(round.status, headers);
+  if (round.cut) response.destroy();
+  else response.end(body);
+}
+
+function roundOf(adapter: ProviderAdapter, source: RoundSource): Omit<LoopRound, 'record'> & { readonly headers: Record<string, string | string[]>; readonly cut: boolean } {
+  const raw = source.kind === 'recording' ? { status: source.recording.httpStatus, headers: source.recording.headers ?? {}, body: source.recording.body ?? Buffer.alloc(0), ending: (source.recording.ending ?? 'finished') as UpstreamOutcome['ending'] } : { status: source.outcome.status ?? 502, headers: agentResponseHeaders((source.outcome.headers ?? {}) as IncomingHttpHeaders), body: Buffer.concat(source.outcome.chunks), ending: source.outcome.ending };
+  const decoded = decodeContent(raw.body, headerText(raw.headers, 'content-encoding'));
+  const parsed = adapter.parseResponse({ httpStatus: raw.status, contentType: headerText(raw.headers, 'content-type')?.toLowerCase(), body: [decoded.bytes], ending: raw.ending });
+  const text = new TextDecoder().decode(decoded.bytes);
+  return { status: raw.status, headers: raw.headers, body: text, response: parsed.response, complete: parsed.status === 'complete', cut: raw.ending !== 'finished' };
+}
