@@ -33,6 +33,8 @@ export interface MocksConfig {
   readonly files: readonly string[];
   /** Sets in force when a request names none; null: every file. */
   readonly active: readonly string[] | null;
+  /** intercept: the proxy answers mocked calls; override: the agent runs them and the proxy replaces their results. */
+  readonly mode: 'intercept' | 'override';
   readonly maxHiddenRounds: number;
   readonly strictTools: boolean;
   readonly allowTools: readonly string[];
@@ -76,7 +78,7 @@ export const defaultConfig: Config = {
     shutdownGraceMs: 10_000,
   },
   redact: { headers: [], bodyPatterns: [] },
-  mocks: { files: [], active: null, maxHiddenRounds: 8, strictTools: false, allowTools: [] },
+  mocks: { files: [], active: null, mode: 'intercept', maxHiddenRounds: 8, strictTools: false, allowTools: [] },
 };
 
 /** A partial configuration as one layer (file, environment, flags) gives it. */
@@ -93,5 +95,5 @@ export interface ConfigLayer {
   limits?: { maxBodyBytes?: number };
   timeouts?: Partial<Record<keyof Config['timeouts'], number>>;
   redact?: { headers?: string[]; bodyPatterns?: { pattern: string; flags?: string; replacement?: string }[] };
-  mocks?: { files?: string[]; active?: string[] | null; maxHiddenRounds?: number; strictTools?: boolean; allowTools?: string[] };
+  mocks?: { files?: string[]; active?: string[] | null; mode?: 'intercept' | 'override'; maxHiddenRounds?: number; strictTools?: boolean; allowTools?: string[] };
 }

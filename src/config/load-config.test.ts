@@ -74,7 +74,7 @@ describe('loadConfig', () => {
     mkdirSync(join(folder, 'conf'));
     writeFileSync(join(folder, 'conf', 'calltape.json'), JSON.stringify({ mocks: { files: ['mocks/bank.yaml'], maxHiddenRounds: 4, allowTools: ['send_email'] } }));
     const fromFile = loadConfig({ config: 'conf/calltape.json' }, {}, folder).config.mocks;
-    expect(fromFile).toEqual({ files: [join(folder, 'conf', 'mocks/bank.yaml')], active: null, maxHiddenRounds: 4, strictTools: false, allowTools: ['send_email'] });
+    expect(fromFile).toEqual({ files: [join(folder, 'conf', 'mocks/bank.yaml')], active: null, mode: 'intercept', maxHiddenRounds: 4, strictTools: false, allowTools: ['send_email'] });
     const fromEnv = loadConfig({ config: 'conf/calltape.json' }, { CALLTAPE_MOCKS: 'a.yaml, b.json', CALLTAPE_STRICT_TOOLS: 'true' }, folder).config.mocks;
     expect(fromEnv).toMatchObject({ files: [join(folder, 'a.yaml'), join(folder, 'b.json')], strictTools: true, maxHiddenRounds: 4 });
     expect(loadConfig({ mocks: 'c.yaml', strictTools: false }, { CALLTAPE_STRICT_TOOLS: '1' }, folder).config.mocks).toMatchObject({ files: [join(folder, 'c.yaml')], strictTools: false });

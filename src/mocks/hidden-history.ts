@@ -39,3 +39,23 @@ export class MockCounters {
     return count;
   }
 }
+
+/**
+ * Mock answers by call id (override mode): the agent sends every tool result again on each
+ * later request, and each must get the answer it got the first time — a sequence advances
+ * once per call, not once per request. Bounded like the history.
+ */
+export class AnsweredCalls<T> {
+  private readonly answers = new Map<string, T>();
+
+  constructor(private readonly capacity = 100_000) {}
+
+  async get(callId: string, answer: () => Promise<T>): Promise<T> {
+    const known = this.answers.get(callId);
+    if (known !== undefined) return known;
+    const fresh = await answer();
+    this.answers.set(callId, fresh);
+    if (this.answers.size > this.capacity) this.answers.delete(this.answers.keys().next().value as string);
+    return fresh;
+  }
+}

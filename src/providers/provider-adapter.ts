@@ -54,6 +54,10 @@ export interface ToolLoopWire {
    * messages to stand in its place. Undefined when nothing was replaced.
    */
   splice(body: JsonValue, replace: (key: PrefixKey) => readonly JsonValue[] | undefined): JsonValue | undefined;
+  /** The tool results the request carries, each with the call it answers (found in an earlier assistant message of the request). */
+  toolResults(body: JsonValue): { readonly callId: string; readonly name: string; readonly argumentsRaw: string; readonly content: string }[];
+  /** The request body with the content of some tool results replaced, by call id. */
+  withToolResults(body: JsonValue, contents: ReadonlyMap<string, string>): JsonValue;
   /** The agent-visible answer: a whole response body (in the form it was answered in) without the calls `drop` names. */
   withoutCalls(body: string, form: { readonly stream: boolean; readonly includeUsage: boolean }, drop: ReadonlySet<string>): string | undefined;
 }

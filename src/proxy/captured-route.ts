@@ -14,8 +14,9 @@ import { collectUpstream } from './collect-upstream.js';
 import { mocksHeader, sessionHeader, upstreamRequestHeaders } from './headers.js';
 import { answerWithMocks } from './mocked-route.js';
 import type { MockRegistry } from '../mocks/load-mocks.js';
-import type { HiddenHistory, MockCounters } from '../mocks/hidden-history.js';
-import type { Mock } from '../mocks/mock-types.js';
+import type { AnsweredCalls, HiddenHistory, MockCounters } from '../mocks/hidden-history.js';
+import type { Mock, MockAnswer } from '../mocks/mock-types.js';
+import { overrideToolResults } from '../mocks/override-results.js';
 import type { JsonValue } from '../trace/trace.js';
 import type { Logger } from './logger.js';
 import { readRequestBody } from './read-request-body.js';
@@ -66,6 +67,8 @@ export interface MockState {
   readonly defaultSets: readonly string[];
   readonly history: HiddenHistory;
   readonly counters: MockCounters;
+  /** Override mode: each mocked call's answer, so a result the agent sends again gets the same one. */
+  readonly answered: AnsweredCalls<MockAnswer & { readonly set: string }>;
 }
 
 /** What the store keeps of a tool-loop round beside the exchange. */
@@ -135,7 +138,10 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
       return;
     }
     const reader = cassette.reader;
-    const text = read.body.toString('utf8');
+    // What goes upstream: the agent's bytes, unless override mode replaces mocked tools' results.
+    let body = read.body;
+    let text = body.toString('utf8');
+    let overridden: readonly MockedCall[] | undefined;
     const id = timeOrderedId();
     const matchKey = (bodyText = text): { match: MatchKey; canonical: ReturnType<typeof keyOf>['canonical'] } => {
       // Keys come from the redacted body and path, exactly what the store keeps and re-keys from.
@@ -151,12 +157,12 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
       const roundId = loop && loop.round > 0 ? timeOrderedId() : id;
       return {
         adapterId: adapter.id,
-        request: { id: roundId, sessionId: where.sessionId ?? roundId, method, path: where.path, headers, body: loop?.body ?? read.body, startedAt: loop?.startedAt ?? startedAt },
+        request: { id: roundId, sessionId: where.sessionId ?? roundId, method, path: where.path, headers, body: loop?.body ?? body, startedAt: loop?.startedAt ?? startedAt },
         upstream: upstreamOutcome,
         match,
         secrets: credentialValues(headers, where.path),
         proxyError: proxyError && { status: proxyError.status, message: proxyError.message },
-        ...(loop ? { mocked: loop.mocked, hidden: loop.hidden } : {}),
+        ...(loop ? { mocked: loop.mocked, hidden: loop.hidden } : overridden ? { mocked: overridden } : {}),
       };
     };
     const record = (match: MatchKey | undefined, upstreamOutcome: CapturedRound['upstream'], proxyError: CalltapeError | undefined, loop?: LoopRecord): void => {
@@ -216,7 +222,14 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
       sendError(response, adapter, mocks);
       return;
     }
-    if (mocks && mockState && adapter.toolLoop && (mocks.size > 0 || config.mocks.strictTools)) {
+    if (mocks && mockState && adapter.toolLoop && config.mocks.mode === 'override' && mocks.size > 0) {
+      const replaced = await overrideToolResults(JSON.parse(text) as JsonValue, adapter.toolLoop, mocks, mockState.answered, mockState.counters, where.sessionId ?? '');
+      if (replaced) {
+        body = Buffer.from(JSON.stringify(replaced.body));
+        text = body.toString('utf8');
+        overridden = replaced.mocked;
+      }
+    } else if (mocks && mockState && adapter.toolLoop && (mocks.size > 0 || config.mocks.strictTools)) {
       let round = 0;
       await answerWithMocks({
         adapter: { ...adapter, toolLoop: adapter.toolLoop },
@@ -282,7 +295,7 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
     let failure: CalltapeError | undefined;
     forwardUpstream(
       upstream.pool,
-      { method, path: upstream.pathPrefix + where.path, headers: upstreamRequestHeaders(request.headers), body: read.body, startedPerf, capture: capture || diffing },
+      { method, path: upstream.pathPrefix + where.path, headers: upstreamRequestHeaders(request.headers), body, startedPerf, capture: capture || diffing },
       response,
       (error) => {
         failure = classifyUpstreamFailure(error, upstream.url, { connectMs: config.timeouts.upstreamConnectMs, headersMs: config.timeouts.upstreamHeadersMs });

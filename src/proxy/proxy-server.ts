@@ -9,7 +9,7 @@ import { CalltapeError } from '../errors.js';
 import { findAdapter } from '../providers/adapters.js';
 import { openAiChatAdapter } from '../providers/openai-chat/openai-chat-adapter.js';
 import { countMiss, createCapturedRoute, maxReasons, type MockState, type ReplayStats } from './captured-route.js';
-import { HiddenHistory, MockCounters } from '../mocks/hidden-history.js';
+import { AnsweredCalls, HiddenHistory, MockCounters } from '../mocks/hidden-history.js';
 import { loadMocks } from '../mocks/load-mocks.js';
 import { CassetteRegistry } from './cassette-registry.js';
 import { sessionHeader } from './headers.js';
@@ -202,5 +202,9 @@ function loadMockState(config: Config): MockState | undefined {
     void registry.close();
     throw new CalltapeError('CONFIG_INVALID', `mocks.active: ${(error as Error).message}`);
   }
-  return { registry, defaultSets, history: new HiddenHistory(), counters: new MockCounters() };
+  if (config.mocks.mode === 'override' && config.mocks.strictTools) {
+    void registry.close();
+    throw new CalltapeError('CONFIG_INVALID', 'mocks.strictTools: needs mocks.mode "intercept" (in override mode the agent runs every tool itself, so nothing can be refused before it runs)');
+  }
+  return { registry, defaultSets, history: new HiddenHistory(), counters: new MockCounters(), answered: new AnsweredCalls() };
 }

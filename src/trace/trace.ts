@@ -168,4 +168,6 @@ export interface MockedResult {
   /** The result content the model got. */
   readonly content: string;
   readonly isError: boolean;
+  /** Override mode: the result the agent's own tool produced, which the mock's replaced. */
+  readonly agentResult?: string;
 }

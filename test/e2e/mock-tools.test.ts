@@ -62,7 +62,7 @@ async function setup(overrides: Partial<Config['mocks']> = {}, mode: Config['mod
   if (upstream) running.push(upstream);
   const folder = temporaryFolder();
   writeFileSync(join(folder, 'bank.yaml'), mockFile);
-  const proxy = await startTestProxy(upstreamUrl ?? (upstream as ScriptedUpstream).url, { mode, cassette, mocks: { files: [join(folder, 'bank.yaml')], active: null, maxHiddenRounds: 3, strictTools: false, allowTools: [], ...overrides } });
+  const proxy = await startTestProxy(upstreamUrl ?? (upstream as ScriptedUpstream).url, { mode, cassette, mocks: { files: [join(folder, 'bank.yaml')], active: null, mode: 'intercept', maxHiddenRounds: 3, strictTools: false, allowTools: [], ...overrides } });
   running.push(proxy);
   return { client: new OpenAI({ apiKey: 'sk-test-key-0123456789abcdef', baseURL: proxy.baseUrl, maxRetries: 0 }), proxy, upstream, cassette };
 }
@@ -153,6 +153,37 @@ describe('mock tools: policies', () => {
     expect(toolNames(completion.choices[0]?.message)).toEqual(['get_balance']);
     const unknown = await client.chat.completions.create({ model: 'bank-model', messages: [{ role: 'user', content: 'hi' }], tools }, { headers: { 'x-calltape-mocks': 'shipping' } }).catch((error: unknown) => error);
     expect((unknown as Error).message).toContain('x-calltape-mocks: no mock set named "shipping" (loaded: bank)');
+  });
+
+  it('override mode: the agent runs its tool, the model gets the mock result, and the cassette keeps both', async () => {
+    const { client, upstream, proxy, cassette } = await setup({ mode: 'override' });
+    const history: ChatCompletionMessageParam[] = [{ role: 'user', content: 'Quote me, the service is flaky' }];
+    const first = await ask(client, history, true);
+    // Nothing is hidden: the agent sees the call and runs its own tool.
+    expect(toolNames(first)).toEqual(['flaky_quote']);
+    history.push(first as ChatCompletionMessageParam, { role: 'tool', tool_call_id: 'call_first', content: 'real quote: 11.0' });
+    const retry = await ask(client, history, true);
+    expect(upstreamMessages(upstream as ScriptedUpstream, 1).at(-1)).toMatchObject({ role: 'tool', content: '{"error":"timeout"}' });
+    expect(toolNames(retry)).toEqual(['flaky_quote']);
+    history.push(retry as ChatCompletionMessageParam, { role: 'tool', tool_call_id: 'call_retry', content: 'real quote: 11.5' });
+    // The first result is sent again: it keeps its first answer, and the sequence moves on only for the new call.
+    expect((await ask(client, history, true)).content).toBe('From tools: {"price":9.5}');
+    expect(upstreamMessages(upstream as ScriptedUpstream, 2).filter((message) => message.role === 'tool').map((message) => message.content)).toEqual(['{"error":"timeout"}', '{"price":9.5}']);
+    await proxy.close();
+    const store = new SqliteStore(cassette, { readonly: true });
+    expect(store.toolCalls().map((call) => [call.callId, call.mocked])).toEqual([
+      ['call_first', true],
+      ['call_retry', true],
+    ]);
+    expect(store.interactions().map((interaction) => interaction.mocked?.map((call) => [call.callId, call.content, call.agentResult]))).toEqual([
+      undefined,
+      [['call_first', '{"error":"timeout"}', 'real quote: 11.0']],
+      [
+        ['call_first', '{"error":"timeout"}', 'real quote: 11.0'],
+        ['call_retry', '{"price":9.5}', 'real quote: 11.5'],
+      ],
+    ]);
+    store.close();
   });
 
   it('records every round with the mocked calls marked, and replays the whole exchange offline', async () => {

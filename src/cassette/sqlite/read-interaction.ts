@@ -13,6 +13,7 @@ interface StoredMockedCall {
   readonly mock_set: string;
   readonly result: string;
   readonly is_error: boolean;
+  readonly agent_result?: string;
 }
 
 export interface InteractionRow {
@@ -66,7 +67,7 @@ export function readInteraction(row: InteractionRow): Interaction {
     httpStatus: row.http_status,
     error: row.error ?? undefined,
     timing: { startedAt: row.started_at, firstByteMs: row.first_byte_ms ?? undefined, totalMs: row.total_ms },
-    ...(row.mocked_calls ? { mocked: (JSON.parse(row.mocked_calls) as StoredMockedCall[]).map((call) => ({ callId: call.call_id, name: call.name, set: call.mock_set, content: call.result, isError: call.is_error })) } : {}),
+    ...(row.mocked_calls ? { mocked: (JSON.parse(row.mocked_calls) as StoredMockedCall[]).map((call) => ({ callId: call.call_id, name: call.name, set: call.mock_set, content: call.result, isError: call.is_error, ...(call.agent_result !== undefined ? { agentResult: call.agent_result } : {}) })) } : {}),
     ...(row.hidden === 1 ? { hidden: true } : {}),
   };
 }

@@ -64,9 +64,10 @@ export class SqliteStore {
   toolCalls(filter: { readonly sessionId?: string | undefined } = {}): StoredToolCall[] {
     const rows = this.db
       .prepare(
+        // A call is mocked when any interaction says so: in override mode the answer rides on a later request.
         `SELECT t.interaction_id, t.session_id, i.started_at, i.model, i.status, t.choice, t.call_id, t.call_index, t.name,
                 t.arguments_raw, t.arguments_json, t.parse_error, t.complete,
-                EXISTS (SELECT 1 FROM json_each(i.mocked_calls) m WHERE json_extract(m.value, '$.call_id') = t.call_id) AS mocked
+                t.call_id IN (SELECT json_extract(m.value, '$.call_id') FROM interactions j, json_each(j.mocked_calls) m WHERE j.mocked_calls IS NOT NULL) AS mocked
            FROM tool_calls t JOIN interactions i ON i.id = t.interaction_id
           WHERE (@session IS NULL OR t.session_id = @session)
           ORDER BY i.started_at, i.seq, t.choice, t.position`,
@@ -209,7 +210,7 @@ export class SqliteStore {
           key_ordinal: exchange.match?.ordinal ?? null,
           ordinal_scope: exchange.match?.scope ?? null,
           hidden: trace.hidden ? 1 : 0,
-          mocked_calls: trace.mocked ? JSON.stringify(trace.mocked.map((call) => ({ call_id: call.callId, name: call.name, mock_set: call.set, result: call.content, is_error: call.isError }))) : null,
+          mocked_calls: trace.mocked ? JSON.stringify(trace.mocked.map((call) => ({ call_id: call.callId, name: call.name, mock_set: call.set, result: call.content, is_error: call.isError, ...(call.agentResult !== undefined ? { agent_result: call.agentResult } : {}) }))) : null,
         });
         const outputs: readonly AssistantOutput[] = trace.response ? [trace.response.output, ...trace.response.alternatives] : [];
         outputs.forEach((choiceOutput, choice) =>

@@ -41,6 +41,30 @@ export const openAiChatToolLoop: ToolLoopWire = {
     return changed ? { ...request, messages } : undefined;
   },
 
+  toolResults(body) {
+    const calls = new Map<string, { name: string; argumentsRaw: string }>();
+    const results: { callId: string; name: string; argumentsRaw: string; content: string }[] = [];
+    for (const message of asArray(asObject(body)?.['messages'])) {
+      const parsed = parseMessage(asObject(message));
+      if (!parsed) continue;
+      for (const call of parsed.toolCalls) if (call.id !== undefined) calls.set(call.id, { name: call.name, argumentsRaw: call.argumentsRaw });
+      const answered = parsed.role === 'tool' && parsed.toolCallId !== undefined ? calls.get(parsed.toolCallId) : undefined;
+      if (answered && parsed.toolCallId !== undefined) results.push({ callId: parsed.toolCallId, ...answered, content: parsed.text });
+    }
+    return results;
+  },
+
+  withToolResults(body, contents) {
+    const request = asObject(body) ?? {};
+    const messages = asArray(request['messages']).map((message) => {
+      const object = asObject(message);
+      const callId = object?.['role'] === 'tool' ? object['tool_call_id'] : undefined;
+      const content = typeof callId === 'string' ? contents.get(callId) : undefined;
+      return object && content !== undefined ? { ...object, content } : message;
+    });
+    return { ...request, messages };
+  },
+
   withoutCalls(body, form, drop) {
     const completionText = form.stream ? toCompletionBody(body) : body;
     const parsed = completionText === undefined ? undefined : parseJson(completionText);
