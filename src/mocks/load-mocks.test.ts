@@ -119,3 +119,15 @@ describe('mock files are checked at load time', () => {
     expect(loadError({ 'm.yaml': 'tools: ./tools.json\nmocks: [{ tool: x, result: 1 }]', 'tools.json': '[{"type":"function","function":{"name":"y","parameters":{}}}]' })).toBe('m.yaml: mocks[0] (x): tool: x is not one of the tools this file declares (y)');
   });
 });
+
+describe('the shipped example mock sets', () => {
+  it('load, and answer as their descriptions say', async () => {
+    const { packageRoot } = await import('../package-root.js');
+    const registry = loadMocks(['config/mocks/bank.yaml'], packageRoot);
+    loaded.push(registry);
+    const bank = registry.select(['bank']);
+    expect(await bank.get('issue_refund')?.answer(call('issue_refund', { order_id: 'A-17', amount: 20 }), context)).toMatchObject({ content: '{"refunded":true,"order":"A-17","amount":20}', isError: false });
+    expect(await bank.get('issue_refund')?.answer(call('issue_refund', { order_id: 'A-17', amount: 5000 }), context)).toMatchObject({ isError: true });
+    expect(await bank.get('lookup_order')?.answer(call('lookup_order', { order_id: 'B-12' }), context)).toMatchObject({ content: '{"error":"the order is archived"}' });
+  });
+});
