@@ -33,6 +33,8 @@ export function buildExchange(adapter: ProviderAdapter, redactor: Redactor, roun
     ...(round.hidden ? { hidden: true } : {}),
   };
   const storedRequest = { headers: redactor.headers(request.headers), body: requestBody };
+  const redactBytes = (bytes: Uint8Array): Uint8Array => new TextEncoder().encode(redactor.text(new TextDecoder().decode(bytes)));
+  const agentView = round.agentView && { ...(round.agentView.request ? { request: redactBytes(round.agentView.request) } : {}), ...(round.agentView.response ? { response: redactBytes(round.agentView.response) } : {}) };
 
   if (!upstream || upstream.status === undefined || !upstream.headers) {
     const interaction: Interaction = {
@@ -43,7 +45,7 @@ export function buildExchange(adapter: ProviderAdapter, redactor: Redactor, roun
       error: proxyError?.message ?? upstream?.errorMessage,
       timing: { startedAt: request.startedAt, firstByteMs: undefined, totalMs: upstream?.totalMs ?? 0 },
     };
-    return { interaction, match, request: storedRequest, response: undefined };
+    return { interaction, match, request: storedRequest, response: undefined, ...(agentView ? { agentView } : {}) };
   }
 
   const body = concat(upstream.chunks);
@@ -76,6 +78,7 @@ export function buildExchange(adapter: ProviderAdapter, redactor: Redactor, roun
     interaction,
     match,
     request: storedRequest,
+    ...(agentView ? { agentView } : {}),
     response: {
       headers: responseHeaders,
       body: redacted.body,

@@ -39,6 +39,8 @@ export interface CapturedRound {
   readonly mocked?: readonly MockedCall[];
   /** The agent never saw this round: every call in it was mocked (a hidden round of the tool loop). */
   readonly hidden?: boolean;
+  /** Where the agent's view differs from the model's (mock tools): what the agent sent, and what it got. */
+  readonly agentView?: { readonly request?: Uint8Array; readonly response?: Uint8Array };
 }
 
 /** A call answered by a mock: the result the model got instead of the agent's tool. */

@@ -17,7 +17,8 @@ export interface ToolCallRecord {
   readonly [column: string]: string | number | null;
 }
 
-const blobColumns = ['request_body', 'response_body'];
+const blobColumns = ['request_body', 'response_body', 'agent_request_body', 'agent_response_body'];
+const jsonColumns = ['request_headers', 'response_headers', 'canonical_request', 'mocked_calls'];
 const timingColumns = ['started_at', 'first_byte_ms', 'total_ms', 'response_chunks'];
 
 type Body = { json: unknown } | { text: string } | { base64: string } | null;
@@ -29,7 +30,7 @@ export function toText(row: InteractionRecord, toolCalls: readonly ToolCallRecor
   for (const [column, value] of Object.entries(row)) {
     if (timingColumns.includes(column)) timings[column] = column === 'response_chunks' && typeof value === 'string' ? JSON.parse(value) : value;
     else if (blobColumns.includes(column)) fields[column] = showBody(value as Uint8Array | null);
-    else if ((column === 'request_headers' || column === 'response_headers' || column === 'canonical_request') && typeof value === 'string') fields[column] = showJson(value);
+    else if (jsonColumns.includes(column) && typeof value === 'string') fields[column] = showJson(value);
     else fields[column] = value;
   }
   fields['tool_calls'] = toolCalls.map((call) => ({ ...call, arguments_json: typeof call['arguments_json'] === 'string' ? showJson(call['arguments_json']) : call['arguments_json'] }));
@@ -45,7 +46,7 @@ export function fromText(interaction: string, timings: string): { row: Interacti
   for (const [column, value] of Object.entries(fields)) {
     if (column === 'tool_calls') continue;
     if (blobColumns.includes(column)) row[column] = readBody(value as Body);
-    else if (column === 'request_headers' || column === 'response_headers' || column === 'canonical_request') row[column] = readJson(value);
+    else if (jsonColumns.includes(column)) row[column] = readJson(value);
     else row[column] = value as string | number | null;
   }
   for (const column of timingColumns) {

@@ -11,6 +11,8 @@ export type StoredHeaders = Readonly<Record<string, string | readonly string[]>>
  */
 export interface RecordedExchange {
   readonly interaction: Interaction;
+  /** Where the agent's view differs from the model's (mock tools), redacted like the rest. */
+  readonly agentView?: { readonly request?: Uint8Array; readonly response?: Uint8Array };
   /** The request's identity for replay, when it was computed. */
   readonly match: MatchKey | undefined;
   readonly request: {

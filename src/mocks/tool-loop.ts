@@ -21,8 +21,8 @@ export interface LoopRound {
   readonly response: ResponseSummary | undefined;
   /** Whether the answer is a finished model turn (else it goes to the agent as is: an error, a truncation). */
   readonly complete: boolean;
-  /** Stores the round, with the calls mocks answered and whether the agent saw it. Called once per round. */
-  record(mocked: readonly MockedCallRecord[], hidden: boolean): void;
+  /** Stores the round, with the calls mocks answered, whether the agent saw it, and what it saw when that differs. Called once per round. */
+  record(mocked: readonly MockedCallRecord[], hidden: boolean, agentResponse?: string): void;
 }
 
 export interface ToolLoopOptions {
@@ -85,10 +85,9 @@ export async function runToolLoop(agentBody: JsonValue, options: ToolLoopOptions
       return { kind: 'error', error: new CalltapeError('MOCK_LOOP', `calltape: the model kept calling mocked tools for ${round + 1} rounds (mocks.maxHiddenRounds is ${options.maxHiddenRounds}); its last turn called ${mocked.map((call) => call.name).join(', ')}`) };
     }
     const results = await answerAll(mocked, options);
-    const everyCallMocked = unmocked.length === 0;
-    answered.record(results, everyCallMocked);
     const turn = wire.turnMessages(output, results);
-    if (everyCallMocked) {
+    if (unmocked.length === 0) {
+      answered.record(results, true);
       hidden.push(...turn);
       body = wire.appendMessages(body, turn);
       continue;
@@ -96,6 +95,7 @@ export async function runToolLoop(agentBody: JsonValue, options: ToolLoopOptions
     // Some calls are the agent's: it sees the turn without the mocked ones and runs the rest.
     history.set(answerKey(visiblePrefix, { text: output.text, toolCalls: unmocked }), [...hidden, ...turn]);
     const visible = wire.withoutCalls(answered.body, options.form, new Set(mocked.map((call) => call.id as string)));
+    answered.record(results, false, visible);
     if (visible === undefined) return { kind: 'error', error: new CalltapeError('MOCK_LOOP', 'calltape: could not rewrite the model turn without its mocked calls') };
     return { kind: 'answer', round: answered, body: visible };
   }

@@ -78,6 +78,9 @@ interface LoopRecord {
   readonly startedAt: number;
   readonly mocked: readonly MockedCall[];
   readonly hidden: boolean;
+  /** What the agent sent (round 0, when hidden history was spliced in) and got (when calls were hidden from it). */
+  readonly agentRequest?: Buffer | undefined;
+  readonly agentResponse?: string | undefined;
 }
 
 /** The mocks a request runs with: the sets its `x-calltape-mocks` header names (`none` for none), else the default sets. */
@@ -162,7 +165,8 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
         match,
         secrets: credentialValues(headers, where.path),
         proxyError: proxyError && { status: proxyError.status, message: proxyError.message },
-        ...(loop ? { mocked: loop.mocked, hidden: loop.hidden } : overridden ? { mocked: overridden } : {}),
+        ...(loop ? { mocked: loop.mocked, hidden: loop.hidden } : overridden ? { mocked: overridden, agentView: { request: read.body } } : {}),
+        ...(loop && (loop.agentRequest || loop.agentResponse !== undefined) ? { agentView: { ...(loop.agentRequest ? { request: loop.agentRequest } : {}), ...(loop.agentResponse !== undefined ? { response: Buffer.from(loop.agentResponse) } : {}) } } : {}),
       };
     };
     const record = (match: MatchKey | undefined, upstreamOutcome: CapturedRound['upstream'], proxyError: CalltapeError | undefined, loop?: LoopRecord): void => {
@@ -248,7 +252,9 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
           logger.error(error.message);
         },
         answer: async (body) => {
-          const loop = { round: round++, body, startedAt: Date.now() };
+          // The first round answers the agent's own request: when hidden history went in, keep what the agent sent.
+          const index = round++;
+          const loop = { round: index, body, startedAt: Date.now(), agentRequest: index === 0 && !body.equals(read.body) ? read.body : undefined };
           let roundMatch: MatchKey | undefined;
           if (replaying && reader && !diffing) {
             const keyed = matchKey(body.toString('utf8'));
@@ -275,7 +281,7 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
             logger.error(failure.message);
             throw failure;
           }
-          return { source: { kind: 'upstream', outcome }, record: (mocked, hidden) => (diffing ? undefined : record(roundMatch, captured, undefined, { ...loop, mocked, hidden })) };
+          return { source: { kind: 'upstream', outcome }, record: (mocked, hidden, agentResponse) => (diffing ? undefined : record(roundMatch, captured, undefined, { ...loop, mocked, hidden, agentResponse })) };
         },
       });
       return;

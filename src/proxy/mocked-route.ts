@@ -30,7 +30,7 @@ export interface MockedRouteContext {
   readonly strictTools: boolean;
   readonly allowTools: ReadonlySet<string>;
   /** Answers a request body: a recording (replay, auto hit) or the upstream (record, auto miss); throws CalltapeError on a miss or a failure before headers. */
-  answer(body: Buffer): Promise<{ readonly source: RoundSource; record(mocked: readonly MockedCall[], hidden: boolean): void }>;
+  answer(body: Buffer): Promise<{ readonly source: RoundSource; record(mocked: readonly MockedCall[], hidden: boolean, agentResponse?: string): void }>;
   /** Counts an answer calltape refused (strict tools), for the run's exit code. */
   refused(error: CalltapeError): void;
 }

@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -205,6 +206,18 @@ describe('mock tools: policies', () => {
       ['get_balance', true],
     ]);
     expect(interactions.map((interaction) => interaction.hidden ?? false)).toEqual([false, false, true, false]);
+    // Both views: what the agent sent and got, where they differ from what went upstream.
+    const db = new Database(recorded.cassette, { readonly: true });
+    const views = db.prepare('SELECT agent_request_body AS sent, agent_response_body AS got FROM interactions ORDER BY seq').all() as { sent: Buffer | null; got: Buffer | null }[];
+    db.close();
+    expect(views.map((view) => [view.sent !== null, view.got !== null])).toEqual([
+      [false, true],
+      [true, false],
+      [false, false],
+      [false, false],
+    ]);
+    expect(views[0]?.got?.toString()).not.toContain('call_bal');
+    expect(JSON.parse(views[1]?.sent?.toString() ?? '{}').messages.map((message: WireMessage) => message.role)).toEqual(['user', 'assistant', 'tool']);
     const trajectories = buildTrajectories(interactions);
     expect(trajectories.map((run) => run.calls.map((call) => [call.name, call.mocked, call.result?.text]))).toEqual([
       [

@@ -93,5 +93,7 @@ export const migrations: readonly string[] = [
   `
   ALTER TABLE interactions ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0;
   ALTER TABLE interactions ADD COLUMN mocked_calls TEXT;
+  ALTER TABLE interactions ADD COLUMN agent_request_body BLOB;
+  ALTER TABLE interactions ADD COLUMN agent_response_body BLOB;
   `,
 ];

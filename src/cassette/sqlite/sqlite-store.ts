@@ -161,11 +161,13 @@ export class SqliteStore {
       `INSERT INTO interactions (id, session_id, provider, method, path, model, response_model, stream, status, http_status,
          error, finish_reason, finish_reason_raw, response_text, refusal, input_tokens, output_tokens, total_tokens,
          started_at, first_byte_ms, total_ms, ending, request_headers, request_body, response_headers, response_body,
-         response_chunks, request_key, key_profile, canonical_request, key_ordinal, ordinal_scope, hidden, mocked_calls)
+         response_chunks, request_key, key_profile, canonical_request, key_ordinal, ordinal_scope, hidden, mocked_calls,
+         agent_request_body, agent_response_body)
        VALUES (@id, @session_id, @provider, @method, @path, @model, @response_model, @stream, @status, @http_status,
          @error, @finish_reason, @finish_reason_raw, @response_text, @refusal, @input_tokens, @output_tokens, @total_tokens,
          @started_at, @first_byte_ms, @total_ms, @ending, @request_headers, @request_body, @response_headers, @response_body,
-         @response_chunks, @request_key, @key_profile, @canonical_request, @key_ordinal, @ordinal_scope, @hidden, @mocked_calls)`,
+         @response_chunks, @request_key, @key_profile, @canonical_request, @key_ordinal, @ordinal_scope, @hidden, @mocked_calls,
+         @agent_request_body, @agent_response_body)`,
     );
     const toolCall = this.db.prepare(
       `INSERT INTO tool_calls VALUES (@interaction_id, @choice, @position, @session_id, @call_id, @call_index, @name,
@@ -210,6 +212,8 @@ export class SqliteStore {
           key_ordinal: exchange.match?.ordinal ?? null,
           ordinal_scope: exchange.match?.scope ?? null,
           hidden: trace.hidden ? 1 : 0,
+          agent_request_body: exchange.agentView?.request ?? null,
+          agent_response_body: exchange.agentView?.response ?? null,
           mocked_calls: trace.mocked ? JSON.stringify(trace.mocked.map((call) => ({ call_id: call.callId, name: call.name, mock_set: call.set, result: call.content, is_error: call.isError, ...(call.agentResult !== undefined ? { agent_result: call.agentResult } : {}) }))) : null,
         });
         const outputs: readonly AssistantOutput[] = trace.response ? [trace.response.output, ...trace.response.alternatives] : [];
