@@ -7,7 +7,7 @@ import type { CassetteContext, CassetteRegistry } from './cassette-registry.js';
 import type { Recorder } from '../cassette/worker-recorder.js';
 import type { Config, ProxyMode } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
-import type { ProviderAdapter } from '../providers/provider-adapter.js';
+import type { ProviderAdapter, ResponseEnding } from '../providers/provider-adapter.js';
 import { classifyUpstreamFailure } from './classify-upstream-failure.js';
 import { forwardUpstream } from './forward-upstream.js';
 import { collectUpstream } from './collect-upstream.js';
@@ -17,7 +17,8 @@ import type { MockRegistry } from '../mocks/load-mocks.js';
 import type { AnsweredCalls, HiddenHistory, MockCounters } from '../mocks/hidden-history.js';
 import type { Mock, MockAnswer } from '../mocks/mock-types.js';
 import { overrideToolResults } from '../mocks/override-results.js';
-import type { JsonValue } from '../trace/trace.js';
+import type { Interaction, JsonValue } from '../trace/trace.js';
+import { buildExchange } from '../cassette/build-exchange.js';
 import type { Logger } from './logger.js';
 import { readRequestBody } from './read-request-body.js';
 import { inRequestedForm, replayRecording, timingFactor } from './replay-recording.js';
@@ -58,6 +59,15 @@ export interface CapturedRouteDeps {
   readonly stats: ReplayStats;
   /** Mock tools in force, when any are configured. */
   readonly mockState?: MockState | undefined;
+  /** Sees every answered round trip as a parsed interaction (for `calltape test`), replays included. */
+  readonly observer?: ProxyObserver | undefined;
+}
+
+/** In-process subscriber to what the proxy answers: parsed off the store's worker, so only runners that need it pay. */
+export interface ProxyObserver {
+  interaction(interaction: Interaction): void;
+  /** A replay miss, with the session of the request that missed. */
+  miss(sessionId: string | undefined, message: string): void;
 }
 
 /** The loaded mock sets and what the tool loop remembers between requests. */
@@ -109,7 +119,7 @@ export interface Where {
  * record forwards everything; record and auto hand the round to the store worker afterwards.
  */
 export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: ProviderAdapter, request: IncomingMessage, response: ServerResponse, where: Where) => Promise<void> {
-  const { config, logger, upstream, redactor, recorder, cassettes, stats, mockState } = deps;
+  const { config, logger, upstream, redactor, recorder, cassettes, stats, mockState, observer } = deps;
   // One count per cassette: the Nth identical request is the Nth of its cassette and scope.
   const ordinals = new Map<string, OrdinalCounter>();
   const rules = effectiveRules(config.match);
@@ -169,11 +179,28 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
         ...(loop && (loop.agentRequest || loop.agentResponse !== undefined) ? { agentView: { ...(loop.agentRequest ? { request: loop.agentRequest } : {}), ...(loop.agentResponse !== undefined ? { response: Buffer.from(loop.agentResponse) } : {}) } } : {}),
       };
     };
+    /** Hands a finished round to the store (record and auto modes) and to the observer (every mode). */
     const record = (match: MatchKey | undefined, upstreamOutcome: CapturedRound['upstream'], proxyError: CalltapeError | undefined, loop?: LoopRecord): void => {
-      if (!capture) return;
-      stats.recorded++;
-      recorder.record(where.cassette, roundOf(match, upstreamOutcome, proxyError, loop));
+      if (!capture && !observer) return;
+      const round = roundOf(match, upstreamOutcome, proxyError, loop);
+      if (capture) {
+        stats.recorded++;
+        recorder.record(where.cassette, round);
+      }
+      observe(round);
     };
+    const observe = (round: CapturedRound): void => {
+      if (!observer) return;
+      try {
+        observer.interaction(buildExchange(adapter, redactor, round).interaction);
+      } catch (error) {
+        logger.error(`calltape: cannot trace ${method} ${redactor.path(where.path)}: ${(error as Error).message}`);
+      }
+    };
+    const observeReplay = (recording: Recording, loop?: LoopRecord): void => {
+      if (observer) observe(roundOf(undefined, upstreamOfRecording(recording), undefined, loop));
+    };
+    const missed = (message: string): void => observer?.miss(where.sessionId, message);
 
     /** A recording the tool loop may use: not past expiry unless expired ones are only warned about. */
     const usable = (found: Recording | undefined): Recording | undefined => {
@@ -196,6 +223,7 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
         stats.served.add(recording.id);
         logger.debug(() => `${method} ${redactor.path(where.path)} → replayed ${recording.id}`);
         replayRecording(config.match.streamAgnostic ? inRequestedForm(recording, adapter, text) : recording, response, factor);
+        observeReplay(recording);
         return true;
       }
       let miss: CalltapeError | undefined;
@@ -206,6 +234,7 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
       }
       if (!miss) return false;
       countMiss(stats, where.cassette, miss.message);
+      missed(miss.message);
       logger.error(miss.message);
       sendError(response, adapter, miss);
       return true;
@@ -264,11 +293,12 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
               stats.hits++;
               stats.served.add(found.id);
               logger.debug(() => `${method} ${redactor.path(where.path)} → replayed ${found.id} (tool loop round ${loop.round + 1})`);
-              return { source: { kind: 'recording', recording: found }, record: () => undefined };
+              return { source: { kind: 'recording', recording: found }, record: (mocked, hidden, agentResponse) => observeReplay(found, { ...loop, mocked, hidden, agentResponse }) };
             }
             if (where.mode === 'replay') {
               const miss = describeMiss(reader, keyed, where.cassette, method, redactor.path(where.path));
               countMiss(stats, where.cassette, miss.message);
+              missed(miss.message);
               logger.error(miss.message);
               throw miss;
             }
@@ -363,4 +393,24 @@ function withoutSessionHeader(headers: IncomingMessage['headers']): IncomingMess
   if (headers[sessionHeader] === undefined) return headers;
   const { [sessionHeader]: _session, ...rest } = headers;
   return rest;
+}
+
+/** A recording as the upstream outcome it once was, to trace a replayed answer like a live one. */
+function upstreamOfRecording(recording: Recording): CapturedRound['upstream'] {
+  const body = recording.body ?? Buffer.alloc(0);
+  const chunks: Uint8Array[] = [];
+  const chunkTimes: number[] = [];
+  let start = 0;
+  for (const [end, atMs] of recording.chunks) {
+    if (end > start) {
+      chunks.push(body.subarray(start, end));
+      chunkTimes.push(atMs);
+    }
+    start = Math.max(start, end);
+  }
+  if (start < body.length) {
+    chunks.push(body.subarray(start));
+    chunkTimes.push(chunkTimes.at(-1) ?? 0);
+  }
+  return { status: recording.httpStatus, headers: recording.headers, chunks, chunkTimes, firstByteMs: chunkTimes[0], totalMs: chunkTimes.at(-1) ?? 0, ending: (recording.ending ?? 'finished') as ResponseEnding, errorMessage: recording.error ?? undefined };
 }

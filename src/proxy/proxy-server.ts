@@ -8,7 +8,7 @@ import type { Config } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
 import { findAdapter } from '../providers/adapters.js';
 import { openAiChatAdapter } from '../providers/openai-chat/openai-chat-adapter.js';
-import { countMiss, createCapturedRoute, maxReasons, type MockState, type ReplayStats } from './captured-route.js';
+import { countMiss, createCapturedRoute, maxReasons, type MockState, type ProxyObserver, type ReplayStats } from './captured-route.js';
 import { AnsweredCalls, HiddenHistory, MockCounters } from '../mocks/hidden-history.js';
 import { loadMocks } from '../mocks/load-mocks.js';
 import { CassetteRegistry } from './cassette-registry.js';
@@ -21,6 +21,8 @@ import { createUpstream } from './upstream.js';
 
 export interface ProxyOptions {
   readonly logger?: Logger;
+  /** Sees every answered round trip, parsed (for in-process runners such as `calltape test`). */
+  readonly observer?: ProxyObserver;
 }
 
 export interface RunningProxy {
@@ -74,7 +76,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
   const upstream = createUpstream(config);
   const stats: ReplayStats = { hits: 0, misses: 0, recorded: 0, expired: 0, served: new Set(), missReasons: [], missedIn: new Map(), diffs: [], compared: 0, refused: 0 };
   const startedAt = Date.now();
-  const capturedRoute = createCapturedRoute({ config, logger, upstream, redactor, recorder, cassettes, stats, mockState });
+  const capturedRoute = createCapturedRoute({ config, logger, upstream, redactor, recorder, cassettes, stats, mockState, observer: options.observer });
   const errorJson = (message: string): string => JSON.stringify(openAiChatAdapter.errorBody(new CalltapeError('UPSTREAM_UNREACHABLE', message)));
   const passThrough = createPassThrough(config.upstream, config.timeouts.upstreamHeadersMs, errorJson, logger);
   let inFlight = 0;

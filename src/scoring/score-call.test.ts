@@ -43,6 +43,11 @@ describe('scoreCall: the classic ground-truth record', () => {
 });
 
 describe('scoreCall: failure paths', () => {
+  it('a negative case (expected_tool: null) passes only when no tool is called', () => {
+    expect(scoreCall({ test_id: 'N-1', expected_tool: null }, [])).toMatchObject({ is_correct: true, score: 1 });
+    expect(scoreCall({ test_id: 'N-1', expected_tool: null }, [{ name: 'execute_transfer', arguments: '{}' }])).toMatchObject({ is_correct: false, score: 0, reasons: ['extra_call'] });
+  });
+
   it('no call → missing_tool_call', () => {
     expect(scoreCall(transfer, [])).toMatchObject({ is_correct: false, score: 0, reasons: ['missing_tool_call'] });
   });

@@ -42,7 +42,7 @@ const messages: Record<ReasonCode, string> = {
  */
 export function scoreCall(testCase: TestCase, actualCalls: readonly ActualCall[], options: ScoreOptions = {}): ScoreResult {
   const now = options.now ?? new Date();
-  const expectedCalls: readonly ExpectedCall[] = testCase.expected_calls ?? (testCase.expected_tool !== undefined ? [testCase as ExpectedCall] : []);
+  const expectedCalls: readonly ExpectedCall[] = testCase.expected_calls ?? (testCase.expected_tool !== undefined && testCase.expected_tool !== null ? [testCase as ExpectedCall] : []);
   const threshold = testCase.pass_threshold ?? 1;
   const policy = testCase.multiple_calls ?? 'penalize';
   if (expectedCalls.length === 0) {

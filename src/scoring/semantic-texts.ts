@@ -7,7 +7,7 @@ import type { ActualCall, TestCase } from './types.js';
  * paths — so their embeddings can be fetched (and cached) before the synchronous scoring.
  */
 export function semanticTexts(testCase: TestCase, actualCalls: readonly ActualCall[]): string[] {
-  const expectations = [...(testCase.expected_calls ?? (testCase.expected_tool !== undefined ? [testCase] : [])), ...(testCase.alternatives ?? [])];
+  const expectations = [...(testCase.expected_calls ?? (testCase.expected_tool !== undefined && testCase.expected_tool !== null ? [testCase] : [])), ...(testCase.alternatives ?? [])];
   const texts = new Set<string>();
   for (const expectation of expectations) {
     for (const [path, rule] of Object.entries(expectation.rules ?? {})) {

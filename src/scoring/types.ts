@@ -53,14 +53,16 @@ export interface ExpectedCall {
 }
 
 /** A ground-truth test case: the classic single-call record, or several parallel calls. */
-export interface TestCase extends Partial<ExpectedCall> {
+export interface TestCase extends Partial<Omit<ExpectedCall, 'expected_tool'>> {
+  /** The tool, or acceptable tools; `null`: no tool may be called (a negative case). */
+  readonly expected_tool?: string | readonly string[] | null;
   readonly test_id?: string;
   readonly prompt?: string;
   /** Parallel expected calls, matched one-to-one with the actual calls (best assignment). */
   readonly expected_calls?: readonly ExpectedCall[];
   /** Arguments the case does not mention: `ignore`, `penalize` (count as a mismatch) or `fail` (default). */
   readonly extra_arguments?: 'ignore' | 'penalize' | 'fail';
-  /** Several actual calls for one expected call: `first`, `best` (default), `all` (each must match), `penalize` (extras lower the score). */
+  /** Several actual calls for one expected call: `first`, `best`, `all` (each must match), `penalize` (default: extras lower the score). */
   readonly multiple_calls?: 'first' | 'best' | 'all' | 'penalize';
   /** Score a call needs to be correct (default 1.0). */
   readonly pass_threshold?: number;

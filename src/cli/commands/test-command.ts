@@ -1,0 +1,156 @@
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import cliProgress from 'cli-progress';
+import type { Command } from 'commander';
+import { loadConfig, type ConfigFlags } from '../../config/load-config.js';
+import { CalltapeError } from '../../errors.js';
+import { createLogger } from '../../proxy/logger.js';
+import { baselineOf, jsonReport } from '../../report/json-report.js';
+import { junitReport } from '../../report/junit-report.js';
+import { markdownReport } from '../../report/markdown-report.js';
+import { terminalReport } from '../../report/terminal-report.js';
+import type { CaseResult } from '../../runner/case-result.js';
+import { loadSuite } from '../../runner/load-suite.js';
+import { runSuite, type SuiteRunResult } from '../../runner/run-suite.js';
+import { scoreCassette } from '../../runner/score-cassette.js';
+import { resolveCassette } from '../resolve-cassette.js';
+import { exitCodes, reportError } from '../exit-codes.js';
+
+interface ReportFlags {
+  readonly json?: string;
+  readonly junit?: string;
+  readonly markdown?: string;
+  readonly baseline?: string;
+  readonly now?: string;
+}
+interface TestFlags extends ConfigFlags, ReportFlags {
+  readonly concurrency?: string;
+}
+interface ScoreFlags extends ReportFlags {
+  readonly cassette: string;
+  readonly suite: string;
+}
+
+export function registerTestCommands(program: Command): void {
+  const reportOptions = (command: Command): Command =>
+    command
+      .option('--json <file>', 'write the JSON report (config/test-report.schema.json)')
+      .option('--junit <file>', 'write JUnit XML for CI')
+      .option('--markdown <file>', 'write a Markdown report (also appended to $GITHUB_STEP_SUMMARY when set)')
+      .option('--baseline <file>', 'a JSON report of an earlier run, for the max_regression gate')
+      .option('--now <iso>', 'the scoring clock for {{TODAY}}-style placeholders (default: now)');
+  reportOptions(
+    program
+      .command('test')
+      .description('run ground-truth suites as a CI gate: exit 0 when every gate holds, 1 when one fails')
+      .argument('<suites...>', 'suite files (YAML, JSON or JSONL)')
+      .option('--mode <mode>', 'replay (default: offline from the cassette) | record | auto')
+      .option('--concurrency <n>', 'cases run at once (default: CPU count)')
+      .option('--config <file>', 'proxy configuration to start from (upstream, timeouts, redaction)')
+      .option('--upstream <url>', 'provider origin for record and auto'),
+  ).action(async (files: string[], flags: TestFlags) => {
+    process.exitCode = await guarded(program, async () => {
+      const cwd = process.cwd();
+      const mode = flags.mode ?? 'replay';
+      if (mode !== 'replay' && mode !== 'record' && mode !== 'auto') throw new CalltapeError('CONFIG_INVALID', `command line: --mode: must be one of ["replay","record","auto"] (got "${mode}")`);
+      const concurrency = flags.concurrency === undefined ? undefined : Number(flags.concurrency);
+      if (concurrency !== undefined && (!Number.isInteger(concurrency) || concurrency < 1)) throw new CalltapeError('CONFIG_INVALID', `command line: --concurrency: must be a whole number ≥ 1 (got "${flags.concurrency}")`);
+      const { config } = loadConfig({ ...flags, mode: undefined }, process.env, cwd);
+      const suites = files.map((file) => loadSuite(file, cwd));
+      const results: SuiteRunResult[] = [];
+      for (const suite of suites) {
+        const progress = startProgress(suite.cases.length * suite.runs.length);
+        const result = await runSuite(suite, {
+          config,
+          mode,
+          ...(concurrency !== undefined ? { concurrency } : {}),
+          now: clock(flags.now),
+          logger: createLogger('error'),
+          ...baseline(flags.baseline),
+          ...(process.env['OPENAI_API_KEY'] ? { apiKey: process.env['OPENAI_API_KEY'] } : {}),
+          onCase: progress.tick,
+        }).finally(progress.stop);
+        results.push(result);
+      }
+      return report(results, flags);
+    });
+  });
+
+  reportOptions(
+    program
+      .command('score')
+      .description('re-score recorded traffic against a suite, without running anything')
+      .requiredOption('--cassette <name>', 'cassette: a name (recordings/<name>.sqlite) or a path')
+      .requiredOption('--suite <file>', 'the suite to score against'),
+  ).action(async (flags: ScoreFlags) => {
+    process.exitCode = await guarded(program, async () => {
+      const cwd = process.cwd();
+      const suite = loadSuite(flags.suite, cwd);
+      const result = await scoreCassette(suite, resolveCassette(flags.cassette, cwd), { now: clock(flags.now), ...baseline(flags.baseline) });
+      return report([result], flags);
+    });
+  });
+}
+
+async function guarded(program: Command, run: () => Promise<number>): Promise<number> {
+  try {
+    return await run();
+  } catch (error) {
+    return reportError(error, program.opts<{ debug?: boolean }>().debug === true);
+  }
+}
+
+/** Prints the terminal report, writes the files asked for, and gives the exit code: 3 when a case could not run, 1 when a gate failed. */
+function report(results: readonly SuiteRunResult[], flags: ReportFlags): number {
+  const errored = results.some((result) => result.cases.some((item) => item.status === 'error'));
+  const gateFailed = results.some((result) => result.gates.some((gate) => !gate.pass));
+  const exitCode = errored ? exitCodes.infrastructure : gateFailed ? exitCodes.failed : exitCodes.ok;
+  for (const result of results) process.stdout.write(terminalReport(result, process.stdout.isTTY === true && !process.env['NO_COLOR']));
+  const [first] = results;
+  if (!first) return exitCode;
+  // One suite per report file: several suites write `name.<suite>.ext` beside the path given.
+  const target = (path: string, result: SuiteRunResult): string => (results.length === 1 ? path : path.replace(/(\.[^./]+)?$/, `.${result.suite}$1`));
+  for (const result of results) {
+    if (flags.json) writeFileSync(resolve(target(flags.json, result)), jsonReport(result, exitCode));
+    if (flags.junit) writeFileSync(resolve(target(flags.junit, result)), junitReport(result));
+    if (flags.markdown) writeFileSync(resolve(target(flags.markdown, result)), markdownReport(result));
+    const summary = process.env['GITHUB_STEP_SUMMARY'];
+    if (summary) appendFileSync(summary, markdownReport(result));
+  }
+  return exitCode;
+}
+
+function clock(now: string | undefined): Date {
+  if (now === undefined) return new Date();
+  const date = new Date(now);
+  if (Number.isNaN(date.getTime())) throw new CalltapeError('CONFIG_INVALID', `command line: --now: not an ISO 8601 date-time (got "${now}")`);
+  return date;
+}
+
+function baseline(file: string | undefined): { baseline?: ReadonlyMap<string, number> } {
+  if (file === undefined) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(resolve(file), 'utf8'));
+  } catch (error) {
+    throw new CalltapeError('CONFIG_INVALID', `${resolve(file)}: cannot read the baseline report: ${(error as Error).message}`);
+  }
+  const rates = baselineOf(parsed);
+  if (!rates) throw new CalltapeError('CONFIG_INVALID', `${resolve(file)}: not a calltape JSON report (no runs[].pass_rate)`);
+  return { baseline: rates };
+}
+
+/** A progress bar on a terminal; nothing in CI logs (the summary follows). */
+function startProgress(total: number): { tick: (result: CaseResult) => void; stop: () => void } {
+  if (!process.stderr.isTTY || process.env['CI']) return { tick: () => undefined, stop: () => undefined };
+  const bar = new cliProgress.SingleBar({ stream: process.stderr, format: 'calltape test [{bar}] {value}/{total} cases · {failed} not passing', hideCursor: true, clearOnComplete: true }, cliProgress.Presets.shades_classic);
+  let failed = 0;
+  bar.start(total, 0, { failed });
+  return {
+    tick: (result) => {
+      if (result.status !== 'pass') failed++;
+      bar.increment(1, { failed });
+    },
+    stop: () => bar.stop(),
+  };
+}

@@ -1,0 +1,56 @@
+import { XMLBuilder } from 'fast-xml-parser';
+import type { SuiteRunResult } from '../runner/run-suite.js';
+import { callsLine, caseName } from './report-text.js';
+
+/**
+ * JUnit XML as CI systems read it (GitHub, GitLab, Jenkins): one `testsuite` per run
+ * configuration, one `testcase` per case, a `failure` carrying the per-argument diff or an
+ * `error` for a case that could not run, and the agent's output in `system-out`/`system-err`.
+ */
+export function junitReport(result: SuiteRunResult): string {
+  const suites = result.runs.map((run) => {
+    const cases = result.cases.filter((item) => item.run === run.run);
+    return {
+      '@_name': result.runs.length > 1 ? `${result.suite} [${run.run}]` : result.suite,
+      '@_tests': cases.length,
+      '@_failures': cases.filter((item) => item.status === 'fail').length,
+      '@_errors': cases.filter((item) => item.status === 'error').length,
+      '@_skipped': 0,
+      '@_time': seconds(cases.reduce((sum, item) => sum + item.duration_ms, 0)),
+      '@_timestamp': result.started_at.replace(/\.\d+Z$/, ''),
+      testcase: cases.map((item) => ({
+        '@_name': item.test_id,
+        '@_classname': `${result.suite}.${run.run}`,
+        '@_time': seconds(item.duration_ms),
+        ...(item.status === 'fail' ? { failure: { '@_message': firstLine(item.problems[0] ?? 'failed'), '@_type': 'calltape.fail', '#text': detail(result, item) } } : {}),
+        ...(item.status === 'error' ? { error: { '@_message': firstLine(item.error ?? item.problems[0] ?? 'error'), '@_type': 'calltape.error', '#text': detail(result, item) } } : {}),
+        ...(item.agent?.stdout ? { 'system-out': item.agent.stdout } : {}),
+        ...(item.agent?.stderr ? { 'system-err': item.agent.stderr } : {}),
+      })),
+    };
+  });
+  const builder = new XMLBuilder({ ignoreAttributes: false, format: true, suppressEmptyNode: true, processEntities: true });
+  const body = builder.build({
+    testsuites: {
+      '@_name': `calltape ${result.suite}`,
+      '@_tests': result.cases.length,
+      '@_failures': result.cases.filter((item) => item.status === 'fail').length,
+      '@_errors': result.cases.filter((item) => item.status === 'error').length,
+      '@_time': seconds(result.duration_ms),
+      testsuite: suites,
+    },
+  }) as string;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${body}`;
+}
+
+function detail(result: SuiteRunResult, item: SuiteRunResult['cases'][number]): string {
+  return [`case ${caseName(result, item)}: score ${item.score}`, `called: ${callsLine(item)}`, ...item.problems].join('\n');
+}
+
+function firstLine(text: string): string {
+  return text.split('\n')[0]?.slice(0, 500) ?? '';
+}
+
+function seconds(ms: number): string {
+  return (ms / 1000).toFixed(3);
+}

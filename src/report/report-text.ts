@@ -1,0 +1,43 @@
+import type { CaseResult } from '../runner/case-result.js';
+import { pct } from '../runner/gates.js';
+import type { SuiteRunResult } from '../runner/run-suite.js';
+
+/** A row per group (tool or tag): cases, passed, pass rate. */
+export interface GroupRow {
+  readonly run: string;
+  readonly group: string;
+  readonly total: number;
+  readonly passed: number;
+  readonly rate: string;
+}
+
+/** Pass counts per tool a case expects (`(none)` for negative cases) or per tag, by run. */
+export function groupRows(result: SuiteRunResult, by: 'tools' | 'tags'): GroupRow[] {
+  const rows = new Map<string, { run: string; group: string; total: number; passed: number }>();
+  for (const item of result.cases) {
+    const groups = item[by].length > 0 ? item[by] : by === 'tools' ? ['(no call expected)'] : [];
+    for (const group of groups) {
+      const key = `${item.run}\u0000${group}`;
+      const row = rows.get(key) ?? { run: item.run, group, total: 0, passed: 0 };
+      row.total++;
+      if (item.status === 'pass') row.passed++;
+      rows.set(key, row);
+    }
+  }
+  return [...rows.values()].sort((left, right) => (left.run === right.run ? (left.group < right.group ? -1 : 1) : left.run < right.run ? -1 : 1)).map((row) => ({ ...row, rate: pct(row.total === 0 ? 1 : row.passed / row.total) }));
+}
+
+/** The case's name in reports: `run/test_id` when there are several runs. */
+export function caseName(result: SuiteRunResult, item: CaseResult): string {
+  return result.runs.length > 1 ? `${item.run}/${item.test_id}` : item.test_id;
+}
+
+/** The calls a case's run made, on one line. */
+export function callsLine(item: CaseResult): string {
+  if (item.calls.length === 0) return '(no tool call)';
+  return item.calls.map((call) => `${call.name}(${call.arguments.length > 120 ? `${call.arguments.slice(0, 117)}...` : call.arguments})${call.mocked ? ' [mocked]' : ''}`).join(', ');
+}
+
+export function failingCases(result: SuiteRunResult): CaseResult[] {
+  return result.cases.filter((item) => item.status !== 'pass');
+}

@@ -1,0 +1,44 @@
+import Table from 'cli-table3';
+import { pct } from '../runner/gates.js';
+import type { SuiteRunResult } from '../runner/run-suite.js';
+import { callsLine, caseName, failingCases, groupRows } from './report-text.js';
+
+/**
+ * The report a person reads in a terminal or a CI log: per run configuration, per tool and per
+ * tag tables, the gates, and every failing case with its per-argument diff.
+ */
+export function terminalReport(result: SuiteRunResult, color: boolean): string {
+  const paint = (code: number, text: string): string => (color ? `\u001b[${code}m${text}\u001b[0m` : text);
+  const table = (head: string[]): Table.Table => new Table({ head, style: { head: color ? ['cyan'] : [], border: color ? ['grey'] : [] } });
+  const lines: string[] = [];
+  lines.push(`calltape test · ${result.suite} · ${result.drive} · ${result.mode} · cassette ${result.cassette} · ${result.cases.length} case run(s) in ${(result.duration_ms / 1000).toFixed(1)} s`, '');
+  const runs = table(['run', 'model', 'cases', 'passed', 'failed', 'errors', 'pass rate', 'mean score']);
+  for (const run of result.runs) runs.push([run.run, run.model ?? '-', run.total, run.passed, run.failed, run.errors, pct(run.pass_rate), run.mean_score.toFixed(3)]);
+  lines.push(runs.toString());
+  const tools = groupRows(result, 'tools');
+  if (tools.length > 0) {
+    const byTool = table(result.runs.length > 1 ? ['run', 'expected tool', 'cases', 'passed', 'pass rate'] : ['expected tool', 'cases', 'passed', 'pass rate']);
+    for (const row of tools) byTool.push(result.runs.length > 1 ? [row.run, row.group, row.total, row.passed, row.rate] : [row.group, row.total, row.passed, row.rate]);
+    lines.push(byTool.toString());
+  }
+  const tags = groupRows(result, 'tags');
+  if (tags.length > 0) {
+    const byTag = table(result.runs.length > 1 ? ['run', 'tag', 'cases', 'passed', 'pass rate'] : ['tag', 'cases', 'passed', 'pass rate']);
+    for (const row of tags) byTag.push(result.runs.length > 1 ? [row.run, row.group, row.total, row.passed, row.rate] : [row.group, row.total, row.passed, row.rate]);
+    lines.push(byTag.toString());
+  }
+  const failing = failingCases(result);
+  if (failing.length > 0) {
+    lines.push('', paint(1, `${failing.length} case(s) not passing:`));
+    for (const item of failing) {
+      lines.push(`${paint(item.status === 'error' ? 33 : 31, item.status === 'error' ? 'ERROR' : 'FAIL ')} ${caseName(result, item)} (score ${item.score.toFixed(3)})`);
+      lines.push(`      called: ${callsLine(item)}`);
+      for (const problem of item.problems) lines.push(`      ${problem}`);
+    }
+  }
+  lines.push('', paint(1, 'gates:'));
+  for (const gate of result.gates) lines.push(`  ${gate.pass ? paint(32, 'pass') : paint(31, 'FAIL')} ${gate.gate}${gate.subject ? ` ${gate.subject}` : ''}${result.runs.length > 1 ? ` [${gate.run}]` : ''}: ${gate.message}`);
+  const errors = result.cases.filter((item) => item.status === 'error').length;
+  lines.push('', result.passed ? paint(32, 'PASSED') : paint(31, `FAILED${errors > 0 ? ` (${errors} case(s) could not run or be judged)` : ''}`), '');
+  return lines.join('\n');
+}

@@ -1,0 +1,32 @@
+import type { TrajectoryResult } from '../scoring/trajectory/types.js';
+import type { ScoreResult } from '../scoring/types.js';
+
+/** What a case's run produced and how it scored: the unit every report is built from. */
+export interface CaseResult {
+  /** The run configuration (`default` when the suite has one). */
+  readonly run: string;
+  readonly test_id: string;
+  /** Position in the suite (0-based): results keep suite order whatever the concurrency. */
+  readonly index: number;
+  readonly tags: readonly string[];
+  /** The tools the case expects (for per-tool gates and tables). */
+  readonly tools: readonly string[];
+  readonly session: string;
+  /** `error`: the case could not be run or judged (replay miss, upstream down, judge unavailable) — not a verdict on the model. */
+  readonly status: 'pass' | 'fail' | 'error';
+  readonly score: number;
+  /** The call scorer's verdict, for cases with expected calls. */
+  readonly call: ScoreResult | null;
+  /** The trajectory checks' verdict, for cases with expect / never / judge. */
+  readonly trajectory: TrajectoryResult | null;
+  /** The calls the run made, in order. */
+  readonly calls: readonly { readonly name: string; readonly arguments: string; readonly mocked: boolean; readonly turn: number }[];
+  /** Why the case failed or errored, one line each, for humans. */
+  readonly problems: readonly string[];
+  readonly error: string | null;
+  readonly duration_ms: number;
+  readonly turns: number;
+  readonly tokens: { readonly input: number; readonly output: number };
+  /** Agent mode: how the agent process ended and what it printed (truncated). */
+  readonly agent: { readonly exit_code: number | null; readonly signal: string | null; readonly timed_out: boolean; readonly stdout: string; readonly stderr: string } | null;
+}

@@ -1,0 +1,91 @@
+import type { CaseResult } from './case-result.js';
+import type { Gates } from './suite-types.js';
+
+export interface GateResult {
+  readonly gate: 'pass_rate' | 'mean_score' | 'per_tag' | 'per_tool' | 'max_regression';
+  readonly run: string;
+  /** The tag or tool of a per-tag / per-tool gate. */
+  readonly subject: string | null;
+  readonly threshold: number;
+  /** The measured value (for max_regression: the drop in pass rate); null when nothing could be measured. */
+  readonly actual: number | null;
+  readonly pass: boolean;
+  readonly message: string;
+}
+
+/** Per run configuration: pass rate, mean score and counts. */
+export interface RunSummary {
+  readonly run: string;
+  readonly total: number;
+  readonly passed: number;
+  readonly failed: number;
+  readonly errors: number;
+  readonly pass_rate: number;
+  readonly mean_score: number;
+}
+
+export function summarise(results: readonly CaseResult[], run: string): RunSummary {
+  const own = results.filter((result) => result.run === run);
+  const passed = own.filter((result) => result.status === 'pass').length;
+  const errors = own.filter((result) => result.status === 'error').length;
+  return {
+    run,
+    total: own.length,
+    passed,
+    failed: own.length - passed - errors,
+    errors,
+    pass_rate: rate(passed, own.length),
+    mean_score: own.length === 0 ? 1 : round(own.reduce((sum, result) => sum + result.score, 0) / own.length),
+  };
+}
+
+/**
+ * Evaluates the suite's gates for every run configuration. With no gates declared, every case
+ * must pass (pass_rate 1): a suite without gates still fails the build on a failing case. A
+ * per-tag or per-tool gate that matches no case fails — a typo must not pass silently.
+ * `max_regression` compares pass rates with the baseline run of the same name.
+ */
+export function evaluateGates(gates: Gates, results: readonly CaseResult[], runs: readonly string[], baseline: ReadonlyMap<string, number> | undefined): GateResult[] {
+  const declared = Object.keys(gates).length > 0 ? gates : { pass_rate: 1 };
+  const outcomes: GateResult[] = [];
+  for (const run of runs) {
+    const own = results.filter((result) => result.run === run);
+    const summary = summarise(results, run);
+    if (declared.pass_rate !== undefined) outcomes.push(atLeast('pass_rate', run, null, declared.pass_rate, summary.pass_rate, `${summary.passed}/${summary.total} cases passed`));
+    if (declared.mean_score !== undefined) outcomes.push(atLeast('mean_score', run, null, declared.mean_score, summary.mean_score, `mean score ${summary.mean_score}`));
+    for (const [tag, threshold] of Object.entries(declared.per_tag ?? {})) outcomes.push(subsetGate('per_tag', run, tag, threshold, own.filter((result) => result.tags.includes(tag))));
+    for (const [tool, threshold] of Object.entries(declared.per_tool ?? {})) outcomes.push(subsetGate('per_tool', run, tool, threshold, own.filter((result) => result.tools.includes(tool))));
+    if (declared.max_regression !== undefined) {
+      const before = baseline?.get(run);
+      if (before === undefined) outcomes.push({ gate: 'max_regression', run, subject: null, threshold: declared.max_regression, actual: null, pass: true, message: baseline ? `the baseline has no run "${run}"; nothing to compare` : 'no --baseline given; nothing to compare' });
+      else {
+        const drop = round(before - summary.pass_rate);
+        outcomes.push({ gate: 'max_regression', run, subject: null, threshold: declared.max_regression, actual: drop, pass: drop <= declared.max_regression, message: `pass rate ${pct(before)} → ${pct(summary.pass_rate)} (${drop > 0 ? `−${pct(drop)}` : 'no drop'}; at most −${pct(declared.max_regression)} allowed)` });
+      }
+    }
+  }
+  return outcomes;
+}
+
+function subsetGate(gate: 'per_tag' | 'per_tool', run: string, subject: string, threshold: number, cases: readonly CaseResult[]): GateResult {
+  if (cases.length === 0) return { gate, run, subject, threshold, actual: null, pass: false, message: `no case ${gate === 'per_tag' ? 'carries the tag' : 'expects the tool'} ${subject}` };
+  const passed = cases.filter((result) => result.status === 'pass').length;
+  return atLeast(gate, run, subject, threshold, rate(passed, cases.length), `${passed}/${cases.length} cases passed`);
+}
+
+function atLeast(gate: GateResult['gate'], run: string, subject: string | null, threshold: number, actual: number, facts: string): GateResult {
+  const pass = actual >= threshold;
+  const value = gate === 'mean_score' ? String(actual) : pct(actual);
+  const wanted = gate === 'mean_score' ? String(threshold) : pct(threshold);
+  return { gate, run, subject, threshold, actual, pass, message: `${value} (${facts}); ${pass ? 'at least' : 'needs'} ${wanted}${pass ? '' : `, short by ${gate === 'mean_score' ? round(threshold - actual) : pct(threshold - actual)}`}` };
+}
+
+function rate(passed: number, total: number): number {
+  return total === 0 ? 1 : round(passed / total);
+}
+function round(value: number): number {
+  return Math.round(value * 1e6) / 1e6;
+}
+export function pct(value: number): string {
+  return `${(Math.round(value * 1000) / 10).toString()}%`;
+}

@@ -1,0 +1,175 @@
+import { cpus } from 'node:os';
+import { basename, dirname, extname } from 'node:path';
+import pLimit from 'p-limit';
+import type { Config, ProxyMode } from '../config/config.js';
+import { CalltapeError } from '../errors.js';
+import type { Logger } from '../proxy/logger.js';
+import { startProxy } from '../proxy/proxy-server.js';
+import { buildTrajectories } from '../trace/build-trajectories.js';
+import type { Interaction } from '../trace/trace.js';
+import type { CaseResult } from './case-result.js';
+import { createCodeJudges } from './code-judges.js';
+import { driveAgent } from './drive-agent.js';
+import { driveDirect } from './drive-direct.js';
+import { evaluateGates, summarise, type GateResult, type RunSummary } from './gates.js';
+import { createLlmJudge } from './llm-judge.js';
+import { scoreCase, type CaseRun } from './score-case.js';
+import type { RunConfig, Suite, SuiteCase } from './suite-types.js';
+
+export interface SuiteRunOptions {
+  /** The proxy configuration to start from (upstream, timeouts, redaction, match rules). */
+  readonly config: Config;
+  readonly mode: Extract<ProxyMode, 'record' | 'replay' | 'auto'>;
+  readonly concurrency?: number;
+  /** The scoring clock (placeholders such as {{TODAY}}). */
+  readonly now: Date;
+  readonly logger: Logger;
+  /** Pass rates of a baseline run by run name, for max_regression. */
+  readonly baseline?: ReadonlyMap<string, number>;
+  /** Called as each case finishes (for progress). */
+  readonly onCase?: (result: CaseResult) => void;
+  /** The API key direct mode and LLM judges send upstream (record, auto); never stored. */
+  readonly apiKey?: string;
+}
+
+export interface SuiteRunResult {
+  readonly suite: string;
+  readonly file: string;
+  readonly mode: 'record' | 'replay' | 'auto' | 'score';
+  readonly drive: 'direct' | 'agent' | 'cassette';
+  readonly cassette: string;
+  readonly started_at: string;
+  readonly duration_ms: number;
+  readonly runs: readonly (RunSummary & { readonly model: string | null })[];
+  readonly cases: readonly CaseResult[];
+  readonly gates: readonly GateResult[];
+  /** Every gate held and no case errored. */
+  readonly passed: boolean;
+}
+
+/**
+ * Runs a suite: starts a proxy in this process (cassette, mode and mocks from the suite), drives
+ * every case of every run configuration — directly or by spawning the agent — under its own
+ * session, scores what the proxy saw of that session, and evaluates the gates. Results keep
+ * suite order whatever the concurrency.
+ */
+export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<SuiteRunResult> {
+  const started = Date.now();
+  if (!suite.agent) {
+    const modelless = suite.runs.find((run) => run.model === undefined);
+    if (modelless) throw new CalltapeError('CONFIG_INVALID', `${suite.file}: model: direct mode (no agent) needs a model${suite.runs.length > 1 ? ` (run "${modelless.name}" has none)` : ''}`);
+  }
+  suite.cases.forEach((testCase, index) => {
+    if (testCase.prompt === undefined && !(testCase.messages && !suite.agent)) throw new CalltapeError('CONFIG_INVALID', `${suite.file}: case "${testCase.test_id}" (#${index + 1}): prompt: every case needs a prompt${suite.agent ? ' (it is the agent\'s input)' : ' (or messages)'}`);
+  });
+
+  const caseMocks = [...new Set(suite.cases.flatMap((testCase) => testCase.mocks ?? []))];
+  const suiteSets = suite.mocks.map(setName);
+  const sessions = new Map<string, Interaction[]>();
+  const misses = new Map<string, string[]>();
+  const proxy = await startProxy(
+    {
+      ...options.config,
+      host: '127.0.0.1',
+      port: 0,
+      mode: options.mode,
+      cassette: suite.cassette,
+      mocks: { ...options.config.mocks, files: [...new Set([...suite.mocks, ...caseMocks])], active: suiteSets },
+    },
+    {
+      logger: options.logger,
+      observer: {
+        interaction: (interaction) => {
+          const own = sessions.get(interaction.sessionId);
+          if (own) own.push(interaction);
+          else sessions.set(interaction.sessionId, [interaction]);
+        },
+        miss: (session, message) => {
+          if (session === undefined) return;
+          misses.set(session, [...(misses.get(session) ?? []), message]);
+        },
+      },
+    },
+  );
+  const apiKey = options.apiKey ?? (options.mode === 'replay' ? 'sk-calltape-replay' : '');
+  const codeJudges = createCodeJudges({ baseDir: dirname(suite.file) });
+  const limit = pLimit(Math.max(1, options.concurrency ?? cpus().length));
+  try {
+    const jobs = suite.runs.flatMap((run) => suite.cases.map((testCase, index) => ({ run, testCase, index })));
+    const results = await Promise.all(
+      jobs.map(({ run, testCase, index }) =>
+        limit(async () => {
+          const session = suite.runs.length > 1 ? `${run.name}/${testCase.test_id}` : testCase.test_id;
+          const outcome = await driveCase(suite, run, testCase, session, proxy.url, { apiKey, sessions, misses });
+          const llm = createLlmJudge({ baseUrl: proxy.baseUrl, model: run.model ?? 'gpt-4o-mini', ...(apiKey ? { apiKey } : {}) });
+          const result = await scoreCase(suite, run, testCase, index, outcome, { now: options.now, judges: { code: codeJudges.run, llm } });
+          options.onCase?.(result);
+          return result;
+        }),
+      ),
+    );
+    const runs = suite.runs.map((run) => ({ ...summarise(results, run.name), model: run.model ?? null }));
+    const gates = evaluateGates(suite.gates, results, suite.runs.map((run) => run.name), options.baseline);
+    return {
+      suite: suite.name,
+      file: suite.file,
+      mode: options.mode,
+      drive: suite.agent ? 'agent' : 'direct',
+      cassette: suite.cassette,
+      started_at: new Date(started).toISOString(),
+      duration_ms: Date.now() - started,
+      runs,
+      cases: results,
+      gates,
+      passed: gates.every((gate) => gate.pass) && results.every((result) => result.status !== 'error'),
+    };
+  } finally {
+    await codeJudges.close();
+    await proxy.close();
+  }
+}
+
+async function driveCase(
+  suite: Suite,
+  run: RunConfig,
+  testCase: SuiteCase,
+  session: string,
+  proxyUrl: string,
+  context: { readonly apiKey: string; readonly sessions: ReadonlyMap<string, Interaction[]>; readonly misses: ReadonlyMap<string, string[]> },
+): Promise<CaseRun> {
+  const began = performance.now();
+  const mockSets = testCase.mocks ? [...suite.mocks, ...testCase.mocks].map(setName) : undefined;
+  let error: string | null = null;
+  let agent: CaseResult['agent'] = null;
+  const problems: string[] = [];
+  try {
+    if (suite.agent) {
+      const prefix = `${proxyUrl}/s/${encodeURIComponent(session)}`;
+      agent = await driveAgent(suite.agent, testCase, { openai: `${prefix}/v1`, anthropic: prefix }, {
+        ...(context.apiKey ? { OPENAI_API_KEY: context.apiKey, ANTHROPIC_API_KEY: context.apiKey } : {}),
+        ...(run.model ? { CALLTAPE_MODEL: run.model } : {}),
+        CALLTAPE_RUN: run.name,
+      });
+      if (agent.timed_out) problems.push(`the agent did not finish within ${suite.agent.timeoutMs} ms`);
+      else if (agent.exit_code !== 0) problems.push(`the agent exited with ${agent.exit_code ?? agent.signal ?? 'an error'}${agent.stderr ? `: ${lastLine(agent.stderr)}` : ''}`);
+    } else {
+      error = await driveDirect(proxyUrl, run, testCase, session, { apiKey: context.apiKey || 'sk-calltape-unset', mockSets, timeoutMs: 600_000 });
+    }
+  } catch (failure) {
+    error = `the case could not run: ${(failure as Error).message}`;
+  }
+  // A replay miss means the cassette cannot answer this case: it is not a verdict on the model.
+  const missed = context.misses.get(session);
+  if (missed && missed.length > 0) error = `replay miss: ${missed[0] ?? ''}`;
+  const interactions = context.sessions.get(session) ?? [];
+  const [trajectory] = buildTrajectories(interactions);
+  return { session, trajectory, interactions, error, durationMs: performance.now() - began, agent, problems };
+}
+
+function setName(file: string): string {
+  return basename(file, extname(file));
+}
+
+function lastLine(text: string): string {
+  return text.trim().split('\n').at(-1)?.slice(0, 300) ?? '';
+}

@@ -1,0 +1,90 @@
+import { schemasFromTools } from '../scoring/schemas-from-tools.js';
+import { scoreCall } from '../scoring/score-call.js';
+import { mergeChecks } from '../scoring/trajectory/merge-checks.js';
+import { scoreTrajectory } from '../scoring/trajectory/score-trajectory.js';
+import type { JudgeRunners, TrajectoryResult } from '../scoring/trajectory/types.js';
+import type { Mismatch, ScoreResult } from '../scoring/types.js';
+import type { Interaction } from '../trace/trace.js';
+import type { Trajectory } from '../trace/trajectory.js';
+import type { CaseResult } from './case-result.js';
+import type { RunConfig, Suite, SuiteCase } from './suite-types.js';
+
+const emptyTrajectory = (session: string): Trajectory => ({ sessionId: session, turns: [], calls: [], finalText: '', counts: { turns: 0, calls: 0, byTool: {} } });
+
+export interface CaseRun {
+  readonly session: string;
+  readonly trajectory: Trajectory | undefined;
+  readonly interactions: readonly Interaction[];
+  /** Why the case could not run (replay miss, upstream failure); null when it ran. */
+  readonly error: string | null;
+  readonly durationMs: number;
+  readonly agent: CaseResult['agent'];
+  /** Extra failure lines from the driver (the agent exited non-zero, timed out). */
+  readonly problems: readonly string[];
+}
+
+/**
+ * Scores one case's run: its expected calls with `scoreCall` (against all calls of the run,
+ * under the case's `multiple_calls` policy) and its trajectory checks with `scoreTrajectory`
+ * (suite checks underneath). A case passes when every part present passes; a run that could not
+ * happen, or a judge that could not answer, is an `error` rather than a fail.
+ */
+export async function scoreCase(suite: Suite, run: RunConfig, testCase: SuiteCase, index: number, outcome: CaseRun, options: { readonly now: Date; readonly judges: JudgeRunners }): Promise<CaseResult> {
+  const trajectory = outcome.trajectory ?? emptyTrajectory(outcome.session);
+  const captured = outcome.interactions[0]?.request.tools;
+  // The suite's tool schemas; else the ones the agent offered the model.
+  const schemas = Object.keys(run.schemas).length > 0 ? run.schemas : captured ? schemasFromTools(captured) : {};
+  const calls = trajectory.calls.map((call) => ({ name: call.name, arguments: call.argumentsRaw }));
+  const classic = testCase.expected_tool !== undefined || testCase.expected_calls !== undefined;
+  const call: ScoreResult | null = outcome.error === null && classic ? scoreCall({ ...suite.defaults, ...testCase }, calls, { schemas, now: options.now }) : null;
+  const checks = mergeChecks(suite.checks, testCase);
+  const hasChecks = checks.expect !== undefined || checks.never !== undefined || checks.judge !== undefined;
+  const verdict: TrajectoryResult | null = outcome.error === null && hasChecks ? await scoreTrajectory(checks, trajectory, { schemas, now: options.now, judges: options.judges }) : null;
+
+  const problems = [...outcome.problems];
+  if (call && !call.is_correct) problems.push(...callProblems(call));
+  if (verdict) for (const check of verdict.checks) if (check.status !== 'pass' && check.message) problems.push(`${check.check}: ${check.message}`);
+  const scores = [call?.score, verdict?.score].filter((score): score is number => score !== undefined);
+  const score = outcome.error !== null ? 0 : scores.length === 0 ? 1 : scores.reduce((sum, value) => sum + value, 0) / scores.length;
+  const failed = outcome.problems.length > 0 || call?.is_correct === false || verdict?.status === 'fail';
+  const status = outcome.error !== null ? 'error' : failed ? 'fail' : verdict?.status === 'error' ? 'error' : 'pass';
+  const usage = outcome.interactions.map((interaction) => interaction.response?.usage);
+  return {
+    run: run.name,
+    test_id: testCase.test_id,
+    index,
+    tags: testCase.tags ?? [],
+    tools: expectedTools(testCase),
+    session: outcome.session,
+    status,
+    score: Math.round(score * 1e9) / 1e9,
+    call,
+    trajectory: verdict,
+    calls: trajectory.calls.map((made) => ({ name: made.name, arguments: made.argumentsRaw, mocked: made.mocked, turn: made.turn })),
+    problems: outcome.error !== null ? [outcome.error] : problems,
+    error: outcome.error,
+    duration_ms: Math.round(outcome.durationMs),
+    turns: trajectory.counts.turns,
+    tokens: { input: usage.reduce((sum, item) => sum + (item?.inputTokens ?? 0), 0), output: usage.reduce((sum, item) => sum + (item?.outputTokens ?? 0), 0) },
+    agent: outcome.agent,
+  };
+}
+
+/** The tools a case expects, for per-tool gates: expected_tool(s) and parallel expected calls. */
+export function expectedTools(testCase: SuiteCase): string[] {
+  const names = (tool: string | readonly string[] | null | undefined): readonly string[] => (tool === null || tool === undefined ? [] : typeof tool === 'string' ? [tool] : tool);
+  return [...new Set([...names(testCase.expected_tool), ...(testCase.expected_calls ?? []).flatMap((expected) => names(expected.expected_tool))])];
+}
+
+/** One line per argument mismatch: `amount: expected 150, got "15" (exact, value_mismatch)`. */
+function callProblems(result: ScoreResult): string[] {
+  const lines = Object.entries(result.mismatches).map(([path, mismatch]) => `${path}: ${describe(mismatch)}`);
+  if (lines.length === 0 && result.error_message) lines.push(result.error_message);
+  else if (result.reasons.some((reason) => reason === 'extra_call' || reason === 'wrong_tool' || reason === 'missing_tool_call' || reason === 'invalid_json' || reason === 'schema_violation')) lines.unshift(result.error_message ?? result.reasons.join(', '));
+  return lines;
+}
+
+function describe(mismatch: Mismatch): string {
+  const show = (value: unknown): string => (value === undefined ? '(absent)' : JSON.stringify(value));
+  return `expected ${show(mismatch.expected)}, got ${show(mismatch.actual)} (${mismatch.strategy}, ${mismatch.reason}${mismatch.detail ? `, ${mismatch.detail}` : ''})`;
+}

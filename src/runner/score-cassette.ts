@@ -1,0 +1,56 @@
+import { dirname } from 'node:path';
+import { readInteractions } from '../cassette/sqlite/read-interactions.js';
+import { buildTrajectories } from '../trace/build-trajectories.js';
+import type { Interaction } from '../trace/trace.js';
+import type { CaseResult } from './case-result.js';
+import { createCodeJudges } from './code-judges.js';
+import { evaluateGates, summarise } from './gates.js';
+import type { SuiteRunResult } from './run-suite.js';
+import { scoreCase } from './score-case.js';
+import type { Suite } from './suite-types.js';
+
+/**
+ * `calltape score`: re-scores recorded traffic against a (new or edited) suite without running
+ * anything. Each case is found by its session in the cassette (`<test_id>`, or
+ * `<run>/<test_id>` with several runs: the sessions `calltape test` records under). A case with
+ * no session in the cassette is an error. LLM judges are not asked (nothing is sent anywhere):
+ * a rubric case reports a judge error.
+ */
+export async function scoreCassette(suite: Suite, cassette: string, options: { readonly now: Date; readonly baseline?: ReadonlyMap<string, number> }): Promise<SuiteRunResult> {
+  const started = Date.now();
+  const sessions = new Map<string, Interaction[]>();
+  for (const interaction of readInteractions(cassette)) {
+    const own = sessions.get(interaction.sessionId);
+    if (own) own.push(interaction);
+    else sessions.set(interaction.sessionId, [interaction]);
+  }
+  const codeJudges = createCodeJudges({ baseDir: dirname(suite.file) });
+  try {
+    const results: CaseResult[] = [];
+    for (const run of suite.runs) {
+      for (const [index, testCase] of suite.cases.entries()) {
+        const session = suite.runs.length > 1 ? `${run.name}/${testCase.test_id}` : testCase.test_id;
+        const interactions = sessions.get(session) ?? [];
+        const [trajectory] = buildTrajectories(interactions);
+        const error = interactions.length === 0 ? `no recorded session "${session}" in ${cassette}` : null;
+        results.push(await scoreCase(suite, run, testCase, index, { session, trajectory, interactions, error, durationMs: 0, agent: null, problems: [] }, { now: options.now, judges: { code: codeJudges.run } }));
+      }
+    }
+    const gates = evaluateGates(suite.gates, results, suite.runs.map((run) => run.name), options.baseline);
+    return {
+      suite: suite.name,
+      file: suite.file,
+      mode: 'score',
+      drive: 'cassette',
+      cassette,
+      started_at: new Date(started).toISOString(),
+      duration_ms: Date.now() - started,
+      runs: suite.runs.map((run) => ({ ...summarise(results, run.name), model: run.model ?? null })),
+      cases: results,
+      gates,
+      passed: gates.every((gate) => gate.pass) && results.every((result) => result.status !== 'error'),
+    };
+  } finally {
+    await codeJudges.close();
+  }
+}

@@ -1,0 +1,58 @@
+import type { TrajectoryCase } from '../scoring/trajectory/types.js';
+import type { TestCase } from '../scoring/types.js';
+import type { JsonSchema, JsonValue } from '../trace/trace.js';
+
+/** One case of a suite: call expectations and/or trajectory checks, plus what the runner needs. */
+export type SuiteCase = TestCase &
+  TrajectoryCase & {
+    readonly test_id: string;
+    readonly tags?: readonly string[];
+    /** Further mock files for this case (absolute after loading). */
+    readonly mocks?: readonly string[];
+    /** Direct mode: the conversation to send instead of system + prompt. */
+    readonly messages?: readonly JsonValue[];
+  };
+
+export interface AgentSpec {
+  readonly command: string;
+  readonly input: 'arg' | 'stdin' | 'env';
+  /** Absolute. */
+  readonly cwd: string;
+  readonly timeoutMs: number;
+  readonly env: { readonly [name: string]: string };
+}
+
+/** A run configuration: the same cases under another model, prompt or tool set. */
+export interface RunConfig {
+  readonly name: string;
+  readonly model: string | undefined;
+  readonly system: string | undefined;
+  /** OpenAI tool definitions sent in direct mode. */
+  readonly tools: readonly JsonValue[];
+  /** Parameter schemas by tool name, for call scoring. */
+  readonly schemas: { readonly [tool: string]: JsonSchema };
+}
+
+export interface Gates {
+  readonly pass_rate?: number;
+  readonly mean_score?: number;
+  readonly per_tag?: { readonly [tag: string]: number };
+  readonly per_tool?: { readonly [tool: string]: number };
+  readonly max_regression?: number;
+}
+
+/** A loaded suite: paths resolved, tools read, cases checked. */
+export interface Suite {
+  readonly file: string;
+  readonly name: string;
+  readonly agent: AgentSpec | undefined;
+  readonly runs: readonly RunConfig[];
+  /** Mock files for every case (absolute). */
+  readonly mocks: readonly string[];
+  /** Absolute. */
+  readonly cassette: string;
+  readonly checks: TrajectoryCase;
+  readonly defaults: Pick<TestCase, 'extra_arguments' | 'multiple_calls' | 'pass_threshold'>;
+  readonly gates: Gates;
+  readonly cases: readonly SuiteCase[];
+}
