@@ -170,6 +170,8 @@ function setName(file: string): string {
   return basename(file, extname(file));
 }
 
+/** The line of an agent's stderr that says what went wrong: the first error line, else the last line. */
 function lastLine(text: string): string {
-  return text.trim().split('\n').at(-1)?.slice(0, 300) ?? '';
+  const lines = text.trim().split('\n').map((line) => line.trim()).filter(Boolean);
+  return (lines.find((line) => /^[A-Z]\w*Error\b|\bError: /.test(line)) ?? lines.at(-1) ?? '').slice(0, 300);
 }

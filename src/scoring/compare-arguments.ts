@@ -57,6 +57,8 @@ export function compareObject(expected: Sides, actual: Sides, path: string, walk
   }
   if (walk.extra !== 'ignore') for (const key in actualValue) {
     if (key in expectedValue || ruled?.includes(key)) continue;
+    // A rule saying "ignore" for an argument the expectation leaves out allows it, whatever its value.
+    if (walk.rules[rulePathOf(`${prefix}${key}`)]?.matching_strategy === 'ignore') continue;
     // An argument nobody asked for can change what a tool does (force: true); by default it fails the call.
     record(walk, `${prefix}${key}`, undefined, actualValue[key], 'unexpected_argument', 'exact', undefined, undefined);
     if (walk.extra === 'fail') walk.unexpected = true;

@@ -43,6 +43,12 @@ describe('scoreCall: the classic ground-truth record', () => {
 });
 
 describe('scoreCall: failure paths', () => {
+  it('an ignore rule allows an argument the expected arguments leave out', () => {
+    const testCase: TestCase = { expected_tool: 't', arguments: { a: 1 }, rules: { note: { matching_strategy: 'ignore' } } };
+    expect(scoreCall(testCase, [{ name: 't', arguments: { a: 1, note: 'anything' } }])).toMatchObject({ is_correct: true, mismatches: {} });
+    expect(scoreCall(testCase, [{ name: 't', arguments: { a: 1, other: 'x' } }]).reasons).toEqual(['unexpected_argument']);
+  });
+
   it('a negative case (expected_tool: null) passes only when no tool is called', () => {
     expect(scoreCall({ test_id: 'N-1', expected_tool: null }, [])).toMatchObject({ is_correct: true, score: 1 });
     expect(scoreCall({ test_id: 'N-1', expected_tool: null }, [{ name: 'execute_transfer', arguments: '{}' }])).toMatchObject({ is_correct: false, score: 0, reasons: ['extra_call'] });

@@ -119,7 +119,8 @@ function scorePair(testCase: TestCase, expected: ExpectedCall, actual: ActualCal
 
   let best: PairScore | undefined;
   for (const candidate of candidates) {
-    const declared = options.schemas?.[actual.name] ?? testCase.schemas?.[actual.name];
+    // The case's own schema is the more specific: it wins over the suite's or the captured request's.
+    const declared = testCase.schemas?.[actual.name] ?? options.schemas?.[actual.name];
     // Without a schema to validate against or rules to apply, a call that matches needs no explaining: answer it in one walk.
     if (!declared && isEmpty(candidate.rules) && equalAfterNormalising(candidate.arguments ?? noArguments, parsed.value, testCase.extra_arguments ?? 'fail')) return { score: 1, mismatches: {}, reasons: [], tool: actual.name, message: null };
     const { resolved: expectedArguments, schema, normalised: expectedValue } = prepareExpectation(candidate.arguments ?? noArguments, declared, now, prepared);

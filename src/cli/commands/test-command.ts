@@ -47,7 +47,8 @@ export function registerTestCommands(program: Command): void {
       .option('--mode <mode>', 'replay (default: offline from the cassette) | record | auto')
       .option('--concurrency <n>', 'cases run at once (default: CPU count)')
       .option('--config <file>', 'proxy configuration to start from (upstream, timeouts, redaction)')
-      .option('--upstream <url>', 'provider origin for record and auto'),
+      .option('--upstream <url>', 'provider origin for record and auto')
+      .option('--cassette <name>', "use this cassette instead of the suite's (a name in recordings/ or a path)"),
   ).action(async (files: string[], flags: TestFlags) => {
     process.exitCode = await guarded(program, async () => {
       const cwd = process.cwd();
@@ -55,8 +56,8 @@ export function registerTestCommands(program: Command): void {
       if (mode !== 'replay' && mode !== 'record' && mode !== 'auto') throw new CalltapeError('CONFIG_INVALID', `command line: --mode: must be one of ["replay","record","auto"] (got "${mode}")`);
       const concurrency = flags.concurrency === undefined ? undefined : Number(flags.concurrency);
       if (concurrency !== undefined && (!Number.isInteger(concurrency) || concurrency < 1)) throw new CalltapeError('CONFIG_INVALID', `command line: --concurrency: must be a whole number ≥ 1 (got "${flags.concurrency}")`);
-      const { config } = loadConfig({ ...flags, mode: undefined }, process.env, cwd);
-      const suites = files.map((file) => loadSuite(file, cwd));
+      const { config } = loadConfig({ config: flags.config, upstream: flags.upstream }, process.env, cwd);
+      const suites = files.map((file) => loadSuite(file, cwd)).map((suite) => (flags.cassette ? { ...suite, cassette: resolveCassette(flags.cassette, cwd) } : suite));
       const results: SuiteRunResult[] = [];
       for (const suite of suites) {
         const progress = startProgress(suite.cases.length * suite.runs.length);

@@ -1,0 +1,169 @@
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { XMLParser } from 'fast-xml-parser';
+import { afterEach, describe, expect, it } from 'vitest';
+import { packageRoot } from '../../src/package-root.js';
+import { runCliAsync } from '../support/cli.js';
+import { chatCompletion, type ScriptedTurn } from '../support/openai-chat-chunks.js';
+import { startScriptedUpstream, type ReceivedRequest, type ScriptedResponse, type ScriptedUpstream } from '../support/scripted-upstream.js';
+import { temporaryFolder } from '../support/test-proxy.js';
+
+const running: ScriptedUpstream[] = [];
+afterEach(async () => {
+  for (const upstream of running.splice(0)) await upstream.close();
+});
+
+/** A weather model: the small one misreads the unit, the large one gets it right; greetings get text. */
+function weatherModel(request: ReceivedRequest): ScriptedResponse {
+  const body = JSON.parse(request.body) as { model: string; messages: { role: string; content: string }[] };
+  const prompt = body.messages.at(-1)?.content ?? '';
+  const city = /in (\w+)/.exec(prompt)?.[1];
+  const unit = body.model === 'weather-small' && /fahrenheit/.test(prompt) ? 'celsius' : /fahrenheit/.test(prompt) ? 'fahrenheit' : 'celsius';
+  const turn: ScriptedTurn = city ? { toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: JSON.stringify({ city, unit }) }] } : { text: 'Hello!' };
+  return { kind: 'json', body: chatCompletion({ ...turn, usage: { prompt_tokens: 40, completion_tokens: 9 } }) };
+}
+
+const tools = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { enum: ['celsius', 'fahrenheit'] } }, required: ['city'], additionalProperties: false } } }];
+const cases = [
+  { test_id: 'paris', prompt: 'Weather in Paris?', expected_tool: 'get_weather', arguments: { city: 'paris', unit: 'celsius' }, rules: { city: { matching_strategy: 'ignore_case' } }, tags: ['weather'] },
+  { test_id: 'austin-f', prompt: 'Weather in Austin in fahrenheit?', expected_tool: 'get_weather', arguments: { city: 'Austin', unit: 'fahrenheit' }, tags: ['weather', 'units'] },
+  { test_id: 'hello', prompt: 'Hello there', expected_tool: null, never: ['get_weather'], tags: ['negative'] },
+];
+
+function suiteFile(folder: string, suite: object, name = 'weather.json'): string {
+  const path = join(folder, name);
+  writeFileSync(path, JSON.stringify({ name: 'weather', system: 'You report the weather.', tools, cassette: 'weather.sqlite', cases, ...suite }));
+  return path;
+}
+
+async function upstream(): Promise<ScriptedUpstream> {
+  const started = await startScriptedUpstream(weatherModel);
+  running.push(started);
+  return started;
+}
+
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+addFormats.default(ajv);
+const validateReport = ajv.compile(JSON.parse(readFileSync(join(packageRoot, 'config/test-report.schema.json'), 'utf8')) as object);
+
+describe('calltape test (direct mode)', () => {
+  it('records, then replays offline: the same scores, reports in JSON (valid), JUnit (parseable) and Markdown', async () => {
+    const folder = temporaryFolder();
+    const suite = suiteFile(folder, { model: 'weather-small', gates: { pass_rate: 0.6, per_tag: { negative: 1 } } });
+    const live = await upstream();
+    const recorded = await runCliAsync(['test', suite, '--mode', 'record', '--upstream', live.url, '--json', join(folder, 'record.json')]);
+    expect(recorded.stderr).toBe('');
+    expect(recorded.status).toBe(0);
+    expect(live.received).toHaveLength(3);
+    await live.close();
+
+    const summary = join(folder, 'summary.md');
+    writeFileSync(summary, '');
+    const replayed = await runCliAsync(['test', suite, '--json', join(folder, 'replay.json'), '--junit', join(folder, 'junit.xml'), '--markdown', join(folder, 'report.md')], { env: { GITHUB_STEP_SUMMARY: summary, OPENAI_API_KEY: '' } });
+    expect(replayed.status).toBe(0);
+    expect(replayed.stdout).toContain('FAIL  austin-f (score 0.500)');
+    expect(replayed.stdout).toContain('unit: expected "fahrenheit", got "celsius" (exact, value_mismatch)');
+    expect(replayed.stdout).toContain('pass pass_rate: 66.7% (2/3 cases passed); at least 60%');
+    expect(replayed.stdout).toContain('PASSED');
+
+    const report = JSON.parse(readFileSync(join(folder, 'replay.json'), 'utf8')) as { cases: { test_id: string; status: string; score: number; calls: unknown[] }[]; runs: unknown[]; mode: string; exit_code: number };
+    expect(validateReport(report), JSON.stringify(validateReport.errors)).toBe(true);
+    expect(report).toMatchObject({ mode: 'replay', exit_code: 0, runs: [{ run: 'default', model: 'weather-small', total: 3, passed: 2, failed: 1, errors: 0 }] });
+    const recordedReport = JSON.parse(readFileSync(join(folder, 'record.json'), 'utf8')) as typeof report;
+    expect(report.cases.map((item) => [item.test_id, item.status, item.score, item.calls])).toEqual(recordedReport.cases.map((item) => [item.test_id, item.status, item.score, item.calls]));
+
+    const junit = new XMLParser({ ignoreAttributes: false }).parse(readFileSync(join(folder, 'junit.xml'), 'utf8')) as { testsuites: { testsuite: { '@_tests': string; '@_failures': string; testcase: { '@_name': string; failure?: { '@_message': string; '#text': string } }[] } } };
+    const testsuite = junit.testsuites.testsuite;
+    expect([testsuite['@_tests'], testsuite['@_failures']]).toEqual(['3', '1']);
+    expect(testsuite.testcase.map((testcase) => [testcase['@_name'], testcase.failure?.['@_message'] ?? null])).toEqual([
+      ['paris', null],
+      ['austin-f', 'unit: expected "fahrenheit", got "celsius" (exact, value_mismatch)'],
+      ['hello', null],
+    ]);
+    expect(testsuite.testcase[1]?.failure?.['#text']).toContain('called: get_weather({"city":"Austin","unit":"celsius"})');
+    expect(readFileSync(join(folder, 'report.md'), 'utf8')).toContain('## calltape test: weather — ✅ passed');
+    expect(readFileSync(summary, 'utf8')).toBe(readFileSync(join(folder, 'report.md'), 'utf8'));
+  });
+
+  it('compares run configurations side by side, and exits 1 naming the gate that failed and by how much', async () => {
+    const folder = temporaryFolder();
+    const suite = suiteFile(folder, { runs: [{ name: 'small', model: 'weather-small' }, { name: 'large', model: 'weather-large' }], gates: { per_tool: { get_weather: 1 } } });
+    const live = await upstream();
+    const result = await runCliAsync(['test', suite, '--mode', 'record', '--upstream', live.url, '--json', join(folder, 'report.json'), '--concurrency', '2']);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toContain('FAIL per_tool get_weather [small]: 50% (1/2 cases passed); needs 100%, short by 50%');
+    expect(result.stdout).toContain('pass per_tool get_weather [large]: 100% (2/2 cases passed); at least 100%');
+    const report = JSON.parse(readFileSync(join(folder, 'report.json'), 'utf8')) as { runs: { run: string; pass_rate: number }[]; cases: { run: string; test_id: string; session: string }[] };
+    expect(report.runs.map((run) => [run.run, run.pass_rate])).toEqual([
+      ['small', 0.666667],
+      ['large', 1],
+    ]);
+    // Results keep suite order, run by run, whatever the concurrency.
+    expect(report.cases.map((item) => item.session)).toEqual(['small/paris', 'small/austin-f', 'small/hello', 'large/paris', 'large/austin-f', 'large/hello']);
+
+    // A baseline where the small model passed everything: its drop is a regression.
+    const baseline = join(folder, 'baseline.json');
+    writeFileSync(baseline, JSON.stringify({ schema_version: 1, runs: [{ run: 'small', pass_rate: 1 }, { run: 'large', pass_rate: 1 }] }));
+    writeFileSync(suite, JSON.stringify({ ...JSON.parse(readFileSync(suite, 'utf8')), gates: { max_regression: 0.1 } }));
+    const regressed = await runCliAsync(['test', suite, '--baseline', baseline]);
+    expect(regressed.status).toBe(1);
+    expect(regressed.stdout).toContain('FAIL max_regression [small]: pass rate 100% → 66.7% (−33.3%; at most −10% allowed)');
+  });
+
+  it('exits 2 for a suite error naming file, case and field, and 3 when the cassette cannot answer', async () => {
+    const folder = temporaryFolder();
+    const bad = suiteFile(folder, { model: 'm', cases: [{ test_id: 'x', prompt: 'hi', expected_tool: 'get_weather', argumnts: {} }] }, 'bad.json');
+    const invalid = await runCliAsync(['test', bad]);
+    expect(invalid.status).toBe(2);
+    expect(invalid.stderr).toContain(`CONFIG_INVALID: ${bad}: case "x": argumnts: unknown field`);
+    const duplicate = await runCliAsync(['test', suiteFile(folder, { model: 'm', cases: [cases[0], cases[0]] }, 'dup.json')]);
+    expect(duplicate.stderr).toContain('case "paris": test_id: also used by case #1');
+
+    const missing = await runCliAsync(['test', suiteFile(folder, { model: 'm' }, 'missing.json')]);
+    expect(missing.status).toBe(3);
+    expect(missing.stderr).toContain('no such cassette to replay');
+
+    // Record two cases, then ask for a third the cassette never saw.
+    const live = await upstream();
+    const suite = suiteFile(folder, { model: 'weather-large', cases: cases.slice(0, 2) }, 'partial.json');
+    expect((await runCliAsync(['test', suite, '--mode', 'record', '--upstream', live.url])).status).toBe(0);
+    writeFileSync(suite, JSON.stringify({ ...JSON.parse(readFileSync(suite, 'utf8')), cases }));
+    const missed = await runCliAsync(['test', suite]);
+    expect(missed.status).toBe(3);
+    expect(missed.stdout).toContain('ERROR hello');
+    expect(missed.stdout).toMatch(/replay miss: calltape: cassette .*weather\.sqlite has no recording for POST \/v1\/chat\/completions/);
+  });
+});
+
+describe('calltape test (agent mode) and calltape score: the example suite', () => {
+  it('replays the committed example cassette through the real agent, and re-scores it with an edited suite', async () => {
+    const folder = temporaryFolder();
+    const cassette = join(folder, 'bank-demo.sqlite');
+    copyFileSync(join(packageRoot, 'recordings/bank-demo.sqlite'), cassette);
+    const suite = join(packageRoot, 'examples/bank/suite.yaml');
+    const result = await runCliAsync(['test', suite, '--cassette', cassette, '--now', '2026-11-30T12:00:00Z', '--json', join(folder, 'report.json')], { env: { OPENAI_API_KEY: '' } });
+    expect(result.status).toBe(0);
+    const report = JSON.parse(readFileSync(join(folder, 'report.json'), 'utf8')) as { drive: string; runs: { passed: number; total: number }[]; cases: { test_id: string; status: string; calls: { name: string; mocked: boolean }[]; agent: { exit_code: number } }[] };
+    expect(validateReport(report), JSON.stringify(validateReport.errors)).toBe(true);
+    expect(report.drive).toBe('agent');
+    expect(report.runs[0]).toMatchObject({ passed: 21, total: 22 });
+    expect(report.cases.find((item) => item.test_id === 'TC-010')?.status).toBe('fail');
+    // The transfer was answered by the mock: the agent's own execute_transfer never ran.
+    expect(report.cases.find((item) => item.test_id === 'TC-016')?.calls).toEqual([
+      { name: 'execute_transfer', arguments: '{"recipient_name":"Sam Park","amount":20,"account_type":"checking"}', mocked: true, turn: 0 },
+      { name: 'get_balance', arguments: '{"account_type":"checking"}', mocked: false, turn: 1 },
+    ]);
+    expect(report.cases.every((item) => item.agent.exit_code === 0)).toBe(true);
+
+    // Change the ground truth, not the recording: accept the model's extra currency argument.
+    const edited = join(folder, 'suite.yaml');
+    const text = readFileSync(suite, 'utf8').replace('tools: ./tools.json', `tools: ${join(packageRoot, 'examples/bank/tools.json')}`).replace('mocks: [./mocks.yaml]', '').replace('    arguments: { account_type: savings }\n    tags: [balance]\n  # Searches.', '    arguments: { account_type: savings, currency: EUR }\n    schemas: { get_balance: {} }\n    tags: [balance]\n  # Searches.');
+    writeFileSync(edited, text.replace('cwd: ../..', `cwd: ${packageRoot}`));
+    const rescored = await runCliAsync(['score', '--cassette', cassette, '--suite', edited, '--now', '2026-11-30T12:00:00Z']);
+    expect(rescored.stdout).toContain('calltape test · bank · cassette · score');
+    expect(rescored.stdout).toContain('│ default │ gpt-4o-mini │ 22    │ 22     │ 0      │ 0      │ 100%');
+    expect(rescored.status).toBe(0);
+  });
+});
