@@ -15,7 +15,7 @@ export interface GroupRow {
 export function groupRows(result: SuiteRunResult, by: 'tools' | 'tags'): GroupRow[] {
   const rows = new Map<string, { run: string; group: string; total: number; passed: number }>();
   for (const item of result.cases) {
-    const groups = item[by].length > 0 ? item[by] : by === 'tools' ? ['(no call expected)'] : [];
+    const groups = item[by].length > 0 ? item[by] : by === 'tools' ? ['(no tool expected)'] : [];
     for (const group of groups) {
       const key = `${item.run}\u0000${group}`;
       const row = rows.get(key) ?? { run: item.run, group, total: 0, passed: 0 };

@@ -70,10 +70,11 @@ export async function scoreCase(suite: Suite, run: RunConfig, testCase: SuiteCas
   };
 }
 
-/** The tools a case expects, for per-tool gates: expected_tool(s) and parallel expected calls. */
+/** The tools a case expects, for per-tool gates: expected_tool(s), parallel expected calls, and the calls its trajectory expects. */
 export function expectedTools(testCase: SuiteCase): string[] {
   const names = (tool: string | readonly string[] | null | undefined): readonly string[] => (tool === null || tool === undefined ? [] : typeof tool === 'string' ? [tool] : tool);
-  return [...new Set([...names(testCase.expected_tool), ...(testCase.expected_calls ?? []).flatMap((expected) => names(expected.expected_tool))])];
+  const trajectory = testCase.expect?.mode === 'never' ? [] : (testCase.expect?.calls ?? []).flatMap((expected) => names(typeof expected === 'string' ? expected : expected.tool));
+  return [...new Set([...names(testCase.expected_tool), ...(testCase.expected_calls ?? []).flatMap((expected) => names(expected.expected_tool)), ...trajectory])];
 }
 
 /** One line per argument mismatch: `amount: expected 150, got "15" (exact, value_mismatch)`. */
