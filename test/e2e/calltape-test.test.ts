@@ -137,6 +137,46 @@ describe('calltape test (direct mode)', () => {
   });
 });
 
+/** A tiny agent without dependencies: reads its prompt the way the suite says, asks the model once through OPENAI_BASE_URL. */
+const tinyAgent = `
+const input = process.env.TINY_INPUT;
+const prompt = input === 'env' ? process.env.CALLTAPE_PROMPT : input === 'stdin' ? require('fs').readFileSync(0, 'utf8') : process.argv[2];
+if (prompt.includes('crash')) { console.error('TypeError: cannot read the menu'); process.exit(4); }
+if (prompt.includes('hang')) setInterval(() => {}, 1000);
+else fetch(process.env.OPENAI_BASE_URL + '/chat/completions', { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer ' + process.env.OPENAI_API_KEY }, body: JSON.stringify({ model: process.env.CALLTAPE_MODEL, messages: [{ role: 'user', content: prompt }] }) })
+  .then((response) => response.json()).then((answer) => console.log(JSON.stringify(answer.choices[0].message)));
+`;
+
+describe('calltape test (agent mode)', () => {
+  it.each(['arg', 'stdin', 'env'] as const)('hands the agent its prompt by %s, and fails a crash or a timeout with the reason', async (input) => {
+    const folder = temporaryFolder();
+    writeFileSync(join(folder, 'agent.cjs'), tinyAgent);
+    const suite = join(folder, 'suite.json');
+    writeFileSync(suite, JSON.stringify({
+      model: 'weather-large',
+      cassette: 'agent.sqlite',
+      agent: { command: `node ${join(folder, 'agent.cjs')}`, input, timeout_ms: 1000, env: { TINY_INPUT: input } },
+      gates: { pass_rate: 0.3 },
+      cases: [
+        { test_id: 'oslo', prompt: "Weather in Oslo, it's 'cold'?", expected_tool: 'get_weather', arguments: { city: 'Oslo', unit: 'celsius' } },
+        { test_id: 'crash', prompt: 'crash please', expected_tool: null },
+        { test_id: 'hang', prompt: 'hang forever', expected_tool: null },
+      ],
+    }));
+    const live = await upstream();
+    const result = await runCliAsync(['test', suite, '--mode', 'record', '--upstream', live.url, '--json', join(folder, 'report.json')], { env: { OPENAI_API_KEY: 'sk-test-key-0123456789abcdef' } });
+    expect(result.status).toBe(0);
+    const report = JSON.parse(readFileSync(join(folder, 'report.json'), 'utf8')) as { cases: { test_id: string; status: string; problems: string[]; agent: { exit_code: number | null; timed_out: boolean; stdout: string; stderr: string } }[] };
+    const [oslo, crash, hang] = report.cases;
+    expect(oslo).toMatchObject({ status: 'pass', agent: { exit_code: 0, timed_out: false } });
+    expect(oslo?.agent.stdout).toContain('get_weather');
+    expect(crash).toMatchObject({ status: 'fail', problems: ['the agent exited with 4: TypeError: cannot read the menu'] });
+    expect(hang).toMatchObject({ status: 'fail', problems: ['the agent did not finish within 1000 ms'], agent: { timed_out: true } });
+    // The key reached the agent but never the cassette.
+    expect(readFileSync(join(folder, 'agent.sqlite')).includes('sk-test-key-0123456789abcdef')).toBe(false);
+  });
+});
+
 describe('calltape test (agent mode) and calltape score: the example suite', () => {
   it('replays the committed example cassette through the real agent, and re-scores it with an edited suite', async () => {
     const folder = temporaryFolder();

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import type { CaseResult } from './case-result.js';
+import { evaluateGates, summarise } from './gates.js';
+
+const result = (test_id: string, status: CaseResult['status'], score: number, extra: Partial<CaseResult> = {}): CaseResult => ({
+  run: 'default',
+  test_id,
+  index: 0,
+  tags: [],
+  tools: [],
+  session: test_id,
+  status,
+  score,
+  call: null,
+  trajectory: null,
+  calls: [],
+  problems: [],
+  error: null,
+  duration_ms: 1,
+  turns: 1,
+  tokens: { input: 0, output: 0 },
+  agent: null,
+  ...extra,
+});
+
+const results = [
+  result('a', 'pass', 1, { tags: ['transfer'], tools: ['execute_transfer'] }),
+  result('b', 'fail', 0.5, { tags: ['transfer'], tools: ['execute_transfer'] }),
+  result('c', 'pass', 1, { tags: ['balance'], tools: ['get_balance'] }),
+  result('d', 'error', 0, { tags: ['balance'], tools: ['get_balance'] }),
+];
+
+describe('gates', () => {
+  it('summarise counts errors apart from fails', () => {
+    expect(summarise(results, 'default')).toEqual({ run: 'default', total: 4, passed: 2, failed: 1, errors: 1, pass_rate: 0.5, mean_score: 0.625 });
+  });
+
+  it('each gate passes at its threshold and fails below it, saying by how much', () => {
+    const verdicts = (gates: Parameters<typeof evaluateGates>[0]) => evaluateGates(gates, results, ['default'], undefined).map((gate) => [gate.gate, gate.subject, gate.pass, gate.message]);
+    expect(verdicts({ pass_rate: 0.5, mean_score: 0.625 })).toEqual([
+      ['pass_rate', null, true, '50% (2/4 cases passed); at least 50%'],
+      ['mean_score', null, true, '0.625 (mean score 0.625); at least 0.625'],
+    ]);
+    expect(verdicts({ pass_rate: 0.75, mean_score: 0.7 })).toEqual([
+      ['pass_rate', null, false, '50% (2/4 cases passed); needs 75%, short by 25%'],
+      ['mean_score', null, false, '0.625 (mean score 0.625); needs 0.7, short by 0.075'],
+    ]);
+    expect(verdicts({ per_tag: { balance: 0.5, transfer: 1 }, per_tool: { get_balance: 1, execute_transfer: 0.5 } })).toEqual([
+      ['per_tag', 'balance', true, '50% (1/2 cases passed); at least 50%'],
+      ['per_tag', 'transfer', false, '50% (1/2 cases passed); needs 100%, short by 50%'],
+      ['per_tool', 'get_balance', false, '50% (1/2 cases passed); needs 100%, short by 50%'],
+      ['per_tool', 'execute_transfer', true, '50% (1/2 cases passed); at least 50%'],
+    ]);
+  });
+
+  it('a per-tag or per-tool gate naming nothing fails, and no gates means every case must pass', () => {
+    expect(evaluateGates({ per_tag: { tranfser: 1 } }, results, ['default'], undefined)[0]).toMatchObject({ pass: false, message: 'no case carries the tag tranfser' });
+    expect(evaluateGates({}, results, ['default'], undefined)).toMatchObject([{ gate: 'pass_rate', threshold: 1, pass: false }]);
+    expect(evaluateGates({}, [result('a', 'pass', 1)], ['default'], undefined)).toMatchObject([{ gate: 'pass_rate', pass: true }]);
+  });
+
+  it('max_regression compares with the baseline run of the same name', () => {
+    expect(evaluateGates({ max_regression: 0.25 }, results, ['default'], new Map([['default', 0.75]]))[0]).toMatchObject({ pass: true, actual: 0.25 });
+    expect(evaluateGates({ max_regression: 0.2 }, results, ['default'], new Map([['default', 0.75]]))[0]).toMatchObject({ pass: false, message: 'pass rate 75% → 50% (−25%; at most −20% allowed)' });
+    expect(evaluateGates({ max_regression: 0.2 }, results, ['default'], undefined)[0]).toMatchObject({ pass: true, message: 'no --baseline given; nothing to compare' });
+  });
+});
