@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { registerCallsCommand } from './commands/calls-command.js';
 import { registerCassettesCommand } from './commands/cassettes-command.js';
 import { registerProxyCommand } from './commands/proxy-command.js';
+import { registerRunCommands } from './commands/runs-command.js';
 import { registerTestCommands } from './commands/test-command.js';
 import { registerWrapCommands } from './commands/wrap-command.js';
 import { exitCodes } from './exit-codes.js';
@@ -20,5 +21,6 @@ registerCallsCommand(program);
 registerWrapCommands(program);
 registerCassettesCommand(program);
 registerTestCommands(program);
+registerRunCommands(program);
 
 await program.parseAsync(process.argv);

@@ -5,12 +5,15 @@ import addFormats from 'ajv-formats';
 import { XMLParser } from 'fast-xml-parser';
 import { afterEach, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/package-root.js';
-import { runCliAsync } from '../support/cli.js';
+import { runCliAsync as runCli } from '../support/cli.js';
 import { chatCompletion, type ScriptedTurn } from '../support/openai-chat-chunks.js';
 import { startScriptedUpstream, type ReceivedRequest, type ScriptedResponse, type ScriptedUpstream } from '../support/scripted-upstream.js';
 import { temporaryFolder } from '../support/test-proxy.js';
 
 const running: ScriptedUpstream[] = [];
+// Runs are stored away from the repository's recordings/.
+const runsDb = join(temporaryFolder(), 'runs.sqlite');
+const runCliAsync = (args: readonly string[], options: { env?: Record<string, string> } = {}): ReturnType<typeof runCli> => runCli(args, { env: { CALLTAPE_RUNS_DB: runsDb, ...options.env } });
 afterEach(async () => {
   for (const upstream of running.splice(0)) await upstream.close();
 });
@@ -110,6 +113,24 @@ describe('calltape test (direct mode)', () => {
     const regressed = await runCliAsync(['test', suite, '--baseline', baseline]);
     expect(regressed.status).toBe(1);
     expect(regressed.stdout).toContain('FAIL max_regression [small]: pass rate 100% → 66.7% (−33.3%; at most −10% allowed)');
+
+    // Every run is stored: list it, show it again, compare its two configurations.
+    const id = /stored as run #(\d+)/.exec(regressed.stdout)?.[1] ?? '';
+    const listed = await runCliAsync(['runs', 'ls']);
+    expect(listed.stdout).toContain(`#${id}`);
+    expect(listed.stdout).toContain('small (weather-small): 66.7%, 0.833');
+    expect((await runCliAsync(['runs', 'show', id])).stdout).toContain('FAIL max_regression [small]');
+    const fixes = await runCliAsync(['compare', `${id}:small`, `${id}:large`]);
+    expect(fixes.status).toBe(0);
+    expect(fixes.stdout).toContain(`#${id}:small → #${id}:large: pass rate 66.7% → 100%`);
+    expect(fixes.stdout).toContain('austin-f: fail → pass (score 0.500 → 1.000) — unit: expected "fahrenheit", got "celsius" (exact, value_mismatch)');
+    const regressions = await runCliAsync(['compare', `${id}:large`, `${id}:small`]);
+    expect(regressions.status).toBe(1);
+    expect(regressions.stdout).toContain('regressions (1):');
+    expect((await runCliAsync(['compare', id, id])).stderr).toContain(`run #${id} has the configurations small, large: name one as ${id}:<configuration>`);
+    // A stored run is a baseline too.
+    const againstRun = await runCliAsync(['test', suite, '--baseline', id]);
+    expect(againstRun.stdout).toContain('pass max_regression [small]: pass rate 66.7% → 66.7% (no drop; at most −10% allowed)');
   });
 
   it('exits 2 for a suite error naming file, case and field, and 3 when the cassette cannot answer', async () => {

@@ -1,5 +1,5 @@
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { loadConfig, type ConfigFlags } from '../../config/load-config.js';
@@ -12,11 +12,16 @@ import { terminalReport } from '../../report/terminal-report.js';
 import type { CaseResult } from '../../runner/case-result.js';
 import { loadSuite } from '../../runner/load-suite.js';
 import { runSuite, type SuiteRunResult } from '../../runner/run-suite.js';
+import { RunStore } from '../../runner/run-store.js';
 import { scoreCassette } from '../../runner/score-cassette.js';
 import { resolveCassette } from '../resolve-cassette.js';
 import { exitCodes, reportError } from '../exit-codes.js';
+import { runsDb } from './runs-command.js';
 
 interface ReportFlags {
+  readonly runsDb?: string;
+  /** commander's --no-store. */
+  readonly store?: boolean;
   readonly json?: string;
   readonly junit?: string;
   readonly markdown?: string;
@@ -37,7 +42,9 @@ export function registerTestCommands(program: Command): void {
       .option('--json <file>', 'write the JSON report (config/test-report.schema.json)')
       .option('--junit <file>', 'write JUnit XML for CI')
       .option('--markdown <file>', 'write a Markdown report (also appended to $GITHUB_STEP_SUMMARY when set)')
-      .option('--baseline <file>', 'a JSON report of an earlier run, for the max_regression gate')
+      .option('--baseline <run|file>', 'an earlier run (its id in the runs database, or its JSON report), for the max_regression gate')
+      .option('--runs-db <file>', 'where runs are stored (default recordings/calltape-runs.sqlite)')
+      .option('--no-store', 'do not store this run')
       .option('--now <iso>', 'the scoring clock for {{TODAY}}-style placeholders (default: now)');
   reportOptions(
     program
@@ -67,7 +74,7 @@ export function registerTestCommands(program: Command): void {
           ...(concurrency !== undefined ? { concurrency } : {}),
           now: clock(flags.now),
           logger: createLogger('error'),
-          ...baseline(flags.baseline),
+          ...baseline(flags.baseline, runsDb(flags)),
           ...(process.env['OPENAI_API_KEY'] ? { apiKey: process.env['OPENAI_API_KEY'] } : {}),
           onCase: progress.tick,
         }).finally(progress.stop);
@@ -87,7 +94,7 @@ export function registerTestCommands(program: Command): void {
     process.exitCode = await guarded(program, async () => {
       const cwd = process.cwd();
       const suite = loadSuite(flags.suite, cwd);
-      const result = await scoreCassette(suite, resolveCassette(flags.cassette, cwd), { now: clock(flags.now), ...baseline(flags.baseline) });
+      const result = await scoreCassette(suite, resolveCassette(flags.cassette, cwd), { now: clock(flags.now), ...baseline(flags.baseline, runsDb(flags)) });
       return report([result], flags);
     });
   });
@@ -111,6 +118,16 @@ function report(results: readonly SuiteRunResult[], flags: ReportFlags): number 
   if (!first) return exitCode;
   // One suite per report file: several suites write `name.<suite>.ext` beside the path given.
   const target = (path: string, result: SuiteRunResult): string => (results.length === 1 ? path : path.replace(/(\.[^./]+)?$/, `.${result.suite}$1`));
+  const store = flags.store === false ? undefined : new RunStore(runsDb(flags));
+  try {
+    for (const result of results) {
+      if (!store) continue;
+      const id = store.save(result, exitCode, jsonReport(result, exitCode));
+      process.stdout.write(`stored as run #${id} in ${relative(process.cwd(), store.path) || store.path} (calltape runs show ${id})\n`);
+    }
+  } finally {
+    store?.close();
+  }
   for (const result of results) {
     if (flags.json) writeFileSync(resolve(target(flags.json, result)), jsonReport(result, exitCode));
     if (flags.junit) writeFileSync(resolve(target(flags.junit, result)), junitReport(result));
@@ -128,8 +145,20 @@ function clock(now: string | undefined): Date {
   return date;
 }
 
-function baseline(file: string | undefined): { baseline?: ReadonlyMap<string, number> } {
+
+/** Pass rates by run configuration of an earlier run: a run id in the runs database, or a JSON report file. */
+function baseline(file: string | undefined, database: string): { baseline?: ReadonlyMap<string, number> } {
   if (file === undefined) return {};
+  if (/^\d+$/.test(file)) {
+    const store = new RunStore(database, { readonly: true });
+    try {
+      const report = store.report(Number(file));
+      if (report === undefined) throw new CalltapeError('CONFIG_INVALID', `--baseline: no run #${file} in ${database}`);
+      return { baseline: baselineOf(JSON.parse(report)) ?? new Map() };
+    } finally {
+      store.close();
+    }
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(resolve(file), 'utf8'));

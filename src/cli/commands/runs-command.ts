@@ -1,0 +1,116 @@
+import type { Command } from 'commander';
+import Table from 'cli-table3';
+import { resolve } from 'node:path';
+import { CalltapeError } from '../../errors.js';
+import { terminalReport } from '../../report/terminal-report.js';
+import { compareRuns, type ComparedSide, type RunComparison } from '../../runner/compare-runs.js';
+import { pct } from '../../runner/gates.js';
+import type { SuiteRunResult } from '../../runner/run-suite.js';
+import { RunStore } from '../../runner/run-store.js';
+import { exitCodes, reportError } from '../exit-codes.js';
+
+/** The runs database: --runs-db, else CALLTAPE_RUNS_DB, else recordings/calltape-runs.sqlite. */
+export function runsDb(flags: { readonly runsDb?: string | undefined }): string {
+  return resolve(flags.runsDb ?? process.env['CALLTAPE_RUNS_DB'] ?? 'recordings/calltape-runs.sqlite');
+}
+
+/** `calltape runs ls|show` and `calltape compare`: stored runs, and what changed between two. */
+export function registerRunCommands(program: Command): void {
+  const runs = program.command('runs').description('stored test runs');
+  runs
+    .command('ls')
+    .description('list stored runs, newest first')
+    .option('--runs-db <file>', 'the runs database (default recordings/calltape-runs.sqlite)')
+    .option('--limit <n>', 'how many', '50')
+    .action((flags: { runsDb?: string; limit: string }) => {
+      process.exitCode = guardedSync(program, () => {
+        const store = new RunStore(runsDb(flags), { readonly: true });
+        try {
+          const table = new Table({ head: ['run', 'suite', 'started', 'mode', 'configurations (pass rate, mean score)', 'verdict'], style: { head: [], border: [] } });
+          for (const run of store.list(Number(flags.limit) || 50)) {
+            table.push([`#${run.id}`, run.suite, run.started_at.replace('T', ' ').slice(0, 19), run.mode, run.configs.map((config) => `${config.name}${config.model ? ` (${config.model})` : ''}: ${pct(config.pass_rate)}, ${config.mean_score.toFixed(3)}`).join('\n'), run.passed ? 'passed' : `failed (exit ${run.exit_code})`]);
+          }
+          process.stdout.write(`${table.toString()}\n`);
+        } finally {
+          store.close();
+        }
+        return exitCodes.ok;
+      });
+    });
+  runs
+    .command('show')
+    .description("print a stored run's report again")
+    .argument('<id>', 'the run id (calltape runs ls)')
+    .option('--runs-db <file>', 'the runs database')
+    .option('--json', 'the JSON report instead of the terminal one')
+    .action((id: string, flags: { runsDb?: string; json?: boolean }) => {
+      process.exitCode = guardedSync(program, () => {
+        const store = new RunStore(runsDb(flags), { readonly: true });
+        try {
+          const report = /^\d+$/.test(id) ? store.report(Number(id)) : undefined;
+          if (report === undefined) throw new CalltapeError('CONFIG_INVALID', `no run #${id} in ${store.path}`);
+          process.stdout.write(flags.json ? report : terminalReport(JSON.parse(report) as SuiteRunResult, process.stdout.isTTY === true && !process.env['NO_COLOR']));
+        } finally {
+          store.close();
+        }
+        return exitCodes.ok;
+      });
+    });
+  program
+    .command('compare')
+    .description('what changed between two runs, or two run configurations (RUN:CONFIG); exits 1 on a regression')
+    .argument('<a>', 'the earlier run: an id, or id:configuration')
+    .argument('<b>', 'the later run: an id, or id:configuration')
+    .option('--runs-db <file>', 'the runs database')
+    .option('--json', 'print the comparison as JSON')
+    .action((a: string, b: string, flags: { runsDb?: string; json?: boolean }) => {
+      process.exitCode = guardedSync(program, () => {
+        const store = new RunStore(runsDb(flags), { readonly: true });
+        try {
+          const comparison = compareRuns(side(store, a), side(store, b));
+          if (flags.json) process.stdout.write(`${JSON.stringify(comparison, null, 2)}\n`);
+          else process.stdout.write(comparisonText(comparison));
+          return comparison.regressions.length > 0 ? exitCodes.failed : exitCodes.ok;
+        } finally {
+          store.close();
+        }
+      });
+    });
+}
+
+function guardedSync(program: Command, run: () => number): number {
+  try {
+    return run();
+  } catch (error) {
+    return reportError(error, program.opts<{ debug?: boolean }>().debug === true);
+  }
+}
+
+/** `12` or `12:small`: a run configuration's case results. */
+function side(store: RunStore, reference: string): ComparedSide {
+  const match = /^(\d+)(?::(.+))?$/.exec(reference);
+  if (!match) throw new CalltapeError('CONFIG_INVALID', `"${reference}" is not a run (an id, or id:configuration)`);
+  const id = Number(match[1]);
+  const configs = store.configs(id);
+  if (configs.length === 0) throw new CalltapeError('CONFIG_INVALID', `no run #${id} in ${store.path}`);
+  const config = match[2] ?? (configs.length === 1 ? configs[0] : undefined);
+  if (config === undefined || !configs.includes(config)) throw new CalltapeError('CONFIG_INVALID', `run #${id} has the configurations ${configs.join(', ')}: name one as ${id}:<configuration>`);
+  const cases = store.cases(id, config).map((item) => ({ test_id: item.test_id, status: item.status, score: item.score, problem: (JSON.parse(item.problems) as string[])[0] ?? null }));
+  return { label: configs.length > 1 ? `#${id}:${config}` : `#${id}`, cases };
+}
+
+function comparisonText(comparison: RunComparison): string {
+  const lines = [`${comparison.a} → ${comparison.b}: pass rate ${pct(comparison.pass_rate.a)} → ${pct(comparison.pass_rate.b)}`];
+  const section = (title: string, changes: RunComparison['regressions']): void => {
+    if (changes.length === 0) return;
+    lines.push('', `${title} (${changes.length}):`);
+    for (const change of changes) lines.push(`  ${change.test_id}: ${change.from} → ${change.to} (score ${change.from_score.toFixed(3)} → ${change.to_score.toFixed(3)})${change.problem ? ` — ${change.problem}` : ''}`);
+  };
+  section('regressions', comparison.regressions);
+  section('fixes', comparison.fixes);
+  section('score changes', comparison.score_changes);
+  if (comparison.only_in_a.length > 0) lines.push('', `only in ${comparison.a}: ${comparison.only_in_a.join(', ')}`);
+  if (comparison.only_in_b.length > 0) lines.push('', `only in ${comparison.b}: ${comparison.only_in_b.join(', ')}`);
+  if (comparison.regressions.length + comparison.fixes.length + comparison.score_changes.length === 0) lines.push('', 'no case changed');
+  return `${lines.join('\n')}\n`;
+}
