@@ -64,7 +64,7 @@ describe('calltape test (direct mode)', () => {
 
     const summary = join(folder, 'summary.md');
     writeFileSync(summary, '');
-    const replayed = await runCliAsync(['test', suite, '--json', join(folder, 'replay.json'), '--junit', join(folder, 'junit.xml'), '--markdown', join(folder, 'report.md')], { env: { GITHUB_STEP_SUMMARY: summary, OPENAI_API_KEY: '' } });
+    const replayed = await runCliAsync(['test', suite, '--json', join(folder, 'replay.json'), '--junit', join(folder, 'junit.xml'), '--markdown', join(folder, 'report.md'), '--html', join(folder, 'report.html')], { env: { GITHUB_STEP_SUMMARY: summary, OPENAI_API_KEY: '' } });
     expect(replayed.status).toBe(0);
     expect(replayed.stdout).toContain('FAIL  austin-f (score 0.500)');
     expect(replayed.stdout).toContain('unit: expected "fahrenheit", got "celsius" (exact, value_mismatch)');
@@ -88,6 +88,12 @@ describe('calltape test (direct mode)', () => {
     expect(testsuite.testcase[1]?.failure?.['#text']).toContain('called: get_weather({"city":"Austin","unit":"celsius"})');
     expect(readFileSync(join(folder, 'report.md'), 'utf8')).toContain('## calltape test: weather — ✅ passed');
     expect(readFileSync(summary, 'utf8')).toBe(readFileSync(join(folder, 'report.md'), 'utf8'));
+    const html = readFileSync(join(folder, 'report.html'), 'utf8');
+    // Self-contained: no external script, style or image; every case there with its diff, escaped.
+    expect(html).not.toMatch(/<(script|link|img)[^>]+(src|href)=/);
+    expect(html).toContain('<details class="case fail" data-status="fail" data-search="austin-f weather units get_weather">');
+    expect(html).toContain('unit: expected &quot;fahrenheit&quot;, got &quot;celsius&quot; (exact, value_mismatch)');
+    expect(html).toContain('<code>get_weather({&quot;city&quot;:&quot;Austin&quot;,&quot;unit&quot;:&quot;celsius&quot;})</code>');
   });
 
   it('compares run configurations side by side, and exits 1 naming the gate that failed and by how much', async () => {

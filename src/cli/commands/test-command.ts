@@ -6,6 +6,7 @@ import { loadConfig, type ConfigFlags } from '../../config/load-config.js';
 import { CalltapeError } from '../../errors.js';
 import { createLogger } from '../../proxy/logger.js';
 import { baselineOf, jsonReport } from '../../report/json-report.js';
+import { htmlReport } from '../../report/html-report.js';
 import { junitReport } from '../../report/junit-report.js';
 import { markdownReport } from '../../report/markdown-report.js';
 import { terminalReport } from '../../report/terminal-report.js';
@@ -25,6 +26,7 @@ interface ReportFlags {
   readonly json?: string;
   readonly junit?: string;
   readonly markdown?: string;
+  readonly html?: string;
   readonly baseline?: string;
   readonly now?: string;
 }
@@ -42,6 +44,7 @@ export function registerTestCommands(program: Command): void {
       .option('--json <file>', 'write the JSON report (config/test-report.schema.json)')
       .option('--junit <file>', 'write JUnit XML for CI')
       .option('--markdown <file>', 'write a Markdown report (also appended to $GITHUB_STEP_SUMMARY when set)')
+      .option('--html <file>', 'write one self-contained HTML page: summary, filters, per-case diffs and timelines')
       .option('--baseline <run|file>', 'an earlier run (its id in the runs database, or its JSON report), for the max_regression gate')
       .option('--runs-db <file>', 'where runs are stored (default recordings/calltape-runs.sqlite)')
       .option('--no-store', 'do not store this run')
@@ -132,6 +135,7 @@ function report(results: readonly SuiteRunResult[], flags: ReportFlags): number 
     if (flags.json) writeFileSync(resolve(target(flags.json, result)), jsonReport(result, exitCode));
     if (flags.junit) writeFileSync(resolve(target(flags.junit, result)), junitReport(result));
     if (flags.markdown) writeFileSync(resolve(target(flags.markdown, result)), markdownReport(result));
+    if (flags.html) writeFileSync(resolve(target(flags.html, result)), htmlReport(result));
     const summary = process.env['GITHUB_STEP_SUMMARY'];
     if (summary) appendFileSync(summary, markdownReport(result));
   }
