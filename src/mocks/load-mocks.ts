@@ -1,10 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, resolve } from 'node:path';
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import type { ErrorObject } from 'ajv/dist/2020.js';
 import { parse as parseYaml } from 'yaml';
 import { CalltapeError } from '../errors.js';
-import { packageRoot } from '../package-root.js';
+import { configSchemaFile, schemaValidator } from '../config/schema-validator.js';
 import { loadSchemaRegistry, schemaRegistry } from '../runner/load-schema-registry.js';
 import { createUserCode, type UserCode } from '../runner/user-code.js';
 import type { JsonSchema, JsonValue } from '../trace/trace.js';
@@ -12,7 +11,7 @@ import { chooseAnswer, moduleAnswer, renderAnswer } from './choose-answer.js';
 import type { AnswerSpec, Mock, MockFile, MockSpec } from './mock-types.js';
 import { templateArguments } from './render-template.js';
 
-export const mocksSchemaPath = resolve(packageRoot, 'config', 'mocks.schema.json');
+export const mocksSchemaPath = configSchemaFile('mocks.schema.json');
 
 /** Loaded mock sets, by name (a file's name without its extension). */
 export interface MockRegistry {
@@ -23,16 +22,7 @@ export interface MockRegistry {
   close(): Promise<void>;
 }
 
-let validator: ReturnType<Ajv2020['compile']> | undefined;
-function schemaErrors(value: unknown): readonly ErrorObject[] {
-  if (!validator) {
-    const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, verbose: true });
-    addFormats.default(ajv);
-    ajv.addSchema(JSON.parse(readFileSync(resolve(packageRoot, 'config', 'test-case.schema.json'), 'utf8')) as object);
-    validator = ajv.compile(JSON.parse(readFileSync(mocksSchemaPath, 'utf8')) as object);
-  }
-  return validator(value) ? [] : (validator.errors ?? []);
-}
+const schemaErrors = schemaValidator('mocks.schema.json', ['test-case.schema.json']);
 
 /**
  * Loads mock files (JSON or YAML). Everything that can be wrong with a mock is found here, at

@@ -20,6 +20,8 @@ export interface ForwardRequest {
   readonly startedPerf: number;
   /** Keep the body chunks for recording. */
   readonly capture: boolean;
+  /** Stream the answer to the agent (default). Off: only collect it (the tool loop must see a turn entire first). */
+  readonly deliver?: boolean;
 }
 
 /** Raised into undici when the agent goes away, so the upstream request is torn down at once. */
@@ -54,6 +56,7 @@ export function forwardUpstream(
   let controller: Dispatcher.DispatchController | undefined;
   let agentGone = false;
   let settled = false;
+  const deliver = request.deliver !== false;
 
   const settle = (ending: ResponseEnding, error: Error | undefined): void => {
     if (settled) return;
@@ -77,6 +80,7 @@ export function forwardUpstream(
     onResponseStart(_controller, statusCode, responseHeaders) {
       status = statusCode;
       headers = responseHeaders;
+      if (!deliver) return;
       response.writeHead(statusCode, agentResponseHeaders(responseHeaders));
       // A stream's headers go out now (the agent's SDK resolves on them); a whole body's go out with it, in one write.
       if (String(responseHeaders['content-type']).includes('text/event-stream')) response.flushHeaders();
@@ -88,13 +92,13 @@ export function forwardUpstream(
         chunks.push(chunk);
         chunkTimes.push(now);
       }
-      if (!response.write(chunk)) {
+      if (deliver && !response.write(chunk)) {
         dataController.pause();
         response.once('drain', () => dataController.resume());
       }
     },
     onResponseEnd() {
-      response.end();
+      if (deliver) response.end();
       settle('finished', undefined);
     },
     onResponseError(_controller, error) {
@@ -102,9 +106,12 @@ export function forwardUpstream(
         settle('client-aborted', error);
         return;
       }
-      if (status === undefined) onFailureBeforeHeaders(error);
-      // After headers, a clean end would make a broken stream look complete: cut the agent's connection too.
-      else response.destroy(error);
+      // Collecting, nothing reached the agent yet: the caller answers it from the outcome.
+      if (deliver) {
+        if (status === undefined) onFailureBeforeHeaders(error);
+        // After headers, a clean end would make a broken stream look complete: cut the agent's connection too.
+        else response.destroy(error);
+      }
       settle('upstream-failed', error);
     },
   };

@@ -4,10 +4,8 @@ import { decodeContent } from '../cassette/decode-content.js';
 import { headerText } from '../cassette/header-text.js';
 import type { Recording } from '../cassette/sqlite/cassette-reader.js';
 import { CalltapeError } from '../errors.js';
-import type { HiddenHistory, MockCounters } from '../mocks/hidden-history.js';
-import type { Mock } from '../mocks/mock-types.js';
-import { runToolLoop, type LoopRound } from '../mocks/tool-loop.js';
-import type { ProviderAdapter, ToolLoopWire } from '../providers/provider-adapter.js';
+import { runToolLoop, type LoopRound, type ToolLoopOptions } from '../mocks/tool-loop.js';
+import type { ProviderAdapter } from '../providers/provider-adapter.js';
 import type { JsonValue } from '../trace/trace.js';
 import type { UpstreamOutcome } from './forward-upstream.js';
 import { agentResponseHeaders } from './headers.js';
@@ -16,19 +14,11 @@ import { sendError } from './send-error.js';
 /** One upstream answer for a loop round: from the cassette, or forwarded and collected. */
 export type RoundSource = { readonly kind: 'recording'; readonly recording: Recording } | { readonly kind: 'upstream'; readonly outcome: UpstreamOutcome };
 
-export interface MockedRouteContext {
-  readonly adapter: ProviderAdapter & { readonly toolLoop: ToolLoopWire };
+export interface MockedRouteContext extends Omit<ToolLoopOptions, 'roundTrip' | 'form'> {
   readonly response: ServerResponse;
   readonly agentBody: JsonValue;
   /** The agent's bytes: sent as they are when nothing is spliced in. */
   readonly agentBytes: Buffer;
-  readonly mocks: ReadonlyMap<string, Mock>;
-  readonly history: HiddenHistory;
-  readonly counters: MockCounters;
-  readonly session: string;
-  readonly maxHiddenRounds: number;
-  readonly strictTools: boolean;
-  readonly allowTools: ReadonlySet<string>;
   /** Answers a request body: a recording (replay, auto hit) or the upstream (record, auto miss); throws CalltapeError on a miss or a failure before headers. */
   answer(body: Buffer): Promise<{ readonly source: RoundSource; record(mocked: readonly MockedCall[], hidden: boolean, agentResponse?: string): void }>;
   /** Counts an answer calltape refused (strict tools), for the run's exit code. */
@@ -47,14 +37,7 @@ export async function answerWithMocks(context: MockedRouteContext): Promise<void
   let outcome: Awaited<ReturnType<typeof runToolLoop>>;
   try {
     outcome = await runToolLoop(context.agentBody, {
-      adapter,
-      mocks: context.mocks,
-      history: context.history,
-      counters: context.counters,
-      session: context.session,
-      maxHiddenRounds: context.maxHiddenRounds,
-      strictTools: context.strictTools,
-      allowTools: context.allowTools,
+      ...context,
       form,
       roundTrip: async (body): Promise<LoopRound> => {
         const bytes = body === context.agentBody ? context.agentBytes : Buffer.from(JSON.stringify(body));

@@ -1,27 +1,17 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, resolve } from 'node:path';
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import type { ErrorObject } from 'ajv/dist/2020.js';
 import { parse as parseYaml } from 'yaml';
 import { CalltapeError } from '../errors.js';
-import { packageRoot } from '../package-root.js';
+import { configSchemaFile, schemaValidator } from '../config/schema-validator.js';
 import type { JsonSchema, JsonValue } from '../trace/trace.js';
 import { schemaRegistry } from './load-schema-registry.js';
 import type { RunConfig, Suite, SuiteCase } from './suite-types.js';
 import { validateTestCase } from './validate-test-case.js';
 
-export const suiteSchemaPath = resolve(packageRoot, 'config', 'suite.schema.json');
+export const suiteSchemaPath = configSchemaFile('suite.schema.json');
 
-let validator: ReturnType<Ajv2020['compile']> | undefined;
-function schemaErrors(value: unknown): readonly ErrorObject[] {
-  if (!validator) {
-    const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, verbose: true });
-    addFormats.default(ajv);
-    ajv.addSchema(JSON.parse(readFileSync(resolve(packageRoot, 'config', 'test-case.schema.json'), 'utf8')) as object);
-    validator = ajv.compile(JSON.parse(readFileSync(suiteSchemaPath, 'utf8')) as object);
-  }
-  return validator(value) ? [] : (validator.errors ?? []);
-}
+const schemaErrors = schemaValidator('suite.schema.json', ['test-case.schema.json']);
 
 /**
  * Reads a suite file (YAML, JSON, or JSONL: a case per line, optionally a first line

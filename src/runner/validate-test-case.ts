@@ -1,25 +1,14 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import type { ErrorObject } from 'ajv/dist/2020.js';
 import { CalltapeError } from '../errors.js';
-import { packageRoot } from '../package-root.js';
+import { configSchemaFile, schemaValidator } from '../config/schema-validator.js';
 import type { CallExpectation, JudgeSpec, TrajectoryCase } from '../scoring/trajectory/types.js';
 import type { TestCase } from '../scoring/types.js';
 
-export const testCaseSchemaPath = join(packageRoot, 'config', 'test-case.schema.json');
+export const testCaseSchemaPath = configSchemaFile('test-case.schema.json');
 
-let validator: ReturnType<Ajv2020['compile']> | undefined;
-
-function schemaErrors(value: unknown): readonly ErrorObject[] {
-  if (!validator) {
-    // strictRequired is off: the top-level anyOf names properties defined beside it.
-    const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, verbose: true });
-    addFormats.default(ajv);
-    validator = ajv.compile(JSON.parse(readFileSync(testCaseSchemaPath, 'utf8')) as object);
-  }
-  return validator(value) ? [] : (validator.errors ?? []);
-}
+const schemaErrors = schemaValidator('test-case.schema.json');
 
 /** Where a case was read from, for messages: the suite file and the case's position in it. */
 export interface CaseSource {
