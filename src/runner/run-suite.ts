@@ -162,6 +162,9 @@ async function driveCase(
   const missed = context.misses.get(session);
   if (missed && missed.length > 0) error = `replay miss: ${missed[0] ?? ''}`;
   const interactions = context.sessions.get(session) ?? [];
+  // The upstream could not be reached (or timed out): whatever the agent did next says nothing about the model.
+  const unreachable = interactions.find((interaction) => interaction.status === 'proxy-error' && (interaction.httpStatus === 502 || interaction.httpStatus === 504));
+  if (unreachable && error === null) error = `the upstream failed: ${unreachable.error ?? `HTTP ${unreachable.httpStatus}`}`;
   const [trajectory] = buildTrajectories(interactions);
   return { session, trajectory, interactions, error, durationMs: performance.now() - began, agent, problems };
 }

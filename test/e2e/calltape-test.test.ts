@@ -57,7 +57,8 @@ describe('calltape test (direct mode)', () => {
     const suite = suiteFile(folder, { model: 'weather-small', gates: { pass_rate: 0.6, per_tag: { negative: 1 } } });
     const live = await upstream();
     const recorded = await runCliAsync(['test', suite, '--mode', 'record', '--upstream', live.url, '--json', join(folder, 'record.json')]);
-    expect(recorded.stderr).toBe('');
+    // Not a terminal: a plain progress line per tenth of the cases (here, per case), the last one with the total.
+    expect(recorded.stderr.trim().split('\n').at(-1)).toBe('calltape test: 3/3 cases run, 1 not passing');
     expect(recorded.status).toBe(0);
     expect(live.received).toHaveLength(3);
     await live.close();
@@ -148,6 +149,10 @@ describe('calltape test (direct mode)', () => {
     const duplicate = await runCliAsync(['test', suiteFile(folder, { model: 'm', cases: [cases[0], cases[0]] }, 'dup.json')]);
     expect(duplicate.stderr).toContain('case "paris": test_id: also used by case #1');
 
+    const unreachable = await runCliAsync(['test', suiteFile(folder, { model: 'm', cassette: 'down.sqlite' }, 'down.json'), '--mode', 'record', '--upstream', 'http://127.0.0.1:1']);
+    expect(unreachable.status).toBe(3);
+    expect(unreachable.stdout).toMatch(/ERROR paris .*\n.*\n\s+the model request failed with HTTP 502: calltape: could not reach the upstream/);
+
     const missing = await runCliAsync(['test', suiteFile(folder, { model: 'm' }, 'missing.json')]);
     expect(missing.status).toBe(3);
     expect(missing.stderr).toContain('no such cassette to replay');
@@ -201,6 +206,18 @@ describe('calltape test (agent mode)', () => {
     expect(hang).toMatchObject({ status: 'fail', problems: ['the agent did not finish within 1000 ms'], agent: { timed_out: true } });
     // The key reached the agent but never the cassette.
     expect(readFileSync(join(folder, 'agent.sqlite')).includes('sk-test-key-0123456789abcdef')).toBe(false);
+  });
+});
+
+describe('calltape test (agent mode): infrastructure', () => {
+  it('reports an unreachable upstream as an error (exit 3), not as the agent failing', async () => {
+    const folder = temporaryFolder();
+    writeFileSync(join(folder, 'agent.cjs'), tinyAgent);
+    const suite = join(folder, 'suite.json');
+    writeFileSync(suite, JSON.stringify({ model: 'm', cassette: 'down.sqlite', agent: { command: `node ${join(folder, 'agent.cjs')}`, env: { TINY_INPUT: 'arg' } }, cases: [cases[0]] }));
+    const result = await runCliAsync(['test', suite, '--mode', 'record', '--upstream', 'http://127.0.0.1:1'], { env: { OPENAI_API_KEY: 'sk-test-key-0123456789abcdef' } });
+    expect(result.status).toBe(3);
+    expect(result.stdout).toMatch(/ERROR paris .*\n.*\n\s+the upstream failed: calltape: could not reach the upstream/);
   });
 });
 
