@@ -6,6 +6,8 @@ export interface Config {
   readonly port: number;
   /** Upstream origin, with an optional path prefix and no trailing slash. */
   readonly upstream: string;
+  /** The Anthropic upstream, same form: `/v1/messages` and pass-through requests with Anthropic headers go here. */
+  readonly anthropicUpstream: string;
   readonly mode: ProxyMode;
   /** Absolute path of the SQLite store. */
   readonly cassette: string;
@@ -63,6 +65,7 @@ export const defaultConfig: Config = {
   host: '127.0.0.1',
   port: 4545,
   upstream: 'https://api.openai.com',
+  anthropicUpstream: 'https://api.anthropic.com',
   mode: 'record',
   cassette: 'recordings/calltape.sqlite',
   replayTiming: 'none',
@@ -86,6 +89,7 @@ export interface ConfigLayer {
   host?: string;
   port?: number;
   upstream?: string;
+  anthropicUpstream?: string;
   mode?: string;
   cassette?: string;
   replayTiming?: string;

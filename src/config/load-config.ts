@@ -10,6 +10,7 @@ export interface ConfigFlags {
   readonly host?: string | undefined;
   readonly port?: string | undefined;
   readonly upstream?: string | undefined;
+  readonly anthropicUpstream?: string | undefined;
   readonly mode?: string | undefined;
   readonly cassette?: string | undefined;
   readonly logLevel?: string | undefined;
@@ -29,6 +30,7 @@ const envNames: Record<string, string> = {
   '/host': 'CALLTAPE_HOST',
   '/port': 'CALLTAPE_PORT',
   '/upstream': 'CALLTAPE_UPSTREAM',
+  '/anthropicUpstream': 'CALLTAPE_ANTHROPIC_UPSTREAM',
   '/mode': 'CALLTAPE_MODE',
   '/cassette': 'CALLTAPE_CASSETTE',
   '/logLevel': 'CALLTAPE_LOG_LEVEL',
@@ -42,6 +44,7 @@ const flagNames: Record<string, string> = {
   '/host': '--host',
   '/port': '--port',
   '/upstream': '--upstream',
+  '/anthropicUpstream': '--anthropic-upstream',
   '/mode': '--mode',
   '/cassette': '--cassette',
   '/logLevel': '--log-level',
@@ -64,6 +67,7 @@ export function loadConfig(flags: ConfigFlags, env: Readonly<Record<string, stri
       host: env['CALLTAPE_HOST'],
       port: env['CALLTAPE_PORT'],
       upstream: env['CALLTAPE_UPSTREAM'],
+      anthropicUpstream: env['CALLTAPE_ANTHROPIC_UPSTREAM'],
       mode: env['CALLTAPE_MODE'],
       cassette: env['CALLTAPE_CASSETTE'],
       logLevel: env['CALLTAPE_LOG_LEVEL'],
@@ -88,6 +92,7 @@ export function loadConfig(flags: ConfigFlags, env: Readonly<Record<string, stri
       host: merged.host ?? d.host,
       port: merged.port ?? d.port,
       upstream: (merged.upstream ?? d.upstream).replace(/\/+$/, ''),
+      anthropicUpstream: (merged.anthropicUpstream ?? d.anthropicUpstream).replace(/\/+$/, ''),
       mode: (merged.mode ?? d.mode) as ProxyMode,
       cassette: resolve(cassetteBase, merged.cassette ?? d.cassette),
       logLevel: (merged.logLevel ?? d.logLevel) as LogLevel,

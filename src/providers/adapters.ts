@@ -1,8 +1,9 @@
+import { anthropicMessagesAdapter } from './anthropic-messages/anthropic-messages-adapter.js';
 import { openAiChatAdapter } from './openai-chat/openai-chat-adapter.js';
 import type { ProviderAdapter } from './provider-adapter.js';
 
 /** Every wire format the proxy captures, in match order. Routes none of them matches pass through untouched. */
-export const adapters: readonly ProviderAdapter[] = [openAiChatAdapter];
+export const adapters: readonly ProviderAdapter[] = [openAiChatAdapter, anthropicMessagesAdapter];
 
 export function findAdapter(method: string, path: string): ProviderAdapter | undefined {
   return adapters.find((adapter) => adapter.matches(method, path));

@@ -64,6 +64,8 @@ export interface ToolLoopWire {
 
 export interface ProviderAdapter {
   readonly id: ProviderId;
+  /** Which configured upstream this wire goes to: `upstream` (OpenAI and compatible) or `anthropicUpstream`. */
+  readonly upstream: 'openai' | 'anthropic';
   /** Whether this adapter handles `method path` (path without any `/s/<id>` prefix or query). */
   matches(method: string, path: string): boolean;
   /** Summarises a parsed request body. Never throws: unexpected shapes yield empty fields. */

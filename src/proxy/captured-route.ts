@@ -51,7 +51,8 @@ export interface ReplayStats {
 export interface CapturedRouteDeps {
   readonly config: Config;
   readonly logger: Logger;
-  readonly upstream: Upstream;
+  /** The upstream each wire goes to (`ProviderAdapter.upstream`). */
+  readonly upstreams: { readonly openai: Upstream; readonly anthropic: Upstream };
   /** Redacts bodies and paths the same way the store does, so keys are computed from what is stored. */
   readonly redactor: Redactor;
   readonly recorder: Recorder;
@@ -119,7 +120,7 @@ export interface Where {
  * record forwards everything; record and auto hand the round to the store worker afterwards.
  */
 export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: ProviderAdapter, request: IncomingMessage, response: ServerResponse, where: Where) => Promise<void> {
-  const { config, logger, upstream, redactor, recorder, cassettes, stats, mockState, observer } = deps;
+  const { config, logger, upstreams, redactor, recorder, cassettes, stats, mockState, observer } = deps;
   // One count per cassette: the Nth identical request is the Nth of its cassette and scope.
   const ordinals = new Map<string, OrdinalCounter>();
   const rules = effectiveRules(config.match);
@@ -128,6 +129,7 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
   const maxAgeMs = parseMaxAge(config.expiry.maxAge);
 
   return async (adapter, request, response, where) => {
+    const upstream = upstreams[adapter.upstream];
     const diffing = where.mode === 'diff';
     const replaying = where.mode === 'replay' || where.mode === 'auto' || diffing;
     const capture = where.mode === 'record' || where.mode === 'auto';

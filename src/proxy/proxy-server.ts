@@ -7,6 +7,7 @@ import { startWorkerRecorder } from '../cassette/worker-recorder.js';
 import type { Config } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
 import { findAdapter } from '../providers/adapters.js';
+import { anthropicMessagesAdapter } from '../providers/anthropic-messages/anthropic-messages-adapter.js';
 import { openAiChatAdapter } from '../providers/openai-chat/openai-chat-adapter.js';
 import { countMiss, createCapturedRoute, maxReasons, type MockState, type ProxyObserver, type ReplayStats } from './captured-route.js';
 import { AnsweredCalls, HiddenHistory, MockCounters } from '../mocks/hidden-history.js';
@@ -73,12 +74,14 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
   }
   // The same redaction the store applies, so keys are computed from what is stored; also keeps log lines clean.
   const redactor = createRedactor(config.redact.headers, config.redact.bodyPatterns);
-  const upstream = createUpstream(config);
+  const upstreams = { openai: createUpstream(config), anthropic: createUpstream(config, config.anthropicUpstream) };
   const stats: ReplayStats = { hits: 0, misses: 0, recorded: 0, expired: 0, served: new Set(), missReasons: [], missedIn: new Map(), diffs: [], compared: 0, refused: 0 };
   const startedAt = Date.now();
-  const capturedRoute = createCapturedRoute({ config, logger, upstream, redactor, recorder, cassettes, stats, mockState, observer: options.observer });
+  const capturedRoute = createCapturedRoute({ config, logger, upstreams, redactor, recorder, cassettes, stats, mockState, observer: options.observer });
   const errorJson = (message: string): string => JSON.stringify(openAiChatAdapter.errorBody(new CalltapeError('UPSTREAM_UNREACHABLE', message)));
   const passThrough = createPassThrough(config.upstream, config.timeouts.upstreamHeadersMs, errorJson, logger);
+  const anthropicErrorJson = (message: string): string => JSON.stringify(anthropicMessagesAdapter.errorBody(new CalltapeError('UPSTREAM_UNREACHABLE', message)));
+  const anthropicPassThrough = createPassThrough(config.anthropicUpstream, config.timeouts.upstreamHeadersMs, anthropicErrorJson, logger);
   let inFlight = 0;
   let drained: (() => void) | undefined;
 
@@ -117,7 +120,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
     const mode = sessionRoute.cassette?.mode ?? config.mode;
     if (!adapter && mode === 'replay') {
       // Replay never touches the network: a route calltape does not record cannot be answered.
-      const miss = new CalltapeError('CASSETTE_MISS', `calltape: replay answers only recorded routes (POST /v1/chat/completions); ${method} ${redactor.path(sessionRoute.path)} is not recorded`);
+      const miss = new CalltapeError('CASSETTE_MISS', `calltape: replay answers only recorded routes (POST /v1/chat/completions, POST /v1/messages); ${method} ${redactor.path(sessionRoute.path)} is not recorded`);
       countMiss(stats, cassettePathFor(sessionRoute), miss.message);
       sendError(response, openAiChatAdapter, miss);
       return;
@@ -125,7 +128,9 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
     if (!adapter) {
       request.url = sessionRoute.path + sessionRoute.query;
       delete request.headers[sessionHeader];
-      passThrough.web(request, response);
+      // Anthropic's SDK always sends these headers; OpenAI-compatible clients never do.
+      const anthropic = request.headers['x-api-key'] !== undefined || request.headers['anthropic-version'] !== undefined;
+      (anthropic ? anthropicPassThrough : passThrough).web(request, response);
       return;
     }
     await capturedRoute(adapter, request, response, {
@@ -150,7 +155,8 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
     await recorder.close();
     await mockState?.registry.close();
     passThrough.close();
-    await upstream.pool.destroy();
+    anthropicPassThrough.close();
+    await Promise.all([upstreams.openai.pool.destroy(), upstreams.anthropic.pool.destroy()]);
     throw error;
   }
   const { port } = server.address() as AddressInfo;
@@ -185,7 +191,8 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
         await recorder.close();
         await mockState?.registry.close();
         passThrough.close();
-        await upstream.pool.destroy();
+        anthropicPassThrough.close();
+        await Promise.all([upstreams.openai.pool.destroy(), upstreams.anthropic.pool.destroy()]);
       })();
       return closing;
     },

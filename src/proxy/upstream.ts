@@ -12,8 +12,8 @@ export interface Upstream {
   readonly pool: Pool;
 }
 
-export function createUpstream(config: Config): Upstream {
-  const url = new URL(config.upstream);
+export function createUpstream(config: Config, target: string = config.upstream): Upstream {
+  const url = new URL(target);
   const pool = new Pool(url.origin, {
     connect: { timeout: config.timeouts.upstreamConnectMs },
     headersTimeout: config.timeouts.upstreamHeadersMs,
@@ -26,7 +26,7 @@ export function createUpstream(config: Config): Upstream {
   return {
     origin: url.origin,
     pathPrefix: url.pathname.replace(/\/+$/, ''),
-    url: config.upstream,
+    url: target,
     pool,
   };
 }

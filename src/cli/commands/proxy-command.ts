@@ -13,6 +13,7 @@ export function registerProxyCommand(program: Command): void {
     .option('--host <host>', 'interface to listen on (default 127.0.0.1)')
     .option('--port <port>', 'port to listen on; 0 picks a free port (default 4545)')
     .option('--upstream <url>', 'provider origin, optionally with a path prefix (default https://api.openai.com)')
+    .option('--anthropic-upstream <url>', 'Anthropic origin for /v1/messages (default https://api.anthropic.com)')
     .option('--mode <mode>', 'record | replay | auto | diff | passthrough')
     .option('--cassette <file>', 'SQLite file to store interactions in (default recordings/calltape.sqlite)')
     .option('--replay-timing <timing>', 'pace of replayed streams: none | exact | scaled:F')

@@ -58,6 +58,7 @@ export function registerTestCommands(program: Command): void {
       .option('--concurrency <n>', 'cases run at once (default: CPU count)')
       .option('--config <file>', 'proxy configuration to start from (upstream, timeouts, redaction)')
       .option('--upstream <url>', 'provider origin for record and auto')
+      .option('--anthropic-upstream <url>', 'Anthropic origin for record and auto')
       .option('--cassette <name>', "use this cassette instead of the suite's (a name in recordings/ or a path)"),
   ).action(async (files: string[], flags: TestFlags) => {
     process.exitCode = await guarded(program, async () => {
@@ -66,7 +67,7 @@ export function registerTestCommands(program: Command): void {
       if (mode !== 'replay' && mode !== 'record' && mode !== 'auto') throw new CalltapeError('CONFIG_INVALID', `command line: --mode: must be one of ["replay","record","auto"] (got "${mode}")`);
       const concurrency = flags.concurrency === undefined ? undefined : Number(flags.concurrency);
       if (concurrency !== undefined && (!Number.isInteger(concurrency) || concurrency < 1)) throw new CalltapeError('CONFIG_INVALID', `command line: --concurrency: must be a whole number ≥ 1 (got "${flags.concurrency}")`);
-      const { config } = loadConfig({ config: flags.config, upstream: flags.upstream }, process.env, cwd);
+      const { config } = loadConfig({ config: flags.config, upstream: flags.upstream, anthropicUpstream: flags.anthropicUpstream }, process.env, cwd);
       const suites = files.map((file) => loadSuite(file, cwd)).map((suite) => (flags.cassette ? { ...suite, cassette: resolveCassette(flags.cassette, cwd) } : suite));
       const results: SuiteRunResult[] = [];
       for (const suite of suites) {

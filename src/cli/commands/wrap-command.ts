@@ -32,6 +32,7 @@ export function registerWrapCommands(program: Command): void {
       .requiredOption('--cassette <name>', 'cassette: a name (recordings/<name>.sqlite) or a path to a .sqlite file')
       .option('--config <file>', 'configuration file (default: ./proxy.config.json when present)')
       .option('--upstream <url>', 'provider origin (record and auto)')
+      .option('--anthropic-upstream <url>', 'Anthropic origin (record and auto)')
       .option('--replay-timing <timing>', 'none | exact | scaled:F')
       .option('--log-level <level>', 'silent | error | info | debug')
       .option('--mocks <files>', 'mock tool files (JSON or YAML), comma-separated')

@@ -11,6 +11,7 @@ import { parseOpenAiChatRequest } from './parse-openai-chat-request.js';
 /** OpenAI Chat Completions (`POST /v1/chat/completions`), streamed or not. */
 export const openAiChatAdapter: ProviderAdapter = {
   id: 'openai-chat',
+  upstream: 'openai',
   matches: (method, path) => method === 'POST' && path.endsWith('/chat/completions'),
   parseRequest: parseOpenAiChatRequest,
   parseResponse,

@@ -1,0 +1,107 @@
+import { emptyPrefix, nextKey } from '../../trace/prefix-hash.js';
+import type { JsonValue } from '../../trace/trace.js';
+import { asArray, asObject, parseJson, type JsonObject } from '../json-access.js';
+import type { ToolLoopWire } from '../provider-adapter.js';
+import { toAnthropicMessage, toAnthropicStream } from './convert-anthropic-body.js';
+import { parseAnthropicMessage } from './parse-anthropic-request.js';
+
+/**
+ * The in-proxy tool loop in Messages terms: an assistant message with `tool_use` blocks, then one
+ * user message with a `tool_result` block per call. Every result must sit in the user message
+ * right after the call, so when the agent answers some calls of a turn and mocks the others,
+ * the mocks' results are merged into the agent's own result message.
+ */
+export const anthropicToolLoop: ToolLoopWire = {
+  turnMessages(output, results) {
+    const content: JsonValue[] = [
+      ...(output.text !== '' ? [{ type: 'text', text: output.text }] : []),
+      ...output.toolCalls.map((call): JsonValue => ({ type: 'tool_use', id: call.id ?? '', name: call.name, input: call.arguments.ok ? call.arguments.value : {} })),
+    ];
+    const assistant: JsonValue = { role: 'assistant', content };
+    if (results.length === 0) return [assistant];
+    return [assistant, { role: 'user', content: results.map((result): JsonValue => ({ type: 'tool_result', tool_use_id: result.callId, content: result.content, ...(result.isError ? { is_error: true } : {}) })) }];
+  },
+
+  appendMessages(body, messages) {
+    const request = asObject(body) ?? {};
+    return { ...request, messages: [...asArray(request['messages']), ...messages] };
+  },
+
+  splice(body, replace) {
+    const request = asObject(body);
+    if (!request) return undefined;
+    let key = emptyPrefix;
+    let changed = false;
+    const messages: JsonValue[] = [];
+    let mergeNext = false;
+    for (const message of asArray(request['messages'])) {
+      const object = asObject(message);
+      const parsed = parseAnthropicMessage(object);
+      for (const part of parsed) key = nextKey(key, part);
+      const replacement = object?.['role'] === 'assistant' ? replace(key) : undefined;
+      if (mergeNext && object?.['role'] === 'user') {
+        // The mocks' results and the agent's own must share the one user message after the calls.
+        const previous = asObject(messages.pop()) ?? {};
+        messages.push({ role: 'user', content: [...blocks(previous['content']), ...blocks(object['content'])] });
+        mergeNext = false;
+        continue;
+      }
+      mergeNext = false;
+      if (replacement) {
+        messages.push(...replacement);
+        changed = true;
+        mergeNext = asObject(replacement.at(-1))?.['role'] === 'user';
+      } else messages.push(message);
+    }
+    return changed ? { ...request, messages } : undefined;
+  },
+
+  toolResults(body) {
+    const calls = new Map<string, { name: string; argumentsRaw: string }>();
+    const results: { callId: string; name: string; argumentsRaw: string; content: string }[] = [];
+    for (const message of asArray(asObject(body)?.['messages'])) {
+      for (const part of parseAnthropicMessage(asObject(message))) {
+        for (const call of part.toolCalls) if (call.id !== undefined) calls.set(call.id, { name: call.name, argumentsRaw: call.argumentsRaw });
+        const answered = part.role === 'tool' && part.toolCallId !== undefined ? calls.get(part.toolCallId) : undefined;
+        if (answered && part.toolCallId !== undefined) results.push({ callId: part.toolCallId, ...answered, content: part.text });
+      }
+    }
+    return results;
+  },
+
+  withToolResults(body, contents) {
+    const request = asObject(body) ?? {};
+    const messages = asArray(request['messages']).map((message) => {
+      const object = asObject(message);
+      if (object?.['role'] !== 'user' || !Array.isArray(object['content'])) return message;
+      return {
+        ...object,
+        content: blocks(object['content']).map((block) => {
+          const result = asObject(block);
+          const id = result?.['type'] === 'tool_result' ? result['tool_use_id'] : undefined;
+          const content = typeof id === 'string' ? contents.get(id) : undefined;
+          return result && content !== undefined ? { ...result, content } : block;
+        }),
+      };
+    });
+    return { ...request, messages };
+  },
+
+  withoutCalls(body, form, drop) {
+    const messageText = form.stream ? toAnthropicMessage(body) : body;
+    const parsed = messageText === undefined ? undefined : parseJson(messageText);
+    const message = parsed?.ok ? asObject(parsed.value) : undefined;
+    if (!message) return undefined;
+    const content = asArray(message['content']).filter((block) => {
+      const object: JsonObject | undefined = asObject(block);
+      return !(object?.['type'] === 'tool_use' && typeof object['id'] === 'string' && drop.has(object['id']));
+    });
+    const visible = JSON.stringify({ ...message, content });
+    return form.stream ? toAnthropicStream(visible) : visible;
+  },
+};
+
+function blocks(content: JsonValue | undefined): JsonValue[] {
+  if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
+  return [...asArray(content)];
+}
