@@ -63,11 +63,13 @@ export function anthropicEvents(turn: ScriptedMessage, random: Random): string {
   return events.join('');
 }
 
+/** Cuts text into 1–8 code point pieces (the API never splits a code point). */
 function pieces(text: string, random: Random): string[] {
+  const points = Array.from(text);
   const out: string[] = [];
-  for (let at = 0; at < text.length; ) {
+  for (let at = 0; at < points.length; ) {
     const size = 1 + random.int(8);
-    out.push(text.slice(at, at + size));
+    out.push(points.slice(at, at + size).join(''));
     at += size;
   }
   return out;

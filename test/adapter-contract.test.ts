@@ -1,0 +1,105 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { anthropicMessagesAdapter } from '../src/providers/anthropic-messages/anthropic-messages-adapter.js';
+import { openAiChatAdapter } from '../src/providers/openai-chat/openai-chat-adapter.js';
+import type { ProviderAdapter } from '../src/providers/provider-adapter.js';
+import { anthropicEvents, anthropicMessage } from './support/anthropic-messages-events.js';
+import { chatCompletion, chatCompletionChunks, encodeSse } from './support/openai-chat-chunks.js';
+import { seededRandom } from './support/random.js';
+import { splitBytes } from './support/split-bytes.js';
+
+/** A model turn, wire-neutral: what every adapter must read back the same. */
+interface Turn {
+  readonly text: string;
+  readonly calls: readonly { readonly id: string; readonly name: string; readonly args: string }[];
+  readonly usage: { readonly input: number; readonly output: number };
+  /** Cut the stream before the provider finished it. */
+  readonly truncated: boolean;
+}
+
+/** How each wire writes a turn (whole and streamed), and its error envelope. */
+interface Wire {
+  readonly adapter: ProviderAdapter;
+  whole(turn: Turn): string;
+  stream(turn: Turn, seed: number): string;
+  readonly streamContentType: string;
+  readonly errorBody: string;
+}
+
+const wires: readonly Wire[] = [
+  {
+    adapter: openAiChatAdapter,
+    whole: (turn) => JSON.stringify(chatCompletion({ text: turn.text, toolCalls: turn.calls.map((call) => ({ id: call.id, name: call.name, arguments: call.args })), usage: { prompt_tokens: turn.usage.input, completion_tokens: turn.usage.output } })),
+    stream: (turn, seed) => encodeSse(chatCompletionChunks({ text: turn.text, toolCalls: turn.calls.map((call) => ({ id: call.id, name: call.name, arguments: call.args })), usage: { prompt_tokens: turn.usage.input, completion_tokens: turn.usage.output }, ...(turn.truncated ? { finishReason: null } : {}), interleave: seed % 2 === 0 }, seededRandom(seed), { includeUsage: true })),
+    streamContentType: 'text/event-stream; charset=utf-8',
+    errorBody: JSON.stringify({ error: { message: 'Rate limit reached', type: 'requests', param: null, code: 'rate_limit_exceeded' } }),
+  },
+  {
+    adapter: anthropicMessagesAdapter,
+    whole: (turn) => JSON.stringify(anthropicMessage({ text: turn.text, toolUses: turn.calls.map((call) => ({ id: call.id, name: call.name, input: call.args })), usage: { input_tokens: turn.usage.input, output_tokens: turn.usage.output } })),
+    stream: (turn, seed) => anthropicEvents({ text: turn.text, toolUses: turn.calls.map((call) => ({ id: call.id, name: call.name, input: call.args })), usage: { input_tokens: turn.usage.input, output_tokens: turn.usage.output }, ...(turn.truncated ? { stopReason: null } : {}) }, seededRandom(seed)),
+    streamContentType: 'text/event-stream; charset=utf-8',
+    errorBody: JSON.stringify({ type: 'error', error: { type: 'rate_limit_error', message: 'Rate limit reached' } }),
+  },
+];
+
+const argument = fc.oneof(fc.constantFrom('Paris', 'Zürich ☃', 'a "quoted" name', 'emoji 🎉 text'), fc.string({ maxLength: 12 }));
+const turns: fc.Arbitrary<Turn> = fc.record({
+  text: fc.oneof(fc.constant(''), fc.constantFrom('Checking.', 'Voilà — 12°C ☁️'), fc.string({ maxLength: 20 })),
+  calls: fc.uniqueArray(fc.record({ id: fc.stringMatching(/^call[a-z0-9]{3,6}$/), name: fc.constantFrom('get_weather', 'send_email', 'lookup'), args: fc.dictionary(fc.constantFrom('city', 'to', 'q', 'n'), argument, { maxKeys: 3 }).map((value) => JSON.stringify(value)) }), { maxLength: 3, selector: (call) => call.id }),
+  usage: fc.record({ input: fc.integer({ min: 1, max: 5000 }), output: fc.integer({ min: 1, max: 5000 }) }),
+  truncated: fc.constant(false),
+});
+const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
+
+describe.each(wires)('adapter contract: $adapter.id', (wire) => {
+  const parse = (body: readonly Uint8Array[], contentType: string, status = 200) => wire.adapter.parseResponse({ httpStatus: status, contentType, body, ending: 'finished' });
+
+  it('reads parallel calls, text and usage the same whole or streamed, however the bytes are split (property)', () => {
+    fc.assert(
+      fc.property(turns, fc.integer({ min: 1, max: 1000 }), fc.array(fc.nat(), { maxLength: 30 }), (turn, seed, cuts) => {
+        const whole = parse([bytes(wire.whole(turn))], 'application/json');
+        const streamed = parse(splitBytes(bytes(wire.stream(turn, seed)), cuts), wire.streamContentType);
+        for (const result of [whole, streamed]) {
+          expect(result.status).toBe('complete');
+          const output = result.response?.output;
+          expect(output?.text).toBe(turn.text);
+          expect(output?.toolCalls.map((call) => [call.id, call.name, JSON.parse(call.argumentsRaw), call.complete])).toEqual(turn.calls.map((call) => [call.id, call.name, JSON.parse(call.args), true]));
+          expect(output?.finishReason.unified).toBe(turn.calls.length > 0 ? 'tool-calls' : 'stop');
+          expect([result.response?.usage?.inputTokens, result.response?.usage?.outputTokens]).toEqual([turn.usage.input, turn.usage.output]);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('marks a stream cut before the end as truncated, its calls incomplete and kept as sent', () => {
+    fc.assert(
+      fc.property(turns.filter((turn) => turn.calls.length > 0), fc.integer({ min: 1, max: 1000 }), (turn, seed) => {
+        const result = parse([bytes(wire.stream({ ...turn, truncated: true }, seed))], wire.streamContentType);
+        expect(result.status).toBe('truncated');
+        expect(result.response?.output.toolCalls.every((call) => !call.complete)).toBe(true);
+      }),
+      { numRuns: 50 },
+    );
+  });
+
+  it("reads the provider's error envelope as an upstream error with its message", () => {
+    const result = parse([bytes(wire.errorBody)], 'application/json', 429);
+    expect(result.status).toBe('upstream-error');
+    expect(result.error).toContain('Rate limit reached');
+  });
+
+  it('re-expresses a whole answer as its stream and back without losing a call (convertBody)', () => {
+    fc.assert(
+      fc.property(turns, (turn) => {
+        const stream = wire.adapter.convertBody(wire.whole(turn), { stream: true, includeUsage: true });
+        const back = stream && wire.adapter.convertBody(stream.body, { stream: false, includeUsage: true });
+        const original = parse([bytes(wire.whole(turn))], 'application/json').response?.output;
+        expect(parse([bytes(stream?.body ?? '')], wire.streamContentType).response?.output).toEqual(original);
+        expect(parse([bytes(back?.body ?? '')], 'application/json').response?.output).toEqual(original);
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
