@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { anthropicMessagesAdapter } from '../src/providers/anthropic-messages/anthropic-messages-adapter.js';
 import { openAiChatAdapter } from '../src/providers/openai-chat/openai-chat-adapter.js';
+import { openAiResponsesAdapter } from '../src/providers/openai-responses/openai-responses-adapter.js';
+import { responsesEvents, responsesObject } from './support/openai-responses-events.js';
 import type { ProviderAdapter } from '../src/providers/provider-adapter.js';
 import { anthropicEvents, anthropicMessage } from './support/anthropic-messages-events.js';
 import { chatCompletion, chatCompletionChunks, encodeSse } from './support/openai-chat-chunks.js';
@@ -31,6 +33,13 @@ const wires: readonly Wire[] = [
     adapter: openAiChatAdapter,
     whole: (turn) => JSON.stringify(chatCompletion({ text: turn.text, toolCalls: turn.calls.map((call) => ({ id: call.id, name: call.name, arguments: call.args })), usage: { prompt_tokens: turn.usage.input, completion_tokens: turn.usage.output } })),
     stream: (turn, seed) => encodeSse(chatCompletionChunks({ text: turn.text, toolCalls: turn.calls.map((call) => ({ id: call.id, name: call.name, arguments: call.args })), usage: { prompt_tokens: turn.usage.input, completion_tokens: turn.usage.output }, ...(turn.truncated ? { finishReason: null } : {}), interleave: seed % 2 === 0 }, seededRandom(seed), { includeUsage: true })),
+    streamContentType: 'text/event-stream; charset=utf-8',
+    errorBody: JSON.stringify({ error: { message: 'Rate limit reached', type: 'requests', param: null, code: 'rate_limit_exceeded' } }),
+  },
+  {
+    adapter: openAiResponsesAdapter,
+    whole: (turn) => JSON.stringify(responsesObject({ text: turn.text, calls: turn.calls.map((call) => ({ callId: call.id, name: call.name, arguments: call.args })), usage: { input_tokens: turn.usage.input, output_tokens: turn.usage.output } })),
+    stream: (turn, seed) => responsesEvents({ text: turn.text, calls: turn.calls.map((call) => ({ callId: call.id, name: call.name, arguments: call.args })), usage: { input_tokens: turn.usage.input, output_tokens: turn.usage.output }, ...(turn.truncated ? { ending: 'cut' as const } : {}) }, seededRandom(seed)),
     streamContentType: 'text/event-stream; charset=utf-8',
     errorBody: JSON.stringify({ error: { message: 'Rate limit reached', type: 'requests', param: null, code: 'rate_limit_exceeded' } }),
   },

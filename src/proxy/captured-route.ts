@@ -252,9 +252,14 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
       return;
     }
 
-    const mocks = mockState && adapter.toolLoop ? selectMocks(mockState, request.headers) : undefined;
+    const mocks = mockState ? selectMocks(mockState, request.headers) : undefined;
     if (mocks instanceof CalltapeError) {
       sendError(response, adapter, mocks);
+      return;
+    }
+    if (mocks && mocks.size > 0 && !adapter.toolLoop) {
+      // Passing the request through would let the agent run the very tools the mocks stand for.
+      sendError(response, adapter, new CalltapeError('INVALID_REQUEST', `calltape: mock tools are not answered on ${adapter.id} yet; run this agent without mocks (x-calltape-mocks: none), or through /v1/chat/completions or /v1/messages`));
       return;
     }
     if (mocks && mockState && adapter.toolLoop && config.mocks.mode === 'override' && mocks.size > 0) {

@@ -14,12 +14,16 @@ import type { Interaction } from './trace.js';
  */
 export class ConversationChain {
   private readonly sessions = new Map<PrefixKey, string>();
+  /** Sessions by response id, for requests that continue a stored response instead of resending history. */
+  private readonly responses = new Map<string, string>();
 
   constructor(private readonly capacity = 100_000) {}
 
   /** The session an interaction belongs to: its explicit one, else the conversation it continues, else its own. */
   sessionOf(interaction: Interaction): string {
     if (interaction.sessionId !== interaction.id) return interaction.sessionId;
+    const continued = interaction.request.continues === undefined ? undefined : this.responses.get(interaction.request.continues);
+    if (continued !== undefined) return continued;
     const keys = prefixKeys(interaction.request.messages);
     const messages = interaction.request.messages;
     for (let position = messages.length - 1; position >= 0; position--) {
@@ -34,6 +38,11 @@ export class ConversationChain {
   remember(interaction: Interaction, session: string): void {
     const output = interaction.response?.output;
     if (!output) return;
+    const responseId = interaction.response?.id;
+    if (responseId !== undefined) {
+      this.responses.set(responseId, session);
+      if (this.responses.size > this.capacity) this.responses.delete(this.responses.keys().next().value as string);
+    }
     const keys = prefixKeys(interaction.request.messages);
     const key = answerKey(keys[keys.length - 1] ?? emptyPrefix, output);
     this.sessions.delete(key);

@@ -98,6 +98,8 @@ export interface RequestSummary {
   readonly messages: readonly Message[];
   readonly tools: readonly ToolDefinition[];
   readonly toolChoice: ToolChoice | undefined;
+  /** The id of an earlier response this request continues server-side (Responses `previous_response_id`). */
+  readonly continues?: string;
 }
 
 /** What the model answered. */
