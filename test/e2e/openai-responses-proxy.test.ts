@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import OpenAI from 'openai';
+import type { ResponseStreamParams } from 'openai/lib/responses/ResponseStream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../src/cassette/sqlite/sqlite-store.js';
 import type { Config } from '../../src/config/config.js';
@@ -40,7 +41,7 @@ async function setup(overrides: Partial<Config>, upstreamUrl?: string): Promise<
 
 /** Two turns: the calls, then the outputs sent back on `previous_response_id` (no history resent). */
 async function conversation(client: OpenAI, stream: boolean): Promise<[OpenAI.Responses.Response, OpenAI.Responses.Response]> {
-  const create = (body: OpenAI.Responses.ResponseCreateParamsNonStreaming): Promise<OpenAI.Responses.Response> => (stream ? client.responses.stream(body).finalResponse() : client.responses.create(body));
+  const create = (body: OpenAI.Responses.ResponseCreateParamsNonStreaming): Promise<OpenAI.Responses.Response> => (stream ? client.responses.stream(body as ResponseStreamParams).finalResponse() : client.responses.create(body));
   const first = await create({ model: 'gpt-4.1-mini', input: 'Weather in Paris and Tokyo?', tools });
   const calls = first.output.filter((item): item is OpenAI.Responses.ResponseFunctionToolCall => item.type === 'function_call');
   const second = await create({ model: 'gpt-4.1-mini', previous_response_id: first.id, tools, input: calls.map((call) => ({ type: 'function_call_output' as const, call_id: call.call_id, output: call.call_id === 'call_paris' ? '12°C' : '18°C' })) });
