@@ -84,6 +84,24 @@ describe.each([false, true])('OpenAI Responses through the proxy (stream: %s)', 
   });
 });
 
+describe('OpenAI Responses: stateless agents', () => {
+  it('chains a request that resends the whole history (items echoed back) into one session', async () => {
+    const cassette = join(temporaryFolder(), 'stateless.sqlite');
+    const { client, proxy } = await setup({ cassette, mode: 'record' });
+    const input: OpenAI.Responses.ResponseInput = [{ role: 'user', content: 'Weather in Paris and Tokyo?' }];
+    const first = await client.responses.create({ model: 'gpt-4.1-mini', input, tools, store: false });
+    const calls = first.output.filter((item): item is OpenAI.Responses.ResponseFunctionToolCall => item.type === 'function_call');
+    const second = await client.responses.create({ model: 'gpt-4.1-mini', tools, store: false, input: [...input, ...first.output, ...calls.map((call) => ({ type: 'function_call_output' as const, call_id: call.call_id, output: 'mild' }))] });
+    expect(second.output_text).toBe('Results: call_paris=mild; call_tokyo=mild');
+    await proxy.close();
+    const store = new SqliteStore(cassette, { readonly: true });
+    const interactions = store.interactions();
+    store.close();
+    expect(new Set(interactions.map((interaction) => interaction.sessionId)).size).toBe(1);
+    expect(buildTrajectories(interactions)[0]?.calls.map((call) => call.result?.text)).toEqual(['mild', 'mild']);
+  });
+});
+
 describe('OpenAI Responses: edges', () => {
   it('records a stream cut before its terminal event as truncated, with the calls incomplete', async () => {
     const upstream = await startScriptedUpstream([{ kind: 'sse', body: responsesEvents({ calls: [{ callId: 'call_cut', name: 'get_weather', arguments: '{"city":"Lyon"}' }], ending: 'cut' }, seededRandom(1)), headers: { 'content-type': 'text/event-stream' } }]);

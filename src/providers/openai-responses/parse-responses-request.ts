@@ -6,7 +6,7 @@ export function parseResponsesRequest(body: JsonValue): RequestSummary {
   const request = asObject(body) ?? {};
   const instructions = asString(request['instructions']);
   const input = request['input'];
-  const items = typeof input === 'string' ? [message('user', input)] : asArray(input).flatMap((item) => parseInputItem(asObject(item)));
+  const items = typeof input === 'string' ? [message('user', input)] : mergeAssistantItems(asArray(input).flatMap((item) => parseInputItem(asObject(item))));
   const previous = asString(request['previous_response_id']);
   return {
     model: asString(request['model']),
@@ -41,6 +41,23 @@ export function parseInputItem(item: JsonObject | undefined): Message[] {
     return [{ ...message('tool', typeof item['output'] === 'string' ? item['output'] : contentText(item['output'])), toolCallId: asString(item['call_id']), isError: undefined }];
   }
   return [];
+}
+
+/**
+ * A model turn comes back as separate items (its message, then one `function_call` per call);
+ * as the trace it is one assistant message, like the response it echoes — so a request that
+ * resends its history chains to the turn it continues.
+ */
+function mergeAssistantItems(messages: readonly Message[]): Message[] {
+  const merged: Message[] = [];
+  for (const item of messages) {
+    const previous = merged.at(-1);
+    if (item.role === 'assistant' && previous?.role === 'assistant' && (item.toolCalls.length > 0 || previous.toolCalls.length === 0)) {
+      const toolCalls = [...previous.toolCalls, ...item.toolCalls].map((call, index) => ({ ...call, index }));
+      merged[merged.length - 1] = { ...previous, text: [previous.text, item.text].filter(Boolean).join('\n'), toolCalls };
+    } else merged.push(item);
+  }
+  return merged;
 }
 
 function message(role: Message['role'], text: string): Message {
