@@ -18,6 +18,23 @@ const completion = JSON.stringify({
   usage: { prompt_tokens: 120, completion_tokens: 20, total_tokens: 140 },
 });
 
+/** An Anthropic Messages event: a tool_use block opened, input_json_delta pieces, then the turn's end. */
+function anthropicEvent(n: number, last: boolean): string {
+  const event = (type: string, data: object): string => `event: ${type}\ndata: ${JSON.stringify({ type, t: now(), ...data })}\n\n`;
+  if (n === 0) return event('message_start', { message: { id: 'msg_bench', type: 'message', role: 'assistant', model: 'claude', content: [], stop_reason: null, usage: { input_tokens: 120, output_tokens: 1 } } }) + event('content_block_start', { index: 0, content_block: { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: {} } });
+  if (last) return event('content_block_stop', { index: 0 }) + event('message_delta', { delta: { stop_reason: 'tool_use' }, usage: { output_tokens: 20 } }) + event('message_stop', {});
+  return event('content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: n === 1 ? '{"c":"' : 'ab' } });
+}
+
+/** A Responses event: a function_call item added, argument deltas, then response.completed. */
+function responsesEvent(n: number, last: boolean): string {
+  const event = (type: string, data: object): string => `event: ${type}\ndata: ${JSON.stringify({ type, t: now(), sequence_number: n, ...data })}\n\n`;
+  const item = { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'get_weather', arguments: '' };
+  if (n === 0) return event('response.output_item.added', { output_index: 0, item });
+  if (last) return event('response.completed', { response: { id: 'resp_bench', object: 'response', status: 'completed', model: 'gpt-4.1-mini', output: [{ ...item, arguments: '{"c":"ab"}', status: 'completed' }], usage: { input_tokens: 120, output_tokens: 20, total_tokens: 140 } } });
+  return event('response.function_call_arguments.delta', { item_id: 'fc_1', output_index: 0, delta: n === 1 ? '{"c":"' : 'ab' });
+}
+
 const server = createServer((request, response) => {
   const parts: Buffer[] = [];
   request.on('data', (part: Buffer) => parts.push(part));
@@ -29,9 +46,19 @@ const server = createServer((request, response) => {
       return;
     }
     response.writeHead(200, { 'content-type': 'text/event-stream' });
+    const wire = request.url?.endsWith('/messages') ? anthropicEvent : request.url?.endsWith('/responses') ? responsesEvent : undefined;
     let n = 0;
     const send = (): void => {
       if (response.destroyed) return;
+      if (wire) {
+        // Every event carries its write time in "t"; the last one ends the turn in the wire's own way.
+        const last = n === events;
+        response.write(wire(n, last));
+        if (last) response.end();
+        n++;
+        if (!last) setTimeout(send, gapMs);
+        return;
+      }
       if (n === events) {
         response.end(`data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] })}\n\ndata: [DONE]\n\n`);
         return;

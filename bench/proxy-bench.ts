@@ -50,7 +50,7 @@ const upstream = await startChild([join(root, 'dist/bench/bench-upstream.js')], 
 const upstreamUrl = `http://127.0.0.1:${upstream.port}`;
 const bare = await startChild([join(root, 'dist/bench/bare-proxy.js')], { BENCH_UPSTREAM: upstreamUrl }, /^(\d+)\n/);
 const cassette = join(mkdtempSync(join(tmpdir(), 'calltape-bench-')), 'bench.sqlite');
-const calltape = await startChild([join(root, 'dist/src/cli/main.js'), 'proxy', '--port', '0', '--upstream', upstreamUrl, '--cassette', cassette, '--log-level', 'error', '--mode', 'record'], { CALLTAPE_CONFIG: join(root, 'proxy.config.json') }, /listening on http:\/\/127\.0\.0\.1:(\d+)/);
+const calltape = await startChild([join(root, 'dist/src/cli/main.js'), 'proxy', '--port', '0', '--upstream', upstreamUrl, '--anthropic-upstream', upstreamUrl, '--cassette', cassette, '--log-level', 'error', '--mode', 'record'], { CALLTAPE_CONFIG: join(root, 'proxy.config.json') }, /listening on http:\/\/127\.0\.0\.1:(\d+)/);
 
 const targets = [
   { name: 'direct', origin: upstreamUrl },
@@ -90,6 +90,17 @@ for (const concurrency of [1, 16, 128]) {
   streaming[String(concurrency)] = row;
 }
 
+// Each wire's stream at 16 concurrent streams: the adapters parse different events, the forwarding path is the same.
+const wires: Record<string, Record<TargetName, StreamStats>> = {};
+for (const wirePath of ['/v1/chat/completions', '/v1/responses', '/v1/messages']) {
+  const row = {} as Record<TargetName, StreamStats>;
+  for (const target of targets) {
+    process.stderr.write(`streaming ${wirePath} ×16 → ${target.name}\n`);
+    row[target.name] = summarise(await runStreams(target.origin, wirePath, 16, quick ? 2 : 10));
+  }
+  wires[wirePath] = row;
+}
+
 interface RequestStats { requestsPerSecond: number; p50: number; p99: number; requests: number; proxyCpuUsPerRequest: number | undefined }
 const pidOf: Partial<Record<TargetName, number | undefined>> = { bare: bare.child.pid, calltape: calltape.child.pid };
 const nonStreaming: Record<string, Record<TargetName, RequestStats>> = {};
@@ -120,6 +131,7 @@ const result = {
   machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
   settings: { eventsPerStream: Number(process.env['BENCH_EVENTS'] ?? 20), eventGapMs: Number(process.env['BENCH_GAP_MS'] ?? 5), quick },
   streaming,
+  wires,
   nonStreaming,
   memory,
   calltapeStoredInteractions: stored,
@@ -150,6 +162,14 @@ const lines = [
   ),
   '',
   'Per-event latency p99 at 128 streams, calltape ÷ bare: ' + `**${round((streaming['128']?.calltape.eventP99 ?? 0) / (streaming['128']?.bare.eventP99 ?? 1), 2)}×**` + ` (absolute: direct ${streaming['128']?.direct.eventP99} ms, bare ${streaming['128']?.bare.eventP99} ms, calltape ${streaming['128']?.calltape.eventP99} ms).`,
+  '',
+  '## Each wire format (16 concurrent streams)',
+  '',
+  'Added per-event milliseconds over direct (p50 / p99): Chat Completions chunks, Responses events, Anthropic Messages events.',
+  '',
+  '| wire | bare | calltape |',
+  '| --- | --- | --- |',
+  ...Object.entries(wires).map(([wirePath, row]) => `| \`${wirePath}\` | ${added(row, 'bare', 'eventP50')} / ${added(row, 'bare', 'eventP99')} | ${added(row, 'calltape', 'eventP50')} / ${added(row, 'calltape', 'eventP99')} |`),
   '',
   '## Non-streamed requests',
   '',

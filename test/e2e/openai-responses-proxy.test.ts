@@ -91,7 +91,7 @@ describe('OpenAI Responses: stateless agents', () => {
     const input: OpenAI.Responses.ResponseInput = [{ role: 'user', content: 'Weather in Paris and Tokyo?' }];
     const first = await client.responses.create({ model: 'gpt-4.1-mini', input, tools, store: false });
     const calls = first.output.filter((item): item is OpenAI.Responses.ResponseFunctionToolCall => item.type === 'function_call');
-    const second = await client.responses.create({ model: 'gpt-4.1-mini', tools, store: false, input: [...input, ...first.output, ...calls.map((call) => ({ type: 'function_call_output' as const, call_id: call.call_id, output: 'mild' }))] });
+    const second = await client.responses.create({ model: 'gpt-4.1-mini', tools, store: false, input: [...input, ...(first.output as OpenAI.Responses.ResponseInput), ...calls.map((call) => ({ type: 'function_call_output' as const, call_id: call.call_id, output: 'mild' }))] });
     expect(second.output_text).toBe('Results: call_paris=mild; call_tokyo=mild');
     await proxy.close();
     const store = new SqliteStore(cassette, { readonly: true });
