@@ -1,17 +1,21 @@
 import { Agent as HttpAgent, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
+import type { Duplex } from 'node:stream';
 import { createProxyServer } from 'http-proxy-3';
 import type { Logger } from './logger.js';
 
 export interface PassThrough {
   /** Forwards the request untouched (its `url` already stripped of any session prefix). */
   web(request: IncomingMessage, response: ServerResponse): void;
+  /** Relays a WebSocket upgrade and then its frames both ways, untouched and in order. */
+  ws(request: IncomingMessage, socket: Duplex, head: Buffer): void;
   close(): void;
 }
 
 /**
- * Plain pass-through for routes calltape does not capture (models, embeddings, files…),
- * through http-proxy-3 with a keep-alive agent. Bodies stream both ways unread.
+ * Plain pass-through for routes calltape does not capture (models, embeddings, files…) and for
+ * WebSocket upgrades, through http-proxy-3 with a keep-alive agent. Bodies and frames stream both
+ * ways unread.
  */
 export function createPassThrough(upstream: string, headersTimeoutMs: number, errorBody: (message: string) => string, logger: Logger): PassThrough {
   const agent = upstream.startsWith('https:') ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
@@ -25,6 +29,7 @@ export function createPassThrough(upstream: string, headersTimeoutMs: number, er
   });
   return {
     web: (request, response) => void proxy.web(request, response),
+    ws: (request, socket, head) => void proxy.ws(request, socket, head),
     close: () => {
       proxy.close();
       agent.destroy();

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -97,6 +98,31 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
       else response.destroy();
     });
   });
+  // Relayed WebSocket connections are not the HTTP server's to close: tracked here for shutdown.
+  const upgraded = new Set<Duplex>();
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    upgraded.add(socket);
+    socket.once('close', () => upgraded.delete(socket));
+    const sessionRoute = parseSessionRoute(request.url ?? '/', request.headers[sessionHeader]);
+    const mode = 'error' in sessionRoute ? config.mode : (sessionRoute.cassette?.mode ?? config.mode);
+    const refuse = (status: number, message: string): void => {
+      const body = JSON.stringify(openAiChatAdapter.errorBody(new CalltapeError(status === 404 ? 'CASSETTE_MISS' : 'INVALID_REQUEST', message)));
+      socket.end(`HTTP/1.1 ${status} ${status === 404 ? 'Not Found' : 'Bad Request'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    };
+    if ('error' in sessionRoute) return refuse(400, sessionRoute.error);
+    if (!sessionRoute.path.startsWith('/v1/')) return refuse(400, `calltape: WebSocket upgrades are relayed under /v1/ only; ${redactor.path(sessionRoute.path)} is not`);
+    if (mode === 'replay') {
+      // Replay never touches the network, and WebSocket traffic is relayed, not recorded, so far.
+      const miss = `calltape: replay cannot answer a WebSocket upgrade (${redactor.path(sessionRoute.path)}): WebSocket traffic is relayed, not recorded; use HTTP (streaming) for recorded runs`;
+      countMiss(stats, cassettePathFor(sessionRoute), miss);
+      logger.error(miss);
+      return refuse(404, miss);
+    }
+    request.url = sessionRoute.path + sessionRoute.query;
+    delete request.headers[sessionHeader];
+    const anthropic = request.headers['x-api-key'] !== undefined || request.headers['anthropic-version'] !== undefined;
+    (anthropic ? anthropicPassThrough : passThrough).ws(request, socket, head);
+  });
   // Idle agent sockets outlive the client pools' own idle timeouts, so a reused socket is never one we just closed.
   server.keepAliveTimeout = config.timeouts.keepAliveMs;
   server.headersTimeout = config.timeouts.keepAliveMs + 1_000;
@@ -184,6 +210,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
           });
         }
         server.closeAllConnections();
+        for (const socket of upgraded) socket.destroy();
         for (const { path, servedIds } of cassettes.servedPerCassette(stats.served)) {
           recorder.noteReplayRun(path, { startedAt, endedAt: Date.now(), servedIds, missed: stats.missedIn.get(path) ?? 0 });
         }
