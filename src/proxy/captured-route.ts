@@ -378,14 +378,14 @@ function formatAge(ms: number): string {
   return hours >= 48 ? `${Math.floor(hours / 24)} days` : `${Math.floor(hours)} hours`;
 }
 
-function findRecording(reader: CassetteReader, match: MatchKey, onExhausted: 'error' | 'repeat-last'): Recording | undefined {
+export function findRecording(reader: CassetteReader, match: MatchKey, onExhausted: 'error' | 'repeat-last'): Recording | undefined {
   const exact = reader.find(match.key, match.ordinal, match.scope);
   if (exact || onExhausted === 'error') return exact;
   const last = reader.lastOrdinal(match.key);
   return last === undefined ? undefined : reader.find(match.key, last, match.scope);
 }
 
-function describeMiss(reader: CassetteReader, keyed: { match: MatchKey; canonical: Parameters<CassetteReader['nearest']>[0] }, cassette: string, method: string, path: string): CalltapeError {
+export function describeMiss(reader: CassetteReader, keyed: { match: MatchKey; canonical: Parameters<CassetteReader['nearest']>[0] }, cassette: string, method: string, path: string): CalltapeError {
   const recorded = reader.lastOrdinal(keyed.match.key);
   const scope = keyed.match.scope ? `session "${keyed.match.scope}"` : 'this run';
   if (recorded !== undefined) {

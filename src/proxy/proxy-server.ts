@@ -20,6 +20,7 @@ import { createPassThrough } from './pass-through.js';
 import { sendError } from './send-error.js';
 import { parseSessionRoute, type SessionRoute } from './session-route.js';
 import { createUpstream } from './upstream.js';
+import { createWebSocketRoute } from './websocket-route.js';
 
 export interface ProxyOptions {
   readonly logger?: Logger;
@@ -79,6 +80,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
   const stats: ReplayStats = { hits: 0, misses: 0, recorded: 0, expired: 0, served: new Set(), missReasons: [], missedIn: new Map(), diffs: [], compared: 0, refused: 0 };
   const startedAt = Date.now();
   const capturedRoute = createCapturedRoute({ config, logger, upstreams, redactor, recorder, cassettes, stats, mockState, observer: options.observer });
+  const websocketRoute = createWebSocketRoute({ config, logger, upstream: upstreams.openai, redactor, recorder, cassettes, stats, observer: options.observer });
   const errorJson = (message: string): string => JSON.stringify(openAiChatAdapter.errorBody(new CalltapeError('UPSTREAM_UNREACHABLE', message)));
   const passThrough = createPassThrough(config.upstream, config.timeouts.upstreamHeadersMs, errorJson, logger);
   const anthropicErrorJson = (message: string): string => JSON.stringify(anthropicMessagesAdapter.errorBody(new CalltapeError('UPSTREAM_UNREACHABLE', message)));
@@ -111,9 +113,12 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
     };
     if ('error' in sessionRoute) return refuse(400, sessionRoute.error);
     if (!sessionRoute.path.startsWith('/v1/')) return refuse(400, `calltape: WebSocket upgrades are relayed under /v1/ only; ${redactor.path(sessionRoute.path)} is not`);
+    const where = { sessionId: sessionRoute.sessionId, path: sessionRoute.path + sessionRoute.query, cassette: cassettePathFor(sessionRoute), mode };
+    // The Responses API's WebSocket mode is captured, recorded and replayed like its HTTP streams.
+    if (/\/responses$/.test(sessionRoute.path)) return websocketRoute(request, socket, head, where);
     if (mode === 'replay') {
-      // Replay never touches the network, and WebSocket traffic is relayed, not recorded, so far.
-      const miss = `calltape: replay cannot answer a WebSocket upgrade (${redactor.path(sessionRoute.path)}): WebSocket traffic is relayed, not recorded; use HTTP (streaming) for recorded runs`;
+      // Replay never touches the network; other WebSocket traffic is relayed, not recorded.
+      const miss = `calltape: replay cannot answer a WebSocket upgrade to ${redactor.path(sessionRoute.path)}: only /v1/responses WebSocket traffic is recorded`;
       countMiss(stats, cassettePathFor(sessionRoute), miss);
       logger.error(miss);
       return refuse(404, miss);

@@ -1,10 +1,12 @@
 import { once } from 'node:events';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { ResponsesWS } from 'openai/resources/responses/ws';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
-import { startTestProxy } from '../support/test-proxy.js';
+import { SqliteStore } from '../../src/cassette/sqlite/sqlite-store.js';
+import { startTestProxy, temporaryFolder } from '../support/test-proxy.js';
 
 const cleanups: (() => Promise<unknown> | void)[] = [];
 afterEach(async () => {
@@ -32,30 +34,53 @@ async function wsUpstream(answer: (message: string) => string[]): Promise<{ url:
 }
 
 describe('WebSocket upgrades', () => {
-  it("relays the OpenAI SDK's Responses WebSocket mode both ways, in order, under a session prefix", async () => {
+  it("captures the OpenAI SDK's Responses WebSocket mode, frames relayed in order, and replays it offline", async () => {
     const upstream = await wsUpstream((message) => {
-      const event = JSON.parse(message) as { type: string; model?: string };
-      return ['response.created', 'response.output_text.delta', 'response.completed'].map((type, index) => JSON.stringify({ type, sequence_number: index, response: { id: 'resp_ws', object: 'response', status: 'completed', model: event.model, output: [] }, delta: 'hi' }));
+      const event = JSON.parse(message) as { type: string; model?: string; input?: string };
+      const call = { type: 'function_call', id: 'fc_1', call_id: 'call_ws', name: 'get_weather', arguments: '{"city":"Oslo"}', status: 'completed' };
+      const response = { id: 'resp_ws', object: 'response', status: 'completed', model: event.model, output: [call], usage: { input_tokens: 11, output_tokens: 7, total_tokens: 18 } };
+      return [
+        { type: 'response.created', sequence_number: 0, response: { ...response, status: 'in_progress', output: [] } },
+        { type: 'response.output_item.added', sequence_number: 1, output_index: 0, item: { ...call, arguments: '', status: 'in_progress' } },
+        { type: 'response.function_call_arguments.delta', sequence_number: 2, item_id: 'fc_1', output_index: 0, delta: '{"city":' },
+        { type: 'response.function_call_arguments.delta', sequence_number: 3, item_id: 'fc_1', output_index: 0, delta: '"Oslo"}' },
+        { type: 'response.completed', sequence_number: 4, response },
+      ].map((frame) => JSON.stringify(frame));
     });
-    const proxy = await startTestProxy(upstream.url, { mode: 'record' });
-    cleanups.push(() => proxy.close());
-    const client = new OpenAI({ apiKey: 'sk-test-key-0123456789abcdef', baseURL: `${proxy.url}/s/ws-session/v1`, maxRetries: 0 });
-    const ws = new ResponsesWS(client);
-    cleanups.push(() => ws.close());
-    const types: string[] = [];
-    const done = new Promise<void>((resolve) => {
-      ws.on('event', (event) => {
-        types.push(event.type);
-        if (event.type === 'response.completed') resolve();
+    const cassette = join(temporaryFolder(), 'ws.sqlite');
+    const recorder = await startTestProxy(upstream.url, { mode: 'record', cassette });
+    cleanups.push(() => recorder.close());
+    const run = async (origin: string): Promise<string[]> => {
+      const client = new OpenAI({ apiKey: 'sk-test-key-0123456789abcdef', baseURL: `${origin}/s/ws-session/v1`, maxRetries: 0 });
+      const ws = new ResponsesWS(client);
+      const frames: string[] = [];
+      const done = new Promise<void>((resolve) => {
+        ws.on('event', (event) => {
+          frames.push(JSON.stringify(event));
+          if (event.type === 'response.completed' || event.type === 'error') resolve();
+        });
       });
-    });
-    ws.send({ type: 'response.create', model: 'gpt-4.1-mini', input: 'hello' } as never);
-    await done;
-    expect(types).toEqual(['response.created', 'response.output_text.delta', 'response.completed']);
+      ws.send({ type: 'response.create', model: 'gpt-4.1-mini', input: 'Weather in Oslo?' } as never);
+      await done;
+      ws.close();
+      return frames;
+    };
+    const live = await run(recorder.url);
+    expect(live.map((frame) => (JSON.parse(frame) as { type: string }).type)).toEqual(['response.created', 'response.output_item.added', 'response.function_call_arguments.delta', 'response.function_call_arguments.delta', 'response.completed']);
     expect(upstream.received[0]?.path).toBe('/v1/responses');
     expect(upstream.received[0]?.headers['authorization']).toBe('Bearer sk-test-key-0123456789abcdef');
     expect(upstream.received[0]?.headers['x-calltape-session']).toBeUndefined();
-    expect(JSON.parse(upstream.received[0]?.messages[0] ?? '{}')).toMatchObject({ type: 'response.create', model: 'gpt-4.1-mini' });
+    await recorder.close();
+
+    const store = new SqliteStore(cassette, { readonly: true });
+    const [interaction] = store.interactions();
+    store.close();
+    expect(interaction).toMatchObject({ provider: 'openai-responses', sessionId: 'ws-session', status: 'complete', response: { id: 'resp_ws', usage: { inputTokens: 11 }, output: { toolCalls: [{ id: 'call_ws', name: 'get_weather', argumentsRaw: '{"city":"Oslo"}', complete: true }] } } });
+
+    const replayer = await startTestProxy('http://127.0.0.1:1', { mode: 'replay', cassette });
+    cleanups.push(() => replayer.close());
+    expect(await run(replayer.url)).toEqual(live);
+    expect(replayer.stats).toMatchObject({ hits: 1, misses: 0 });
   });
 
   it('relays any other upgrade under /v1/, and refuses upgrades replay cannot answer', async () => {
@@ -74,7 +99,7 @@ describe('WebSocket upgrades', () => {
 
     const replayer = await startTestProxy('http://127.0.0.1:1', { mode: 'replay', cassette: proxy.config.cassette });
     cleanups.push(() => replayer.close());
-    const refused = new WebSocket(`${replayer.url.replace('http', 'ws')}/v1/responses`);
+    const refused = new WebSocket(`${replayer.url.replace('http', 'ws')}/v1/realtime`);
     refused.on('error', () => undefined);
     const [, response] = (await once(refused, 'unexpected-response')) as [unknown, { statusCode: number }];
     expect(response.statusCode).toBe(404);

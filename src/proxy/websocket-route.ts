@@ -1,0 +1,170 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import { buildExchange } from '../cassette/build-exchange.js';
+import type { CapturedRound } from '../cassette/captured-round.js';
+import { effectiveRules, keyOf, keyProfile, OrdinalCounter, parseBody } from '../cassette/match-key.js';
+import { credentialValues, type Redactor } from '../cassette/redact.js';
+import type { Config } from '../config/config.js';
+import type { Recorder } from '../cassette/worker-recorder.js';
+import { openAiResponsesAdapter } from '../providers/openai-responses/openai-responses-adapter.js';
+import { decodeSse } from '../sse/decode-sse.js';
+import { countMiss, describeMiss, findRecording, type ProxyObserver, type ReplayStats, type Where } from './captured-route.js';
+import type { CassetteRegistry } from './cassette-registry.js';
+import { sessionHeader, upstreamRequestHeaders } from './headers.js';
+import type { Logger } from './logger.js';
+import { timeOrderedId } from './time-ordered-id.js';
+import type { Upstream } from './upstream.js';
+
+const terminal = new Set(['response.completed', 'response.incomplete', 'response.failed', 'error']);
+/** The handshake is the ws library's to make; everything else the agent sent goes upstream. */
+const handshake = new Set(['sec-websocket-key', 'sec-websocket-version', 'sec-websocket-extensions', 'upgrade', 'connection']);
+
+export interface WebSocketRouteDeps {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly upstream: Upstream;
+  readonly redactor: Redactor;
+  readonly recorder: Recorder;
+  readonly cassettes: CassetteRegistry;
+  readonly stats: ReplayStats;
+  readonly observer?: ProxyObserver | undefined;
+}
+
+/**
+ * The Responses API over WebSocket (`/v1/responses`, the OpenAI SDK's WebSocket mode): frames
+ * are relayed both ways unchanged and in order, and each `response.create` the agent sends, with
+ * the server events up to its terminal event, is one round trip — recorded like a streamed
+ * `POST /v1/responses` (the events as SSE, one per frame, so every frame's text comes back
+ * exactly). In replay the proxy answers each `response.create` with the recorded frames.
+ */
+export function createWebSocketRoute(deps: WebSocketRouteDeps): (request: IncomingMessage, socket: Duplex, head: Buffer, where: Where) => void {
+  const { config, logger, upstream, redactor, recorder, cassettes, stats, observer } = deps;
+  const server = new WebSocketServer({ noServer: true, perMessageDeflate: false });
+  const rules = effectiveRules(config.match);
+  const profile = keyProfile(rules);
+  const ordinals = new Map<string, OrdinalCounter>();
+  const adapter = openAiResponsesAdapter;
+
+  return (request, socket, head, where) => {
+    const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => name !== sessionHeader));
+    const capture = where.mode === 'record' || where.mode === 'auto';
+    const replaying = where.mode === 'replay' || where.mode === 'auto';
+    server.handleUpgrade(request, socket, head, (client) => {
+      void (async () => {
+        const cassette = await cassettes.get(where.cassette, where.mode).catch((error: unknown) => {
+          logger.error(`calltape: ${where.cassette}: ${(error as Error).message}`);
+          return undefined;
+        });
+        let live: WebSocket | undefined;
+        const pending: [RawData, boolean][] = [];
+        const openUpstream = (): WebSocket => {
+          const target = `${upstream.origin.replace(/^http/, 'ws')}${upstream.pathPrefix}${where.path}`;
+          const outgoing = Object.fromEntries(Object.entries(upstreamRequestHeaders(request.headers)).filter(([name]) => !handshake.has(name)));
+          const socketUp = new WebSocket(target, { headers: outgoing, perMessageDeflate: false });
+          socketUp.on('open', () => {
+            for (const [data, binary] of pending.splice(0)) socketUp.send(data, { binary });
+          });
+          socketUp.on('message', (data, binary) => {
+            client.send(data, { binary });
+            if (!binary) onServerFrame(data.toString());
+          });
+          socketUp.on('close', (code, reason) => client.close(validCode(code), reason));
+          socketUp.on('error', (error) => {
+            logger.error(`calltape: WebSocket to ${redactor.path(target)} failed: ${error.message}`);
+            client.close(1011, 'upstream failed');
+          });
+          return socketUp;
+        };
+
+        // The round trip being captured: the agent's response.create and the server frames since.
+        let round: { id: string; body: Buffer; startedAt: number; startedPerf: number; frames: Buffer[]; times: number[] } | undefined;
+        const onServerFrame = (text: string): void => {
+          if (!round) return;
+          const type = frameType(text);
+          round.frames.push(Buffer.from(`event: ${type ?? 'message'}\ndata: ${text}\n\n`));
+          round.times.push(performance.now() - round.startedPerf);
+          if (type !== undefined && terminal.has(type)) finishRound();
+        };
+        const finishRound = (ending: 'finished' | 'upstream-failed' | 'client-aborted' = 'finished'): void => {
+          const done = round;
+          round = undefined;
+          if (!done || (!capture && !observer)) return;
+          const captured: CapturedRound = {
+            adapterId: adapter.id,
+            request: { id: done.id, sessionId: where.sessionId ?? done.id, method: 'POST', path: where.path, headers, body: done.body, startedAt: done.startedAt },
+            upstream: { status: 200, headers: { 'content-type': 'text/event-stream', 'x-calltape-transport': 'websocket' }, chunks: done.frames, chunkTimes: done.times, firstByteMs: done.times[0], totalMs: done.times.at(-1) ?? 0, ending, errorMessage: undefined },
+            match: undefined,
+            secrets: credentialValues(headers, where.path),
+            proxyError: undefined,
+          };
+          if (capture) {
+            stats.recorded++;
+            recorder.record(where.cassette, captured);
+          }
+          if (observer) {
+            try {
+              observer.interaction(buildExchange(adapter, redactor, captured).interaction);
+            } catch (error) {
+              logger.error(`calltape: cannot trace a WebSocket round: ${(error as Error).message}`);
+            }
+          }
+        };
+
+        client.on('message', (data, binary) => {
+          const text = binary ? undefined : data.toString();
+          const starts = text !== undefined && frameType(text) === 'response.create';
+          if (starts) {
+            if (round) finishRound('upstream-failed');
+            if (replaying && cassette?.reader && answerFromCassette(text, headers, client, cassette.reader, where)) return;
+            round = { id: timeOrderedId(), body: Buffer.from(text), startedAt: Date.now(), startedPerf: performance.now(), frames: [], times: [] };
+          }
+          if (where.mode === 'replay') return;
+          live ??= openUpstream();
+          if (live.readyState === WebSocket.OPEN) live.send(data, { binary });
+          else pending.push([data, binary]);
+        });
+        client.on('close', (code, reason) => {
+          if (round) finishRound('client-aborted');
+          if (live && live.readyState !== WebSocket.CLOSED) live.close(validCode(code), reason);
+        });
+        client.on('error', () => live?.terminate());
+      })();
+    });
+  };
+
+  /** Replays the recorded frames for a response.create; false when auto mode should go live instead. */
+  function answerFromCassette(text: string, headers: IncomingMessage['headers'], client: WebSocket, reader: NonNullable<Awaited<ReturnType<CassetteRegistry['get']>>['reader']>, where: Where): boolean {
+    const path = redactor.path(where.path);
+    const keyed = keyOf('POST', path, headers, parseBody(redactor.text(text)), rules);
+    const scope = where.sessionId ?? '';
+    let counter = ordinals.get(where.cassette);
+    if (!counter) ordinals.set(where.cassette, (counter = new OrdinalCounter()));
+    const match = { key: keyed.key, profile, canonical: keyed.text, ordinal: counter.next(scope, keyed.key), scope };
+    const found = findRecording(reader, match, config.match.onExhausted);
+    if (found) {
+      stats.hits++;
+      stats.served.add(found.id);
+      for (const event of decodeSse([found.body ?? Buffer.alloc(0)])) client.send(event.data);
+      return true;
+    }
+    if (where.mode !== 'replay') return false;
+    const miss = describeMiss(reader, { match, canonical: keyed.canonical }, where.cassette, 'POST', `${path} (WebSocket)`);
+    countMiss(stats, where.cassette, miss.message);
+    observer?.miss(where.sessionId, miss.message);
+    logger.error(miss.message);
+    client.send(JSON.stringify({ type: 'error', code: 'cassette_miss', message: miss.message }));
+    return true;
+  }
+}
+
+function frameType(text: string): string | undefined {
+  // Only the event's type is needed: avoid parsing whole frames on the relay path.
+  const match = /"type"\s*:\s*"([^"]+)"/.exec(text.slice(0, 200));
+  return match?.[1];
+}
+
+/** Close codes a peer may send on (1005/1006 are reserved for "no code"). */
+function validCode(code: number): number {
+  return code === 1005 || code === 1006 || code < 1000 || code >= 5000 ? 1000 : code;
+}
