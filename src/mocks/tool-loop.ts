@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CalltapeError } from '../errors.js';
 import type { ProviderAdapter, ToolLoopWire, ToolResultMessage } from '../providers/provider-adapter.js';
-import { answerKey, emptyPrefix, prefixKeys } from '../trace/prefix-hash.js';
+import { answerKey, emptyPrefix, prefixKeys, type PrefixKey } from '../trace/prefix-hash.js';
 import type { JsonValue, ResponseSummary, ToolCall } from '../trace/trace.js';
 import type { HiddenHistory, MockCounters } from './hidden-history.js';
 import type { Mock } from './mock-types.js';
@@ -58,6 +58,11 @@ export async function runToolLoop(agentBody: JsonValue, options: ToolLoopOptions
   const wire = adapter.toolLoop;
   const visiblePrefix = prefixKeys(adapter.parseRequest(agentBody).messages).at(-1) ?? emptyPrefix;
   let body = wire.splice(agentBody, (key) => history.get(key)) ?? agentBody;
+  // Kept under the agent's conversation prefix, and under the response id for wires that continue by id.
+  const remember = (key: PrefixKey, responseId: string | undefined, messages: readonly JsonValue[]): void => {
+    history.set(key, messages);
+    if (responseId !== undefined && wire.responseKey) history.set(wire.responseKey(responseId), messages);
+  };
   const hidden: JsonValue[] = [];
   for (let round = 0; ; round++) {
     const answered = await options.roundTrip(body);
@@ -77,7 +82,7 @@ export async function runToolLoop(agentBody: JsonValue, options: ToolLoopOptions
     if (mocked.length === 0) {
       answered.record([], false);
       // The agent will send this turn back: put the hidden rounds before it.
-      if (hidden.length > 0) history.set(answerKey(visiblePrefix, output), [...hidden, ...wire.turnMessages(output, [])]);
+      if (hidden.length > 0) remember(answerKey(visiblePrefix, output), answered.response?.id, [...hidden, ...wire.turnMessages(output, [])]);
       return { kind: 'answer', round: answered, body: undefined };
     }
     if (round >= options.maxHiddenRounds) {
@@ -89,11 +94,11 @@ export async function runToolLoop(agentBody: JsonValue, options: ToolLoopOptions
     if (unmocked.length === 0) {
       answered.record(results, true);
       hidden.push(...turn);
-      body = wire.appendMessages(body, turn);
+      body = wire.continueAfter?.(body, answered.response?.id, results) ?? wire.appendMessages(body, turn);
       continue;
     }
     // Some calls are the agent's: it sees the turn without the mocked ones and runs the rest.
-    history.set(answerKey(visiblePrefix, { text: output.text, toolCalls: unmocked }), [...hidden, ...turn]);
+    remember(answerKey(visiblePrefix, { text: output.text, toolCalls: unmocked }), answered.response?.id, [...hidden, ...turn]);
     const visible = wire.withoutCalls(answered.body, options.form, new Set(mocked.map((call) => call.id as string)));
     answered.record(results, false, visible);
     if (visible === undefined) return { kind: 'error', error: new CalltapeError('MOCK_LOOP', 'calltape: could not rewrite the model turn without its mocked calls') };

@@ -49,6 +49,13 @@ export interface ToolLoopWire {
   /** The request body with `messages` appended to its conversation. */
   appendMessages(body: JsonValue, messages: readonly JsonValue[]): JsonValue;
   /**
+   * For wires that keep the conversation server-side: the next hidden round's body, continuing
+   * the answered response by id with only the results. Undefined: append instead.
+   */
+  continueAfter?(body: JsonValue, responseId: string | undefined, results: readonly ToolResultMessage[]): JsonValue | undefined;
+  /** For wires that continue by response id: the key the hidden history of a response is kept under, beside the prefix key. */
+  responseKey?(responseId: string): PrefixKey;
+  /**
    * The request body with hidden history put back: for each assistant message, `replace` gets
    * the prefix key of the agent's conversation up to and including it and may return the
    * messages to stand in its place. Undefined when nothing was replaced.

@@ -14,7 +14,7 @@ import { countMiss, createCapturedRoute, maxReasons, type MockState, type ProxyO
 import { AnsweredCalls, HiddenHistory, MockCounters } from '../mocks/hidden-history.js';
 import { loadMocks } from '../mocks/load-mocks.js';
 import { CassetteRegistry } from './cassette-registry.js';
-import { sessionHeader } from './headers.js';
+import { mocksHeader, sessionHeader } from './headers.js';
 import { createLogger, type Logger } from './logger.js';
 import { createPassThrough } from './pass-through.js';
 import { sendError } from './send-error.js';
@@ -80,7 +80,25 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
   const stats: ReplayStats = { hits: 0, misses: 0, recorded: 0, expired: 0, served: new Set(), missReasons: [], missedIn: new Map(), diffs: [], compared: 0, refused: 0 };
   const startedAt = Date.now();
   const capturedRoute = createCapturedRoute({ config, logger, upstreams, redactor, recorder, cassettes, stats, mockState, observer: options.observer });
-  const websocketRoute = createWebSocketRoute({ config, logger, upstream: upstreams.openai, redactor, recorder, cassettes, stats, observer: options.observer });
+  const websocketRoute = createWebSocketRoute({
+    config,
+    logger,
+    upstream: upstreams.openai,
+    redactor,
+    recorder,
+    cassettes,
+    stats,
+    observer: options.observer,
+    mocksFor: (headers) => {
+      if (!mockState) return 0;
+      const named = (Array.isArray(headers[mocksHeader]) ? (headers[mocksHeader] as string[]).join(',') : headers[mocksHeader])?.split(',').map((name) => name.trim()).filter(Boolean);
+      try {
+        return mockState.registry.select(named === undefined ? mockState.defaultSets : named.includes('none') ? [] : named).size;
+      } catch {
+        return 1;
+      }
+    },
+  });
   const errorJson = (message: string): string => JSON.stringify(openAiChatAdapter.errorBody(new CalltapeError('UPSTREAM_UNREACHABLE', message)));
   const passThrough = createPassThrough(config.upstream, config.timeouts.upstreamHeadersMs, errorJson, logger);
   const anthropicErrorJson = (message: string): string => JSON.stringify(anthropicMessagesAdapter.errorBody(new CalltapeError('UPSTREAM_UNREACHABLE', message)));

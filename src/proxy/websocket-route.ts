@@ -29,6 +29,8 @@ export interface WebSocketRouteDeps {
   readonly cassettes: CassetteRegistry;
   readonly stats: ReplayStats;
   readonly observer?: ProxyObserver | undefined;
+  /** How many mock tools are in force for a request with these headers (the tool loop does not run over WebSocket). */
+  readonly mocksFor?: ((headers: IncomingMessage['headers']) => number) | undefined;
 }
 
 /**
@@ -51,6 +53,12 @@ export function createWebSocketRoute(deps: WebSocketRouteDeps): (request: Incomi
     const capture = where.mode === 'record' || where.mode === 'auto';
     const replaying = where.mode === 'replay' || where.mode === 'auto';
     server.handleUpgrade(request, socket, head, (client) => {
+      if ((deps.mocksFor?.(request.headers) ?? 0) > 0) {
+        // Relaying would let the agent run the very tools the mocks stand for.
+        client.send(JSON.stringify({ type: 'error', code: 'calltape_mocks_unsupported', message: 'calltape: mock tools are not answered over WebSocket yet; use HTTP (POST /v1/responses), or x-calltape-mocks: none' }));
+        client.close(1008, 'mock tools need HTTP');
+        return;
+      }
       void (async () => {
         const cassette = await cassettes.get(where.cassette, where.mode).catch((error: unknown) => {
           logger.error(`calltape: ${where.cassette}: ${(error as Error).message}`);

@@ -117,13 +117,59 @@ describe('OpenAI Responses: edges', () => {
     store.close();
   });
 
-  it('refuses to pass a request through when mock tools are in force (they would run for real)', async () => {
+});
+
+/** A banking model on the Responses wire: balance (one call), balance and email (two), then reports the outputs it sees. */
+function bankModel(request: ReceivedRequest, callNumber: number): ScriptedResponse {
+  const body = JSON.parse(request.body) as { stream?: boolean; previous_response_id?: string; input: string | { type?: string; role?: string; content?: string; call_id?: string; output?: string }[] };
+  const items = typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : body.input;
+  const outputs = items.filter((item) => item.type === 'function_call_output');
+  const text = items.find((item) => item.role === 'user')?.content ?? '';
+  const turn: ScriptedResponsesTurn =
+    outputs.length > 0
+      ? { id: `resp_${callNumber}`, text: `Results: ${outputs.map((item) => `${item.call_id}=${item.output}`).join('; ')}` }
+      : /balance and email/.test(text)
+        ? { id: `resp_${callNumber}`, calls: [{ callId: 'call_bal', name: 'get_balance', arguments: '{}' }, { callId: 'call_mail', name: 'send_email', arguments: '{"to":"ann@example.com"}' }] }
+        : { id: `resp_${callNumber}`, calls: [{ callId: 'call_bal', name: 'get_balance', arguments: '{}' }] };
+  if (!body.stream) return { kind: 'json', body: responsesObject(turn) };
+  return { kind: 'sse', body: responsesEvents(turn, seededRandom(callNumber + 5)), headers: { 'content-type': 'text/event-stream; charset=utf-8' } };
+}
+
+describe.each([false, true])('OpenAI Responses: mock tools (stream: %s)', (stream) => {
+  async function bank(): Promise<{ client: OpenAI; upstream: ScriptedUpstream }> {
     const folder = temporaryFolder();
-    writeFileSync(join(folder, 'm.yaml'), 'mocks: [{ tool: get_weather, result: sunny }]');
-    const { client, upstream } = await setup({ mocks: { files: [join(folder, 'm.yaml')], active: null, mode: 'intercept', maxHiddenRounds: 8, strictTools: false, allowTools: [] } });
-    const refused = await client.responses.create({ model: 'm', input: 'Weather in Paris?', tools }).catch((error: unknown) => error);
-    expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
-    expect((refused as Error).message).toContain('mock tools are not answered on openai-responses yet');
-    expect(upstream?.received).toHaveLength(0);
+    writeFileSync(join(folder, 'bank.yaml'), 'mocks: [{ tool: get_balance, result: { balance: 120 } }]');
+    const upstream = await startScriptedUpstream(bankModel);
+    running.push(upstream);
+    const proxy = await startTestProxy(upstream.url, { mocks: { files: [join(folder, 'bank.yaml')], active: null, mode: 'intercept', maxHiddenRounds: 4, strictTools: false, allowTools: [] } });
+    running.push(proxy);
+    return { client: new OpenAI({ apiKey: 'sk-test-key-0123456789abcdef', baseURL: proxy.baseUrl, maxRetries: 0 }), upstream };
+  }
+  const create = (client: OpenAI, body: OpenAI.Responses.ResponseCreateParamsNonStreaming): Promise<OpenAI.Responses.Response> => (stream ? client.responses.stream(body as ResponseStreamParams).finalResponse() : client.responses.create(body));
+
+  it('answers a mocked call in a hidden round (the history resent as items)', async () => {
+    const { client, upstream } = await bank();
+    const answer = await create(client, { model: 'm', input: 'What is my balance?', tools, store: false });
+    expect(answer.output.map((item) => item.type)).toEqual(['message']);
+    expect(answer.output_text).toBe('Results: call_bal={"balance":120}');
+    const hidden = JSON.parse(upstream.received[1]?.body ?? '{}') as { input: { type?: string }[] };
+    expect(hidden.input.map((item) => item.type ?? 'message')).toEqual(['message', 'function_call', 'function_call_output']);
+  });
+
+  it('hides the mocked call of a mixed turn and adds its output when the agent continues by previous_response_id', async () => {
+    const { client, upstream } = await bank();
+    const turn = await create(client, { model: 'm', input: 'Check my balance and email Ann', tools });
+    expect(turn.output.map((item) => (item.type === 'function_call' ? item.name : item.type))).toEqual(['send_email']);
+    const final = await create(client, { model: 'm', previous_response_id: turn.id, tools, input: [{ type: 'function_call_output', call_id: 'call_mail', output: 'sent' }] });
+    expect(final.output_text).toBe('Results: call_bal={"balance":120}; call_mail=sent');
+    expect(JSON.parse(upstream.received.at(-1)?.body ?? '{}')).toMatchObject({ previous_response_id: turn.id });
+
+    // A fully mocked turn continued by id: the hidden round continues the hidden response by id, sending only the outputs.
+    const next = await create(client, { model: 'm', previous_response_id: final.id, tools, input: [{ role: 'user', content: 'And my balance now?' }] });
+    expect(next.output_text).toBe('Results: call_bal={"balance":120}');
+    const [asked, hiddenRound] = upstream.received.slice(-2).map((request) => JSON.parse(request.body) as { previous_response_id?: string; input: { type?: string }[] });
+    expect(asked?.previous_response_id).toBe(final.id);
+    expect(hiddenRound).toMatchObject({ previous_response_id: expect.stringMatching(/^resp_/), input: [{ type: 'function_call_output', call_id: 'call_bal' }] });
+    expect(hiddenRound?.previous_response_id).not.toBe(final.id);
   });
 });

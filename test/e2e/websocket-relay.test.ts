@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
@@ -81,6 +82,20 @@ describe('WebSocket upgrades', () => {
     cleanups.push(() => replayer.close());
     expect(await run(replayer.url)).toEqual(live);
     expect(replayer.stats).toMatchObject({ hits: 1, misses: 0 });
+  });
+
+  it('refuses the WebSocket mode while mock tools are in force, rather than let the tools run', async () => {
+    const upstream = await wsUpstream(() => []);
+    const folder = temporaryFolder();
+    writeFileSync(join(folder, 'm.yaml'), 'mocks: [{ tool: get_weather, result: sunny }]');
+    const proxy = await startTestProxy(upstream.url, { mocks: { files: [join(folder, 'm.yaml')], active: null, mode: 'intercept', maxHiddenRounds: 8, strictTools: false, allowTools: [] } });
+    cleanups.push(() => proxy.close());
+    const socket = new WebSocket(`${proxy.url.replace('http', 'ws')}/v1/responses`);
+    const [data] = (await once(socket, 'message')) as [Buffer];
+    expect(JSON.parse(data.toString())).toMatchObject({ type: 'error', code: 'calltape_mocks_unsupported' });
+    const [code] = (await once(socket, 'close')) as [number];
+    expect(code).toBe(1008);
+    expect(upstream.received).toHaveLength(0);
   });
 
   it('relays any other upgrade under /v1/, and refuses upgrades replay cannot answer', async () => {

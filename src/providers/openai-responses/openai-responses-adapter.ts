@@ -6,8 +6,9 @@ import { assembleResponsesStream } from './assemble-responses-stream.js';
 import { toResponsesObject, toResponsesStream } from './convert-responses-body.js';
 import { parseResponsesRequest } from './parse-responses-request.js';
 import { parseResponsesResponse } from './parse-responses-response.js';
+import { responsesToolLoop } from './responses-tool-loop.js';
 
-/** OpenAI Responses (`POST /v1/responses`), streamed or not. Mock tools are not answered on this wire yet. */
+/** OpenAI Responses (`POST /v1/responses`), streamed or not. */
 export const openAiResponsesAdapter: ProviderAdapter = {
   id: 'openai-responses',
   upstream: 'openai',
@@ -20,6 +21,7 @@ export const openAiResponsesAdapter: ProviderAdapter = {
     const converted = to.stream ? toResponsesStream(body) : toResponsesObject(body);
     return converted === undefined ? undefined : { contentType: to.stream ? 'text/event-stream; charset=utf-8' : 'application/json', body: converted };
   },
+  toolLoop: responsesToolLoop,
 };
 
 function parseResponse(input: ResponseInput): ParsedResponse {
