@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
+import { betaTool } from '@anthropic-ai/sdk/helpers/beta/json-schema';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../src/cassette/sqlite/sqlite-store.js';
@@ -112,6 +113,42 @@ describe.each([false, true])('Anthropic Messages through the proxy (stream: %s)'
     const sent = JSON.parse(upstream?.received.at(-1)?.body ?? '{}') as { messages: WireMessage[] };
     expect(sent.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
     expect((sent.messages[2]?.content as { tool_use_id?: string }[]).map((block) => block.tool_use_id)).toEqual(['toolu_balance', 'toolu_mail']);
+  });
+});
+
+describe('Anthropic Messages: the SDK tool runner', () => {
+  it("runs the SDK's toolRunner loop through the proxy; its turns chain into one session with the results", async () => {
+    const cassette = join(temporaryFolder(), 'runner.sqlite');
+    const { client, proxy } = await setup({ cassette, mode: 'record' });
+    const weather = betaTool({ name: 'get_weather', description: 'weather', inputSchema: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string' } }, required: ['city'] }, run: (args) => `${args.city}: mild` });
+    const final = await client.beta.messages.toolRunner({ model: 'claude-sonnet-4-5', max_tokens: 512, messages: [{ role: 'user', content: 'What is the weather in Paris and Tokyo?' }], tools: [weather] });
+    expect(final.content[0]).toMatchObject({ type: 'text', text: 'Results: toolu_paris=Paris: mild; toolu_tokyo=Tokyo: mild' });
+    await proxy.close();
+    const store = new SqliteStore(cassette, { readonly: true });
+    const interactions = store.interactions();
+    store.close();
+    expect(new Set(interactions.map((interaction) => interaction.sessionId)).size).toBe(1);
+    const [run] = buildTrajectories(interactions);
+    expect(run?.calls.map((call) => [call.name, call.argumentsRaw, call.result?.text])).toEqual([
+      ['get_weather', '{"city":"Paris","unit":"celsius"}', 'Paris: mild'],
+      ['get_weather', '{"city":"Tokyo","unit":"celsius"}', 'Tokyo: mild'],
+    ]);
+  });
+});
+
+describe('Anthropic Messages: mocks in a server-side thread', () => {
+  it('continues a thread by message id in hidden rounds: the tool runner never runs the mocked tool', async () => {
+    const folder = temporaryFolder();
+    writeFileSync(join(folder, 'weather.yaml'), 'mocks:\n  - tool: get_weather\n    result: "{{args.city}}: sunny (mock)"\n');
+    const { client, upstream } = await setup({ mocks: { files: [join(folder, 'weather.yaml')], active: null, mode: 'intercept', maxHiddenRounds: 4, strictTools: false, allowTools: [] } });
+    let ran = 0;
+    const weather = betaTool({ name: 'get_weather', description: 'weather', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, run: () => String(++ran) });
+    const final = await client.beta.messages.toolRunner({ model: 'claude-sonnet-4-5', max_tokens: 512, messages: [{ role: 'user', content: 'What is the weather in Paris and Tokyo?' }], tools: [weather] });
+    expect(final.content[0]).toMatchObject({ type: 'text', text: 'Results: toolu_paris=Paris: sunny (mock); toolu_tokyo=Tokyo: sunny (mock)' });
+    expect(ran).toBe(0);
+    const hidden = JSON.parse(upstream?.received[1]?.body ?? '{}') as { thread?: { type: string; previous_message_id: string }; messages: WireMessage[] };
+    expect(hidden.thread).toEqual({ type: 'continue', previous_message_id: 'msg_scripted' });
+    expect(hidden.messages).toHaveLength(1);
   });
 });
 

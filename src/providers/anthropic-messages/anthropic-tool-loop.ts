@@ -1,3 +1,4 @@
+import fnv1a from '@sindresorhus/fnv1a';
 import { emptyPrefix, nextKey } from '../../trace/prefix-hash.js';
 import type { JsonValue } from '../../trace/trace.js';
 import { asArray, asObject, parseJson, type JsonObject } from '../json-access.js';
@@ -27,9 +28,31 @@ export const anthropicToolLoop: ToolLoopWire = {
     return { ...request, messages: [...asArray(request['messages']), ...messages] };
   },
 
+  continueAfter(body, responseId, results) {
+    const request = asObject(body) ?? {};
+    // A request that creates or continues a server-side thread: the hidden round continues it by message id.
+    if (asObject(request['thread']) === undefined || responseId === undefined) return undefined;
+    return { ...request, thread: { ...asObject(request['thread']), type: 'continue', previous_message_id: responseId }, messages: [resultMessage(results)] };
+  },
+
+  responseKey(responseId) {
+    return fnv1a(`message\u0000${responseId}`, { size: 64 });
+  },
+
   splice(body, replace) {
     const request = asObject(body);
     if (!request) return undefined;
+    if (continuesThread(request)) {
+      // The thread is server-side: add the mocks' results for the message continued to the agent's first user message.
+      const previous = asObject(request['thread'])?.['previous_message_id'];
+      const kept = typeof previous === 'string' && this.responseKey ? replace(this.responseKey(previous)) : undefined;
+      const last = asObject(kept?.at(-1));
+      if (!kept || last?.['role'] !== 'user') return undefined;
+      const [first, ...rest] = asArray(request['messages']);
+      const firstObject = asObject(first);
+      const merged = firstObject?.['role'] === 'user' ? [{ role: 'user', content: [...blocks(last['content']), ...blocks(firstObject['content'])] }, ...rest] : [last, ...asArray(request['messages'])];
+      return { ...request, messages: merged };
+    }
     let key = emptyPrefix;
     let changed = false;
     const messages: JsonValue[] = [];
@@ -70,6 +93,7 @@ export const anthropicToolLoop: ToolLoopWire = {
   },
 
   withToolResults(body, contents) {
+    // (Results for calls of a thread continued server-side are not in the request: they are left as they are.)
     const request = asObject(body) ?? {};
     const messages = asArray(request['messages']).map((message) => {
       const object = asObject(message);
@@ -100,6 +124,14 @@ export const anthropicToolLoop: ToolLoopWire = {
     return form.stream ? toAnthropicStream(visible) : visible;
   },
 };
+
+function continuesThread(request: JsonObject): boolean {
+  return asObject(request['thread'])?.['type'] === 'continue';
+}
+
+function resultMessage(results: readonly { readonly callId: string; readonly content: string; readonly isError: boolean }[]): JsonValue {
+  return { role: 'user', content: results.map((result): JsonValue => ({ type: 'tool_result', tool_use_id: result.callId, content: result.content, ...(result.isError ? { is_error: true } : {}) })) };
+}
 
 function blocks(content: JsonValue | undefined): JsonValue[] {
   if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];

@@ -5,6 +5,9 @@ import { asArray, asBoolean, asObject, asSchema, asString, type JsonObject } fro
 export function parseAnthropicRequest(body: JsonValue): RequestSummary {
   const request = asObject(body) ?? {};
   const system = systemText(request['system']);
+  // A thread continued server-side by message id sends only the new messages.
+  const thread = asObject(request['thread']);
+  const continues = thread?.['type'] === 'continue' ? asString(thread['previous_message_id']) : undefined;
   return {
     model: asString(request['model']),
     stream: request['stream'] === true,
@@ -16,6 +19,7 @@ export function parseAnthropicRequest(body: JsonValue): RequestSummary {
       return object && name ? [{ name, description: asString(object['description']), parameters: asSchema(object['input_schema']), strict: asBoolean(object['strict']) }] : [];
     }),
     toolChoice: parseToolChoice(asObject(request['tool_choice'])),
+    ...(continues !== undefined ? { continues } : {}),
   };
 }
 
