@@ -95,7 +95,7 @@ interface LoopRecord {
 }
 
 /** The mocks a request runs with: the sets its `x-calltape-mocks` header names (`none` for none), else the default sets. */
-function selectMocks(state: MockState, headers: IncomingMessage['headers']): ReadonlyMap<string, Mock> | CalltapeError {
+export function selectMocks(state: MockState, headers: IncomingMessage['headers']): ReadonlyMap<string, Mock> | CalltapeError {
   const header = headers[mocksHeader];
   const named = (Array.isArray(header) ? header.join(',') : header)?.split(',').map((name) => name.trim()).filter(Boolean);
   try {

@@ -14,7 +14,7 @@ import { countMiss, createCapturedRoute, maxReasons, type MockState, type ProxyO
 import { AnsweredCalls, HiddenHistory, MockCounters } from '../mocks/hidden-history.js';
 import { loadMocks } from '../mocks/load-mocks.js';
 import { CassetteRegistry } from './cassette-registry.js';
-import { mocksHeader, sessionHeader } from './headers.js';
+import { sessionHeader } from './headers.js';
 import { createLogger, type Logger } from './logger.js';
 import { createPassThrough } from './pass-through.js';
 import { sendError } from './send-error.js';
@@ -89,15 +89,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
     cassettes,
     stats,
     observer: options.observer,
-    mocksFor: (headers) => {
-      if (!mockState) return 0;
-      const named = (Array.isArray(headers[mocksHeader]) ? (headers[mocksHeader] as string[]).join(',') : headers[mocksHeader])?.split(',').map((name) => name.trim()).filter(Boolean);
-      try {
-        return mockState.registry.select(named === undefined ? mockState.defaultSets : named.includes('none') ? [] : named).size;
-      } catch {
-        return 1;
-      }
-    },
+    mockState,
   });
   const errorJson = (message: string): string => JSON.stringify(openAiChatAdapter.errorBody(new CalltapeError('UPSTREAM_UNREACHABLE', message)));
   const passThrough = createPassThrough(config.upstream, config.timeouts.upstreamHeadersMs, errorJson, logger);

@@ -9,7 +9,12 @@ import type { Config } from '../config/config.js';
 import type { Recorder } from '../cassette/worker-recorder.js';
 import { openAiResponsesAdapter } from '../providers/openai-responses/openai-responses-adapter.js';
 import { decodeSse } from '../sse/decode-sse.js';
-import { countMiss, describeMiss, findRecording, type ProxyObserver, type ReplayStats, type Where } from './captured-route.js';
+import { CalltapeError } from '../errors.js';
+import type { Mock } from '../mocks/mock-types.js';
+import { runToolLoop, type LoopRound } from '../mocks/tool-loop.js';
+import { parseJson } from '../providers/json-access.js';
+import type { ToolLoopWire } from '../providers/provider-adapter.js';
+import { countMiss, describeMiss, findRecording, selectMocks, type MockState, type ProxyObserver, type ReplayStats, type Where } from './captured-route.js';
 import type { CassetteRegistry } from './cassette-registry.js';
 import { sessionHeader, upstreamRequestHeaders } from './headers.js';
 import type { Logger } from './logger.js';
@@ -29,8 +34,8 @@ export interface WebSocketRouteDeps {
   readonly cassettes: CassetteRegistry;
   readonly stats: ReplayStats;
   readonly observer?: ProxyObserver | undefined;
-  /** How many mock tools are in force for a request with these headers (the tool loop does not run over WebSocket). */
-  readonly mocksFor?: ((headers: IncomingMessage['headers']) => number) | undefined;
+  /** Mock tools, when configured: calls to them are answered inside the proxy over WebSocket too. */
+  readonly mockState?: MockState | undefined;
 }
 
 /**
@@ -53,10 +58,10 @@ export function createWebSocketRoute(deps: WebSocketRouteDeps): (request: Incomi
     const capture = where.mode === 'record' || where.mode === 'auto';
     const replaying = where.mode === 'replay' || where.mode === 'auto';
     server.handleUpgrade(request, socket, head, (client) => {
-      if ((deps.mocksFor?.(request.headers) ?? 0) > 0) {
-        // Relaying would let the agent run the very tools the mocks stand for.
-        client.send(JSON.stringify({ type: 'error', code: 'calltape_mocks_unsupported', message: 'calltape: mock tools are not answered over WebSocket yet; use HTTP (POST /v1/responses), or x-calltape-mocks: none' }));
-        client.close(1008, 'mock tools need HTTP');
+      const mocks = deps.mockState ? selectMocks(deps.mockState, request.headers) : undefined;
+      if (mocks instanceof Error) {
+        client.send(JSON.stringify({ type: 'error', code: 'invalid_request', message: mocks.message }));
+        client.close(1008, 'bad x-calltape-mocks');
         return;
       }
       void (async () => {
@@ -74,6 +79,8 @@ export function createWebSocketRoute(deps: WebSocketRouteDeps): (request: Incomi
             for (const [data, binary] of pending.splice(0)) socketUp.send(data, { binary });
           });
           socketUp.on('message', (data, binary) => {
+            // Under mocks a turn is held until the tool loop knows what the agent may see.
+            if (collector && !binary) return collector(data.toString());
             client.send(data, { binary });
             if (!binary) onServerFrame(data.toString());
           });
@@ -97,8 +104,12 @@ export function createWebSocketRoute(deps: WebSocketRouteDeps): (request: Incomi
         const finishRound = (ending: 'finished' | 'upstream-failed' | 'client-aborted' = 'finished'): void => {
           const done = round;
           round = undefined;
-          if (!done || (!capture && !observer)) return;
+          if (done) recordRound(done, ending, {}, 0);
+        };
+        const recordRound = (done: NonNullable<typeof round>, ending: 'finished' | 'upstream-failed' | 'client-aborted', extra: Pick<CapturedRound, 'mocked' | 'hidden' | 'agentView'>, _loopRound: number): void => {
+          if (!capture && !observer) return;
           const captured: CapturedRound = {
+            ...extra,
             adapterId: adapter.id,
             request: { id: done.id, sessionId: where.sessionId ?? done.id, method: 'POST', path: where.path, headers, body: done.body, startedAt: done.startedAt },
             upstream: { status: 200, headers: { 'content-type': 'text/event-stream', 'x-calltape-transport': 'websocket' }, chunks: done.frames, chunkTimes: done.times, firstByteMs: done.times[0], totalMs: done.times.at(-1) ?? 0, ending, errorMessage: undefined },
@@ -119,8 +130,85 @@ export function createWebSocketRoute(deps: WebSocketRouteDeps): (request: Incomi
           }
         };
 
+        /** Under mocks: where server frames go while a loop round waits for its turn. */
+        let collector: ((text: string) => void) | undefined;
+        let loop = Promise.resolve();
+        const sendUpstream = (text: string): void => {
+          live ??= openUpstream();
+          if (live.readyState === WebSocket.OPEN) live.send(text);
+          else pending.push([Buffer.from(text), false]);
+        };
+        /** One loop round: the request frame upstream (or from the cassette), its frames collected up to the terminal event. */
+        const roundTrip = async (frame: string, loopRound: number): Promise<LoopRound & { readonly frames: readonly string[] }> => {
+          let frames: string[] = [];
+          const fromCassette = replaying && cassette?.reader ? recordedFrames(frame, headers, cassette.reader, where) : undefined;
+          if (fromCassette !== undefined) frames = fromCassette;
+          else {
+            round = { id: timeOrderedId(), body: Buffer.from(frame), startedAt: Date.now(), startedPerf: performance.now(), frames: [], times: [] };
+            const current = round;
+            frames = await new Promise<string[]>((resolve) => {
+              const seen: string[] = [];
+              collector = (text) => {
+                seen.push(text);
+                current.frames.push(Buffer.from(`event: ${frameType(text) ?? 'message'}\ndata: ${text}\n\n`));
+                current.times.push(performance.now() - current.startedPerf);
+                const type = frameType(text);
+                if (type !== undefined && terminal.has(type)) {
+                  collector = undefined;
+                  resolve(seen);
+                }
+              };
+              sendUpstream(frame);
+            });
+          }
+          const sse = frames.map((text) => `event: ${frameType(text) ?? 'message'}\ndata: ${text}\n\n`).join('');
+          const parsed = adapter.parseResponse({ httpStatus: 200, contentType: 'text/event-stream', body: [Buffer.from(sse)], ending: 'finished' });
+          const captured = round;
+          round = undefined;
+          return {
+            status: 200,
+            body: sse,
+            response: parsed.response,
+            complete: parsed.status === 'complete',
+            frames,
+            record: (mocked, hidden, agentResponse) => {
+              if (!captured) return;
+              recordRound(captured, 'finished', { mocked, hidden, ...(agentResponse !== undefined ? { agentView: { response: Buffer.from(agentResponse) } } : {}) }, loopRound);
+            },
+          };
+        };
+        const answerWithMocks = async (frame: string, active: ReadonlyMap<string, Mock>): Promise<void> => {
+          const agentBody = parseJson(frame);
+          if (!agentBody.ok || !deps.mockState) return;
+          let index = 0;
+          const outcome = await runToolLoop(agentBody.value, {
+            adapter: { ...adapter, toolLoop: adapter.toolLoop as ToolLoopWire },
+            mocks: active,
+            history: deps.mockState.history,
+            counters: deps.mockState.counters,
+            session: where.sessionId ?? '',
+            maxHiddenRounds: config.mocks.maxHiddenRounds,
+            strictTools: config.mocks.strictTools,
+            allowTools: new Set(config.mocks.allowTools),
+            form: { stream: true, includeUsage: false },
+            roundTrip: (body) => roundTrip(JSON.stringify(body), index++),
+          }).catch((error: unknown) => ({ kind: 'error' as const, error: error instanceof CalltapeError ? error : new CalltapeError('UPSTREAM_UNREACHABLE', (error as Error).message) }));
+          if (outcome.kind === 'error') {
+            if (outcome.error.code === 'STRICT_TOOLS') stats.refused++;
+            client.send(JSON.stringify({ type: 'error', code: outcome.error.type, message: outcome.error.message }));
+            return;
+          }
+          const visible = outcome.body === undefined ? (outcome.round as LoopRound & { frames: readonly string[] }).frames : decodeSse([Buffer.from(outcome.body)]).map((event) => event.data);
+          for (const text of visible) client.send(text);
+        };
+
         client.on('message', (data, binary) => {
           const text = binary ? undefined : data.toString();
+          if (text !== undefined && frameType(text) === 'response.create' && mocks && mocks.size > 0) {
+            // Turns are answered one after another, as the agent sent them.
+            loop = loop.then(() => answerWithMocks(text, mocks));
+            return;
+          }
           const starts = text !== undefined && frameType(text) === 'response.create';
           if (starts) {
             if (round) finishRound('upstream-failed');
@@ -140,6 +228,28 @@ export function createWebSocketRoute(deps: WebSocketRouteDeps): (request: Incomi
       })();
     });
   };
+
+  /** The recorded frames answering a response.create (a loop round); undefined when auto mode should go live. A replay miss throws. */
+  function recordedFrames(text: string, headers: IncomingMessage['headers'], reader: NonNullable<Awaited<ReturnType<CassetteRegistry['get']>>['reader']>, where: Where): string[] | undefined {
+    const path = redactor.path(where.path);
+    const keyed = keyOf('POST', path, headers, parseBody(redactor.text(text)), rules);
+    const scope = where.sessionId ?? '';
+    let counter = ordinals.get(where.cassette);
+    if (!counter) ordinals.set(where.cassette, (counter = new OrdinalCounter()));
+    const match = { key: keyed.key, profile, canonical: keyed.text, ordinal: counter.next(scope, keyed.key), scope };
+    const found = findRecording(reader, match, config.match.onExhausted);
+    if (found) {
+      stats.hits++;
+      stats.served.add(found.id);
+      return decodeSse([found.body ?? Buffer.alloc(0)]).map((event) => event.data);
+    }
+    if (where.mode !== 'replay') return undefined;
+    const miss = describeMiss(reader, { match, canonical: keyed.canonical }, where.cassette, 'POST', `${path} (WebSocket)`);
+    countMiss(stats, where.cassette, miss.message);
+    observer?.miss(where.sessionId, miss.message);
+    logger.error(miss.message);
+    throw miss;
+  }
 
   /** Replays the recorded frames for a response.create; false when auto mode should go live instead. */
   function answerFromCassette(text: string, headers: IncomingMessage['headers'], client: WebSocket, reader: NonNullable<Awaited<ReturnType<CassetteRegistry['get']>>['reader']>, where: Where): boolean {

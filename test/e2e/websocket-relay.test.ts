@@ -84,18 +84,48 @@ describe('WebSocket upgrades', () => {
     expect(replayer.stats).toMatchObject({ hits: 1, misses: 0 });
   });
 
-  it('refuses the WebSocket mode while mock tools are in force, rather than let the tools run', async () => {
-    const upstream = await wsUpstream(() => []);
+  it('answers mocked calls over the WebSocket mode too: the agent gets only the final turn', async () => {
+    const upstream = await wsUpstream((message) => {
+      const event = JSON.parse(message) as { input?: string | { type?: string; call_id?: string; output?: string }[] };
+      const outputs = typeof event.input === 'string' ? [] : (event.input ?? []).filter((item) => item.type === 'function_call_output');
+      const output = outputs.length > 0 ? [{ type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: `Results: ${outputs.map((item) => `${item.call_id}=${item.output}`).join('; ')}`, annotations: [] }] }] : [{ type: 'function_call', id: 'fc_1', call_id: 'call_w', name: 'get_weather', arguments: '{"city":"Oslo"}', status: 'completed' }];
+      const response = { id: `resp_${outputs.length}`, object: 'response', status: 'completed', model: 'm', output };
+      return [JSON.stringify({ type: 'response.created', sequence_number: 0, response: { ...response, status: 'in_progress', output: [] } }), JSON.stringify({ type: 'response.completed', sequence_number: 1, response })];
+    });
     const folder = temporaryFolder();
     writeFileSync(join(folder, 'm.yaml'), 'mocks: [{ tool: get_weather, result: sunny }]');
     const proxy = await startTestProxy(upstream.url, { mocks: { files: [join(folder, 'm.yaml')], active: null, mode: 'intercept', maxHiddenRounds: 8, strictTools: false, allowTools: [] } });
     cleanups.push(() => proxy.close());
-    const socket = new WebSocket(`${proxy.url.replace('http', 'ws')}/v1/responses`);
-    const [data] = (await once(socket, 'message')) as [Buffer];
-    expect(JSON.parse(data.toString())).toMatchObject({ type: 'error', code: 'calltape_mocks_unsupported' });
-    const [code] = (await once(socket, 'close')) as [number];
-    expect(code).toBe(1008);
-    expect(upstream.received).toHaveLength(0);
+    const socket = new WebSocket(`${proxy.url.replace('http', 'ws')}/v1/responses`, { headers: { authorization: 'Bearer sk-test-key-0123456789abcdef' } });
+    cleanups.push(() => socket.terminate());
+    await once(socket, 'open');
+    const frames: { type: string; response?: { output: { type: string; content?: { text: string }[] }[] } }[] = [];
+    const completed = new Promise<void>((resolve) => socket.on('message', (data) => {
+      const frame = JSON.parse(data.toString()) as (typeof frames)[number];
+      frames.push(frame);
+      if (frame.type === 'response.completed') resolve();
+    }));
+    socket.send(JSON.stringify({ type: 'response.create', model: 'm', input: 'Weather in Oslo?' }));
+    await completed;
+    expect(frames.map((frame) => frame.type)).toEqual(['response.created', 'response.completed']);
+    expect(frames[1]?.response?.output[0]?.content?.[0]?.text).toBe('Results: call_w=sunny');
+    // The model saw its call and the mock's answer in a hidden round the agent never saw.
+    expect(upstream.received[0]?.messages.map((message) => (JSON.parse(message) as { input: unknown }).input)).toEqual(['Weather in Oslo?', [{ role: 'user', content: 'Weather in Oslo?' }, { type: 'function_call', call_id: 'call_w', name: 'get_weather', arguments: '{"city":"Oslo"}' }, { type: 'function_call_output', call_id: 'call_w', output: 'sunny' }]]);
+    socket.close();
+    await proxy.close();
+
+    // Both rounds were recorded (the hidden one marked): replayed offline, the agent gets the same frames.
+    const replayer = await startTestProxy('http://127.0.0.1:1', { mode: 'replay', cassette: proxy.config.cassette, mocks: proxy.config.mocks });
+    cleanups.push(() => replayer.close());
+    const again = new WebSocket(`${replayer.url.replace('http', 'ws')}/v1/responses`);
+    cleanups.push(() => again.terminate());
+    await once(again, 'open');
+    const replayed: string[] = [];
+    const done = new Promise<void>((resolve) => again.on('message', (data) => replayed.push(data.toString()) === 2 && resolve()));
+    again.send(JSON.stringify({ type: 'response.create', model: 'm', input: 'Weather in Oslo?' }));
+    await done;
+    expect(replayed.map((frame) => JSON.parse(frame) as unknown)).toEqual(frames);
+    expect(replayer.stats).toMatchObject({ hits: 2, misses: 0 });
   });
 
   it('relays any other upgrade under /v1/, and refuses upgrades replay cannot answer', async () => {
