@@ -253,27 +253,18 @@ export function createWebSocketRoute(deps: WebSocketRouteDeps): (request: Incomi
 
   /** Replays the recorded frames for a response.create; false when auto mode should go live instead. */
   function answerFromCassette(text: string, headers: IncomingMessage['headers'], client: WebSocket, reader: NonNullable<Awaited<ReturnType<CassetteRegistry['get']>>['reader']>, where: Where): boolean {
-    const path = redactor.path(where.path);
-    const keyed = keyOf('POST', path, headers, parseBody(redactor.text(text)), rules);
-    const scope = where.sessionId ?? '';
-    let counter = ordinals.get(where.cassette);
-    if (!counter) ordinals.set(where.cassette, (counter = new OrdinalCounter()));
-    const match = { key: keyed.key, profile, canonical: keyed.text, ordinal: counter.next(scope, keyed.key), scope };
-    const found = findRecording(reader, match, config.match.onExhausted);
-    if (found) {
-      stats.hits++;
-      stats.served.add(found.id);
-      for (const event of decodeSse([found.body ?? Buffer.alloc(0)])) client.send(event.data);
+    let frames: string[] | undefined;
+    try {
+      frames = recordedFrames(text, headers, reader, where);
+    } catch (miss) {
+      client.send(JSON.stringify({ type: 'error', code: 'cassette_miss', message: (miss as Error).message }));
       return true;
     }
-    if (where.mode !== 'replay') return false;
-    const miss = describeMiss(reader, { match, canonical: keyed.canonical }, where.cassette, 'POST', `${path} (WebSocket)`);
-    countMiss(stats, where.cassette, miss.message);
-    observer?.miss(where.sessionId, miss.message);
-    logger.error(miss.message);
-    client.send(JSON.stringify({ type: 'error', code: 'cassette_miss', message: miss.message }));
+    if (frames === undefined) return false;
+    for (const frame of frames) client.send(frame);
     return true;
   }
+
 }
 
 function frameType(text: string): string | undefined {

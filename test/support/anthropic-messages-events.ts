@@ -1,5 +1,5 @@
 import type { JsonValue } from '../../src/trace/trace.js';
-import type { Random } from './random.js';
+import { fragments, type Random } from './random.js';
 
 /** A tool call the scripted Claude makes: its input as the JSON text it streams. */
 export interface ScriptedToolUse {
@@ -46,14 +46,14 @@ export function anthropicEvents(turn: ScriptedMessage, random: Random): string {
   let index = 0;
   if (turn.text) {
     emit('content_block_start', { index, content_block: { type: 'text', text: '' } });
-    for (const piece of pieces(turn.text, random)) emit('content_block_delta', { index, delta: { type: 'text_delta', text: piece } });
+    for (const piece of fragments(turn.text, random)) emit('content_block_delta', { index, delta: { type: 'text_delta', text: piece } });
     emit('content_block_stop', { index });
     index++;
   }
   for (const [position, use] of (turn.toolUses ?? []).entries()) {
     emit('content_block_start', { index, content_block: { type: 'tool_use', id: use.id ?? `toolu_${position}`, name: use.name, input: {} } });
     emit('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: '' } });
-    for (const piece of pieces(use.input, random)) emit('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } });
+    for (const piece of fragments(use.input, random)) emit('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } });
     if (turn.stopReason !== null) emit('content_block_stop', { index });
     index++;
   }
@@ -63,14 +63,3 @@ export function anthropicEvents(turn: ScriptedMessage, random: Random): string {
   return events.join('');
 }
 
-/** Cuts text into 1–8 code point pieces (the API never splits a code point). */
-function pieces(text: string, random: Random): string[] {
-  const points = Array.from(text);
-  const out: string[] = [];
-  for (let at = 0; at < points.length; ) {
-    const size = 1 + random.int(8);
-    out.push(points.slice(at, at + size).join(''));
-    at += size;
-  }
-  return out;
-}

@@ -1,5 +1,5 @@
 import type { JsonValue } from '../../src/trace/trace.js';
-import type { Random } from './random.js';
+import { fragments, type Random } from './random.js';
 
 /** A tool call the scripted model makes. */
 export interface ScriptedToolCall {
@@ -110,17 +110,6 @@ function usageObject(turn: ScriptedTurn): JsonValue {
   };
 }
 
-/** Cuts text into 1–8 code point fragments. */
-function fragments(text: string, random: Random): string[] {
-  const points = Array.from(text);
-  const pieces: string[] = [];
-  for (let start = 0; start < points.length; ) {
-    const length = 1 + random.int(8);
-    pieces.push(points.slice(start, start + length).join(''));
-    start += length;
-  }
-  return pieces;
-}
 
 /** Encodes chunks as the SSE bytes OpenAI sends: `data: <json>\n\n` each. */
 export function encodeSse(chunks: readonly (JsonValue | '[DONE]')[]): string {

@@ -1,5 +1,5 @@
 import type { JsonValue } from '../../src/trace/trace.js';
-import type { Random } from './random.js';
+import { fragments, type Random } from './random.js';
 
 export interface ScriptedResponsesTurn {
   readonly id?: string;
@@ -46,12 +46,12 @@ export function responsesEvents(turn: ScriptedResponsesTurn, random: Random): st
       const text = item.content?.[0]?.text ?? '';
       emit('response.output_item.added', { output_index: index, item: { ...item, status: 'in_progress', content: [] } });
       emit('response.content_part.added', { item_id: item.id, output_index: index, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
-      for (const piece of pieces(text, random)) emit('response.output_text.delta', { item_id: item.id, output_index: index, content_index: 0, delta: piece, logprobs: [] });
+      for (const piece of fragments(text, random)) emit('response.output_text.delta', { item_id: item.id, output_index: index, content_index: 0, delta: piece, logprobs: [] });
       emit('response.output_text.done', { item_id: item.id, output_index: index, content_index: 0, text, logprobs: [] });
       emit('response.content_part.done', { item_id: item.id, output_index: index, content_index: 0, part: { type: 'output_text', text, annotations: [] } });
     } else {
       emit('response.output_item.added', { output_index: index, item: { ...item, status: 'in_progress', arguments: '' } });
-      for (const piece of pieces(item.arguments ?? '', random)) emit('response.function_call_arguments.delta', { item_id: item.id, output_index: index, delta: piece });
+      for (const piece of fragments(item.arguments ?? '', random)) emit('response.function_call_arguments.delta', { item_id: item.id, output_index: index, delta: piece });
       if (turn.ending === 'cut') return;
       emit('response.function_call_arguments.done', { item_id: item.id, output_index: index, arguments: item.arguments ?? '' });
     }
@@ -62,13 +62,3 @@ export function responsesEvents(turn: ScriptedResponsesTurn, random: Random): st
   return events.join('');
 }
 
-function pieces(text: string, random: Random): string[] {
-  const points = Array.from(text);
-  const out: string[] = [];
-  for (let at = 0; at < points.length; ) {
-    const size = 1 + random.int(8);
-    out.push(points.slice(at, at + size).join(''));
-    at += size;
-  }
-  return out;
-}

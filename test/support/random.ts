@@ -16,3 +16,15 @@ export function seededRandom(seed: number): Random {
     },
   };
 }
+
+/** Cuts text into 1–8 code point pieces, as providers stream it (never splitting a code point). */
+export function fragments(text: string, random: Random): string[] {
+  const points = Array.from(text);
+  const pieces: string[] = [];
+  for (let start = 0; start < points.length; ) {
+    const length = 1 + random.int(8);
+    pieces.push(points.slice(start, start + length).join(''));
+    start += length;
+  }
+  return pieces;
+}

@@ -1,6 +1,6 @@
-import { decodeSse } from '../../sse/decode-sse.js';
 import type { JsonValue } from '../../trace/trace.js';
-import { asObject, asString, parseJson } from '../json-access.js';
+import { asObject, asString } from '../json-access.js';
+import { complete, parseResponseBody } from '../parse-response-body.js';
 import type { ParsedResponse, ProviderAdapter, ResponseInput } from '../provider-adapter.js';
 import { anthropicToolLoop } from './anthropic-tool-loop.js';
 import { assembleAnthropicStream } from './assemble-anthropic-stream.js';
@@ -35,34 +35,12 @@ export const anthropicMessagesAdapter: ProviderAdapter = {
 };
 
 function parseResponse(input: ResponseInput): ParsedResponse {
-  if (input.contentType?.includes('text/event-stream')) {
-    const parsed = assembleAnthropicStream(decodeSse(input.body), input.ending);
-    if (input.httpStatus >= 400 && parsed.status === 'complete') return { ...parsed, status: 'upstream-error', error: `HTTP ${input.httpStatus}` };
-    return parsed;
-  }
-  const text = new TextDecoder().decode(concat(input.body));
-  const parsed = parseJson(text);
-  if (input.ending === 'client-aborted') return { response: undefined, status: 'aborted', error: 'the agent disconnected before the response ended' };
-  if (input.ending === 'upstream-failed') return { response: undefined, status: 'truncated', error: 'the upstream connection failed before the response ended' };
-  if (input.httpStatus >= 400) return { response: undefined, status: 'upstream-error', error: errorMessage(input.httpStatus, parsed.ok ? parsed.value : undefined, text) };
-  if (!parsed.ok) return { response: undefined, status: 'upstream-error', error: `the upstream answered with invalid JSON: ${parsed.error}` };
-  return { response: parseAnthropicMessageResponse(parsed.value), status: 'complete', error: undefined };
+  return parseResponseBody(input, { stream: assembleAnthropicStream, whole: (value) => complete(parseAnthropicMessageResponse(value)), errorMessage });
 }
 
-function errorMessage(status: number, body: JsonValue | undefined, text: string): string {
+/** Anthropic's `{"type":"error","error":{"type","message"}}` envelope. */
+function errorMessage(body: JsonValue | undefined): string | undefined {
   const error = asObject(asObject(body)?.['error']);
   const message = asString(error?.['message']);
-  return `HTTP ${status}: ${message ? `${asString(error?.['type']) ?? 'error'}: ${message}` : text.slice(0, 500)}`;
-}
-
-function concat(chunks: readonly Uint8Array[]): Uint8Array {
-  if (chunks.length === 1) return chunks[0] as Uint8Array;
-  const total = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
+  return message === undefined ? undefined : `${asString(error?.['type']) ?? 'error'}: ${message}`;
 }

@@ -1,6 +1,5 @@
-import { decodeSse } from '../../sse/decode-sse.js';
-import type { JsonValue } from '../../trace/trace.js';
-import { asObject, asString, parseJson } from '../json-access.js';
+import { asObject } from '../json-access.js';
+import { complete, parseResponseBody } from '../parse-response-body.js';
 import type { ParsedResponse, ProviderAdapter, ResponseInput } from '../provider-adapter.js';
 import { assembleOpenAiChatStream } from './assemble-openai-chat-stream.js';
 import { toCompletionBody, toStreamBody } from './convert-openai-chat-body.js';
@@ -28,28 +27,5 @@ export const openAiChatAdapter: ProviderAdapter = {
 };
 
 function parseResponse(input: ResponseInput): ParsedResponse {
-  if (input.contentType?.includes('text/event-stream')) {
-    const parsed = assembleOpenAiChatStream(decodeSse(input.body), input.ending);
-    if (input.httpStatus >= 400 && parsed.status === 'complete') return { ...parsed, status: 'upstream-error', error: `HTTP ${input.httpStatus}` };
-    return parsed;
-  }
-  const text = decodeText(input.body);
-  const parsed = parseJson(text);
-  if (input.ending === 'client-aborted') return { response: undefined, status: 'aborted', error: 'the agent disconnected before the response ended' };
-  if (input.ending === 'upstream-failed') return { response: undefined, status: 'truncated', error: 'the upstream connection failed before the response ended' };
-  if (input.httpStatus >= 400) return { response: undefined, status: 'upstream-error', error: upstreamErrorMessage(input.httpStatus, parsed.ok ? parsed.value : undefined, text) };
-  if (!parsed.ok) return { response: undefined, status: 'upstream-error', error: `the upstream answered with invalid JSON: ${parsed.error}` };
-  return { response: parseOpenAiChatCompletion(parsed.value), status: 'complete', error: undefined };
-}
-
-function decodeText(chunks: readonly Uint8Array[]): string {
-  const decoder = new TextDecoder('utf-8');
-  let text = '';
-  for (const chunk of chunks) text += decoder.decode(chunk, { stream: true });
-  return text + decoder.decode();
-}
-
-function upstreamErrorMessage(status: number, body: JsonValue | undefined, text: string): string {
-  const message = asString(asObject(asObject(body)?.['error'])?.['message']);
-  return `HTTP ${status}: ${message ?? text.slice(0, 500)}`;
+  return parseResponseBody(input, { stream: assembleOpenAiChatStream, whole: (value) => complete(parseOpenAiChatCompletion(value)) });
 }
