@@ -10,7 +10,9 @@ import { CalltapeError } from '../errors.js';
 import { findAdapter } from '../providers/adapters.js';
 import { anthropicMessagesAdapter } from '../providers/anthropic-messages/anthropic-messages-adapter.js';
 import { openAiChatAdapter } from '../providers/openai-chat/openai-chat-adapter.js';
-import { countMiss, createCapturedRoute, maxReasons, type MockState, type ProxyObserver, type ReplayStats } from './captured-route.js';
+import { createCapturedRoute, type ProxyObserver } from './captured-route.js';
+import type { MockState } from './mocked-route.js';
+import { countMiss, maxReasons, type ReplayStats } from './replay-lookup.js';
 import { AnsweredCalls, HiddenHistory, MockCounters } from '../mocks/hidden-history.js';
 import { loadMocks } from '../mocks/load-mocks.js';
 import { CassetteRegistry } from './cassette-registry.js';
@@ -182,6 +184,16 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
     });
   }
 
+  /** Everything that would keep the process alive: cassettes, the store worker, mock modules, pools. */
+  const release = async (): Promise<void> => {
+    cassettes.close();
+    await recorder.close();
+    await mockState?.registry.close();
+    passThrough.close();
+    anthropicPassThrough.close();
+    await Promise.all([upstreams.openai.pool.destroy(), upstreams.anthropic.pool.destroy()]);
+  };
+
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -192,12 +204,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
     });
   } catch (error) {
     // Nothing may keep the process alive after a failed start (the store worker would).
-    cassettes.close();
-    await recorder.close();
-    await mockState?.registry.close();
-    passThrough.close();
-    anthropicPassThrough.close();
-    await Promise.all([upstreams.openai.pool.destroy(), upstreams.anthropic.pool.destroy()]);
+    await release();
     throw error;
   }
   const { port } = server.address() as AddressInfo;
@@ -229,12 +236,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
         for (const { path, servedIds } of cassettes.servedPerCassette(stats.served)) {
           recorder.noteReplayRun(path, { startedAt, endedAt: Date.now(), servedIds, missed: stats.missedIn.get(path) ?? 0 });
         }
-        cassettes.close();
-        await recorder.close();
-        await mockState?.registry.close();
-        passThrough.close();
-        anthropicPassThrough.close();
-        await Promise.all([upstreams.openai.pool.destroy(), upstreams.anthropic.pool.destroy()]);
+        await release();
       })();
       return closing;
     },
