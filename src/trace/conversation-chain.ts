@@ -21,11 +21,29 @@ export class ConversationChain {
 
   /** The session an interaction belongs to: its explicit one, else the conversation it continues, else its own. */
   sessionOf(interaction: Interaction): string {
+    return this.lookup(interaction, () => prefixKeys(interaction.request.messages));
+  }
+
+  /** Notes an interaction's answer so the request that continues it finds `session`. */
+  remember(interaction: Interaction, session: string): void {
+    this.store(interaction, session, prefixKeys(interaction.request.messages));
+  }
+
+  /** Assigns and remembers in one step, hashing the messages once: the session, as `sessionOf` gives it. */
+  assign(interaction: Interaction): string {
+    let keys: PrefixKey[] | undefined;
+    const prefix = (): PrefixKey[] => (keys ??= prefixKeys(interaction.request.messages));
+    const session = this.lookup(interaction, prefix);
+    if (interaction.response?.output) this.store(interaction, session, prefix());
+    return session;
+  }
+
+  private lookup(interaction: Interaction, keysOf: () => readonly PrefixKey[]): string {
     if (interaction.sessionId !== interaction.id) return interaction.sessionId;
     const continued = interaction.request.continues === undefined ? undefined : this.responses.get(interaction.request.continues);
     if (continued !== undefined) return continued;
-    const keys = prefixKeys(interaction.request.messages);
     const messages = interaction.request.messages;
+    const keys = keysOf();
     for (let position = messages.length - 1; position >= 0; position--) {
       if (messages[position]?.role !== 'assistant') continue;
       const session = this.sessions.get(keys[position] as PrefixKey);
@@ -34,8 +52,7 @@ export class ConversationChain {
     return interaction.id;
   }
 
-  /** Notes an interaction's answer so the request that continues it finds `session`. */
-  remember(interaction: Interaction, session: string): void {
+  private store(interaction: Interaction, session: string, keys: readonly PrefixKey[]): void {
     const output = interaction.response?.output;
     if (!output) return;
     const responseId = interaction.response?.id;
@@ -43,18 +60,10 @@ export class ConversationChain {
       this.responses.set(responseId, session);
       if (this.responses.size > this.capacity) this.responses.delete(this.responses.keys().next().value as string);
     }
-    const keys = prefixKeys(interaction.request.messages);
     const key = answerKey(keys[keys.length - 1] ?? emptyPrefix, output);
     this.sessions.delete(key);
     this.sessions.set(key, session);
     // Oldest first out: a conversation idle for 100k round trips is unlikely to resume.
     if (this.sessions.size > this.capacity) this.sessions.delete(this.sessions.keys().next().value as PrefixKey);
-  }
-
-  /** Assigns and remembers in one step: the session, as `sessionOf` gives it. */
-  assign(interaction: Interaction): string {
-    const session = this.sessionOf(interaction);
-    this.remember(interaction, session);
-    return session;
   }
 }
