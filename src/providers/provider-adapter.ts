@@ -1,4 +1,5 @@
 import type { CalltapeError } from '../errors.js';
+import type { PairedToolResult } from './pair-tool-results.js';
 import type { PrefixKey } from '../trace/prefix-hash.js';
 import type { AssistantOutput, InteractionStatus, JsonValue, ProviderId, RequestSummary, ResponseSummary } from '../trace/trace.js';
 
@@ -62,7 +63,7 @@ export interface ToolLoopWire {
    */
   splice(body: JsonValue, replace: (key: PrefixKey) => readonly JsonValue[] | undefined): JsonValue | undefined;
   /** The tool results the request carries, each with the call it answers (found in an earlier assistant message of the request). */
-  toolResults(body: JsonValue): { readonly callId: string; readonly name: string; readonly argumentsRaw: string; readonly content: string }[];
+  toolResults(body: JsonValue): PairedToolResult[];
   /** The request body with the content of some tool results replaced, by call id. */
   withToolResults(body: JsonValue, contents: ReadonlyMap<string, string>): JsonValue;
   /** The agent-visible answer: a whole response body (in the form it was answered in) without the calls `drop` names. */

@@ -2,6 +2,7 @@ import fnv1a from '@sindresorhus/fnv1a';
 import { emptyPrefix, nextKey } from '../../trace/prefix-hash.js';
 import type { JsonValue } from '../../trace/trace.js';
 import { asArray, asObject, parseJson, type JsonObject } from '../json-access.js';
+import { pairToolResults } from '../pair-tool-results.js';
 import type { ToolLoopWire } from '../provider-adapter.js';
 import { toAnthropicMessage, toAnthropicStream } from './convert-anthropic-body.js';
 import { parseAnthropicMessage } from './parse-anthropic-request.js';
@@ -80,16 +81,7 @@ export const anthropicToolLoop: ToolLoopWire = {
   },
 
   toolResults(body) {
-    const calls = new Map<string, { name: string; argumentsRaw: string }>();
-    const results: { callId: string; name: string; argumentsRaw: string; content: string }[] = [];
-    for (const message of asArray(asObject(body)?.['messages'])) {
-      for (const part of parseAnthropicMessage(asObject(message))) {
-        for (const call of part.toolCalls) if (call.id !== undefined) calls.set(call.id, { name: call.name, argumentsRaw: call.argumentsRaw });
-        const answered = part.role === 'tool' && part.toolCallId !== undefined ? calls.get(part.toolCallId) : undefined;
-        if (answered && part.toolCallId !== undefined) results.push({ callId: part.toolCallId, ...answered, content: part.text });
-      }
-    }
-    return results;
+    return pairToolResults(asArray(asObject(body)?.['messages']).flatMap((message) => parseAnthropicMessage(asObject(message))));
   },
 
   withToolResults(body, contents) {

@@ -1,6 +1,7 @@
 import { emptyPrefix, nextKey } from '../../trace/prefix-hash.js';
 import type { JsonValue } from '../../trace/trace.js';
 import { asArray, asObject, parseJson } from '../json-access.js';
+import { pairToolResults } from '../pair-tool-results.js';
 import type { ToolLoopWire } from '../provider-adapter.js';
 import { toCompletionBody, toStreamBody } from './convert-openai-chat-body.js';
 import { parseMessage } from './parse-openai-chat-request.js';
@@ -42,16 +43,7 @@ export const openAiChatToolLoop: ToolLoopWire = {
   },
 
   toolResults(body) {
-    const calls = new Map<string, { name: string; argumentsRaw: string }>();
-    const results: { callId: string; name: string; argumentsRaw: string; content: string }[] = [];
-    for (const message of asArray(asObject(body)?.['messages'])) {
-      const parsed = parseMessage(asObject(message));
-      if (!parsed) continue;
-      for (const call of parsed.toolCalls) if (call.id !== undefined) calls.set(call.id, { name: call.name, argumentsRaw: call.argumentsRaw });
-      const answered = parsed.role === 'tool' && parsed.toolCallId !== undefined ? calls.get(parsed.toolCallId) : undefined;
-      if (answered && parsed.toolCallId !== undefined) results.push({ callId: parsed.toolCallId, ...answered, content: parsed.text });
-    }
-    return results;
+    return pairToolResults(asArray(asObject(body)?.['messages']).flatMap((message) => parseMessage(asObject(message)) ?? []));
   },
 
   withToolResults(body, contents) {
