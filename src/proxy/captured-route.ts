@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CapturedRound, MockedCall } from '../cassette/captured-round.js';
-import { effectiveRules, keyOf, keyProfile, OrdinalCounter, parseBody, type MatchKey } from '../cassette/match-key.js';
+import type { MatchKey } from '../cassette/match-key.js';
 import { credentialValues, type Redactor } from '../cassette/redact.js';
 import type { CassetteReader, Recording } from '../cassette/sqlite/cassette-reader.js';
 import type { CassetteContext, CassetteRegistry } from './cassette-registry.js';
@@ -12,8 +12,9 @@ import { classifyUpstreamFailure } from './classify-upstream-failure.js';
 import { forwardUpstream } from './forward-upstream.js';
 import { collectUpstream } from './collect-upstream.js';
 import { upstreamRequestHeaders } from './headers.js';
+import { ReplayKeys } from './replay-keys.js';
 import { answerWithMocks, selectMocks, type MockState } from './mocked-route.js';
-import { countMiss, describeMiss, findRecording, formatAge, maxReasons, parseMaxAge, upstreamOfRecording, withoutSessionHeader, type ReplayStats } from './replay-lookup.js';
+import { countMiss, describeMiss, findRecording, formatAge, maxReasons, parseMaxAge, upstreamOfRecording, usableRecording, withoutSessionHeader, type ReplayStats } from './replay-lookup.js';
 import { overrideToolResults } from '../mocks/override-results.js';
 import type { Interaction, JsonValue } from '../trace/trace.js';
 import { buildExchange } from '../cassette/build-exchange.js';
@@ -75,10 +76,8 @@ export interface Where {
  */
 export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: ProviderAdapter, request: IncomingMessage, response: ServerResponse, where: Where) => Promise<void> {
   const { config, logger, upstreams, redactor, recorder, cassettes, stats, mockState, observer } = deps;
-  // One count per cassette: the Nth identical request is the Nth of its cassette and scope.
-  const ordinals = new Map<string, OrdinalCounter>();
-  const rules = effectiveRules(config.match);
-  const profile = keyProfile(rules);
+  const keys = new ReplayKeys(config.match, redactor);
+  const allowTools = new Set(config.mocks.allowTools);
   const factor = timingFactor(config.replayTiming);
   const maxAgeMs = parseMaxAge(config.expiry.maxAge);
 
@@ -112,14 +111,7 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
     let text = body.toString('utf8');
     let overridden: readonly MockedCall[] | undefined;
     const id = timeOrderedId();
-    const matchKey = (bodyText = text): { match: MatchKey; canonical: ReturnType<typeof keyOf>['canonical'] } => {
-      // Keys come from the redacted body and path, exactly what the store keeps and re-keys from.
-      const keyed = keyOf(method, redactor.path(where.path), request.headers, parseBody(redactor.text(bodyText)), rules);
-      const scope = where.sessionId ?? '';
-      let counter = ordinals.get(where.cassette);
-      if (!counter) ordinals.set(where.cassette, (counter = new OrdinalCounter()));
-      return { match: { key: keyed.key, profile, canonical: keyed.text, ordinal: counter.next(scope, keyed.key), scope }, canonical: keyed.canonical };
-    };
+    const matchKey = (bodyText = text): ReturnType<ReplayKeys['keyFor']> => keys.keyFor(method, where.path, request.headers, bodyText, where.cassette, where.sessionId);
     const roundOf = (match: MatchKey | undefined, upstreamOutcome: CapturedRound['upstream'], proxyError: CalltapeError | undefined, loop?: LoopRecord): CapturedRound => {
       const headers = withoutSessionHeader(request.headers);
       // Tool-loop rounds after the first are round trips of their own, with their own ids and bodies.
@@ -158,13 +150,6 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
     };
     const missed = (message: string): void => observer?.miss(where.sessionId, message);
 
-    /** A recording the tool loop may use: not past expiry unless expired ones are only warned about. */
-    const usable = (found: Recording | undefined): Recording | undefined => {
-      if (!found || maxAgeMs === undefined || Date.now() - found.startedAt <= maxAgeMs) return found;
-      if (config.expiry.onExpired !== 'warn') return undefined;
-      stats.expired++;
-      return found;
-    };
     /** Serves a replay hit or answers a replay miss; false when the request should go upstream (auto mode). */
     const answerFromCassette = (keyed: ReturnType<typeof matchKey>, found: Recording | undefined, reader: CassetteReader): boolean => {
       const age = found ? Date.now() - found.startedAt : 0;
@@ -236,7 +221,7 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
         session: where.sessionId ?? '',
         maxHiddenRounds: config.mocks.maxHiddenRounds,
         strictTools: config.mocks.strictTools,
-        allowTools: new Set(config.mocks.allowTools),
+        allowTools,
         refused: (error) => {
           stats.refused++;
           logger.error(error.message);
@@ -249,7 +234,7 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
           if (replaying && reader && !diffing) {
             const keyed = matchKey(body.toString('utf8'));
             roundMatch = keyed.match;
-            const found = usable(findRecording(reader, keyed.match, config.match.onExhausted));
+            const found = usableRecording(findRecording(reader, keyed.match, config.match.onExhausted), maxAgeMs, config.expiry.onExpired, stats);
             if (found) {
               stats.hits++;
               stats.served.add(found.id);

@@ -3,7 +3,6 @@ import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { buildExchange } from '../cassette/build-exchange.js';
 import type { CapturedRound } from '../cassette/captured-round.js';
-import { effectiveRules, keyOf, keyProfile, OrdinalCounter, parseBody } from '../cassette/match-key.js';
 import { credentialValues, type Redactor } from '../cassette/redact.js';
 import type { Config } from '../config/config.js';
 import type { Recorder } from '../cassette/worker-recorder.js';
@@ -19,6 +18,7 @@ import { selectMocks, type MockState } from './mocked-route.js';
 import { countMiss, describeMiss, findRecording, type ReplayStats } from './replay-lookup.js';
 import type { CassetteRegistry } from './cassette-registry.js';
 import { sessionHeader, upstreamRequestHeaders } from './headers.js';
+import { ReplayKeys } from './replay-keys.js';
 import type { Logger } from './logger.js';
 import { timeOrderedId } from './time-ordered-id.js';
 import type { Upstream } from './upstream.js';
@@ -50,9 +50,8 @@ export interface WebSocketRouteDeps {
 export function createWebSocketRoute(deps: WebSocketRouteDeps): (request: IncomingMessage, socket: Duplex, head: Buffer, where: Where) => void {
   const { config, logger, upstream, redactor, recorder, cassettes, stats, observer } = deps;
   const server = new WebSocketServer({ noServer: true, perMessageDeflate: false });
-  const rules = effectiveRules(config.match);
-  const profile = keyProfile(rules);
-  const ordinals = new Map<string, OrdinalCounter>();
+  const keys = new ReplayKeys(config.match, redactor);
+  const allowTools = new Set(config.mocks.allowTools);
   const adapter = openAiResponsesAdapter;
 
   return (request, socket, head, where) => {
@@ -99,7 +98,7 @@ export function createWebSocketRoute(deps: WebSocketRouteDeps): (request: Incomi
         const onServerFrame = (text: string): void => {
           if (!round) return;
           const type = frameType(text);
-          round.frames.push(Buffer.from(`event: ${type ?? 'message'}\ndata: ${text}\n\n`));
+          round.frames.push(Buffer.from(frameEvent(text)));
           round.times.push(performance.now() - round.startedPerf);
           if (type !== undefined && terminal.has(type)) finishRound();
         };
@@ -152,7 +151,7 @@ export function createWebSocketRoute(deps: WebSocketRouteDeps): (request: Incomi
               const seen: string[] = [];
               collector = (text) => {
                 seen.push(text);
-                current.frames.push(Buffer.from(`event: ${frameType(text) ?? 'message'}\ndata: ${text}\n\n`));
+                current.frames.push(Buffer.from(frameEvent(text)));
                 current.times.push(performance.now() - current.startedPerf);
                 const type = frameType(text);
                 if (type !== undefined && terminal.has(type)) {
@@ -163,7 +162,7 @@ export function createWebSocketRoute(deps: WebSocketRouteDeps): (request: Incomi
               sendUpstream(frame);
             });
           }
-          const sse = frames.map((text) => `event: ${frameType(text) ?? 'message'}\ndata: ${text}\n\n`).join('');
+          const sse = frames.map(frameEvent).join('');
           const parsed = adapter.parseResponse({ httpStatus: 200, contentType: 'text/event-stream', body: [Buffer.from(sse)], ending: 'finished' });
           const captured = round;
           round = undefined;
@@ -191,7 +190,7 @@ export function createWebSocketRoute(deps: WebSocketRouteDeps): (request: Incomi
             session: where.sessionId ?? '',
             maxHiddenRounds: config.mocks.maxHiddenRounds,
             strictTools: config.mocks.strictTools,
-            allowTools: new Set(config.mocks.allowTools),
+            allowTools,
             form: { stream: true, includeUsage: false },
             roundTrip: (body) => roundTrip(JSON.stringify(body), index++),
           }).catch((error: unknown) => ({ kind: 'error' as const, error: error instanceof CalltapeError ? error : new CalltapeError('UPSTREAM_UNREACHABLE', (error as Error).message) }));
@@ -233,12 +232,7 @@ export function createWebSocketRoute(deps: WebSocketRouteDeps): (request: Incomi
 
   /** The recorded frames answering a response.create (a loop round); undefined when auto mode should go live. A replay miss throws. */
   function recordedFrames(text: string, headers: IncomingMessage['headers'], reader: NonNullable<Awaited<ReturnType<CassetteRegistry['get']>>['reader']>, where: Where): string[] | undefined {
-    const path = redactor.path(where.path);
-    const keyed = keyOf('POST', path, headers, parseBody(redactor.text(text)), rules);
-    const scope = where.sessionId ?? '';
-    let counter = ordinals.get(where.cassette);
-    if (!counter) ordinals.set(where.cassette, (counter = new OrdinalCounter()));
-    const match = { key: keyed.key, profile, canonical: keyed.text, ordinal: counter.next(scope, keyed.key), scope };
+    const { match, canonical } = keys.keyFor('POST', where.path, headers, text, where.cassette, where.sessionId);
     const found = findRecording(reader, match, config.match.onExhausted);
     if (found) {
       stats.hits++;
@@ -246,7 +240,7 @@ export function createWebSocketRoute(deps: WebSocketRouteDeps): (request: Incomi
       return decodeSse([found.body ?? Buffer.alloc(0)]).map((event) => event.data);
     }
     if (where.mode !== 'replay') return undefined;
-    const miss = describeMiss(reader, { match, canonical: keyed.canonical }, where.cassette, 'POST', `${path} (WebSocket)`);
+    const miss = describeMiss(reader, { match, canonical }, where.cassette, 'POST', `${redactor.path(where.path)} (WebSocket)`);
     countMiss(stats, where.cassette, miss.message);
     observer?.miss(where.sessionId, miss.message);
     logger.error(miss.message);
@@ -267,6 +261,11 @@ export function createWebSocketRoute(deps: WebSocketRouteDeps): (request: Incomi
     return true;
   }
 
+}
+
+/** A frame as the SSE event it is stored as: its type as the event name, its text as the data, unchanged. */
+function frameEvent(text: string): string {
+  return `event: ${frameType(text) ?? 'message'}\ndata: ${text}\n\n`;
 }
 
 function frameType(text: string): string | undefined {

@@ -6,6 +6,7 @@ import { CalltapeError } from '../errors.js';
 import type { Logger } from '../proxy/logger.js';
 import { startProxy } from '../proxy/proxy-server.js';
 import { buildTrajectories } from '../trace/build-trajectories.js';
+import type { JudgeRunners } from '../scoring/trajectory/types.js';
 import type { Interaction } from '../trace/trace.js';
 import type { CaseResult } from './case-result.js';
 import { createCodeJudges } from './code-judges.js';
@@ -94,6 +95,9 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
   const apiKey = options.apiKey ?? (options.mode === 'replay' ? 'sk-calltape-replay' : '');
   const codeJudges = createCodeJudges({ baseDir: dirname(suite.file) });
   const limit = pLimit(Math.max(1, options.concurrency ?? cpus().length));
+  // Judges per run configuration: the LLM judge asks the run's model unless a rubric names another.
+  const judgesFor = (run: RunConfig): JudgeRunners => ({ code: codeJudges.run, llm: createLlmJudge({ baseUrl: proxy.baseUrl, model: run.model ?? 'gpt-4o-mini', ...(apiKey ? { apiKey } : {}) }) });
+  const judges = new Map(suite.runs.map((run) => [run, judgesFor(run)]));
   try {
     const jobs = suite.runs.flatMap((run) => suite.cases.map((testCase, index) => ({ run, testCase, index })));
     const results = await Promise.all(
@@ -101,8 +105,7 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
         limit(async () => {
           const session = suite.runs.length > 1 ? `${run.name}/${testCase.test_id}` : testCase.test_id;
           const outcome = await driveCase(suite, run, testCase, session, proxy.url, { apiKey, sessions, misses });
-          const llm = createLlmJudge({ baseUrl: proxy.baseUrl, model: run.model ?? 'gpt-4o-mini', ...(apiKey ? { apiKey } : {}) });
-          const result = await scoreCase(suite, run, testCase, index, outcome, { now: options.now, judges: { code: codeJudges.run, llm } });
+          const result = await scoreCase(suite, run, testCase, index, outcome, { now: options.now, judges: judges.get(run) ?? judgesFor(run) });
           options.onCase?.(result);
           return result;
         }),
