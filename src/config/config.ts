@@ -28,6 +28,17 @@ export interface Config {
     readonly bodyPatterns: readonly BodyPattern[];
   };
   readonly mocks: MocksConfig;
+  readonly shadow: ShadowConfig;
+  readonly admin: { readonly token: string | null };
+}
+
+export interface ShadowConfig {
+  /** Absolute path of the policies file; null: shadow scoring is off. */
+  readonly policies: string | null;
+  /** Absolute path of the shadow-scoring database. */
+  readonly database: string;
+  readonly queueSize: number;
+  readonly retention: { readonly maxRows: number | null; readonly maxAge: string | null };
 }
 
 export interface MocksConfig {
@@ -82,6 +93,8 @@ export const defaultConfig: Config = {
   },
   redact: { headers: [], bodyPatterns: [] },
   mocks: { files: [], active: null, mode: 'intercept', maxHiddenRounds: 8, strictTools: false, allowTools: [] },
+  shadow: { policies: null, database: 'recordings/calltape-shadow.sqlite', queueSize: 10_000, retention: { maxRows: 1_000_000, maxAge: '7d' } },
+  admin: { token: null },
 };
 
 /** A partial configuration as one layer (file, environment, flags) gives it. */
@@ -100,4 +113,6 @@ export interface ConfigLayer {
   timeouts?: Partial<Record<keyof Config['timeouts'], number>>;
   redact?: { headers?: string[]; bodyPatterns?: { pattern: string; flags?: string; replacement?: string }[] };
   mocks?: { files?: string[]; active?: string[] | null; mode?: 'intercept' | 'override'; maxHiddenRounds?: number; strictTools?: boolean; allowTools?: string[] };
+  shadow?: { policies?: string | null; database?: string; queueSize?: number; retention?: { maxRows?: number | null; maxAge?: string | null } };
+  admin?: { token?: string | null };
 }

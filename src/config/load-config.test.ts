@@ -29,7 +29,7 @@ describe('loadConfig', () => {
     const folder = temporaryFolder();
     const { config, file } = loadConfig({}, {}, folder);
     expect(file).toBeUndefined();
-    expect(config).toEqual({ ...defaultConfig, cassette: join(folder, 'recordings/calltape.sqlite') });
+    expect(config).toEqual({ ...defaultConfig, cassette: join(folder, 'recordings/calltape.sqlite'), shadow: { ...defaultConfig.shadow, database: join(folder, 'recordings/calltape-shadow.sqlite') } });
   });
 
   it('applies flags over environment over file over defaults', () => {
@@ -95,6 +95,6 @@ describe('loadConfig', () => {
     }
     expect(defaults).toEqual(defaultConfig);
     const shipped = loadConfig({ config: join(configSchemaPath, '../../proxy.config.json') }, {}, '/').config;
-    expect({ ...shipped, cassette: defaultConfig.cassette, redact: defaultConfig.redact }).toEqual(defaultConfig);
+    expect({ ...shipped, cassette: defaultConfig.cassette, redact: defaultConfig.redact, shadow: { ...shipped.shadow, database: defaultConfig.shadow.database } }).toEqual(defaultConfig);
   });
 });

@@ -18,6 +18,9 @@ export interface ConfigFlags {
   /** Comma-separated mock files. */
   readonly mocks?: string | undefined;
   readonly strictTools?: boolean | undefined;
+  readonly policies?: string | undefined;
+  readonly shadowDb?: string | undefined;
+  readonly adminToken?: string | undefined;
 }
 
 export interface LoadedConfig {
@@ -38,6 +41,9 @@ const envNames: Record<string, string> = {
   '/limits/maxBodyBytes': 'CALLTAPE_MAX_BODY_BYTES',
   '/mocks/files': 'CALLTAPE_MOCKS',
   '/mocks/strictTools': 'CALLTAPE_STRICT_TOOLS',
+  '/shadow/policies': 'CALLTAPE_POLICIES',
+  '/shadow/database': 'CALLTAPE_SHADOW_DB',
+  '/admin/token': 'CALLTAPE_ADMIN_TOKEN',
 };
 
 const flagNames: Record<string, string> = {
@@ -51,6 +57,9 @@ const flagNames: Record<string, string> = {
   '/replayTiming': '--replay-timing',
   '/mocks/files': '--mocks',
   '/mocks/strictTools': '--strict-tools',
+  '/shadow/policies': '--policies',
+  '/shadow/database': '--shadow-db',
+  '/admin/token': '--admin-token',
 };
 
 /**
@@ -75,6 +84,9 @@ export function loadConfig(flags: ConfigFlags, env: Readonly<Record<string, stri
       maxBodyBytes: env['CALLTAPE_MAX_BODY_BYTES'],
       mocks: env['CALLTAPE_MOCKS'],
       strictTools: env['CALLTAPE_STRICT_TOOLS'],
+      policies: env['CALLTAPE_POLICIES'],
+      shadowDb: env['CALLTAPE_SHADOW_DB'],
+      adminToken: env['CALLTAPE_ADMIN_TOKEN'],
     }),
     'environment',
     (pointer) => envNames[pointer] ?? pointer,
@@ -84,6 +96,9 @@ export function loadConfig(flags: ConfigFlags, env: Readonly<Record<string, stri
   const merged = [fileLayer, envLayer, flagLayer].reduce<ConfigLayer>(mergeLayers, {});
   // Mock files from the file resolve against it; from a flag or variable, against the working folder.
   const mocksBase = flagLayer.mocks?.files !== undefined || envLayer.mocks?.files !== undefined || !file ? cwd : dirname(file);
+  const baseFor = (fromFlagOrEnv: boolean, inFile: boolean): string => (fromFlagOrEnv || !file || !inFile ? cwd : dirname(file));
+  const policiesBase = baseFor(flagLayer.shadow?.policies !== undefined || envLayer.shadow?.policies !== undefined, fileLayer.shadow?.policies !== undefined);
+  const databaseBase = baseFor(flagLayer.shadow?.database !== undefined || envLayer.shadow?.database !== undefined, fileLayer.shadow?.database !== undefined);
   const cassetteBase = flagLayer.cassette !== undefined || envLayer.cassette !== undefined || !file || fileLayer.cassette === undefined ? cwd : dirname(file);
   const d = defaultConfig;
   return {
@@ -110,6 +125,13 @@ export function loadConfig(flags: ConfigFlags, env: Readonly<Record<string, stri
         })),
       },
       mocks: { ...d.mocks, ...merged.mocks, files: (merged.mocks?.files ?? d.mocks.files).map((path) => resolve(mocksBase, path)) },
+      shadow: {
+        policies: merged.shadow?.policies ? resolve(policiesBase, merged.shadow.policies) : null,
+        database: resolve(databaseBase, merged.shadow?.database ?? d.shadow.database),
+        queueSize: merged.shadow?.queueSize ?? d.shadow.queueSize,
+        retention: { ...d.shadow.retention, ...merged.shadow?.retention },
+      },
+      admin: { token: merged.admin?.token ?? d.admin.token },
     },
   };
 }
@@ -136,6 +158,9 @@ function layerFrom(values: Record<string, string | undefined>): Record<string, u
     const typed = /^-?\d+$/.test(value) && (key === 'port' || key === 'maxBodyBytes') ? Number(value) : value;
     if (key === 'maxBodyBytes') layer['limits'] = { maxBodyBytes: typed };
     else if (key === 'mocks') layer['mocks'] = { ...(layer['mocks'] as object | undefined), files: value.split(',').map((file) => file.trim()).filter(Boolean) };
+    else if (key === 'policies') layer['shadow'] = { ...(layer['shadow'] as object | undefined), policies: value };
+    else if (key === 'shadowDb') layer['shadow'] = { ...(layer['shadow'] as object | undefined), database: value };
+    else if (key === 'adminToken') layer['admin'] = { token: value };
     else if (key === 'strictTools') layer['mocks'] = { ...(layer['mocks'] as object | undefined), strictTools: value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value };
     else layer[key] = typed;
   }
@@ -152,5 +177,7 @@ function mergeLayers(base: ConfigLayer, next: ConfigLayer): ConfigLayer {
     timeouts: { ...base.timeouts, ...next.timeouts },
     redact: { ...base.redact, ...next.redact },
     mocks: { ...base.mocks, ...next.mocks },
+    shadow: { ...base.shadow, ...next.shadow, retention: { ...base.shadow?.retention, ...next.shadow?.retention } },
+    admin: { ...base.admin, ...next.admin },
   };
 }

@@ -24,6 +24,7 @@ import { inRequestedForm, replayRecording, timingFactor } from './replay-recordi
 import { sendError } from './send-error.js';
 import { timeOrderedId } from './time-ordered-id.js';
 import type { Upstream } from './upstream.js';
+import type { LiveTap } from '../live/live-service.js';
 
 export interface CapturedRouteDeps {
   readonly config: Config;
@@ -39,6 +40,8 @@ export interface CapturedRouteDeps {
   readonly mockState?: MockState | undefined;
   /** Sees every answered round trip as a parsed interaction (for `calltape test`), replays included. */
   readonly observer?: ProxyObserver | undefined;
+  /** Metrics, the live feed and shadow scoring: told of every answered round trip. */
+  readonly live?: LiveTap | undefined;
 }
 
 /** In-process subscriber to what the proxy answers: parsed off the store's worker, so only runners that need it pay. */
@@ -75,7 +78,9 @@ export interface Where {
  * record forwards everything; record and auto hand the round to the store worker afterwards.
  */
 export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: ProviderAdapter, request: IncomingMessage, response: ServerResponse, where: Where) => Promise<void> {
-  const { config, logger, upstreams, redactor, recorder, cassettes, stats, mockState, observer } = deps;
+  const { config, logger, upstreams, redactor, recorder, cassettes, stats, mockState, observer, live } = deps;
+  // Shadow scoring parses what came back, so chunks are kept in every mode while it is on.
+  const tapping = live?.capturing === true;
   const keys = new ReplayKeys(config.match, redactor);
   const allowTools = new Set(config.mocks.allowTools);
   const factor = timingFactor(config.replayTiming);
@@ -110,6 +115,7 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
     let body = read.body;
     let text = body.toString('utf8');
     let overridden: readonly MockedCall[] | undefined;
+    let model: string | undefined;
     const id = timeOrderedId();
     const matchKey = (bodyText = text): ReturnType<ReplayKeys['keyFor']> => keys.keyFor(method, where.path, request.headers, bodyText, where.cassette, where.sessionId);
     const roundOf = (match: MatchKey | undefined, upstreamOutcome: CapturedRound['upstream'], proxyError: CalltapeError | undefined, loop?: LoopRecord): CapturedRound => {
@@ -129,13 +135,14 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
     };
     /** Hands a finished round to the store (record and auto modes) and to the observer (every mode). */
     const record = (match: MatchKey | undefined, upstreamOutcome: CapturedRound['upstream'], proxyError: CalltapeError | undefined, loop?: LoopRecord): void => {
-      if (!capture && !observer) return;
+      if (!capture && !observer && !live) return;
       const round = roundOf(match, upstreamOutcome, proxyError, loop);
       if (capture) {
         stats.recorded++;
         recorder.record(where.cassette, round);
       }
       observe(round);
+      live?.round(round, model);
     };
     const observe = (round: CapturedRound): void => {
       if (!observer) return;
@@ -146,7 +153,10 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
       }
     };
     const observeReplay = (recording: Recording, loop?: LoopRecord): void => {
-      if (observer) observe(roundOf(undefined, upstreamOfRecording(recording), undefined, loop));
+      if (!observer && !live) return;
+      const round = roundOf(undefined, upstreamOfRecording(recording), undefined, loop);
+      observe(round);
+      live?.round(round, model);
     };
     const missed = (message: string): void => observer?.miss(where.sessionId, message);
 
@@ -182,8 +192,10 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
     };
 
     try {
-      // Parsed only to reject bad JSON before it costs an upstream call; summaries are built off this path.
-      JSON.parse(text);
+      // Parsed only to reject bad JSON before it costs an upstream call (and to label metrics by model); summaries are built off this path.
+      const parsed: unknown = JSON.parse(text);
+      const named = parsed !== null && typeof parsed === 'object' ? (parsed as { model?: unknown }).model : undefined;
+      model = typeof named === 'string' ? named : undefined;
     } catch (error) {
       const invalid = new CalltapeError('INVALID_JSON', `calltape: the request body is not valid JSON (${(error as Error).message})`);
       sendError(response, adapter, invalid);
@@ -277,7 +289,7 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
     let failure: CalltapeError | undefined;
     forwardUpstream(
       upstream.pool,
-      { method, path: upstream.pathPrefix + where.path, headers: upstreamRequestHeaders(request.headers), body, startedPerf, capture: capture || diffing },
+      { method, path: upstream.pathPrefix + where.path, headers: upstreamRequestHeaders(request.headers), body, startedPerf, capture: capture || diffing || tapping },
       response,
       (error) => {
         failure = classifyUpstreamFailure(error, upstream.url, { connectMs: config.timeouts.upstreamConnectMs, headersMs: config.timeouts.upstreamHeadersMs });

@@ -23,6 +23,7 @@ import { sendError } from './send-error.js';
 import { parseSessionRoute, type SessionRoute } from './session-route.js';
 import { createUpstream } from './upstream.js';
 import { createWebSocketRoute } from './websocket-route.js';
+import { createLiveService, type LiveService } from '../live/live-service.js';
 
 export interface ProxyOptions {
   readonly logger?: Logger;
@@ -57,6 +58,16 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
   }
   // Mock files are checked before anything starts: a bad one is a configuration error, never a call-time surprise.
   const mockState = loadMockState(config);
+  // The same redaction the store applies, so keys are computed from what is stored; also keeps log lines clean.
+  const redactor = createRedactor(config.redact.headers, config.redact.bodyPatterns);
+  // Checked before anything starts too: a non-loopback host without an admin token, a bad policies file.
+  let live: LiveService;
+  try {
+    live = createLiveService(config, logger, redactor);
+  } catch (error) {
+    await mockState?.registry.close();
+    throw error;
+  }
   // The store worker opens cassettes in every mode but passthrough: it creates, migrates and re-keys them.
   const recorder = startWorkerRecorder(
     config,
@@ -74,14 +85,13 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
   } catch (error) {
     await recorder.close();
     await mockState?.registry.close();
+    await live.close();
     throw error instanceof CalltapeError ? new CalltapeError('STORE_IO', error.message, error.hint) : error;
   }
-  // The same redaction the store applies, so keys are computed from what is stored; also keeps log lines clean.
-  const redactor = createRedactor(config.redact.headers, config.redact.bodyPatterns);
   const upstreams = { openai: createUpstream(config), anthropic: createUpstream(config, config.anthropicUpstream) };
   const stats: ReplayStats = { hits: 0, misses: 0, recorded: 0, expired: 0, served: new Set(), missReasons: [], missedIn: new Map(), diffs: [], compared: 0, refused: 0 };
   const startedAt = Date.now();
-  const capturedRoute = createCapturedRoute({ config, logger, upstreams, redactor, recorder, cassettes, stats, mockState, observer: options.observer });
+  const capturedRoute = createCapturedRoute({ config, logger, upstreams, redactor, recorder, cassettes, stats, mockState, observer: options.observer, live });
   const websocketRoute = createWebSocketRoute({
     config,
     logger,
@@ -92,6 +102,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
     stats,
     observer: options.observer,
     mockState,
+    live,
   });
   const errorJson = (message: string): string => JSON.stringify(openAiChatAdapter.errorBody(new CalltapeError('UPSTREAM_UNREACHABLE', message)));
   const passThrough = createPassThrough(config.upstream, config.timeouts.upstreamHeadersMs, errorJson, logger);
@@ -117,6 +128,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     upgraded.add(socket);
     socket.once('close', () => upgraded.delete(socket));
+    if (live.upgrade(request, socket, head)) return;
     const sessionRoute = parseSessionRoute(request.url ?? '/', request.headers[sessionHeader]);
     const mode = 'error' in sessionRoute ? config.mode : (sessionRoute.cassette?.mode ?? config.mode);
     const refuse = (status: number, message: string): void => {
@@ -154,6 +166,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
       response.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
       return;
     }
+    if (live.handle(request, response)) return;
     const sessionRoute = parseSessionRoute(url, request.headers[sessionHeader]);
     if ('error' in sessionRoute) {
       sendError(response, openAiChatAdapter, new CalltapeError('INVALID_REQUEST', sessionRoute.error));
@@ -186,6 +199,8 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
 
   /** Everything that would keep the process alive: cassettes, the store worker, mock modules, pools. */
   const release = async (): Promise<void> => {
+    // Shadow scoring first: what is queued is scored and stored before the process may exit.
+    await live.close();
     cassettes.close();
     await recorder.close();
     await mockState?.registry.close();
@@ -210,6 +225,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
+  live.listening(`${url}/v1`);
 
   let closing: Promise<void> | undefined;
   return {

@@ -22,6 +22,17 @@ import { ReplayKeys } from './replay-keys.js';
 import type { Logger } from './logger.js';
 import { timeOrderedId } from './time-ordered-id.js';
 import type { Upstream } from './upstream.js';
+import type { LiveTap } from '../live/live-service.js';
+
+/** The model a `response.create` frame asks for, for metric labels. */
+function modelOf(frame: Uint8Array): string | undefined {
+  try {
+    const model = (JSON.parse(Buffer.from(frame).toString('utf8')) as { model?: unknown; response?: { model?: unknown } }).model;
+    return typeof model === 'string' ? model : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 const terminal = new Set(['response.completed', 'response.incomplete', 'response.failed', 'error']);
 /** The handshake is the ws library's to make; everything else the agent sent goes upstream. */
@@ -38,6 +49,8 @@ export interface WebSocketRouteDeps {
   readonly observer?: ProxyObserver | undefined;
   /** Mock tools, when configured: calls to them are answered inside the proxy over WebSocket too. */
   readonly mockState?: MockState | undefined;
+  /** Metrics, the live feed and shadow scoring. */
+  readonly live?: LiveTap | undefined;
 }
 
 /**
@@ -48,7 +61,7 @@ export interface WebSocketRouteDeps {
  * exactly). In replay the proxy answers each `response.create` with the recorded frames.
  */
 export function createWebSocketRoute(deps: WebSocketRouteDeps): (request: IncomingMessage, socket: Duplex, head: Buffer, where: Where) => void {
-  const { config, logger, upstream, redactor, recorder, cassettes, stats, observer } = deps;
+  const { config, logger, upstream, redactor, recorder, cassettes, stats, observer, live: liveTap } = deps;
   const server = new WebSocketServer({ noServer: true, perMessageDeflate: false });
   const keys = new ReplayKeys(config.match, redactor);
   const allowTools = new Set(config.mocks.allowTools);
@@ -108,7 +121,7 @@ export function createWebSocketRoute(deps: WebSocketRouteDeps): (request: Incomi
           if (done) recordRound(done, ending, {}, 0);
         };
         const recordRound = (done: NonNullable<typeof round>, ending: 'finished' | 'upstream-failed' | 'client-aborted', extra: Pick<CapturedRound, 'mocked' | 'hidden' | 'agentView'>, _loopRound: number): void => {
-          if (!capture && !observer) return;
+          if (!capture && !observer && !liveTap) return;
           const captured: CapturedRound = {
             ...extra,
             adapterId: adapter.id,
@@ -129,6 +142,7 @@ export function createWebSocketRoute(deps: WebSocketRouteDeps): (request: Incomi
               logger.error(`calltape: cannot trace a WebSocket round: ${(error as Error).message}`);
             }
           }
+          liveTap?.round(captured, modelOf(done.body));
         };
 
         /** Under mocks: where server frames go while a loop round waits for its turn. */

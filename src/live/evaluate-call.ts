@@ -1,0 +1,132 @@
+import { schemaViolation } from '../scoring/validate-arguments.js';
+import { expectationObject, matchCall } from '../scoring/trajectory/match-expectation.js';
+import { scoreCall } from '../scoring/score-call.js';
+import type { ArgumentRule, ScoreOptions } from '../scoring/types.js';
+import type { JsonSchema, JsonValue, ToolCall } from '../trace/trace.js';
+import type { TrajectoryCall } from '../trace/trajectory.js';
+import type { ArgumentConstraint, ArgumentsPolicy, CallPolicy } from './policy-types.js';
+import { sampled } from './sample.js';
+import type { PolicyFailure } from './verdict-types.js';
+
+export interface CallEvaluation {
+  readonly evaluated: readonly string[];
+  readonly failures: readonly PolicyFailure[];
+  readonly score: number;
+}
+
+/**
+ * Scores one live call against the call policies, with no ground truth: the schema the request
+ * declared for the tool, per-argument constraints (the scoring engine's matchers), forbidden
+ * tools and allow-lists. Pure: `sampleKey` identifies the call for deterministic sampling.
+ */
+export function evaluateCall(policies: readonly CallPolicy[], call: ToolCall, declared: { readonly [tool: string]: JsonSchema } | undefined, sampleKey: string, options: ScoreOptions = {}): CallEvaluation {
+  const evaluated: string[] = [];
+  const failures: PolicyFailure[] = [];
+  let total = 0;
+  for (const policy of policies) {
+    if (!applies(policy, call.name) || !sampled(policy.sample, policy.id, sampleKey)) continue;
+    evaluated.push(policy.id);
+    const found = failuresOf(policy, call, declared, options);
+    total += found.score;
+    failures.push(...found.failures);
+  }
+  return { evaluated, failures, score: evaluated.length === 0 ? 1 : Math.round((total / evaluated.length) * 1e9) / 1e9 };
+}
+
+function applies(policy: CallPolicy, tool: string): boolean {
+  if (policy.kind === 'schema') return policy.tools === undefined || policy.tools.includes(tool);
+  if (policy.kind === 'arguments') return typeof policy.tool === 'string' ? policy.tool === tool : policy.tool.includes(tool);
+  return true;
+}
+
+function failuresOf(policy: CallPolicy, call: ToolCall, declared: { readonly [tool: string]: JsonSchema } | undefined, options: ScoreOptions): { score: number; failures: PolicyFailure[] } {
+  const fail = (failure: Omit<PolicyFailure, 'policy'>): { score: number; failures: PolicyFailure[] } => ({ score: 0, failures: [{ policy: policy.id, ...failure }] });
+  switch (policy.kind) {
+    case 'schema': {
+      if (!call.complete) return fail({ reason: 'incomplete_call', message: `the ${call.name || '(unnamed)'} call was cut off before the model finished it` });
+      const schema = declared?.[call.name];
+      if (!schema) return fail({ reason: 'undeclared_tool', message: `${call.name} is not among the tools the request declared` });
+      if (!call.arguments.ok) return fail({ reason: 'invalid_json', message: `the arguments are not JSON: ${call.arguments.error}` });
+      const violation = schemaViolation(schema, call.arguments.value);
+      return violation === undefined ? pass : fail({ reason: 'schema_violation', message: violation, path: violation.slice(0, violation.indexOf(':')) });
+    }
+    case 'arguments':
+      return argumentFailures(policy, call, declared?.[call.name], options);
+    case 'never': {
+      const made = asTrajectoryCall(call);
+      for (const forbidden of policy.tools) {
+        const expectation = expectationObject(forbidden);
+        if (matchCall(expectation, made, options).matches) {
+          const conditions = expectation.arguments === undefined && expectation.rules === undefined ? '' : ' with the forbidden arguments';
+          return fail({ reason: 'forbidden_call', message: `${call.name} was called${conditions}; policy ${policy.id} forbids it` });
+        }
+      }
+      return pass;
+    }
+    case 'allow':
+      return policy.tools.includes(call.name) ? pass : fail({ reason: 'unlisted_tool', message: `${call.name} is not on the allow-list (${policy.tools.join(', ')})` });
+  }
+}
+
+const pass = { score: 1, failures: [] };
+
+/** Constraints are scored per argument: the policy's score is the fraction met. */
+function argumentFailures(policy: ArgumentsPolicy, call: ToolCall, schema: JsonSchema | undefined, options: ScoreOptions): { score: number; failures: PolicyFailure[] } {
+  const entries = Object.entries(policy.arguments);
+  if (!call.arguments.ok || call.arguments.value === null || typeof call.arguments.value !== 'object' || Array.isArray(call.arguments.value)) {
+    return { score: 0, failures: [{ policy: policy.id, reason: 'invalid_json', message: call.arguments.ok ? 'the arguments are not a JSON object' : `the arguments are not JSON: ${call.arguments.error}` }] };
+  }
+  const args = call.arguments.value;
+  const failures: PolicyFailure[] = [];
+  for (const [path, constraint] of entries) {
+    const actual = valueAt(args, path);
+    if (actual === undefined) {
+      if (constraint.required) failures.push({ policy: policy.id, reason: 'missing_argument', message: `${path} is missing`, path });
+      continue;
+    }
+    const problem = constraintProblem(path, constraint, actual, call, schema, options);
+    if (problem) failures.push({ policy: policy.id, path, actual, ...problem });
+  }
+  return { score: (entries.length - failures.length) / entries.length, failures };
+}
+
+function constraintProblem(path: string, constraint: ArgumentConstraint, actual: JsonValue, call: ToolCall, schema: JsonSchema | undefined, options: ScoreOptions): Omit<PolicyFailure, 'policy' | 'path' | 'actual'> | undefined {
+  if (constraint.min !== undefined || constraint.max !== undefined) {
+    const number = typeof actual === 'number' ? actual : typeof actual === 'string' && actual.trim() !== '' && Number.isFinite(Number(actual)) ? Number(actual) : undefined;
+    if (number === undefined) return { reason: 'not_a_number', message: `${path} is ${JSON.stringify(actual)}, not a number` };
+    if (constraint.min !== undefined && number < constraint.min) return { reason: 'out_of_range', message: `${path} is ${number}, below the minimum ${constraint.min}`, expected: { min: constraint.min } };
+    if (constraint.max !== undefined && number > constraint.max) return { reason: 'out_of_range', message: `${path} is ${number}, above the maximum ${constraint.max}`, expected: { max: constraint.max } };
+  }
+  const strategy = constraint.matching_strategy ?? (constraint.any_of ? 'any_of' : constraint.pattern !== undefined ? 'regex' : undefined);
+  if (strategy === undefined) return undefined;
+  const expected: JsonValue = constraint.value ?? constraint.any_of?.[0] ?? constraint.pattern ?? null;
+  const { required: _required, min: _min, max: _max, value: _value, ...rest } = constraint;
+  const rule: ArgumentRule = { ...rest, matching_strategy: strategy };
+  // The call scorer applies the rule exactly as in ground-truth cases: coercion by the tool's schema, normalisers, matcher.
+  const result = scoreCall({ expected_tool: call.name, arguments: nest(path, expected), rules: { [path]: rule }, extra_arguments: 'ignore' }, [{ name: call.name, arguments: call.argumentsRaw }], { ...options, ...(schema ? { schemas: { [call.name]: schema } } : {}) });
+  // Only this argument's verdict counts (the schema policy judges the rest); without an embedding nothing was decided.
+  const mismatch = result.mismatches[path];
+  if (!mismatch || mismatch.reason === 'embedding_unavailable') return undefined;
+  const wanted = constraint.any_of ? `one of ${JSON.stringify(constraint.any_of)}` : strategy === 'regex' ? `matching /${constraint.pattern ?? ''}/` : `${strategy} ${JSON.stringify(expected)}`;
+  return { reason: 'value_mismatch', message: `${path} is ${JSON.stringify(actual)}, not ${wanted}${mismatch.detail ? ` (${mismatch.detail})` : ''}`, expected: constraint.any_of ? [...constraint.any_of] : expected };
+}
+
+function valueAt(value: { readonly [key: string]: JsonValue }, path: string): JsonValue | undefined {
+  let current: JsonValue | undefined = value;
+  for (const part of path.split('.')) {
+    if (current === null || typeof current !== 'object' || Array.isArray(current)) return undefined;
+    current = (current as { readonly [key: string]: JsonValue })[part];
+  }
+  return current;
+}
+
+function nest(path: string, value: JsonValue): { [key: string]: JsonValue } {
+  const parts = path.split('.');
+  let nested: JsonValue = value;
+  for (let index = parts.length - 1; index > 0; index--) nested = { [parts[index] as string]: nested };
+  return { [parts[0] as string]: nested };
+}
+
+function asTrajectoryCall(call: ToolCall): TrajectoryCall {
+  return { id: call.id, name: call.name, argumentsRaw: call.argumentsRaw, arguments: call.arguments, complete: call.complete, turn: 0, index: call.index, step: 0, result: undefined, mocked: false };
+}

@@ -1,0 +1,61 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { feedFilterOf, matchesFilter, type FeedEvent, type FeedFilter } from './feed-events.js';
+
+/** Bytes a client may leave unread before it is dropped. */
+const maxBufferedBytes = 1024 * 1024;
+
+/**
+ * The live feed at `/calltape/feed`: every event goes to every connected client whose filter it
+ * passes (`?session=`, `?tool=`, `?verdict=`, `?type=a,b`). A client that reads too slowly is
+ * disconnected (code 1008) and counted; the proxy never waits for one.
+ */
+export class Feed {
+  private readonly server = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 4096 });
+  private readonly clients = new Map<WebSocket, FeedFilter>();
+
+  constructor(private readonly onCount: (clients: number) => void, private readonly onDropped: () => void) {}
+
+  get size(): number {
+    return this.clients.size;
+  }
+
+  accept(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const filter = feedFilterOf(new URL(request.url ?? '/', 'http://calltape').searchParams);
+    this.server.handleUpgrade(request, socket, head, (client) => {
+      this.clients.set(client, filter);
+      this.onCount(this.clients.size);
+      client.on('close', () => {
+        this.clients.delete(client);
+        this.onCount(this.clients.size);
+      });
+      client.on('error', () => client.terminate());
+      client.send(JSON.stringify({ type: 'hello', at: Date.now() }));
+    });
+  }
+
+  publish(event: FeedEvent): void {
+    if (this.clients.size === 0) return;
+    let text: string | undefined;
+    for (const [client, filter] of this.clients) {
+      if (client.readyState !== client.OPEN || !matchesFilter(event, filter)) continue;
+      if (client.bufferedAmount > maxBufferedBytes) {
+        this.clients.delete(client);
+        this.onDropped();
+        this.onCount(this.clients.size);
+        client.close(1008, 'calltape: the feed client reads too slowly');
+        // A client that does not read will not read the close frame either.
+        setTimeout(() => client.terminate(), 1000).unref();
+        continue;
+      }
+      client.send((text ??= JSON.stringify(event)));
+    }
+  }
+
+  close(): void {
+    for (const client of this.clients.keys()) client.terminate();
+    this.clients.clear();
+    this.server.close();
+  }
+}

@@ -1,0 +1,86 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { LabelGuard } from './label-guard.js';
+import type { CallVerdict, SessionVerdict } from './verdict-types.js';
+
+/**
+ * The proxy's Prometheus metrics (prom-client, a registry of its own). Labels carry names, never
+ * ids: tool, model and policy values are bounded by `LabelGuard`, reasons and verdicts are closed
+ * sets. Series from several replicas are aggregated by Prometheus itself.
+ */
+export class LiveMetrics {
+  readonly registry = new Registry();
+  private readonly tools = new LabelGuard(200);
+  private readonly models = new LabelGuard(50);
+  private readonly policies = new LabelGuard(100);
+  private readonly requests: Counter<'route' | 'model' | 'status'>;
+  private readonly ttfb: Histogram<'route' | 'model'>;
+  private readonly duration: Histogram<'route' | 'model'>;
+  private readonly captured: Counter<'tool' | 'model'>;
+  private readonly scored: Counter<'tool' | 'model' | 'verdict'>;
+  private readonly failures: Counter<'policy' | 'tool' | 'reason' | 'model'>;
+  private readonly score: Histogram<'tool'>;
+  private readonly sessions: Counter<'verdict'>;
+  private readonly queued: Counter;
+  private readonly dropped: Counter;
+  readonly alerts: Counter<'policy'>;
+  readonly alertDeliveryFailures: Counter;
+  readonly reloads: Counter<'result'>;
+  readonly policiesLoaded: Gauge;
+  readonly feedClients: Gauge;
+  readonly feedDropped: Counter;
+
+  constructor(queueDepth: () => number) {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry, prefix: 'calltape_' });
+    const seconds = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
+    this.requests = new Counter({ name: 'calltape_requests_total', help: 'Round trips answered on captured routes, by wire route, model and HTTP status class.', labelNames: ['route', 'model', 'status'], registers });
+    this.ttfb = new Histogram({ name: 'calltape_upstream_ttfb_seconds', help: 'Time from the request to the first upstream body byte.', labelNames: ['route', 'model'], buckets: seconds, registers });
+    this.duration = new Histogram({ name: 'calltape_upstream_duration_seconds', help: 'Time from the request to the end of the upstream answer.', labelNames: ['route', 'model'], buckets: seconds, registers });
+    this.captured = new Counter({ name: 'calltape_tool_calls_captured_total', help: 'Tool calls parsed from live traffic by the shadow scorer.', labelNames: ['tool', 'model'], registers });
+    this.scored = new Counter({ name: 'calltape_tool_calls_scored_total', help: 'Tool calls at least one policy evaluated, by verdict.', labelNames: ['tool', 'model', 'verdict'], registers });
+    this.failures = new Counter({ name: 'calltape_policy_failures_total', help: 'Policy failures of calls and sessions, by policy, tool (empty for session policies), reason and model.', labelNames: ['policy', 'tool', 'reason', 'model'], registers });
+    this.score = new Histogram({ name: 'calltape_tool_call_score', help: 'Policy score of each scored tool call (0..1).', labelNames: ['tool'], buckets: [0.1, 0.25, 0.5, 0.75, 0.9, 0.99, 1], registers });
+    this.sessions = new Counter({ name: 'calltape_sessions_scored_total', help: 'Sessions scored after going idle, by verdict.', labelNames: ['verdict'], registers });
+    this.queued = new Counter({ name: 'calltape_shadow_queued_total', help: 'Round trips handed to the shadow scorer.', registers });
+    this.dropped = new Counter({ name: 'calltape_shadow_dropped_total', help: 'Round trips dropped unscored because the shadow queue was full (oldest first).', registers });
+    new Gauge({ name: 'calltape_shadow_queue_depth', help: 'Round trips waiting for the shadow scorer.', registers, collect() { this.set(queueDepth()); } });
+    this.alerts = new Counter({ name: 'calltape_alerts_total', help: 'Pass-rate alerts raised, by policy.', labelNames: ['policy'], registers });
+    this.alertDeliveryFailures = new Counter({ name: 'calltape_alert_delivery_failures_total', help: 'Alert webhook POSTs that failed.', registers });
+    this.reloads = new Counter({ name: 'calltape_policies_reloads_total', help: 'Policy file reloads, by result (ok, error).', labelNames: ['result'], registers });
+    this.policiesLoaded = new Gauge({ name: 'calltape_policies_loaded_timestamp_seconds', help: 'When the policies in force were loaded (Unix time).', registers });
+    this.feedClients = new Gauge({ name: 'calltape_feed_clients', help: 'WebSocket feed clients connected.', registers });
+    this.feedDropped = new Counter({ name: 'calltape_feed_dropped_clients_total', help: 'Feed clients disconnected for reading too slowly.', registers });
+  }
+
+  request(route: string, model: string | undefined, status: number | undefined, firstByteMs: number | undefined, totalMs: number): void {
+    const labels = { route, model: this.models.value(model) };
+    this.requests.inc({ ...labels, status: status === undefined ? 'error' : `${Math.floor(status / 100)}xx` });
+    if (firstByteMs !== undefined) this.ttfb.observe(labels, firstByteMs / 1000);
+    if (status !== undefined) this.duration.observe(labels, totalMs / 1000);
+  }
+
+  queuedRound(dropped: boolean): void {
+    this.queued.inc();
+    if (dropped) this.dropped.inc();
+  }
+
+  calls(verdicts: readonly CallVerdict[]): void {
+    for (const call of verdicts) {
+      const tool = this.tools.value(call.tool);
+      const model = this.models.value(call.model);
+      this.captured.inc({ tool, model });
+      if (call.evaluated.length === 0) continue;
+      this.scored.inc({ tool, model, verdict: call.verdict });
+      this.score.observe({ tool }, call.score);
+      for (const failure of call.failures) this.failures.inc({ policy: this.policies.value(failure.policy), tool, reason: failure.reason, model });
+    }
+  }
+
+  sessionVerdicts(verdicts: readonly SessionVerdict[]): void {
+    for (const session of verdicts) {
+      this.sessions.inc({ verdict: session.verdict });
+      const model = this.models.value(session.model);
+      for (const failure of session.failures) this.failures.inc({ policy: this.policies.value(failure.policy), tool: '', reason: failure.reason, model });
+    }
+  }
+}

@@ -1,0 +1,27 @@
+import type { BodyPattern } from '../config/config.js';
+import type { CapturedRound } from '../cassette/captured-round.js';
+import type { Policies } from './policy-types.js';
+import type { Retention } from './shadow-store.js';
+import type { CallVerdict, SessionVerdict } from './verdict-types.js';
+
+export interface ShadowWorkerData {
+  readonly database: string;
+  readonly retention: Retention;
+  readonly redactHeaders: readonly string[];
+  readonly bodyPatterns: readonly BodyPattern[];
+  readonly policies: Policies;
+}
+
+export type ToShadowWorker =
+  | { readonly type: 'rounds'; readonly rounds: readonly CapturedRound[] }
+  | { readonly type: 'policies'; readonly policies: Policies }
+  /** Where LLM judges and embeddings go: the proxy itself, once it listens. */
+  | { readonly type: 'proxy-url'; readonly baseUrl: string }
+  | { readonly type: 'close' };
+
+export type FromShadowWorker =
+  /** A batch of rounds is parsed, scored and stored: the next may come. Every tool call parsed has a verdict. */
+  | { readonly type: 'batch-done'; readonly calls: readonly CallVerdict[] }
+  | { readonly type: 'sessions'; readonly sessions: readonly SessionVerdict[] }
+  | { readonly type: 'error'; readonly message: string }
+  | { readonly type: 'closed' };

@@ -1,0 +1,150 @@
+import { Worker } from 'node:worker_threads';
+import type { CapturedRound } from '../cassette/captured-round.js';
+import { workerScript } from '../worker-script.js';
+import type { Policies } from './policy-types.js';
+import type { FromShadowWorker, ShadowWorkerData, ToShadowWorker } from './shadow-protocol.js';
+import type { CallVerdict, SessionVerdict } from './verdict-types.js';
+
+export interface ShadowQueueEvents {
+  calls(verdicts: readonly CallVerdict[]): void;
+  sessions(verdicts: readonly SessionVerdict[]): void;
+  error(message: string): void;
+}
+
+/**
+ * The shadow scorer as the proxy thread sees it: `offer` is all the response path does (a push
+ * onto a bounded ring). One batch at a time is handed to the scoring worker; while it works the
+ * ring fills, and when the ring is full the oldest round is dropped and counted — the traffic
+ * itself never waits.
+ */
+export class ShadowQueue {
+  private readonly worker: Worker;
+  private readonly ring: (CapturedRound | undefined)[];
+  private head = 0;
+  private size = 0;
+  private busy = false;
+  private scheduled = false;
+  private closing: Promise<void> | undefined;
+  /** Rounds accepted, dropped (queue full) and handed to the worker so far. */
+  accepted = 0;
+  dropped = 0;
+  delivered = 0;
+
+  constructor(
+    data: ShadowWorkerData,
+    private readonly capacity: number,
+    private readonly events: ShadowQueueEvents,
+    private readonly maxBatch = 256,
+  ) {
+    this.ring = new Array<CapturedRound | undefined>(Math.max(1, capacity));
+    this.worker = new Worker(workerScript('live/shadow-worker'), { workerData: data });
+    this.worker.on('message', (message: FromShadowWorker) => {
+      switch (message.type) {
+        case 'batch-done':
+          this.busy = false;
+          events.calls(message.calls);
+          this.schedule();
+          break;
+        case 'sessions':
+          events.sessions(message.sessions);
+          break;
+        case 'error':
+          events.error(message.message);
+          break;
+        case 'closed':
+          break;
+      }
+    });
+    this.worker.on('error', (error) => events.error(`the shadow-scoring worker failed: ${error.message}`));
+  }
+
+  /** Rounds waiting for the worker. */
+  get depth(): number {
+    return this.size;
+  }
+
+  /** Takes a captured round; O(1), never blocks. */
+  offer(round: CapturedRound): void {
+    if (this.closing) return;
+    this.accepted++;
+    if (this.capacity <= 0) {
+      this.dropped++;
+      return;
+    }
+    if (this.size === this.capacity) {
+      // Full: the oldest waiting round makes room. Fresh traffic says more about now than old.
+      this.ring[this.head] = undefined;
+      this.head = (this.head + 1) % this.capacity;
+      this.size--;
+      this.dropped++;
+    }
+    this.ring[(this.head + this.size) % this.capacity] = round;
+    this.size++;
+    this.schedule();
+  }
+
+  setPolicies(policies: Policies): void {
+    this.post({ type: 'policies', policies });
+  }
+
+  setProxyUrl(baseUrl: string): void {
+    this.post({ type: 'proxy-url', baseUrl });
+  }
+
+  /** Scores what is queued, ends every open session, closes the database. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      while (this.size > 0 || this.busy) {
+        if (!this.busy) this.deliver();
+        await new Promise<void>((resolve) => {
+          const onMessage = (message: FromShadowWorker): void => {
+            if (message.type !== 'batch-done') return;
+            this.worker.off('message', onMessage);
+            resolve();
+          };
+          this.worker.on('message', onMessage);
+          this.worker.once('exit', () => resolve());
+        });
+      }
+      const closed = new Promise<void>((resolve) => {
+        this.worker.on('message', (message: FromShadowWorker) => {
+          if (message.type === 'closed') resolve();
+        });
+        this.worker.once('exit', () => resolve());
+      });
+      this.post({ type: 'close' });
+      await closed;
+      await this.worker.terminate();
+    })();
+    return this.closing;
+  }
+
+  private post(message: ToShadowWorker): void {
+    this.worker.postMessage(message);
+  }
+
+  private schedule(): void {
+    if (this.busy || this.scheduled || this.size === 0 || this.closing) return;
+    this.scheduled = true;
+    // Once per event-loop turn: rounds finishing together go as one message.
+    setImmediate(() => {
+      this.scheduled = false;
+      if (!this.busy && !this.closing) this.deliver();
+    });
+  }
+
+  private deliver(): void {
+    if (this.size === 0) return;
+    const count = Math.min(this.size, this.maxBatch);
+    const rounds: CapturedRound[] = [];
+    for (let taken = 0; taken < count; taken++) {
+      rounds.push(this.ring[this.head] as CapturedRound);
+      this.ring[this.head] = undefined;
+      this.head = (this.head + 1) % this.capacity;
+    }
+    this.size -= count;
+    this.delivered += count;
+    this.busy = true;
+    this.post({ type: 'rounds', rounds });
+  }
+}

@@ -1,0 +1,155 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { CalltapeError } from '../errors.js';
+import type { CallVerdict, SessionVerdict } from './verdict-types.js';
+
+const schema = `
+CREATE TABLE IF NOT EXISTS calls (
+  id INTEGER PRIMARY KEY,
+  at INTEGER NOT NULL,
+  interaction_id TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  wire TEXT NOT NULL,
+  model TEXT NOT NULL,
+  tool TEXT NOT NULL,
+  call_index INTEGER NOT NULL,
+  mocked INTEGER NOT NULL,
+  verdict TEXT NOT NULL,
+  score REAL NOT NULL,
+  arguments TEXT NOT NULL,
+  evaluated TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS calls_at ON calls (at);
+CREATE INDEX IF NOT EXISTS calls_session ON calls (session_id);
+CREATE TABLE IF NOT EXISTS failures (
+  call_id INTEGER,
+  session_row INTEGER,
+  at INTEGER NOT NULL,
+  session_id TEXT NOT NULL,
+  tool TEXT NOT NULL,
+  model TEXT NOT NULL,
+  policy TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  path TEXT,
+  expected TEXT,
+  actual TEXT,
+  message TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS failures_at ON failures (at);
+CREATE TABLE IF NOT EXISTS sessions (
+  id INTEGER PRIMARY KEY,
+  session_id TEXT NOT NULL,
+  case_id TEXT,
+  started_at INTEGER NOT NULL,
+  ended_at INTEGER NOT NULL,
+  model TEXT NOT NULL,
+  verdict TEXT NOT NULL,
+  score REAL NOT NULL,
+  turns INTEGER NOT NULL,
+  calls INTEGER NOT NULL,
+  evaluated TEXT NOT NULL,
+  trajectory TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sessions_ended ON sessions (ended_at);
+CREATE TABLE IF NOT EXISTS policy_counts (
+  minute INTEGER NOT NULL,
+  policy TEXT NOT NULL,
+  tool TEXT NOT NULL,
+  model TEXT NOT NULL,
+  evaluated INTEGER NOT NULL,
+  failed INTEGER NOT NULL,
+  PRIMARY KEY (minute, policy, tool, model)
+);
+`;
+
+export interface Retention {
+  /** Calls (and sessions) kept at most; the oldest go first. Null: no row limit. */
+  readonly maxRows: number | null;
+  /** Rows older than this many ms go. Null: no age limit. */
+  readonly maxAgeMs: number | null;
+}
+
+/**
+ * Shadow-scoring results in SQLite: every scored call, every failure with its argument diff,
+ * every ended session with its compact trajectory, and per-minute evaluation counts per policy
+ * (for pass rates). Retention keeps a long-running staging proxy from filling the disk.
+ * Tables are documented in the README; `calltape shadow report` reads them.
+ */
+export class ShadowStore {
+  private readonly db: Database.Database;
+  private readonly insertCall: Database.Statement;
+  private readonly insertFailure: Database.Statement;
+  private readonly insertSession: Database.Statement;
+  private readonly countPolicy: Database.Statement;
+
+  constructor(readonly path: string, private readonly retention: Retention) {
+    try {
+      mkdirSync(dirname(path), { recursive: true });
+      this.db = new Database(path);
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma('synchronous = NORMAL');
+      this.db.pragma('busy_timeout = 5000');
+      this.db.exec(schema);
+    } catch (error) {
+      throw new CalltapeError('STORE_IO', `${path}: cannot open the shadow-scoring database: ${(error as Error).message}`);
+    }
+    this.insertCall = this.db.prepare('INSERT INTO calls (at, interaction_id, session_id, wire, model, tool, call_index, mocked, verdict, score, arguments, evaluated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    this.insertFailure = this.db.prepare('INSERT INTO failures VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    this.insertSession = this.db.prepare('INSERT INTO sessions (session_id, case_id, started_at, ended_at, model, verdict, score, turns, calls, evaluated, trajectory) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    this.countPolicy = this.db.prepare(
+      'INSERT INTO policy_counts VALUES (?, ?, ?, ?, 1, ?) ON CONFLICT (minute, policy, tool, model) DO UPDATE SET evaluated = evaluated + 1, failed = failed + excluded.failed',
+    );
+  }
+
+  /** Writes one batch in one transaction, then applies retention. */
+  write(calls: readonly CallVerdict[], sessions: readonly SessionVerdict[]): void {
+    this.db.transaction(() => {
+      for (const call of calls) {
+        const { lastInsertRowid } = this.insertCall.run(call.at, call.interactionId, call.sessionId, call.wire, call.model, call.tool, call.callIndex, call.mocked ? 1 : 0, call.verdict, call.score, call.arguments, JSON.stringify(call.evaluated));
+        for (const failure of call.failures) this.insertFailure.run(lastInsertRowid, null, call.at, call.sessionId, call.tool, call.model, failure.policy, failure.reason, failure.path ?? null, json(failure.expected), json(failure.actual), failure.message);
+        const minute = Math.floor(call.at / 60_000);
+        for (const policy of call.evaluated) this.countPolicy.run(minute, policy, call.tool, call.model, call.failures.some((failure) => failure.policy === policy) ? 1 : 0);
+      }
+      for (const session of sessions) {
+        const { lastInsertRowid } = this.insertSession.run(session.sessionId, session.caseId ?? null, session.startedAt, session.endedAt, session.model, session.verdict, session.score, session.turns, session.calls, JSON.stringify(session.evaluated), JSON.stringify(session.trajectory));
+        for (const failure of session.failures) this.insertFailure.run(null, lastInsertRowid, session.endedAt, session.sessionId, '', session.model, failure.policy, failure.reason, failure.path ?? null, json(failure.expected), json(failure.actual), failure.message);
+        const minute = Math.floor(session.endedAt / 60_000);
+        for (const policy of session.evaluated) this.countPolicy.run(minute, policy, '', session.model, session.failures.some((failure) => failure.policy === policy && failure.reason !== 'judge_error' && failure.reason !== 'case_error') ? 1 : 0);
+      }
+      this.applyRetention(Date.now());
+    })();
+  }
+
+  /** Deletes what retention says is too old or too many: calls and sessions, with their failures and counts. */
+  applyRetention(now: number): void {
+    const { maxRows, maxAgeMs } = this.retention;
+    if (maxAgeMs !== null) {
+      const cutoff = now - maxAgeMs;
+      this.db.prepare('DELETE FROM calls WHERE at < ?').run(cutoff);
+      this.db.prepare('DELETE FROM sessions WHERE ended_at < ?').run(cutoff);
+      this.db.prepare('DELETE FROM failures WHERE at < ?').run(cutoff);
+      this.db.prepare('DELETE FROM policy_counts WHERE minute < ?').run(Math.floor(cutoff / 60_000));
+    }
+    if (maxRows !== null) {
+      const oldestCall = this.db.prepare('SELECT id FROM calls ORDER BY id DESC LIMIT 1 OFFSET ?').pluck().get(maxRows - 1) as number | undefined;
+      if (oldestCall !== undefined) {
+        this.db.prepare('DELETE FROM calls WHERE id < ?').run(oldestCall);
+        this.db.prepare('DELETE FROM failures WHERE call_id IS NOT NULL AND call_id < ?').run(oldestCall);
+      }
+      const oldestSession = this.db.prepare('SELECT id FROM sessions ORDER BY id DESC LIMIT 1 OFFSET ?').pluck().get(maxRows - 1) as number | undefined;
+      if (oldestSession !== undefined) {
+        this.db.prepare('DELETE FROM sessions WHERE id < ?').run(oldestSession);
+        this.db.prepare('DELETE FROM failures WHERE session_row IS NOT NULL AND session_row < ?').run(oldestSession);
+      }
+    }
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+function json(value: unknown): string | null {
+  return value === undefined ? null : JSON.stringify(value);
+}

@@ -1,0 +1,76 @@
+import type { JsonValue, ProviderId } from '../trace/trace.js';
+
+/** The closed set of reasons a live call or session fails a policy: metric labels and reports count them. */
+export const policyReasons = [
+  'invalid_json',
+  'incomplete_call',
+  'undeclared_tool',
+  'schema_violation',
+  'missing_argument',
+  'out_of_range',
+  'not_a_number',
+  'value_mismatch',
+  'forbidden_call',
+  'unlisted_tool',
+  'too_many_steps',
+  'too_many_turns',
+  'tool_limit_exceeded',
+  'repeated_call',
+  'case_failed',
+  'case_error',
+  'judge_failed',
+  'judge_error',
+] as const;
+export type PolicyReason = (typeof policyReasons)[number];
+
+/** One policy a call or session did not meet, and where. */
+export interface PolicyFailure {
+  readonly policy: string;
+  readonly reason: PolicyReason;
+  /** The problem in words, for people. */
+  readonly message: string;
+  /** The argument path, when one argument is to blame. */
+  readonly path?: string;
+  readonly expected?: JsonValue;
+  readonly actual?: JsonValue;
+}
+
+/** How one live tool call fared against the call policies. */
+export interface CallVerdict {
+  readonly at: number;
+  readonly interactionId: string;
+  readonly sessionId: string;
+  readonly wire: ProviderId;
+  readonly model: string;
+  readonly tool: string;
+  /** Position of the call in its turn. */
+  readonly callIndex: number;
+  /** The argument text as the model produced it, redacted. */
+  readonly arguments: string;
+  readonly mocked: boolean;
+  readonly verdict: 'pass' | 'fail';
+  /** Mean of the evaluated policies' scores, in [0, 1]. */
+  readonly score: number;
+  /** Ids of the policies that evaluated this call (sampling may leave some out). */
+  readonly evaluated: readonly string[];
+  readonly failures: readonly PolicyFailure[];
+}
+
+/** How a session (an agent run) fared against the session policies, once it went idle. */
+export interface SessionVerdict {
+  readonly sessionId: string;
+  /** The ground-truth case it was tagged with, if any. */
+  readonly caseId: string | undefined;
+  readonly startedAt: number;
+  readonly endedAt: number;
+  readonly model: string;
+  /** `error`: a judge or case could not decide, and nothing failed. */
+  readonly verdict: 'pass' | 'fail' | 'error';
+  readonly score: number;
+  readonly turns: number;
+  readonly calls: number;
+  readonly evaluated: readonly string[];
+  readonly failures: readonly PolicyFailure[];
+  /** The run, compact: each call with its turn and call verdict. */
+  readonly trajectory: readonly { readonly turn: number; readonly tool: string; readonly arguments: string; readonly verdict: 'pass' | 'fail' | 'unscored' }[];
+}

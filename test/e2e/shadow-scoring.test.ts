@@ -1,0 +1,219 @@
+import { writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import OpenAI from 'openai';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Config } from '../../src/config/config.js';
+import { defaultConfig } from '../../src/config/config.js';
+import { startScriptedUpstream, type ScriptedUpstream } from '../support/scripted-upstream.js';
+import { ask, bankModel, bankPolicies, eventually, loopingAgent, metricValue, openFeed, writePolicies, type FeedClient } from '../support/shadow-bank.js';
+import { startTestProxy, temporaryFolder } from '../support/test-proxy.js';
+
+type TestProxy = Awaited<ReturnType<typeof startTestProxy>>;
+const running: { close(): Promise<void> | void }[] = [];
+afterEach(async () => {
+  for (const item of running.splice(0).reverse()) await item.close();
+});
+
+async function setUp(policiesText: string, overrides: Partial<Config> = {}): Promise<{ proxy: TestProxy; upstream: ScriptedUpstream; client: OpenAI; folder: string; policies: string; database: string }> {
+  const upstream = await startScriptedUpstream(bankModel);
+  running.push(upstream);
+  const folder = temporaryFolder();
+  const policies = writePolicies(folder, policiesText);
+  const database = join(folder, 'shadow.sqlite');
+  const proxy = await startTestProxy(upstream.url, { mode: 'passthrough', ...overrides, shadow: { ...defaultConfig.shadow, ...overrides.shadow, policies, database } });
+  running.push(proxy);
+  const client = new OpenAI({ apiKey: 'sk-test-key-0123456789abcdef', baseURL: proxy.baseUrl, maxRetries: 0 });
+  return { proxy, upstream, client, folder, policies, database };
+}
+
+async function feedOf(proxy: TestProxy, query = ''): Promise<FeedClient> {
+  const feed = await openFeed(`${proxy.url.replace('http', 'ws')}/calltape/feed${query}`);
+  running.push(feed);
+  return feed;
+}
+
+const metrics = async (proxy: TestProxy, headers: Record<string, string> = {}): Promise<string> => {
+  const response = await fetch(`${proxy.url}/metrics`, { headers });
+  expect(response.status).toBe(200);
+  return response.text();
+};
+
+describe('shadow scoring of live traffic', () => {
+  it('counts a schema violation, a forbidden tool, a loop and an argument breach in /metrics and sends them on the feed', async () => {
+    const { proxy, client, database } = await setUp(bankPolicies());
+    const feed = await feedOf(proxy);
+
+    await ask(client, 'transfer big please', { session: 'big' });
+    await ask(client, 'bad schema transfer', { session: 'schema', stream: true });
+    await ask(client, 'delete my account', { session: 'delete' });
+    await ask(client, 'transfer yen', { session: 'yen', stream: true });
+    await ask(client, 'transfer 120 euros', { session: 'fine' });
+    await loopingAgent(client, 'looping', 4);
+
+    const scored = (session: string) => feed.waitFor((event) => event['type'] === 'call.scored' && event['sessionId'] === session, `call.scored for ${session}`);
+    const reasons = async (session: string) => ((await scored(session))['failures'] as { policy: string; reason: string }[]).map((failure) => `${failure.policy}/${failure.reason}`);
+    expect(await reasons('big')).toEqual(['transfer-limits/out_of_range']);
+    expect(await reasons('schema')).toEqual(['valid-arguments/schema_violation', 'transfer-limits/not_a_number']);
+    expect(await reasons('delete')).toEqual(['no-account-deletion/forbidden_call']);
+    expect(await reasons('yen')).toEqual(['transfer-limits/value_mismatch']);
+    expect(await reasons('fine')).toEqual([]);
+    expect((await scored('fine'))['verdict']).toBe('pass');
+    const big = await scored('big');
+    expect(big).toMatchObject({ tool: 'transfer_money', model: 'gpt-test', wire: 'openai-chat', verdict: 'fail' });
+    expect((big['failures'] as { message: string }[])[0]?.message).toBe('amount is 25000, above the maximum 10000');
+
+    // The loop is a session verdict: it arrives once the session has been idle for the timeout.
+    const loop = await feed.waitFor((event) => event['type'] === 'session.scored' && event['sessionId'] === 'looping', 'the looping session scored');
+    expect(loop).toMatchObject({ verdict: 'fail', turns: 4, calls: 4 });
+    expect(loop['failures']).toEqual([expect.objectContaining({ policy: 'no-loops', reason: 'repeated_call' })]);
+    expect(feed.events.some((event) => event['type'] === 'call.captured' && event['sessionId'] === 'big')).toBe(true);
+
+    const text = await metrics(proxy);
+    const failures = (labels: Record<string, string>) => metricValue(text, 'calltape_policy_failures_total', labels);
+    expect(failures({ policy: 'transfer-limits', tool: 'transfer_money', reason: 'out_of_range', model: 'gpt-test' })).toBe(1);
+    expect(failures({ policy: 'valid-arguments', tool: 'transfer_money', reason: 'schema_violation', model: 'gpt-test' })).toBe(1);
+    expect(failures({ policy: 'no-account-deletion', tool: 'delete_account', reason: 'forbidden_call', model: 'gpt-test' })).toBe(1);
+    expect(failures({ policy: 'no-loops', tool: '', reason: 'repeated_call', model: 'gpt-test' })).toBe(1);
+    expect(metricValue(text, 'calltape_tool_calls_scored_total', { tool: 'transfer_money', model: 'gpt-test', verdict: 'fail' })).toBe(3);
+    expect(metricValue(text, 'calltape_tool_calls_scored_total', { tool: 'transfer_money', model: 'gpt-test', verdict: 'pass' })).toBe(1);
+    expect(metricValue(text, 'calltape_tool_calls_captured_total', { tool: 'get_balance', model: 'gpt-test' })).toBe(4);
+    expect(metricValue(text, 'calltape_requests_total', { route: 'openai-chat', model: 'gpt-test', status: '2xx' })).toBe(9);
+    expect(metricValue(text, 'calltape_upstream_ttfb_seconds_count', { route: 'openai-chat', model: 'gpt-test' })).toBe(9);
+    // A session with a failing call fails too: big, schema, delete, yen and the loop.
+    await eventually(async () => expect(metricValue(await metrics(proxy), 'calltape_sessions_scored_total', { verdict: 'fail' })).toBe(5));
+    expect(metricValue(await metrics(proxy), 'calltape_sessions_scored_total', { verdict: 'pass' })).toBe(1);
+    expect(metricValue(text, 'calltape_shadow_dropped_total')).toBe(0);
+    // No ids in labels: sessions and interactions never become series.
+    expect(text).not.toMatch(/session_id|interaction|looping/);
+
+    await proxy.close();
+    const db = new Database(database, { readonly: true });
+    expect(db.prepare('SELECT count(*) FROM calls').pluck().get()).toBe(9);
+    expect(db.prepare("SELECT reason FROM failures WHERE session_id = 'big'").pluck().all()).toEqual(['out_of_range']);
+    expect(db.prepare("SELECT verdict FROM sessions WHERE session_id = 'looping'").pluck().get()).toBe('fail');
+    db.close();
+  });
+
+  it('reloads the policies file when it changes, and keeps the last good policies after a bad edit', async () => {
+    const { proxy, client, policies } = await setUp(bankPolicies());
+    const feed = await feedOf(proxy, '?type=call.scored,policies.reloaded');
+    await ask(client, 'transfer big', { session: 'before' });
+    await feed.waitFor((event) => event['sessionId'] === 'before' && event['verdict'] === 'fail', 'a breach before the edit');
+
+    writeFileSync(policies, bankPolicies().replace('max: 10000', 'max: 50000'));
+    await feed.waitFor((event) => event['type'] === 'policies.reloaded' && event['ok'] === true, 'the reload');
+    await ask(client, 'transfer big', { session: 'after' });
+    await feed.waitFor((event) => event['sessionId'] === 'after' && event['verdict'] === 'pass', 'a pass under the new limit');
+
+    writeFileSync(policies, bankPolicies().replace('max: 10000', 'max: lots'));
+    const bad = await feed.waitFor((event) => event['type'] === 'policies.reloaded' && event['ok'] === false, 'the failed reload');
+    expect(bad['message']).toContain('policies[1] (transfer-limits): arguments.amount.max');
+    await ask(client, 'transfer big', { session: 'after-bad-edit' });
+    await feed.waitFor((event) => event['sessionId'] === 'after-bad-edit' && event['verdict'] === 'pass', 'the last good limit still in force');
+    const text = await metrics(proxy);
+    expect(metricValue(text, 'calltape_policies_reloads_total', { result: 'ok' })).toBe(2);
+    expect(metricValue(text, 'calltape_policies_reloads_total', { result: 'error' })).toBe(1);
+  });
+
+  it('drops the oldest queued rounds when the scorer falls behind, counts them, and never slows the agent', async () => {
+    const folder = temporaryFolder();
+    const marker = join(folder, 'judging');
+    writeFileSync(join(folder, 'slow-judge.mjs'), `import { existsSync, writeFileSync } from 'node:fs';\nexport function judge() { if (existsSync(${JSON.stringify(marker)})) return { pass: true }; writeFileSync(${JSON.stringify(marker)}, 'x'); const until = Date.now() + 1500; while (Date.now() < until); return { pass: true }; }\n`);
+    const { proxy, client } = await setUp(bankPolicies(`  - id: slow\n    kind: judge\n    code: ${join(folder, 'slow-judge.mjs')}\n`).replace('150ms', '50ms'), { shadow: { ...defaultConfig.shadow, queueSize: 3 } });
+    await ask(client, 'balance', { session: 'first' });
+    // The first session ends and its judge holds the scorer for 1.5 s.
+    await eventually(async () => {
+      const { existsSync } = await import('node:fs');
+      if (!existsSync(marker)) throw new Error('the judge has not started');
+    });
+    // Every agent request is answered while the scorer is stuck; the first goes to the worker's inbox, three wait, six are dropped.
+    for (let index = 0; index < 10; index++) await ask(client, 'balance', { session: `burst-${index}` });
+    const text = await metrics(proxy);
+    expect(metricValue(text, 'calltape_requests_total', { route: 'openai-chat', model: 'gpt-test', status: '2xx' })).toBe(11);
+    expect(metricValue(text, 'calltape_shadow_dropped_total')).toBe(6);
+    expect(metricValue(text, 'calltape_shadow_queue_depth')).toBe(3);
+    expect(metricValue(text, 'calltape_shadow_queued_total')).toBe(11);
+  });
+
+  it('keeps at most the configured rows (retention)', async () => {
+    const { proxy, client, database } = await setUp(bankPolicies(), { shadow: { ...defaultConfig.shadow, retention: { maxRows: 3, maxAge: null } } });
+    const feed = await feedOf(proxy);
+    for (let index = 0; index < 8; index++) await ask(client, 'balance', { session: `s${index}` });
+    await feed.waitFor((event) => event['type'] === 'call.scored' && event['sessionId'] === 's7', 'the last call scored');
+    await proxy.close();
+    const db = new Database(database, { readonly: true });
+    expect(db.prepare('SELECT session_id FROM calls ORDER BY id').pluck().all()).toEqual(['s5', 's6', 's7']);
+    expect(db.prepare('SELECT count(*) FROM sessions').pluck().get()).toBeLessThanOrEqual(3);
+    db.close();
+  });
+
+  it('posts an alert to the webhook when a policy pass rate drops below its threshold, once per cool-down', async () => {
+    const received: Record<string, unknown>[] = [];
+    const hook = createServer((request: IncomingMessage, response) => {
+      const parts: Buffer[] = [];
+      request.on('data', (part: Buffer) => parts.push(part));
+      request.on('end', () => {
+        received.push(JSON.parse(Buffer.concat(parts).toString('utf8')) as Record<string, unknown>);
+        response.end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
+    running.push({ close: () => new Promise<void>((resolve) => hook.close(() => resolve())) });
+    const webhook = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/alerts`;
+    const text = bankPolicies().replace('    tool: transfer_money\n', '    tool: transfer_money\n    threshold: 0.9\n') + `alerts:\n  webhook: ${webhook}\n  window: 10m\n  min_calls: 2\n  cooldown: 1h\n`;
+    const { proxy, client } = await setUp(text);
+    const feed = await feedOf(proxy, '?type=alert');
+    await ask(client, 'transfer 120 euros', { session: 'a' });
+    await ask(client, 'transfer big', { session: 'b' });
+    const alert = await feed.waitFor((event) => event['type'] === 'alert', 'the alert');
+    expect(alert).toMatchObject({ policy: 'transfer-limits', passRate: 0.5, threshold: 0.9, evaluated: 2, failed: 1 });
+    await eventually(() => expect(received).toHaveLength(1));
+    expect(received[0]).toMatchObject({ source: 'calltape', kind: 'pass_rate_below_threshold', policy: 'transfer-limits', passRate: 0.5 });
+    await ask(client, 'transfer big', { session: 'c' });
+    await feed.waitFor(() => false, 'nothing', 300).catch(() => undefined);
+    expect(received).toHaveLength(1);
+    expect(metricValue(await metrics(proxy), 'calltape_alerts_total', { policy: 'transfer-limits' })).toBe(1);
+  });
+
+  it('redacts what it shows: configured body patterns never reach the feed or the shadow database', async () => {
+    const { proxy, client, database } = await setUp(bankPolicies(), { redact: { headers: [], bodyPatterns: [{ pattern: 'ACCT-\\d+', flags: '', replacement: '[ACCOUNT]' }] } });
+    const feed = await feedOf(proxy, '?tool=transfer_money');
+    await ask(client, 'transfer 120 euros', { session: 'r' });
+    const scored = await feed.waitFor((event) => event['type'] === 'call.scored', 'the transfer');
+    expect(scored['arguments']).toBe('{"amount":120,"currency":"EUR","to":"[ACCOUNT]"}');
+    expect(JSON.stringify(feed.events)).not.toContain('ACCT-12345');
+    await proxy.close();
+    const db = new Database(database, { readonly: true });
+    expect(JSON.stringify(db.prepare('SELECT * FROM calls').all())).not.toContain('ACCT-12345');
+    db.close();
+  });
+});
+
+describe('admin surfaces', () => {
+  it('require the admin token when one is set: /metrics, the dashboard, its state and the feed', async () => {
+    const token = 'admin-token-0123456789';
+    const { proxy } = await setUp(bankPolicies(), { admin: { token } });
+    for (const path of ['/metrics', '/calltape/', '/calltape/api/state']) {
+      expect((await fetch(`${proxy.url}${path}`)).status).toBe(401);
+      expect((await fetch(`${proxy.url}${path}`, { headers: { authorization: 'Bearer wrong-token-0123456789' } })).status).toBe(401);
+      expect((await fetch(`${proxy.url}${path}`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    }
+    const page = await fetch(`${proxy.url}/calltape/?token=${token}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('set-cookie')).toMatch(/^calltape_admin=.*; Path=\/calltape; HttpOnly; SameSite=Strict$/);
+    await expect(openFeed(`${proxy.url.replace('http', 'ws')}/calltape/feed`)).rejects.toThrow('feed answered 401');
+    const feed = await openFeed(`${proxy.url.replace('http', 'ws')}/calltape/feed?token=${token}`);
+    feed.close();
+    // The agent's own routes are not admin surfaces.
+    expect((await fetch(`${proxy.url}/healthz`)).status).toBe(200);
+  });
+
+  it('refuses to listen on a non-loopback host without an admin token', async () => {
+    await expect(startTestProxy('http://127.0.0.1:9', { host: '0.0.0.0' })).rejects.toThrow(/admin token/);
+    const open = await startTestProxy('http://127.0.0.1:9', { host: '0.0.0.0', admin: { token: 'admin-token-0123456789' } });
+    await open.close();
+  });
+});
