@@ -4,6 +4,7 @@ import { registerCallsCommand } from './commands/calls-command.js';
 import { registerCassettesCommand } from './commands/cassettes-command.js';
 import { registerProxyCommand } from './commands/proxy-command.js';
 import { registerRunCommands } from './commands/runs-command.js';
+import { registerShadowCommands } from './commands/shadow-command.js';
 import { registerTestCommands } from './commands/test-command.js';
 import { registerWrapCommands } from './commands/wrap-command.js';
 import { exitCodes } from './exit-codes.js';
@@ -22,5 +23,6 @@ registerWrapCommands(program);
 registerCassettesCommand(program);
 registerTestCommands(program);
 registerRunCommands(program);
+registerShadowCommands(program);
 
 await program.parseAsync(process.argv);

@@ -20,6 +20,9 @@ export function registerProxyCommand(program: Command): void {
     .option('--log-level <level>', 'silent | error | info | debug')
     .option('--mocks <files>', 'mock tool files (JSON or YAML), comma-separated: calls to these tools are answered by the proxy')
     .option('--strict-tools', 'refuse model turns calling a tool that is neither mocked nor in mocks.allowTools')
+    .option('--policies <file>', 'shadow-score every tool call against this policies file (YAML or JSON; reloaded when it changes)')
+    .option('--shadow-db <file>', 'where shadow scores go (default recordings/calltape-shadow.sqlite)')
+    .option('--admin-token <token>', 'token /metrics, the dashboard and the feed require (prefer CALLTAPE_ADMIN_TOKEN: flags show in ps)')
     .action(async (flags: ConfigFlags) => {
       const debug = program.opts<{ debug?: boolean }>().debug === true;
       try {
@@ -31,7 +34,9 @@ export function registerProxyCommand(program: Command): void {
           `calltape proxy listening on ${proxy.url}\n` +
             `  OPENAI_BASE_URL=${proxy.baseUrl}\n` +
             `  upstream ${config.upstream} · mode ${config.mode} · cassette ${cassette}${file ? ` · config ${relative(process.cwd(), file)}` : ''}\n` +
-            (config.mocks.files.length > 0 || config.mocks.strictTools ? `  mocks ${config.mocks.files.map((path) => relative(process.cwd(), path)).join(', ') || 'none'}${config.mocks.strictTools ? ' · strict tools' : ''}\n` : ''),
+            (config.mocks.files.length > 0 || config.mocks.strictTools ? `  mocks ${config.mocks.files.map((path) => relative(process.cwd(), path)).join(', ') || 'none'}${config.mocks.strictTools ? ' · strict tools' : ''}\n` : '') +
+            (config.shadow.policies ? `  shadow scoring: policies ${relative(process.cwd(), config.shadow.policies)} · results ${relative(process.cwd(), config.shadow.database)}\n` : '') +
+            `  dashboard ${proxy.url}/calltape/ · metrics ${proxy.url}/metrics${config.admin.token ? ' (admin token required)' : ''}\n`,
         );
         let signals = 0;
         const stop = (signal: NodeJS.Signals): void => {

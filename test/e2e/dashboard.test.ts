@@ -1,0 +1,86 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import OpenAI from 'openai';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../src/config/config.js';
+import { startScriptedUpstream } from '../support/scripted-upstream.js';
+import { ask, bankModel, bankPolicies, writePolicies } from '../support/shadow-bank.js';
+import { startTestProxy, temporaryFolder } from '../support/test-proxy.js';
+
+const chromiumPath = '/usr/bin/chromium';
+// CI installs Debian's chromium and sets CALLTAPE_REQUIRE_BROWSER, so there the test can never be skipped.
+const available = existsSync(chromiumPath) || process.env['CALLTAPE_REQUIRE_BROWSER'] === '1';
+
+const running: { close(): Promise<void> | void }[] = [];
+afterEach(async () => {
+  for (const item of running.splice(0).reverse()) await item.close();
+});
+let browser: Browser | undefined;
+beforeAll(async () => {
+  if (!available) return;
+  // The flags keep Chromium off the network it would otherwise try (this machine has none).
+  browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe.skipIf(!available)('the dashboard in headless Chromium', () => {
+  it('loads with no internet, and shows a call made during the test live, with its verdict and why', async () => {
+    const upstream = await startScriptedUpstream(bankModel);
+    running.push(upstream);
+    const folder = temporaryFolder();
+    const token = 'dashboard-token-0123456789';
+    const proxy = await startTestProxy(upstream.url, { mode: 'passthrough', admin: { token }, shadow: { ...defaultConfig.shadow, policies: writePolicies(folder, bankPolicies()), database: join(folder, 'shadow.sqlite') } });
+    running.push(proxy);
+    const client = new OpenAI({ apiKey: 'sk-test-key-0123456789abcdef', baseURL: proxy.baseUrl, maxRetries: 0 });
+    await ask(client, 'transfer 120 euros', { session: 'earlier' });
+
+    const context = await (browser as Browser).newContext();
+    running.push({ close: () => context.close() });
+    // Anything but the proxy itself is refused and noted: the page must need nothing from the internet.
+    const elsewhere: string[] = [];
+    await context.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith(proxy.url) || url.startsWith(proxy.url.replace('http', 'ws'))) return route.continue();
+      elsewhere.push(url);
+      return route.abort();
+    });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${proxy.url}/calltape/?token=${token}`);
+    await page.locator('#status[data-state="live"]').waitFor({ timeout: 10_000 });
+    // The call scored before the page opened is in the table from the state API.
+    await page.locator('tr[data-tool="transfer_money"][data-verdict="pass"]').waitFor({ timeout: 10_000 });
+
+    await ask(client, 'transfer big', { session: 'during' });
+    const row = page.locator('tr[data-tool="transfer_money"][data-verdict="fail"]');
+    await row.waitFor({ timeout: 10_000 });
+    expect(await row.locator('td.why').textContent()).toBe('transfer-limits: amount is 25000, above the maximum 10000');
+    expect(await row.locator('td.args').textContent()).toBe('{"amount":25000,"currency":"USD","to":"ACCT-12345"}');
+    expect(await page.locator('#chart polyline[data-tool="transfer_money"], #chart circle').count()).toBeGreaterThan(0);
+    // Once the session idles out, it is listed among the failing sessions with its trajectory.
+    const session = page.locator('.session[data-session="during"]');
+    await session.waitFor({ timeout: 10_000 });
+    expect(await session.locator('li').first().textContent()).toBe('turn 0: transfer_money({"amount":25000,"currency":"USD","to":"ACCT-12345"}) — fail');
+    // Filtering the table by verdict hides the passing call.
+    await page.selectOption('#filter-verdict', 'fail');
+    expect(await page.locator('tr[data-verdict="pass"]').isHidden()).toBe(true);
+    await page.screenshot({ path: join(folder, 'dashboard.png'), fullPage: true });
+
+    expect(elsewhere).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('shows nothing without the token', async () => {
+    const proxy = await startTestProxy('http://127.0.0.1:9', { mode: 'passthrough', admin: { token: 'dashboard-token-0123456789' } });
+    running.push(proxy);
+    const page = await (browser as Browser).newPage();
+    running.push({ close: () => page.close() });
+    const response = await page.goto(`${proxy.url}/calltape/`);
+    expect(response?.status()).toBe(401);
+    expect(await page.content()).not.toContain('live tool calls');
+  });
+});
