@@ -5,6 +5,8 @@
  * message at a time, in order; the proxy thread only ever waits for nothing.
  */
 import { dirname } from 'node:path';
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { buildExchange } from '../cassette/build-exchange.js';
 import type { CapturedRound } from '../cassette/captured-round.js';
@@ -30,6 +32,7 @@ import type { CallVerdict, SessionVerdict } from './verdict-types.js';
 
 const port = parentPort;
 if (!port) throw new Error('shadow-worker must run as a worker thread');
+lowerThreadPriority();
 const send = (message: FromShadowWorker): void => port.postMessage(message);
 const data = workerData as ShadowWorkerData;
 const redactor = createRedactor(data.redactHeaders, data.bodyPatterns);
@@ -285,4 +288,18 @@ function collectStrings(value: unknown, into: Set<string>): void {
   if (typeof value === 'string') into.add(value);
   else if (Array.isArray(value)) for (const item of value) collectStrings(item, into);
   else if (value !== null && typeof value === 'object') for (const item of Object.values(value)) collectStrings(item, into);
+}
+
+/**
+ * Scoring is best effort and traffic comes first: on Linux this thread runs at the lowest CPU
+ * priority (nice is per thread there), so when cores are short the proxy thread wins and the
+ * bounded queue drops the oldest rounds instead. Elsewhere the thread keeps the default.
+ */
+function lowerThreadPriority(): void {
+  try {
+    const tid = Number(/task\/(\d+)$/.exec(readlinkSync('/proc/thread-self'))?.[1]);
+    if (Number.isInteger(tid) && tid > 0) setPriority(tid, 19);
+  } catch {
+    // Not Linux, or not allowed: the default priority.
+  }
 }
