@@ -97,4 +97,17 @@ describe('loadConfig', () => {
     const shipped = loadConfig({ config: join(configSchemaPath, '../../proxy.config.json') }, {}, '/').config;
     expect({ ...shipped, cassette: defaultConfig.cassette, redact: defaultConfig.redact, shadow: { ...shipped.shadow, database: defaultConfig.shadow.database } }).toEqual(defaultConfig);
   });
+
+  it('takes shadow scoring and the admin token from flags, environment or file, paths resolved where they were given', () => {
+    const folder = temporaryFolder();
+    writeFileSync(join(folder, 'proxy.config.json'), JSON.stringify({ shadow: { policies: 'policies.yaml', retention: { maxAge: '24h' } } }));
+    const fromFile = loadConfig({}, {}, folder).config;
+    expect(fromFile.shadow).toEqual({ policies: join(folder, 'policies.yaml'), database: join(folder, 'recordings/calltape-shadow.sqlite'), queueSize: 10_000, retention: { maxRows: 1_000_000, maxAge: '24h' } });
+    expect(fromFile.admin.token).toBeNull();
+    const fromEnv = loadConfig({}, { CALLTAPE_POLICIES: 'other.yaml', CALLTAPE_ADMIN_TOKEN: 'env-token-0123456789', CALLTAPE_SHADOW_DB: 'db.sqlite' }, '/work').config;
+    expect([fromEnv.shadow.policies, fromEnv.shadow.database, fromEnv.admin.token]).toEqual(['/work/other.yaml', '/work/db.sqlite', 'env-token-0123456789']);
+    const fromFlags = loadConfig({ policies: 'flag.yaml', adminToken: 'flag-token-0123456789' }, { CALLTAPE_POLICIES: 'other.yaml', CALLTAPE_ADMIN_TOKEN: 'env-token-0123456789' }, '/work').config;
+    expect([fromFlags.shadow.policies, fromFlags.admin.token]).toEqual(['/work/flag.yaml', 'flag-token-0123456789']);
+    expect(configError(() => loadConfig({ adminToken: 'short' }, {}, '/work'))).toContain('--admin-token');
+  });
 });

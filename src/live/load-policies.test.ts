@@ -57,3 +57,12 @@ describe('loadPolicies', () => {
     expect(loadPolicies(file, folder).policies).toHaveLength(2);
   });
 });
+
+describe('the shipped example policies', () => {
+  it('load', async () => {
+    const { packageRoot } = await import('../package-root.js');
+    const policies = loadPolicies(join(packageRoot, 'config/policies/bank.yaml'), packageRoot);
+    expect(policies.policies.map((policy) => policy.id)).toEqual(['valid-arguments', 'transfer-limits', 'known-tools', 'no-account-closure', 'step-budget', 'ground-truth']);
+    expect(policies.suites[0]?.cases.length).toBeGreaterThan(0);
+  });
+});

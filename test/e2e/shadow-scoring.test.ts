@@ -9,6 +9,7 @@ import type { Config } from '../../src/config/config.js';
 import { defaultConfig } from '../../src/config/config.js';
 import { startScriptedUpstream, type ScriptedUpstream } from '../support/scripted-upstream.js';
 import { ask, bankModel, bankPolicies, eventually, loopingAgent, metricValue, openFeed, writePolicies, type FeedClient } from '../support/shadow-bank.js';
+import { runCli } from '../support/cli.js';
 import { startTestProxy, temporaryFolder } from '../support/test-proxy.js';
 
 type TestProxy = Awaited<ReturnType<typeof startTestProxy>>;
@@ -95,6 +96,21 @@ describe('shadow scoring of live traffic', () => {
     expect(db.prepare("SELECT reason FROM failures WHERE session_id = 'big'").pluck().all()).toEqual(['out_of_range']);
     expect(db.prepare("SELECT verdict FROM sessions WHERE session_id = 'looping'").pluck().get()).toBe('fail');
     db.close();
+
+    // calltape shadow report reads the same database.
+    const json = runCli(['shadow', 'report', '--db', database, '--since', '1h', '--json']);
+    expect(json.status).toBe(0);
+    const report = JSON.parse(json.stdout) as { calls: number; byPolicy: { name: string; evaluated: number; failed: number }[]; offenders: { policy: string; reason: string; count: number }[] };
+    expect(report.calls).toBe(9);
+    expect(report.byPolicy.find((row) => row.name === 'transfer-limits')).toMatchObject({ evaluated: 4, failed: 3 });
+    expect(report.byPolicy.find((row) => row.name === 'no-loops')).toMatchObject({ evaluated: 6, failed: 1 });
+    expect(report.offenders).toContainEqual(expect.objectContaining({ policy: 'no-account-deletion', reason: 'forbidden_call', count: 1 }));
+    const printed = runCli(['shadow', 'report', '--db', database]);
+    expect(printed.status).toBe(0);
+    expect(printed.stdout).toMatch(/transfer_money\s+│\s+4\s+│\s+3\s+│\s+25\.0%/);
+    expect(printed.stdout).toContain('worst offenders');
+    expect(runCli(['shadow', 'report', '--db', database, '--since', 'yesterday']).status).toBe(2);
+    expect(runCli(['shadow', 'report', '--db', join(database, '..', 'missing.sqlite')]).status).toBe(2);
   });
 
   it('reloads the policies file when it changes, and keeps the last good policies after a bad edit', async () => {
