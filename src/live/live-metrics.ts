@@ -52,11 +52,22 @@ export class LiveMetrics {
     this.feedDropped = new Counter({ name: 'calltape_feed_dropped_clients_total', help: 'Feed clients disconnected for reading too slowly.', registers });
   }
 
+  /** Per route, model and status class: the label children, so the response path hashes no labels. */
+  private readonly requestSeries = new Map<string, { count: { inc(): void }; ttfb: { observe(value: number): void }; duration: { observe(value: number): void } }>();
+
   request(route: string, model: string | undefined, status: number | undefined, firstByteMs: number | undefined, totalMs: number): void {
-    const labels = { route, model: this.models.value(model) };
-    this.requests.inc({ ...labels, status: status === undefined ? 'error' : `${Math.floor(status / 100)}xx` });
-    if (firstByteMs !== undefined) this.ttfb.observe(labels, firstByteMs / 1000);
-    if (status !== undefined) this.duration.observe(labels, totalMs / 1000);
+    const statusClass = status === undefined ? 'error' : `${Math.floor(status / 100)}xx`;
+    const key = `${route}\u0000${model ?? ''}\u0000${statusClass}`;
+    let series = this.requestSeries.get(key);
+    if (!series) {
+      const labels = { route, model: this.models.value(model) };
+      series = { count: this.requests.labels({ ...labels, status: statusClass }), ttfb: this.ttfb.labels(labels), duration: this.duration.labels(labels) };
+      // Raw model names past the guard's limit all map to `other`; the cache stays bounded too.
+      if (this.requestSeries.size < 1_000) this.requestSeries.set(key, series);
+    }
+    series.count.inc();
+    if (firstByteMs !== undefined) series.ttfb.observe(firstByteMs / 1000);
+    if (status !== undefined) series.duration.observe(totalMs / 1000);
   }
 
   queuedRound(dropped: boolean): void {

@@ -202,7 +202,7 @@ export function createLiveService(config: Config, logger: Logger, redactor: Reda
     queueStats: () => ({ accepted: queue?.accepted ?? 0, dropped: queue?.dropped ?? 0, depth: queue?.depth ?? 0 }),
     async close() {
       watcher?.close();
-      await queue?.close();
+      await queue?.close(config.timeouts.shutdownGraceMs);
       feed.close();
     },
   };

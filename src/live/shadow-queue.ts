@@ -25,6 +25,9 @@ export class ShadowQueue {
   private busy = false;
   private scheduled = false;
   private closing: Promise<void> | undefined;
+  /** Wakes `close` when the worker answers (a batch done, closed) or exits. */
+  private wake: (() => void) | undefined;
+  private exited = false;
   /** Rounds accepted, dropped (queue full) and handed to the worker so far. */
   accepted = 0;
   dropped = 0;
@@ -44,6 +47,7 @@ export class ShadowQueue {
           this.busy = false;
           events.calls(message.calls);
           this.schedule();
+          this.wake?.();
           break;
         case 'sessions':
           events.sessions(message.sessions);
@@ -52,10 +56,16 @@ export class ShadowQueue {
           events.error(message.message);
           break;
         case 'closed':
+          this.wake?.();
           break;
       }
     });
     this.worker.on('error', (error) => events.error(`the shadow-scoring worker failed: ${error.message}`));
+    this.worker.once('exit', () => {
+      this.exited = true;
+      this.busy = false;
+      this.wake?.();
+    });
   }
 
   /** Rounds waiting for the worker. */
@@ -91,29 +101,31 @@ export class ShadowQueue {
     this.post({ type: 'proxy-url', baseUrl });
   }
 
-  /** Scores what is queued, ends every open session, closes the database. */
-  close(): Promise<void> {
+  /**
+   * Scores what is queued, ends every open session and closes the database, within `graceMs`;
+   * what is still queued then is dropped (counted and reported), and the thread is stopped.
+   */
+  close(graceMs: number): Promise<void> {
     this.closing ??= (async () => {
-      while (this.size > 0 || this.busy) {
-        if (!this.busy) this.deliver();
-        await new Promise<void>((resolve) => {
-          const onMessage = (message: FromShadowWorker): void => {
-            if (message.type !== 'batch-done') return;
-            this.worker.off('message', onMessage);
-            resolve();
-          };
-          this.worker.on('message', onMessage);
-          this.worker.once('exit', () => resolve());
-        });
-      }
-      const closed = new Promise<void>((resolve) => {
-        this.worker.on('message', (message: FromShadowWorker) => {
-          if (message.type === 'closed') resolve();
-        });
-        this.worker.once('exit', () => resolve());
+      const deadline = Date.now() + graceMs;
+      const until = (ms: number): Promise<void> => new Promise<void>((resolve) => {
+        this.wake = resolve;
+        setTimeout(resolve, Math.max(0, ms)).unref();
       });
-      this.post({ type: 'close' });
-      await closed;
+      while ((this.size > 0 || this.busy) && !this.exited && Date.now() < deadline) {
+        if (!this.busy) this.deliver();
+        await until(deadline - Date.now());
+      }
+      if (this.size > 0) {
+        this.events.error(`shadow scoring: ${this.size} round trip(s) left unscored at shutdown (the grace period ran out)`);
+        this.dropped += this.size;
+        this.ring.fill(undefined);
+        this.size = 0;
+      }
+      if (!this.exited) {
+        this.post({ type: 'close' });
+        await until(Math.max(1_000, deadline - Date.now()));
+      }
       await this.worker.terminate();
     })();
     return this.closing;

@@ -4,8 +4,38 @@ import type { JsonSchema, JsonValue } from '../trace/trace.js';
 
 const ajv = new Ajv2020({ allErrors: false, strict: false, validateSchema: false });
 addFormats.default(ajv);
-/** Validators compiled once per schema object. */
+/** Validators by schema object: the fast path when the same object comes back (a suite's schemas). */
 const compiled = new WeakMap<JsonSchema, ValidateFunction | null>();
+/**
+ * Validators by schema text, least recently used first: every captured request parses its tools
+ * afresh, so the same schema arrives as a new object each time, and compiling (milliseconds) per
+ * call would dominate live scoring. Bounded, so a long-running proxy seeing ever new schemas
+ * keeps a fixed number of validators.
+ */
+const byText = new Map<string, ValidateFunction | null>();
+const maxValidators = 2_000;
+
+function validatorFor(schema: JsonSchema): ValidateFunction | null {
+  const known = compiled.get(schema);
+  if (known !== undefined) return known;
+  const text = JSON.stringify(schema);
+  let validate = byText.get(text);
+  if (validate === undefined) {
+    try {
+      validate = ajv.compile(schema);
+    } catch {
+      validate = null;
+    }
+    // Ajv keeps every compiled schema object in its own cache; this module's caches are the only ones.
+    ajv.removeSchema(schema);
+    if (byText.size >= maxValidators) byText.delete(byText.keys().next().value as string);
+  } else {
+    byText.delete(text);
+  }
+  byText.set(text, validate);
+  compiled.set(schema, validate);
+  return validate;
+}
 
 /**
  * Checks arguments against a tool's parameter schema. Returns the first violation as
@@ -13,15 +43,7 @@ const compiled = new WeakMap<JsonSchema, ValidateFunction | null>();
  * which is the suite's problem, not the agent's).
  */
 export function schemaViolation(schema: JsonSchema, value: JsonValue): string | undefined {
-  let validate = compiled.get(schema);
-  if (validate === undefined) {
-    try {
-      validate = ajv.compile(schema);
-    } catch {
-      validate = null;
-    }
-    compiled.set(schema, validate);
-  }
+  const validate = validatorFor(schema);
   if (!validate || validate(value)) return undefined;
   const error = validate.errors?.[0];
   const path = error?.instancePath ? error.instancePath.slice(1).replace(/\//g, '.') : '(arguments)';
