@@ -82,6 +82,7 @@ export class ShadowStore {
   private readonly insertFailure: Database.Statement;
   private readonly insertSession: Database.Statement;
   private readonly countPolicy: Database.Statement;
+  private retainedAt = 0;
 
   constructor(readonly path: string, private readonly retention: Retention) {
     try {
@@ -98,25 +99,34 @@ export class ShadowStore {
     this.insertFailure = this.db.prepare('INSERT INTO failures VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
     this.insertSession = this.db.prepare('INSERT INTO sessions (session_id, case_id, started_at, ended_at, model, verdict, score, turns, calls, evaluated, trajectory) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
     this.countPolicy = this.db.prepare(
-      'INSERT INTO policy_counts VALUES (?, ?, ?, ?, 1, ?) ON CONFLICT (minute, policy, tool, model) DO UPDATE SET evaluated = evaluated + 1, failed = failed + excluded.failed',
+      'INSERT INTO policy_counts VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (minute, policy, tool, model) DO UPDATE SET evaluated = evaluated + excluded.evaluated, failed = failed + excluded.failed',
     );
   }
 
   /** Writes one batch in one transaction, then applies retention. */
   write(calls: readonly CallVerdict[], sessions: readonly SessionVerdict[]): void {
+    // Evaluations are counted per minute, policy, tool and model: one upsert per group per batch, not per call.
+    const counts = new Map<string, { minute: number; policy: string; tool: string; model: string; evaluated: number; failed: number }>();
+    const count = (at: number, policy: string, tool: string, model: string, failed: boolean): void => {
+      const minute = Math.floor(at / 60_000);
+      const key = `${minute}\u0000${policy}\u0000${tool}\u0000${model}`;
+      let group = counts.get(key);
+      if (!group) counts.set(key, (group = { minute, policy, tool, model, evaluated: 0, failed: 0 }));
+      group.evaluated++;
+      if (failed) group.failed++;
+    };
     this.db.transaction(() => {
       for (const call of calls) {
         const { lastInsertRowid } = this.insertCall.run(call.at, call.interactionId, call.sessionId, call.wire, call.model, call.tool, call.callIndex, call.mocked ? 1 : 0, call.verdict, call.score, call.arguments, JSON.stringify(call.evaluated));
         for (const failure of call.failures) this.insertFailure.run(lastInsertRowid, null, call.at, call.sessionId, call.tool, call.model, failure.policy, failure.reason, failure.path ?? null, json(failure.expected), json(failure.actual), failure.message);
-        const minute = Math.floor(call.at / 60_000);
-        for (const policy of call.evaluated) this.countPolicy.run(minute, policy, call.tool, call.model, call.failures.some((failure) => failure.policy === policy) ? 1 : 0);
+        for (const policy of call.evaluated) count(call.at, policy, call.tool, call.model, call.failures.some((failure) => failure.policy === policy));
       }
       for (const session of sessions) {
         const { lastInsertRowid } = this.insertSession.run(session.sessionId, session.caseId ?? null, session.startedAt, session.endedAt, session.model, session.verdict, session.score, session.turns, session.calls, JSON.stringify(session.evaluated), JSON.stringify(session.trajectory));
         for (const failure of session.failures) this.insertFailure.run(null, lastInsertRowid, session.endedAt, session.sessionId, '', session.model, failure.policy, failure.reason, failure.path ?? null, json(failure.expected), json(failure.actual), failure.message);
-        const minute = Math.floor(session.endedAt / 60_000);
-        for (const policy of session.evaluated) this.countPolicy.run(minute, policy, '', session.model, session.failures.some((failure) => failure.policy === policy && failure.reason !== 'judge_error' && failure.reason !== 'case_error') ? 1 : 0);
+        for (const policy of session.evaluated) count(session.endedAt, policy, '', session.model, session.failures.some((failure) => failure.policy === policy && failure.reason !== 'judge_error' && failure.reason !== 'case_error'));
       }
+      for (const group of counts.values()) this.countPolicy.run(group.minute, group.policy, group.tool, group.model, group.evaluated, group.failed);
       this.applyRetention(Date.now());
     })();
   }
@@ -124,6 +134,9 @@ export class ShadowStore {
   /** Deletes what retention says is too old or too many: calls and sessions, with their failures and counts. */
   applyRetention(now: number): void {
     const { maxRows, maxAgeMs } = this.retention;
+    // At most once a second: retention is a bound on disk use, not an exact count at every instant.
+    if (now - this.retainedAt < 1_000 && maxRows === null) return;
+    this.retainedAt = now;
     if (maxAgeMs !== null) {
       const cutoff = now - maxAgeMs;
       this.db.prepare('DELETE FROM calls WHERE at < ?').run(cutoff);
