@@ -7,8 +7,13 @@ import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config/config.js';
 import { defaultConfig } from '../../src/config/config.js';
-import { startScriptedUpstream, type ScriptedUpstream } from '../support/scripted-upstream.js';
-import { ask, bankModel, bankPolicies, eventually, loopingAgent, metricValue, openFeed, writePolicies, type FeedClient } from '../support/shadow-bank.js';
+import Anthropic from '@anthropic-ai/sdk';
+import { sampled } from '../../src/live/sample.js';
+import { anthropicEvents, anthropicMessage } from '../support/anthropic-messages-events.js';
+import { chatCompletion } from '../support/openai-chat-chunks.js';
+import { seededRandom } from '../support/random.js';
+import { startScriptedUpstream, type ReceivedRequest, type ScriptedResponse, type ScriptedUpstream } from '../support/scripted-upstream.js';
+import { ask, bankModel, bankPolicies, bankTools, eventually, loopingAgent, metricValue, openFeed, writePolicies, type FeedClient } from '../support/shadow-bank.js';
 import { runCli } from '../support/cli.js';
 import { startTestProxy, temporaryFolder } from '../support/test-proxy.js';
 
@@ -205,6 +210,62 @@ describe('shadow scoring of live traffic', () => {
     const db = new Database(database, { readonly: true });
     expect(JSON.stringify(db.prepare('SELECT * FROM calls').all())).not.toContain('ACCT-12345');
     db.close();
+  });
+});
+
+describe('shadow scoring on the other wires and with model judges', () => {
+  it('scores Anthropic Messages traffic from the official SDK the same way', async () => {
+    const upstream = await startScriptedUpstream((request, callNumber) => {
+      const body = JSON.parse(request.body) as { stream?: boolean };
+      const turn = { toolUses: [{ id: `toolu_${callNumber}`, name: 'transfer_money', input: '{"amount":25000,"currency":"USD","to":"ACCT-1"}' }] };
+      return body.stream ? { kind: 'sse', body: anthropicEvents(turn, seededRandom(callNumber + 3)), split: { seed: callNumber, maxPiece: 11 } } : { kind: 'json', body: anthropicMessage(turn) };
+    });
+    running.push(upstream);
+    const folder = temporaryFolder();
+    const proxy = await startTestProxy('http://127.0.0.1:9', { mode: 'passthrough', anthropicUpstream: upstream.url, shadow: { ...defaultConfig.shadow, policies: writePolicies(folder, bankPolicies()), database: join(folder, 'shadow.sqlite') } });
+    running.push(proxy);
+    const feed = await feedOf(proxy, '?type=call.scored');
+    const client = new Anthropic({ apiKey: 'sk-ant-test-0123456789abcdef', baseURL: proxy.url, maxRetries: 0 });
+    const tools = bankTools.map((tool) => ({ name: tool.function.name, description: tool.function.description ?? '', input_schema: tool.function.parameters as Anthropic.Tool.InputSchema }));
+    await client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 256, tools, messages: [{ role: 'user', content: 'transfer big' }] }, { headers: { 'x-calltape-session': 'claude-json' } });
+    const stream = client.messages.stream({ model: 'claude-sonnet-4-5', max_tokens: 256, tools, messages: [{ role: 'user', content: 'transfer big' }] }, { headers: { 'x-calltape-session': 'claude-sse' } });
+    await stream.finalMessage();
+    for (const session of ['claude-json', 'claude-sse']) {
+      const scored = await feed.waitFor((event) => event['sessionId'] === session, session);
+      expect(scored).toMatchObject({ wire: 'anthropic-messages', model: 'claude-sonnet-4-5', tool: 'transfer_money', verdict: 'fail', failures: [expect.objectContaining({ policy: 'transfer-limits', reason: 'out_of_range' })] });
+    }
+    expect(metricValue(await metrics(proxy), 'calltape_policy_failures_total', { policy: 'transfer-limits', tool: 'transfer_money', reason: 'out_of_range', model: 'claude-sonnet-4-5' })).toBe(2);
+  });
+
+  it('asks a sampled LLM judge through the proxy when a session ends, and never scores the judge itself', async () => {
+    const judged = (request: ReceivedRequest, callNumber: number): ScriptedResponse => {
+      const body = JSON.parse(request.body) as { messages: { content: string | null }[] };
+      if (body.messages.some((message) => message.content?.startsWith('Rubric:'))) return { kind: 'json', body: chatCompletion({ text: JSON.stringify({ pass: false, score: 0.2, reason: 'The agent promised a refund it cannot give.' }) }) };
+      return bankModel(request, callNumber);
+    };
+    const upstream = await startScriptedUpstream(judged);
+    running.push(upstream);
+    const folder = temporaryFolder();
+    const proxy = await startTestProxy(upstream.url, { mode: 'passthrough', shadow: { ...defaultConfig.shadow, policies: writePolicies(folder, bankPolicies('  - { id: tone, kind: judge, rubric: "Never promise what you cannot do.", sample: 0.5 }\n')), database: join(folder, 'shadow.sqlite') } });
+    running.push(proxy);
+    const client = new OpenAI({ apiKey: 'sk-test-key-0123456789abcdef', baseURL: proxy.baseUrl, maxRetries: 0 });
+    // Sampling is a hash of policy and session: find one session the judge samples and one it skips.
+    const ids = Array.from({ length: 50 }, (_, index) => `run-${index}`);
+    const inSample = ids.find((id) => sampled(0.5, 'tone', id)) as string;
+    const outOfSample = ids.find((id) => !sampled(0.5, 'tone', id)) as string;
+    const feed = await feedOf(proxy, '?type=session.scored');
+    await ask(client, 'balance', { session: inSample });
+    await ask(client, 'balance', { session: outOfSample });
+    const judgedSession = await feed.waitFor((event) => event['sessionId'] === inSample, 'the sampled session');
+    expect(judgedSession).toMatchObject({ verdict: 'fail', evaluated: ['no-loops', 'tone'], failures: [{ policy: 'tone', reason: 'judge_failed', message: 'The agent promised a refund it cannot give.' }] });
+    expect(await feed.waitFor((event) => event['sessionId'] === outOfSample, 'the other session')).toMatchObject({ verdict: 'pass', evaluated: ['no-loops'] });
+    expect(upstream.received.filter((request) => request.headers['x-calltape-session'] === undefined && request.body.includes('Rubric:'))).toHaveLength(1);
+    const text = await metrics(proxy);
+    // The judge's own round trip went through the proxy, but it is not an agent's call.
+    expect(metricValue(text, 'calltape_requests_total', { route: 'openai-chat', model: 'gpt-test', status: '2xx' })).toBe(2);
+    expect(metricValue(text, 'calltape_requests_total', { route: 'openai-chat', model: 'gpt-4o-mini', status: '2xx' })).toBe(1);
+    expect(metricValue(text, 'calltape_tool_calls_captured_total', { tool: 'get_balance', model: 'gpt-test' })).toBe(2);
+    expect(feed.events.filter((event) => String(event['sessionId']).startsWith('calltape-judge'))).toEqual([]);
   });
 });
 

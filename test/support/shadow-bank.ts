@@ -7,7 +7,7 @@ import { seededRandom } from './random.js';
 import type { ReceivedRequest, ScriptedResponse } from './scripted-upstream.js';
 
 /** The tools the bank agent offers the model. */
-export const bankTools: OpenAI.Chat.Completions.ChatCompletionTool[] = [
+export const bankTools: OpenAI.Chat.Completions.ChatCompletionFunctionTool[] = [
   {
     type: 'function',
     function: {
