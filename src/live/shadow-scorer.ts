@@ -1,0 +1,216 @@
+import type { LlmJudgeSpec, CodeJudgeSpec, JudgeVerdict, TrajectoryCase } from '../scoring/trajectory/types.js';
+import { scoreCase } from '../runner/score-case.js';
+import type { Suite, SuiteCase } from '../runner/suite-types.js';
+import { schemasFromTools } from '../scoring/schemas-from-tools.js';
+import { buildTrajectories } from '../trace/build-trajectories.js';
+import { ConversationChain } from '../trace/conversation-chain.js';
+import type { Interaction, JsonSchema } from '../trace/trace.js';
+import type { Trajectory } from '../trace/trajectory.js';
+import { evaluateCall } from './evaluate-call.js';
+import { evaluateSession, type SessionContext } from './evaluate-session.js';
+import { isCallPolicy, type CallPolicy, type Policies, type SessionPolicy } from './policy-types.js';
+import { sampled } from './sample.js';
+import type { CallVerdict, SessionVerdict } from './verdict-types.js';
+
+/** Round trips kept per open session; a longer run keeps its latest ones. */
+const maxInteractionsPerSession = 1_000;
+
+export interface OpenSession {
+  readonly id: string;
+  readonly interactions: Interaction[];
+  /** Call verdicts by `<interaction id>:<call index>`. */
+  readonly verdicts: Map<string, 'pass' | 'fail'>;
+  caseId: string | undefined;
+  model: string;
+  startedAt: number;
+  lastAt: number;
+}
+
+/** What scoring needs from outside: judges and embeddings do I/O, so they are injected. */
+export interface ScorerRunners {
+  readonly codeJudge?: (spec: CodeJudgeSpec, trajectory: Trajectory, testCase: TrajectoryCase) => Promise<JudgeVerdict>;
+  readonly llmJudge?: (spec: LlmJudgeSpec, trajectory: Trajectory, testCase: TrajectoryCase) => Promise<JudgeVerdict>;
+  /** Vectors for the texts a call's semantic rules compare; undefined when embeddings are unavailable. */
+  readonly embeddings?: (texts: readonly string[], model: string) => Promise<((text: string) => readonly number[] | undefined) | undefined>;
+}
+
+/**
+ * Shadow scoring as a stateful core, shared by the proxy's scoring thread and `calltape score
+ * --policies`: scores each interaction's calls against the call policies as it arrives, keeps
+ * sessions open (by explicit id, else conversation chaining), and scores a session against the
+ * session policies when the caller ends it.
+ */
+export class ShadowScorer {
+  private policies!: Policies;
+  private callPolicies: CallPolicy[] = [];
+  private sessionPolicies: SessionPolicy[] = [];
+  private cases = new Map<string, { suite: Suite; testCase: SuiteCase; index: number }>();
+  private readonly chain = new ConversationChain();
+  private readonly open = new Map<string, OpenSession>();
+
+  constructor(policies: Policies, private readonly runners: ScorerRunners) {
+    this.usePolicies(policies);
+  }
+
+  usePolicies(next: Policies): void {
+    this.policies = next;
+    this.callPolicies = next.policies.filter(isCallPolicy);
+    this.sessionPolicies = next.policies.filter((policy): policy is SessionPolicy => !isCallPolicy(policy));
+    this.cases = new Map();
+    for (const suite of next.suites) suite.cases.forEach((testCase, index) => this.cases.set(testCase.test_id, { suite, testCase, index }));
+  }
+
+  get current(): Policies {
+    return this.policies;
+  }
+
+  /**
+   * Scores the calls of one interaction; returns their verdicts, and sessions pushed out because
+   * more than `maxOpenSessions` are open (the caller ends those).
+   */
+  async scoreInteraction(interaction: Interaction, caseTag: string | undefined, now: number): Promise<{ verdicts: CallVerdict[]; evicted: OpenSession[] }> {
+    const sessionId = this.chain.assign(interaction);
+    const session = this.touch(sessionId, interaction, caseTag, now);
+    const declared = interaction.request.tools.length > 0 ? (schemasFromTools(interaction.request.tools) as { [tool: string]: JsonSchema }) : undefined;
+    const model = interaction.request.model ?? interaction.response?.model ?? 'unknown';
+    const mocked = new Set((interaction.mocked ?? []).map((call) => call.callId));
+    const verdicts: CallVerdict[] = [];
+    for (const call of interaction.response?.output.toolCalls ?? []) {
+      const sampleKey = `${interaction.id}:${call.index}`;
+      const embeddings = await this.semanticLookup(call.argumentsRaw, sampleKey);
+      const result = evaluateCall(this.callPolicies, call, declared, sampleKey, embeddings ? { embeddings } : {});
+      const verdict: CallVerdict = {
+        at: interaction.timing.startedAt,
+        interactionId: interaction.id,
+        sessionId,
+        wire: interaction.provider,
+        model,
+        tool: call.name,
+        callIndex: call.index,
+        arguments: call.argumentsRaw,
+        mocked: call.id !== undefined && mocked.has(call.id),
+        verdict: result.failures.length > 0 ? 'fail' : 'pass',
+        score: result.score,
+        evaluated: result.evaluated,
+        failures: result.failures,
+      };
+      verdicts.push(verdict);
+      session.verdicts.set(sampleKey, verdict.verdict);
+    }
+    const evicted: OpenSession[] = [];
+    while (this.open.size > this.policies.maxOpenSessions) {
+      const oldest = this.open.values().next().value as OpenSession;
+      this.open.delete(oldest.id);
+      evicted.push(oldest);
+    }
+    return { verdicts, evicted };
+  }
+
+  /** Sessions with no round trip for the idle timeout, taken out of the open set. */
+  takeIdle(now: number): OpenSession[] {
+    const idle: OpenSession[] = [];
+    for (const session of this.open.values()) {
+      // The map is in order of last activity: the first active one ends the search.
+      if (now - session.lastAt < this.policies.sessionIdleMs) break;
+      idle.push(session);
+    }
+    for (const session of idle) this.open.delete(session.id);
+    return idle;
+  }
+
+  /** Every open session, taken out (shutdown, end of a cassette). */
+  takeAll(): OpenSession[] {
+    const all = [...this.open.values()];
+    this.open.clear();
+    return all;
+  }
+
+  /** Scores ended sessions against the session policies. */
+  async endSessions(ended: readonly OpenSession[]): Promise<SessionVerdict[]> {
+    const verdicts: SessionVerdict[] = [];
+    for (const session of ended) {
+      // The session's round trips, ordered, with tool results paired, as one trajectory.
+      const trajectory = buildTrajectories(session.interactions.map((interaction) => ({ ...interaction, sessionId: session.id })))[0];
+      if (!trajectory) continue;
+      const result = await evaluateSession(this.sessionPolicies, { ...trajectory, sessionId: session.id }, this.contextFor(session));
+      verdicts.push({
+        sessionId: session.id,
+        caseId: session.caseId,
+        startedAt: session.startedAt,
+        endedAt: session.lastAt,
+        model: session.model,
+        // A run with a failing call is a failing run, whatever the session policies say.
+        verdict: [...session.verdicts.values()].includes('fail') ? 'fail' : result.verdict,
+        score: result.score,
+        turns: trajectory.counts.turns,
+        calls: trajectory.counts.calls,
+        evaluated: result.evaluated,
+        failures: result.failures,
+        trajectory: trajectory.calls.map((call) => {
+          const interaction = trajectory.turns[call.turn]?.interactionId;
+          return { turn: call.turn, tool: call.name, arguments: call.argumentsRaw, verdict: session.verdicts.get(`${interaction ?? ''}:${call.index}`) ?? 'unscored' };
+        }),
+      });
+    }
+    return verdicts;
+  }
+
+  private touch(sessionId: string, interaction: Interaction, caseTag: string | undefined, now: number): OpenSession {
+    let session = this.open.get(sessionId);
+    if (session) this.open.delete(sessionId);
+    else session = { id: sessionId, interactions: [], verdicts: new Map(), caseId: undefined, model: 'unknown', startedAt: interaction.timing.startedAt, lastAt: now };
+    // Re-inserted: the map stays in order of last activity, longest idle first.
+    this.open.set(sessionId, session);
+    session.interactions.push(interaction);
+    if (session.interactions.length > maxInteractionsPerSession) session.interactions.shift();
+    session.lastAt = now;
+    session.caseId = caseTag ?? session.caseId ?? (this.cases.has(sessionId) ? sessionId : undefined);
+    session.model = interaction.request.model ?? session.model;
+    return session;
+  }
+
+  private contextFor(session: OpenSession): SessionContext {
+    const { codeJudge, llmJudge } = this.runners;
+    return {
+      caseId: session.caseId,
+      scoreCase: async (caseId, trajectory) => {
+        const found = this.cases.get(caseId);
+        const run = found?.suite.runs[0];
+        if (!found || !run) return undefined;
+        const outcome = { session: session.id, trajectory, interactions: session.interactions, error: null, durationMs: 0, agent: null, problems: [] };
+        const result = await scoreCase(found.suite, run, found.testCase, found.index, outcome, { now: new Date(), judges: { ...(codeJudge ? { code: codeJudge } : {}), ...(llmJudge ? { llm: llmJudge } : {}) } });
+        return { status: result.status, score: result.score, problems: result.problems };
+      },
+      ...(codeJudge ? { codeJudge } : {}),
+      ...(llmJudge ? { llmJudge } : {}),
+    };
+  }
+
+  /** The embeddings a sampled semantic rule needs for this call; undefined when none applies. */
+  private async semanticLookup(argumentsRaw: string, sampleKey: string): Promise<((text: string) => readonly number[] | undefined) | undefined> {
+    const texts = new Set<string>();
+    for (const policy of this.callPolicies) {
+      if (policy.kind !== 'arguments' || !sampled(policy.sample, policy.id, sampleKey)) continue;
+      for (const constraint of Object.values(policy.arguments)) {
+        if (constraint.matching_strategy === 'semantic' && typeof constraint.value === 'string') texts.add(constraint.value);
+      }
+    }
+    if (texts.size === 0 || !this.runners.embeddings) return undefined;
+    collectStrings(parseOrNull(argumentsRaw), texts);
+    return this.runners.embeddings([...texts], this.policies.judge.embeddingModel);
+  }
+}
+
+function parseOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+function collectStrings(value: unknown, into: Set<string>): void {
+  if (typeof value === 'string') into.add(value);
+  else if (Array.isArray(value)) for (const item of value) collectStrings(item, into);
+  else if (value !== null && typeof value === 'object') for (const item of Object.values(value)) collectStrings(item, into);
+}
