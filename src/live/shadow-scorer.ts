@@ -178,7 +178,8 @@ export class ShadowScorer {
         const run = found?.suite.runs[0];
         if (!found || !run) return undefined;
         const outcome = { session: session.id, trajectory, interactions: session.interactions, error: null, durationMs: 0, agent: null, problems: [] };
-        const result = await scoreCase(found.suite, run, found.testCase, found.index, outcome, { now: new Date(), judges: { ...(codeJudge ? { code: codeJudge } : {}), ...(llmJudge ? { llm: llmJudge } : {}) } });
+        // The clock of relative placeholders ({{TODAY}}) is when the session started: the same trace always scores the same.
+        const result = await scoreCase(found.suite, run, found.testCase, found.index, outcome, { now: new Date(session.startedAt), judges: { ...(codeJudge ? { code: codeJudge } : {}), ...(llmJudge ? { llm: llmJudge } : {}) } });
         return { status: result.status, score: result.score, problems: result.problems };
       },
       ...(codeJudge ? { codeJudge } : {}),

@@ -269,6 +269,22 @@ describe('shadow scoring on the other wires and with model judges', () => {
   });
 });
 
+describe('calltape score --policies', () => {
+  it('scores a recorded cassette against a policies file offline, the way shadow scoring would live', () => {
+    const folder = temporaryFolder();
+    const database = join(folder, 'offline.sqlite');
+    const result = runCli(['score', '--cassette', 'recordings/bank-demo.sqlite', '--policies', 'config/policies/bank.yaml', '--shadow-db', database]);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(1);
+    // The bundled run: three calls break their tool's schema (TC-003, TC-010, TC-014); the suite itself fails only TC-010, as npm run demo shows.
+    expect(result.stdout).toContain('3 call(s) and 3 session(s) failed a policy');
+    expect(result.stdout).toMatch(/ground-truth\s+│\s+22\s+│\s+1\s+│\s+95\.5%/);
+    const report = JSON.parse(runCli(['shadow', 'report', '--db', database, '--since', '3650d', '--json']).stdout) as { calls: number; sessions: { total: number } };
+    expect(report).toMatchObject({ calls: 20, sessions: { total: 22 } });
+    expect(runCli(['score', '--cassette', 'recordings/bank-demo.sqlite']).status).toBe(2);
+  });
+});
+
 describe('admin surfaces', () => {
   it('require the admin token when one is set: /metrics, the dashboard, its state and the feed', async () => {
     const token = 'admin-token-0123456789';

@@ -15,6 +15,9 @@ import { loadSuite } from '../../runner/load-suite.js';
 import { runSuite, type SuiteRunResult } from '../../runner/run-suite.js';
 import { RunStore } from '../../runner/run-store.js';
 import { scoreCassette } from '../../runner/score-cassette.js';
+import { loadPolicies } from '../../live/load-policies.js';
+import { scoreCassetteWithPolicies } from '../../live/score-cassette-policies.js';
+import { shadowReportText } from '../../report/shadow-report-text.js';
 import { resolveCassette } from '../resolve-cassette.js';
 import { exitCodes, reportError } from '../exit-codes.js';
 import { runsDb } from './runs-command.js';
@@ -35,7 +38,9 @@ interface TestFlags extends ConfigFlags, ReportFlags {
 }
 interface ScoreFlags extends ReportFlags {
   readonly cassette: string;
-  readonly suite: string;
+  readonly suite?: string;
+  readonly policies?: string;
+  readonly shadowDb?: string;
 }
 
 export function registerTestCommands(program: Command): void {
@@ -91,13 +96,23 @@ export function registerTestCommands(program: Command): void {
   reportOptions(
     program
       .command('score')
-      .description('re-score recorded traffic against a suite, without running anything')
+      .description('re-score recorded traffic against a suite or a policies file, without running anything')
       .requiredOption('--cassette <name>', 'cassette: a name (recordings/<name>.sqlite) or a path')
-      .requiredOption('--suite <file>', 'the suite to score against'),
+      .option('--suite <file>', 'the suite to score against')
+      .option('--policies <file>', 'score every recorded call and session against shadow-scoring policies instead')
+      .option('--shadow-db <file>', 'with --policies: keep the results in this SQLite file (calltape shadow report --db reads it)'),
   ).action(async (flags: ScoreFlags) => {
     process.exitCode = await guarded(program, async () => {
       const cwd = process.cwd();
-      const suite = loadSuite(flags.suite, cwd);
+      if ((flags.suite === undefined) === (flags.policies === undefined)) throw new CalltapeError('CONFIG_INVALID', 'calltape score: give exactly one of --suite or --policies');
+      if (flags.policies !== undefined) {
+        const result = await scoreCassetteWithPolicies(loadPolicies(flags.policies, cwd), resolveCassette(flags.cassette, cwd), flags.shadowDb === undefined ? undefined : resolve(cwd, flags.shadowDb));
+        process.stdout.write(shadowReportText(result.report));
+        if (result.skipped.length > 0) process.stdout.write(`Not asked offline (LLM judges): ${result.skipped.join(', ')}\n`);
+        process.stdout.write(`${result.failedCalls} call(s) and ${result.failedSessions} session(s) failed a policy\n`);
+        return result.failedCalls + result.failedSessions > 0 ? exitCodes.failed : exitCodes.ok;
+      }
+      const suite = loadSuite(flags.suite as string, cwd);
       const result = await scoreCassette(suite, resolveCassette(flags.cassette, cwd), { now: clock(flags.now), ...baseline(flags.baseline, runsDb(flags)) });
       return report([result], flags);
     });
