@@ -46,6 +46,15 @@ describe('evaluateCall', () => {
     expect(evaluateCall(loose, call('transfer_money', '{"amount":"99.5","currency":"USD"}'), declared, 'k').failures).toEqual([]);
   });
 
+  it('judges a constraint by its own argument, whatever else in the call breaks the schema', () => {
+    // An unknown extra argument breaks the schema policy, but the currency constraint still has its say.
+    expect(reasons('{"amount":5,"currency":"JPY","note":"x"}')).toEqual(['schema/schema_violation', 'limits/value_mismatch']);
+    expect(reasons('{"amount":5,"currency":"EUR","note":"x"}')).toEqual(['schema/schema_violation']);
+    // A value its own schema refuses cannot meet a constraint on it.
+    const result = evaluateCall([{ id: 'limits', kind: 'arguments', tool: 'transfer_money', arguments: { currency: { any_of: ['USD'] } } }], call('transfer_money', '{"amount":5,"currency":5}'), declared, 'k');
+    expect(result.failures).toMatchObject([{ reason: 'value_mismatch', path: 'currency', actual: 5 }]);
+  });
+
   it('leaves an absent optional argument alone, and fails an absent required one', () => {
     const required: CallPolicy[] = [{ id: 'email', kind: 'arguments', tool: 'transfer_money', arguments: { email: { required: true, pattern: '.+@.+' }, currency: { any_of: ['USD'] } } }];
     const result = evaluateCall(required, call('transfer_money', '{"amount":1}'), declared, 'k');

@@ -102,13 +102,16 @@ function constraintProblem(path: string, constraint: ArgumentConstraint, actual:
   const expected: JsonValue = constraint.value ?? constraint.any_of?.[0] ?? constraint.pattern ?? null;
   const { required: _required, min: _min, max: _max, value: _value, ...rest } = constraint;
   const rule: ArgumentRule = { ...rest, matching_strategy: strategy };
-  // The call scorer applies the rule exactly as in ground-truth cases: coercion by the tool's schema, normalisers, matcher.
-  const result = scoreCall({ expected_tool: call.name, arguments: nest(path, expected), rules: { [path]: rule }, extra_arguments: 'ignore' }, [{ name: call.name, arguments: call.argumentsRaw }], { ...options, ...(schema ? { schemas: { [call.name]: schema } } : {}) });
-  // Only this argument's verdict counts (the schema policy judges the rest); without an embedding nothing was decided.
+  // The call scorer applies the rule exactly as in ground-truth cases: coercion by the argument's own schema, normalisers,
+  // matcher. Only that argument's schema goes in: the schema policy judges the rest of the call.
+  const own = schemaAt(schema, path);
+  const result = scoreCall({ expected_tool: call.name, arguments: nest(path, expected), rules: { [path]: rule }, extra_arguments: 'ignore' }, [{ name: call.name, arguments: call.argumentsRaw }], { ...options, ...(own ? { schemas: { [call.name]: nestSchema(path, own) } } : {}) });
   const mismatch = result.mismatches[path];
-  if (!mismatch || mismatch.reason === 'embedding_unavailable') return undefined;
+  // Without an embedding nothing was decided: that is no verdict on the agent.
+  if (result.is_correct || mismatch?.reason === 'embedding_unavailable') return undefined;
   const wanted = constraint.any_of ? `one of ${JSON.stringify(constraint.any_of)}` : strategy === 'regex' ? `matching /${constraint.pattern ?? ''}/` : `${strategy} ${JSON.stringify(expected)}`;
-  return { reason: 'value_mismatch', message: `${path} is ${JSON.stringify(actual)}, not ${wanted}${mismatch.detail ? ` (${mismatch.detail})` : ''}`, expected: constraint.any_of ? [...constraint.any_of] : expected };
+  const why = mismatch ? (mismatch.detail ? ` (${mismatch.detail})` : '') : ` (${result.error_message ?? 'it does not fit its declared schema'})`;
+  return { reason: 'value_mismatch', message: `${path} is ${JSON.stringify(actual)}, not ${wanted}${why}`, expected: constraint.any_of ? [...constraint.any_of] : expected };
 }
 
 function valueAt(value: { readonly [key: string]: JsonValue }, path: string): JsonValue | undefined {
@@ -118,6 +121,24 @@ function valueAt(value: { readonly [key: string]: JsonValue }, path: string): Js
     current = (current as { readonly [key: string]: JsonValue })[part];
   }
   return current;
+}
+
+/** The schema of one argument (a dotted path through `properties`), when the tool declares it. */
+function schemaAt(schema: JsonSchema | undefined, path: string): JsonSchema | undefined {
+  let current: JsonValue | undefined = schema;
+  for (const part of path.split('.')) {
+    const properties: JsonValue | undefined = current !== null && typeof current === 'object' && !Array.isArray(current) ? current['properties'] : undefined;
+    current = properties !== null && typeof properties === 'object' && !Array.isArray(properties) ? properties[part] : undefined;
+  }
+  return current !== null && typeof current === 'object' && !Array.isArray(current) ? current : undefined;
+}
+
+/** A schema declaring only the argument at `path`, with its own schema: nothing else is required or refused. */
+function nestSchema(path: string, schema: JsonSchema): JsonSchema {
+  return path
+    .split('.')
+    .reverse()
+    .reduce<JsonSchema>((inner, part) => ({ type: 'object', properties: { [part]: inner } }), schema);
 }
 
 function nest(path: string, value: JsonValue): { [key: string]: JsonValue } {

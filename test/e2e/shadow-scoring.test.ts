@@ -269,6 +269,36 @@ describe('shadow scoring on the other wires and with model judges', () => {
   });
 });
 
+describe('semantic rules in live policies', () => {
+  it('fetches embeddings through the proxy for a sampled semantic rule and scores the argument by meaning', async () => {
+    const vectors: Record<string, number[]> = { 'rent payment': [1, 0], 'rent for May': [0.96, 0.28], 'pizza night': [0, 1] };
+    const upstream = await startScriptedUpstream((request, callNumber) => {
+      if (request.url.endsWith('/embeddings')) {
+        const { input } = JSON.parse(request.body) as { input: string[] };
+        return { kind: 'json', body: { object: 'list', data: input.map((text, index) => ({ object: 'embedding', index, embedding: vectors[text] ?? [0.5, 0.5] })), model: 'text-embedding-3-small' } };
+      }
+      const memo = (JSON.parse(request.body) as { messages: { content: string }[] }).messages[0]?.content ?? '';
+      return { kind: 'json', body: chatCompletion({ toolCalls: [{ id: `call_${callNumber}`, name: 'transfer_money', arguments: JSON.stringify({ amount: 900, currency: 'EUR', to: 'ACCT-1', memo }) }] }) };
+    });
+    running.push(upstream);
+    const folder = temporaryFolder();
+    const policies = '  - id: memo-is-rent\n    kind: arguments\n    tool: transfer_money\n    sample: 0.99999\n    arguments:\n      memo: { matching_strategy: semantic, value: rent payment, threshold: 0.9 }\n';
+    const proxy = await startTestProxy(upstream.url, { mode: 'passthrough', shadow: { ...defaultConfig.shadow, policies: writePolicies(folder, `policies:\n${policies}`), database: join(folder, 'shadow.sqlite') } });
+    running.push(proxy);
+    const feed = await feedOf(proxy, '?type=call.scored');
+    const client = new OpenAI({ apiKey: 'sk-test-key-0123456789abcdef', baseURL: proxy.baseUrl, maxRetries: 0 });
+    await ask(client, 'rent for May', { session: 'rent' });
+    await ask(client, 'pizza night', { session: 'pizza' });
+    expect(await feed.waitFor((event) => event['sessionId'] === 'rent', 'rent')).toMatchObject({ verdict: 'pass', evaluated: ['memo-is-rent'] });
+    const pizza = await feed.waitFor((event) => event['sessionId'] === 'pizza', 'pizza');
+    expect(pizza).toMatchObject({ verdict: 'fail', failures: [{ policy: 'memo-is-rent', reason: 'value_mismatch', path: 'memo', actual: 'pizza night' }] });
+    expect((pizza['failures'] as { message: string }[])[0]?.message).toContain('cosine 0');
+    // Each text was embedded once, through the proxy (so it is counted and never stored).
+    const embedded = upstream.received.filter((request) => request.url.endsWith('/embeddings')).flatMap((request) => (JSON.parse(request.body) as { input: string[] }).input);
+    expect(embedded.sort()).toEqual(['ACCT-1', 'EUR', 'pizza night', 'rent for May', 'rent payment']);
+  });
+});
+
 describe('calltape score --policies', () => {
   it('scores a recorded cassette against a policies file offline, the way shadow scoring would live', () => {
     const folder = temporaryFolder();
