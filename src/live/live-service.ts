@@ -26,6 +26,16 @@ export interface LiveTap {
   readonly capturing: boolean;
   /** A round trip is done: metrics, the feed, and (with shadow scoring on) the scoring queue. Never blocks. */
   round(round: CapturedRound, model: string | undefined): void;
+  /** The same without the round's bodies, for routes that keep none (shadow scoring off, nothing recorded). */
+  answered(answer: AnsweredRound, model: string | undefined): void;
+}
+
+/** What metrics and the feed need of a round trip. */
+export interface AnsweredRound {
+  readonly adapterId: CapturedRound['adapterId'];
+  readonly request: Pick<CapturedRound['request'], 'id' | 'sessionId' | 'startedAt'>;
+  readonly upstream: Pick<NonNullable<CapturedRound['upstream']>, 'status' | 'firstByteMs' | 'totalMs'> | undefined;
+  readonly proxyError: CapturedRound['proxyError'];
 }
 
 export interface LiveService extends LiveTap {
@@ -126,6 +136,13 @@ export function createLiveService(config: Config, logger: Logger, redactor: Reda
     });
   }
 
+  function answered(round: AnsweredRound, model: string | undefined): void {
+    const upstream = round.upstream;
+    metrics.request(round.adapterId, model, upstream?.status, upstream?.firstByteMs, upstream?.totalMs ?? 0);
+    if (feed.size === 0) return;
+    publish({ type: 'call.captured', at: round.request.startedAt, interactionId: round.request.id, sessionId: round.request.sessionId, route: round.adapterId, model: model ?? 'unknown', status: upstream?.status ?? round.proxyError?.status ?? null, firstByteMs: upstream?.firstByteMs ?? null, totalMs: upstream?.totalMs ?? 0 });
+  }
+
   const authorized = (request: IncomingMessage): boolean => token === undefined || tokenMatches(presentedToken(request), token);
   const unauthorized = (response: ServerResponse): void => {
     response
@@ -136,12 +153,9 @@ export function createLiveService(config: Config, logger: Logger, redactor: Reda
   return {
     capturing: queue !== undefined,
     metrics,
+    answered,
     round(round, model) {
-      const upstream = round.upstream;
-      metrics.request(round.adapterId, model, upstream?.status, upstream?.firstByteMs, upstream?.totalMs ?? 0);
-      if (feed.size > 0) {
-        publish({ type: 'call.captured', at: round.request.startedAt, interactionId: round.request.id, sessionId: round.request.sessionId, route: round.adapterId, model: model ?? 'unknown', status: upstream?.status ?? round.proxyError?.status ?? null, firstByteMs: upstream?.firstByteMs ?? null, totalMs: upstream?.totalMs ?? 0 });
-      }
+      answered(round, model);
       if (!queue) return;
       const dropped = queue.dropped;
       queue.offer(round);

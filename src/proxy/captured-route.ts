@@ -135,14 +135,20 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
     };
     /** Hands a finished round to the store (record and auto modes) and to the observer (every mode). */
     const record = (match: MatchKey | undefined, upstreamOutcome: CapturedRound['upstream'], proxyError: CalltapeError | undefined, loop?: LoopRecord): void => {
-      if (!capture && !observer && !live) return;
+      if (!capture && !observer && !tapping) {
+        // Nothing keeps this round's bodies: metrics and the feed get its outline only.
+        const roundId = loop && loop.round > 0 ? timeOrderedId() : id;
+        live?.answered({ adapterId: adapter.id, request: { id: roundId, sessionId: where.sessionId ?? roundId, startedAt: loop?.startedAt ?? startedAt }, upstream: upstreamOutcome, proxyError: proxyError && { status: proxyError.status, message: proxyError.message } }, model);
+        return;
+      }
       const round = roundOf(match, upstreamOutcome, proxyError, loop);
       if (capture) {
         stats.recorded++;
         recorder.record(where.cassette, round);
       }
       observe(round);
-      live?.round(round, model);
+      if (tapping) live?.round(round, model);
+      else live?.answered(round, model);
     };
     const observe = (round: CapturedRound): void => {
       if (!observer) return;
@@ -153,10 +159,14 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
       }
     };
     const observeReplay = (recording: Recording, loop?: LoopRecord): void => {
-      if (!observer && !live) return;
+      if (!observer && !tapping) {
+        live?.answered({ adapterId: adapter.id, request: { id, sessionId: where.sessionId ?? id, startedAt }, upstream: upstreamOfRecording(recording), proxyError: undefined }, model);
+        return;
+      }
       const round = roundOf(undefined, upstreamOfRecording(recording), undefined, loop);
       observe(round);
-      live?.round(round, model);
+      if (tapping) live?.round(round, model);
+      else live?.answered(round, model);
     };
     const missed = (message: string): void => observer?.miss(where.sessionId, message);
 

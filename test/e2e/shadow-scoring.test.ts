@@ -334,6 +334,24 @@ describe('admin surfaces', () => {
     expect((await fetch(`${proxy.url}/healthz`)).status).toBe(200);
   });
 
+  it('serves request and upstream latency metrics with shadow scoring off, and says so on the dashboard state', async () => {
+    const upstream = await startScriptedUpstream(bankModel);
+    running.push(upstream);
+    const proxy = await startTestProxy(upstream.url, { mode: 'passthrough' });
+    running.push(proxy);
+    const feed = await feedOf(proxy, '?type=call.captured');
+    const client = new OpenAI({ apiKey: 'sk-test-key-0123456789abcdef', baseURL: proxy.baseUrl, maxRetries: 0 });
+    await ask(client, 'balance', { session: 'plain' });
+    await ask(client, 'balance', { session: 'plain', stream: true });
+    const text = await metrics(proxy);
+    expect(metricValue(text, 'calltape_requests_total', { route: 'openai-chat', model: 'gpt-test', status: '2xx' })).toBe(2);
+    expect(metricValue(text, 'calltape_upstream_duration_seconds_count', { route: 'openai-chat', model: 'gpt-test' })).toBe(2);
+    expect(metricValue(text, 'calltape_tool_calls_captured_total', { tool: 'get_balance', model: 'gpt-test' })).toBe(0);
+    expect(await feed.waitFor((event) => event['sessionId'] === 'plain', 'the captured outline')).toMatchObject({ route: 'openai-chat', model: 'gpt-test', status: 200 });
+    const state = (await (await fetch(`${proxy.url}/calltape/api/state`)).json()) as { shadow: unknown };
+    expect(state.shadow).toBeNull();
+  });
+
   it('refuses to listen on a non-loopback host without an admin token', async () => {
     await expect(startTestProxy('http://127.0.0.1:9', { host: '0.0.0.0' })).rejects.toThrow(/admin token/);
     const open = await startTestProxy('http://127.0.0.1:9', { host: '0.0.0.0', admin: { token: 'admin-token-0123456789' } });
