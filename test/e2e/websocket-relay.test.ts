@@ -7,6 +7,8 @@ import { ResponsesWS } from 'openai/resources/responses/ws';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import { SqliteStore } from '../../src/cassette/sqlite/sqlite-store.js';
+import { defaultConfig } from '../../src/config/config.js';
+import { bankPolicies, openFeed, writePolicies } from '../support/shadow-bank.js';
 import { startTestProxy, temporaryFolder } from '../support/test-proxy.js';
 
 const cleanups: (() => Promise<unknown> | void)[] = [];
@@ -35,6 +37,32 @@ async function wsUpstream(answer: (message: string) => string[]): Promise<{ url:
 }
 
 describe('WebSocket upgrades', () => {
+  it('shadow-scores the calls of the Responses WebSocket mode in passthrough', async () => {
+    const upstream = await wsUpstream((message) => {
+      const event = JSON.parse(message) as { model?: string };
+      const call = { type: 'function_call', id: 'fc_1', call_id: 'call_ws', name: 'transfer_money', arguments: '{"amount":25000,"currency":"USD","to":"ACCT-1"}', status: 'completed' };
+      const response = { id: 'resp_ws', object: 'response', status: 'completed', model: event.model, output: [call] };
+      return [
+        { type: 'response.output_item.added', sequence_number: 0, output_index: 0, item: { ...call, arguments: '', status: 'in_progress' } },
+        { type: 'response.function_call_arguments.delta', sequence_number: 1, item_id: 'fc_1', output_index: 0, delta: call.arguments },
+        { type: 'response.completed', sequence_number: 2, response },
+      ].map((frame) => JSON.stringify(frame));
+    });
+    const folder = temporaryFolder();
+    const proxy = await startTestProxy(upstream.url, { mode: 'passthrough', shadow: { ...defaultConfig.shadow, policies: writePolicies(folder, bankPolicies()), database: join(folder, 'shadow.sqlite') } });
+    cleanups.push(() => proxy.close());
+    const feed = await openFeed(`${proxy.url.replace('http', 'ws')}/calltape/feed?type=call.scored`);
+    cleanups.push(() => feed.close());
+    const client = new OpenAI({ apiKey: 'sk-test-key-0123456789abcdef', baseURL: `${proxy.url}/s/ws-shadow/v1`, maxRetries: 0 });
+    const ws = new ResponsesWS(client);
+    const completed = new Promise<void>((resolve) => ws.on('event', (event) => event.type === 'response.completed' && resolve()));
+    ws.send({ type: 'response.create', model: 'gpt-4.1-mini', input: 'transfer big', tools: [{ type: 'function', name: 'transfer_money', parameters: { type: 'object', properties: { amount: { type: 'number' }, currency: { type: 'string' }, to: { type: 'string' } } }, strict: false }] } as never);
+    await completed;
+    ws.close();
+    const scored = await feed.waitFor((event) => event['sessionId'] === 'ws-shadow', 'the WebSocket call scored');
+    expect(scored).toMatchObject({ wire: 'openai-responses', model: 'gpt-4.1-mini', tool: 'transfer_money', verdict: 'fail', failures: [expect.objectContaining({ policy: 'transfer-limits', reason: 'out_of_range' })] });
+  });
+
   it("captures the OpenAI SDK's Responses WebSocket mode, frames relayed in order, and replays it offline", async () => {
     const upstream = await wsUpstream((message) => {
       const event = JSON.parse(message) as { type: string; model?: string; input?: string };
