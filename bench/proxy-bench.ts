@@ -4,32 +4,18 @@
  * so every number is a side-by-side ratio on the same machine at the same moment.
  * Writes bench/results/<timestamp>.json and docs/benchmarks.md.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { startChild as startChildProcess } from './start-child.js';
 import { percentile, runRequests, runStreams, type StreamSample } from './measure.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const quick = process.argv.includes('--quick');
-const children: ChildProcess[] = [];
-process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
 
-function startChild(args: string[], env: Record<string, string>, portPattern: RegExp): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout?.on('data', (data: Buffer) => {
-      output += data.toString();
-      const match = portPattern.exec(output);
-      if (match?.[1]) resolve({ child, port: Number(match[1]) });
-    });
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
-  });
-}
+const startChild = (args: string[], env: Record<string, string>, portPattern: RegExp) => startChildProcess(root, args, env, portPattern);
 
 function memoryMb(pid: number | undefined): { rssMb: number; peakRssMb: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');

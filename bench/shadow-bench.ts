@@ -4,32 +4,18 @@
  * concurrent streams through each, alternating, and the per-event latency the agent sees.
  * Writes bench/results/shadow-<timestamp>.json and docs/shadow-benchmarks.md.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startChild as startChildProcess, startedChildren } from './start-child.js';
 import { percentile, runRequests, runStreams, type StreamSample } from './measure.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const quick = process.argv.includes('--quick');
-const children: ChildProcess[] = [];
-process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
 const round = (value: number, digits = 3): number => Math.round(value * 10 ** digits) / 10 ** digits;
 
-function startChild(args: string[], env: Record<string, string>, portPattern: RegExp): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout?.on('data', (data: Buffer) => {
-      output += data.toString();
-      const match = portPattern.exec(output);
-      if (match?.[1]) resolve({ child, port: Number(match[1]) });
-    });
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
-  });
-}
+const startChild = (args: string[], env: Record<string, string>, portPattern: RegExp) => startChildProcess(root, args, env, portPattern);
 
 const folder = mkdtempSync(join(tmpdir(), 'calltape-shadow-bench-'));
 const policies = join(folder, 'policies.yaml');
@@ -121,5 +107,5 @@ const lines = [
 ];
 writeFileSync(join(root, 'docs/shadow-benchmarks.md'), lines.join('\n'));
 process.stdout.write(`${lines.join('\n')}\n`);
-for (const child of children) child.kill('SIGTERM');
+for (const child of startedChildren()) child.kill('SIGTERM');
 process.exit(0);

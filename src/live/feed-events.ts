@@ -19,7 +19,7 @@ export type FeedEvent =
   | ({ readonly type: 'alert' } & Alert)
   | { readonly type: 'policies.reloaded'; readonly at: number; readonly ok: boolean; readonly message: string };
 
-/** A client's filter: any field left out matches everything. */
+/** A client's filter: a field left out matches every event. */
 export interface FeedFilter {
   readonly session?: string;
   readonly tool?: string;

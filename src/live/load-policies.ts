@@ -1,9 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, extname, isAbsolute, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import type { ErrorObject } from 'ajv/dist/2020.js';
-import { parse as parseYaml } from 'yaml';
 import { configSchemaFile, schemaValidator } from '../config/schema-validator.js';
 import { CalltapeError } from '../errors.js';
+import { readDocument } from '../config/read-document.js';
 import { loadSuite } from '../runner/load-suite.js';
 import type { Suite } from '../runner/suite-types.js';
 import { parseDuration } from './duration.js';
@@ -27,13 +27,7 @@ interface PoliciesFile {
  */
 export function loadPolicies(file: string, cwd: string): Policies {
   const path = resolve(cwd, file);
-  let value: unknown;
-  try {
-    const text = readFileSync(path, 'utf8');
-    value = extname(path) === '.json' ? JSON.parse(text) : parseYaml(text);
-  } catch (error) {
-    throw new CalltapeError('CONFIG_INVALID', `${path}: cannot read the policies file: ${(error as Error).message}`);
-  }
+  const value = readDocument(path, 'policies file');
   const errors = schemaErrors(value);
   if (errors.length > 0) throw new CalltapeError('CONFIG_INVALID', describeErrors(path, value, errors).join('\n'), `See ${policiesSchemaPath} for every field.`);
   const parsed = value as PoliciesFile;

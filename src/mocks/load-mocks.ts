@@ -1,8 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, resolve } from 'node:path';
 import type { ErrorObject } from 'ajv/dist/2020.js';
-import { parse as parseYaml } from 'yaml';
 import { CalltapeError } from '../errors.js';
+import { readDocument } from '../config/read-document.js';
 import { configSchemaFile, schemaValidator } from '../config/schema-validator.js';
 import { loadSchemaRegistry, schemaRegistry } from '../runner/load-schema-registry.js';
 import { createUserCode, type UserCode } from '../runner/user-code.js';
@@ -60,13 +60,7 @@ export function loadMocks(files: readonly string[], cwd: string): MockRegistry {
 }
 
 function loadFile(path: string, set: string, code: { current: UserCode | undefined }): Map<string, Mock> {
-  let value: unknown;
-  try {
-    const text = readFileSync(path, 'utf8');
-    value = extname(path) === '.json' ? JSON.parse(text) : parseYaml(text);
-  } catch (error) {
-    throw new CalltapeError('CONFIG_INVALID', `${path}: cannot read the mock file: ${(error as Error).message}`);
-  }
+  const value = readDocument(path, 'mock file');
   const errors = schemaErrors(value);
   if (errors.length > 0) throw new CalltapeError('CONFIG_INVALID', describeErrors(path, value, errors).join('\n'), `See ${mocksSchemaPath} for every field.`);
   const file = value as MockFile;

@@ -5,7 +5,7 @@ import { credentialValues, type Redactor } from '../cassette/redact.js';
 import type { CassetteReader, Recording } from '../cassette/sqlite/cassette-reader.js';
 import type { CassetteContext, CassetteRegistry } from './cassette-registry.js';
 import type { Recorder } from '../cassette/worker-recorder.js';
-import type { Config, ProxyMode } from '../config/config.js';
+import type { Config } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
 import type { ProviderAdapter } from '../providers/provider-adapter.js';
 import { classifyUpstreamFailure } from './classify-upstream-failure.js';
@@ -16,7 +16,7 @@ import { ReplayKeys } from './replay-keys.js';
 import { answerWithMocks, selectMocks, type MockState } from './mocked-route.js';
 import { countMiss, describeMiss, findRecording, formatAge, maxReasons, parseMaxAge, upstreamOfRecording, usableRecording, withoutSessionHeader, type ReplayStats } from './replay-lookup.js';
 import { overrideToolResults } from '../mocks/override-results.js';
-import type { Interaction, JsonValue } from '../trace/trace.js';
+import type { JsonValue } from '../trace/trace.js';
 import { buildExchange } from '../cassette/build-exchange.js';
 import type { Logger } from './logger.js';
 import { readRequestBody } from './read-request-body.js';
@@ -24,6 +24,7 @@ import { inRequestedForm, replayRecording, timingFactor } from './replay-recordi
 import { sendError } from './send-error.js';
 import { timeOrderedId } from './time-ordered-id.js';
 import type { Upstream } from './upstream.js';
+import type { LoopRecord, ProxyObserver, Where } from './route-types.js';
 import type { LiveTap } from '../live/live-service.js';
 
 export interface CapturedRouteDeps {
@@ -42,34 +43,6 @@ export interface CapturedRouteDeps {
   readonly observer?: ProxyObserver | undefined;
   /** Metrics, the live feed and shadow scoring: told of every answered round trip. */
   readonly live?: LiveTap | undefined;
-}
-
-/** In-process subscriber to what the proxy answers: parsed off the store's worker, so only runners that need it pay. */
-export interface ProxyObserver {
-  interaction(interaction: Interaction): void;
-  /** A replay miss, with the session of the request that missed. */
-  miss(sessionId: string | undefined, message: string): void;
-}
-
-/** What the store keeps of a tool-loop round beside the exchange. */
-interface LoopRecord {
-  readonly round: number;
-  readonly body: Buffer;
-  readonly startedAt: number;
-  readonly mocked: readonly MockedCall[];
-  readonly hidden: boolean;
-  /** What the agent sent (round 0, when hidden history was spliced in) and got (when calls were hidden from it). */
-  readonly agentRequest?: Buffer | undefined;
-  readonly agentResponse?: string | undefined;
-}
-
-export interface Where {
-  readonly sessionId: string | undefined;
-  /** Agent path without the prefixes, query included. */
-  readonly path: string;
-  /** Cassette file and mode for this request. */
-  readonly cassette: string;
-  readonly mode: ProxyMode;
 }
 
 /**
@@ -118,10 +91,8 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
     let model: string | undefined;
     const id = timeOrderedId();
     const matchKey = (bodyText = text): ReturnType<ReplayKeys['keyFor']> => keys.keyFor(method, where.path, request.headers, bodyText, where.cassette, where.sessionId);
-    const roundOf = (match: MatchKey | undefined, upstreamOutcome: CapturedRound['upstream'], proxyError: CalltapeError | undefined, loop?: LoopRecord): CapturedRound => {
+    const roundOf = (roundId: string, match: MatchKey | undefined, upstreamOutcome: CapturedRound['upstream'], proxyError: CalltapeError | undefined, loop?: LoopRecord): CapturedRound => {
       const headers = withoutSessionHeader(request.headers);
-      // Tool-loop rounds after the first are round trips of their own, with their own ids and bodies.
-      const roundId = loop && loop.round > 0 ? timeOrderedId() : id;
       return {
         adapterId: adapter.id,
         request: { id: roundId, sessionId: where.sessionId ?? roundId, method, path: where.path, headers, body: loop?.body ?? body, startedAt: loop?.startedAt ?? startedAt },
@@ -133,41 +104,35 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
         ...(loop && (loop.agentRequest || loop.agentResponse !== undefined) ? { agentView: { ...(loop.agentRequest ? { request: loop.agentRequest } : {}), ...(loop.agentResponse !== undefined ? { response: Buffer.from(loop.agentResponse) } : {}) } } : {}),
       };
     };
-    /** Hands a finished round to the store (record and auto modes) and to the observer (every mode). */
-    const record = (match: MatchKey | undefined, upstreamOutcome: CapturedRound['upstream'], proxyError: CalltapeError | undefined, loop?: LoopRecord): void => {
-      if (!capture && !observer && !tapping) {
-        // Nothing keeps this round's bodies: metrics and the feed get its outline only.
-        const roundId = loop && loop.round > 0 ? timeOrderedId() : id;
+    /**
+     * Tells whoever needs a finished round: the store (live rounds in record and auto modes), the
+     * observer, and the live side (metrics, feed, shadow scoring) — which gets only the round's
+     * outline when nothing keeps its bodies.
+     */
+    const report = (match: MatchKey | undefined, upstreamOutcome: CapturedRound['upstream'], proxyError: CalltapeError | undefined, loop: LoopRecord | undefined, fromUpstream: boolean): void => {
+      // Tool-loop rounds after the first are round trips of their own, with their own ids and bodies.
+      const roundId = loop && loop.round > 0 ? timeOrderedId() : id;
+      const store = fromUpstream && capture;
+      if (!store && !observer && !tapping) {
         live?.answered({ adapterId: adapter.id, request: { id: roundId, sessionId: where.sessionId ?? roundId, startedAt: loop?.startedAt ?? startedAt }, upstream: upstreamOutcome, proxyError: proxyError && { status: proxyError.status, message: proxyError.message } }, model);
         return;
       }
-      const round = roundOf(match, upstreamOutcome, proxyError, loop);
-      if (capture) {
+      const round = roundOf(roundId, match, upstreamOutcome, proxyError, loop);
+      if (store) {
         stats.recorded++;
         recorder.record(where.cassette, round);
       }
-      observe(round);
-      if (tapping) live?.round(round, model);
-      else live?.answered(round, model);
-    };
-    const observe = (round: CapturedRound): void => {
-      if (!observer) return;
-      try {
-        observer.interaction(buildExchange(adapter, redactor, round).interaction);
-      } catch (error) {
-        logger.error(`calltape: cannot trace ${method} ${redactor.path(where.path)}: ${(error as Error).message}`);
+      if (observer) {
+        try {
+          observer.interaction(buildExchange(adapter, redactor, round).interaction);
+        } catch (error) {
+          logger.error(`calltape: cannot trace ${method} ${redactor.path(where.path)}: ${(error as Error).message}`);
+        }
       }
+      live?.round(round, model);
     };
-    const observeReplay = (recording: Recording, loop?: LoopRecord): void => {
-      if (!observer && !tapping) {
-        live?.answered({ adapterId: adapter.id, request: { id, sessionId: where.sessionId ?? id, startedAt }, upstream: upstreamOfRecording(recording), proxyError: undefined }, model);
-        return;
-      }
-      const round = roundOf(undefined, upstreamOfRecording(recording), undefined, loop);
-      observe(round);
-      if (tapping) live?.round(round, model);
-      else live?.answered(round, model);
-    };
+    const record = (match: MatchKey | undefined, upstreamOutcome: CapturedRound['upstream'], proxyError: CalltapeError | undefined, loop?: LoopRecord): void => report(match, upstreamOutcome, proxyError, loop, true);
+    const observeReplay = (recording: Recording, loop?: LoopRecord): void => report(undefined, upstreamOfRecording(recording), undefined, loop, false);
     const missed = (message: string): void => observer?.miss(where.sessionId, message);
 
     /** Serves a replay hit or answers a replay miss; false when the request should go upstream (auto mode). */
@@ -311,7 +276,7 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
         const { error: _error, ...captured } = outcome;
         if (!diffing) record(match, captured, failure);
         else if (compareWith === null && stats.diffs.length < maxReasons) stats.diffs.push({ request: `${method} ${redactor.path(where.path)}`, recordingId: undefined, lines: ['no recording matches this request'] });
-        else if (compareWith) recorder.diff(where.cassette, compareWith, roundOf(match, captured, failure));
+        else if (compareWith) recorder.diff(where.cassette, compareWith, roundOf(id, match, captured, failure));
       },
     );
   };

@@ -13,7 +13,7 @@ import type { Mock } from '../mocks/mock-types.js';
 import { runToolLoop, type LoopRound } from '../mocks/tool-loop.js';
 import { parseJson } from '../providers/json-access.js';
 import type { ToolLoopWire } from '../providers/provider-adapter.js';
-import type { ProxyObserver, Where } from './captured-route.js';
+import type { ProxyObserver, Where } from './route-types.js';
 import { selectMocks, type MockState } from './mocked-route.js';
 import { countMiss, describeMiss, findRecording, type ReplayStats } from './replay-lookup.js';
 import type { CassetteRegistry } from './cassette-registry.js';

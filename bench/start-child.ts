@@ -1,0 +1,24 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+
+const children: ChildProcess[] = [];
+process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
+
+/** Starts a Node script as its own process (killed when the bench exits) and resolves with the port it prints. */
+export function startChild(root: string, args: string[], env: Record<string, string>, portPattern: RegExp): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout?.on('data', (data: Buffer) => {
+      output += data.toString();
+      const match = portPattern.exec(output);
+      if (match?.[1]) resolve({ child, port: Number(match[1]) });
+    });
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
+  });
+}
+
+/** Every child started so far, for benches that stop them themselves. */
+export function startedChildren(): readonly ChildProcess[] {
+  return children;
+}

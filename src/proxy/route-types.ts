@@ -1,0 +1,31 @@
+import type { MockedCall } from '../cassette/captured-round.js';
+import type { ProxyMode } from '../config/config.js';
+import type { Interaction } from '../trace/trace.js';
+
+/** In-process subscriber to what the proxy answers: parsed off the store's worker, so only runners that need it pay. */
+export interface ProxyObserver {
+  interaction(interaction: Interaction): void;
+  /** A replay miss, with the session of the request that missed. */
+  miss(sessionId: string | undefined, message: string): void;
+}
+
+/** What the store keeps of a tool-loop round beside the exchange. */
+export interface LoopRecord {
+  readonly round: number;
+  readonly body: Buffer;
+  readonly startedAt: number;
+  readonly mocked: readonly MockedCall[];
+  readonly hidden: boolean;
+  /** What the agent sent (round 0, when hidden history was spliced in) and got (when calls were hidden from it). */
+  readonly agentRequest?: Buffer | undefined;
+  readonly agentResponse?: string | undefined;
+}
+
+export interface Where {
+  readonly sessionId: string | undefined;
+  /** Agent path without the prefixes, query included. */
+  readonly path: string;
+  /** Cassette file and mode for this request. */
+  readonly cassette: string;
+  readonly mode: ProxyMode;
+}
