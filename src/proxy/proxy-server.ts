@@ -64,7 +64,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
   // Checked before anything starts too: a non-loopback host without an admin token, a bad policies file.
   let live: LiveService;
   try {
-    live = createLiveService(config, logger, redactor);
+    live = createLiveService(config, logger);
   } catch (error) {
     await mockState?.registry.close();
     throw error;

@@ -1,0 +1,66 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { adminCookie, presentedToken, tokenMatches } from './admin-auth.js';
+import { dashboardPage } from './dashboard-page.js';
+import type { Feed } from './feed.js';
+import type { LiveMetrics } from './live-metrics.js';
+
+export interface AdminRoutes {
+  /** Answers `/metrics` and `/calltape/…`; false when the path is not an admin one. */
+  handle(request: IncomingMessage, response: ServerResponse): boolean;
+  /** Takes a WebSocket upgrade to `/calltape/feed`; false when the path is another. */
+  upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean;
+}
+
+const json = (message: string, type: string): string => JSON.stringify({ error: { message, type } });
+
+/**
+ * The admin surfaces: `GET /metrics`, the dashboard at `/calltape/`, its state at
+ * `/calltape/api/state` and the feed at `/calltape/feed`. With a token, each one requires it.
+ */
+export function createAdminRoutes(token: string | undefined, metrics: LiveMetrics, feed: Feed, state: () => object): AdminRoutes {
+  const authorized = (request: IncomingMessage): boolean => token === undefined || tokenMatches(presentedToken(request), token);
+  return {
+    handle(request, response) {
+      const url = new URL(request.url ?? '/', 'http://calltape');
+      const path = url.pathname;
+      if (path !== '/metrics' && path !== '/calltape' && !path.startsWith('/calltape/')) return false;
+      if (!authorized(request)) {
+        response
+          .writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer realm="calltape"' })
+          .end(json('calltape: this admin surface needs the admin token (Authorization: Bearer <token>, or ?token= in a browser)', 'calltape_unauthorized'));
+        return true;
+      }
+      if (request.method !== 'GET' && request.method !== 'HEAD') {
+        response.writeHead(405, { allow: 'GET', 'content-type': 'application/json' }).end(json('calltape: admin surfaces answer GET only', 'invalid_request_error'));
+        return true;
+      }
+      if (path === '/metrics') {
+        metrics.registry.metrics().then(
+          (text) => response.writeHead(200, { 'content-type': metrics.registry.contentType }).end(text),
+          (error: unknown) => response.writeHead(500, { 'content-type': 'text/plain' }).end(`calltape: metrics failed: ${(error as Error).message}`),
+        );
+      } else if (path === '/calltape' || path === '/calltape/') {
+        const headers: Record<string, string> = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:" };
+        // A token given in the address becomes a cookie scoped to the admin paths, so the page's own requests carry it.
+        if (token !== undefined && url.searchParams.has('token')) headers['set-cookie'] = `${adminCookie}=${encodeURIComponent(token)}; Path=/calltape; HttpOnly; SameSite=Strict`;
+        response.writeHead(200, headers).end(dashboardPage());
+      } else if (path === '/calltape/api/state') {
+        response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(state()));
+      } else {
+        response.writeHead(404, { 'content-type': 'application/json' }).end(json('calltape: no such admin path', 'invalid_request_error'));
+      }
+      return true;
+    },
+    upgrade(request, socket, head) {
+      if (new URL(request.url ?? '/', 'http://calltape').pathname !== '/calltape/feed') return false;
+      if (authorized(request)) {
+        feed.accept(request, socket, head);
+        return true;
+      }
+      const body = json('calltape: the feed needs the admin token (?token= or Authorization: Bearer)', 'calltape_unauthorized');
+      socket.end(`HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\nwww-authenticate: Bearer realm="calltape"\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      return true;
+    },
+  };
+}
