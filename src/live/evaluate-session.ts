@@ -3,7 +3,7 @@ import type { CodeJudgeSpec, JudgeVerdict, LlmJudgeSpec, TrajectoryCase, Traject
 import type { Trajectory } from '../trace/trajectory.js';
 import type { SessionPolicy } from './policy-types.js';
 import { sampled } from './sample.js';
-import type { PolicyFailure, PolicyReason } from './verdict-types.js';
+import { undecidedReasons, type PolicyFailure, type PolicyReason } from './verdict-types.js';
 
 /** What a session policy may need beyond the trajectory: judges and ground truth, injected (they do I/O). */
 export interface SessionContext {
@@ -51,7 +51,7 @@ export async function evaluateSession(policies: readonly SessionPolicy[], trajec
       total += outcome.score;
     }
   }
-  const failed = failures.some((failure) => failure.reason !== 'judge_error' && failure.reason !== 'case_error');
+  const failed = failures.some((failure) => !undecidedReasons.has(failure.reason));
   return { evaluated, failures, score: decided === 0 ? 1 : Math.round((total / decided) * 1e9) / 1e9, verdict: failed ? 'fail' : errors > 0 ? 'error' : 'pass' };
 }
 

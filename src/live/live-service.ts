@@ -15,7 +15,7 @@ import type { Policies } from './policy-types.js';
 import { watchFile } from './policy-watcher.js';
 import { RecentActivity } from './recent-activity.js';
 import { ShadowQueue } from './shadow-queue.js';
-import type { CallVerdict, SessionVerdict } from './verdict-types.js';
+import { policyFailed, type CallVerdict, type SessionVerdict } from './verdict-types.js';
 
 /** What the proxy's routes tell the live side: every answered round trip, cheaply. */
 export interface LiveTap {
@@ -64,7 +64,7 @@ export function createLiveService(config: Config, logger: Logger): LiveService {
     for (const verdict of verdicts) {
       if (verdict.evaluated.length === 0) continue;
       publish({ type: 'call.scored', ...verdict });
-      for (const policy of verdict.evaluated) noteAlert(policy, verdict.failures.some((failure) => failure.policy === policy));
+      for (const policy of verdict.evaluated) noteAlert(policy, policyFailed(verdict.failures, policy));
     }
   };
   const onSessions = (verdicts: readonly SessionVerdict[]): void => {
@@ -72,7 +72,7 @@ export function createLiveService(config: Config, logger: Logger): LiveService {
     recent.addSessions(verdicts);
     for (const verdict of verdicts) {
       publish({ type: 'session.scored', ...verdict });
-      for (const policy of verdict.evaluated) noteAlert(policy, verdict.failures.some((failure) => failure.policy === policy && failure.reason !== 'judge_error' && failure.reason !== 'case_error'));
+      for (const policy of verdict.evaluated) noteAlert(policy, policyFailed(verdict.failures, policy));
     }
   };
   const noteAlert = (policy: string, failed: boolean): void => {

@@ -28,10 +28,9 @@ export class ShadowQueue {
   /** Wakes `close` when the worker answers (a batch done, closed) or exits. */
   private wake: (() => void) | undefined;
   private exited = false;
-  /** Rounds accepted, dropped (queue full) and handed to the worker so far. */
+  /** Rounds accepted and dropped (queue full) so far. */
   accepted = 0;
   dropped = 0;
-  delivered = 0;
 
   constructor(
     data: ShadowWorkerData,
@@ -155,7 +154,6 @@ export class ShadowQueue {
       this.head = (this.head + 1) % this.capacity;
     }
     this.size -= count;
-    this.delivered += count;
     this.busy = true;
     this.post({ type: 'rounds', rounds });
   }

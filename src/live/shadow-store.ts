@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { CalltapeError } from '../errors.js';
-import type { CallVerdict, SessionVerdict } from './verdict-types.js';
+import { policyFailed, type CallVerdict, type SessionVerdict } from './verdict-types.js';
 
 const schema = `
 CREATE TABLE IF NOT EXISTS calls (
@@ -119,12 +119,12 @@ export class ShadowStore {
       for (const call of calls) {
         const { lastInsertRowid } = this.insertCall.run(call.at, call.interactionId, call.sessionId, call.wire, call.model, call.tool, call.callIndex, call.mocked ? 1 : 0, call.verdict, call.score, call.arguments, JSON.stringify(call.evaluated));
         for (const failure of call.failures) this.insertFailure.run(lastInsertRowid, null, call.at, call.sessionId, call.tool, call.model, failure.policy, failure.reason, failure.path ?? null, json(failure.expected), json(failure.actual), failure.message);
-        for (const policy of call.evaluated) count(call.at, policy, call.tool, call.model, call.failures.some((failure) => failure.policy === policy));
+        for (const policy of call.evaluated) count(call.at, policy, call.tool, call.model, policyFailed(call.failures, policy));
       }
       for (const session of sessions) {
         const { lastInsertRowid } = this.insertSession.run(session.sessionId, session.caseId ?? null, session.startedAt, session.endedAt, session.model, session.verdict, session.score, session.turns, session.calls, JSON.stringify(session.evaluated), JSON.stringify(session.trajectory));
         for (const failure of session.failures) this.insertFailure.run(null, lastInsertRowid, session.endedAt, session.sessionId, '', session.model, failure.policy, failure.reason, failure.path ?? null, json(failure.expected), json(failure.actual), failure.message);
-        for (const policy of session.evaluated) count(session.endedAt, policy, '', session.model, session.failures.some((failure) => failure.policy === policy && failure.reason !== 'judge_error' && failure.reason !== 'case_error'));
+        for (const policy of session.evaluated) count(session.endedAt, policy, '', session.model, policyFailed(session.failures, policy));
       }
       for (const group of counts.values()) this.countPolicy.run(group.minute, group.policy, group.tool, group.model, group.evaluated, group.failed);
       this.applyRetention(Date.now());

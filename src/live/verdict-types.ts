@@ -74,3 +74,11 @@ export interface SessionVerdict {
   /** The run, compact: each call with its turn and call verdict. */
   readonly trajectory: readonly { readonly turn: number; readonly tool: string; readonly arguments: string; readonly verdict: 'pass' | 'fail' | 'unscored' }[];
 }
+
+/** Reasons that mean a policy could not decide (a judge or case that did not answer): no verdict on the agent. */
+export const undecidedReasons: ReadonlySet<PolicyReason> = new Set(['judge_error', 'case_error']);
+
+/** Whether `policy` failed (decided against the call or session) among these failures. */
+export function policyFailed(failures: readonly PolicyFailure[], policy: string): boolean {
+  return failures.some((failure) => failure.policy === policy && !undecidedReasons.has(failure.reason));
+}
