@@ -14,6 +14,7 @@ import { percentile, runRequests, runStreams, type StreamSample } from './measur
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const quick = process.argv.includes('--quick');
 const round = (value: number, digits = 3): number => Math.round(value * 10 ** digits) / 10 ** digits;
+const round3 = (value: number): number => round(value, 3);
 
 const startChild = (args: string[], env: Record<string, string>, portPattern: RegExp) => startChildProcess(root, args, env, portPattern);
 
@@ -49,11 +50,15 @@ for (const target of targets) {
 
 // Alternating rounds, so drift on the machine lands on both sides alike.
 const samples: Record<string, StreamSample[]> = { 'shadow off': [], 'shadow on': [] };
-const rounds = quick ? 1 : 4;
+/** Per-event p50 of each round, per side: the spread between rounds of one side is the noise floor. */
+const roundP50: Record<string, number[]> = { 'shadow off': [], 'shadow on': [] };
+const rounds = quick ? 1 : 6;
 for (let index = 0; index < rounds; index++) {
   for (const target of index % 2 === 0 ? targets : [...targets].reverse()) {
     process.stderr.write(`round ${index + 1}: 128 streams → ${target.name}\n`);
-    samples[target.name]?.push(...(await runStreams(target.origin, path, 128, quick ? 2 : 4)));
+    const round = await runStreams(target.origin, path, 128, quick ? 2 : 4);
+    samples[target.name]?.push(...round);
+    roundP50[target.name]?.push(round3(percentile(round.flatMap((sample) => sample.eventLatenciesMs), 50)));
   }
 }
 const summarise = (list: readonly StreamSample[]) => {
@@ -79,6 +84,7 @@ const result = {
   machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
   streaming,
   ratios: { eventP50: round(streaming.on.eventP50 / streaming.off.eventP50, 2), eventP99: round(streaming.on.eventP99 / streaming.off.eventP99, 2) },
+  roundP50,
   throughput,
   shadow,
 };
@@ -97,6 +103,8 @@ const lines = [
   `| shadow on | ${streaming.on.eventP50} ms | ${streaming.on.eventP99} ms | ${streaming.on.ttfbP50} ms | ${streaming.on.ttfbP99} ms | ${streaming.on.events} |`,
   '',
   `On ÷ off: per-event p50 **${result.ratios.eventP50}×**, p99 **${result.ratios.eventP99}×** (target: no measurable difference at p50, at most 1.10× at p99).`,
+  '',
+  `Per-event p50 of each round (ms), the noise floor: off ${roundP50['shadow off']?.join(', ')}; on ${roundP50['shadow on']?.join(', ')}.`,
   '',
   '| non-streamed, 50 connections | requests/s | p50 | p99 |',
   '|---|---|---|---|',
