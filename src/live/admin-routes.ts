@@ -22,7 +22,10 @@ export function createAdminRoutes(token: string | undefined, metrics: LiveMetric
   const authorized = (request: IncomingMessage): boolean => token === undefined || tokenMatches(presentedToken(request), token);
   return {
     handle(request, response) {
-      const url = new URL(request.url ?? '/', 'http://calltape');
+      // Every request passes here first: a prefix test, so agent traffic pays no URL parse.
+      const raw = request.url ?? '/';
+      if (!raw.startsWith('/metrics') && !raw.startsWith('/calltape')) return false;
+      const url = new URL(raw, 'http://calltape');
       const path = url.pathname;
       if (path !== '/metrics' && path !== '/calltape' && !path.startsWith('/calltape/')) return false;
       if (!authorized(request)) {
@@ -53,7 +56,8 @@ export function createAdminRoutes(token: string | undefined, metrics: LiveMetric
       return true;
     },
     upgrade(request, socket, head) {
-      if (new URL(request.url ?? '/', 'http://calltape').pathname !== '/calltape/feed') return false;
+      const raw = request.url ?? '/';
+      if (!raw.startsWith('/calltape/feed') || new URL(raw, 'http://calltape').pathname !== '/calltape/feed') return false;
       if (authorized(request)) {
         feed.accept(request, socket, head);
         return true;
