@@ -35,8 +35,7 @@ export function startWorkerRecorder(config: Config, onError: (message: string) =
     if (message.type === 'diffed') onDiff(message);
   });
   worker.on('error', (error) => onError(`the store worker failed: ${error.message}`));
-  // Rounds are written at most 20 ms after they finish: bigger transactions, far less CPU per row under load.
-  const queue = new BatchQueue<RoutedRound>((rounds) => post({ type: 'rounds', rounds }), 256, 20);
+  const queue = new BatchQueue<RoutedRound>((rounds) => post({ type: 'rounds', rounds }));
   return {
     open(cassette) {
       let opened = opening.get(cassette);
