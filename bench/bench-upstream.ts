@@ -23,7 +23,7 @@ function anthropicEvent(n: number, last: boolean): string {
   const event = (type: string, data: object): string => `event: ${type}\ndata: ${JSON.stringify({ type, t: now(), ...data })}\n\n`;
   if (n === 0) return event('message_start', { message: { id: 'msg_bench', type: 'message', role: 'assistant', model: 'claude', content: [], stop_reason: null, usage: { input_tokens: 120, output_tokens: 1 } } }) + event('content_block_start', { index: 0, content_block: { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: {} } });
   if (last) return event('content_block_stop', { index: 0 }) + event('message_delta', { delta: { stop_reason: 'tool_use' }, usage: { output_tokens: 20 } }) + event('message_stop', {});
-  return event('content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: n === 1 ? '{"c":"' : 'ab' } });
+  return event('content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: n === 1 ? '{"c":"' : n === events - 1 ? '"}' : 'ab' } });
 }
 
 /** A Responses event: a function_call item added, argument deltas, then response.completed. */
@@ -32,7 +32,7 @@ function responsesEvent(n: number, last: boolean): string {
   const item = { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'get_weather', arguments: '' };
   if (n === 0) return event('response.output_item.added', { output_index: 0, item });
   if (last) return event('response.completed', { response: { id: 'resp_bench', object: 'response', status: 'completed', model: 'gpt-4.1-mini', output: [{ ...item, arguments: '{"c":"ab"}', status: 'completed' }], usage: { input_tokens: 120, output_tokens: 20, total_tokens: 140 } } });
-  return event('response.function_call_arguments.delta', { item_id: 'fc_1', output_index: 0, delta: n === 1 ? '{"c":"' : 'ab' });
+  return event('response.function_call_arguments.delta', { item_id: 'fc_1', output_index: 0, delta: n === 1 ? '{"c":"' : n === events - 1 ? '"}' : 'ab' });
 }
 
 const server = createServer((request, response) => {
@@ -63,7 +63,9 @@ const server = createServer((request, response) => {
         response.end(`data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] })}\n\ndata: [DONE]\n\n`);
         return;
       }
-      const fragment = n === 0 ? { index: 0, id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '' } } : { index: 0, function: { arguments: '{"c' } };
+      // The argument deltas add up to valid JSON, as a real model's do: {"city":"ab…ab"}.
+      const piece = n === 1 ? '{"city":"' : n === events - 1 ? '"}' : 'ab';
+      const fragment = n === 0 ? { index: 0, id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '' } } : { index: 0, function: { arguments: piece } };
       response.write(`data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', t: now(), choices: [{ index: 0, delta: { tool_calls: [fragment] }, finish_reason: null }] })}\n\n`);
       n++;
       setTimeout(send, gapMs);
