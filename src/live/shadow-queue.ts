@@ -36,7 +36,7 @@ export class ShadowQueue {
     data: ShadowWorkerData,
     private readonly capacity: number,
     private readonly events: ShadowQueueEvents,
-    private readonly maxBatch = 256,
+    private readonly maxBatch = 16,
   ) {
     this.ring = new Array<CapturedRound | undefined>(Math.max(1, capacity));
     this.worker = new Worker(workerScript('live/shadow-worker'), { workerData: data });

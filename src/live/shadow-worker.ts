@@ -3,6 +3,7 @@
  * sessions once idle, writes everything to the shadow database and reports back. Work is done
  * one message at a time, in order; the proxy thread never waits for any of it.
  */
+import { spawnSync } from 'node:child_process';
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { dirname } from 'node:path';
@@ -21,7 +22,7 @@ import type { Policies } from './policy-types.js';
 import type { FromShadowWorker, ShadowWorkerData, ToShadowWorker } from './shadow-protocol.js';
 import { ShadowScorer, type OpenSession } from './shadow-scorer.js';
 import { ShadowStore } from './shadow-store.js';
-import type { CallVerdict } from './verdict-types.js';
+import type { CallVerdict, SessionVerdict } from './verdict-types.js';
 
 const port = parentPort;
 if (!port) throw new Error('shadow-worker must run as a worker thread');
@@ -30,6 +31,32 @@ const send = (message: FromShadowWorker): void => port.postMessage(message);
 const data = workerData as ShadowWorkerData;
 const redactor = createRedactor(data.redactHeaders, data.bodyPatterns);
 const store = new ShadowStore(data.database, data.retention);
+
+/**
+ * Verdicts waiting to be written. Batches from the proxy thread are small (its stalls stay
+ * short), but SQLite's cost per row falls steeply with rows per commit, so writes are gathered:
+ * at most every 100 ms, or at 512 calls.
+ */
+const unwritten = { calls: [] as CallVerdict[], sessions: [] as SessionVerdict[], timer: undefined as NodeJS.Timeout | undefined };
+function storeLater(calls: readonly CallVerdict[], sessions: readonly SessionVerdict[]): void {
+  for (const call of calls) unwritten.calls.push(call);
+  for (const session of sessions) unwritten.sessions.push(session);
+  if (unwritten.calls.length >= 512) writeNow();
+  else unwritten.timer ??= setTimeout(writeNow, 100);
+}
+function writeNow(): void {
+  clearTimeout(unwritten.timer);
+  unwritten.timer = undefined;
+  const { calls, sessions } = unwritten;
+  if (calls.length === 0 && sessions.length === 0) return;
+  unwritten.calls = [];
+  unwritten.sessions = [];
+  try {
+    store.write(calls, sessions);
+  } catch (error) {
+    send({ type: 'error', message: `shadow scoring could not store ${calls.length} call and ${sessions.length} session verdict(s): ${(error as Error).message}` });
+  }
+}
 
 let codeJudges: CodeJudges | undefined;
 let proxyBaseUrl: string | undefined;
@@ -97,6 +124,7 @@ port.on('message', (message: ToShadowWorker) => {
       enqueue(async () => {
         await endSessions(scorer.takeAll());
         await codeJudges?.close();
+        writeNow();
         store.close();
         send({ type: 'closed' });
       });
@@ -128,7 +156,7 @@ async function scoreRounds(rounds: readonly CapturedRound[]): Promise<void> {
       verdicts.push(...scored.verdicts);
       evicted.push(...scored.evicted);
     }
-    store.write(verdicts, []);
+    storeLater(verdicts, []);
   } catch (error) {
     send({ type: 'error', message: `shadow scoring failed on a batch of ${rounds.length}: ${(error as Error).stack ?? String(error)}` });
   }
@@ -140,24 +168,29 @@ async function scoreRounds(rounds: readonly CapturedRound[]): Promise<void> {
 async function endSessions(ended: readonly OpenSession[]): Promise<void> {
   const verdicts = await scorer.endSessions(ended);
   if (verdicts.length === 0) return;
-  try {
-    store.write([], verdicts);
-  } catch (error) {
-    send({ type: 'error', message: `shadow scoring could not store ${verdicts.length} session verdict(s): ${(error as Error).message}` });
-  }
+  storeLater([], verdicts);
   send({ type: 'sessions', sessions: verdicts });
 }
 
 /**
- * Scoring is best effort and traffic comes first: on Linux this thread runs at the lowest CPU
- * priority (nice is per thread there), so when cores are short the proxy thread wins and the
- * bounded queue drops the oldest rounds instead. Elsewhere the thread keeps the default.
+ * Scoring is best effort and traffic comes first. On Linux this thread asks for SCHED_IDLE (it
+ * runs only when a core would otherwise idle) through util-linux `chrt`, else the lowest nice
+ * value (both are per thread there), so under CPU contention the proxy thread always wins and
+ * the bounded queue drops the oldest rounds instead. Elsewhere the thread keeps the default.
  */
 function lowerThreadPriority(): void {
+  let tid: number;
   try {
-    const tid = Number(/task\/(\d+)$/.exec(readlinkSync('/proc/thread-self'))?.[1]);
-    if (Number.isInteger(tid) && tid > 0) setPriority(tid, 19);
+    tid = Number(/task\/(\d+)$/.exec(readlinkSync('/proc/thread-self'))?.[1]);
   } catch {
-    // Not Linux, or not allowed: the default priority.
+    return;
   }
+  if (!Number.isInteger(tid) || tid <= 0) return;
+  try {
+    setPriority(tid, 19);
+  } catch {
+    // Not allowed: the default priority.
+  }
+  // Without chrt (or permission) the nice value above stays in force.
+  spawnSync('chrt', ['--idle', '--pid', '0', String(tid)], { stdio: 'ignore', timeout: 2_000 });
 }
