@@ -19,7 +19,7 @@ export interface OpenSession {
   readonly id: string;
   readonly interactions: Interaction[];
   /** Call verdicts by `<interaction id>:<call index>`. */
-  readonly verdicts: Map<string, 'pass' | 'fail'>;
+  readonly verdicts: Map<string, CallVerdict>;
   caseId: string | undefined;
   model: string;
   startedAt: number;
@@ -95,7 +95,7 @@ export class ShadowScorer {
         failures: result.failures,
       };
       verdicts.push(verdict);
-      session.verdicts.set(sampleKey, verdict.verdict);
+      session.verdicts.set(sampleKey, verdict);
     }
     const evicted: OpenSession[] = [];
     while (this.open.size > this.policies.maxOpenSessions) {
@@ -140,15 +140,15 @@ export class ShadowScorer {
         endedAt: session.lastAt,
         model: session.model,
         // A run with a failing call is a failing run, whatever the session policies say.
-        verdict: [...session.verdicts.values()].includes('fail') ? 'fail' : result.verdict,
+        verdict: [...session.verdicts.values()].some((call) => call.verdict === 'fail') ? 'fail' : result.verdict,
         score: result.score,
         turns: trajectory.counts.turns,
         calls: trajectory.counts.calls,
         evaluated: result.evaluated,
         failures: result.failures,
         trajectory: trajectory.calls.map((call) => {
-          const interaction = trajectory.turns[call.turn]?.interactionId;
-          return { turn: call.turn, tool: call.name, arguments: call.argumentsRaw, verdict: session.verdicts.get(`${interaction ?? ''}:${call.index}`) ?? 'unscored' };
+          const scored = session.verdicts.get(`${trajectory.turns[call.turn]?.interactionId ?? ''}:${call.index}`);
+          return { turn: call.turn, tool: call.name, arguments: call.argumentsRaw, verdict: scored?.verdict ?? 'unscored', failures: (scored?.failures ?? []).map((failure) => `${failure.policy}: ${failure.message}`) };
         }),
       });
     }

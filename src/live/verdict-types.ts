@@ -56,6 +56,16 @@ export interface CallVerdict {
   readonly failures: readonly PolicyFailure[];
 }
 
+/** One call of a session's run, with how it fared against the call policies. */
+export interface TrajectoryStep {
+  readonly turn: number;
+  readonly tool: string;
+  readonly arguments: string;
+  readonly verdict: 'pass' | 'fail' | 'unscored';
+  /** `policy: message` of each failure (empty when it passed). */
+  readonly failures: readonly string[];
+}
+
 /** How a session (an agent run) fared against the session policies, once it went idle. */
 export interface SessionVerdict {
   readonly sessionId: string;
@@ -72,7 +82,7 @@ export interface SessionVerdict {
   readonly evaluated: readonly string[];
   readonly failures: readonly PolicyFailure[];
   /** The run, compact: each call with its turn and call verdict. */
-  readonly trajectory: readonly { readonly turn: number; readonly tool: string; readonly arguments: string; readonly verdict: 'pass' | 'fail' | 'unscored' }[];
+  readonly trajectory: readonly TrajectoryStep[];
 }
 
 /** Reasons that mean a policy could not decide (a judge or case that did not answer): no verdict on the agent. */
