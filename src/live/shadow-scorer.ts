@@ -17,6 +17,8 @@ const maxInteractionsPerSession = 1_000;
 
 export interface OpenSession {
   readonly id: string;
+  /** Tool results already kept (by call id): agents resend them with every later request. */
+  readonly results: Set<string>;
   readonly interactions: Interaction[];
   /** Call verdicts by `<interaction id>:<call index>`. */
   readonly verdicts: Map<string, CallVerdict>;
@@ -158,10 +160,10 @@ export class ShadowScorer {
   private touch(sessionId: string, interaction: Interaction, caseTag: string | undefined, now: number): OpenSession {
     let session = this.open.get(sessionId);
     if (session) this.open.delete(sessionId);
-    else session = { id: sessionId, interactions: [], verdicts: new Map(), caseId: undefined, model: 'unknown', startedAt: interaction.timing.startedAt, lastAt: now };
+    else session = { id: sessionId, results: new Set(), interactions: [], verdicts: new Map(), caseId: undefined, model: 'unknown', startedAt: interaction.timing.startedAt, lastAt: now };
     // Re-inserted: the map stays in order of last activity, longest idle first.
     this.open.set(sessionId, session);
-    session.interactions.push(interaction);
+    session.interactions.push(slim(interaction, session));
     if (session.interactions.length > maxInteractionsPerSession) session.interactions.shift();
     session.lastAt = now;
     session.caseId = caseTag ?? session.caseId ?? (this.cases.has(sessionId) ? sessionId : undefined);
@@ -200,6 +202,22 @@ export class ShadowScorer {
     collectStrings(parseOrNull(argumentsRaw), texts);
     return this.runners.embeddings([...texts], this.policies.judge.embeddingModel);
   }
+}
+
+/**
+ * What an open session keeps of a round trip: everything but the resent history. Agents send the
+ * whole conversation with every request, so keeping it would grow a session's memory with the
+ * square of its length; a trajectory needs only each tool result once (and the offered tools,
+ * which the first round trip keeps). Conversation chaining has already read the messages.
+ */
+function slim(interaction: Interaction, session: OpenSession): Interaction {
+  const messages = interaction.request.messages.filter((message) => {
+    if (message.role !== 'tool' || message.toolCallId === undefined || session.results.has(message.toolCallId)) return false;
+    session.results.add(message.toolCallId);
+    return true;
+  });
+  const tools = session.interactions.length === 0 ? interaction.request.tools : [];
+  return { ...interaction, request: { ...interaction.request, messages, tools } };
 }
 
 function parseOrNull(text: string): unknown {
