@@ -44,3 +44,12 @@ describe('AlertWindow', () => {
     );
   });
 });
+
+describe('AlertWindow memory', () => {
+  it('keeps a fixed number of buckets however many evaluations arrive', () => {
+    const window = new AlertWindow({ windowMs: 600_000, minCalls: 10, cooldownMs: 1_000 }, new Map([['p', 0.5]]));
+    for (let now = 0; now < 3_600_000; now += 5) window.note('p', false, now);
+    const series = (window as unknown as { series: Map<string, { buckets: unknown[]; head: number }> }).series.get('p');
+    expect((series?.buckets.length ?? 0) - (series?.head ?? 0)).toBeLessThanOrEqual(601);
+  });
+});
