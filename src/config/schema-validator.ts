@@ -27,3 +27,21 @@ export function schemaValidator(name: string, references: readonly string[] = []
     return validate(value) ? [] : (validate.errors ?? []);
   };
 }
+
+/**
+ * One schema error in words, `<entry>: <field>: <what>`: the entry is an item of the file's
+ * top-level list `listName` (`mocks[2] (get_weather)`), named by `nameOf`; the field is a dotted
+ * path (`arguments.amount.max`, `items[0]`). `messages` replaces the text of given keywords.
+ */
+export function schemaErrorText(error: ErrorObject, listName: string, nameOf: (index: number) => unknown, messages: { readonly [keyword: string]: string } = {}): string {
+  const parts = error.instancePath.split('/').slice(1);
+  const index = parts[0] === listName && parts[1] !== undefined ? Number(parts[1]) : undefined;
+  const name = index !== undefined ? nameOf(index) : undefined;
+  const entry = index !== undefined ? `${listName}[${index}]${typeof name === 'string' ? ` (${name})` : ''}` : '';
+  const rest = (index !== undefined ? parts.slice(2) : parts).reduce((field, part) => (/^\d+$/.test(part) ? `${field}[${part}]` : field === '' ? part : `${field}.${part}`), '');
+  const params = error.params as Record<string, unknown>;
+  const unknownField = error.keyword === 'additionalProperties';
+  const field = unknownField ? [rest, String(params['additionalProperty'])].filter(Boolean).join('.') : rest;
+  const what = messages[error.keyword] ?? (unknownField ? 'unknown field' : error.keyword === 'enum' ? `must be one of ${JSON.stringify(params['allowedValues'])}` : (error.message ?? 'is invalid'));
+  return `${[entry, field].filter(Boolean).join(': ') || '(file)'}: ${what}`;
+}

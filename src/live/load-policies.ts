@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { ErrorObject } from 'ajv/dist/2020.js';
-import { configSchemaFile, schemaValidator } from '../config/schema-validator.js';
+import { configSchemaFile, schemaErrorText, schemaValidator } from '../config/schema-validator.js';
 import { CalltapeError } from '../errors.js';
 import { readDocument } from '../config/read-document.js';
 import { loadSuite } from '../runner/load-suite.js';
@@ -111,17 +111,7 @@ function describeErrors(path: string, value: unknown, errors: readonly ErrorObje
   const relevant = errors.filter((error) => error.keyword !== 'if');
   return [
     ...new Set(
-      relevant.map((error) => {
-        const parts = error.instancePath.split('/').slice(1);
-        const index = parts[0] === 'policies' && parts[1] !== undefined ? Number(parts[1]) : undefined;
-        const id = index !== undefined ? policies?.[index]?.id : undefined;
-        const policy = index !== undefined ? `policies[${index}]${typeof id === 'string' ? ` (${id})` : ''}` : '';
-        const rest = (index !== undefined ? parts.slice(2) : parts).reduce((field, part) => (/^\d+$/.test(part) ? `${field}[${part}]` : field === '' ? part : `${field}.${part}`), '');
-        const params = error.params as Record<string, unknown>;
-        const field = error.keyword === 'additionalProperties' ? [rest, String(params['additionalProperty'])].filter(Boolean).join('.') : rest;
-        const what = error.keyword === 'additionalProperties' ? 'unknown field' : error.keyword === 'enum' ? `must be one of ${JSON.stringify(params['allowedValues'])}` : (error.message ?? 'is invalid');
-        return `${path}: ${[policy, field].filter(Boolean).join(': ') || '(file)'}: ${what}`;
-      }),
+      relevant.map((error) => `${path}: ${schemaErrorText(error, 'policies', (index) => policies?.[index]?.id)}`),
     ),
   ];
 }

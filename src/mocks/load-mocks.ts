@@ -3,7 +3,7 @@ import { basename, dirname, extname, isAbsolute, resolve } from 'node:path';
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { CalltapeError } from '../errors.js';
 import { readDocument } from '../config/read-document.js';
-import { configSchemaFile, schemaValidator } from '../config/schema-validator.js';
+import { configSchemaFile, schemaErrorText, schemaValidator } from '../config/schema-validator.js';
 import { loadSchemaRegistry, schemaRegistry } from '../runner/load-schema-registry.js';
 import { createUserCode, type UserCode } from '../runner/user-code.js';
 import type { JsonSchema, JsonValue } from '../trace/trace.js';
@@ -164,17 +164,7 @@ function describeErrors(path: string, value: unknown, errors: readonly ErrorObje
     ...new Set(
       errors
         .filter((error) => depth(error) === deepest && !(error.keyword === 'required' && oneOfAt.has(error.instancePath)))
-        .map((error) => {
-          const parts = error.instancePath.split('/').slice(1);
-          const index = parts[0] === 'mocks' && parts[1] !== undefined ? Number(parts[1]) : undefined;
-          const tool = index !== undefined ? mocks?.[index]?.tool : undefined;
-          const mock = index !== undefined ? `mocks[${index}]${typeof tool === 'string' ? ` (${tool})` : ''}` : '';
-          const rest = (index !== undefined ? parts.slice(2) : parts).reduce((field, part) => (/^\d+$/.test(part) ? `${field}[${part}]` : field === '' ? part : `${field}.${part}`), '');
-          const params = error.params as Record<string, unknown>;
-          const field = error.keyword === 'additionalProperties' ? [rest, String(params['additionalProperty'])].filter(Boolean).join('.') : rest;
-          const what = error.keyword === 'additionalProperties' ? 'unknown field' : error.keyword === 'oneOf' ? 'give exactly one of result, error, when, sequence or module' : error.keyword === 'enum' ? `must be one of ${JSON.stringify(params['allowedValues'])}` : (error.message ?? 'is invalid');
-          return `${path}: ${[mock, field].filter(Boolean).join(': ') || '(file)'}: ${what}`;
-        }),
+        .map((error) => `${path}: ${schemaErrorText(error, 'mocks', (index) => mocks?.[index]?.tool, { oneOf: 'give exactly one of result, error, when, sequence or module' })}`),
     ),
   ];
 }
