@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { FastCounter, FastHistogram, type CounterSeries, type HistogramSeries } from './fast-metrics.js';
 import { LabelGuard } from './label-guard.js';
 import type { CallVerdict, SessionVerdict } from './verdict-types.js';
 
@@ -12,9 +13,10 @@ export class LiveMetrics {
   private readonly tools = new LabelGuard(200);
   private readonly models = new LabelGuard(50);
   private readonly policies = new LabelGuard(100);
-  private readonly requests: Counter<'route' | 'model' | 'status'>;
-  private readonly ttfb: Histogram<'route' | 'model'>;
-  private readonly duration: Histogram<'route' | 'model'>;
+  // Updated on the response path of every request: plain-arithmetic series (see fast-metrics.ts).
+  private readonly requests: FastCounter;
+  private readonly ttfb: FastHistogram;
+  private readonly duration: FastHistogram;
   private readonly captured: Counter<'tool' | 'model'>;
   private readonly scored: Counter<'tool' | 'model' | 'verdict'>;
   private readonly failures: Counter<'policy' | 'tool' | 'reason' | 'model'>;
@@ -33,9 +35,9 @@ export class LiveMetrics {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry, prefix: 'calltape_' });
     const seconds = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
-    this.requests = new Counter({ name: 'calltape_requests_total', help: 'Round trips answered on captured routes, by wire route, model and HTTP status class.', labelNames: ['route', 'model', 'status'], registers });
-    this.ttfb = new Histogram({ name: 'calltape_upstream_ttfb_seconds', help: 'Time from the request to the first upstream body byte.', labelNames: ['route', 'model'], buckets: seconds, registers });
-    this.duration = new Histogram({ name: 'calltape_upstream_duration_seconds', help: 'Time from the request to the end of the upstream answer.', labelNames: ['route', 'model'], buckets: seconds, registers });
+    this.requests = new FastCounter('calltape_requests_total', 'Round trips answered on captured routes, by wire route, model and HTTP status class.').register(this.registry);
+    this.ttfb = new FastHistogram('calltape_upstream_ttfb_seconds', 'Time from the request to the first upstream body byte.', seconds).register(this.registry);
+    this.duration = new FastHistogram('calltape_upstream_duration_seconds', 'Time from the request to the end of the upstream answer.', seconds).register(this.registry);
     this.captured = new Counter({ name: 'calltape_tool_calls_captured_total', help: 'Tool calls parsed from live traffic by the shadow scorer.', labelNames: ['tool', 'model'], registers });
     this.scored = new Counter({ name: 'calltape_tool_calls_scored_total', help: 'Tool calls at least one policy evaluated, by verdict.', labelNames: ['tool', 'model', 'verdict'], registers });
     this.failures = new Counter({ name: 'calltape_policy_failures_total', help: 'Policy failures of calls and sessions, by policy, tool (empty for session policies), reason and model.', labelNames: ['policy', 'tool', 'reason', 'model'], registers });
@@ -52,22 +54,25 @@ export class LiveMetrics {
     this.feedDropped = new Counter({ name: 'calltape_feed_dropped_clients_total', help: 'Feed clients disconnected for reading too slowly.', registers });
   }
 
-  /** Per route, model and status class: the label children, so the response path hashes no labels. */
-  private readonly requestSeries = new Map<string, { count: { inc(): void }; ttfb: { observe(value: number): void }; duration: { observe(value: number): void } }>();
+  /** Series by route, model (after the guard) and status class; latency series by route and model. Bounded by the guard. */
+  private readonly requestSeries = new Map<string, { count: CounterSeries; latency: { ttfb: HistogramSeries; duration: HistogramSeries } }>();
+  private readonly latencySeries = new Map<string, { ttfb: HistogramSeries; duration: HistogramSeries }>();
 
   request(route: string, model: string | undefined, status: number | undefined, firstByteMs: number | undefined, totalMs: number): void {
     const statusClass = status === undefined ? 'error' : `${Math.floor(status / 100)}xx`;
-    const key = `${route}\u0000${model ?? ''}\u0000${statusClass}`;
+    const guarded = this.models.value(model);
+    const key = `${route}\u0000${guarded}\u0000${statusClass}`;
     let series = this.requestSeries.get(key);
     if (!series) {
-      const labels = { route, model: this.models.value(model) };
-      series = { count: this.requests.labels({ ...labels, status: statusClass }), ttfb: this.ttfb.labels(labels), duration: this.duration.labels(labels) };
-      // Raw model names past the guard's limit all map to `other`; the cache stays bounded too.
-      if (this.requestSeries.size < 1_000) this.requestSeries.set(key, series);
+      const labels = { route, model: guarded };
+      const latencyKey = `${route}\u0000${guarded}`;
+      let latency = this.latencySeries.get(latencyKey);
+      if (!latency) this.latencySeries.set(latencyKey, (latency = { ttfb: this.ttfb.series(labels), duration: this.duration.series(labels) }));
+      this.requestSeries.set(key, (series = { count: this.requests.series({ ...labels, status: statusClass }), latency }));
     }
     series.count.inc();
-    if (firstByteMs !== undefined) series.ttfb.observe(firstByteMs / 1000);
-    if (status !== undefined) series.duration.observe(totalMs / 1000);
+    if (firstByteMs !== undefined) series.latency.ttfb.observe(firstByteMs / 1000);
+    if (status !== undefined) series.latency.duration.observe(totalMs / 1000);
   }
 
   queuedRound(dropped: boolean): void {
