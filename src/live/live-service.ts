@@ -15,6 +15,7 @@ import type { Policies } from './policy-types.js';
 import { watchFile } from './policy-watcher.js';
 import { RecentActivity } from './recent-activity.js';
 import { ShadowQueue } from './shadow-queue.js';
+import { ShadowStore } from './shadow-store.js';
 import { policyFailed, type CallVerdict, type SessionVerdict } from './verdict-types.js';
 
 /** What the proxy's routes tell the live side: every answered round trip, cheaply. */
@@ -92,6 +93,8 @@ export function createLiveService(config: Config, logger: Logger): LiveService {
   let watcher: { close(): void } | undefined;
   if (policies) {
     const retentionAge = config.shadow.retention.maxAge === null ? null : (parseDuration(config.shadow.retention.maxAge) ?? null);
+    // Opened once here so a database that cannot be created or migrated fails the start, naming the file; the worker then owns it.
+    new ShadowStore(config.shadow.database, { maxRows: null, maxAgeMs: null }).close();
     queue = new ShadowQueue(
       { database: config.shadow.database, retention: { maxRows: config.shadow.retention.maxRows, maxAgeMs: retentionAge }, redactHeaders: config.redact.headers, bodyPatterns: config.redact.bodyPatterns, policies },
       config.shadow.queueSize,

@@ -352,6 +352,14 @@ describe('admin surfaces', () => {
     expect(state.shadow).toBeNull();
   });
 
+  it('refuses to start when the shadow database cannot be opened, naming it', async () => {
+    const folder = temporaryFolder();
+    const notAFolder = join(folder, 'file');
+    writeFileSync(notAFolder, 'x');
+    const start = startTestProxy('http://127.0.0.1:9', { mode: 'passthrough', shadow: { ...defaultConfig.shadow, policies: writePolicies(folder, bankPolicies()), database: join(notAFolder, 'shadow.sqlite') } });
+    await expect(start).rejects.toThrow(`${join(notAFolder, 'shadow.sqlite')}: cannot open the shadow-scoring database`);
+  });
+
   it('refuses to listen on a non-loopback host without an admin token', async () => {
     await expect(startTestProxy('http://127.0.0.1:9', { host: '0.0.0.0' })).rejects.toThrow(/admin token/);
     const open = await startTestProxy('http://127.0.0.1:9', { host: '0.0.0.0', admin: { token: 'admin-token-0123456789' } });
