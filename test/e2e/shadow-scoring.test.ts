@@ -352,6 +352,14 @@ describe('admin surfaces', () => {
     expect(state.shadow).toBeNull();
   });
 
+  it('exits 2 from calltape proxy with a bad policies file, naming the file, the policy and the field', () => {
+    const folder = temporaryFolder();
+    const file = writePolicies(folder, 'policies:\n  - { id: limits, kind: arguments, tool: t, arguments: { amount: { max: lots } } }\n');
+    const result = runCli(['proxy', '--port', '0', '--mode', 'passthrough', '--policies', file], { cwd: folder });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(`CONFIG_INVALID: ${file}: policies[0] (limits): arguments.amount.max: must be number`);
+  });
+
   it('refuses to start when the shadow database cannot be opened, naming it', async () => {
     const folder = temporaryFolder();
     const notAFolder = join(folder, 'file');
