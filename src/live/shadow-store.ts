@@ -83,6 +83,8 @@ export class ShadowStore {
   private readonly insertSession: Database.Statement;
   private readonly countPolicy: Database.Statement;
   private retainedAt = 0;
+  /** Retention statements, prepared once: retention runs with every write. */
+  private readonly trim: { readonly [name in 'callsBefore' | 'sessionsBefore' | 'failuresBefore' | 'countsBefore' | 'nthCall' | 'callsBelow' | 'callFailuresBelow' | 'nthSession' | 'sessionsBelow' | 'sessionFailuresBelow']: Database.Statement };
 
   constructor(readonly path: string, private readonly retention: Retention) {
     try {
@@ -98,6 +100,18 @@ export class ShadowStore {
     this.insertCall = this.db.prepare('INSERT INTO calls (at, interaction_id, session_id, wire, model, tool, call_index, mocked, verdict, score, arguments, evaluated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
     this.insertFailure = this.db.prepare('INSERT INTO failures VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
     this.insertSession = this.db.prepare('INSERT INTO sessions (session_id, case_id, started_at, ended_at, model, verdict, score, turns, calls, evaluated, trajectory) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    this.trim = {
+      callsBefore: this.db.prepare('DELETE FROM calls WHERE at < ?'),
+      sessionsBefore: this.db.prepare('DELETE FROM sessions WHERE ended_at < ?'),
+      failuresBefore: this.db.prepare('DELETE FROM failures WHERE at < ?'),
+      countsBefore: this.db.prepare('DELETE FROM policy_counts WHERE minute < ?'),
+      nthCall: this.db.prepare('SELECT id FROM calls ORDER BY id DESC LIMIT 1 OFFSET ?').pluck(),
+      callsBelow: this.db.prepare('DELETE FROM calls WHERE id < ?'),
+      callFailuresBelow: this.db.prepare('DELETE FROM failures WHERE call_id IS NOT NULL AND call_id < ?'),
+      nthSession: this.db.prepare('SELECT id FROM sessions ORDER BY id DESC LIMIT 1 OFFSET ?').pluck(),
+      sessionsBelow: this.db.prepare('DELETE FROM sessions WHERE id < ?'),
+      sessionFailuresBelow: this.db.prepare('DELETE FROM failures WHERE session_row IS NOT NULL AND session_row < ?'),
+    };
     this.countPolicy = this.db.prepare(
       'INSERT INTO policy_counts VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (minute, policy, tool, model) DO UPDATE SET evaluated = evaluated + excluded.evaluated, failed = failed + excluded.failed',
     );
@@ -137,23 +151,24 @@ export class ShadowStore {
     // At most once a second: retention is a bound on disk use, not an exact count at every instant.
     if (now - this.retainedAt < 1_000 && maxRows === null) return;
     this.retainedAt = now;
+    const trim = this.trim;
     if (maxAgeMs !== null) {
       const cutoff = now - maxAgeMs;
-      this.db.prepare('DELETE FROM calls WHERE at < ?').run(cutoff);
-      this.db.prepare('DELETE FROM sessions WHERE ended_at < ?').run(cutoff);
-      this.db.prepare('DELETE FROM failures WHERE at < ?').run(cutoff);
-      this.db.prepare('DELETE FROM policy_counts WHERE minute < ?').run(Math.floor(cutoff / 60_000));
+      trim.callsBefore.run(cutoff);
+      trim.sessionsBefore.run(cutoff);
+      trim.failuresBefore.run(cutoff);
+      trim.countsBefore.run(Math.floor(cutoff / 60_000));
     }
     if (maxRows !== null) {
-      const oldestCall = this.db.prepare('SELECT id FROM calls ORDER BY id DESC LIMIT 1 OFFSET ?').pluck().get(maxRows - 1) as number | undefined;
+      const oldestCall = trim.nthCall.get(maxRows - 1) as number | undefined;
       if (oldestCall !== undefined) {
-        this.db.prepare('DELETE FROM calls WHERE id < ?').run(oldestCall);
-        this.db.prepare('DELETE FROM failures WHERE call_id IS NOT NULL AND call_id < ?').run(oldestCall);
+        trim.callsBelow.run(oldestCall);
+        trim.callFailuresBelow.run(oldestCall);
       }
-      const oldestSession = this.db.prepare('SELECT id FROM sessions ORDER BY id DESC LIMIT 1 OFFSET ?').pluck().get(maxRows - 1) as number | undefined;
+      const oldestSession = trim.nthSession.get(maxRows - 1) as number | undefined;
       if (oldestSession !== undefined) {
-        this.db.prepare('DELETE FROM sessions WHERE id < ?').run(oldestSession);
-        this.db.prepare('DELETE FROM failures WHERE session_row IS NOT NULL AND session_row < ?').run(oldestSession);
+        trim.sessionsBelow.run(oldestSession);
+        trim.sessionFailuresBelow.run(oldestSession);
       }
     }
   }
