@@ -94,12 +94,12 @@ export function loadConfig(flags: ConfigFlags, env: Readonly<Record<string, stri
   const flagLayer = validateConfigLayer(layerFrom({ ...flags, maxBodyBytes: undefined, strictTools: flags.strictTools === undefined ? undefined : String(flags.strictTools) }), 'command line', (pointer) => flagNames[pointer] ?? pointer);
 
   const merged = [fileLayer, envLayer, flagLayer].reduce<ConfigLayer>(mergeLayers, {});
-  // Mock files from the file resolve against it; from a flag or variable, against the working folder.
-  const mocksBase = flagLayer.mocks?.files !== undefined || envLayer.mocks?.files !== undefined || !file ? cwd : dirname(file);
+  // Paths from the file resolve against its folder; from a flag or variable, against the working folder.
   const baseFor = (fromFlagOrEnv: boolean, inFile: boolean): string => (fromFlagOrEnv || !file || !inFile ? cwd : dirname(file));
+  const mocksBase = baseFor(flagLayer.mocks?.files !== undefined || envLayer.mocks?.files !== undefined, fileLayer.mocks?.files !== undefined);
   const policiesBase = baseFor(flagLayer.shadow?.policies !== undefined || envLayer.shadow?.policies !== undefined, fileLayer.shadow?.policies !== undefined);
   const databaseBase = baseFor(flagLayer.shadow?.database !== undefined || envLayer.shadow?.database !== undefined, fileLayer.shadow?.database !== undefined);
-  const cassetteBase = flagLayer.cassette !== undefined || envLayer.cassette !== undefined || !file || fileLayer.cassette === undefined ? cwd : dirname(file);
+  const cassetteBase = baseFor(flagLayer.cassette !== undefined || envLayer.cassette !== undefined, fileLayer.cassette !== undefined);
   const d = defaultConfig;
   return {
     file,
