@@ -86,6 +86,9 @@ describe('shadow scoring of live traffic', () => {
     expect(metricValue(text, 'calltape_tool_calls_scored_total', { tool: 'transfer_money', model: 'gpt-test', verdict: 'fail' })).toBe(3);
     expect(metricValue(text, 'calltape_tool_calls_scored_total', { tool: 'transfer_money', model: 'gpt-test', verdict: 'pass' })).toBe(1);
     expect(metricValue(text, 'calltape_tool_calls_captured_total', { tool: 'get_balance', model: 'gpt-test' })).toBe(4);
+    // Score histogram: four transfers scored, the one that met every policy in the top bucket only.
+    expect(metricValue(text, 'calltape_tool_call_score_count', { tool: 'transfer_money' })).toBe(4);
+    expect(metricValue(text, 'calltape_tool_call_score_bucket', { le: '0.99', tool: 'transfer_money' })).toBe(3);
     expect(metricValue(text, 'calltape_requests_total', { route: 'openai-chat', model: 'gpt-test', status: '2xx' })).toBe(9);
     expect(metricValue(text, 'calltape_upstream_ttfb_seconds_count', { route: 'openai-chat', model: 'gpt-test' })).toBe(9);
     // A session with a failing call fails too: big, schema, delete, yen and the loop.
@@ -268,6 +271,28 @@ describe('shadow scoring on the other wires and with model judges', () => {
     expect(metricValue(text, 'calltape_requests_total', { route: 'openai-chat', model: 'gpt-4o-mini', status: '2xx' })).toBe(1);
     expect(metricValue(text, 'calltape_tool_calls_captured_total', { tool: 'get_balance', model: 'gpt-test' })).toBe(2);
     expect(feed.events.filter((event) => String(event['sessionId']).startsWith('calltape-judge'))).toEqual([]);
+  });
+});
+
+describe('ground-truth cases in live policies', () => {
+  it('scores a session tagged with a case id (x-calltape-case, or a session id equal to one) against that case', async () => {
+    const folder = temporaryFolder();
+    const suite = join(folder, 'suite.yaml');
+    writeFileSync(suite, 'name: live-cases\ncases:\n  - test_id: pay-rent\n    prompt: pay my rent\n    expected_tool: transfer_money\n    arguments: { amount: 120, currency: EUR, to: ACCT-12345 }\n');
+    const { proxy, client } = await setUp(bankPolicies(`  - { id: truth, kind: cases, suites: [${suite}] }\n`));
+    const feed = await feedOf(proxy, '?type=session.scored');
+    const tagged = { 'x-calltape-case': 'pay-rent' };
+    await client.chat.completions.create({ model: 'gpt-test', messages: [{ role: 'user', content: 'transfer 120 euros' }], tools: bankTools }, { headers: { ...tagged, 'x-calltape-session': 'tagged-good' } });
+    await client.chat.completions.create({ model: 'gpt-test', messages: [{ role: 'user', content: 'transfer yen' }], tools: bankTools }, { headers: { ...tagged, 'x-calltape-session': 'tagged-bad' } });
+    await ask(client, 'transfer 120 euros', { session: 'pay-rent' });
+    await ask(client, 'transfer 120 euros', { session: 'untagged' });
+    const session = (id: string) => feed.waitFor((event) => event['sessionId'] === id, id);
+    expect(await session('tagged-good')).toMatchObject({ caseId: 'pay-rent', verdict: 'pass', evaluated: ['no-loops', 'truth'] });
+    const bad = await session('tagged-bad');
+    expect(bad).toMatchObject({ caseId: 'pay-rent', verdict: 'fail', failures: [expect.objectContaining({ policy: 'truth', reason: 'case_failed' })] });
+    expect((bad['failures'] as { message: string }[])[0]?.message).toContain('case pay-rent:');
+    expect(await session('pay-rent')).toMatchObject({ caseId: 'pay-rent', verdict: 'pass', evaluated: ['no-loops', 'truth'] });
+    expect(await session('untagged')).toMatchObject({ verdict: 'pass', evaluated: ['no-loops'] });
   });
 });
 
