@@ -24,7 +24,7 @@ import { inRequestedForm, replayRecording, timingFactor } from './replay-recordi
 import { sendError } from './send-error.js';
 import { timeOrderedId } from './time-ordered-id.js';
 import type { Upstream } from './upstream.js';
-import type { LoopRecord, ProxyObserver, Where } from './route-types.js';
+import { requestedModel, type LoopRecord, type ProxyObserver, type Where } from './route-types.js';
 import type { LiveTap } from '../live/live-service.js';
 
 export interface CapturedRouteDeps {
@@ -168,9 +168,7 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
 
     try {
       // Parsed only to reject bad JSON before it costs an upstream call (and to label metrics by model); summaries are built off this path.
-      const parsed: unknown = JSON.parse(text);
-      const named = parsed !== null && typeof parsed === 'object' ? (parsed as { model?: unknown }).model : undefined;
-      model = typeof named === 'string' ? named : undefined;
+      model = requestedModel(JSON.parse(text));
     } catch (error) {
       const invalid = new CalltapeError('INVALID_JSON', `calltape: the request body is not valid JSON (${(error as Error).message})`);
       sendError(response, adapter, invalid);

@@ -29,3 +29,9 @@ export interface Where {
   readonly cassette: string;
   readonly mode: ProxyMode;
 }
+
+/** The model a request body asks for (`model` at the top level on every wire), for metric labels. */
+export function requestedModel(body: unknown): string | undefined {
+  const model = body !== null && typeof body === 'object' ? (body as { model?: unknown }).model : undefined;
+  return typeof model === 'string' ? model : undefined;
+}

@@ -13,7 +13,7 @@ import type { Mock } from '../mocks/mock-types.js';
 import { runToolLoop, type LoopRound } from '../mocks/tool-loop.js';
 import { parseJson } from '../providers/json-access.js';
 import type { ToolLoopWire } from '../providers/provider-adapter.js';
-import type { ProxyObserver, Where } from './route-types.js';
+import { requestedModel, type ProxyObserver, type Where } from './route-types.js';
 import { selectMocks, type MockState } from './mocked-route.js';
 import { countMiss, describeMiss, findRecording, type ReplayStats } from './replay-lookup.js';
 import type { CassetteRegistry } from './cassette-registry.js';
@@ -27,8 +27,7 @@ import type { LiveTap } from '../live/live-service.js';
 /** The model a `response.create` frame asks for, for metric labels. */
 function modelOf(frame: Uint8Array): string | undefined {
   try {
-    const model = (JSON.parse(Buffer.from(frame).toString('utf8')) as { model?: unknown; response?: { model?: unknown } }).model;
-    return typeof model === 'string' ? model : undefined;
+    return requestedModel(JSON.parse(Buffer.from(frame).toString('utf8')));
   } catch {
     return undefined;
   }
