@@ -1,16 +1,18 @@
 import { munkres } from 'munkres';
 import type { JsonValue } from '../trace/trace.js';
 import { inferSchema } from './infer-schema.js';
-import { matchValue } from './match/match-value.js';
+import { matchAlone, matchValue } from './match/match-value.js';
 import { normaliseBySchema } from './normalise/normalise-by-schema.js';
-import { namedNormalisers, type NamedNormaliser } from './normalise/named-normalisers.js';
+import { applyNamedNormalisers } from './normalise/apply-named-normalisers.js';
+import { hasOwn, ownValue, setOwn } from './own.js';
+import { ruleAt, rulePathOf, standsAlone, type RuleTable } from './rule-table.js';
 import type { ArgumentRule, MatchingStrategy, Mismatch, ReasonCode } from './types.js';
 
 type JsonObject = { readonly [key: string]: JsonValue };
 
 /** The state of one comparison: rules in, mismatches and the critical/extra verdicts out. */
 export interface Walk {
-  readonly rules: { readonly [path: string]: ArgumentRule };
+  readonly rules: RuleTable;
   readonly extra: 'ignore' | 'penalize' | 'fail';
   /** User normalisers by name, beside the built-in ones. */
   readonly normalisers: { readonly [name: string]: (value: JsonValue) => JsonValue } | undefined;
@@ -34,8 +36,10 @@ export function newWalk(rules: Walk['rules'], extra: Walk['extra'], normalisers?
 }
 
 /**
- * Weighted score in [0, 1] of an actual arguments object against the expected one; every
- * mismatch is recorded by path. Rules apply by path (`address.city`, `items[].sku`).
+ * The reference comparison: weighted score in [0, 1] of an actual arguments object against the
+ * expected one, every mismatch recorded by path. Rules apply by path (`address.city`,
+ * `items[].sku`, globs such as `*_id`). The compiled scorer (`compile-case.ts`) must give
+ * byte-identical results; a property test holds the two together.
  */
 export function compareObject(expected: Sides, actual: Sides, path: string, walk: Walk): number {
   const expectedValue = asObject(expected.value) ?? {};
@@ -43,28 +47,46 @@ export function compareObject(expected: Sides, actual: Sides, path: string, walk
   const expectedRaw = asObject(expected.raw);
   const actualRaw = asObject(actual.raw);
   const prefix = path === '' ? '' : `${path}.`;
-  // Arguments a rule lists acceptable values for count even when the expected arguments leave them out.
-  const ruled = anyOfChildren(walk.rules, rulePathOf(prefix));
-  const keys = ruled ? [...new Set([...Object.keys(expectedValue), ...ruled])].sort() : Object.keys(expectedValue).sort();
+  const keys = memberKeys(expectedValue, actualValue, walk.rules, rulePathOf(prefix));
   let total = 0;
   let weights = 0;
   for (const key of keys) {
     const childPath = `${prefix}${key}`;
-    const rule = walk.rules[rulePathOf(childPath)];
+    const rule = ruleAt(walk.rules, rulePathOf(childPath));
     const weight = rule?.weight ?? 1;
     weights += weight;
-    total += weight * compareMember(expectedRaw?.[key], expectedValue[key], actualValue[key], actualRaw !== undefined && key in actualRaw, childPath, rule, walk);
+    total += weight * compareMember(ownValue(expectedRaw, key), ownValue(expectedValue, key), ownValue(actualValue, key), hasOwn(actualRaw, key), childPath, rule, walk);
   }
-  if (walk.extra !== 'ignore') for (const key in actualValue) {
-    if (key in expectedValue || ruled?.includes(key)) continue;
+  if (walk.extra !== 'ignore') for (const key of Object.keys(actualValue)) {
+    if (keys.includes(key)) continue;
     // A rule saying "ignore" for an argument the expectation leaves out allows it, whatever its value.
-    if (walk.rules[rulePathOf(`${prefix}${key}`)]?.matching_strategy === 'ignore') continue;
+    if (ruleAt(walk.rules, rulePathOf(`${prefix}${key}`))?.matching_strategy === 'ignore') continue;
     // An argument nobody asked for can change what a tool does (force: true); by default it fails the call.
-    record(walk, `${prefix}${key}`, undefined, actualValue[key], 'unexpected_argument', 'exact', undefined, undefined);
+    record(walk, `${prefix}${key}`, undefined, ownValue(actualValue, key), 'unexpected_argument', 'exact', undefined, undefined);
     if (walk.extra === 'fail') walk.unexpected = true;
     weights += 1;
   }
   return weights === 0 ? 1 : total / weights;
+}
+
+/**
+ * The arguments an object is scored on, sorted: the expected ones, those a rule checks on its own
+ * (acceptable values, a pattern, a range) even when the expectation leaves them out, and actual
+ * arguments a glob rule of that kind covers.
+ */
+export function memberKeys(expected: JsonObject, actual: JsonObject, rules: RuleTable, parent: string): string[] {
+  const keys = Object.keys(expected);
+  const alone = rules.standalone.get(parent);
+  if (alone === undefined && !rules.globStandalone) return keys.sort();
+  const all = new Set(keys);
+  for (const key of alone ?? []) all.add(key);
+  if (rules.globStandalone) {
+    for (const key of Object.keys(actual)) {
+      const rule = ruleAt(rules, `${parent}${key}`);
+      if (rule !== undefined && standsAlone(rule)) all.add(key);
+    }
+  }
+  return [...all].sort();
 }
 
 /** One argument: its expected value as written (for markers) and normalised, the actual value and whether it was sent at all. */
@@ -89,13 +111,18 @@ function compareMember(expectedRaw: JsonValue | undefined, expectedValue: JsonVa
     return record(walk, path, values.length === 1 ? values[0] : values, actualValue, 'value_mismatch', strategy, rule, `none of ${values.length} acceptable value(s)`);
   }
   if (actualValue === undefined) return record(walk, path, expectedValue, undefined, 'missing_argument', strategy, rule, undefined);
-  if (expectedValue === undefined) return 1;
+  if (expectedValue === undefined) {
+    // Only a rule that stands alone gets here with no expected value (rules that need one are refused when the case is compiled).
+    const actual = rule?.normalise ? applyNamedNormalisers(actualValue, rule, walk.normalisers) : actualValue;
+    const match = matchAlone(strategy, actual, rule ?? {});
+    return match.matched ? 1 : record(walk, path, undefined, actual, match.typeMismatch ? 'type_mismatch' : 'value_mismatch', strategy, rule, match.detail);
+  }
   return compareValue(expectedValue, actualValue, strategy, path, rule, walk);
 }
 
 function compareValue(expectedValue: JsonValue, actualValue: JsonValue, strategy: MatchingStrategy, path: string, rule: ArgumentRule | undefined, walk: Walk): number {
-  const expected = rule?.normalise ? applyNamed(expectedValue, rule, walk) : expectedValue;
-  const actual = rule?.normalise ? applyNamed(actualValue, rule, walk) : actualValue;
+  const expected = rule?.normalise ? applyNamedNormalisers(expectedValue, rule, walk.normalisers) : expectedValue;
+  const actual = rule?.normalise ? applyNamedNormalisers(actualValue, rule, walk.normalisers) : actualValue;
   if (strategy === 'exact' || strategy === 'any_of') {
     if (asObject(expected) && asObject(actual)) return compareObject({ raw: expected, value: expected }, { raw: actual, value: actual }, path, walk);
     if (Array.isArray(expected) && Array.isArray(actual)) return compareArray(expected, actual, path, rule, walk);
@@ -103,18 +130,6 @@ function compareValue(expectedValue: JsonValue, actualValue: JsonValue, strategy
   const match = matchValue(strategy, expected, actual, rule ?? {}, walk.embeddings);
   if (match.matched) return 1;
   return record(walk, path, expected, actual, match.unavailable ? 'embedding_unavailable' : match.typeMismatch ? 'type_mismatch' : 'value_mismatch', strategy, rule, match.detail);
-}
-
-function applyNamed(value: JsonValue, rule: ArgumentRule, walk: Walk): JsonValue {
-  let result = value;
-  for (const name of rule.normalise ?? []) {
-    const custom = walk.normalisers?.[name];
-    if (custom) result = custom(result);
-    else if (name in namedNormalisers) result = namedNormalisers[name as NamedNormaliser](result, rule.country === undefined ? {} : { country: rule.country });
-    // A typo in a suite must not silently compare raw values.
-    else throw new Error(`unknown normaliser "${name}": use phone, money, email, url or loose_string, or register it in options.normalisers`);
-  }
-  return result;
 }
 
 /** Arrays compare element by element in order, or (`unordered`) by the best one-to-one pairing. */
@@ -135,29 +150,13 @@ function compareArray(expected: readonly JsonValue[], actual: readonly JsonValue
 }
 
 function record(walk: Walk, path: string, expected: JsonValue | undefined, actual: JsonValue | undefined, reason: ReasonCode, strategy: MatchingStrategy, rule: ArgumentRule | undefined, detail: string | undefined): number {
-  walk.mismatches[path] = { expected, actual, reason, strategy, score: 0, ...(detail !== undefined ? { detail } : {}) };
+  setOwn(walk.mismatches, path, { expected, actual, reason, strategy, score: 0, ...(detail !== undefined ? { detail } : {}) });
   if (rule?.critical) walk.critical = true;
   return 0;
 }
 
-/** `items[3].sku` → `items[].sku`: rules are written for every element. */
-export function rulePathOf(path: string): string {
-  return path.includes('[') ? path.replace(/\[\d+\]/g, '[]') : path;
-}
-
-/** Child keys of a parent path prefix (`''`, `address.`) that have an any_of rule. Rules are few: a scan is cheapest. */
-function anyOfChildren(rules: Walk['rules'], parent: string): string[] | undefined {
-  let keys: string[] | undefined;
-  for (const path in rules) {
-    if (rules[path]?.any_of === undefined || !path.startsWith(parent)) continue;
-    const key = path.slice(parent.length);
-    if (!/[.[]/.test(key)) (keys ??= []).push(key);
-  }
-  return keys;
-}
-
 export function isOmittedMarker(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && (value as Record<string, unknown>)['$omitted'] === true;
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.hasOwn(value, '$omitted') && (value as Record<string, unknown>)['$omitted'] === true;
 }
 
 function asObject(value: JsonValue | undefined): JsonObject | undefined {

@@ -38,16 +38,15 @@ function equalAt(expected: JsonValue, actual: JsonValue, at: SchemaAt, strictKey
     for (let index = 0; index < expected.length; index++) if (!equalAt(expected[index] as JsonValue, actual[index] as JsonValue, items, strictKeys)) return false;
     return true;
   }
-  if (Array.isArray(actual) || '$omitted' in expected) return false;
+  if (Array.isArray(actual) || Object.hasOwn(expected, '$omitted')) return false;
   const properties = at === inferred ? undefined : subSchema(at, 'properties');
   const additional = at === inferred ? undefined : subSchema(at, 'additionalProperties');
-  let keys = 0;
-  for (const key in expected) {
-    keys++;
-    const value = (actual as { readonly [key: string]: JsonValue })[key];
+  const expectedKeys = Object.keys(expected);
+  for (const key of expectedKeys) {
+    const value = Object.hasOwn(actual, key) ? (actual as { readonly [key: string]: JsonValue })[key] : undefined;
     const schema = at === inferred ? inferred : ((properties ? child(properties, key) : undefined) ?? additional);
     if (value === undefined || !equalAt(expected[key] as JsonValue, value, schema, strictKeys)) return false;
   }
-  if (strictKeys) for (const _key in actual) keys--;
-  return !strictKeys || keys === 0;
+  // Every expected key was found in actual: equal counts mean no key beyond them.
+  return !strictKeys || Object.keys(actual).length === expectedKeys.length;
 }

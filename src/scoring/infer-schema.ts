@@ -1,5 +1,6 @@
 import type { JsonSchema, JsonValue } from '../trace/trace.js';
 import { normaliseDateTime } from './normalise/normalise-datetime.js';
+import { setOwn } from './own.js';
 
 // Shared leaf schemas: inferred schemas are read, never changed.
 const numberSchema: JsonSchema = { type: 'number' };
@@ -25,7 +26,7 @@ export function inferSchema(value: JsonValue | undefined): JsonSchema | undefine
   const properties: Record<string, JsonValue> = {};
   for (const [key, item] of Object.entries(value)) {
     const inferred = inferSchema(item);
-    if (inferred) properties[key] = inferred;
+    if (inferred) setOwn(properties, key, inferred);
   }
   return { type: 'object', properties };
 }

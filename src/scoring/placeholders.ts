@@ -1,4 +1,5 @@
 import type { JsonValue } from '../trace/trace.js';
+import { setOwn } from './own.js';
 
 const placeholder = /\{\{\s*(TODAY|NOW|TOMORROW|YESTERDAY)\s*(?:([+-])\s*(\d+)\s*([mhd]))?\s*\}\}/g;
 const unitMs = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
@@ -13,11 +14,11 @@ export function resolvePlaceholders(value: JsonValue, now: Date): JsonValue {
   return hasPlaceholder(value) ? resolve(value, now) : value;
 }
 
-function hasPlaceholder(value: JsonValue): boolean {
+export function hasPlaceholder(value: JsonValue): boolean {
   if (typeof value === 'string') return value.includes('{{');
   if (Array.isArray(value)) return value.some(hasPlaceholder);
   if (typeof value === 'object' && value !== null) {
-    for (const key in value) if (hasPlaceholder(value[key] as JsonValue)) return true;
+    for (const key of Object.keys(value)) if (hasPlaceholder(value[key] as JsonValue)) return true;
   }
   return false;
 }
@@ -27,7 +28,7 @@ function resolve(value: JsonValue, now: Date): JsonValue {
   if (Array.isArray(value)) return value.map((item) => resolve(item, now));
   if (typeof value === 'object' && value !== null) {
     const result: Record<string, JsonValue> = {};
-    for (const [key, item] of Object.entries(value)) result[key] = resolve(item, now);
+    for (const [key, item] of Object.entries(value)) setOwn(result, key, resolve(item, now));
     return result;
   }
   return value;

@@ -1,4 +1,4 @@
-import type { JsonValue } from '../trace/trace.js';
+import { valuesAt } from './argument-paths.js';
 import { parseCallArguments } from './parse-arguments.js';
 import type { ActualCall, TestCase } from './types.js';
 
@@ -20,22 +20,4 @@ export function semanticTexts(testCase: TestCase, actualCalls: readonly ActualCa
     }
   }
   return [...texts].sort();
-}
-
-/** Values at a rule path (`a.b`, `items[].sku`) in an arguments object. */
-function valuesAt(root: JsonValue, path: string): JsonValue[] {
-  let current: JsonValue[] = [root];
-  for (const part of path.split('.')) {
-    const each = part.endsWith('[]');
-    const key = each ? part.slice(0, -2) : part;
-    const next: JsonValue[] = [];
-    for (const value of current) {
-      if (typeof value !== 'object' || value === null || Array.isArray(value) || !(key in value)) continue;
-      const child = value[key] as JsonValue;
-      if (each && Array.isArray(child)) next.push(...child);
-      else if (!each) next.push(child);
-    }
-    current = next;
-  }
-  return current;
 }

@@ -21,6 +21,10 @@ export interface ArgumentRule {
   readonly tolerance?: number;
   /** numeric: tolerance relative to the expected value. */
   readonly relative_tolerance?: number;
+  /** numeric: the smallest acceptable value; with `max`, a range that applies with no expected value. */
+  readonly min?: number;
+  /** numeric: the largest acceptable value. */
+  readonly max?: number;
   /** regex: pattern the whole actual value must match (default: the expected value as a pattern). */
   readonly pattern?: string;
   /** regex flags (`i`, `s`, `u`, `m`). */

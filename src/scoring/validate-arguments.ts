@@ -5,17 +5,19 @@ import type { JsonSchema, JsonValue } from '../trace/trace.js';
 const ajv = new Ajv2020({ allErrors: false, strict: false, validateSchema: false });
 addFormats.default(ajv);
 /** Validators by schema object: the fast path when the same object comes back (a suite's schemas). */
-const compiled = new WeakMap<JsonSchema, ValidateFunction | null>();
+const compiled = new WeakMap<JsonSchema, Compiled>();
+/** A validator, or why the schema did not compile. */
+type Compiled = ValidateFunction | { readonly error: string };
 /**
  * Validators by schema text, least recently used first: every captured request parses its tools
  * afresh, so the same schema arrives as a new object each time, and compiling (milliseconds) per
  * call would dominate live scoring. Bounded, so a long-running proxy seeing ever new schemas
  * keeps a fixed number of validators.
  */
-const byText = new Map<string, ValidateFunction | null>();
+const byText = new Map<string, Compiled>();
 const maxValidators = 2_000;
 
-function validatorFor(schema: JsonSchema): ValidateFunction | null {
+function validatorFor(schema: JsonSchema): Compiled {
   const known = compiled.get(schema);
   if (known !== undefined) return known;
   const text = JSON.stringify(schema);
@@ -23,8 +25,8 @@ function validatorFor(schema: JsonSchema): ValidateFunction | null {
   if (validate === undefined) {
     try {
       validate = ajv.compile(schema);
-    } catch {
-      validate = null;
+    } catch (error) {
+      validate = { error: (error as Error).message };
     }
     // Ajv keeps every compiled schema object in its own cache; this module's caches are the only ones.
     ajv.removeSchema(schema);
@@ -37,14 +39,22 @@ function validatorFor(schema: JsonSchema): ValidateFunction | null {
   return validate;
 }
 
+/** Why a schema cannot be compiled, or undefined when it can (compiled once, then cached). */
+export function schemaCompileError(schema: JsonSchema): string | undefined {
+  const validate = validatorFor(schema);
+  return typeof validate === 'function' ? undefined : validate.error;
+}
+
 /**
  * Checks arguments against a tool's parameter schema. Returns the first violation as
- * `path: message`, or undefined when valid (or when the schema itself cannot be compiled,
- * which is the suite's problem, not the agent's).
+ * `path: message`, or undefined when valid. A schema that cannot be compiled is reported as
+ * `(schema): …` rather than skipped: nothing was checked, and saying so is the only honest answer
+ * (scoreCall refuses such a schema before scoring).
  */
 export function schemaViolation(schema: JsonSchema, value: JsonValue): string | undefined {
   const validate = validatorFor(schema);
-  if (!validate || validate(value)) return undefined;
+  if (typeof validate !== 'function') return `(schema): the tool's schema does not compile: ${validate.error}`;
+  if (validate(value)) return undefined;
   const error = validate.errors?.[0];
   const path = error?.instancePath ? error.instancePath.slice(1).replace(/\//g, '.') : '(arguments)';
   const extra = error?.keyword === 'additionalProperties' ? ` (${String((error.params as Record<string, unknown>)['additionalProperty'])})` : '';

@@ -42,11 +42,7 @@ export function matchValue(strategy: MatchingStrategy, expected: JsonValue, actu
     case 'substring':
       return { matched: textOf(actual).includes(textOf(expected)) };
     case 'regex': {
-      const source = rule.pattern ?? textOf(expected);
-      const key = `${rule.flags ?? ''}/${source}`;
-      let pattern = patterns.get(key);
-      if (!pattern) patterns.set(key, (pattern = new RegExp(`^(?:${source})$`, (rule.flags ?? '').replace(/[gy]/g, ''))));
-      return { matched: pattern.test(textOf(actual)) };
+      return { matched: regexFor(rule.pattern ?? textOf(expected), rule.flags).test(textOf(actual)) };
     }
     case 'fuzzy': {
       if (typeof expected !== 'string' || typeof actual !== 'string') return { matched: equal(expected, actual), typeMismatch: typeof expected !== typeof actual };
@@ -55,6 +51,8 @@ export function matchValue(strategy: MatchingStrategy, expected: JsonValue, actu
     }
     case 'numeric': {
       if (typeof expected !== 'number' || typeof actual !== 'number') return { matched: false, typeMismatch: true, detail: 'numeric needs two numbers' };
+      const outside = outsideRange(actual, rule);
+      if (outside) return outside;
       const difference = Math.abs(actual - expected);
       const allowed = Math.max(rule.tolerance ?? 0, (rule.relative_tolerance ?? 0) * Math.abs(expected));
       return { matched: difference <= allowed, detail: `difference ${round(difference)}` };
@@ -66,6 +64,38 @@ export function matchValue(strategy: MatchingStrategy, expected: JsonValue, actu
       return { matched: seconds <= (rule.tolerance ?? 0), detail: `${round(seconds)} s apart` };
     }
   }
+}
+
+/**
+ * A rule that carries its own expectation, applied with no expected value: `regex` with a
+ * `pattern`, `numeric` with `min`/`max` (numeric strings are read as numbers). Other strategies
+ * need an expected value and are refused when the case is compiled.
+ */
+export function matchAlone(strategy: MatchingStrategy, actual: JsonValue, rule: ArgumentRule): ValueMatch {
+  if (strategy === 'regex' && rule.pattern !== undefined) {
+    const matched = regexFor(rule.pattern, rule.flags).test(textOf(actual));
+    return matched ? { matched } : { matched, detail: `does not match /${rule.pattern}/` };
+  }
+  if (strategy === 'numeric') {
+    const number = typeof actual === 'number' ? actual : typeof actual === 'string' && actual.trim() !== '' && Number.isFinite(Number(actual)) ? Number(actual) : undefined;
+    if (number === undefined) return { matched: false, typeMismatch: true, detail: 'numeric needs a number' };
+    return outsideRange(number, rule) ?? { matched: true };
+  }
+  return { matched: false, detail: `${strategy} needs an expected value` };
+}
+
+function outsideRange(value: number, rule: ArgumentRule): ValueMatch | undefined {
+  if (rule.min !== undefined && value < rule.min) return { matched: false, detail: `${value} is below the minimum ${rule.min}` };
+  if (rule.max !== undefined && value > rule.max) return { matched: false, detail: `${value} is above the maximum ${rule.max}` };
+  return undefined;
+}
+
+/** Compiled once per pattern and flags (`g`/`y` dropped: they make `test` stateful). */
+export function regexFor(source: string, flags: string | undefined): RegExp {
+  const key = `${flags ?? ''}/${source}`;
+  let pattern = patterns.get(key);
+  if (!pattern) patterns.set(key, (pattern = new RegExp(`^(?:${source})$`, (flags ?? '').replace(/[gy]/g, ''))));
+  return pattern;
 }
 
 /** 1 − Levenshtein distance ÷ the longer length (1 for two empty strings). */
@@ -90,7 +120,7 @@ export function cosine(left: readonly number[], right: readonly number[]): numbe
   return leftNorm === 0 || rightNorm === 0 ? 0 : dot / Math.sqrt(leftNorm * rightNorm);
 }
 
-function textOf(value: JsonValue): string {
+export function textOf(value: JsonValue): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 

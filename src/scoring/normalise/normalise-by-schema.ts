@@ -1,4 +1,5 @@
 import type { JsonSchema, JsonValue } from '../../trace/trace.js';
+import { ownValue, setOwn } from '../own.js';
 import { normaliseDate, normaliseDateTime } from './normalise-datetime.js';
 
 const numeric = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
@@ -7,12 +8,13 @@ const falsy = new Set(['false', 'no', 'n', 'off', '0']);
 
 /** Whether the schema's `type` keyword allows `type` (no allocation: this runs for every value scored). */
 export function allowsType(schema: JsonSchema | undefined, type: string): boolean {
-  const declared = schema?.['type'];
+  const declared = schema === undefined ? undefined : ownValue(schema, 'type');
   return declared === type || (Array.isArray(declared) && declared.includes(type));
 }
 
 export function child(schema: JsonSchema | undefined, key: string): JsonSchema | undefined {
-  const value = schema?.[key];
+  // Property names come from input: `constructor` must not find Object's.
+  const value = schema !== undefined && Object.hasOwn(schema, key) ? schema[key] : undefined;
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
 }
 
@@ -50,7 +52,7 @@ export function normaliseBySchema(value: JsonValue, schema: JsonSchema | undefin
         return text;
       }
     }
-    const format = schema?.['format'];
+    const format = ownValue(schema, 'format');
     if (format === 'date-time') return normaliseDateTime(text) ?? text;
     if (format === 'date') return normaliseDate(text) ?? text;
     return text;
@@ -70,17 +72,17 @@ export function normaliseBySchema(value: JsonValue, schema: JsonSchema | undefin
     let result: Record<string, JsonValue> | undefined;
     const properties = subSchema(schema, 'properties');
     const additional = subSchema(schema, 'additionalProperties');
-    for (const key in value) {
+    for (const key of Object.keys(value)) {
       const item = value[key] as JsonValue;
       const normalised = normaliseBySchema(item, (properties ? child(properties, key) : undefined) ?? additional, defaults);
-      if (normalised !== item) (result ??= { ...value })[key] = normalised;
+      if (normalised !== item) setOwn((result ??= { ...value }), key, normalised);
     }
     if (defaults && properties) {
-      for (const key in properties) {
-        if (key in value) continue;
+      for (const key of Object.keys(properties)) {
+        if (Object.hasOwn(value, key)) continue;
         const propertySchema = child(properties, key);
-        const fallback = propertySchema?.['default'];
-        if (fallback !== undefined) (result ??= { ...value })[key] = normaliseBySchema(fallback, propertySchema, defaults);
+        const fallback = propertySchema === undefined ? undefined : ownValue(propertySchema, 'default');
+        if (fallback !== undefined) setOwn((result ??= { ...value }), key, normaliseBySchema(fallback, propertySchema, defaults));
       }
     }
     return result ?? value;

@@ -1,0 +1,104 @@
+import { munkres } from 'munkres';
+import { setOwn } from './own.js';
+import type { Mismatch, ReasonCode, ScoreResult, TestCase } from './types.js';
+
+/** One expected call scored against one actual call. */
+export interface PairScore {
+  readonly score: number;
+  readonly mismatches: Record<string, Mismatch>;
+  readonly reasons: readonly ReasonCode[];
+  readonly tool: string | null;
+  readonly message: string | null;
+}
+
+export const messages: Record<ReasonCode, string> = {
+  missing_tool_call: 'no tool call was made',
+  wrong_tool: 'a different tool was called',
+  invalid_json: 'the arguments are not valid JSON',
+  schema_violation: "the arguments violate the tool's schema",
+  missing_argument: 'a required argument is missing',
+  unexpected_argument: 'an argument that was not expected was given',
+  must_be_omitted: 'an argument that must be omitted was given',
+  value_mismatch: 'an argument has the wrong value',
+  type_mismatch: 'an argument has the wrong type',
+  critical_mismatch: 'a critical argument mismatched',
+  extra_call: 'more calls were made than expected',
+  embedding_unavailable: 'a semantic rule had no embedding to compare',
+};
+
+/**
+ * Parallel expected calls against the calls made, from the matrix of pair scores: the
+ * assignment (Munkres on 1 − score, or the first/best call for a single expectation), the
+ * explanations of the assigned pairs only (`pairAt`, asked for those alone), and the multiple-call
+ * policy for the calls left over. Shared by the reference and the compiled scorer.
+ */
+export function combinePairs(expectedCount: number, actualCount: number, policy: NonNullable<TestCase['multiple_calls']>, threshold: number, scores: readonly (readonly number[])[], pairAt: (row: number, column: number) => PairScore): ScoreResult {
+  let assignment: (number | null)[];
+  if (expectedCount === 1 && policy === 'first') assignment = [0];
+  else if (expectedCount === 1) assignment = [bestIndex(scores[0] ?? [])];
+  else {
+    const cost = scores.map((row) => row.map((score) => 1 - score));
+    assignment = scores.map(() => null);
+    for (const [row, column] of munkres(cost) as [number, number][]) assignment[row] = column;
+  }
+
+  const mismatches: Record<string, Mismatch> = {};
+  const reasons = new Set<ReasonCode>();
+  let total = 0;
+  let message: string | null = null;
+  assignment.forEach((column, row) => {
+    const pair = column === null ? undefined : pairAt(row, column);
+    if (!pair) {
+      reasons.add('missing_tool_call');
+      message ??= messages.missing_tool_call;
+      return;
+    }
+    total += pair.score;
+    const prefix = expectedCount > 1 ? `calls[${row}].` : '';
+    for (const [path, mismatch] of Object.entries(pair.mismatches)) setOwn(mismatches, `${prefix}${path}`, mismatch);
+    for (const reason of pair.reasons) reasons.add(reason);
+    message ??= pair.message;
+  });
+  let score = total / expectedCount;
+
+  const used = new Set(assignment.filter((column): column is number => column !== null));
+  const extra = actualCount - used.size;
+  if (extra > 0 && policy !== 'first' && policy !== 'best') {
+    reasons.add('extra_call');
+    message ??= messages.extra_call;
+    if (policy === 'penalize') score *= expectedCount / (expectedCount + extra);
+    if (policy === 'all') {
+      // Every call must be a correct one: extra calls are scored against the expectation too.
+      const extraScores = Array.from({ length: actualCount }, (_, column) => column).filter((column) => !used.has(column)).map((column) => Math.max(...scores.map((row) => row[column] ?? 0)));
+      score = (total + extraScores.reduce((sum, value) => sum + value, 0)) / (expectedCount + extra);
+    }
+  }
+  const matchedTools = assignment.map((column, row) => (column === null ? null : (pairAt(row, column).tool ?? null)));
+  return finish(score, mismatches, [...reasons], assignment, matchedTools, extra, threshold, message);
+}
+
+function bestIndex(row: readonly number[]): number {
+  let best = 0;
+  row.forEach((score, index) => {
+    if (score > (row[best] ?? -1)) best = index;
+  });
+  return best;
+}
+
+export function finish(score: number, mismatches: Record<string, Mismatch>, reasons: ReasonCode[], assignment: (number | null)[], matchedTools: (string | null)[], extra: number, threshold: number, message: string | null): ScoreResult {
+  const rounded = Math.round(score * 1e9) / 1e9;
+  const paths = Object.keys(mismatches);
+  let sortedMismatches = mismatches;
+  if (paths.length > 1) {
+    sortedMismatches = {};
+    for (const path of paths.sort()) setOwn(sortedMismatches, path, mismatches[path] as Mismatch);
+  }
+  return {
+    is_correct: rounded >= threshold && !reasons.includes('critical_mismatch'),
+    score: rounded,
+    mismatches: sortedMismatches,
+    error_message: message,
+    reasons: reasons.length > 1 ? [...new Set(reasons)].sort() : reasons,
+    details: { assignment, matched_tools: matchedTools, extra_calls: extra },
+  };
+}
