@@ -1,7 +1,8 @@
 import { parseCallArguments } from '../scoring/parse-arguments.js';
 import { scoreCall } from '../scoring/score-call.js';
 import type { JsonValue } from '../trace/trace.js';
-import type { AnswerSpec, MockAnswer, MockCall, MockContext, MockSpec } from './mock-types.js';
+import type { TestCase } from '../scoring/types.js';
+import type { AnswerSpec, ConditionalAnswer, MockAnswer, MockCall, MockContext, MockSpec } from './mock-types.js';
 import { renderTemplate } from './render-template.js';
 
 /** The answer spec a static, conditional or sequence mock gives a call (module mocks answer elsewhere). */
@@ -9,7 +10,7 @@ export function chooseAnswer(mock: MockSpec, call: MockCall, context: MockContex
   if (mock.when) {
     for (const condition of mock.when) {
       // Conditions are partial (unlisted arguments are free) and use every matcher of the scoring engine.
-      const verdict = scoreCall({ expected_tool: mock.tool, arguments: condition.arguments ?? {}, ...(condition.rules ? { rules: condition.rules } : {}), extra_arguments: 'ignore' }, [{ name: call.name, arguments: call.argumentsRaw }]);
+      const verdict = scoreCall(conditionCase(mock.tool, condition), [{ name: call.name, arguments: call.argumentsRaw }]);
       if (verdict.is_correct) return condition;
     }
     return mock.otherwise ?? { error: `calltape mock ${mock.tool}: no answer matches these arguments` };
@@ -21,6 +22,15 @@ export function chooseAnswer(mock: MockSpec, call: MockCall, context: MockContex
     return mock.sequence[mock.sequence.length - 1] as AnswerSpec;
   }
   return mock;
+}
+
+/** One case object per condition, so the scorer compiles each condition once (it caches compiled cases by object). */
+const conditionCases = new WeakMap<ConditionalAnswer, TestCase>();
+
+function conditionCase(tool: string, condition: ConditionalAnswer): TestCase {
+  let testCase = conditionCases.get(condition);
+  if (!testCase) conditionCases.set(condition, (testCase = { expected_tool: tool, arguments: condition.arguments ?? {}, ...(condition.rules ? { rules: condition.rules } : {}), extra_arguments: 'ignore' }));
+  return testCase;
 }
 
 /**

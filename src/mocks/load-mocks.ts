@@ -6,6 +6,7 @@ import { readDocument } from '../config/read-document.js';
 import { configSchemaFile, schemaErrorText, schemaValidator } from '../config/schema-validator.js';
 import { loadSchemaRegistry, schemaRegistry } from '../runner/load-schema-registry.js';
 import { createUserCode, type UserCode } from '../runner/user-code.js';
+import { checkRules } from '../scoring/validate-case.js';
 import type { JsonSchema, JsonValue } from '../trace/trace.js';
 import { chooseAnswer, moduleAnswer, renderAnswer } from './choose-answer.js';
 import type { AnswerSpec, Mock, MockFile, MockSpec } from './mock-types.js';
@@ -110,6 +111,8 @@ function checkMock(spec: MockSpec, where: string, schema: JsonSchema | undefined
     for (const argument of Object.keys(condition.arguments ?? {})) {
       if (schema && !hasPath(schema, argument)) throw new CalltapeError('CONFIG_INVALID', `${where}: when[${index}].arguments.${argument}: ${spec.tool} has no argument ${argument}`);
     }
+    // The scorer's own checks: a rule that needs an expected value and has none, a regex that does not compile.
+    checkRules(condition.rules, condition.arguments, `${where}: when[${index}].rules`);
     for (const [path, rule] of Object.entries(condition.rules ?? {})) {
       if (rule.matching_strategy !== 'regex') continue;
       const pattern = rule.pattern ?? condition.arguments?.[path.split('.')[0] ?? ''];
@@ -132,13 +135,13 @@ function hasPath(schema: JsonSchema, path: string): boolean {
   let current: JsonSchema | undefined = schema;
   for (const segment of path.split('.')) {
     if (!current) return true;
-    if (/^\d+$/.test(segment) && typeof current['items'] === 'object') {
+    if (/^\d+$/.test(segment) && Object.hasOwn(current, 'items') && typeof current['items'] === 'object') {
       current = current['items'] as JsonSchema;
       continue;
     }
     const props = properties(current);
     if (!props) return true;
-    const next = props[segment];
+    const next = Object.hasOwn(props, segment) ? props[segment] : undefined;
     if (next === undefined) return false;
     current = typeof next === 'object' && next !== null && !Array.isArray(next) ? next : undefined;
   }

@@ -18,7 +18,8 @@ export function renderTemplate(value: JsonValue, call: { readonly name: string; 
     if (reference === 'call.id') return call.id;
     let current: JsonValue | undefined = call.args;
     for (const segment of reference.split('.').slice(1)) {
-      current = typeof current === 'object' && current !== null ? (Array.isArray(current) ? current[Number(segment)] : current[segment]) : undefined;
+      // Own properties only: `{{args.constructor}}` names an argument, never Object's constructor.
+      current = typeof current === 'object' && current !== null && Object.hasOwn(current, segment) ? (Array.isArray(current) ? current[Number(segment)] : current[segment]) : undefined;
       if (current === undefined) break;
     }
     if (current === undefined) missing ??= reference.slice('args.'.length);

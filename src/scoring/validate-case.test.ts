@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { CalltapeError } from '../errors.js';
+import type { Trajectory } from '../trace/trajectory.js';
+import { schemasFromTools } from './schemas-from-tools.js';
+import { scoreCall } from './score-call.js';
+import { scoreTrajectory } from './trajectory/score-trajectory.js';
+import type { ScoreOptions, TestCase } from './types.js';
+
+const call = (args: Record<string, unknown>) => [{ name: 'search', arguments: JSON.stringify(args) }];
+const thrown = (run: () => unknown): CalltapeError => {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof CalltapeError) return error;
+    throw error;
+  }
+  throw new Error('nothing was thrown');
+};
+
+describe('issue 17: a rule with a pattern and no expected value is evaluated on its own', () => {
+  const testCase: TestCase = { expected_tool: 'search', rules: { query: { matching_strategy: 'regex', pattern: '\\d+' } } };
+
+  it('in scoreCall: a matching query passes, a query without digits fails, an absent one is missing', () => {
+    expect(scoreCall(testCase, call({ query: '123' }))).toMatchObject({ is_correct: true, reasons: [] });
+    expect(scoreCall(testCase, call({ query: 'no digits' })).mismatches['query']).toMatchObject({ reason: 'value_mismatch', strategy: 'regex', detail: 'does not match /\\d+/' });
+    expect(scoreCall(testCase, call({})).reasons).toEqual(['missing_argument']);
+  });
+
+  it('in a trajectory expectation: "no digits" no longer passes', async () => {
+    const trajectory = (query: string): Trajectory => ({
+      sessionId: 's',
+      turns: [],
+      calls: [{ id: 'c', name: 'search', argumentsRaw: JSON.stringify({ query }), arguments: { ok: true, value: { query } }, complete: true, turn: 0, index: 0, step: 0, result: undefined, mocked: false }],
+      finalText: '',
+      counts: { turns: 1, calls: 1, byTool: { search: 1 } },
+    });
+    const checks = { expect: { calls: [{ tool: 'search', rules: { query: { matching_strategy: 'regex' as const, pattern: '\\d+' } } }] } };
+    expect((await scoreTrajectory(checks, trajectory('no digits'))).pass).toBe(false);
+    expect((await scoreTrajectory(checks, trajectory('42'))).pass).toBe(true);
+  });
+
+  it('numeric ranges and any_of stand alone too', () => {
+    const ranged: TestCase = { expected_tool: 'search', rules: { limit: { matching_strategy: 'numeric', min: 1, max: 10 } } };
+    expect(scoreCall(ranged, call({ limit: '5' })).is_correct).toBe(true);
+    expect(scoreCall(ranged, call({ limit: 11 })).mismatches['limit']?.detail).toBe('11 is above the maximum 10');
+    expect(scoreCall({ expected_tool: 'search', rules: { unit: { any_of: ['c', 'f'] } } }, call({ unit: 'f' })).is_correct).toBe(true);
+  });
+
+  it('a rule that needs an expected value and has none is refused when the case is loaded', () => {
+    const error = thrown(() => scoreCall({ test_id: 'TC-9', expected_tool: 'search', rules: { query: { matching_strategy: 'fuzzy' } } }, call({ query: 'x' })));
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.message).toMatch(/^test case "TC-9": rules\.query: fuzzy compares with an expected value, and arguments\.query has none/);
+    expect(thrown(() => scoreCall({ expected_tool: 'search', arguments: {}, rules: { 'filters.lang': { any_of: ['en'] } } }, call({}))).message).toMatch(/rules\.filters\.lang: the rule is checked inside arguments\.filters/);
+  });
+});
+
+describe('issue 17: library calls never silently ignore input', () => {
+  it.each(['values', 'optional', 'strategy'])('an unknown rule key "%s" is an error naming the path and the key', (key) => {
+    const error = thrown(() => scoreCall({ expected_tool: 'search', arguments: { q: 'a' }, rules: { q: { [key]: ['a'] } as never } }, call({ q: 'a' })));
+    expect(error.message).toContain(`rules.q: unknown key "${key}"`);
+  });
+
+  it('an unknown option is an error (tools is not an option: give schemas)', () => {
+    const options = { tools: [] } as unknown as ScoreOptions;
+    expect(thrown(() => scoreCall({ expected_tool: 'search' }, call({}), options)).message).toContain('scoreCall options: unknown key "tools"');
+  });
+
+  it('unknown keys in expected calls, alternatives and the case itself are errors with their path', () => {
+    expect(thrown(() => scoreCall({ expected_calls: [{ expected_tool: 'a', argument: {} } as never] }, [])).message).toContain('expected_calls[0]: unknown key "argument"');
+    expect(thrown(() => scoreCall({ expected_tool: 'a', alternatives: [{ tool: 'b', rule: {} } as never] }, [])).message).toContain('alternatives[0]: unknown key "rule"');
+    expect(thrown(() => scoreCall({ expected_tool: 'a', extra_argument: 'ignore' } as never, [])).message).toContain('test case: unknown key "extra_argument"');
+  });
+
+  it('validates a case once, when it is first seen, and caches the compiled case by object', () => {
+    let reads = 0;
+    const testCase = { expected_tool: 'search', arguments: { q: 'a' } } as TestCase;
+    const rules = { q: { matching_strategy: 'ignore_case' as const } };
+    Object.defineProperty(testCase, 'rules', { enumerable: true, get: () => (reads++, rules) });
+    scoreCall(testCase, call({ q: 'A' }));
+    const afterFirst = reads;
+    for (let i = 0; i < 5; i++) expect(scoreCall(testCase, call({ q: 'A' })).is_correct).toBe(true);
+    expect(reads).toBe(afterFirst);
+  });
+
+  it('reports a schema that cannot be compiled instead of skipping validation', () => {
+    const broken = { type: 'object', properties: { q: { type: 'no-such-type' } } };
+    expect(thrown(() => scoreCall({ expected_tool: 'search', schemas: { search: broken } }, call({}))).message).toMatch(/schemas\.search: the schema does not compile/);
+    expect(thrown(() => scoreCall({ expected_tool: 'search' }, call({}), { schemas: { search: broken } })).message).toMatch(/^scoreCall options\.schemas\.search: the schema does not compile/);
+  });
+});
+
+describe('issue 17: schemasFromTools reads every provider\'s tools shape', () => {
+  const parameters = { type: 'object', properties: { q: { type: 'string' } } };
+  it.each([
+    ['the trace', { name: 'search', description: undefined, parameters, strict: undefined }],
+    ['Chat Completions', { type: 'function', function: { name: 'search', parameters } }],
+    ['Responses', { type: 'function', name: 'search', parameters }],
+    ['Anthropic', { name: 'search', input_schema: parameters }],
+  ])('%s', (_wire, tool) => {
+    expect(schemasFromTools([tool as never])).toEqual({ search: parameters });
+  });
+
+  it('leaves out built-in tools, gives {} to a tool without parameters and refuses what it cannot read', () => {
+    expect(schemasFromTools([{ type: 'web_search_preview' }, { type: 'function', function: { name: 'now' } }] as never)).toEqual({ now: {} });
+    expect(thrown(() => schemasFromTools([{ function: 'search' }] as never)).message).toMatch(/tools\[0\]: not a tool definition/);
+  });
+});
