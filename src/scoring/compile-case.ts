@@ -1,6 +1,7 @@
 import type { JsonSchema, JsonValue } from '../trace/trace.js';
 import { combinePairs, finish, messages, type PairScore } from './combine-pairs.js';
 import { compareCompiled, newState, objectNode, type ObjectNode } from './compiled-arguments.js';
+import { compileSchema } from './compile-schema.js';
 import { equalAfterNormalising } from './equal-after-normalising.js';
 import { inferSchema } from './infer-schema.js';
 import { normaliseBySchema } from './normalise/normalise-by-schema.js';
@@ -56,6 +57,9 @@ interface Tree {
   readonly now: number;
   readonly normalisers: ScoreOptions['normalisers'];
   readonly schema: JsonSchema | undefined;
+  /** The schema's prepared normaliser, and (declared schemas) its prepared validity check. */
+  readonly normalise: (value: JsonValue) => JsonValue;
+  readonly check: ((value: JsonValue) => boolean) | undefined;
   readonly root: ObjectNode;
 }
 
@@ -63,6 +67,7 @@ interface Expectation {
   readonly named: (name: string) => boolean;
   readonly label: string;
   readonly self: Candidate;
+  readonly selfOnly: readonly Candidate[];
   readonly alternatives: readonly Candidate[];
 }
 
@@ -86,7 +91,8 @@ function build(testCase: TestCase, where: string): CompiledCase {
   const expectations: Expectation[] = expectedCalls.map((call) => {
     const names = typeof call.expected_tool === 'string' ? [call.expected_tool] : call.expected_tool;
     const named = nameMatcher(names);
-    return { named, label: names.join(' or '), self: candidate(named, call.arguments, call.rules), alternatives: (call.alternatives ?? []).map((alternative) => candidate(nameMatcher([alternative.tool]), alternative.arguments, alternative.rules)) };
+    const self = candidate(named, call.arguments, call.rules);
+    return { named, label: names.join(' or '), self, selfOnly: [self], alternatives: (call.alternatives ?? []).map((alternative) => candidate(nameMatcher([alternative.tool]), alternative.arguments, alternative.rules)) };
   });
   const threshold = testCase.pass_threshold ?? 1;
   const policy = testCase.multiple_calls ?? 'penalize';
@@ -106,7 +112,9 @@ function build(testCase: TestCase, where: string): CompiledCase {
     const resolved = resolvePlaceholders(entry.arguments, new Date(now));
     const schema = declared ?? inferSchema(resolved);
     const root = objectNode(resolved, normaliseBySchema(resolved, schema, true), '', { rules: entry.rules, extra, options });
-    const tree = { now, normalisers: options.normalisers, schema, root };
+    const prepared = schema === undefined ? undefined : compileSchema(schema);
+    const normalise = prepared ? prepared.normalise : (value: JsonValue) => normaliseBySchema(value, undefined, true);
+    const tree = { now, normalisers: options.normalisers, schema, normalise, check: declared === undefined ? undefined : prepared?.valid, root };
     if (declared === undefined) entry.inferred = tree;
     else entry.trees.set(declared, tree);
     return tree;
@@ -116,18 +124,20 @@ function build(testCase: TestCase, where: string): CompiledCase {
   const scorePair = (expectation: Expectation, actual: PreparedActual, options: ScoreOptions, now: number, explain: boolean): PairScore => {
     const name = actual.call.name;
     const own = expectation.named(name);
-    let candidates: Candidate[] | undefined;
-    if (own) candidates = [expectation.self];
-    for (const alternative of expectation.alternatives) if (alternative.accepts(name)) (candidates ??= []).push(alternative);
+    let candidates: readonly Candidate[] | undefined = own ? expectation.selfOnly : undefined;
+    if (expectation.alternatives.length > 0) {
+      const alternatives = expectation.alternatives.filter((alternative) => alternative.accepts(name));
+      if (alternatives.length > 0) candidates = own ? [expectation.self, ...alternatives] : alternatives;
+    }
     if (candidates === undefined) return explain ? { score: 0, mismatches: {}, reasons: ['wrong_tool'], tool: null, message: `${messages.wrong_tool}: expected ${expectation.label}, got ${name}` } : zero;
-    const parsed = actual.parsed();
+    const parsed = parsedOf(actual);
     if (!parsed.ok) return explain ? { score: 0, mismatches: {}, reasons: ['invalid_json'], tool: name, message: parsed.error } : zero;
     let best: PairScore | undefined;
     for (const entry of candidates) {
       const declared = ownValue(caseSchemas, name) ?? ownValue(options.schemas, name);
       if (!declared && entry.ruleless && equalAfterNormalising(entry.arguments, parsed.value, extra)) return explain ? { score: 1, mismatches: {}, reasons: [], tool: name, message: null } : one;
       const tree = treeOf(entry, declared, name, options, now);
-      const normalised = actual.normalised(tree.schema, declared);
+      const normalised = normaliseActual(actual, tree, declared);
       if (normalised.violation !== undefined) {
         if (!best) best = explain ? { score: 0, mismatches: {}, reasons: ['schema_violation'], tool: name, message: `${messages.schema_violation}: ${normalised.violation}` } : zero;
         continue;
@@ -180,21 +190,30 @@ const one: PairScore = { score: 1, mismatches: noMismatches, reasons: [], tool: 
 /** An actual call, parsed once and normalised once per schema, however many expectations it is compared with. */
 interface PreparedActual {
   readonly call: ActualCall;
-  parsed(): ParsedCallArguments;
-  normalised(schema: JsonSchema | undefined, declared: JsonSchema | undefined): { readonly value: JsonValue; readonly violation: string | undefined };
+  parsed: ParsedCallArguments | undefined;
+  /** The last normalisation: most calls meet one schema only. */
+  schema: JsonSchema | undefined | null;
+  declared: JsonSchema | undefined;
+  value: JsonValue;
+  violation: string | undefined;
 }
 
 function prepareActual(call: ActualCall): PreparedActual {
-  let parsed: ParsedCallArguments | undefined;
-  let last: { schema: JsonSchema | undefined; declared: JsonSchema | undefined; value: JsonValue; violation: string | undefined } | undefined;
-  return {
-    call,
-    parsed: () => (parsed ??= parseCallArguments(call)),
-    normalised(schema, declared) {
-      if (last && last.schema === schema && last.declared === declared) return last;
-      const value = normaliseBySchema((parsed ??= parseCallArguments(call)).ok ? (parsed as { value: JsonValue }).value : {}, schema, true);
-      last = { schema, declared, value, violation: declared ? schemaViolation(declared, value) : undefined };
-      return last;
-    },
-  };
+  return { call, parsed: undefined, schema: null, declared: undefined, value: null, violation: undefined };
+}
+
+function parsedOf(actual: PreparedActual): ParsedCallArguments {
+  return (actual.parsed ??= parseCallArguments(actual.call));
+}
+
+function normaliseActual(actual: PreparedActual, tree: Tree, declared: JsonSchema | undefined): PreparedActual {
+  if (actual.schema === tree.schema && actual.declared === declared) return actual;
+  const parsed = parsedOf(actual);
+  const sent = parsed.ok ? parsed.value : {};
+  actual.schema = tree.schema;
+  actual.declared = declared;
+  actual.value = tree.normalise(sent);
+  // The prepared check answers most calls; Ajv decides (and words) every call it does not pass, and schemas beyond the check.
+  actual.violation = declared === undefined || tree.check?.(actual.value) === true ? undefined : schemaViolation(declared, actual.value);
+  return actual;
 }

@@ -2,7 +2,8 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { JsonSchema, JsonValue } from '../trace/trace.js';
 
-const ajv = new Ajv2020({ allErrors: false, strict: false, validateSchema: false });
+// ownProperties: a schema requiring `constructor` is not met by Object's constructor.
+const ajv = new Ajv2020({ allErrors: false, strict: false, validateSchema: false, ownProperties: true });
 addFormats.default(ajv);
 /** Validators by schema object: the fast path when the same object comes back (a suite's schemas). */
 const compiled = new WeakMap<JsonSchema, Compiled>();
