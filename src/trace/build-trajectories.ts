@@ -36,7 +36,10 @@ function trajectoryOf(sessionId: string, interactions: readonly Interaction[]): 
       results.set(call.callId, { text: call.content, isError: call.isError });
     }
   }
+  let userTurns = 0;
   for (const interaction of interactions) {
+    // Each request carries the conversation so far: the longest one counts its user turns.
+    userTurns = Math.max(userTurns, interaction.request.messages.filter((message) => message.role === 'user').length);
     for (const message of interaction.request.messages) {
       if (message.role === 'tool' && message.toolCallId !== undefined) results.set(message.toolCallId, { text: message.text, isError: message.isError });
     }
@@ -65,5 +68,5 @@ function trajectoryOf(sessionId: string, interactions: readonly Interaction[]): 
     return { index, interactionId: interaction.id, startedAt: interaction.timing.startedAt, status: interaction.status, text: output?.text ?? '', finishReason: output?.finishReason, calls: turnCalls };
   });
   const finalText = [...turns].reverse().find((turn) => turn.text !== '')?.text ?? '';
-  return { sessionId, turns, calls, finalText, counts: { turns: turns.length, calls: calls.length, byTool } };
+  return { sessionId, turns, calls, finalText, counts: { turns: turns.length, calls: calls.length, byTool, userTurns } };
 }

@@ -58,5 +58,7 @@ export interface Trajectory {
     readonly calls: number;
     /** Calls per tool name. */
     readonly byTool: { readonly [tool: string]: number };
+    /** User messages in the conversation: the most any one request of the run carried (absent: not counted). */
+    readonly userTurns?: number;
   };
 }

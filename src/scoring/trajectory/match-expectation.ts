@@ -1,6 +1,7 @@
 import type { TrajectoryCall } from '../../trace/trajectory.js';
-import { scoreCall } from '../score-call.js';
-import type { Mismatch, ReasonCode, ScoreOptions } from '../types.js';
+import { compileCase } from '../compile-case.js';
+import { nameMatches } from '../rule-table.js';
+import type { Mismatch, ReasonCode, ScoreOptions, TestCase } from '../types.js';
 import type { CallExpectation, CallExpectationObject, CallRef } from './types.js';
 
 /** How one call fares against one expectation. */
@@ -22,6 +23,23 @@ export function toolsOf(expectation: CallExpectationObject): readonly string[] {
   return typeof expectation.tool === 'string' ? [expectation.tool] : expectation.tool;
 }
 
+/** Whether an expectation names a tool (exactly or by a glob). */
+export function namesTool(expectation: CallExpectationObject, name: string): boolean {
+  return toolsOf(expectation).some((tool) => nameMatches(tool, name));
+}
+
+/** One scoring case per expectation object, so each is checked and compiled once however many calls it meets. */
+const expectationCases = new WeakMap<CallExpectationObject, TestCase>();
+
+function caseOf(expectation: CallExpectationObject): TestCase {
+  let testCase = expectationCases.get(expectation);
+  if (!testCase) {
+    testCase = { expected_tool: toolsOf(expectation), arguments: expectation.arguments ?? {}, ...(expectation.rules ? { rules: expectation.rules } : {}), extra_arguments: expectation.extra_arguments ?? 'ignore', pass_threshold: expectation.pass_threshold ?? 1 };
+    expectationCases.set(expectation, testCase);
+  }
+  return testCase;
+}
+
 /** The tool names an expectation is written for, joined for messages. */
 export function toolLabel(expectation: CallExpectationObject): string {
   return toolsOf(expectation).join('|');
@@ -36,19 +54,10 @@ const nameOnly: CallMatch = { matches: true, named: true, score: 1, reasons: [],
  * meets no expectation that looks at arguments: what it would have sent is unknown.
  */
 export function matchCall(expectation: CallExpectationObject, call: TrajectoryCall, options: ScoreOptions): CallMatch {
-  if (!toolsOf(expectation).includes(call.name)) return unnamed;
+  if (!namesTool(expectation, call.name)) return unnamed;
   if (expectation.arguments === undefined && expectation.rules === undefined) return nameOnly;
-  const result = scoreCall(
-    {
-      expected_tool: call.name,
-      arguments: expectation.arguments ?? {},
-      ...(expectation.rules ? { rules: expectation.rules } : {}),
-      extra_arguments: expectation.extra_arguments ?? 'ignore',
-      pass_threshold: expectation.pass_threshold ?? 1,
-    },
-    [{ name: call.name, arguments: call.argumentsRaw }],
-    options,
-  );
+  // Options were checked where the trajectory scoring began (they may carry judges, which scoreCall does not take).
+  const result = compileCase(caseOf(expectation), 'call expectation:').score([{ name: call.name, arguments: call.argumentsRaw }], options);
   return { matches: result.is_correct && call.complete, named: true, score: result.score, reasons: result.reasons, mismatches: result.mismatches };
 }
 

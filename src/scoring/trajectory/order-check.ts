@@ -3,26 +3,48 @@ import type { Trajectory } from '../../trace/trajectory.js';
 import type { ScoreOptions } from '../types.js';
 import { finishCheck } from './finish-check.js';
 import { expectationObject, matchCall, toolLabel } from './match-expectation.js';
-import type { CallExpectation, Expectations, TrajectoryReason } from './types.js';
+import type { CallExpectation, CallExpectationObject, ExpectationChains, TrajectoryReason } from './types.js';
+
+/** `[A, B]` or `[[A, B], [C, D]]` → the chains, each a list of expectations. */
+export function chainsOf(chains: ExpectationChains): readonly (readonly CallExpectationObject[])[] {
+  const lists: readonly (readonly CallExpectation[])[] = chains.every((item) => Array.isArray(item)) ? (chains as readonly (readonly CallExpectation[])[]) : [chains as readonly CallExpectation[]];
+  return lists.map((list) => list.map(expectationObject));
+}
 
 /**
  * `before: [A, B, C]`: for each neighbouring pair, if B was called, some call matching A came in
  * an earlier turn than the first call matching B. Strictly earlier: calls made in one parallel
  * turn cannot have used each other's results, so they are not "before" each other. A pair whose
  * second call never happened holds (require the call itself with `calls`).
+ * `never_before: [A, B]` (promptfoo's negated tool sequence): no call matching A came in an
+ * earlier turn than a call matching B — "never refund before lookup" is `[refund, lookup]`.
  */
-export function orderCheck(before: NonNullable<Expectations['before']>, trajectory: Trajectory, options: ScoreOptions): ReturnType<typeof finishCheck> {
-  const chains: readonly (readonly CallExpectation[])[] = before.every((item) => Array.isArray(item)) ? (before as readonly (readonly CallExpectation[])[]) : [before as readonly CallExpectation[]];
-  const pairs = chains.flatMap((chain) => chain.slice(1).map((later, index) => [expectationObject(chain[index] as CallExpectation), expectationObject(later)] as const));
-  const firstTurn = (expectation: ReturnType<typeof expectationObject>): number | undefined => trajectory.calls.find((call) => matchCall(expectation, call, options).matches)?.turn;
+export function orderCheck(before: ExpectationChains | undefined, trajectory: Trajectory, options: ScoreOptions, neverBefore?: ExpectationChains): ReturnType<typeof finishCheck> {
+  const pairsOf = (chains: ExpectationChains | undefined) => (chains === undefined ? [] : chainsOf(chains).flatMap((chain) => chain.slice(1).map((later, index) => [chain[index] as CallExpectationObject, later] as const)));
+  const turnsOf = (expectation: CallExpectationObject): number[] => trajectory.calls.filter((call) => matchCall(expectation, call, options).matches).map((call) => call.turn);
   const problems: string[] = [];
-  const outcomes = pairs.map(([earlier, later]) => {
-    const laterTurn = firstTurn(later);
-    const earlierTurn = firstTurn(earlier);
+  const reasons = new Set<TrajectoryReason>();
+  const outcomes: { [key: string]: JsonValue }[] = [];
+  for (const [earlier, later] of pairsOf(before)) {
+    const laterTurn = turnsOf(later)[0];
+    const earlierTurn = turnsOf(earlier)[0];
     const holds = laterTurn === undefined || (earlierTurn !== undefined && earlierTurn < laterTurn);
-    if (!holds) problems.push(earlierTurn === undefined ? `${toolLabel(later)} was called (turn ${laterTurn}) without ${toolLabel(earlier)} before it` : `${toolLabel(earlier)} (first in turn ${earlierTurn}) did not come before ${toolLabel(later)} (turn ${laterTurn})`);
-    return { before: toolLabel(earlier), after: toolLabel(later), holds, before_turn: earlierTurn ?? null, after_turn: laterTurn ?? null };
-  });
-  const held = outcomes.filter((outcome) => outcome.holds).length;
-  return finishCheck('order', new Set<TrajectoryReason>(held < outcomes.length ? ['out_of_order'] : []), outcomes.length === 0 ? 1 : held / outcomes.length, problems, { pairs: outcomes as unknown as JsonValue });
+    if (!holds) {
+      reasons.add('out_of_order');
+      problems.push(earlierTurn === undefined ? `${toolLabel(later)} was called (turn ${laterTurn}) without ${toolLabel(earlier)} before it` : `${toolLabel(earlier)} (first in turn ${earlierTurn}) did not come before ${toolLabel(later)} (turn ${laterTurn})`);
+    }
+    outcomes.push({ before: toolLabel(earlier), after: toolLabel(later), holds, before_turn: earlierTurn ?? null, after_turn: laterTurn ?? null });
+  }
+  for (const [first, second] of pairsOf(neverBefore)) {
+    const firstTurn = turnsOf(first)[0];
+    const secondTurn = turnsOf(second).at(-1);
+    const holds = firstTurn === undefined || secondTurn === undefined || firstTurn >= secondTurn;
+    if (!holds) {
+      reasons.add('forbidden_order');
+      problems.push(`${toolLabel(first)} (turn ${firstTurn}) came before ${toolLabel(second)} (turn ${secondTurn}), which must never happen`);
+    }
+    outcomes.push({ never_before: toolLabel(first), after: toolLabel(second), holds, before_turn: firstTurn ?? null, after_turn: secondTurn ?? null });
+  }
+  const held = outcomes.filter((outcome) => outcome['holds'] === true).length;
+  return finishCheck('order', reasons, outcomes.length === 0 ? 1 : held / outcomes.length, problems, { pairs: outcomes });
 }

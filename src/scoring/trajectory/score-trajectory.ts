@@ -1,12 +1,17 @@
 import type { JsonValue } from '../../trace/trace.js';
 import type { Trajectory } from '../../trace/trajectory.js';
 import { expectationObject } from './match-expectation.js';
+import { checkOptions } from '../score-call.js';
+import { groupingCheck } from './grouping-check.js';
 import { orderCheck } from './order-check.js';
+import { statusCheck } from './status-check.js';
+import { checkTrajectoryCase } from './validate-trajectory-case.js';
 import { stepCountCheck } from './step-count-check.js';
 import { neverCheck, toolCallCheck } from './tool-call-check.js';
 import type { CheckResult, JudgeSpec, JudgeVerdict, TrajectoryCase, TrajectoryOptions, TrajectoryReason, TrajectoryResult } from './types.js';
 
-const stepLimits = ['min_steps', 'max_steps', 'max_turns', 'max_calls_per_tool', 'max_repeats'] as const;
+const stepLimits = ['min_steps', 'max_steps', 'min_turns', 'max_turns', 'min_user_turns', 'max_user_turns', 'max_calls_per_tool', 'max_repeats'] as const;
+const statusLimits = ['max_failed_calls', 'must_succeed', 'recovered'] as const;
 
 /**
  * Scores a whole run against a case's trajectory checks: expected calls by mode (`expect.calls`),
@@ -23,13 +28,21 @@ export async function scoreTrajectory(testCase: TrajectoryCase, trajectory: Traj
   return combine(checks);
 }
 
-/** The checks that need nothing but the trajectory, in a fixed order: calls, order, steps, never. */
+/**
+ * The checks that need nothing but the trajectory, in a fixed order: calls, order, grouping,
+ * steps, status, never. The case and options are checked first (once per case object): an
+ * unknown key or a rule that needs a value and has none throws a `CalltapeError` naming it.
+ */
 export function deterministicChecks(testCase: TrajectoryCase, trajectory: Trajectory, options: TrajectoryOptions = {}): CheckResult[] {
+  checkOptions(options, ['judges']);
+  checkTrajectoryCase(testCase, typeof testCase.test_id === 'string' ? `trajectory case "${testCase.test_id}":` : 'trajectory case:');
   const checks: CheckResult[] = [];
   const expect = testCase.expect;
   if (expect?.calls !== undefined) checks.push(toolCallCheck(expect, trajectory, options));
-  if (expect?.before !== undefined) checks.push(orderCheck(expect.before, trajectory, options));
+  if (expect?.before !== undefined || expect?.never_before !== undefined) checks.push(orderCheck(expect.before, trajectory, options, expect.never_before));
+  if (expect?.same_turn !== undefined) checks.push(groupingCheck(expect.same_turn, trajectory, options));
   if (expect && stepLimits.some((limit) => expect[limit] !== undefined)) checks.push(stepCountCheck(expect, trajectory));
+  if (expect && statusLimits.some((limit) => expect[limit] !== undefined)) checks.push(statusCheck(expect, trajectory));
   if (testCase.never !== undefined) checks.push(neverCheck(testCase.never.map(expectationObject), trajectory, options));
   return checks;
 }

@@ -21,17 +21,21 @@ export function stepCountCheck(limits: Expectations, trajectory: Trajectory): Ch
   const { calls, turns } = trajectory.counts;
   if (limits.min_steps !== undefined) limit('too_few_steps', calls >= limits.min_steps, `${calls} tool call(s), at least ${limits.min_steps} expected`);
   if (limits.max_steps !== undefined) limit('too_many_steps', calls <= limits.max_steps, `${calls} tool call(s), at most ${limits.max_steps} allowed`);
+  if (limits.min_turns !== undefined) limit('too_few_turns', turns >= limits.min_turns, `${turns} LLM round trip(s), at least ${limits.min_turns} expected`);
   if (limits.max_turns !== undefined) limit('too_many_turns', turns <= limits.max_turns, `${turns} LLM round trip(s), at most ${limits.max_turns} allowed`);
+  const userTurns = trajectory.counts.userTurns ?? 0;
+  if (limits.min_user_turns !== undefined) limit('too_few_user_turns', userTurns >= limits.min_user_turns, `${userTurns} user turn(s), at least ${limits.min_user_turns} expected`);
+  if (limits.max_user_turns !== undefined) limit('too_many_user_turns', userTurns <= limits.max_user_turns, `${userTurns} user turn(s), at most ${limits.max_user_turns} allowed`);
   const perTool = limits.max_calls_per_tool;
   if (perTool !== undefined) {
     for (const [tool, count] of Object.entries(trajectory.counts.byTool).sort(([left], [right]) => (left < right ? -1 : 1))) {
-      const max = typeof perTool === 'number' ? perTool : perTool[tool];
+      const max = typeof perTool === 'number' ? perTool : Object.hasOwn(perTool, tool) ? perTool[tool] : undefined;
       if (max !== undefined) limit('tool_limit_exceeded', count <= max, `${tool} was called ${count} times, at most ${max} allowed`);
     }
   }
   const longest = longestRepeat(trajectory.calls);
   if (limits.max_repeats !== undefined) limit('repeated_call', longest.length <= limits.max_repeats, `${longest.tool} was called with the same arguments ${longest.length} times in a row (from step ${longest.from}), at most ${limits.max_repeats} allowed`);
-  const details: Record<string, JsonValue> = { calls, turns, by_tool: trajectory.counts.byTool, longest_repeat: longest };
+  const details: Record<string, JsonValue> = { calls, turns, user_turns: userTurns, by_tool: trajectory.counts.byTool, longest_repeat: longest };
   return finishCheck('steps', reasons, checked === 0 ? 1 : held / checked, problems, details);
 }
 

@@ -2,7 +2,7 @@ import type { JsonValue } from '../../trace/trace.js';
 import type { Trajectory, TrajectoryCall } from '../../trace/trajectory.js';
 import type { ScoreOptions } from '../types.js';
 import { finishCheck } from './finish-check.js';
-import { expectationObject, matchTable, refOf, toolLabel, toolsOf, type CallMatch } from './match-expectation.js';
+import { expectationObject, matchTable, namesTool, refOf, toolLabel, type CallMatch } from './match-expectation.js';
 import { maximumMatching } from './maximum-matching.js';
 import type { CallExpectationObject, CallMode, CallRef, CheckResult, ExpectationOutcome, Expectations, NearMiss, TrajectoryReason } from './types.js';
 
@@ -26,6 +26,7 @@ export function toolCallCheck(expectations: Expectations, trajectory: Trajectory
   const reasons = new Set<TrajectoryReason>();
   const problems: string[] = [];
   const details: Record<string, JsonValue> = { mode };
+  const threshold = expectations.pass_threshold;
 
   let assignment: (number | null)[];
   let score: number;
@@ -37,7 +38,7 @@ export function toolCallCheck(expectations: Expectations, trajectory: Trajectory
     for (const call of unexpected) problems.push(`${call.name} (step ${call.step}) is not one of the expected calls`);
     if (unexpected.length > 0) reasons.add('unexpected_call');
     details['unexpected'] = unexpected.map(refOf) as unknown as JsonValue;
-    return finishCheck('calls', reasons, calls.length === 0 ? 1 : (calls.length - unexpected.length) / calls.length, problems, details);
+    return finishCheck('calls', reasons, calls.length === 0 ? 1 : (calls.length - unexpected.length) / calls.length, problems, details, threshold);
   }
   if (mode === 'ordered' || mode === 'exact') assignment = orderedMatching(slots, trajectory, table);
   else assignment = maximumMatching(slots.length, calls.length, (slot, call) => table[(slots[slot] as Slot).expectation]?.[call]?.matches === true);
@@ -65,12 +66,12 @@ export function toolCallCheck(expectations: Expectations, trajectory: Trajectory
     for (const outcome of outcomes) if (outcome.matched === null) problems.push(missingMessage(outcome, mode));
     if (met < slots.length) reasons.add(mode === 'ordered' || mode === 'exact' ? outcomeReason(outcomes, table, calls) : 'missing_call');
   }
-  if (mode === 'exact') {
+  if (mode === 'exact' || mode === 'unordered') {
     const used = new Set(assignment.filter((column): column is number => column !== null));
     const unexpected = calls.filter((_, column) => !used.has(column));
     if (unexpected.length > 0) {
       reasons.add('unexpected_call');
-      for (const call of unexpected) problems.push(`${call.name} (step ${call.step}) is not in the expected sequence`);
+      for (const call of unexpected) problems.push(`${call.name} (step ${call.step}) is not ${mode === 'exact' ? 'in the expected sequence' : 'one of the expected calls'}`);
       score = slots.length === 0 && calls.length === 0 ? 1 : met / Math.max(slots.length, calls.length);
     }
     details['unexpected'] = unexpected.map(refOf) as unknown as JsonValue;
@@ -83,15 +84,14 @@ export function toolCallCheck(expectations: Expectations, trajectory: Trajectory
   }
   details['excess'] = excess as unknown as JsonValue;
   if (expectations.unlisted === 'fail') {
-    const listed = new Set(expected.flatMap(toolsOf));
-    const unlisted = calls.filter((call) => !listed.has(call.name));
+    const unlisted = calls.filter((call) => !expected.some((expectation) => namesTool(expectation, call.name)));
     if (unlisted.length > 0) {
       reasons.add('unlisted_tool');
       problems.push(`unlisted tool(s) called: ${[...new Set(unlisted.map((call) => call.name))].join(', ')}`);
     }
     details['unlisted'] = unlisted.map(refOf) as unknown as JsonValue;
   }
-  return finishCheck('calls', reasons, score, problems, details);
+  return finishCheck('calls', reasons, score, problems, details, threshold);
 }
 
 /** `never`: no call — complete or cut off — matches any of the expectations. */

@@ -7,7 +7,7 @@ import type { ArgumentRule, Mismatch, ReasonCode, ScoreOptions } from '../types.
  * with every strategy of the call scorer, and how many times. A bare string is a tool name.
  */
 export interface CallExpectationObject {
-  /** The tool's name, or several acceptable names. */
+  /** The tool's name, or several acceptable names; `*` is a glob (`search_*`). */
   readonly tool: string | readonly string[];
   /** Expected argument values (partial: arguments not listed are ignored unless `extra_arguments` says otherwise). */
   readonly arguments?: { readonly [name: string]: JsonValue };
@@ -33,9 +33,13 @@ export type CallExpectation = string | CallExpectationObject;
  * - `ordered` — met in the listed order, other calls allowed between;
  * - `exact` — exactly this sequence and nothing else;
  * - `subset` — every call made is one of the expected (expectations may go unmet);
+ * - `unordered` — one-to-one in any order: every expectation met once and no other call made;
  * - `never` — no call matches any expectation.
  */
-export type CallMode = 'all' | 'any' | 'ordered' | 'exact' | 'never' | 'subset' | 'superset';
+export type CallMode = 'all' | 'any' | 'ordered' | 'exact' | 'never' | 'subset' | 'superset' | 'unordered';
+
+/** A list of expectations, or a list of such lists. */
+export type ExpectationChains = readonly CallExpectation[] | readonly (readonly CallExpectation[])[];
 
 /** The `expect` block of a case: expected calls, order and step limits. */
 export interface Expectations {
@@ -44,17 +48,33 @@ export interface Expectations {
   readonly mode?: CallMode;
   /** Whether a call to a tool outside `calls` fails the check (default `allow`). */
   readonly unlisted?: 'allow' | 'fail';
+  /** The calls check passes when its partial score (fraction of expectations met) reaches this (default 1: all). */
+  readonly pass_threshold?: number;
   /** `[A, B, C]`: a call matching A came in an earlier turn than the first call matching B, and so on; or a list of such chains. */
-  readonly before?: readonly CallExpectation[] | readonly (readonly CallExpectation[])[];
+  readonly before?: ExpectationChains;
+  /** `[A, B]`: no call matching A came in an earlier turn than a call matching B ("never refund before lookup": `[refund, lookup]`); or a list of such pairs/chains. */
+  readonly never_before?: ExpectationChains;
+  /** `[A, B]`: one turn holds a call matching each (made in parallel, one call each); or a list of such groups. */
+  readonly same_turn?: ExpectationChains;
   /** Tool calls in the whole run. */
   readonly min_steps?: number;
   readonly max_steps?: number;
-  /** LLM round trips. */
+  /** LLM round trips (model responses). */
+  readonly min_turns?: number;
   readonly max_turns?: number;
+  /** User messages in the conversation, as the run's requests show it. */
+  readonly min_user_turns?: number;
+  readonly max_user_turns?: number;
   /** Calls to any one tool, or per tool name. */
   readonly max_calls_per_tool?: number | { readonly [tool: string]: number };
   /** Longest run of identical consecutive calls (same tool, same arguments) allowed: loops. */
   readonly max_repeats?: number;
+  /** Most calls whose result was an error (`is_error`, or an `{"error": …}` result). */
+  readonly max_failed_calls?: number;
+  /** Tools (names or globs) that were called and whose last call succeeded (an earlier failure retried is fine). */
+  readonly must_succeed?: readonly string[];
+  /** `true`: every failed call was followed by a successful call of the same tool later in the run. */
+  readonly recovered?: boolean;
 }
 
 /** A user module exporting `judge(trajectory, testCase)`. */
@@ -111,6 +131,14 @@ export const trajectoryReasonCodes = [
   'too_few_steps',
   'too_many_steps',
   'too_many_turns',
+  'too_few_turns',
+  'too_few_user_turns',
+  'too_many_user_turns',
+  'forbidden_order',
+  'not_same_turn',
+  'too_many_failed_calls',
+  'tool_failed',
+  'unrecovered_failure',
   'tool_limit_exceeded',
   'repeated_call',
   'judge_failed',
@@ -147,7 +175,7 @@ export interface ExpectationOutcome {
   readonly closest: NearMiss | null;
 }
 
-export type CheckName = 'calls' | 'never' | 'order' | 'steps' | 'judge';
+export type CheckName = 'calls' | 'never' | 'order' | 'grouping' | 'steps' | 'status' | 'judge';
 
 export interface CheckResult {
   readonly check: CheckName;
