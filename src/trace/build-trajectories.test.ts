@@ -79,10 +79,16 @@ describe('buildTrajectories', () => {
     expect(trajectory).toMatchObject({
       sessionId: 'a-1',
       finalText: 'The answer to refunds?',
-      counts: { turns: 2, calls: 1, byTool: { search: 1 } },
+      counts: { turns: 2, calls: 1, byTool: { search: 1 }, userTurns: 1 },
       calls: [{ id: 'a_call_1', name: 'search', turn: 0, index: 0, step: 0, result: { text: 'result for refunds?', isError: undefined }, mocked: false }],
     });
     expect(trajectory?.turns.map((turn) => turn.interactionId)).toEqual(['a-1', 'a-2']);
+  });
+
+  it('counts user turns as the longest request of the run shows them', () => {
+    const [first, second] = agentRun('u', 'first?', 'u');
+    const followUp = round('u-3', [...(second?.request.messages ?? []), assistant('The answer'), message('user', 'and then?')], { text: 'then this' }, 'u');
+    expect(buildTrajectories([first as Interaction, second as Interaction, followUp])[0]?.counts.userTurns).toBe(2);
   });
 
   it('any interleaving of concurrent runs gives the same trajectories (property)', () => {

@@ -12,3 +12,22 @@ export function finishCheck(check: CheckName, reasons: ReadonlySet<TrajectoryRea
   const pass = reasons.size === 0;
   return { check, status: pass ? 'pass' : 'fail', score: rounded, reasons: [...reasons].sort(), message: problems[0] ?? (pass ? null : reasons.values().next().value ?? null), details };
 }
+
+/** Limits checked one by one: each that fails adds its reason and problem; the score is the fraction that held. */
+export function limitTally(): { readonly limit: (reason: TrajectoryReason, ok: boolean, problem: string) => void; readonly finish: (check: CheckName, details: { readonly [key: string]: JsonValue }) => CheckResult } {
+  const reasons = new Set<TrajectoryReason>();
+  const problems: string[] = [];
+  let checked = 0;
+  let held = 0;
+  return {
+    limit(reason, ok, problem) {
+      checked++;
+      if (ok) held++;
+      else {
+        reasons.add(reason);
+        problems.push(problem);
+      }
+    },
+    finish: (check, details) => finishCheck(check, reasons, checked === 0 ? 1 : held / checked, problems, details),
+  };
+}

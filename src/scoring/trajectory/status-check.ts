@@ -1,9 +1,9 @@
 import type { JsonValue } from '../../trace/trace.js';
 import type { Trajectory, TrajectoryCall } from '../../trace/trajectory.js';
 import { nameMatches } from '../rule-table.js';
-import { finishCheck } from './finish-check.js';
+import { limitTally } from './finish-check.js';
 import { refOf } from './match-expectation.js';
-import type { CheckResult, Expectations, TrajectoryReason } from './types.js';
+import type { CheckResult, Expectations } from './types.js';
 
 /** What a call's result says: failed, succeeded, or unknown (no result came back in the run). */
 export type CallOutcome = 'failed' | 'succeeded' | 'unknown';
@@ -30,18 +30,7 @@ export function outcomeOf(call: TrajectoryCall): CallOutcome {
 
 /** Step status: checks on what tools answered, not only on what was called — failures allowed, tools that must succeed, recovery by retry. */
 export function statusCheck(limits: Expectations, trajectory: Trajectory): CheckResult {
-  const reasons = new Set<TrajectoryReason>();
-  const problems: string[] = [];
-  let checked = 0;
-  let held = 0;
-  const limit = (reason: TrajectoryReason, ok: boolean, problem: string): void => {
-    checked++;
-    if (ok) held++;
-    else {
-      reasons.add(reason);
-      problems.push(problem);
-    }
-  };
+  const { limit, finish } = limitTally();
   const outcomes = trajectory.calls.map(outcomeOf);
   const failed = trajectory.calls.filter((_, step) => outcomes[step] === 'failed');
   if (limits.max_failed_calls !== undefined) limit('too_many_failed_calls', failed.length <= limits.max_failed_calls, `${failed.length} call(s) failed (${failed.map((call) => `${call.name} at step ${call.step}`).join(', ')}), at most ${limits.max_failed_calls} allowed`);
@@ -53,5 +42,5 @@ export function statusCheck(limits: Expectations, trajectory: Trajectory): Check
   const unrecovered = failed.filter((call) => !trajectory.calls.some((later) => later.step > call.step && later.name === call.name && outcomes[later.step] === 'succeeded'));
   if (limits.recovered === true) limit('unrecovered_failure', unrecovered.length === 0, `${unrecovered.map((call) => `${call.name} (step ${call.step})`).join(', ')} failed and no later call of the same tool succeeded`);
   const details: Record<string, JsonValue> = { failed: failed.map(refOf) as unknown as JsonValue, unrecovered: unrecovered.map(refOf) as unknown as JsonValue };
-  return finishCheck('status', reasons, checked === 0 ? 1 : held / checked, problems, details);
+  return finish('status', details);
 }

@@ -1,23 +1,12 @@
 import stringify from 'fast-json-stable-stringify';
 import type { JsonValue } from '../../trace/trace.js';
 import type { Trajectory, TrajectoryCall } from '../../trace/trajectory.js';
-import { finishCheck } from './finish-check.js';
-import type { CheckResult, Expectations, TrajectoryReason } from './types.js';
+import { limitTally } from './finish-check.js';
+import type { CheckResult, Expectations } from './types.js';
 
 /** Step limits: tool calls in the run, LLM round trips, calls per tool, and identical calls in a row (loops). */
 export function stepCountCheck(limits: Expectations, trajectory: Trajectory): CheckResult {
-  const reasons = new Set<TrajectoryReason>();
-  const problems: string[] = [];
-  let checked = 0;
-  let held = 0;
-  const limit = (reason: TrajectoryReason, ok: boolean, problem: string): void => {
-    checked++;
-    if (ok) held++;
-    else {
-      reasons.add(reason);
-      problems.push(problem);
-    }
-  };
+  const { limit, finish } = limitTally();
   const { calls, turns } = trajectory.counts;
   if (limits.min_steps !== undefined) limit('too_few_steps', calls >= limits.min_steps, `${calls} tool call(s), at least ${limits.min_steps} expected`);
   if (limits.max_steps !== undefined) limit('too_many_steps', calls <= limits.max_steps, `${calls} tool call(s), at most ${limits.max_steps} allowed`);
@@ -36,7 +25,7 @@ export function stepCountCheck(limits: Expectations, trajectory: Trajectory): Ch
   const longest = longestRepeat(trajectory.calls);
   if (limits.max_repeats !== undefined) limit('repeated_call', longest.length <= limits.max_repeats, `${longest.tool} was called with the same arguments ${longest.length} times in a row (from step ${longest.from}), at most ${limits.max_repeats} allowed`);
   const details: Record<string, JsonValue> = { calls, turns, user_turns: userTurns, by_tool: trajectory.counts.byTool, longest_repeat: longest };
-  return finishCheck('steps', reasons, checked === 0 ? 1 : held / checked, problems, details);
+  return finish('steps', details);
 }
 
 /** The longest run of consecutive calls with the same tool and the same arguments (key order aside). */
