@@ -31,7 +31,7 @@ describe('validateTestCase', () => {
   });
 
   it('names the file, the case and the field of every mistake', () => {
-    expect(problem({ test_id: 'TC-7', expect: { calls: ['a'], mode: 'in-order' } })).toBe(`${file}: case "TC-7": expect.mode: must be one of ["all","any","ordered","exact","never","subset","superset"] (got "in-order")`);
+    expect(problem({ test_id: 'TC-7', expect: { calls: ['a'], mode: 'in-order' } })).toBe(`${file}: case "TC-7": expect.mode: must be one of ["all","any","ordered","exact","never","subset","superset","unordered"] (got "in-order")`);
     expect(problem({ expect: { calls: [{ toool: 'a' }] } }, 2)).toBe(`${file}: case #3: expect.calls[0].toool: unknown field`);
     expect(problem({ expect: { max_stepz: 3 } })).toBe(`${file}: case #1: expect.max_stepz: unknown field`);
     expect(problem({ never: [{ tool: 'a', times: 0 }] })).toBe(`${file}: case #1: never[0].times: must be >= 1 (got 0)`);

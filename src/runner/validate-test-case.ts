@@ -4,7 +4,9 @@ import type { ErrorObject } from 'ajv/dist/2020.js';
 import { CalltapeError } from '../errors.js';
 import { configSchemaFile, schemaValidator } from '../config/schema-validator.js';
 import type { CallExpectation, JudgeSpec, TrajectoryCase } from '../scoring/trajectory/types.js';
+import { checkTrajectoryCase } from '../scoring/trajectory/validate-trajectory-case.js';
 import type { TestCase } from '../scoring/types.js';
+import { checkTestCase } from '../scoring/validate-case.js';
 
 export const testCaseSchemaPath = configSchemaFile('test-case.schema.json');
 
@@ -28,6 +30,9 @@ export function validateTestCase(value: unknown, source: CaseSource): TestCase &
   const problems = describeErrors(schemaErrors(value));
   if (problems.length === 0) problems.push(...semanticProblems(value as TrajectoryCase, dirname(source.file)));
   if (problems.length > 0) throw new CalltapeError('CONFIG_INVALID', problems.map((problem) => `${where}: ${problem}`).join('\n'), `See ${testCaseSchemaPath} for every field.`);
+  // The scorer's own checks, at load time rather than mid-run: rules that need an expected value and have none, schemas that do not compile.
+  checkTestCase(value, `${where}:`);
+  checkTrajectoryCase(value as object, `${where}:`);
   return value as TestCase & TrajectoryCase;
 }
 
