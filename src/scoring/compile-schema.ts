@@ -68,7 +68,9 @@ function normaliser(schema: JsonSchema | undefined): (value: JsonValue) => JsonV
     }
     if (typeof value === 'object' && value !== null) {
       let result: Record<string, JsonValue> | undefined;
-      for (const key of Object.keys(value)) {
+      for (const key in value) {
+        // for…in without allocating a key list; inherited keys are skipped (own properties only).
+        if (!Object.hasOwn(value, key)) continue;
         const item = value[key] as JsonValue;
         const normalised = memberOf(key)(item);
         if (normalised !== item) setOwn((result ??= { ...value }), key, normalised);
@@ -135,12 +137,22 @@ function checker(schema: JsonValue): Check | undefined {
         const list = Array.isArray(value) ? value : [value];
         if (list.length === 0 || list.some((type) => typeof type !== 'string' || !types.has(type))) return undefined;
         const each = list.map((type) => typeCheck(type as string));
-        checks.push(each.length === 1 ? (each[0] as Check) : (item) => each.some((check) => check(item)));
+        checks.push(
+          each.length === 1
+            ? (each[0] as Check)
+            : (item) => {
+                for (const check of each) if (check(item)) return true;
+                return false;
+              },
+        );
         break;
       }
       case 'enum':
         if (!Array.isArray(value)) return undefined;
-        checks.push((item) => value.some((allowed) => equal(allowed, item)));
+        checks.push((item) => {
+          for (const allowed of value) if (allowed === item || equal(allowed, item)) return true;
+          return false;
+        });
         break;
       case 'const':
         checks.push((item) => equal(value, item));
@@ -148,7 +160,11 @@ function checker(schema: JsonValue): Check | undefined {
       case 'required': {
         if (!Array.isArray(value) || value.some((name) => typeof name !== 'string')) return undefined;
         const names = value as string[];
-        checks.push((item) => !isObject(item) || names.every((name) => Object.hasOwn(item, name) && item[name] !== undefined));
+        checks.push((item) => {
+          if (!isObject(item)) return true;
+          for (const name of names) if (!Object.hasOwn(item, name) || item[name] === undefined) return false;
+          return true;
+        });
         break;
       }
       case 'properties': {
@@ -171,14 +187,22 @@ function checker(schema: JsonValue): Check | undefined {
         if (!check) return undefined;
         const declared = ownValue(schema, 'properties');
         const listed = isObject(declared ?? null) ? new Set(Object.keys(declared as object)) : new Set<string>();
-        checks.push((item) => !isObject(item) || Object.keys(item).every((name) => listed.has(name) || check(item[name] as JsonValue)));
+        checks.push((item) => {
+          if (!isObject(item)) return true;
+          for (const name in item) if (Object.hasOwn(item, name) && !listed.has(name) && !check(item[name] as JsonValue)) return false;
+          return true;
+        });
         break;
       }
       case 'items': {
         if (Array.isArray(value)) return undefined;
         const check = checker(value);
         if (!check) return undefined;
-        checks.push((item) => !Array.isArray(item) || item.every(check));
+        checks.push((item) => {
+          if (!Array.isArray(item)) return true;
+          for (const element of item) if (!check(element)) return false;
+          return true;
+        });
         break;
       }
       case 'minimum':

@@ -132,8 +132,9 @@ export function compareCompiled(node: ObjectNode, actualRaw: JsonValue | undefin
     total += member.weight * compareMember(member, ownValue(actual, member.key), hasOwn(raw, member.key), state);
   }
   if (context.extra === 'ignore') return weights === 0 ? 1 : total / weights;
-  for (const key of Object.keys(actual)) {
-    if (isMember(members, key)) continue;
+  for (const key in actual) {
+    // for…in without allocating a key list (the common call has no extra argument); own keys only, in insertion order as Object.keys gives them.
+    if (!Object.hasOwn(actual, key) || isMember(members, key)) continue;
     const path = `${node.prefix}${key}`;
     if (ruleAt(context.rules, rulePathOf(path))?.matching_strategy === 'ignore') continue;
     record(state, path, undefined, ownValue(actual, key), 'unexpected_argument', 'exact', undefined, undefined);
