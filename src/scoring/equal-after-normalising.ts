@@ -41,12 +41,16 @@ function equalAt(expected: JsonValue, actual: JsonValue, at: SchemaAt, strictKey
   if (Array.isArray(actual) || Object.hasOwn(expected, '$omitted')) return false;
   const properties = at === inferred ? undefined : subSchema(at, 'properties');
   const additional = at === inferred ? undefined : subSchema(at, 'additionalProperties');
-  const expectedKeys = Object.keys(expected);
-  for (const key of expectedKeys) {
+  // for…in with own-key checks: no key list allocated on the path most calls take.
+  let keys = 0;
+  for (const key in expected) {
+    if (!Object.hasOwn(expected, key)) continue;
+    keys++;
     const value = Object.hasOwn(actual, key) ? (actual as { readonly [key: string]: JsonValue })[key] : undefined;
     const schema = at === inferred ? inferred : ((properties ? child(properties, key) : undefined) ?? additional);
     if (value === undefined || !equalAt(expected[key] as JsonValue, value, schema, strictKeys)) return false;
   }
   // Every expected key was found in actual: equal counts mean no key beyond them.
-  return !strictKeys || Object.keys(actual).length === expectedKeys.length;
+  if (strictKeys) for (const key in actual) if (Object.hasOwn(actual, key)) keys--;
+  return !strictKeys || keys === 0;
 }

@@ -18,7 +18,7 @@ export function hasPlaceholder(value: JsonValue): boolean {
   if (typeof value === 'string') return value.includes('{{');
   if (Array.isArray(value)) return value.some(hasPlaceholder);
   if (typeof value === 'object' && value !== null) {
-    for (const key of Object.keys(value)) if (hasPlaceholder(value[key] as JsonValue)) return true;
+    for (const key in value) if (Object.hasOwn(value, key) && hasPlaceholder(value[key] as JsonValue)) return true;
   }
   return false;
 }

@@ -72,7 +72,9 @@ export function normaliseBySchema(value: JsonValue, schema: JsonSchema | undefin
     let result: Record<string, JsonValue> | undefined;
     const properties = subSchema(schema, 'properties');
     const additional = subSchema(schema, 'additionalProperties');
-    for (const key of Object.keys(value)) {
+    for (const key in value) {
+      // Own keys only, without allocating a key list: this runs for every value scored.
+      if (!Object.hasOwn(value, key)) continue;
       const item = value[key] as JsonValue;
       const normalised = normaliseBySchema(item, (properties ? child(properties, key) : undefined) ?? additional, defaults);
       if (normalised !== item) setOwn((result ??= { ...value }), key, normalised);
