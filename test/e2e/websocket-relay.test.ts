@@ -156,6 +156,27 @@ describe('WebSocket upgrades', () => {
     expect(replayer.stats).toMatchObject({ hits: 2, misses: 0 });
   });
 
+  // Regression (issue 16): the failure was only logged; the agent hung, and with mocks the round went to the network in replay.
+  it.each([false, true])('issue-16: a cassette that cannot be opened answers with an error frame and a close, never the network (mocks: %s)', async (mocked) => {
+    const upstream = await wsUpstream(() => []);
+    const folder = temporaryFolder();
+    writeFileSync(join(folder, 'm.yaml'), 'mocks: [{ tool: get_weather, result: sunny }]');
+    const mocks = { files: mocked ? [join(folder, 'm.yaml')] : [], active: null, mode: 'intercept' as const, maxHiddenRounds: 8, strictTools: false, allowTools: [] };
+    const cassette = join(folder, 'main.sqlite');
+    await (await startTestProxy(upstream.url, { mode: 'record', cassette })).close();
+    const proxy = await startTestProxy(upstream.url, { mode: 'replay', cassette, mocks });
+    cleanups.push(() => proxy.close());
+    const ws = new ResponsesWS(new OpenAI({ apiKey: 'sk-test-key-0123456789abcdef', baseURL: `${proxy.url}/c/missing/v1`, maxRetries: 0 }));
+    const failed = new Promise<Error>((resolve) => ws.on('error', resolve));
+    const closed = new Promise<void>((resolve) => ws.socket.on('close', () => resolve()));
+    ws.send({ type: 'response.create', model: 'm', input: 'Weather in Oslo?' } as never);
+    const error = await failed;
+    await closed;
+    expect(error.message).toContain('no such cassette to replay');
+    expect(JSON.parse(error.message)).toMatchObject({ type: 'error', status: 404, error: { type: 'cassette_miss', code: 'cassette_miss' } });
+    expect(upstream.received).toEqual([]);
+  });
+
   it('relays any other upgrade under /v1/, and refuses upgrades replay cannot answer', async () => {
     const upstream = await wsUpstream((message) => [`echo:${message}`]);
     const proxy = await startTestProxy(upstream.url, { mode: 'record' });
