@@ -1,39 +1,25 @@
 import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { ResponsesWS } from 'openai/resources/responses/ws';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WebSocket, WebSocketServer } from 'ws';
+import { WebSocket } from 'ws';
 import { SqliteStore } from '../../src/cassette/sqlite/sqlite-store.js';
 import { defaultConfig } from '../../src/config/config.js';
 import { bankPolicies, openFeed, writePolicies } from '../support/shadow-bank.js';
 import { startTestProxy, temporaryFolder } from '../support/test-proxy.js';
+import { startWsUpstream, type WsConnection } from '../support/ws-upstream.js';
 
 const cleanups: (() => Promise<unknown> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** A WebSocket upstream: records what arrives and answers each message with its events, in order. */
-async function wsUpstream(answer: (message: string) => string[]): Promise<{ url: string; received: { path: string; headers: Record<string, unknown>; messages: string[] }[] }> {
-  const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
-  await once(server, 'listening');
-  const received: { path: string; headers: Record<string, unknown>; messages: string[] }[] = [];
-  server.on('connection', (socket, request) => {
-    const entry = { path: request.url ?? '', headers: request.headers as Record<string, unknown>, messages: [] as string[] };
-    received.push(entry);
-    socket.on('message', (data) => {
-      entry.messages.push(data.toString());
-      for (const reply of answer(data.toString())) socket.send(reply);
-    });
-  });
-  cleanups.push(() => new Promise<void>((resolve) => {
-    for (const client of server.clients) client.terminate();
-    server.close(() => resolve());
-  }));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received };
+async function wsUpstream(answer: (message: string) => string[]): Promise<{ url: string; received: WsConnection[] }> {
+  const upstream = await startWsUpstream(answer);
+  cleanups.push(() => upstream.close());
+  return upstream;
 }
 
 describe('WebSocket upgrades', () => {
