@@ -156,7 +156,7 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
       if (expired && (where.mode === 'replay' || config.expiry.onExpired === 'error')) {
         miss = new CalltapeError('CASSETTE_MISS', `calltape: cassette ${where.cassette}: the recording for ${method} ${redactor.path(where.path)} is ${formatAge(age)} old, past expiry.maxAge ${config.expiry.maxAge ?? ''}; re-record it (calltape auto with expiry.onExpired "rerecord" does).`);
       } else if (where.mode === 'replay') {
-        miss = describeMiss(reader, keyed, where.cassette, method, redactor.path(where.path));
+        miss = where.nearMiss !== undefined ? new CalltapeError('CASSETTE_MISS', where.nearMiss) : describeMiss(reader, keyed, where.cassette, method, redactor.path(where.path));
       }
       if (!miss) return false;
       countMiss(stats, where.cassette, miss.message);
@@ -227,7 +227,7 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
               return { source: { kind: 'recording', recording: found }, record: (mocked, hidden, agentResponse) => observeReplay(found, { ...loop, mocked, hidden, agentResponse }) };
             }
             if (where.mode === 'replay') {
-              const miss = describeMiss(reader, keyed, where.cassette, method, redactor.path(where.path));
+              const miss = where.nearMiss !== undefined ? new CalltapeError('CASSETTE_MISS', where.nearMiss) : describeMiss(reader, keyed, where.cassette, method, redactor.path(where.path));
               countMiss(stats, where.cassette, miss.message);
               missed(miss.message);
               logger.error(miss.message);

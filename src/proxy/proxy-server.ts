@@ -21,6 +21,7 @@ import { sessionHeader } from './headers.js';
 import { createLogger, type Logger } from './logger.js';
 import { createPassThrough } from './pass-through.js';
 import { sendError } from './send-error.js';
+import { nearMissHint, routePath } from './route-path.js';
 import { parseSessionRoute, type SessionRoute } from './session-route.js';
 import { createUpstream } from './upstream.js';
 import { createWebSocketRoute } from './websocket-route.js';
@@ -109,6 +110,8 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
   const passThrough = createPassThrough(config.upstream, config.timeouts.upstreamHeadersMs, errorJson, logger);
   const anthropicErrorJson = (message: string): string => JSON.stringify(anthropicMessagesAdapter.errorBody(new CalltapeError('UPSTREAM_UNREACHABLE', message)));
   const anthropicPassThrough = createPassThrough(config.anthropicUpstream, config.timeouts.upstreamHeadersMs, anthropicErrorJson, logger);
+  /** The origin served, once listening (requests arrive only after). */
+  let origin = '';
   let inFlight = 0;
   let drained: (() => void) | undefined;
 
@@ -173,11 +176,14 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
       sendError(response, openAiChatAdapter, new CalltapeError('INVALID_REQUEST', sessionRoute.error));
       return;
     }
-    const adapter = findAdapter(method, sessionRoute.path);
+    const routed = routePath(method, sessionRoute.path);
+    const nearMiss = routed.nearMiss && nearMissHint(routed.nearMiss, method, redactor.path(sessionRoute.path), origin);
+    if (nearMiss !== undefined) warnOnce(sessionRoute.path, nearMiss);
+    const adapter = findAdapter(method, routed.path);
     const mode = sessionRoute.cassette?.mode ?? config.mode;
     if (!adapter && mode === 'replay') {
       // Replay never touches the network: a route calltape does not record cannot be answered.
-      const miss = new CalltapeError('CASSETTE_MISS', `calltape: replay answers only recorded routes (POST /v1/chat/completions, POST /v1/messages); ${method} ${redactor.path(sessionRoute.path)} is not recorded`);
+      const miss = new CalltapeError('CASSETTE_MISS', nearMiss ?? `calltape: replay answers only recorded routes (POST /v1/chat/completions, /v1/responses, /v1/messages); ${method} ${redactor.path(sessionRoute.path)} is not recorded`);
       countMiss(stats, cassettePathFor(sessionRoute), miss.message);
       sendError(response, openAiChatAdapter, miss);
       return;
@@ -192,11 +198,20 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
     }
     await capturedRoute(adapter, request, response, {
       sessionId: sessionRoute.sessionId,
-      path: sessionRoute.path + sessionRoute.query,
+      path: routed.path + sessionRoute.query,
       cassette: cassettePathFor(sessionRoute),
       mode,
+      nearMiss,
     });
   }
+
+  // Once per path: an agent with a wrong base URL sends every request to it.
+  const warned = new Set<string>();
+  const warnOnce = (path: string, message: string): void => {
+    if (warned.has(path) || warned.size >= 100) return;
+    warned.add(path);
+    logger.warn(message);
+  };
 
   /** Everything that would keep the process alive: cassettes, the store worker, mock modules, pools. */
   const release = async (): Promise<void> => {
@@ -225,7 +240,8 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
   }
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const url = `http://${host}:${port}`;
+  origin = `http://${host}:${port}`;
+  const url = origin;
   live.listening(`${url}/v1`);
 
   let closing: Promise<void> | undefined;

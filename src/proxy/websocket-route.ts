@@ -16,7 +16,8 @@ import type { ToolLoopWire } from '../providers/provider-adapter.js';
 import { requestedModel, type ProxyObserver, type Where } from './route-types.js';
 import { selectMocks, type MockState } from './mocked-route.js';
 import { countMiss, describeMiss, findRecording, type ReplayStats } from './replay-lookup.js';
-import type { CassetteRegistry } from './cassette-registry.js';
+import type { CassetteContext, CassetteRegistry } from './cassette-registry.js';
+import { websocketErrorFrame } from './websocket-error-frame.js';
 import { sessionHeader, upstreamRequestHeaders } from './headers.js';
 import { ReplayKeys } from './replay-keys.js';
 import type { Logger } from './logger.js';
@@ -73,15 +74,22 @@ export function createWebSocketRoute(deps: WebSocketRouteDeps): (request: Incomi
     server.handleUpgrade(request, socket, head, (client) => {
       const mocks = deps.mockState ? selectMocks(deps.mockState, request.headers) : undefined;
       if (mocks instanceof Error) {
-        client.send(JSON.stringify({ type: 'error', code: 'invalid_request', message: mocks.message }));
+        client.send(websocketErrorFrame(adapter, mocks));
         client.close(1008, 'bad x-calltape-mocks');
         return;
       }
       void (async () => {
-        const cassette = await cassettes.get(where.cassette, where.mode).catch((error: unknown) => {
-          logger.error(`calltape: ${where.cassette}: ${(error as Error).message}`);
-          return undefined;
-        });
+        let cassette: CassetteContext;
+        try {
+          cassette = await cassettes.get(where.cassette, where.mode);
+        } catch (error) {
+          // Nothing can be answered (and in replay nothing may go to the network): say why and hang up.
+          const failure = error instanceof CalltapeError ? error : new CalltapeError('STORE_IO', `calltape: ${where.cassette}: ${(error as Error).message}`);
+          logger.error(failure.message);
+          client.send(websocketErrorFrame(adapter, failure));
+          client.close(1011, 'cassette unavailable');
+          return;
+        }
         let live: WebSocket | undefined;
         const pending: [RawData, boolean][] = [];
         const openUpstream = (): WebSocket => {
@@ -155,7 +163,7 @@ export function createWebSocketRoute(deps: WebSocketRouteDeps): (request: Incomi
         /** One loop round: the request frame upstream (or from the cassette), its frames collected up to the terminal event. */
         const roundTrip = async (frame: string, loopRound: number): Promise<LoopRound & { readonly frames: readonly string[] }> => {
           let frames: string[] = [];
-          const fromCassette = replaying && cassette?.reader ? recordedFrames(frame, headers, cassette.reader, where) : undefined;
+          const fromCassette = replaying && cassette.reader ? recordedFrames(frame, headers, cassette.reader, where) : undefined;
           if (fromCassette !== undefined) frames = fromCassette;
           else {
             round = { id: timeOrderedId(), body: Buffer.from(frame), startedAt: Date.now(), startedPerf: performance.now(), frames: [], times: [] };
@@ -209,7 +217,7 @@ export function createWebSocketRoute(deps: WebSocketRouteDeps): (request: Incomi
           }).catch((error: unknown) => ({ kind: 'error' as const, error: error instanceof CalltapeError ? error : new CalltapeError('UPSTREAM_UNREACHABLE', (error as Error).message) }));
           if (outcome.kind === 'error') {
             if (outcome.error.code === 'STRICT_TOOLS') stats.refused++;
-            client.send(JSON.stringify({ type: 'error', code: outcome.error.type, message: outcome.error.message }));
+            client.send(websocketErrorFrame(adapter, outcome.error));
             return;
           }
           const visible = outcome.body === undefined ? (outcome.round as LoopRound & { frames: readonly string[] }).frames : decodeSse([Buffer.from(outcome.body)]).map((event) => event.data);
@@ -226,7 +234,7 @@ export function createWebSocketRoute(deps: WebSocketRouteDeps): (request: Incomi
           const starts = text !== undefined && frameType(text) === 'response.create';
           if (starts) {
             if (round) finishRound('upstream-failed');
-            if (replaying && cassette?.reader && answerFromCassette(text, headers, client, cassette.reader, where)) return;
+            if (replaying && cassette.reader && answerFromCassette(text, headers, client, cassette.reader, where)) return;
             round = { id: timeOrderedId(), body: Buffer.from(text), startedAt: Date.now(), startedPerf: performance.now(), frames: [], times: [] };
           }
           if (where.mode === 'replay') return;
@@ -266,7 +274,7 @@ export function createWebSocketRoute(deps: WebSocketRouteDeps): (request: Incomi
     try {
       frames = recordedFrames(text, headers, reader, where);
     } catch (miss) {
-      client.send(JSON.stringify({ type: 'error', code: 'cassette_miss', message: (miss as Error).message }));
+      client.send(websocketErrorFrame(adapter, miss as CalltapeError));
       return true;
     }
     if (frames === undefined) return false;

@@ -1,10 +1,10 @@
 import fnv1a from '@sindresorhus/fnv1a';
-import { emptyPrefix, nextKey, type PrefixKey } from '../../trace/prefix-hash.js';
+import { emptyPrefix, keyAfter, nextKey, type PrefixKey } from '../../trace/prefix-hash.js';
 import type { JsonValue, Message } from '../../trace/trace.js';
 import { asArray, asObject, asString, parseJson, type JsonObject } from '../json-access.js';
 import type { ToolLoopWire } from '../provider-adapter.js';
 import { toResponsesObject, toResponsesStream } from './convert-responses-body.js';
-import { parseInputItem } from './parse-responses-request.js';
+import { instructionMessages, parseInputItem } from './parse-responses-request.js';
 
 const isAssistantItem = (item: JsonObject | undefined): boolean => item?.['type'] === 'function_call' || (item?.['role'] === 'assistant' && (item['type'] === undefined || item['type'] === 'message'));
 
@@ -52,7 +52,8 @@ export const responsesToolLoop: ToolLoopWire = {
       const missing = outputs.filter((item) => !already.has(asObject(item)?.['call_id']));
       return missing.length > 0 ? { ...request, input: [...missing, ...items] } : undefined;
     }
-    let key: PrefixKey = emptyPrefix;
+    // Keyed as the request parser reads it, instructions first: the loop stored the hidden history under those keys.
+    let key: PrefixKey = keyAfter(instructionMessages(request));
     let changed = false;
     const spliced: JsonValue[] = [];
     for (let index = 0; index < items.length; ) {
