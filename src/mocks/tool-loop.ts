@@ -81,8 +81,12 @@ export async function runToolLoop(agentBody: JsonValue, options: ToolLoopOptions
     }
     if (mocked.length === 0) {
       answered.record([], false);
-      // The agent will send this turn back: put the hidden rounds before it.
-      if (hidden.length > 0) remember(answerKey(visiblePrefix, output), answered.response?.id, [...hidden, ...wire.turnMessages(output, [])]);
+      // The agent will send this turn back, in full or by reference to its items: put the hidden rounds before it.
+      if (hidden.length > 0) {
+        remember(answerKey(visiblePrefix, output), answered.response?.id, [...hidden, ...wire.turnMessages(output, [])]);
+        const before = [...hidden];
+        for (const key of wire.referenceKeys?.(answered.body) ?? []) history.set(key, before);
+      }
       return { kind: 'answer', round: answered, body: undefined };
     }
     if (round >= options.maxHiddenRounds) {

@@ -2,7 +2,7 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { generateText, stepCountIs, streamText, tool, type LanguageModel, type ModelMessage } from 'ai';
 import { z } from 'zod';
-import { describeFrameworks, pendingFix, type Conversing } from './framework-contract.js';
+import { describeFrameworks, type Conversing } from './framework-contract.js';
 
 /**
  * A Vercel AI SDK agent loop (tools with `execute`, up to five steps). Providers are created per
@@ -28,7 +28,7 @@ function aiSdkAgent(model: LanguageModel, streamed: boolean, getWeather: (city: 
 }
 
 describeFrameworks('Vercel AI SDK', [
-  { name: '@ai-sdk/openai (Responses, generateText)', wire: 'openai-responses', makeAgent: (getWeather) => aiSdkAgent(createOpenAI()('gpt-4o-mini'), false, getWeather), waitingFor: { mock: pendingFix.systemPromptSplice } },
+  { name: '@ai-sdk/openai (Responses, generateText)', wire: 'openai-responses', makeAgent: (getWeather) => aiSdkAgent(createOpenAI()('gpt-4o-mini'), false, getWeather) },
   { name: '@ai-sdk/openai (Chat Completions, streamText)', wire: 'openai-chat', makeAgent: (getWeather) => aiSdkAgent(createOpenAI().chat('gpt-4o-mini'), true, getWeather) },
-  { name: '@ai-sdk/anthropic (streamText)', wire: 'anthropic-messages', makeAgent: (getWeather) => aiSdkAgent(createAnthropic()('claude-sonnet-4-5'), true, getWeather), waitingFor: { record: pendingFix.anthropicMessagesPath, mock: pendingFix.anthropicMessagesPath } },
+  { name: '@ai-sdk/anthropic (streamText)', wire: 'anthropic-messages', makeAgent: (getWeather) => aiSdkAgent(createAnthropic()('claude-sonnet-4-5'), true, getWeather) },
 ]);

@@ -25,17 +25,7 @@ export interface FrameworkCase {
    * OPENAI_BASE_URL / ANTHROPIC_BASE_URL point at the proxy exactly as `calltape record --` sets them.
    */
   makeAgent(getWeather: (city: string) => string): Conversing;
-  /** Scenarios known not to work yet, each with the fix it waits for; they are left out of the run. */
-  readonly waitingFor?: Partial<Record<Scenario, string>>;
 }
-
-export type Scenario = 'record' | 'replay' | 'mock' | 'replay-mocked';
-
-/** Fixes some framework scenarios wait for (issue 16), named once so the skipped tests say which. */
-export const pendingFix = {
-  systemPromptSplice: 'issue 16 fix: the next turn gets the hidden mock round back when the agent has a system prompt (Anthropic `system`, Responses `instructions`)',
-  anthropicMessagesPath: 'issue 16 fix: Anthropic Messages captured at /messages (@ai-sdk/anthropic drops /v1)',
-} as const;
 
 const mockFile = `
 mocks:
@@ -95,12 +85,6 @@ export function describeFrameworks(title: string, cases: readonly FrameworkCase[
       };
       const recorded = join(temporaryFolder(), 'recorded.sqlite');
       const mocked = join(temporaryFolder(), 'mocked.sqlite');
-      const scenario = (name: Scenario, text: string, run: () => Promise<void>): void => {
-        // A replay needs the recording its scenario makes.
-        const waiting = framework.waitingFor?.[name] ?? (name === 'replay' ? framework.waitingFor?.record : name === 'replay-mocked' ? framework.waitingFor?.mock : undefined);
-        if (waiting === undefined) it(text, run);
-        else it.skip(`${text} (waits for: ${waiting})`, run);
-      };
 
       /** Runs `conversation` against a proxy built from `overrides`, with the environment pointing at it. */
       async function throughProxy<T>(overrides: Partial<Config>, conversation: (agent: Conversing) => Promise<T>): Promise<{ result: T; misses: number; upstreamRequests: readonly Conversation[] }> {
@@ -121,7 +105,7 @@ export function describeFrameworks(title: string, cases: readonly FrameworkCase[
       const single = ['What is the weather in Paris?'];
       const parallel = ['What is the weather in Paris and Tokyo?'];
 
-      scenario('record', 'records a tool call and a parallel turn; calltape calls lists exactly those calls', async () => {
+      it('records a tool call and a parallel turn; calltape calls lists exactly those calls', async () => {
         const { result, upstreamRequests } = await throughProxy({ mode: 'record', cassette: recorded }, async (agent) => [await agent.converse(single, {}), await agent.converse(parallel, {})]);
         expect(result).toEqual([['Forecast: Sunny in Paris'], ['Forecast: Sunny in Paris | Sunny in Tokyo']]);
         expect(toolRuns.splice(0)).toEqual(['Paris', 'Paris', 'Tokyo']);
@@ -136,7 +120,7 @@ export function describeFrameworks(title: string, cases: readonly FrameworkCase[
         expect(new Set(calls.map((call) => call.interaction)).size).toBe(2);
       });
 
-      scenario('replay', 'replays the recorded runs with the upstream gone', async () => {
+      it('replays the recorded runs with the upstream gone', async () => {
         const { result, misses, upstreamRequests } = await throughProxy({ mode: 'replay', cassette: recorded, upstream: goneUpstream }, async (agent) => [await agent.converse(single, {}), await agent.converse(parallel, {})]);
         expect(result).toEqual([['Forecast: Sunny in Paris'], ['Forecast: Sunny in Paris | Sunny in Tokyo']]);
         expect([misses, upstreamRequests.length]).toEqual([0, 0]);
@@ -145,7 +129,7 @@ export function describeFrameworks(title: string, cases: readonly FrameworkCase[
 
       const system = 'You are a terse weather assistant.';
       const mockedConversation = ['What is the weather in Paris?', 'Thanks!'];
-      scenario('mock', 'answers get_weather inside the proxy with a system prompt: the agent tool never runs, the next turn carries the hidden round', async () => {
+      it('answers get_weather inside the proxy with a system prompt: the agent tool never runs, the next turn carries the hidden round', async () => {
         const { result, upstreamRequests } = await throughProxy({ mode: 'record', cassette: mocked, mocks: mocksConfig() }, (agent) => agent.converse(mockedConversation, { system }));
         expect(result).toEqual(['Forecast: {"forecast":"Rain in Paris"}', 'You said: Thanks!']);
         expect(toolRuns).toEqual([]);
@@ -159,7 +143,7 @@ export function describeFrameworks(title: string, cases: readonly FrameworkCase[
         expect((await listCalls(mocked)).map(({ name, arguments: args, mocked: isMocked }) => [name, args, isMocked])).toEqual([['get_weather', { city: 'Paris' }, true]]);
       });
 
-      scenario('replay-mocked', 'replays the mocked run with the upstream gone; the agent tool still never runs', async () => {
+      it('replays the mocked run with the upstream gone; the agent tool still never runs', async () => {
         const { result, misses, upstreamRequests } = await throughProxy({ mode: 'replay', cassette: mocked, upstream: goneUpstream, mocks: mocksConfig() }, (agent) => agent.converse(mockedConversation, { system }));
         expect(result).toEqual(['Forecast: {"forecast":"Rain in Paris"}', 'You said: Thanks!']);
         expect([misses, upstreamRequests.length]).toEqual([0, 0]);

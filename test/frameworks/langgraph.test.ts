@@ -6,7 +6,7 @@ import { MemorySaver } from '@langchain/langgraph';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
 import { ChatOpenAI } from '@langchain/openai';
 import { z } from 'zod';
-import { describeFrameworks, pendingFix, type Conversing } from './framework-contract.js';
+import { describeFrameworks, type Conversing } from './framework-contract.js';
 
 /**
  * A LangGraph ReAct agent over `model`, keeping the conversation in a checkpointer thread.
@@ -38,5 +38,5 @@ describeFrameworks('LangGraph JS', [
   { name: 'ChatOpenAI (Chat Completions)', wire: 'openai-chat', makeAgent: (getWeather) => langGraphAgent(new ChatOpenAI({ model: 'gpt-4o-mini', maxRetries: 0 }), false, getWeather) },
   { name: 'ChatOpenAI (Chat Completions, streaming: true, streamMode messages)', wire: 'openai-chat', makeAgent: (getWeather) => langGraphAgent(new ChatOpenAI({ model: 'gpt-4o-mini', streaming: true, maxRetries: 0 }), true, getWeather) },
   { name: 'ChatOpenAI (Responses)', wire: 'openai-responses', makeAgent: (getWeather) => langGraphAgent(new ChatOpenAI({ model: 'gpt-4o-mini', useResponsesApi: true, maxRetries: 0 }), false, getWeather) },
-  { name: 'ChatAnthropic (streamed)', wire: 'anthropic-messages', makeAgent: (getWeather) => langGraphAgent(new ChatAnthropic({ model: 'claude-sonnet-4-5', streaming: true, maxRetries: 0 }), true, getWeather), waitingFor: { mock: pendingFix.systemPromptSplice } },
+  { name: 'ChatAnthropic (streamed)', wire: 'anthropic-messages', makeAgent: (getWeather) => langGraphAgent(new ChatAnthropic({ model: 'claude-sonnet-4-5', streaming: true, maxRetries: 0 }), true, getWeather) },
 ]);

@@ -3,7 +3,7 @@ import { Agent } from '@mastra/core/agent';
 import type { MessageInput } from '@mastra/core/agent/message-list';
 import { createTool } from '@mastra/core/tools';
 import { z } from 'zod';
-import { describeFrameworks, pendingFix, type Conversing } from './framework-contract.js';
+import { describeFrameworks, type Conversing } from './framework-contract.js';
 
 type MastraModel = ConstructorParameters<typeof Agent>[0]['model'];
 
@@ -30,5 +30,5 @@ describeFrameworks('Mastra', [
   // The model router reads OPENAI_BASE_URL when it first resolves a model.
   { name: 'model router, openai/ (Responses)', wire: 'openai-responses', makeAgent: (getWeather) => mastraAgent('openai/gpt-4o-mini', getWeather) },
   // The router's anthropic/ models read no base-URL variable, and Mastra 0.24 takes AI SDK v5 models only: an @ai-sdk/anthropic 2.x model, its base URL with /v1.
-  { name: '@ai-sdk/anthropic 2.x model (Messages)', wire: 'anthropic-messages', makeAgent: (getWeather) => mastraAgent(createAnthropic({ baseURL: `${process.env['ANTHROPIC_BASE_URL'] ?? ''}/v1` })('claude-sonnet-4-5'), getWeather), waitingFor: { mock: pendingFix.systemPromptSplice } },
+  { name: '@ai-sdk/anthropic 2.x model (Messages)', wire: 'anthropic-messages', makeAgent: (getWeather) => mastraAgent(createAnthropic({ baseURL: `${process.env['ANTHROPIC_BASE_URL'] ?? ''}/v1` })('claude-sonnet-4-5'), getWeather) },
 ]);

@@ -1,6 +1,6 @@
 import { Agent, OpenAIProvider, Runner, tool, user, type AgentInputItem } from '@openai/agents';
 import { z } from 'zod';
-import { describeFrameworks, pendingFix, type Conversing } from './framework-contract.js';
+import { describeFrameworks, type Conversing } from './framework-contract.js';
 
 /**
  * An Agents SDK agent. Its provider is made per agent because a provider keeps the client it
@@ -32,6 +32,6 @@ function agentsSdkAgent(useResponses: boolean, streamed: boolean, getWeather: (c
 }
 
 describeFrameworks('OpenAI Agents SDK', [
-  { name: 'Responses (streamed)', wire: 'openai-responses', makeAgent: (getWeather) => agentsSdkAgent(true, true, getWeather), waitingFor: { mock: pendingFix.systemPromptSplice } },
+  { name: 'Responses (streamed)', wire: 'openai-responses', makeAgent: (getWeather) => agentsSdkAgent(true, true, getWeather) },
   { name: 'Chat Completions', wire: 'openai-chat', makeAgent: (getWeather) => agentsSdkAgent(false, false, getWeather) },
 ]);

@@ -39,6 +39,16 @@ export const responsesToolLoop: ToolLoopWire = {
     return fnv1a(`response\u0000${responseId}`, { size: 64 });
   },
 
+  referenceKeys(answerBody) {
+    const text = answerBody.trimStart().startsWith('{') ? answerBody : toResponsesObject(answerBody);
+    const parsed = text === undefined ? undefined : parseJson(text);
+    const output = parsed?.ok ? asArray(asObject(parsed.value)?.['output']) : [];
+    return output.flatMap((item) => {
+      const id = asString(asObject(item)?.['id']);
+      return id === undefined ? [] : [referenceKey(id)];
+    });
+  },
+
   splice(body, replace) {
     const request = asObject(body);
     if (!request) return undefined;
@@ -56,8 +66,17 @@ export const responsesToolLoop: ToolLoopWire = {
     let key: PrefixKey = keyAfter(instructionMessages(request));
     let changed = false;
     const spliced: JsonValue[] = [];
+    const putBack = new Set<readonly JsonValue[]>();
     for (let index = 0; index < items.length; ) {
       const item = asObject(items[index]);
+      const referenced = item?.['type'] === 'item_reference' ? asString(item['id']) : undefined;
+      const before = referenced === undefined ? undefined : replace(referenceKey(referenced));
+      if (before && !putBack.has(before)) {
+        // An answer sent back by reference: the hidden rounds go in front of its first item.
+        spliced.push(...before);
+        putBack.add(before);
+        changed = true;
+      }
       if (!isAssistantItem(item)) {
         for (const part of parseInputItem(item)) key = nextKey(key, part);
         spliced.push(items[index] as JsonValue);
@@ -122,6 +141,10 @@ export const responsesToolLoop: ToolLoopWire = {
     return form.stream ? toResponsesStream(visible) : visible;
   },
 };
+
+function referenceKey(itemId: string): PrefixKey {
+  return fnv1a(`item\u0000${itemId}`, { size: 64 });
+}
 
 function inputItems(input: JsonValue | undefined): JsonValue[] {
   if (typeof input === 'string') return [{ role: 'user', content: input }];
