@@ -44,6 +44,17 @@ export class CassetteRegistry {
     return { path, reader };
   }
 
+  /** `get`, with a failure as the error to answer the agent with (logged here): what every route does with one. */
+  async open(path: string, mode: ProxyMode): Promise<CassetteContext | CalltapeError> {
+    try {
+      return await this.get(path, mode);
+    } catch (error) {
+      const failure = error instanceof CalltapeError ? error : new CalltapeError('STORE_IO', `calltape: ${path}: ${(error as Error).message}`);
+      this.logger.error(failure.message);
+      return failure;
+    }
+  }
+
   /** Per cassette opened for replay: the ids of its recordings that were served. */
   servedPerCassette(served: ReadonlySet<string>): { path: string; servedIds: string[] }[] {
     return [...this.readers.entries()].map(([path, reader]) => ({ path, servedIds: reader.ids().filter((id) => served.has(id)) }));

@@ -36,3 +36,23 @@ export function createPassThrough(upstream: string, headersTimeoutMs: number, er
     },
   };
 }
+
+/** The pass-throughs to both configured upstreams, chosen per request by who sent it. */
+export interface PassThroughs {
+  /** The pass-through for a request: Anthropic's when it carries Anthropic's headers. */
+  for(request: IncomingMessage): PassThrough;
+  close(): void;
+}
+
+export function createPassThroughs(upstreams: { readonly openai: string; readonly anthropic: string }, headersTimeoutMs: number, errorBodies: { readonly openai: (message: string) => string; readonly anthropic: (message: string) => string }, logger: Logger): PassThroughs {
+  const openai = createPassThrough(upstreams.openai, headersTimeoutMs, errorBodies.openai, logger);
+  const anthropic = createPassThrough(upstreams.anthropic, headersTimeoutMs, errorBodies.anthropic, logger);
+  return {
+    // Anthropic's SDK always sends these headers; OpenAI-compatible clients never do.
+    for: (request) => (request.headers['x-api-key'] !== undefined || request.headers['anthropic-version'] !== undefined ? anthropic : openai),
+    close: () => {
+      openai.close();
+      anthropic.close();
+    },
+  };
+}
