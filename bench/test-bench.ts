@@ -9,7 +9,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultConfig } from '../src/config/config.js';
-import { createLogger } from '../src/proxy/logger.js';
+import { createLogger } from '../src/logger.js';
 import { loadSuite } from '../src/runner/load-suite.js';
 import { runSuite } from '../src/runner/run-suite.js';
 import { chatCompletion } from '../test/support/openai-chat-chunks.js';

@@ -44,4 +44,9 @@ describe('layering', () => {
     const long = sourceFiles('src/proxy').filter((file) => readFileSync(file, 'utf8').split('\n').length > 201);
     expect(long.map((file) => relative(packageRoot, file))).toEqual([]);
   });
+
+  it('names the columns of every insert', () => {
+    const bare = sourceFiles('src').filter((file) => /INSERT (OR \w+ )?INTO \w+ VALUES/.test(readFileSync(file, 'utf8')));
+    expect(bare.map((file) => relative(packageRoot, file))).toEqual([]);
+  });
 });

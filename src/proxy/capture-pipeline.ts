@@ -10,7 +10,7 @@ import type { CalltapeError } from '../errors.js';
 import type { LiveTap } from '../live/live-service.js';
 import type { RoundOutcome } from '../mocks/tool-loop.js';
 import type { ProviderAdapter } from '../providers/provider-adapter.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../logger.js';
 import { ReplayKeys } from './replay-keys.js';
 import { countMiss, maxReasons, withoutSessionHeader, type ReplayStats } from './replay-lookup.js';
 import { lookUpRecording } from './look-up-recording.js';

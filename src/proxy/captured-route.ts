@@ -12,7 +12,7 @@ import { classifyUpstreamFailure } from './classify-upstream-failure.js';
 import { forwardUpstream } from './forward-upstream.js';
 import { upstreamRequestHeaders } from './headers.js';
 import { loopRounds } from './http-loop-rounds.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../logger.js';
 import { answerWithMocks } from './mocked-route.js';
 import { selectMocks, type MockState } from './mock-state.js';
 import { readRequestBody } from './read-request-body.js';

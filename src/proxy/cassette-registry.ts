@@ -4,7 +4,7 @@ import { CassetteReader } from '../cassette/sqlite/cassette-reader.js';
 import type { Recorder } from '../cassette/worker-recorder.js';
 import type { ProxyMode } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../logger.js';
 
 /** A cassette ready for a mode: opened (created, migrated, re-keyed) by the store worker, with a reader where replay needs one. */
 export interface CassetteContext {

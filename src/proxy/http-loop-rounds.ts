@@ -10,7 +10,7 @@ import { classifyUpstreamFailure } from './classify-upstream-failure.js';
 import { collectUpstream } from './collect-upstream.js';
 import { upstreamRequestHeaders } from './headers.js';
 import type { MockedRouteContext, RoundSource } from './mocked-route.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../logger.js';
 import type { MockState } from './mock-state.js';
 import { upstreamOfRecording } from './replay-lookup.js';
 import { timeOrderedId } from './time-ordered-id.js';

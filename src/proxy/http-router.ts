@@ -8,7 +8,7 @@ import { openAiChatAdapter } from '../providers/openai-chat/openai-chat-adapter.
 import type { CapturePipeline } from './capture-pipeline.js';
 import type { CapturedRoute } from './captured-route.js';
 import { sessionHeader } from './headers.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../logger.js';
 import type { PassThroughs } from './pass-through.js';
 import { nearMissHint, routePath } from './route-path.js';
 import { sendError } from './send-error.js';

@@ -2,7 +2,7 @@ import type { MatchKey } from '../cassette/match-key.js';
 import type { CassetteReader, Recording } from '../cassette/sqlite/cassette-reader.js';
 import type { Config } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../logger.js';
 import { describeMiss, findRecording, formatAge, parseMaxAge, type ReplayStats } from './replay-lookup.js';
 import type { Where } from './route-types.js';
 

@@ -15,7 +15,7 @@ import { CapturePipeline } from './capture-pipeline.js';
 import { CapturedRoute } from './captured-route.js';
 import { CassetteRegistry } from './cassette-registry.js';
 import { HttpRouter } from './http-router.js';
-import { createLogger, type Logger } from './logger.js';
+import { createLogger, type Logger } from '../logger.js';
 import { loadMockState } from './mock-state.js';
 import { createPassThroughs } from './pass-through.js';
 import { maxReasons, type ReplayStats } from './replay-lookup.js';

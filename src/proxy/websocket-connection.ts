@@ -5,7 +5,7 @@ import type { MatchKey } from '../cassette/match-key.js';
 import type { LoopRound } from '../mocks/tool-loop.js';
 import type { ProviderAdapter, ResponseEnding } from '../providers/provider-adapter.js';
 import { loopMocks, type CapturePipeline, type FinishedRound } from './capture-pipeline.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../logger.js';
 import { upstreamOfRecording } from './replay-lookup.js';
 import type { Where } from './route-types.js';
 import { timeOrderedId } from './time-ordered-id.js';

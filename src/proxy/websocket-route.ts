@@ -7,7 +7,7 @@ import { openAiResponsesAdapter } from '../providers/openai-responses/openai-res
 import type { CapturePipeline } from './capture-pipeline.js';
 import type { CassetteRegistry } from './cassette-registry.js';
 import { sessionHeader, upstreamRequestHeaders } from './headers.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../logger.js';
 import { selectMocks, type MockState } from './mock-state.js';
 import type { Where } from './route-types.js';
 import type { Upstream } from './upstream.js';

@@ -3,7 +3,7 @@ import { basename, dirname, extname } from 'node:path';
 import pLimit from 'p-limit';
 import type { Config, ProxyMode } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
-import type { Logger } from '../proxy/logger.js';
+import type { Logger } from '../logger.js';
 import { startProxy } from '../proxy/proxy-server.js';
 import { buildTrajectories } from '../trace/build-trajectories.js';
 import type { JudgeRunners } from '../scoring/trajectory/types.js';

@@ -4,7 +4,7 @@ import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { loadConfig, type ConfigFlags } from '../../config/load-config.js';
 import { CalltapeError } from '../../errors.js';
-import { createLogger } from '../../proxy/logger.js';
+import { createLogger } from '../../logger.js';
 import { baselineOf, jsonReport } from '../../report/json-report.js';
 import { htmlReport } from '../../report/html-report.js';
 import { junitReport } from '../../report/junit-report.js';
