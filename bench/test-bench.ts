@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultConfig } from '../src/config/config.js';
 import { createLogger } from '../src/logger.js';
-import { loadSuite } from '../src/runner/load-suite.js';
+import { loadSuite } from '../src/suites/load-suite.js';
 import { runSuite } from '../src/runner/run-suite.js';
 import { chatCompletion } from '../test/support/openai-chat-chunks.js';
 import { startScriptedUpstream, type ReceivedRequest, type ScriptedResponse } from '../test/support/scripted-upstream.js';

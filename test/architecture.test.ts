@@ -49,4 +49,10 @@ describe('layering', () => {
     const bare = sourceFiles('src').filter((file) => /INSERT (OR \w+ )?INTO \w+ VALUES/.test(readFileSync(file, 'utf8')));
     expect(bare.map((file) => relative(packageRoot, file))).toEqual([]);
   });
+
+  // The folder arrows of the design: the runner drives the others, never the reverse.
+  it.each(['src/live', 'src/mocks', 'src/report', 'src/scoring', 'src/suites', 'src/judges', 'src/user-code'])('%s imports nothing from runner/', (path) => {
+    const offenders = sourceFiles(path).filter((file) => /from '(\.\.\/)+runner\//.test(readFileSync(file, 'utf8')));
+    expect(offenders.map((file) => relative(packageRoot, file))).toEqual([]);
+  });
 });
