@@ -1,4 +1,4 @@
-import type { LogLevel } from '../config/config.js';
+import type { LogLevel } from './config/config.js';
 
 /** Line logger on stderr. Callers never pass headers or bodies, so secrets cannot reach it. */
 export interface Logger {
