@@ -7,3 +7,5 @@ export type * from './trace/trace.js';
 export type * from './trace/trajectory.js';
 export { buildTrajectories } from './trace/build-trajectories.js';
 export { ConversationChain } from './trace/conversation-chain.js';
+export { CalltapeError, errorCodes, isCalltapeError } from './errors.js';
+export type { ErrorCode, ErrorCodeEntry } from './errors.js';

@@ -5,9 +5,11 @@ import { openAiChatAdapter } from '../src/providers/openai-chat/openai-chat-adap
 import { openAiResponsesAdapter } from '../src/providers/openai-responses/openai-responses-adapter.js';
 import { responsesEvents, responsesObject } from './support/openai-responses-events.js';
 import type { ProviderAdapter } from '../src/providers/provider-adapter.js';
+import type { AssistantOutput } from '../src/trace/trace.js';
 import { anthropicEvents, anthropicMessage } from './support/anthropic-messages-events.js';
 import { chatCompletion, chatCompletionChunks, encodeSse } from './support/openai-chat-chunks.js';
 import { seededRandom } from './support/random.js';
+import { readRecordedStream, recordedStreams } from './support/recorded-streams.js';
 import { splitBytes } from './support/split-bytes.js';
 
 /** A model turn, wire-neutral: what every adapter must read back the same. */
@@ -110,5 +112,50 @@ describe.each(wires)('adapter contract: $adapter.id', (wire) => {
       }),
       { numRuns: 100 },
     );
+  });
+});
+
+const adapterFor = (wire: ProviderAdapter['id']): ProviderAdapter => wires.find((candidate) => candidate.adapter.id === wire)?.adapter ?? expect.fail(`no adapter ${wire}`);
+
+describe.each(recordedStreams)('adapter contract over a real recorded stream: $wire $file', (stream) => {
+  const adapter = adapterFor(stream.wire);
+  const recorded = readRecordedStream(stream);
+  const parse = (body: readonly Uint8Array[]) => adapter.parseResponse({ httpStatus: 200, contentType: 'text/event-stream; charset=utf-8', body, ending: 'finished' });
+  const whole = parse([recorded]);
+
+  it('reads the text, calls, finish reason and usage the provider sent', () => {
+    const output = whole.response?.output;
+    expect(whole.status).toBe(stream.expected.status);
+    expect(output?.text).toBe(stream.expected.text);
+    expect(output?.refusal).toBe(stream.expected.refusal);
+    expect(output?.toolCalls.map((call) => ({ id: call.id, name: call.name, argumentsRaw: call.argumentsRaw, complete: call.complete }))).toEqual(stream.expected.calls);
+    expect(output?.finishReason).toEqual(stream.expected.finish);
+    expect([whole.response?.usage?.inputTokens, whole.response?.usage?.outputTokens]).toEqual([stream.expected.usage.input, stream.expected.usage.output]);
+  });
+
+  it('reads the same however the recorded bytes are split (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.nat({ max: recorded.length }), { maxLength: 40 }), (cuts) => {
+        expect(parse(splitBytes(recorded, cuts))).toEqual(whole);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('re-expresses the recorded stream as the whole answer and back without losing a call (convertBody)', () => {
+    const text = new TextDecoder().decode(recorded);
+    const json = adapter.convertBody(text, { stream: false, includeUsage: true });
+    if (stream.expected.status !== 'complete' || stream.expected.calls.some((call) => !call.complete)) {
+      // An unfinished call cannot become a whole answer without inventing its end.
+      expect(json).toBeUndefined();
+      return;
+    }
+    // Anthropic's whole message carries tool input as an object, so the argument text comes back re-serialised
+    // (`{"location": "Paris"}` → `{"location":"Paris"}`): the parsed arguments must survive, the spacing cannot.
+    const meaning = (output: AssistantOutput | undefined) => (stream.wire === 'anthropic-messages' ? output && { ...output, toolCalls: output.toolCalls.map(({ argumentsRaw: _raw, ...call }) => call) } : output);
+    const fromJson = adapter.parseResponse({ httpStatus: 200, contentType: 'application/json', body: [bytes(json?.body ?? '')], ending: 'finished' });
+    expect(meaning(fromJson.response?.output)).toEqual(meaning(whole.response?.output));
+    const again = adapter.convertBody(json?.body ?? '', { stream: true, includeUsage: true });
+    expect(meaning(parse([bytes(again?.body ?? '')]).response?.output)).toEqual(meaning(whole.response?.output));
   });
 });

@@ -34,4 +34,25 @@ describe('layering', () => {
       .filter((name) => /\[['"](choices|delta|finish_reason|tool_choice|function_call)['"]\]/.test(readFileSync(join(packageRoot, 'src', name), 'utf8')));
     expect(outside).toEqual([]);
   });
+
+  it('opens cassette files in one place (open-cassette.ts: pragmas, migrations, busy timeout)', () => {
+    const opening = sourceFiles('src/cassette').filter((file) => /^import Database from 'better-sqlite3'/m.test(readFileSync(file, 'utf8')));
+    expect(opening.map((file) => relative(packageRoot, file))).toEqual(['src/cassette/sqlite/open-cassette.ts']);
+  });
+
+  it('keeps every file in src/proxy/ at 200 lines or under', () => {
+    const long = sourceFiles('src/proxy').filter((file) => readFileSync(file, 'utf8').split('\n').length > 201);
+    expect(long.map((file) => relative(packageRoot, file))).toEqual([]);
+  });
+
+  it('names the columns of every insert', () => {
+    const bare = sourceFiles('src').filter((file) => /INSERT (OR \w+ )?INTO \w+ VALUES/.test(readFileSync(file, 'utf8')));
+    expect(bare.map((file) => relative(packageRoot, file))).toEqual([]);
+  });
+
+  // The folder arrows of the design: the runner drives the others, never the reverse.
+  it.each(['src/live', 'src/mocks', 'src/report', 'src/scoring', 'src/suites', 'src/judges', 'src/user-code'])('%s imports nothing from runner/', (path) => {
+    const offenders = sourceFiles(path).filter((file) => /from '(\.\.\/)+runner\//.test(readFileSync(file, 'utf8')));
+    expect(offenders.map((file) => relative(packageRoot, file))).toEqual([]);
+  });
 });

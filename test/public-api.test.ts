@@ -4,11 +4,14 @@ import * as calltape from '../src/index.js';
 describe('the package main export', () => {
   it('offers the pure scoring engine', () => {
     expect(Object.keys(calltape).sort()).toEqual([
+      'CalltapeError',
       'ConversationChain',
       'allowsType',
       'buildTrajectories',
       'cosine',
       'deterministicChecks',
+      'errorCodes',
+      'isCalltapeError',
       'levenshteinRatio',
       'looseString',
       'matchValue',

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import Database from 'better-sqlite3';
 import { request } from 'undici';
 import { CalltapeError } from '../errors.js';
-import { SqliteStore } from './sqlite/sqlite-store.js';
+import { openCassette } from './sqlite/open-cassette.js';
 
 /** Fetches embeddings for texts, in input order. */
 export type EmbeddingFetcher = (texts: readonly string[], model: string) => Promise<number[][]>;
@@ -22,8 +21,7 @@ export class EmbeddingCache {
 
   /** Loads cached vectors for the texts and fetches the missing ones (then stores them). Offline without a fetcher: missing stay missing. */
   async prefetch(texts: readonly string[], model: string): Promise<void> {
-    new SqliteStore(this.cassette).close();
-    const db = new Database(this.cassette);
+    const db = openCassette(this.cassette, 'write');
     try {
       const read = db.prepare('SELECT vector FROM embeddings WHERE model = ? AND text_sha256 = ?').pluck();
       const missing: string[] = [];

@@ -1,4 +1,4 @@
-import { CalltapeError } from '../errors.js';
+import { isCalltapeError } from '../errors.js';
 
 /** Process exit codes, stable for scripts and CI. */
 export const exitCodes = {
@@ -13,11 +13,11 @@ export const exitCodes = {
 
 /** Prints an error the way the CLI reports every failure and returns the exit code it maps to. */
 export function reportError(error: unknown, debug: boolean, write: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): number {
-  if (error instanceof CalltapeError) {
+  if (isCalltapeError(error)) {
     write(`${error.code}: ${error.message}`);
     if (error.hint) write(`hint: ${error.hint}`);
     if (debug && error.stack) write(error.stack);
-    return error.code === 'CONFIG_INVALID' || error.code === 'INVALID_REQUEST' ? exitCodes.usage : exitCodes.infrastructure;
+    return error.exitCode;
   }
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {

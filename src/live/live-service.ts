@@ -1,7 +1,7 @@
 import type { CapturedRound } from '../cassette/captured-round.js';
 import type { Config } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
-import type { Logger } from '../proxy/logger.js';
+import type { Logger } from '../logger.js';
 import { isLoopbackHost } from './admin-auth.js';
 import { createAdminRoutes, type AdminRoutes } from './admin-routes.js';
 import { postAlert } from './alert-webhook.js';

@@ -4,8 +4,8 @@ import type { ErrorObject } from 'ajv/dist/2020.js';
 import { configSchemaFile, schemaErrorText, schemaValidator } from '../config/schema-validator.js';
 import { CalltapeError } from '../errors.js';
 import { readDocument } from '../config/read-document.js';
-import { loadSuite } from '../runner/load-suite.js';
-import type { Suite } from '../runner/suite-types.js';
+import { loadSuite } from '../suites/load-suite.js';
+import type { Suite } from '../scoring/suite-types.js';
 import { parseDuration } from './duration.js';
 import type { AlertSettings, ArgumentConstraint, Policies, Policy } from './policy-types.js';
 

@@ -1,6 +1,6 @@
 import type { CallExpectation, Expectations, LlmJudgeSpec } from '../scoring/trajectory/types.js';
 import type { ArgumentRule } from '../scoring/types.js';
-import type { Suite } from '../runner/suite-types.js';
+import type { Suite } from '../scoring/suite-types.js';
 import type { JsonValue } from '../trace/trace.js';
 
 /**

@@ -2,7 +2,7 @@ import { rmSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { readInteractions } from '../cassette/sqlite/read-interactions.js';
-import { createCodeJudges } from '../runner/code-judges.js';
+import { createCodeJudges } from '../judges/code-judges.js';
 import { judgeSessionPrefix } from '../trace/build-trajectories.js';
 import type { Policies } from './policy-types.js';
 import { shadowReport, type ShadowReport } from './shadow-report.js';

@@ -1,6 +1,6 @@
 import type { LlmJudgeSpec, CodeJudgeSpec, JudgeVerdict, TrajectoryCase } from '../scoring/trajectory/types.js';
-import { scoreCase } from '../runner/score-case.js';
-import type { Suite, SuiteCase } from '../runner/suite-types.js';
+import { scoreCase } from '../scoring/score-case.js';
+import type { Suite, SuiteCase } from '../scoring/suite-types.js';
 import { schemasFromTools } from '../scoring/schemas-from-tools.js';
 import { buildTrajectories } from '../trace/build-trajectories.js';
 import { ConversationChain } from '../trace/conversation-chain.js';

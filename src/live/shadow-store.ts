@@ -98,7 +98,7 @@ export class ShadowStore {
       throw new CalltapeError('STORE_IO', `${path}: cannot open the shadow-scoring database: ${(error as Error).message}`);
     }
     this.insertCall = this.db.prepare('INSERT INTO calls (at, interaction_id, session_id, wire, model, tool, call_index, mocked, verdict, score, arguments, evaluated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
-    this.insertFailure = this.db.prepare('INSERT INTO failures VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    this.insertFailure = this.db.prepare('INSERT INTO failures (call_id, session_row, at, session_id, tool, model, policy, reason, path, expected, actual, message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
     this.insertSession = this.db.prepare('INSERT INTO sessions (session_id, case_id, started_at, ended_at, model, verdict, score, turns, calls, evaluated, trajectory) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
     this.trim = {
       callsBefore: this.db.prepare('DELETE FROM calls WHERE at < ?'),
@@ -113,7 +113,7 @@ export class ShadowStore {
       sessionFailuresBelow: this.db.prepare('DELETE FROM failures WHERE session_row IS NOT NULL AND session_row < ?'),
     };
     this.countPolicy = this.db.prepare(
-      'INSERT INTO policy_counts VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (minute, policy, tool, model) DO UPDATE SET evaluated = evaluated + excluded.evaluated, failed = failed + excluded.failed',
+      'INSERT INTO policy_counts (minute, policy, tool, model, evaluated, failed) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (minute, policy, tool, model) DO UPDATE SET evaluated = evaluated + excluded.evaluated, failed = failed + excluded.failed',
     );
   }
 

@@ -21,9 +21,19 @@ export interface LoopRound {
   readonly response: ResponseSummary | undefined;
   /** Whether the answer is a finished model turn (else it goes to the agent as is: an error, a truncation). */
   readonly complete: boolean;
-  /** Stores the round, with the calls mocks answered, whether the agent saw it, and what it saw when that differs. Called once per round. */
-  record(mocked: readonly MockedCallRecord[], hidden: boolean, agentResponse?: string): void;
+  /** Stores the round with what the loop made of it. Called once per round. */
+  record(outcome: RoundOutcome): void;
 }
+
+/** What the loop made of a round: the calls mocks answered, whether the agent saw it, and what it saw when that differs. */
+export interface RoundOutcome {
+  readonly mocked: readonly MockedCallRecord[];
+  /** The agent never sees this round (every call in it was mocked). */
+  readonly hidden: boolean;
+  readonly agentResponse?: string | undefined;
+}
+
+const unmockedRound: RoundOutcome = { mocked: [], hidden: false };
 
 export interface ToolLoopOptions {
   readonly adapter: ProviderAdapter & { readonly toolLoop: ToolLoopWire };
@@ -68,31 +78,35 @@ export async function runToolLoop(agentBody: JsonValue, options: ToolLoopOptions
     const answered = await options.roundTrip(body);
     const output = answered.response?.output;
     if (!answered.complete || !output) {
-      answered.record([], false);
+      answered.record(unmockedRound);
       return { kind: 'answer', round: answered, body: undefined };
     }
     const mocked = output.toolCalls.filter((call) => mocks.has(call.name) && call.id !== undefined && call.complete);
     const unmocked = output.toolCalls.filter((call) => !mocked.includes(call));
     const escaped = options.strictTools ? unmocked.filter((call) => !options.allowTools.has(call.name)) : [];
     if (escaped.length > 0) {
-      answered.record([], false);
+      answered.record(unmockedRound);
       const names = [...new Set(escaped.map((call) => call.name))].join(', ');
       return { kind: 'error', error: new CalltapeError('STRICT_TOOLS', `calltape: the model called ${names}, which is neither mocked nor allowed (mocks.strictTools); mock it or add it to mocks.allowTools`) };
     }
     if (mocked.length === 0) {
-      answered.record([], false);
-      // The agent will send this turn back: put the hidden rounds before it.
-      if (hidden.length > 0) remember(answerKey(visiblePrefix, output), answered.response?.id, [...hidden, ...wire.turnMessages(output, [])]);
+      answered.record(unmockedRound);
+      // The agent will send this turn back, in full or by reference to its items: put the hidden rounds before it.
+      if (hidden.length > 0) {
+        remember(answerKey(visiblePrefix, output), answered.response?.id, [...hidden, ...wire.turnMessages(output, [])]);
+        const before = [...hidden];
+        for (const key of wire.referenceKeys?.(answered.body) ?? []) history.set(key, before);
+      }
       return { kind: 'answer', round: answered, body: undefined };
     }
     if (round >= options.maxHiddenRounds) {
-      answered.record([], false);
+      answered.record(unmockedRound);
       return { kind: 'error', error: new CalltapeError('MOCK_LOOP', `calltape: the model kept calling mocked tools for ${round + 1} rounds (mocks.maxHiddenRounds is ${options.maxHiddenRounds}); its last turn called ${mocked.map((call) => call.name).join(', ')}`) };
     }
     const results = await answerAll(mocked, options);
     const turn = wire.turnMessages(output, results);
     if (unmocked.length === 0) {
-      answered.record(results, true);
+      answered.record({ mocked: results, hidden: true });
       hidden.push(...turn);
       body = wire.continueAfter?.(body, answered.response?.id, results) ?? wire.appendMessages(body, turn);
       continue;
@@ -100,7 +114,7 @@ export async function runToolLoop(agentBody: JsonValue, options: ToolLoopOptions
     // Some calls are the agent's: it sees the turn without the mocked ones and runs the rest.
     remember(answerKey(visiblePrefix, { text: output.text, toolCalls: unmocked }), answered.response?.id, [...hidden, ...turn]);
     const visible = wire.withoutCalls(answered.body, options.form, new Set(mocked.map((call) => call.id as string)));
-    answered.record(results, false, visible);
+    answered.record({ mocked: results, hidden: false, agentResponse: visible });
     if (visible === undefined) return { kind: 'error', error: new CalltapeError('MOCK_LOOP', 'calltape: could not rewrite the model turn without its mocked calls') };
     return { kind: 'answer', round: answered, body: visible };
   }

@@ -57,6 +57,12 @@ export interface ToolLoopWire {
   /** For wires that continue by response id: the key the hidden history of a response is kept under, beside the prefix key. */
   responseKey?(responseId: string): PrefixKey;
   /**
+   * For wires whose agents may send an earlier answer back by reference rather than in full
+   * (Responses `item_reference`, which the AI SDK sends): one key per item of the answer, under
+   * which the hidden rounds before that answer are kept, for `splice` to put back in front of it.
+   */
+  referenceKeys?(answerBody: string): PrefixKey[];
+  /**
    * The request body with hidden history put back: for each assistant message, `replace` gets
    * the prefix key of the agent's conversation up to and including it and may return the
    * messages to stand in its place. Undefined when nothing was replaced.

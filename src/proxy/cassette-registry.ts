@@ -4,7 +4,7 @@ import { CassetteReader } from '../cassette/sqlite/cassette-reader.js';
 import type { Recorder } from '../cassette/worker-recorder.js';
 import type { ProxyMode } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../logger.js';
 
 /** A cassette ready for a mode: opened (created, migrated, re-keyed) by the store worker, with a reader where replay needs one. */
 export interface CassetteContext {
@@ -42,6 +42,17 @@ export class CassetteRegistry {
       this.readers.set(path, reader);
     }
     return { path, reader };
+  }
+
+  /** `get`, with a failure as the error to answer the agent with (logged here): what every route does with one. */
+  async open(path: string, mode: ProxyMode): Promise<CassetteContext | CalltapeError> {
+    try {
+      return await this.get(path, mode);
+    } catch (error) {
+      const failure = error instanceof CalltapeError ? error : new CalltapeError('STORE_IO', `calltape: ${path}: ${(error as Error).message}`);
+      this.logger.error(failure.message);
+      return failure;
+    }
   }
 
   /** Per cassette opened for replay: the ids of its recordings that were served. */

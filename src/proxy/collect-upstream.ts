@@ -7,6 +7,6 @@ import { forwardUpstream, type ForwardRequest, type UpstreamOutcome } from './fo
  * for the tool loop, which must see a model turn entire before it knows whether the agent may
  * see it. The agent's disconnect still tears the upstream request down at once.
  */
-export function collectUpstream(dispatcher: Dispatcher, request: Omit<ForwardRequest, 'capture' | 'deliver'>, agent: ServerResponse): Promise<UpstreamOutcome> {
-  return new Promise((resolve) => forwardUpstream(dispatcher, { ...request, capture: true, deliver: false }, agent, () => undefined, resolve));
+export function collectUpstream(dispatcher: Dispatcher, request: Omit<ForwardRequest, 'capture'>, agent: ServerResponse): Promise<UpstreamOutcome> {
+  return new Promise((resolve) => forwardUpstream({ dispatcher, request: { ...request, capture: true }, agent, delivery: 'collect', onDone: resolve }));
 }

@@ -20,8 +20,19 @@ export interface ForwardRequest {
   readonly startedPerf: number;
   /** Keep the body chunks for recording. */
   readonly capture: boolean;
-  /** Stream the answer to the agent (default). Off: only collect it (the tool loop must see a turn entire first). */
-  readonly deliver?: boolean;
+}
+
+/** One forwarded round trip: where it goes, the agent it answers, and what to do when it ends. */
+export interface ForwardOptions {
+  readonly dispatcher: Dispatcher;
+  readonly request: ForwardRequest;
+  /** The agent's response: written to as chunks arrive (`stream`), or only watched for a disconnect (`collect`: the tool loop must see a turn entire first). */
+  readonly agent: ServerResponse;
+  readonly delivery: 'stream' | 'collect';
+  /** Streaming only: answers the agent when the upstream fails before any response (the caller knows the provider's error shape). */
+  onFailureBeforeHeaders?(error: Error): void;
+  /** Receives the outcome once the round trip ended, however it ended. */
+  onDone(outcome: UpstreamOutcome): void;
 }
 
 /** Raised into undici when the agent goes away, so the upstream request is torn down at once. */
@@ -38,16 +49,10 @@ export class AgentDisconnected extends Error {
  * paused until it drains, so nothing accumulates here. Chunks are only referenced for capture,
  * never copied or parsed on this path.
  *
- * `onFailureBeforeHeaders` answers the agent when the upstream fails before any response
- * (the caller knows the provider's error shape); `done` receives the outcome afterwards.
+ * In `collect` delivery nothing is written to the agent; the caller answers it from the outcome.
  */
-export function forwardUpstream(
-  dispatcher: Dispatcher,
-  request: ForwardRequest,
-  response: ServerResponse,
-  onFailureBeforeHeaders: (error: Error) => void,
-  done: (outcome: UpstreamOutcome) => void,
-): void {
+export function forwardUpstream(options: ForwardOptions): void {
+  const { dispatcher, request, agent: response } = options;
   const chunks: Buffer[] = [];
   const chunkTimes: number[] = [];
   let status: number | undefined;
@@ -56,13 +61,13 @@ export function forwardUpstream(
   let controller: Dispatcher.DispatchController | undefined;
   let agentGone = false;
   let settled = false;
-  const deliver = request.deliver !== false;
+  const deliver = options.delivery === 'stream';
 
   const settle = (ending: ResponseEnding, error: Error | undefined): void => {
     if (settled) return;
     settled = true;
     response.off('close', onAgentClose);
-    done({ status, headers, chunks, chunkTimes, firstByteMs, totalMs: performance.now() - request.startedPerf, ending, error, errorMessage: error?.message });
+    options.onDone({ status, headers, chunks, chunkTimes, firstByteMs, totalMs: performance.now() - request.startedPerf, ending, error, errorMessage: error?.message });
   };
 
   const onAgentClose = (): void => {
@@ -108,7 +113,7 @@ export function forwardUpstream(
       }
       // Collecting, nothing reached the agent yet: the caller answers it from the outcome.
       if (deliver) {
-        if (status === undefined) onFailureBeforeHeaders(error);
+        if (status === undefined) options.onFailureBeforeHeaders?.(error);
         // After headers, a clean end would make a broken stream look complete: cut the agent's connection too.
         else response.destroy(error);
       }

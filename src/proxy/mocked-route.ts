@@ -1,20 +1,14 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
-import type { MockedCall } from '../cassette/captured-round.js';
 import { decodeContent } from '../cassette/decode-content.js';
 import { headerText } from '../cassette/header-text.js';
 import type { Recording } from '../cassette/sqlite/cassette-reader.js';
 import { CalltapeError } from '../errors.js';
-import { runToolLoop, type LoopRound, type ToolLoopOptions } from '../mocks/tool-loop.js';
+import { runToolLoop, type LoopRound, type RoundOutcome, type ToolLoopOptions } from '../mocks/tool-loop.js';
 import type { ProviderAdapter } from '../providers/provider-adapter.js';
 import type { JsonValue } from '../trace/trace.js';
 import type { UpstreamOutcome } from './forward-upstream.js';
 import { agentResponseHeaders } from './headers.js';
 import { sendError } from './send-error.js';
-import { mocksHeader } from './headers.js';
-import type { MockRegistry } from '../mocks/load-mocks.js';
-import type { AnsweredCalls, HiddenHistory, MockCounters } from '../mocks/hidden-history.js';
-import type { Mock, MockAnswer } from '../mocks/mock-types.js';
-import type { IncomingMessage } from 'node:http';
 
 /** One upstream answer for a loop round: from the cassette, or forwarded and collected. */
 export type RoundSource = { readonly kind: 'recording'; readonly recording: Recording } | { readonly kind: 'upstream'; readonly outcome: UpstreamOutcome };
@@ -25,7 +19,7 @@ export interface MockedRouteContext extends Omit<ToolLoopOptions, 'roundTrip' | 
   /** The agent's bytes: sent as they are when nothing is spliced in. */
   readonly agentBytes: Buffer;
   /** Answers a request body: a recording (replay, auto hit) or the upstream (record, auto miss); throws CalltapeError on a miss or a failure before headers. */
-  answer(body: Buffer): Promise<{ readonly source: RoundSource; record(mocked: readonly MockedCall[], hidden: boolean, agentResponse?: string): void }>;
+  answer(body: Buffer): Promise<{ readonly source: RoundSource; record(outcome: RoundOutcome): void }>;
   /** Counts an answer calltape refused (strict tools), for the run's exit code. */
   refused(error: CalltapeError): void;
 }
@@ -80,26 +74,3 @@ function roundOf(adapter: ProviderAdapter, source: RoundSource): Omit<LoopRound,
   const text = new TextDecoder().decode(decoded.bytes);
   return { status: raw.status, headers: raw.headers, body: text, response: parsed.response, complete: parsed.status === 'complete', cut: raw.ending !== 'finished' };
 }
-
-/** The loaded mock sets and what the tool loop remembers between requests. */
-export interface MockState {
-  readonly registry: MockRegistry;
-  /** Sets in force when a request names none. */
-  readonly defaultSets: readonly string[];
-  readonly history: HiddenHistory;
-  readonly counters: MockCounters;
-  /** Override mode: each mocked call's answer, so a result the agent sends again gets the same one. */
-  readonly answered: AnsweredCalls<MockAnswer & { readonly set: string }>;
-}
-
-/** The mocks a request runs with: the sets its `x-calltape-mocks` header names (`none` for none), else the default sets. */
-export function selectMocks(state: MockState, headers: IncomingMessage['headers']): ReadonlyMap<string, Mock> | CalltapeError {
-  const header = headers[mocksHeader];
-  const named = (Array.isArray(header) ? header.join(',') : header)?.split(',').map((name) => name.trim()).filter(Boolean);
-  try {
-    return state.registry.select(named === undefined ? state.defaultSets : named.includes('none') ? [] : named);
-  } catch (error) {
-    return new CalltapeError('INVALID_REQUEST', `calltape: ${mocksHeader}: ${(error as Error).message}`);
-  }
-}
-

@@ -2,7 +2,7 @@ import { Agent as HttpAgent, type IncomingMessage, type ServerResponse } from 'n
 import { Agent as HttpsAgent } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { createProxyServer } from 'http-proxy-3';
-import type { Logger } from './logger.js';
+import type { Logger } from '../logger.js';
 
 export interface PassThrough {
   /** Forwards the request untouched (its `url` already stripped of any session prefix). */
@@ -33,6 +33,26 @@ export function createPassThrough(upstream: string, headersTimeoutMs: number, er
     close: () => {
       proxy.close();
       agent.destroy();
+    },
+  };
+}
+
+/** The pass-throughs to both configured upstreams, chosen per request by who sent it. */
+export interface PassThroughs {
+  /** The pass-through for a request: Anthropic's when it carries Anthropic's headers. */
+  for(request: IncomingMessage): PassThrough;
+  close(): void;
+}
+
+export function createPassThroughs(upstreams: { readonly openai: string; readonly anthropic: string }, headersTimeoutMs: number, errorBodies: { readonly openai: (message: string) => string; readonly anthropic: (message: string) => string }, logger: Logger): PassThroughs {
+  const openai = createPassThrough(upstreams.openai, headersTimeoutMs, errorBodies.openai, logger);
+  const anthropic = createPassThrough(upstreams.anthropic, headersTimeoutMs, errorBodies.anthropic, logger);
+  return {
+    // Anthropic's SDK always sends these headers; OpenAI-compatible clients never do.
+    for: (request) => (request.headers['x-api-key'] !== undefined || request.headers['anthropic-version'] !== undefined ? anthropic : openai),
+    close: () => {
+      openai.close();
+      anthropic.close();
     },
   };
 }

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
@@ -7,24 +7,24 @@ import { createRedactor } from '../cassette/redact.js';
 import { startWorkerRecorder } from '../cassette/worker-recorder.js';
 import type { Config } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
-import { findAdapter } from '../providers/adapters.js';
+import { createLiveService, type LiveService } from '../live/live-service.js';
 import { anthropicMessagesAdapter } from '../providers/anthropic-messages/anthropic-messages-adapter.js';
 import { openAiChatAdapter } from '../providers/openai-chat/openai-chat-adapter.js';
-import { createCapturedRoute } from './captured-route.js';
-import type { ProxyObserver } from './route-types.js';
-import type { MockState } from './mocked-route.js';
-import { countMiss, maxReasons, type ReplayStats } from './replay-lookup.js';
-import { AnsweredCalls, HiddenHistory, MockCounters } from '../mocks/hidden-history.js';
-import { loadMocks } from '../mocks/load-mocks.js';
+import type { ProviderAdapter } from '../providers/provider-adapter.js';
+import { CapturePipeline } from './capture-pipeline.js';
+import { CapturedRoute } from './captured-route.js';
 import { CassetteRegistry } from './cassette-registry.js';
-import { sessionHeader } from './headers.js';
-import { createLogger, type Logger } from './logger.js';
-import { createPassThrough } from './pass-through.js';
+import { HttpRouter } from './http-router.js';
+import { createLogger, type Logger } from '../logger.js';
+import { loadMockState } from './mock-state.js';
+import { createPassThroughs } from './pass-through.js';
+import { maxReasons, type ReplayStats } from './replay-lookup.js';
+import type { ProxyObserver } from './route-types.js';
 import { sendError } from './send-error.js';
-import { parseSessionRoute, type SessionRoute } from './session-route.js';
+import type { SessionRoute } from './session-route.js';
+import { UpgradeRoute } from './upgrade-route.js';
 import { createUpstream } from './upstream.js';
-import { createWebSocketRoute } from './websocket-route.js';
-import { createLiveService, type LiveService } from '../live/live-service.js';
+import { WebSocketRoute } from './websocket-route.js';
 
 export interface ProxyOptions {
   readonly logger?: Logger;
@@ -69,17 +69,9 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
     await mockState?.registry.close();
     throw error;
   }
+  const stats = emptyStats();
   // The store worker opens cassettes in every mode but passthrough: it creates, migrates and re-keys them.
-  const recorder = startWorkerRecorder(
-    config,
-    (message) => logger.error(message),
-    (diff) => {
-      stats.compared++;
-      if (diff.lines.length === 0) return;
-      if (stats.diffs.length < maxReasons) stats.diffs.push(diff);
-      logger.info(`diff ${diff.request} vs recording ${diff.recordingId}:\n  ${diff.lines.join('\n  ')}`);
-    },
-  );
+  const recorder = startWorkerRecorder(config, (message) => logger.error(message), (diff) => noteDiff(stats, diff, logger));
   const cassettes = new CassetteRegistry(recorder, dirname(config.cassette), logger);
   try {
     await cassettes.get(config.cassette, config.mode);
@@ -90,25 +82,16 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
     throw error instanceof CalltapeError ? new CalltapeError('STORE_IO', error.message, error.hint) : error;
   }
   const upstreams = { openai: createUpstream(config), anthropic: createUpstream(config, config.anthropicUpstream) };
-  const stats: ReplayStats = { hits: 0, misses: 0, recorded: 0, expired: 0, served: new Set(), missReasons: [], missedIn: new Map(), diffs: [], compared: 0, refused: 0 };
   const startedAt = Date.now();
-  const capturedRoute = createCapturedRoute({ config, logger, upstreams, redactor, recorder, cassettes, stats, mockState, observer: options.observer, live });
-  const websocketRoute = createWebSocketRoute({
-    config,
-    logger,
-    upstream: upstreams.openai,
-    redactor,
-    recorder,
-    cassettes,
-    stats,
-    observer: options.observer,
-    mockState,
-    live,
-  });
-  const errorJson = (message: string): string => JSON.stringify(openAiChatAdapter.errorBody(new CalltapeError('UPSTREAM_UNREACHABLE', message)));
-  const passThrough = createPassThrough(config.upstream, config.timeouts.upstreamHeadersMs, errorJson, logger);
-  const anthropicErrorJson = (message: string): string => JSON.stringify(anthropicMessagesAdapter.errorBody(new CalltapeError('UPSTREAM_UNREACHABLE', message)));
-  const anthropicPassThrough = createPassThrough(config.anthropicUpstream, config.timeouts.upstreamHeadersMs, anthropicErrorJson, logger);
+  const pipeline = new CapturePipeline({ config, logger, redactor, recorder, stats, observer: options.observer, live });
+  const passThroughs = createPassThroughs({ openai: config.upstream, anthropic: config.anthropicUpstream }, config.timeouts.upstreamHeadersMs, { openai: unreachableBody(openAiChatAdapter), anthropic: unreachableBody(anthropicMessagesAdapter) }, logger);
+  const cassetteFor = (route: SessionRoute): string => (route.cassette ? cassettes.pathOf(route.cassette.name) : config.cassette);
+  const capturedRoute = new CapturedRoute({ config, logger, upstreams, cassettes, pipeline, mockState });
+  const websocketRoute = new WebSocketRoute({ config, logger, upstream: upstreams.openai, cassettes, pipeline, mockState });
+  const upgradeRoute = new UpgradeRoute({ mode: config.mode, redactor, pipeline, websocketRoute, passThroughs, cassetteFor });
+  /** The origin served, once listening (requests arrive only after). */
+  let origin = '';
+  const router = new HttpRouter({ mode: config.mode, logger, redactor, pipeline, capturedRoute, passThroughs, admin: live, cassetteFor, origin: () => origin });
   let inFlight = 0;
   let drained: (() => void) | undefined;
 
@@ -118,7 +101,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
       inFlight--;
       if (inFlight === 0) drained?.();
     });
-    route(request, response).catch((error: unknown) => {
+    router.handle(request, response).catch((error: unknown) => {
       logger.error(`unexpected failure on ${request.method ?? ''} ${redactor.path(request.url ?? '')}: ${(error as Error).stack ?? String(error)}`);
       if (!response.headersSent) sendError(response, openAiChatAdapter, new CalltapeError('UPSTREAM_UNREACHABLE', 'calltape: internal error'));
       else response.destroy();
@@ -129,74 +112,12 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     upgraded.add(socket);
     socket.once('close', () => upgraded.delete(socket));
-    if (live.upgrade(request, socket, head)) return;
-    const sessionRoute = parseSessionRoute(request.url ?? '/', request.headers[sessionHeader]);
-    const mode = 'error' in sessionRoute ? config.mode : (sessionRoute.cassette?.mode ?? config.mode);
-    const refuse = (status: number, message: string): void => {
-      const body = JSON.stringify(openAiChatAdapter.errorBody(new CalltapeError(status === 404 ? 'CASSETTE_MISS' : 'INVALID_REQUEST', message)));
-      socket.end(`HTTP/1.1 ${status} ${status === 404 ? 'Not Found' : 'Bad Request'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
-    };
-    if ('error' in sessionRoute) return refuse(400, sessionRoute.error);
-    if (!sessionRoute.path.startsWith('/v1/')) return refuse(400, `calltape: WebSocket upgrades are relayed under /v1/ only; ${redactor.path(sessionRoute.path)} is not`);
-    const where = { sessionId: sessionRoute.sessionId, path: sessionRoute.path + sessionRoute.query, cassette: cassettePathFor(sessionRoute), mode };
-    // The Responses API's WebSocket mode is captured, recorded and replayed like its HTTP streams.
-    if (/\/responses$/.test(sessionRoute.path)) return websocketRoute(request, socket, head, where);
-    if (mode === 'replay') {
-      // Replay never touches the network; other WebSocket traffic is relayed, not recorded.
-      const miss = `calltape: replay cannot answer a WebSocket upgrade to ${redactor.path(sessionRoute.path)}: only /v1/responses WebSocket traffic is recorded`;
-      countMiss(stats, cassettePathFor(sessionRoute), miss);
-      logger.error(miss);
-      return refuse(404, miss);
-    }
-    request.url = sessionRoute.path + sessionRoute.query;
-    delete request.headers[sessionHeader];
-    const anthropic = request.headers['x-api-key'] !== undefined || request.headers['anthropic-version'] !== undefined;
-    (anthropic ? anthropicPassThrough : passThrough).ws(request, socket, head);
+    if (!live.upgrade(request, socket, head)) upgradeRoute.handle(request, socket, head);
   });
   // Idle agent sockets outlive the client pools' own idle timeouts, so a reused socket is never one we just closed.
   server.keepAliveTimeout = config.timeouts.keepAliveMs;
   server.headersTimeout = config.timeouts.keepAliveMs + 1_000;
   server.requestTimeout = Math.max(300_000, server.headersTimeout + 1_000);
-
-  const cassettePathFor = (sessionRoute: SessionRoute): string => (sessionRoute.cassette ? cassettes.pathOf(sessionRoute.cassette.name) : config.cassette);
-
-  async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const method = request.method ?? 'GET';
-    const url = request.url ?? '/';
-    if (url === '/healthz' || url.startsWith('/healthz?')) {
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
-      return;
-    }
-    if (live.handle(request, response)) return;
-    const sessionRoute = parseSessionRoute(url, request.headers[sessionHeader]);
-    if ('error' in sessionRoute) {
-      sendError(response, openAiChatAdapter, new CalltapeError('INVALID_REQUEST', sessionRoute.error));
-      return;
-    }
-    const adapter = findAdapter(method, sessionRoute.path);
-    const mode = sessionRoute.cassette?.mode ?? config.mode;
-    if (!adapter && mode === 'replay') {
-      // Replay never touches the network: a route calltape does not record cannot be answered.
-      const miss = new CalltapeError('CASSETTE_MISS', `calltape: replay answers only recorded routes (POST /v1/chat/completions, POST /v1/messages); ${method} ${redactor.path(sessionRoute.path)} is not recorded`);
-      countMiss(stats, cassettePathFor(sessionRoute), miss.message);
-      sendError(response, openAiChatAdapter, miss);
-      return;
-    }
-    if (!adapter) {
-      request.url = sessionRoute.path + sessionRoute.query;
-      delete request.headers[sessionHeader];
-      // Anthropic's SDK always sends these headers; OpenAI-compatible clients never do.
-      const anthropic = request.headers['x-api-key'] !== undefined || request.headers['anthropic-version'] !== undefined;
-      (anthropic ? anthropicPassThrough : passThrough).web(request, response);
-      return;
-    }
-    await capturedRoute(adapter, request, response, {
-      sessionId: sessionRoute.sessionId,
-      path: sessionRoute.path + sessionRoute.query,
-      cassette: cassettePathFor(sessionRoute),
-      mode,
-    });
-  }
 
   /** Everything that would keep the process alive: cassettes, the store worker, mock modules, pools. */
   const release = async (): Promise<void> => {
@@ -205,8 +126,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
     cassettes.close();
     await recorder.close();
     await mockState?.registry.close();
-    passThrough.close();
-    anthropicPassThrough.close();
+    passThroughs.close();
     await Promise.all([upstreams.openai.pool.destroy(), upstreams.anthropic.pool.destroy()]);
   };
 
@@ -225,7 +145,8 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
   }
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const url = `http://${host}:${port}`;
+  origin = `http://${host}:${port}`;
+  const url = origin;
   live.listening(`${url}/v1`);
 
   let closing: Promise<void> | undefined;
@@ -260,21 +181,20 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
   };
 }
 
-/** The mock sets of `config.mocks`, loaded and checked; undefined when no mock file is configured and strictTools is off. */
-function loadMockState(config: Config): MockState | undefined {
-  if (config.mocks.files.length === 0 && !config.mocks.strictTools) return undefined;
-  const registry = loadMocks(config.mocks.files, process.cwd());
-  const defaultSets = config.mocks.active ?? [...registry.sets.keys()];
-  try {
-    // The default selection is checked now: unknown names or two sets mocking one tool fail the start.
-    registry.select(defaultSets);
-  } catch (error) {
-    void registry.close();
-    throw new CalltapeError('CONFIG_INVALID', `mocks.active: ${(error as Error).message}`);
-  }
-  if (config.mocks.mode === 'override' && config.mocks.strictTools) {
-    void registry.close();
-    throw new CalltapeError('CONFIG_INVALID', 'mocks.strictTools: needs mocks.mode "intercept" (in override mode the agent runs every tool itself, so nothing can be refused before it runs)');
-  }
-  return { registry, defaultSets, history: new HiddenHistory(), counters: new MockCounters(), answered: new AnsweredCalls() };
+/** Run statistics before the first request. */
+function emptyStats(): ReplayStats {
+  return { hits: 0, misses: 0, recorded: 0, expired: 0, served: new Set(), missReasons: [], missedIn: new Map(), diffs: [], compared: 0, refused: 0 };
+}
+
+/** Diff mode: a live answer compared with its recording (counted; kept and logged when they differ). */
+function noteDiff(stats: ReplayStats, diff: ReplayStats['diffs'][number], logger: Logger): void {
+  stats.compared++;
+  if (diff.lines.length === 0) return;
+  if (stats.diffs.length < maxReasons) stats.diffs.push(diff);
+  logger.info(`diff ${diff.request} vs recording ${diff.recordingId ?? ''}:\n  ${diff.lines.join('\n  ')}`);
+}
+
+/** A pass-through failure's body in a wire's error shape. */
+function unreachableBody(adapter: ProviderAdapter): (message: string) => string {
+  return (message) => JSON.stringify(adapter.errorBody(new CalltapeError('UPSTREAM_UNREACHABLE', message)));
 }

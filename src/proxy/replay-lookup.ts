@@ -38,14 +38,6 @@ export function countMiss(stats: ReplayStats, cassette: string, reason: string):
   if (stats.missReasons.length < maxReasons) stats.missReasons.push(reason);
 }
 
-/** A recording the tool loop may use: not past `maxAgeMs`, unless expired ones are only warned about (then counted). */
-export function usableRecording(found: Recording | undefined, maxAgeMs: number | undefined, onExpired: 'warn' | 'error' | 'rerecord', stats: ReplayStats): Recording | undefined {
-  if (!found || maxAgeMs === undefined || Date.now() - found.startedAt <= maxAgeMs) return found;
-  if (onExpired !== 'warn') return undefined;
-  stats.expired++;
-  return found;
-}
-
 /** `12h` / `30d` in milliseconds; undefined for no limit. */
 export function parseMaxAge(maxAge: string | null): number | undefined {
   const match = maxAge === null ? null : /^(\d+)(h|d)$/.exec(maxAge);

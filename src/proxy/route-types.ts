@@ -28,6 +28,8 @@ export interface Where {
   /** Cassette file and mode for this request. */
   readonly cassette: string;
   readonly mode: ProxyMode;
+  /** When the path looks like a base URL off by a `/v1`: what to set instead (the replay miss message). */
+  readonly nearMiss?: string | undefined;
 }
 
 /** The model a request body asks for (`model` at the top level on every wire), for metric labels. */

@@ -1,5 +1,5 @@
-import { pct } from '../runner/gates.js';
-import type { SuiteRunResult } from '../runner/run-suite.js';
+import { pct } from './pct.js';
+import type { SuiteRunResult } from './run-result.js';
 import { caseName, groupRows } from './report-text.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { SuiteRunResult } from '../runner/run-suite.js';
+import type { SuiteRunResult } from './run-result.js';
 
 /** The JSON report's schema version (config/test-report.schema.json); bumped on any breaking change. */
 export const reportSchemaVersion = 1;

@@ -1,5 +1,5 @@
 import { XMLBuilder } from 'fast-xml-parser';
-import type { SuiteRunResult } from '../runner/run-suite.js';
+import type { SuiteRunResult } from './run-result.js';
 import { callsLine, caseName } from './report-text.js';
 
 /**

@@ -1,6 +1,6 @@
-import type { CaseResult } from '../runner/case-result.js';
-import { pct } from '../runner/gates.js';
-import type { SuiteRunResult } from '../runner/run-suite.js';
+import type { CaseResult } from '../scoring/case-result.js';
+import { pct } from './pct.js';
+import type { SuiteRunResult } from './run-result.js';
 
 /** A row per group (tool or tag): cases, passed, pass rate. */
 export interface GroupRow {

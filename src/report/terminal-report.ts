@@ -1,6 +1,6 @@
 import Table from 'cli-table3';
-import { pct } from '../runner/gates.js';
-import type { SuiteRunResult } from '../runner/run-suite.js';
+import { pct } from './pct.js';
+import type { SuiteRunResult } from './run-result.js';
 import { callsLine, caseName, failingCases, groupRows } from './report-text.js';
 
 /**

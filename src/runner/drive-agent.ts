@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import type { CaseResult } from './case-result.js';
-import type { AgentSpec, SuiteCase } from './suite-types.js';
+import type { CaseResult } from '../scoring/case-result.js';
+import type { AgentSpec, SuiteCase } from '../scoring/suite-types.js';
 
 const outputLimit = 64 * 1024;
 

@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import { mocksHeader, sessionHeader } from '../proxy/headers.js';
 import type { JsonValue } from '../trace/trace.js';
-import type { RunConfig, SuiteCase } from './suite-types.js';
+import type { RunConfig, SuiteCase } from '../scoring/suite-types.js';
 
 /**
  * Direct mode: the runner is the agent. It sends the case's prompt (after the run's system

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CaseResult } from './case-result.js';
+import type { CaseResult } from '../scoring/case-result.js';
 import { evaluateGates, summarise } from './gates.js';
 
 const result = (test_id: string, status: CaseResult['status'], score: number, extra: Partial<CaseResult> = {}): CaseResult => ({

@@ -1,28 +1,9 @@
-import type { CaseResult } from './case-result.js';
-import type { Gates } from './suite-types.js';
+import type { CaseResult } from '../scoring/case-result.js';
+import type { Gates } from '../scoring/suite-types.js';
+import { pct } from '../report/pct.js';
+import type { GateResult, RunSummary } from '../report/run-result.js';
 
-export interface GateResult {
-  readonly gate: 'pass_rate' | 'mean_score' | 'per_tag' | 'per_tool' | 'max_regression';
-  readonly run: string;
-  /** The tag or tool of a per-tag / per-tool gate. */
-  readonly subject: string | null;
-  readonly threshold: number;
-  /** The measured value (for max_regression: the drop in pass rate); null when nothing could be measured. */
-  readonly actual: number | null;
-  readonly pass: boolean;
-  readonly message: string;
-}
-
-/** Per run configuration: pass rate, mean score and counts. */
-export interface RunSummary {
-  readonly run: string;
-  readonly total: number;
-  readonly passed: number;
-  readonly failed: number;
-  readonly errors: number;
-  readonly pass_rate: number;
-  readonly mean_score: number;
-}
+export type { GateResult, RunSummary } from '../report/run-result.js';
 
 export function summarise(results: readonly CaseResult[], run: string): RunSummary {
   const own = results.filter((result) => result.run === run);
@@ -85,7 +66,4 @@ function rate(passed: number, total: number): number {
 }
 function round(value: number): number {
   return Math.round(value * 1e6) / 1e6;
-}
-export function pct(value: number): string {
-  return `${(Math.round(value * 1000) / 10).toString()}%`;
 }

@@ -102,10 +102,10 @@ export class RunStore {
         .prepare('INSERT INTO runs (suite, file, mode, drive, cassette, started_at, duration_ms, passed, exit_code, report) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
         .run(result.suite, result.file, result.mode, result.drive, result.cassette, result.started_at, result.duration_ms, result.passed ? 1 : 0, exitCode, report);
       const id = Number(lastInsertRowid);
-      const config = this.db.prepare('INSERT INTO run_configs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+      const config = this.db.prepare('INSERT INTO run_configs (run_id, name, model, total, passed, failed, errors, pass_rate, mean_score) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
       for (const run of result.runs) config.run(id, run.run, run.model, run.total, run.passed, run.failed, run.errors, run.pass_rate, run.mean_score);
-      const caseRow = this.db.prepare('INSERT INTO case_results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
-      const diff = this.db.prepare('INSERT INTO argument_diffs VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+      const caseRow = this.db.prepare('INSERT INTO case_results (run_id, config, test_id, position, status, score, tags, tools, duration_ms, turns, input_tokens, output_tokens, error, problems, calls) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+      const diff = this.db.prepare('INSERT INTO argument_diffs (run_id, config, test_id, path, expected, actual, reason, strategy) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
       for (const item of result.cases) {
         caseRow.run(id, item.run, item.test_id, item.index, item.status, item.score, JSON.stringify(item.tags), JSON.stringify(item.tools), item.duration_ms, item.turns, item.tokens.input, item.tokens.output, item.error, JSON.stringify(item.problems), JSON.stringify(item.calls));
         for (const [path, mismatch] of Object.entries(item.call?.mismatches ?? {})) diff.run(id, item.run, item.test_id, path, json(mismatch.expected), json(mismatch.actual), mismatch.reason, mismatch.strategy);

@@ -3,19 +3,20 @@ import { basename, dirname, extname } from 'node:path';
 import pLimit from 'p-limit';
 import type { Config, ProxyMode } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
-import type { Logger } from '../proxy/logger.js';
+import type { Logger } from '../logger.js';
 import { startProxy } from '../proxy/proxy-server.js';
 import { buildTrajectories } from '../trace/build-trajectories.js';
 import type { JudgeRunners } from '../scoring/trajectory/types.js';
 import type { Interaction } from '../trace/trace.js';
-import type { CaseResult } from './case-result.js';
-import { createCodeJudges } from './code-judges.js';
+import type { CaseResult } from '../scoring/case-result.js';
+import { createCodeJudges } from '../judges/code-judges.js';
 import { driveAgent } from './drive-agent.js';
 import { driveDirect } from './drive-direct.js';
-import { evaluateGates, summarise, type GateResult, type RunSummary } from './gates.js';
-import { createLlmJudge } from './llm-judge.js';
-import { scoreCase, type CaseRun } from './score-case.js';
-import type { RunConfig, Suite, SuiteCase } from './suite-types.js';
+import type { SuiteRunResult } from '../report/run-result.js';
+import { evaluateGates, summarise } from './gates.js';
+import { createLlmJudge } from '../judges/llm-judge.js';
+import { scoreCase, type CaseRun } from '../scoring/score-case.js';
+import type { RunConfig, Suite, SuiteCase } from '../scoring/suite-types.js';
 
 export interface SuiteRunOptions {
   /** The proxy configuration to start from (upstream, timeouts, redaction, match rules). */
@@ -33,20 +34,7 @@ export interface SuiteRunOptions {
   readonly apiKey?: string;
 }
 
-export interface SuiteRunResult {
-  readonly suite: string;
-  readonly file: string;
-  readonly mode: 'record' | 'replay' | 'auto' | 'score';
-  readonly drive: 'direct' | 'agent' | 'cassette';
-  readonly cassette: string;
-  readonly started_at: string;
-  readonly duration_ms: number;
-  readonly runs: readonly (RunSummary & { readonly model: string | null })[];
-  readonly cases: readonly CaseResult[];
-  readonly gates: readonly GateResult[];
-  /** Every gate held and no case errored. */
-  readonly passed: boolean;
-}
+export type { SuiteRunResult } from '../report/run-result.js';
 
 /**
  * Runs a suite: starts a proxy in this process (cassette, mode and mocks from the suite), drives

@@ -2,12 +2,12 @@ import { dirname } from 'node:path';
 import { readInteractions } from '../cassette/sqlite/read-interactions.js';
 import { buildTrajectories } from '../trace/build-trajectories.js';
 import type { Interaction } from '../trace/trace.js';
-import type { CaseResult } from './case-result.js';
-import { createCodeJudges } from './code-judges.js';
+import type { CaseResult } from '../scoring/case-result.js';
+import { createCodeJudges } from '../judges/code-judges.js';
 import { evaluateGates, summarise } from './gates.js';
 import type { SuiteRunResult } from './run-suite.js';
-import { scoreCase } from './score-case.js';
-import type { Suite } from './suite-types.js';
+import { scoreCase } from '../scoring/score-case.js';
+import type { Suite } from '../scoring/suite-types.js';
 
 /**
  * `calltape score`: re-scores recorded traffic against a (new or edited) suite without running

@@ -20,6 +20,13 @@ export function answerKey(previous: PrefixKey, output: Pick<AssistantOutput, 'te
   return extend(previous, form('assistant', output.text, output.toolCalls, undefined));
 }
 
+/** The key after the last of `messages` (`emptyPrefix` for none): where a wire's own list starts when a system prompt precedes it. */
+export function keyAfter(messages: readonly Message[]): PrefixKey {
+  let key = emptyPrefix;
+  for (const message of messages) key = nextKey(key, message);
+  return key;
+}
+
 /** The key after each message of a conversation. */
 export function prefixKeys(messages: readonly Message[]): PrefixKey[] {
   const keys: PrefixKey[] = [];

@@ -144,7 +144,7 @@ export interface Interaction {
   readonly sessionId: string;
   readonly provider: ProviderId;
   readonly method: string;
-  /** Request path as the agent sent it, without any `/s/<id>` prefix. */
+  /** Request path as the agent sent it, without any `/s/<id>` prefix (`/messages` is stored as `/v1/messages`). */
   readonly path: string;
   readonly request: RequestSummary;
   /** Undefined when no parseable answer arrived (proxy errors, most upstream errors). */

@@ -116,6 +116,31 @@ describe.each([false, true])('Anthropic Messages through the proxy (stream: %s)'
   });
 });
 
+describe.each([false, true])('Anthropic Messages: mocks with a system prompt (stream: %s)', (stream) => {
+  // Regression (issue 16): with a top-level `system`, the agent's next request went upstream without the hidden round spliced in.
+  it('issue-16: splices the hidden mocked round back into the next request when the agent has a system prompt', async () => {
+    const folder = temporaryFolder();
+    writeFileSync(join(folder, 'bank.yaml'), 'mocks:\n  - tool: get_balance\n    result: { balance: 120 }\n');
+    const { client, upstream } = await setup({ mocks: { files: [join(folder, 'bank.yaml')], active: null, mode: 'intercept', maxHiddenRounds: 4, strictTools: false, allowTools: [] } });
+    const body = (messages: Anthropic.MessageParam[]): Anthropic.MessageCreateParamsNonStreaming => ({ model: 'claude-sonnet-4-5', max_tokens: 512, system: 'You are a terse bank assistant.', tools, messages });
+    const send = (messages: Anthropic.MessageParam[]): Promise<Anthropic.Message> => (stream ? client.messages.stream(body(messages)).finalMessage() : client.messages.create(body(messages)));
+    const history: Anthropic.MessageParam[] = [{ role: 'user', content: 'What is my balance?' }];
+    const answer = await send(history);
+    expect(answer.content).toMatchObject([{ type: 'text', text: 'Results: toolu_balance={"balance":120}' }]);
+    history.push({ role: 'assistant', content: answer.content }, { role: 'user', content: 'Thanks' });
+    expect((await send(history)).content).toMatchObject([{ type: 'text', text: 'You said: Thanks' }]);
+    const sent = JSON.parse(upstream?.received.at(-1)?.body ?? '{}') as { system?: string; messages: WireMessage[] };
+    expect(sent.system).toBe('You are a terse bank assistant.');
+    expect(sent.messages.map((message) => [message.role, typeof message.content === 'string' ? 'text' : message.content.map((block) => block.type).join('+')])).toEqual([
+      ['user', 'text'],
+      ['assistant', 'text+tool_use'],
+      ['user', 'tool_result'],
+      ['assistant', 'text'],
+      ['user', 'text'],
+    ]);
+  });
+});
+
 describe('Anthropic Messages: the SDK tool runner', () => {
   it("runs the SDK's toolRunner loop through the proxy; its turns chain into one session with the results", async () => {
     const cassette = join(temporaryFolder(), 'runner.sqlite');

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import OpenAI from 'openai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../src/cassette/sqlite/sqlite-store.js';
-import { createLogger } from '../../src/proxy/logger.js';
+import { createLogger } from '../../src/logger.js';
 import { chatCompletion, chatCompletionChunks, encodeSse, type ScriptedTurn } from '../support/openai-chat-chunks.js';
 import { seededRandom } from '../support/random.js';
 import { startScriptedUpstream, type ScriptedResponse, type ScriptedUpstream } from '../support/scripted-upstream.js';

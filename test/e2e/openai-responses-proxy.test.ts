@@ -156,6 +156,19 @@ describe.each([false, true])('OpenAI Responses: mock tools (stream: %s)', (strea
     expect(hidden.input.map((item) => item.type ?? 'message')).toEqual(['message', 'function_call', 'function_call_output']);
   });
 
+  // Regression (issue 16): with `instructions`, the agent's next request went upstream without the hidden round spliced in.
+  it('issue-16: splices the hidden mocked round back into the next request when the agent has instructions', async () => {
+    const { client, upstream } = await bank();
+    const history: OpenAI.Responses.ResponseInputItem[] = [{ role: 'user', content: 'What is my balance?' }];
+    const answer = await create(client, { model: 'm', instructions: 'You are a terse bank assistant.', input: history, tools, store: false });
+    expect(answer.output_text).toBe('Results: call_bal={"balance":120}');
+    history.push({ role: 'assistant', content: answer.output_text }, { role: 'user', content: 'Thanks' });
+    await create(client, { model: 'm', instructions: 'You are a terse bank assistant.', input: history, tools, store: false });
+    const sent = JSON.parse(upstream.received.at(-1)?.body ?? '{}') as { instructions?: string; input: { type?: string; role?: string }[] };
+    expect(sent.instructions).toBe('You are a terse bank assistant.');
+    expect(sent.input.map((item) => item.type ?? item.role)).toEqual(['user', 'function_call', 'function_call_output', 'message', 'user']);
+  });
+
   it('hides the mocked call of a mixed turn and adds its output when the agent continues by previous_response_id', async () => {
     const { client, upstream } = await bank();
     const turn = await create(client, { model: 'm', input: 'Check my balance and email Ann', tools });

@@ -4,7 +4,7 @@ import type { RunnableToolFunctionWithoutParse } from 'openai/lib/RunnableFuncti
 import { afterEach, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../src/cassette/sqlite/sqlite-store.js';
 import type { Config } from '../../src/config/config.js';
-import { createLlmJudge } from '../../src/runner/llm-judge.js';
+import { createLlmJudge } from '../../src/judges/llm-judge.js';
 import { scoreTrajectory } from '../../src/scoring/trajectory/score-trajectory.js';
 import type { TrajectoryCase } from '../../src/scoring/trajectory/types.js';
 import { buildTrajectories } from '../../src/trace/build-trajectories.js';

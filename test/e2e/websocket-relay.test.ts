@@ -1,39 +1,25 @@
 import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { ResponsesWS } from 'openai/resources/responses/ws';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WebSocket, WebSocketServer } from 'ws';
+import { WebSocket } from 'ws';
 import { SqliteStore } from '../../src/cassette/sqlite/sqlite-store.js';
 import { defaultConfig } from '../../src/config/config.js';
 import { bankPolicies, openFeed, writePolicies } from '../support/shadow-bank.js';
 import { startTestProxy, temporaryFolder } from '../support/test-proxy.js';
+import { startWsUpstream, type WsConnection } from '../support/ws-upstream.js';
 
 const cleanups: (() => Promise<unknown> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** A WebSocket upstream: records what arrives and answers each message with its events, in order. */
-async function wsUpstream(answer: (message: string) => string[]): Promise<{ url: string; received: { path: string; headers: Record<string, unknown>; messages: string[] }[] }> {
-  const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
-  await once(server, 'listening');
-  const received: { path: string; headers: Record<string, unknown>; messages: string[] }[] = [];
-  server.on('connection', (socket, request) => {
-    const entry = { path: request.url ?? '', headers: request.headers as Record<string, unknown>, messages: [] as string[] };
-    received.push(entry);
-    socket.on('message', (data) => {
-      entry.messages.push(data.toString());
-      for (const reply of answer(data.toString())) socket.send(reply);
-    });
-  });
-  cleanups.push(() => new Promise<void>((resolve) => {
-    for (const client of server.clients) client.terminate();
-    server.close(() => resolve());
-  }));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received };
+async function wsUpstream(answer: (message: string) => string[]): Promise<{ url: string; received: WsConnection[] }> {
+  const upstream = await startWsUpstream(answer);
+  cleanups.push(() => upstream.close());
+  return upstream;
 }
 
 describe('WebSocket upgrades', () => {
@@ -154,6 +140,27 @@ describe('WebSocket upgrades', () => {
     await done;
     expect(replayed.map((frame) => JSON.parse(frame) as unknown)).toEqual(frames);
     expect(replayer.stats).toMatchObject({ hits: 2, misses: 0 });
+  });
+
+  // Regression (issue 16): the failure was only logged; the agent hung, and with mocks the round went to the network in replay.
+  it.each([false, true])('issue-16: a cassette that cannot be opened answers with an error frame and a close, never the network (mocks: %s)', async (mocked) => {
+    const upstream = await wsUpstream(() => []);
+    const folder = temporaryFolder();
+    writeFileSync(join(folder, 'm.yaml'), 'mocks: [{ tool: get_weather, result: sunny }]');
+    const mocks = { files: mocked ? [join(folder, 'm.yaml')] : [], active: null, mode: 'intercept' as const, maxHiddenRounds: 8, strictTools: false, allowTools: [] };
+    const cassette = join(folder, 'main.sqlite');
+    await (await startTestProxy(upstream.url, { mode: 'record', cassette })).close();
+    const proxy = await startTestProxy(upstream.url, { mode: 'replay', cassette, mocks });
+    cleanups.push(() => proxy.close());
+    const ws = new ResponsesWS(new OpenAI({ apiKey: 'sk-test-key-0123456789abcdef', baseURL: `${proxy.url}/c/missing/v1`, maxRetries: 0 }));
+    const failed = new Promise<Error>((resolve) => ws.on('error', resolve));
+    const closed = new Promise<void>((resolve) => ws.socket.on('close', () => resolve()));
+    ws.send({ type: 'response.create', model: 'm', input: 'Weather in Oslo?' } as never);
+    const error = await failed;
+    await closed;
+    expect(error.message).toContain('no such cassette to replay');
+    expect(JSON.parse(error.message)).toMatchObject({ type: 'error', status: 404, error: { type: 'cassette_miss', code: 'cassette_miss' } });
+    expect(upstream.received).toEqual([]);
   });
 
   it('relays any other upgrade under /v1/, and refuses upgrades replay cannot answer', async () => {

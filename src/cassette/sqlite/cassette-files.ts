@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { CalltapeError } from '../../errors.js';
 import { fromText, toText, type InteractionRecord, type ToolCallRecord } from '../cassette-text.js';
 import { migrations } from './migrations.js';
-import { SqliteStore } from './sqlite-store.js';
+import { openCassette } from './open-cassette.js';
 
 const manifestName = 'cassette.yaml';
 
@@ -40,8 +40,7 @@ export function importCassette(folder: string, cassette: string): number {
   const version = Number(/schema_version: (\d+)/.exec(manifest)?.[1]);
   if (version > migrations.length) throw new CalltapeError('STORE_IO', `${folder}: exported by a newer calltape (schema ${version})`);
   const stems = readdirSync(folder).filter((name) => name.endsWith('.yaml') && !name.endsWith('.timings.yaml') && name !== manifestName).sort();
-  new SqliteStore(cassette).close();
-  const db = new Database(cassette);
+  const db = openCassette(cassette, 'write');
   try {
     const insert = db.transaction(() => {
       // Sessions are derived from the interactions at the end; check references at commit.
@@ -93,7 +92,7 @@ export function requireCassette(cassette: string, hint?: string): void {
 
 function openReadOnly(cassette: string): Database.Database {
   requireCassette(cassette);
-  return new Database(cassette, { readonly: true, fileMustExist: true });
+  return openCassette(cassette, 'read');
 }
 
 /** The readable text of a whole cassette (every interaction's documents in order), for `show` and git textconv. */

@@ -1,6 +1,6 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { requireCassette } from './cassette-files.js';
-import { SqliteStore } from './sqlite-store.js';
+import { openCassette } from './open-cassette.js';
 
 /**
  * Maintenance of whole cassettes (`calltape cassettes prune | merge`): each opens the file
@@ -38,7 +38,8 @@ export function pruneUnused(cassette: string, dryRun: boolean): number | undefin
  */
 export function mergeCassette(target: string, source: string): number {
   requireCassette(source);
-  new SqliteStore(source).close();
+  // Migrated first, so both sides have the same columns.
+  openCassette(source, 'write').close();
   const db = open(target);
   const columns = (table: string): string => (db.pragma(`table_info(${table})`) as { name: string }[]).map((column) => column.name).filter((name) => name !== 'seq' && name !== 'last_replay_run').join(', ');
   db.prepare('ATTACH DATABASE ? AS other').run(source);
@@ -65,9 +66,5 @@ export function mergeCassette(target: string, source: string): number {
 
 function open(cassette: string): Database.Database {
   requireCassette(cassette);
-  new SqliteStore(cassette).close();
-  const db = new Database(cassette);
-  db.pragma('busy_timeout = 5000');
-  db.pragma('foreign_keys = ON');
-  return db;
+  return openCassette(cassette, 'write');
 }

@@ -1,7 +1,7 @@
-import Database from 'better-sqlite3';
-import { CalltapeError } from '../../errors.js';
+import type Database from 'better-sqlite3';
 import type { CanonicalRequest } from '../canonical-request.js';
 import { describeMismatch, type Mismatch } from '../describe-mismatch.js';
+import { openCassette } from './open-cassette.js';
 
 /** A stored response, ready to be re-emitted. */
 export interface Recording {
@@ -34,19 +34,16 @@ export class CassetteReader {
   private readonly findStatement: Database.Statement;
   private readonly lastOrdinalStatement: Database.Statement;
   private readonly candidatesStatement: Database.Statement;
+  private readonly idsStatement: Database.Statement<[], string>;
 
   constructor(readonly path: string) {
-    try {
-      this.db = new Database(path, { readonly: true, fileMustExist: true });
-      this.db.pragma('busy_timeout = 5000');
-    } catch (error) {
-      throw new CalltapeError('STORE_IO', `${path}: cannot open the cassette: ${(error as Error).message}`, undefined, { cause: error });
-    }
+    this.db = openCassette(path, 'read');
     const columns = 'seq, id, status, http_status, error, ending, response_headers, response_body, response_chunks, started_at';
     // Prefer the recording made in the same session, then the earliest.
     this.findStatement = this.db.prepare(`SELECT ${columns} FROM interactions WHERE request_key = ? AND key_ordinal = ? ORDER BY (ordinal_scope = ?) DESC, seq LIMIT 1`);
     this.lastOrdinalStatement = this.db.prepare('SELECT max(key_ordinal) FROM interactions WHERE request_key = ?').pluck();
     this.candidatesStatement = this.db.prepare('SELECT id, canonical_request FROM interactions WHERE method = ? AND canonical_request IS NOT NULL ORDER BY seq DESC LIMIT 5000');
+    this.idsStatement = this.db.prepare<[], string>('SELECT id FROM interactions WHERE request_key IS NOT NULL ORDER BY seq').pluck();
   }
 
   find(key: string, ordinal: number, scope: string): Recording | undefined {
@@ -72,7 +69,7 @@ export class CassetteReader {
 
   /** All recording ids, to report the ones a replay run never used. */
   ids(): string[] {
-    return this.db.prepare('SELECT id FROM interactions WHERE request_key IS NOT NULL ORDER BY seq').pluck().all() as string[];
+    return this.idsStatement.all();
   }
 
   close(): void {

@@ -1,10 +1,8 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { CalltapeError } from '../../errors.js';
 import type { AssistantOutput, Interaction } from '../../trace/trace.js';
 import type { RecordedExchange } from '../recorded-exchange.js';
-import { migrations } from './migrations.js';
+import { openCassette } from './open-cassette.js';
 import { readInteraction, type InteractionRow } from './read-interaction.js';
 
 /** A captured tool call as `calltape calls` lists it. */
@@ -26,33 +24,59 @@ export interface StoredToolCall {
   readonly mocked: boolean;
 }
 
+/** A `tool_calls` row joined with its interaction, as `toolCalls` selects it. */
+interface ToolCallRow {
+  readonly interaction_id: string;
+  readonly session_id: string;
+  readonly started_at: number;
+  readonly model: string | null;
+  readonly status: string;
+  readonly choice: number;
+  readonly call_id: string | null;
+  readonly call_index: number;
+  readonly name: string;
+  readonly arguments_raw: string;
+  readonly arguments_json: string | null;
+  readonly parse_error: string | null;
+  readonly complete: number;
+  readonly mocked: number;
+}
+
+/** The columns a re-key reads of a stale recording. */
+interface StaleRow {
+  readonly seq: number;
+  readonly method: string;
+  readonly path: string;
+  readonly request_headers: string;
+  readonly request_body: Buffer;
+}
+
 /**
- * The SQLite store behind a cassette file: WAL mode, versioned schema, one prepared statement
- * per query, writes batched in transactions by the caller (`StoreWriter`).
+ * The SQLite store behind a cassette file (opened by `openCassette`: WAL mode, versioned schema),
+ * its statements prepared once as fields, writes batched in transactions by the caller
+ * (`StoreWriter`).
  */
 export class SqliteStore {
   private readonly db: Database.Database;
   private readonly insertMany: (exchanges: readonly RecordedExchange[]) => void;
+  private readonly toolCallsStatement: Database.Statement<[{ session: string | null }], ToolCallRow>;
+  private readonly interactionStatement: Database.Statement<[string], InteractionRow>;
+  private readonly interactionsStatement: Database.Statement<[{ session: string | null }], InteractionRow>;
 
   constructor(readonly path: string, options: { readonly readonly?: boolean } = {}) {
-    try {
-      if (!options.readonly) mkdirSync(dirname(path), { recursive: true });
-      this.db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
-      this.db.pragma('busy_timeout = 5000');
-      if (!options.readonly) {
-        this.db.pragma('journal_mode = WAL');
-        // In WAL mode NORMAL survives a process crash (SIGKILL); only power loss can undo the last commits.
-        this.db.pragma('synchronous = NORMAL');
-        this.db.pragma('foreign_keys = ON');
-        migrate(this.db, path);
-      } else {
-        checkVersion(this.db, path);
-      }
-    } catch (error) {
-      if (error instanceof CalltapeError) throw error;
-      throw new CalltapeError('STORE_IO', `${path}: cannot open the store: ${(error as Error).message}`, undefined, { cause: error });
-    }
+    this.db = openCassette(path, options.readonly ? 'read' : 'write');
     this.insertMany = this.prepareInsert();
+    this.toolCallsStatement = this.db.prepare(
+      // A call is mocked when any interaction says so: in override mode the answer rides on a later request.
+      `SELECT t.interaction_id, t.session_id, i.started_at, i.model, i.status, t.choice, t.call_id, t.call_index, t.name,
+              t.arguments_raw, t.arguments_json, t.parse_error, t.complete,
+              t.call_id IN (SELECT json_extract(m.value, '$.call_id') FROM interactions j, json_each(j.mocked_calls) m WHERE j.mocked_calls IS NOT NULL) AS mocked
+         FROM tool_calls t JOIN interactions i ON i.id = t.interaction_id
+        WHERE (@session IS NULL OR t.session_id = @session)
+        ORDER BY i.started_at, i.seq, t.choice, t.position`,
+    );
+    this.interactionStatement = this.db.prepare('SELECT * FROM interactions WHERE id = ?');
+    this.interactionsStatement = this.db.prepare('SELECT * FROM interactions WHERE (@session IS NULL OR session_id = @session) ORDER BY started_at, seq');
   }
 
   /** Appends exchanges in one transaction. */
@@ -62,47 +86,33 @@ export class SqliteStore {
 
   /** Tool calls in capture order, optionally of one session. */
   toolCalls(filter: { readonly sessionId?: string | undefined } = {}): StoredToolCall[] {
-    const rows = this.db
-      .prepare(
-        // A call is mocked when any interaction says so: in override mode the answer rides on a later request.
-        `SELECT t.interaction_id, t.session_id, i.started_at, i.model, i.status, t.choice, t.call_id, t.call_index, t.name,
-                t.arguments_raw, t.arguments_json, t.parse_error, t.complete,
-                t.call_id IN (SELECT json_extract(m.value, '$.call_id') FROM interactions j, json_each(j.mocked_calls) m WHERE j.mocked_calls IS NOT NULL) AS mocked
-           FROM tool_calls t JOIN interactions i ON i.id = t.interaction_id
-          WHERE (@session IS NULL OR t.session_id = @session)
-          ORDER BY i.started_at, i.seq, t.choice, t.position`,
-      )
-      .all({ session: filter.sessionId ?? null }) as Record<string, unknown>[];
-    return rows.map((row) => ({
-      interactionId: row['interaction_id'] as string,
-      sessionId: row['session_id'] as string,
-      startedAt: row['started_at'] as number,
-      model: row['model'] as string | null,
-      status: row['status'] as string,
-      choice: row['choice'] as number,
-      callId: row['call_id'] as string | null,
-      index: row['call_index'] as number,
-      name: row['name'] as string,
-      argumentsRaw: row['arguments_raw'] as string,
-      argumentsJson: row['arguments_json'] as string | null,
-      parseError: row['parse_error'] as string | null,
-      complete: row['complete'] === 1,
-      mocked: row['mocked'] === 1,
+    return this.toolCallsStatement.all({ session: filter.sessionId ?? null }).map((row) => ({
+      interactionId: row.interaction_id,
+      sessionId: row.session_id,
+      startedAt: row.started_at,
+      model: row.model,
+      status: row.status,
+      choice: row.choice,
+      callId: row.call_id,
+      index: row.call_index,
+      name: row.name,
+      argumentsRaw: row.arguments_raw,
+      argumentsJson: row.arguments_json,
+      parseError: row.parse_error,
+      complete: row.complete === 1,
+      mocked: row.mocked === 1,
     }));
   }
 
   /** One stored interaction by id, parsed again from its stored bytes. */
   interaction(id: string): Interaction | undefined {
-    const row = this.db.prepare('SELECT * FROM interactions WHERE id = ?').get(id) as InteractionRow | undefined;
+    const row = this.interactionStatement.get(id);
     return row && readInteraction(row);
   }
 
   /** Stored interactions (the trace model, parsed again from the stored bytes), in capture order. */
   interactions(filter: { readonly sessionId?: string | undefined } = {}): Interaction[] {
-    const rows = this.db
-      .prepare('SELECT * FROM interactions WHERE (@session IS NULL OR session_id = @session) ORDER BY started_at, seq')
-      .all({ session: filter.sessionId ?? null }) as InteractionRow[];
-    return rows.map(readInteraction);
+    return this.interactionsStatement.all({ session: filter.sessionId ?? null }).map(readInteraction);
   }
 
   /**
@@ -113,7 +123,7 @@ export class SqliteStore {
   ensureKeyProfile(profile: string, keyFor: (row: { method: string; path: string; headers: Record<string, string | string[]>; body: Uint8Array }) => { key: string; text: string }): number {
     const staleCount = this.db.prepare('SELECT count(*) FROM interactions WHERE key_profile IS NOT @profile').pluck();
     if ((staleCount.get({ profile }) as number) === 0) return 0;
-    const stale = this.db.prepare('SELECT seq, method, path, request_headers, request_body FROM interactions WHERE key_profile IS NOT @profile');
+    const stale = this.db.prepare<[{ profile: string }], StaleRow>('SELECT seq, method, path, request_headers, request_body FROM interactions WHERE key_profile IS NOT @profile');
     const update = this.db.prepare('UPDATE interactions SET request_key = @key, canonical_request = @text, key_profile = @profile WHERE seq = @seq');
     const renumber = this.db.prepare(
       `UPDATE interactions SET key_ordinal = (
@@ -125,7 +135,7 @@ export class SqliteStore {
     // IMMEDIATE: another proxy opening the same cassette waits instead of failing on a lock upgrade.
     return this.db
       .transaction(() => {
-        const rows = stale.all({ profile }) as { seq: number; method: string; path: string; request_headers: string; request_body: Buffer }[];
+        const rows = stale.all({ profile });
         for (const row of rows) {
           const { key, text } = keyFor({ method: row.method, path: row.path, headers: JSON.parse(row.request_headers) as Record<string, string | string[]>, body: row.request_body });
           update.run({ key, text, profile, seq: row.seq });
@@ -170,8 +180,8 @@ export class SqliteStore {
          @agent_request_body, @agent_response_body)`,
     );
     const toolCall = this.db.prepare(
-      `INSERT INTO tool_calls VALUES (@interaction_id, @choice, @position, @session_id, @call_id, @call_index, @name,
-         @arguments_raw, @arguments_json, @parse_error, @complete)`,
+      `INSERT INTO tool_calls (interaction_id, choice, position, session_id, call_id, call_index, name, arguments_raw, arguments_json, parse_error, complete)
+       VALUES (@interaction_id, @choice, @position, @session_id, @call_id, @call_index, @name, @arguments_raw, @arguments_json, @parse_error, @complete)`,
     );
     return this.db.transaction((exchanges: readonly RecordedExchange[]) => {
       for (const exchange of exchanges) {
@@ -241,22 +251,4 @@ export class SqliteStore {
 
 function round(ms: number): number {
   return Math.round(ms * 1000) / 1000;
-}
-
-function migrate(db: Database.Database, path: string): void {
-  if (checkVersion(db, path) === migrations.length) return;
-  db.transaction(() => {
-    // Read again under the write lock: another process may have migrated while this one waited.
-    const version = checkVersion(db, path);
-    for (const sql of migrations.slice(version)) db.exec(sql);
-    db.pragma(`user_version = ${migrations.length}`);
-  }).immediate();
-}
-
-function checkVersion(db: Database.Database, path: string): number {
-  const version = db.pragma('user_version', { simple: true }) as number;
-  if (version > migrations.length) {
-    throw new CalltapeError('STORE_IO', `${path}: schema version ${version} is newer than this calltape understands (${migrations.length})`, 'Upgrade calltape to read this cassette.');
-  }
-  return version;
 }

@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig, type ConfigFlags } from '../../config/load-config.js';
-import { createLogger } from '../../proxy/logger.js';
+import { createLogger } from '../../logger.js';
 import { startProxy } from '../../proxy/proxy-server.js';
 import { exitCodes, reportError } from '../exit-codes.js';
 

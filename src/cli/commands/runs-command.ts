@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { CalltapeError } from '../../errors.js';
 import { terminalReport } from '../../report/terminal-report.js';
 import { compareRuns, type ComparedSide, type RunComparison } from '../../runner/compare-runs.js';
-import { pct } from '../../runner/gates.js';
+import { pct } from '../../report/pct.js';
 import type { SuiteRunResult } from '../../runner/run-suite.js';
 import { RunStore } from '../../runner/run-store.js';
 import { exitCodes, reportError } from '../exit-codes.js';

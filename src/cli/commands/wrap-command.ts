@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { loadConfig, type ConfigFlags } from '../../config/load-config.js';
 import type { ProxyMode } from '../../config/config.js';
 import { CalltapeError } from '../../errors.js';
-import { createLogger } from '../../proxy/logger.js';
+import { createLogger } from '../../logger.js';
 import { startProxy, type RunningProxy } from '../../proxy/proxy-server.js';
 import { exitCodes, reportError } from '../exit-codes.js';
 import { resolveCassette } from '../resolve-cassette.js';

@@ -1,11 +1,11 @@
 import fnv1a from '@sindresorhus/fnv1a';
-import { emptyPrefix, nextKey } from '../../trace/prefix-hash.js';
+import { keyAfter, nextKey } from '../../trace/prefix-hash.js';
 import type { JsonValue } from '../../trace/trace.js';
 import { asArray, asObject, parseJson, type JsonObject } from '../json-access.js';
 import { pairToolResults } from '../pair-tool-results.js';
 import type { ToolLoopWire } from '../provider-adapter.js';
 import { toAnthropicMessage, toAnthropicStream } from './convert-anthropic-body.js';
-import { parseAnthropicMessage } from './parse-anthropic-request.js';
+import { parseAnthropicMessage, systemMessages } from './parse-anthropic-request.js';
 
 /**
  * The in-proxy tool loop in Messages terms: an assistant message with `tool_use` blocks, then one
@@ -54,7 +54,8 @@ export const anthropicToolLoop: ToolLoopWire = {
       const merged = firstObject?.['role'] === 'user' ? [{ role: 'user', content: [...blocks(last['content']), ...blocks(firstObject['content'])] }, ...rest] : [last, ...asArray(request['messages'])];
       return { ...request, messages: merged };
     }
-    let key = emptyPrefix;
+    // Keyed as the request parser reads it, system prompt first: the loop stored the hidden history under those keys.
+    let key = keyAfter(systemMessages(request));
     let changed = false;
     const messages: JsonValue[] = [];
     let mergeNext = false;

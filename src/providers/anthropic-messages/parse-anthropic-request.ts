@@ -4,14 +4,13 @@ import { asArray, asBoolean, asObject, asSchema, asString, type JsonObject } fro
 /** Summarises a Messages request body (`POST /v1/messages`). */
 export function parseAnthropicRequest(body: JsonValue): RequestSummary {
   const request = asObject(body) ?? {};
-  const system = systemText(request['system']);
   // A thread continued server-side by message id sends only the new messages.
   const thread = asObject(request['thread']);
   const continues = thread?.['type'] === 'continue' ? asString(thread['previous_message_id']) : undefined;
   return {
     model: asString(request['model']),
     stream: request['stream'] === true,
-    messages: [...(system !== undefined ? [message('system', system)] : []), ...asArray(request['messages']).flatMap((item) => parseAnthropicMessage(asObject(item)))],
+    messages: [...systemMessages(request), ...asArray(request['messages']).flatMap((item) => parseAnthropicMessage(asObject(item)))],
     tools: asArray(request['tools']).flatMap((tool): ToolDefinition[] => {
       const object = asObject(tool);
       const name = asString(object?.['name']);
@@ -21,6 +20,12 @@ export function parseAnthropicRequest(body: JsonValue): RequestSummary {
     toolChoice: parseToolChoice(asObject(request['tool_choice'])),
     ...(continues !== undefined ? { continues } : {}),
   };
+}
+
+/** The top-level `system` prompt as the trace's leading system message (none when absent). */
+export function systemMessages(request: JsonObject): Message[] {
+  const system = systemText(request['system']);
+  return system !== undefined ? [message('system', system)] : [];
 }
 
 /**

@@ -4,14 +4,13 @@ import { asArray, asBoolean, asObject, asSchema, asString, parseJson, type JsonO
 /** Summarises a Responses request body (`POST /v1/responses`). */
 export function parseResponsesRequest(body: JsonValue): RequestSummary {
   const request = asObject(body) ?? {};
-  const instructions = asString(request['instructions']);
   const input = request['input'];
   const items = typeof input === 'string' ? [message('user', input)] : mergeAssistantItems(asArray(input).flatMap((item) => parseInputItem(asObject(item))));
   const previous = asString(request['previous_response_id']);
   return {
     model: asString(request['model']),
     stream: request['stream'] === true,
-    messages: [...(instructions !== undefined ? [message('system', instructions)] : []), ...items],
+    messages: [...instructionMessages(request), ...items],
     tools: asArray(request['tools']).flatMap((tool): ToolDefinition[] => {
       const object = asObject(tool);
       const name = asString(object?.['name']);
@@ -21,6 +20,12 @@ export function parseResponsesRequest(body: JsonValue): RequestSummary {
     toolChoice: parseToolChoice(request['tool_choice']),
     ...(previous !== undefined ? { continues: previous } : {}),
   };
+}
+
+/** The top-level `instructions` as the trace's leading system message (none when absent). */
+export function instructionMessages(request: JsonObject): Message[] {
+  const instructions = asString(request['instructions']);
+  return instructions !== undefined ? [message('system', instructions)] : [];
 }
 
 /** One input item as the trace's messages: messages, the model's earlier calls, and the results sent back. */

@@ -1,10 +1,10 @@
 import fnv1a from '@sindresorhus/fnv1a';
-import { emptyPrefix, nextKey, type PrefixKey } from '../../trace/prefix-hash.js';
+import { emptyPrefix, keyAfter, nextKey, type PrefixKey } from '../../trace/prefix-hash.js';
 import type { JsonValue, Message } from '../../trace/trace.js';
 import { asArray, asObject, asString, parseJson, type JsonObject } from '../json-access.js';
 import type { ToolLoopWire } from '../provider-adapter.js';
 import { toResponsesObject, toResponsesStream } from './convert-responses-body.js';
-import { parseInputItem } from './parse-responses-request.js';
+import { instructionMessages, parseInputItem } from './parse-responses-request.js';
 
 const isAssistantItem = (item: JsonObject | undefined): boolean => item?.['type'] === 'function_call' || (item?.['role'] === 'assistant' && (item['type'] === undefined || item['type'] === 'message'));
 
@@ -39,6 +39,16 @@ export const responsesToolLoop: ToolLoopWire = {
     return fnv1a(`response\u0000${responseId}`, { size: 64 });
   },
 
+  referenceKeys(answerBody) {
+    const text = answerBody.trimStart().startsWith('{') ? answerBody : toResponsesObject(answerBody);
+    const parsed = text === undefined ? undefined : parseJson(text);
+    const output = parsed?.ok ? asArray(asObject(parsed.value)?.['output']) : [];
+    return output.flatMap((item) => {
+      const id = asString(asObject(item)?.['id']);
+      return id === undefined ? [] : [referenceKey(id)];
+    });
+  },
+
   splice(body, replace) {
     const request = asObject(body);
     if (!request) return undefined;
@@ -52,11 +62,21 @@ export const responsesToolLoop: ToolLoopWire = {
       const missing = outputs.filter((item) => !already.has(asObject(item)?.['call_id']));
       return missing.length > 0 ? { ...request, input: [...missing, ...items] } : undefined;
     }
-    let key: PrefixKey = emptyPrefix;
+    // Keyed as the request parser reads it, instructions first: the loop stored the hidden history under those keys.
+    let key: PrefixKey = keyAfter(instructionMessages(request));
     let changed = false;
     const spliced: JsonValue[] = [];
+    const putBack = new Set<readonly JsonValue[]>();
     for (let index = 0; index < items.length; ) {
       const item = asObject(items[index]);
+      const referenced = item?.['type'] === 'item_reference' ? asString(item['id']) : undefined;
+      const before = referenced === undefined ? undefined : replace(referenceKey(referenced));
+      if (before && !putBack.has(before)) {
+        // An answer sent back by reference: the hidden rounds go in front of its first item.
+        spliced.push(...before);
+        putBack.add(before);
+        changed = true;
+      }
       if (!isAssistantItem(item)) {
         for (const part of parseInputItem(item)) key = nextKey(key, part);
         spliced.push(items[index] as JsonValue);
@@ -121,6 +141,10 @@ export const responsesToolLoop: ToolLoopWire = {
     return form.stream ? toResponsesStream(visible) : visible;
   },
 };
+
+function referenceKey(itemId: string): PrefixKey {
+  return fnv1a(`item\u0000${itemId}`, { size: 64 });
+}
 
 function inputItems(input: JsonValue | undefined): JsonValue[] {
   if (typeof input === 'string') return [{ role: 'user', content: input }];

@@ -1,6 +1,6 @@
 import type { CodeJudgeSpec, JudgeVerdict, TrajectoryCase } from '../scoring/trajectory/types.js';
 import type { Trajectory } from '../trace/trajectory.js';
-import { createUserCode } from './user-code.js';
+import { createUserCode } from '../user-code/user-code.js';
 
 export interface CodeJudges {
   /** Runs `judge(trajectory, testCase)` of the spec's module; rejects on a throw, a timeout or a module that cannot load. */

@@ -1,5 +1,5 @@
-import type { TrajectoryResult } from '../scoring/trajectory/types.js';
-import type { ScoreResult } from '../scoring/types.js';
+import type { TrajectoryResult } from './trajectory/types.js';
+import type { ScoreResult } from './types.js';
 
 /** What a case's run produced and how it scored: the unit every report is built from. */
 export interface CaseResult {

@@ -6,7 +6,7 @@ import { CalltapeError } from '../errors.js';
 import { configSchemaFile, schemaValidator } from '../config/schema-validator.js';
 import type { JsonSchema, JsonValue } from '../trace/trace.js';
 import { schemaRegistry } from './load-schema-registry.js';
-import type { RunConfig, Suite, SuiteCase } from './suite-types.js';
+import type { RunConfig, Suite, SuiteCase } from '../scoring/suite-types.js';
 import { validateTestCase } from './validate-test-case.js';
 
 export const suiteSchemaPath = configSchemaFile('suite.schema.json');

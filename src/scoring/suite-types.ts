@@ -1,5 +1,5 @@
-import type { TrajectoryCase } from '../scoring/trajectory/types.js';
-import type { TestCase } from '../scoring/types.js';
+import type { TrajectoryCase } from './trajectory/types.js';
+import type { TestCase } from './types.js';
 import type { JsonSchema, JsonValue } from '../trace/trace.js';
 
 /** One case of a suite: call expectations and/or trajectory checks, plus what the runner needs. */

@@ -40,7 +40,7 @@ export function createUserCode(baseDir: string): UserCode {
   };
   const thread = (): Worker => {
     if (worker) return worker;
-    const started = new Worker(workerScript('runner/user-code-worker'));
+    const started = new Worker(workerScript('user-code/user-code-worker'));
     started.on('message', (response: UserCodeResponse) => {
       pending.get(response.id)?.resolve(response);
       pending.delete(response.id);

@@ -1,9 +1,9 @@
-import { schemasFromTools } from '../scoring/schemas-from-tools.js';
-import { scoreCall } from '../scoring/score-call.js';
-import { mergeChecks } from '../scoring/trajectory/merge-checks.js';
-import { scoreTrajectory } from '../scoring/trajectory/score-trajectory.js';
-import type { JudgeRunners, TrajectoryResult } from '../scoring/trajectory/types.js';
-import type { Mismatch, ScoreResult } from '../scoring/types.js';
+import { schemasFromTools } from './schemas-from-tools.js';
+import { scoreCall } from './score-call.js';
+import { mergeChecks } from './trajectory/merge-checks.js';
+import { scoreTrajectory } from './trajectory/score-trajectory.js';
+import type { JudgeRunners, TrajectoryResult } from './trajectory/types.js';
+import type { Mismatch, ScoreResult } from './types.js';
 import type { Interaction } from '../trace/trace.js';
 import type { Trajectory } from '../trace/trajectory.js';
 import type { CaseResult } from './case-result.js';

@@ -1,0 +1,88 @@
+import type { CassetteReader } from '../cassette/sqlite/cassette-reader.js';
+import type { Config } from '../config/config.js';
+import type { Mock } from '../mocks/mock-types.js';
+import type { RoundOutcome } from '../mocks/tool-loop.js';
+import type { ToolLoopWire } from '../providers/provider-adapter.js';
+import type { JsonValue } from '../trace/trace.js';
+import { loopMocks, type CapturePipeline, type FinishedRound } from './capture-pipeline.js';
+import type { HttpRound } from './captured-route.js';
+import { classifyUpstreamFailure } from './classify-upstream-failure.js';
+import { collectUpstream } from './collect-upstream.js';
+import { upstreamRequestHeaders } from './headers.js';
+import type { MockedRouteContext, RoundSource } from './mocked-route.js';
+import type { Logger } from '../logger.js';
+import type { MockState } from './mock-state.js';
+import { upstreamOfRecording } from './replay-lookup.js';
+import { timeOrderedId } from './time-ordered-id.js';
+import type { Upstream } from './upstream.js';
+
+export interface LoopRoundsOptions {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly pipeline: CapturePipeline;
+  readonly upstreams: { readonly openai: Upstream; readonly anthropic: Upstream };
+  readonly round: HttpRound & { readonly adapter: { readonly toolLoop: ToolLoopWire } };
+  readonly mocks: ReadonlyMap<string, Mock>;
+  readonly reader: CassetteReader | undefined;
+  readonly mockState: MockState;
+}
+
+/**
+ * The tool loop's context for one HTTP request: each round the loop asks for is decided by the
+ * pipeline (a recording, a miss, or the upstream, collected whole) and finished through it with
+ * what the loop made of it.
+ */
+export function loopRounds(options: LoopRoundsOptions): MockedRouteContext {
+  const { config, pipeline, round, mockState } = options;
+  let index = 0;
+  return {
+    adapter: round.adapter,
+    response: round.response,
+    agentBody: JSON.parse(round.body.toString('utf8')) as JsonValue,
+    agentBytes: round.agentBody,
+    mocks: options.mocks,
+    history: mockState.history,
+    counters: mockState.counters,
+    session: round.where.sessionId ?? '',
+    maxHiddenRounds: config.mocks.maxHiddenRounds,
+    strictTools: config.mocks.strictTools,
+    allowTools: new Set(config.mocks.allowTools),
+    refused: (error) => pipeline.refused(error),
+    answer: (body) => answerRound(options, body, index++),
+  };
+}
+
+async function answerRound(options: LoopRoundsOptions, body: Buffer, index: number): ReturnType<MockedRouteContext['answer']> {
+  const { pipeline, round } = options;
+  // Rounds after the first are round trips of their own; the first keeps what the agent sent when hidden history went in.
+  const finished: FinishedRound = {
+    adapter: round.adapter,
+    where: round.where,
+    request: { id: index > 0 ? timeOrderedId() : round.id, method: round.method, headers: round.request.headers, body, startedAt: Date.now() },
+    upstream: undefined,
+    match: undefined,
+    source: 'upstream',
+    model: round.model,
+  };
+  const agentRequest = index === 0 && !body.equals(round.agentBody) ? round.agentBody : undefined;
+  const finish = (source: RoundSource, outcome: RoundOutcome, base: FinishedRound): void => pipeline.finishRound({ ...base, mocks: loopMocks(outcome, agentRequest), ...(source.kind === 'recording' ? { source: 'recording' } : {}) });
+  const decision = pipeline.decide({ adapter: round.adapter, where: round.where, method: round.method, headers: round.request.headers, text: body.toString('utf8') }, options.reader);
+  if (decision.kind === 'miss') throw decision.error;
+  if (decision.kind === 'hit') {
+    const source: RoundSource = { kind: 'recording', recording: decision.recording };
+    return { source, record: (outcome) => finish(source, outcome, { ...finished, upstream: upstreamOfRecording(decision.recording) }) };
+  }
+  const upstream = options.upstreams[round.adapter.upstream];
+  const outcome = await collectUpstream(upstream.pool, { method: round.method, path: upstream.pathPrefix + round.where.path, headers: { ...upstreamRequestHeaders(round.request.headers), 'accept-encoding': 'identity' }, body, startedPerf: performance.now() }, round.response);
+  const { error: upstreamError, ...captured } = outcome;
+  const live = { ...finished, upstream: captured, match: decision.match };
+  if (outcome.status === undefined) {
+    const { config } = options;
+    const failure = classifyUpstreamFailure(upstreamError ?? new Error('no answer'), upstream.url, { connectMs: config.timeouts.upstreamConnectMs, headersMs: config.timeouts.upstreamHeadersMs });
+    pipeline.finishRound({ ...live, proxyError: failure, mocks: loopMocks({ mocked: [], hidden: false }, agentRequest) });
+    options.logger.error(failure.message);
+    throw failure;
+  }
+  const source: RoundSource = { kind: 'upstream', outcome };
+  return { source, record: (result) => finish(source, result, live) };
+}
