@@ -25,6 +25,8 @@ export type ToStoreWorker =
   | { readonly type: 'diff'; readonly cassette: string; readonly recordingId: string; readonly round: CapturedRound }
   /** A replay run ended: note which recordings it served. */
   | { readonly type: 'replay-run'; readonly cassette: string; readonly startedAt: number; readonly endedAt: number; readonly servedIds: readonly string[]; readonly missed: number }
+  /** Close one cassette's connection (the proxy closed it as least recently used). */
+  | { readonly type: 'release'; readonly cassette: string }
   | { readonly type: 'close' };
 
 /** Messages from the store worker. */

@@ -114,6 +114,10 @@ port.on('message', (message: ToStoreWorker) => {
         send({ type: 'write-error', message: `${message.cassette}: cannot note the replay run: ${(error as Error).message}`, lost: 0 });
       }
       return;
+    case 'release':
+      cassettes.get(message.cassette)?.store.close();
+      cassettes.delete(message.cassette);
+      return;
     case 'close':
       for (const { store } of cassettes.values()) store.close();
       cassettes.clear();

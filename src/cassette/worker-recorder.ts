@@ -15,6 +15,8 @@ export interface Recorder {
    */
   open(cassette: string): Promise<number>;
   record(cassette: string, round: CapturedRound): void;
+  /** Closes a cassette's write connection once what is queued for it is written (it reopens on the next use). */
+  release(cassette: string): void;
   /** Compares a live round's tool calls with a recording's, off the proxy thread; the result arrives through `onDiff`. */
   diff(cassette: string, recordingId: string, round: CapturedRound): void;
   /** Notes which recordings a replay run served, for `cassettes prune`. */
@@ -55,6 +57,11 @@ export function startWorkerRecorder(config: Config, onError: (message: string) =
       return opened;
     },
     record: (cassette, round) => queue.push({ cassette, round }),
+    release(cassette) {
+      queue.flush();
+      opening.delete(cassette);
+      post({ type: 'release', cassette });
+    },
     diff(cassette, recordingId, round) {
       queue.flush();
       post({ type: 'diff', cassette, recordingId, round });

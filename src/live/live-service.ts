@@ -36,8 +36,13 @@ export interface AnsweredRound {
   readonly proxyError: CapturedRound['proxyError'];
 }
 
-export interface LiveService extends LiveTap, AdminRoutes {  /** The proxy listens: LLM judges and embeddings go through it. */
+export interface LiveService extends LiveTap, AdminRoutes {
+  /** The proxy listens: LLM judges and embeddings go through it. */
   listening(baseUrl: string): void;
+  /** A failure escaped a request or upgrade listener (counted in `calltape_listener_failures_total`). */
+  listenerFailed(listener: 'request' | 'upgrade'): void;
+  /** A captured round was not recorded: the store queue was full. */
+  storeDropped(): void;
   close(): Promise<void>;
 }
 
@@ -133,7 +138,7 @@ export function createLiveService(config: Config, logger: Logger): LiveService {
     shadow: policies ? { policies: policies.policies.map((policy) => ({ id: policy.id, kind: policy.kind, threshold: policy.threshold ?? null })), file: policies.file } : null,
     queue: { depth: queue?.depth ?? 0, accepted: queue?.accepted ?? 0, dropped: queue?.dropped ?? 0 },
     ...recent.snapshot(),
-  }));
+  }), config.admin.allowedHosts);
 
   return {
     capturing: queue !== undefined,
@@ -145,6 +150,8 @@ export function createLiveService(config: Config, logger: Logger): LiveService {
       queue.offer(round);
       metrics.queuedRound(queue.dropped > dropped);
     },
+    listenerFailed: (listener) => metrics.listenerFailures.inc({ listener }),
+    storeDropped: () => metrics.storeDropped.inc(),
     handle: admin.handle,
     upgrade: admin.upgrade,
     listening(baseUrl) {

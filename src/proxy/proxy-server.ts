@@ -24,6 +24,8 @@ import { sendError } from './send-error.js';
 import { parseSessionRoute, type SessionRoute } from './session-route.js';
 import { createUpstream } from './upstream.js';
 import { createWebSocketRoute } from './websocket-route.js';
+import { guardRequestListener, guardUpgradeListener, type ListenerFailureSink } from './guard/guard-listeners.js';
+import { routeRefusal } from './guard/request-target.js';
 import { createLiveService, type LiveService } from '../live/live-service.js';
 
 export interface ProxyOptions {
@@ -80,7 +82,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
       logger.info(`diff ${diff.request} vs recording ${diff.recordingId}:\n  ${diff.lines.join('\n  ')}`);
     },
   );
-  const cassettes = new CassetteRegistry(recorder, dirname(config.cassette), logger);
+  const cassettes = new CassetteRegistry(recorder, dirname(config.cassette), logger, { pinned: config.cassette, reservedPaths: [config.shadow.database], maxOpen: config.cassettes.maxOpen });
   try {
     await cassettes.get(config.cassette, config.mode);
   } catch (error) {
@@ -112,21 +114,22 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
   let inFlight = 0;
   let drained: (() => void) | undefined;
 
-  const server = createServer((request, response) => {
+  // No input may take the process down: whatever escapes a listener is answered, logged with its code and counted.
+  const listenerFailed: ListenerFailureSink = (kind, error, request) => {
+    live.listenerFailed(kind);
+    logger.error(`LISTENER_FAILED: ${kind} ${request.method ?? ''} ${redactor.path(request.url ?? '').slice(0, 200)}: ${(error as Error).stack ?? String(error)}`);
+  };
+  const server = createServer(guardRequestListener((request, response) => {
     inFlight++;
     response.once('close', () => {
       inFlight--;
       if (inFlight === 0) drained?.();
     });
-    route(request, response).catch((error: unknown) => {
-      logger.error(`unexpected failure on ${request.method ?? ''} ${redactor.path(request.url ?? '')}: ${(error as Error).stack ?? String(error)}`);
-      if (!response.headersSent) sendError(response, openAiChatAdapter, new CalltapeError('UPSTREAM_UNREACHABLE', 'calltape: internal error'));
-      else response.destroy();
-    });
-  });
+    return route(request, response);
+  }, listenerFailed));
   // Relayed WebSocket connections are not the HTTP server's to close: tracked here for shutdown.
   const upgraded = new Set<Duplex>();
-  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+  server.on('upgrade', guardUpgradeListener((request: IncomingMessage, socket: Duplex, head: Buffer) => {
     upgraded.add(socket);
     socket.once('close', () => upgraded.delete(socket));
     if (live.upgrade(request, socket, head)) return;
@@ -137,6 +140,8 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
       socket.end(`HTTP/1.1 ${status} ${status === 404 ? 'Not Found' : 'Bad Request'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
     };
     if ('error' in sessionRoute) return refuse(400, sessionRoute.error);
+    const refusal = routeRefusal(sessionRoute, config.cassettes.allowRequestOverride);
+    if (refusal) return refuse(400, refusal);
     if (!sessionRoute.path.startsWith('/v1/')) return refuse(400, `calltape: WebSocket upgrades are relayed under /v1/ only; ${redactor.path(sessionRoute.path)} is not`);
     const where = { sessionId: sessionRoute.sessionId, path: sessionRoute.path + sessionRoute.query, cassette: cassettePathFor(sessionRoute), mode };
     // The Responses API's WebSocket mode is captured, recorded and replayed like its HTTP streams.
@@ -152,11 +157,13 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
     delete request.headers[sessionHeader];
     const anthropic = request.headers['x-api-key'] !== undefined || request.headers['anthropic-version'] !== undefined;
     (anthropic ? anthropicPassThrough : passThrough).ws(request, socket, head);
-  });
+  }, listenerFailed));
   // Idle agent sockets outlive the client pools' own idle timeouts, so a reused socket is never one we just closed.
   server.keepAliveTimeout = config.timeouts.keepAliveMs;
-  server.headersTimeout = config.timeouts.keepAliveMs + 1_000;
-  server.requestTimeout = Math.max(300_000, server.headersTimeout + 1_000);
+  // Node measures both from a request's first byte, not over keep-alive idle time: a slow or half-open request is cut here.
+  server.headersTimeout = config.timeouts.requestHeadersMs;
+  server.requestTimeout = Math.max(config.timeouts.requestMs, config.timeouts.requestHeadersMs);
+  server.maxConnections = config.limits.maxConnections;
 
   const cassettePathFor = (sessionRoute: SessionRoute): string => (sessionRoute.cassette ? cassettes.pathOf(sessionRoute.cassette.name) : config.cassette);
 
@@ -171,6 +178,11 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
     const sessionRoute = parseSessionRoute(url, request.headers[sessionHeader]);
     if ('error' in sessionRoute) {
       sendError(response, openAiChatAdapter, new CalltapeError('INVALID_REQUEST', sessionRoute.error));
+      return;
+    }
+    const refusal = routeRefusal(sessionRoute, config.cassettes.allowRequestOverride);
+    if (refusal) {
+      sendError(response, openAiChatAdapter, new CalltapeError('INVALID_REQUEST', refusal));
       return;
     }
     const adapter = findAdapter(method, sessionRoute.path);

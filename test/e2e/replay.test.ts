@@ -1,3 +1,4 @@
+import { defaultConfig } from '../../src/config/config.js';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -198,7 +199,7 @@ describe('cassette safety', () => {
     ]);
     running.push(upstream);
     const cassette = join(temporaryFolder(), 'c.sqlite');
-    const { client, proxy } = await start(upstream.url, cassette, { mode: 'record', redact: { headers: [], bodyPatterns: [{ pattern: 'sk-live-[A-Za-z0-9]+', flags: '', replacement: '[KEY]' }] } });
+    const { client, proxy } = await start(upstream.url, cassette, { mode: 'record', redact: { ...defaultConfig.redact, headers: [], bodyPatterns: [{ pattern: 'sk-live-[A-Za-z0-9]+', flags: '', replacement: '[KEY]' }] } });
     const answer = await client.chat.completions.stream({ model: 'm', messages: [{ role: 'user', content: 'key?' }] }).finalChatCompletion();
     expect(answer.choices[0]?.message.content).toContain(secret);
     await proxy.close();
@@ -214,7 +215,7 @@ describe('cassette safety', () => {
     running.push(upstream);
     const cassette = join(temporaryFolder(), 'c.sqlite');
     const lines: string[] = [];
-    const proxy = await startTestProxy(upstream.url, { cassette, mode: 'record', redact: { headers: [], bodyPatterns: [{ pattern: 'sk-live-[A-Za-z0-9]+', flags: '', replacement: '[KEY]' }] } }, { logger: createLogger('error', (line) => lines.push(line)) });
+    const proxy = await startTestProxy(upstream.url, { cassette, mode: 'record', redact: { ...defaultConfig.redact, headers: [], bodyPatterns: [{ pattern: 'sk-live-[A-Za-z0-9]+', flags: '', replacement: '[KEY]' }] } }, { logger: createLogger('error', (line) => lines.push(line)) });
     running.push(proxy);
     const client = new OpenAI({ apiKey: 'sk-x', baseURL: proxy.baseUrl, maxRetries: 0 });
     await client.chat.completions.stream({ model: 'm', messages: [{ role: 'user', content: 'key?' }] }).finalChatCompletion();
@@ -250,7 +251,7 @@ describe('per-request cassettes: /c/<name>[:<mode>]/', () => {
     const upstream = await startScriptedUpstream(modelScript);
     running.push(upstream);
     const folder = temporaryFolder();
-    const proxy = await startTestProxy(upstream.url, { cassette: join(folder, 'default.sqlite'), mode: 'record' });
+    const proxy = await startTestProxy(upstream.url, { cassette: join(folder, 'default.sqlite'), mode: 'record', cassettes: { ...defaultConfig.cassettes, allowRequestOverride: true } });
     running.push(proxy);
     const clientFor = (prefix: string) => new OpenAI({ apiKey: 'sk-x', baseURL: `${proxy.url}${prefix}/v1`, maxRetries: 0 });
     const ask = (client: OpenAI, city: string) => client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: `Weather in ${city}?` }] }).then((answer) => answer.choices[0]?.message.content);
@@ -280,7 +281,7 @@ describe('per-request cassettes: /c/<name>[:<mode>]/', () => {
   });
 
   it('rejects names that would leave the recordings folder, and unknown modes', async () => {
-    const proxy = await startTestProxy('http://127.0.0.1:1', { cassette: join(temporaryFolder(), 'default.sqlite') });
+    const proxy = await startTestProxy('http://127.0.0.1:1', { cassette: join(temporaryFolder(), 'default.sqlite'), cassettes: { ...defaultConfig.cassettes, allowRequestOverride: true } });
     running.push(proxy);
     for (const [prefix, message] of [
       ['/c/..%2Fescape', 'not a valid cassette name'],
