@@ -8,6 +8,10 @@ export interface StoreWorkerData {
   readonly match: MatchRules;
   readonly redactHeaders: readonly string[];
   readonly bodyPatterns: readonly BodyPattern[];
+  /** `redact.builtinPatterns`. */
+  readonly builtinPatterns: boolean;
+  /** `limits.maxDecodedBytes`. */
+  readonly maxDecodedBytes: number;
 }
 
 /** A captured round and the cassette it goes to. */
@@ -35,4 +39,6 @@ export type FromStoreWorker =
   | { readonly type: 'open-failed'; readonly cassette: string; readonly message: string }
   | { readonly type: 'write-error'; readonly message: string; readonly lost: number }
   | { readonly type: 'diffed'; readonly cassette: string; readonly recordingId: string; readonly request: string; readonly lines: readonly string[] }
+  /** A batch of rounds was handled (stored or refused): this many queued bytes are free again. */
+  | { readonly type: 'written'; readonly bytes: number }
   | { readonly type: 'closed' };

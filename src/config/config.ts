@@ -118,7 +118,7 @@ export const defaultConfig: Config = {
   expiry: { maxAge: null, onExpired: 'warn' },
   match: { ignorePaths: ['user', 'metadata', 'store', 'service_tier'], normalisers: ['iso-datetime', 'uuid'], onExhausted: 'error', streamAgnostic: false },
   logLevel: 'info',
-  limits: { maxBodyBytes: 32 * 1024 * 1024, maxResponseBytes: 64 * 1024 * 1024, maxDecodedBytes: 256 * 1024 * 1024, maxStoreQueueBytes: 256 * 1024 * 1024, maxConnections: 1024 },
+  limits: { maxBodyBytes: 32 * 1024 * 1024, maxResponseBytes: 32 * 1024 * 1024, maxDecodedBytes: 256 * 1024 * 1024, maxStoreQueueBytes: 256 * 1024 * 1024, maxConnections: 1024 },
   timeouts: {
     upstreamConnectMs: 10_000,
     upstreamHeadersMs: 600_000,

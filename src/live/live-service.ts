@@ -60,7 +60,7 @@ export function createLiveService(config: Config, logger: Logger): LiveService {
   const recent = new RecentActivity();
   let queue: ShadowQueue | undefined;
   const metrics = new LiveMetrics(() => queue?.depth ?? 0);
-  const feed = new Feed((clients) => metrics.feedClients.set(clients), () => metrics.feedDropped.inc());
+  const feed = new Feed((clients) => metrics.feedClients.set(clients), () => metrics.feedDropped.inc(), config.timeouts.webSocketIdleMs);
   let alerts = policies ? alertWindowFor(policies) : undefined;
   const publish = (event: FeedEvent): void => feed.publish(event);
 
@@ -101,7 +101,7 @@ export function createLiveService(config: Config, logger: Logger): LiveService {
     // Opened once here so a database that cannot be created or migrated fails the start, naming the file; the worker then owns it.
     new ShadowStore(config.shadow.database, { maxRows: null, maxAgeMs: null }).close();
     queue = new ShadowQueue(
-      { database: config.shadow.database, retention: { maxRows: config.shadow.retention.maxRows, maxAgeMs: retentionAge }, redactHeaders: config.redact.headers, bodyPatterns: config.redact.bodyPatterns, policies },
+      { database: config.shadow.database, retention: { maxRows: config.shadow.retention.maxRows, maxAgeMs: retentionAge }, redactHeaders: config.redact.headers, bodyPatterns: config.redact.bodyPatterns, builtinPatterns: config.redact.builtinPatterns, maxDecodedBytes: config.limits.maxDecodedBytes, policies },
       config.shadow.queueSize,
       { calls: onCalls, sessions: onSessions, error: (message) => logger.error(message) },
     );

@@ -262,7 +262,8 @@ export function createCapturedRoute(deps: CapturedRouteDeps): (adapter: Provider
     let failure: CalltapeError | undefined;
     forwardUpstream(
       upstream.pool,
-      { method, path: upstream.pathPrefix + where.path, headers: upstreamRequestHeaders(request.headers), body, startedPerf, capture: capture || diffing || tapping },
+      // calltape-hardening: capture is bounded by limits.maxResponseBytes (the agent still gets every byte).
+      { method, path: upstream.pathPrefix + where.path, headers: upstreamRequestHeaders(request.headers), body, startedPerf, capture: capture || diffing || tapping, maxCaptureBytes: config.limits.maxResponseBytes },
       response,
       (error) => {
         failure = classifyUpstreamFailure(error, upstream.url, { connectMs: config.timeouts.upstreamConnectMs, headersMs: config.timeouts.upstreamHeadersMs });

@@ -4,6 +4,7 @@ import type { CapturedUpstream } from '../cassette/captured-round.js';
 import type { ResponseEnding } from '../providers/provider-adapter.js';
 import type { OutgoingHeaders } from './headers.js';
 import { agentResponseHeaders } from './headers.js';
+import { CaptureBudget } from './guard/capture-budget.js';
 
 /** The captured upstream answer, plus the failure itself for the caller's error handling. */
 export interface UpstreamOutcome extends CapturedUpstream {
@@ -20,6 +21,8 @@ export interface ForwardRequest {
   readonly startedPerf: number;
   /** Keep the body chunks for recording. */
   readonly capture: boolean;
+  /** Most body bytes kept when capturing (`limits.maxResponseBytes`); unlimited when absent. */
+  readonly maxCaptureBytes?: number;
   /** Stream the answer to the agent (default). Off: only collect it (the tool loop must see a turn entire first). */
   readonly deliver?: boolean;
 }
@@ -57,12 +60,13 @@ export function forwardUpstream(
   let agentGone = false;
   let settled = false;
   const deliver = request.deliver !== false;
+  const budget = new CaptureBudget(request.maxCaptureBytes ?? Number.POSITIVE_INFINITY);
 
   const settle = (ending: ResponseEnding, error: Error | undefined): void => {
     if (settled) return;
     settled = true;
     response.off('close', onAgentClose);
-    done({ status, headers, chunks, chunkTimes, firstByteMs, totalMs: performance.now() - request.startedPerf, ending, error, errorMessage: error?.message });
+    done({ status, headers, chunks, chunkTimes, firstByteMs, totalMs: performance.now() - request.startedPerf, ending, error, errorMessage: error?.message, truncated: budget.truncated });
   };
 
   const onAgentClose = (): void => {
@@ -88,7 +92,7 @@ export function forwardUpstream(
     onResponseData(dataController, chunk) {
       const now = performance.now() - request.startedPerf;
       firstByteMs ??= now;
-      if (request.capture) {
+      if (request.capture && budget.take(chunk.length)) {
         chunks.push(chunk);
         chunkTimes.push(now);
       }

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { AddressInfo } from 'node:net';
+import { Socket, type AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createRedactor } from '../cassette/redact.js';
@@ -62,7 +62,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
   // Mock files are checked before anything starts: a bad one is a configuration error, never a call-time surprise.
   const mockState = loadMockState(config);
   // The same redaction the store applies, so keys are computed from what is stored; also keeps log lines clean.
-  const redactor = createRedactor(config.redact.headers, config.redact.bodyPatterns);
+  const redactor = createRedactor(config.redact.headers, config.redact.bodyPatterns, config.redact.builtinPatterns);
   // Checked before anything starts too: a non-loopback host without an admin token, a bad policies file.
   let live: LiveService;
   try {
@@ -81,6 +81,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
       if (stats.diffs.length < maxReasons) stats.diffs.push(diff);
       logger.info(`diff ${diff.request} vs recording ${diff.recordingId}:\n  ${diff.lines.join('\n  ')}`);
     },
+    () => live.storeDropped(),
   );
   const cassettes = new CassetteRegistry(recorder, dirname(config.cassette), logger, { pinned: config.cassette, reservedPaths: [config.shadow.database], maxOpen: config.cassettes.maxOpen });
   try {
@@ -132,6 +133,8 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
   server.on('upgrade', guardUpgradeListener((request: IncomingMessage, socket: Duplex, head: Buffer) => {
     upgraded.add(socket);
     socket.once('close', () => upgraded.delete(socket));
+    // A relayed WebSocket or feed client with no traffic either way for this long is gone: its socket is freed.
+    if (socket instanceof Socket) socket.setTimeout(config.timeouts.webSocketIdleMs, () => socket.destroy());
     if (live.upgrade(request, socket, head)) return;
     const sessionRoute = parseSessionRoute(request.url ?? '/', request.headers[sessionHeader]);
     const mode = 'error' in sessionRoute ? config.mode : (sessionRoute.cassette?.mode ?? config.mode);

@@ -1,4 +1,5 @@
 import { jaroWinkler } from '@skyra/jaro-winkler';
+import { compileUserPattern, maxPatternInputChars } from './user-pattern.js';
 import equal from 'fast-deep-equal';
 import { distance } from 'fastest-levenshtein';
 import type { JsonValue } from '../../trace/trace.js';
@@ -17,7 +18,6 @@ export interface ValueMatch {
   readonly unavailable?: boolean;
 }
 
-const patterns = new Map<string, RegExp>();
 
 /** Compares two normalised values by a strategy. Pure and deterministic (embeddings are looked up, never fetched). */
 export function matchValue(strategy: MatchingStrategy, expected: JsonValue, actual: JsonValue, rule: ArgumentRule, embeddings?: (text: string) => readonly number[] | undefined): ValueMatch {
@@ -42,11 +42,9 @@ export function matchValue(strategy: MatchingStrategy, expected: JsonValue, actu
     case 'substring':
       return { matched: textOf(actual).includes(textOf(expected)) };
     case 'regex': {
-      const source = rule.pattern ?? textOf(expected);
-      const key = `${rule.flags ?? ''}/${source}`;
-      let pattern = patterns.get(key);
-      if (!pattern) patterns.set(key, (pattern = new RegExp(`^(?:${source})$`, (rule.flags ?? '').replace(/[gy]/g, ''))));
-      return { matched: pattern.test(textOf(actual)) };
+      const text = textOf(actual);
+      if (text.length > maxPatternInputChars) return { matched: false, detail: `the value is longer than ${maxPatternInputChars} characters, past what a pattern is run on` };
+      return { matched: compileUserPattern(rule.pattern ?? textOf(expected), rule.flags ?? '').matchesWhole(text) };
     }
     case 'fuzzy': {
       if (typeof expected !== 'string' || typeof actual !== 'string') return { matched: equal(expected, actual), typeMismatch: typeof expected !== typeof actual };
