@@ -120,7 +120,9 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
     live.listenerFailed(kind);
     logger.error(`LISTENER_FAILED: ${kind} ${request.method ?? ''} ${redactor.path(request.url ?? '').slice(0, 200)}: ${(error as Error).stack ?? String(error)}`);
   };
-  const server = createServer(guardRequestListener((request, response) => {
+  // Timeouts are enforced on this sweep, so it runs often enough for the shortest one to hold.
+  const connectionsCheckingInterval = Math.min(30_000, Math.max(250, Math.floor(Math.min(config.timeouts.requestHeadersMs, config.timeouts.requestMs) / 4)));
+  const server = createServer({ connectionsCheckingInterval }, guardRequestListener((request, response) => {
     inFlight++;
     response.once('close', () => {
       inFlight--;
