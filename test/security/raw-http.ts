@@ -8,10 +8,16 @@ export function rawRequest(port: number, text: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     const parts: Buffer[] = [];
-    socket.on('data', (chunk: Buffer) => parts.push(chunk));
-    socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? resolve(Buffer.concat(parts).toString('latin1')) : reject(error)));
-    socket.on('close', () => resolve(Buffer.concat(parts).toString('latin1')));
-    socket.end(text);
+    const received = (): string => Buffer.concat(parts).toString('latin1');
+    socket.on('data', (chunk: Buffer) => {
+      parts.push(chunk);
+      // An accepted upgrade stays open: its answer is complete once the headers are.
+      if (received().startsWith('HTTP/1.1 101') && received().includes('\r\n\r\n')) socket.destroy();
+    });
+    socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' || error.code === 'EPIPE' ? resolve(received()) : reject(error)));
+    socket.on('close', () => resolve(received()));
+    // Not half-closed: a proxy may treat the client's end as an abort; requests say Connection: close instead.
+    socket.write(text);
   });
 }
 
