@@ -49,4 +49,14 @@ describe('connections', () => {
     third.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
     expect(await done).toBe('');
   });
+
+  it('a feed client that never answers a ping is cut (timeouts.webSocketIdleMs)', async () => {
+    const proxy = await startTestProxy('http://127.0.0.1:9', { mode: 'passthrough', timeouts: { ...defaultConfig.timeouts, webSocketIdleMs: 1000 } });
+    running.push(proxy);
+    const socket = await open(proxy.port);
+    const done = closed(socket);
+    // A raw socket completes the handshake but never reads frames, so it never sends a pong.
+    socket.write('GET /calltape/feed HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n');
+    expect(await done).toMatch(/^HTTP\/1\.1 101/);
+  });
 });
