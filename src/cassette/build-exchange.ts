@@ -6,15 +6,28 @@ import type { MatchKey } from './match-key.js';
 import { decodeContent } from './decode-content.js';
 import { headerText } from './header-text.js';
 import type { RecordedExchange } from './recorded-exchange.js';
-import type { Redactor } from './redact.js';
+import { credentialValues, type Redactor } from './redact.js';
+import { redactDeep, reexpressStream } from './redact-content.js';
+
+/** What building an exchange may hold in memory. */
+export interface BuildLimits {
+  /** Bytes a compressed body may decode to (`limits.maxDecodedBytes`). */
+  readonly maxDecodedBytes: number;
+}
+
+const defaultLimits: BuildLimits = { maxDecodedBytes: 256 * 1024 * 1024 };
 
 /**
  * Turns a captured round into the exchange that is stored: redacts the bodies, decompresses a
  * copy of the response and lets the adapter parse it. The trace is parsed from the redacted
- * bytes, so it is exactly what reading the stored row back yields.
+ * bytes, so it is exactly what reading the stored row back yields. This is the one redaction
+ * step every sink (cassette, shadow store, feed, dashboard, reports, runs database) is behind:
+ * configured and built-in patterns plus every credential the agent sent, on the decoded and
+ * reassembled content.
  */
-export function buildExchange(adapter: ProviderAdapter, redactor: Redactor, round: CapturedRound, matchFor?: (body: JsonValue, path: string) => MatchKey): RecordedExchange {
+export function buildExchange(adapter: ProviderAdapter, baseRedactor: Redactor, round: CapturedRound, matchFor?: (body: JsonValue, path: string) => MatchKey, limits: BuildLimits = defaultLimits): RecordedExchange {
   const { request, upstream, proxyError } = round;
+  const redactor = baseRedactor.withSecrets([...round.secrets, ...credentialValues(request.headers, request.path, [...baseRedactor.secretHeaders])]);
   const requestText = new TextDecoder().decode(request.body);
   const redactedText = redactor.text(requestText);
   const requestBody = redactedText === requestText ? request.body : new TextEncoder().encode(redactedText);
@@ -29,7 +42,7 @@ export function buildExchange(adapter: ProviderAdapter, redactor: Redactor, roun
     method: request.method,
     path,
     request: adapter.parseRequest(requestJson.ok ? requestJson.value : null),
-    ...(round.mocked && round.mocked.length > 0 ? { mocked: round.mocked } : {}),
+    ...(round.mocked && round.mocked.length > 0 ? { mocked: redactDeep(round.mocked, redactor) } : {}),
     ...(round.hidden ? { hidden: true } : {}),
   };
   const storedRequest = { headers: redactor.headers(request.headers), body: requestBody };
@@ -42,7 +55,7 @@ export function buildExchange(adapter: ProviderAdapter, redactor: Redactor, roun
       response: undefined,
       status: upstream?.ending === 'client-aborted' ? 'aborted' : 'proxy-error',
       httpStatus: proxyError?.status ?? 0,
-      error: proxyError?.message ?? upstream?.errorMessage,
+      error: redactOptional(redactor, proxyError?.message ?? upstream?.errorMessage),
       timing: { startedAt: request.startedAt, firstByteMs: undefined, totalMs: upstream?.totalMs ?? 0 },
     };
     return { interaction, match, request: storedRequest, response: undefined, ...(agentView ? { agentView } : {}) };
@@ -53,16 +66,24 @@ export function buildExchange(adapter: ProviderAdapter, redactor: Redactor, roun
   const ends = upstream.chunks.map((chunk) => (end += chunk.length));
   const encoding = headerText(upstream.headers, 'content-encoding')?.trim().toLowerCase();
   const compressed = encoding !== undefined && encoding !== 'identity';
-  const decoded = decodeContent(body, encoding);
-  const redacted = compressed ? redactDecoded(redactor, body, ends, decoded.bytes, upstream.chunkTimes) : { ...redactor.chunks(body, ends), chunkTimes: upstream.chunkTimes };
-  const parsed = adapter.parseResponse({
-    httpStatus: upstream.status,
-    contentType: headerText(upstream.headers, 'content-type')?.toLowerCase(),
-    body: [redacted.body === body ? decoded.bytes : redacted.body],
-    ending: upstream.ending,
-  });
-  assertNoSplitSecret(parsed.response, redactor);
-  const status: InteractionStatus = decoded.error ? 'upstream-error' : parsed.status;
+  const decoded = decodeContent(body, encoding, limits.maxDecodedBytes);
+  // A body over the decode limit is kept by nobody: its compressed bytes could not be checked for secrets either.
+  let redacted = decoded.truncated ? { body: decoded.bytes, chunkEnds: [], chunkTimes: [] } : compressed ? redactDecoded(redactor, body, ends, decoded.bytes, upstream.chunkTimes) : { ...redactor.chunks(body, ends), chunkTimes: upstream.chunkTimes };
+  const contentType = headerText(upstream.headers, 'content-type')?.toLowerCase();
+  const parse = (bytes: Uint8Array): ReturnType<ProviderAdapter['parseResponse']> => adapter.parseResponse({ httpStatus: upstream.status as number, contentType, body: [bytes], ending: upstream.ending });
+  let parsed = parse(redacted.body === body ? decoded.bytes : redacted.body);
+  if (parsed.response && redactDeep(parsed.response, redactor) !== parsed.response) {
+    // A secret streamed over several events: no byte range held it, so the stream is stored re-expressed without it.
+    const reexpressed = reexpressStream(adapter, redactor, new TextDecoder().decode(redacted.body === body ? decoded.bytes : redacted.body));
+    if (reexpressed === undefined) throw new Error('a secret spans several stream events of a stream that cannot be re-expressed (cut or errored), so it cannot be stored without it');
+    const bytes = new TextEncoder().encode(reexpressed);
+    const last = upstream.chunkTimes.at(-1) ?? upstream.totalMs;
+    redacted = { body: bytes, chunkEnds: [bytes.length], chunkTimes: [last] };
+    parsed = parse(bytes);
+    assertClean(parsed.response, redactor);
+  }
+  const truncation = upstream.truncated ?? decoded.truncated;
+  const status: InteractionStatus = truncation ? 'truncated' : decoded.error ? 'upstream-error' : parsed.status;
   const responseHeaders = redactor.headers(upstream.headers);
   // A compressed body that needed redaction is stored decoded.
   if (compressed && redacted.body !== body) delete responseHeaders['content-encoding'];
@@ -71,7 +92,7 @@ export function buildExchange(adapter: ProviderAdapter, redactor: Redactor, roun
     response: parsed.response,
     status,
     httpStatus: upstream.status,
-    error: decoded.error ?? parsed.error,
+    error: redactOptional(redactor, truncation ?? decoded.error ?? parsed.error),
     timing: { startedAt: request.startedAt, firstByteMs: upstream.firstByteMs, totalMs: upstream.totalMs },
   };
   return {
@@ -88,19 +109,13 @@ export function buildExchange(adapter: ProviderAdapter, redactor: Redactor, roun
   };
 }
 
-/**
- * A pattern can match text the model streamed in pieces over several events (`"sk-li"`,
- * `"ve-4f…"`): no byte range of the stream holds it, so it survives byte redaction. Checked on
- * the reassembled outputs; such an exchange is refused rather than stored with the secret.
- */
-function assertNoSplitSecret(response: Interaction['response'], redactor: Redactor): void {
-  if (!response) return;
-  for (const output of [response.output, ...response.alternatives]) {
-    const texts = [output.text, output.refusal ?? '', ...output.toolCalls.map((call) => call.argumentsRaw)];
-    if (texts.some((text) => redactor.text(text) !== text)) {
-      throw new Error('a redact.bodyPatterns match spans several stream events, so the stream cannot be stored without it');
-    }
-  }
+/** A re-expressed stream must come out clean; if the adapter split the text again, nothing is stored. */
+function assertClean(response: Interaction['response'], redactor: Redactor): void {
+  if (response && redactDeep(response, redactor) !== response) throw new Error('a secret spans several stream events and survives re-expression, so the stream cannot be stored without it');
+}
+
+function redactOptional(redactor: Redactor, text: string | undefined): string | undefined {
+  return text === undefined ? undefined : redactor.text(text);
 }
 
 /**
@@ -145,7 +160,9 @@ export function findLeakedSecret(exchange: RecordedExchange, secrets: readonly s
     ['request body', decoder.decode(exchange.request.body)],
     ['canonical request', exchange.match?.canonical ?? ''],
     ['response headers', JSON.stringify(exchange.response?.headers ?? {})],
-    ['response body', exchange.response ? decoder.decode(exchange.response.body) : ''],
+    ['response body', exchange.response ? decoder.decode(decodeContent(exchange.response.body, headerText(exchange.response.headers, 'content-encoding')).bytes) : ''],
+    ['agent view', exchange.agentView ? [exchange.agentView.request, exchange.agentView.response].map((bytes) => (bytes ? decoder.decode(bytes) : '')).join('\n') : ''],
+    ['trace', JSON.stringify(exchange.interaction)],
   ];
   for (const [place, text] of places) if (candidates.some((secret) => text.includes(secret))) return place;
   return undefined;

@@ -60,4 +60,6 @@ export interface CapturedUpstream {
   readonly ending: ResponseEnding;
   /** Why the exchange did not end normally, when it did not. */
   readonly errorMessage: string | undefined;
+  /** Set when capture stopped early (`limits.maxResponseBytes`): `chunks` hold only the first part, and this says why. */
+  readonly truncated?: string | undefined;
 }

@@ -1,7 +1,21 @@
 import type { BodyPattern } from '../config/config.js';
 
 /** Header names never stored or logged, whatever the configuration says. */
-export const secretHeaderNames: readonly string[] = ['authorization', 'proxy-authorization', 'api-key', 'x-api-key', 'cookie', 'set-cookie'];
+export const secretHeaderNames: readonly string[] = ['authorization', 'proxy-authorization', 'api-key', 'x-api-key', 'x-goog-api-key', 'cookie', 'set-cookie'];
+
+/** The marker a credential the agent sent becomes wherever it appears in stored or reported content. */
+export const credentialMarker = '[REDACTED:credential]';
+
+/**
+ * Well-known API key shapes, redacted on a fresh install with no configuration
+ * (`redact.builtinPatterns`): OpenAI (`sk-…`, `sk-proj-…`), Anthropic (`sk-ant-…`) and Google (`AIza…`).
+ * Long enough minimums that ordinary words never match.
+ */
+export const builtinBodyPatterns: readonly BodyPattern[] = [
+  { pattern: 'sk-ant-[A-Za-z0-9_-]{20,}', flags: '', replacement: '[REDACTED:anthropic-key]' },
+  { pattern: 'sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}', flags: '', replacement: '[REDACTED:openai-key]' },
+  { pattern: 'AIza[0-9A-Za-z_-]{35}', flags: '', replacement: '[REDACTED:google-key]' },
+];
 
 /**
  * Headers that are stored (an allowlist: anything unknown, organisation and project ids
@@ -36,11 +50,27 @@ export interface Redactor {
    * a boundary inside a replaced span moves to the end of its replacement.
    */
   chunks(body: Uint8Array, chunkEnds: readonly number[]): { body: Uint8Array; chunkEnds: number[] };
+  /** The same rules plus literal values (the credentials one agent sent), each replaced by `credentialMarker`. */
+  withSecrets(values: readonly string[]): Redactor;
+  /** The secret header names (built-in and configured), lower-case. */
+  readonly secretHeaders: ReadonlySet<string>;
 }
 
-export function createRedactor(extraHeaders: readonly string[], patterns: readonly BodyPattern[]): Redactor {
-  const secret = new Set([...secretHeaderNames, ...extraHeaders.map((name) => name.toLowerCase())]);
-  const expressions = patterns.map((pattern) => ({ regex: new RegExp(pattern.pattern, `${pattern.flags.replace('g', '')}g`), replacement: pattern.replacement }));
+interface Expression {
+  readonly regex: RegExp;
+  readonly replacement: string;
+}
+
+/** Shorter values are too likely to occur by chance to be replaced everywhere. */
+const minSecretLength = 8;
+
+export function createRedactor(extraHeaders: readonly string[], patterns: readonly BodyPattern[], builtins = true): Redactor {
+  // Configured patterns first: they are the more specific, and their replacement is the one the user chose.
+  const all = builtins ? [...patterns, ...builtinBodyPatterns] : patterns;
+  return redactorOf(new Set([...secretHeaderNames, ...extraHeaders.map((name) => name.toLowerCase())]), all.map((pattern) => ({ regex: new RegExp(pattern.pattern, `${pattern.flags.replace('g', '')}g`), replacement: pattern.replacement })));
+}
+
+function redactorOf(secret: ReadonlySet<string>, expressions: readonly Expression[]): Redactor {
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
 
@@ -52,7 +82,15 @@ export function createRedactor(extraHeaders: readonly string[], patterns: readon
 
   const secretQuery = new Set([...secretQueryNames, ...secret]);
 
-  return {
+  const redactor: Redactor = {
+    secretHeaders: secret,
+    withSecrets(values) {
+      const literals = [...new Set(values)].filter((value) => value.length >= minSecretLength).sort((a, b) => b.length - a.length);
+      if (literals.length === 0) return redactor;
+      // Credentials first: a configured pattern could otherwise rewrite part of one and leave the rest.
+      const regex = new RegExp(literals.map(escapeRegExp).join('|'), 'g');
+      return redactorOf(secret, [{ regex, replacement: credentialMarker }, ...expressions]);
+    },
     path(path) {
       const queryAt = path.indexOf('?');
       if (queryAt === -1) return path;
@@ -97,6 +135,7 @@ export function createRedactor(extraHeaders: readonly string[], patterns: readon
       return { body: encoder.encode(current), chunkEnds: byteOffsets(current, ends) };
     },
   };
+  return redactor;
 }
 
 interface Span {
@@ -168,16 +207,44 @@ function decodeQueryName(name: string): string {
   }
 }
 
-/** The credential values an agent sent (header tokens and credential query parameters), to check stored bytes against. */
-export function credentialValues(headers: HeaderMap, path: string): string[] {
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * The credential values an agent sent: every credential header (built-in, and `extraHeaders`
+ * from `redact.headers`), each cookie's value, and credential query parameters. Redacted
+ * wherever they appear, and checked against what is stored.
+ */
+export function credentialValues(headers: HeaderMap, path: string, extraHeaders: readonly string[] = []): string[] {
   const values: string[] = [];
-  for (const name of ['authorization', 'proxy-authorization', 'api-key', 'x-api-key']) {
-    const value = headers[name];
-    for (const item of typeof value === 'string' ? [value] : (value ?? [])) values.push(item.replace(/^(Bearer|Basic)\s+/i, '').trim());
+  const names = new Set([...secretHeaderNames, ...extraHeaders.map((name) => name.toLowerCase())]);
+  for (const [header, value] of Object.entries(headers)) {
+    const name = header.toLowerCase();
+    if (!names.has(name) || value === undefined) continue;
+    for (const item of typeof value === 'string' ? [value] : value) {
+      if (name === 'cookie' || name === 'set-cookie') values.push(...cookieValues(item));
+      else values.push(item.replace(/^(Bearer|Basic)\s+/i, '').trim());
+    }
   }
   const queryAt = path.indexOf('?');
   if (queryAt !== -1) {
     for (const [name, value] of new URLSearchParams(path.slice(queryAt + 1))) if (secretQueryNames.includes(name.toLowerCase())) values.push(value);
   }
   return values.filter((value) => value.length > 0);
+}
+
+/** The values of a `Cookie` (or `Set-Cookie`) header, percent-decoded where they decode. */
+function cookieValues(header: string): string[] {
+  return header.split(/[;,]/).flatMap((pair) => {
+    const at = pair.indexOf('=');
+    if (at === -1) return [];
+    const value = pair.slice(at + 1).trim().replace(/^"|"$/g, '');
+    try {
+      const decoded = decodeURIComponent(value);
+      return decoded === value ? [value] : [value, decoded];
+    } catch {
+      return [value];
+    }
+  });
 }

@@ -8,6 +8,10 @@ export interface StoreWorkerData {
   readonly match: MatchRules;
   readonly redactHeaders: readonly string[];
   readonly bodyPatterns: readonly BodyPattern[];
+  /** `redact.builtinPatterns`. */
+  readonly builtinPatterns: boolean;
+  /** `limits.maxDecodedBytes`. */
+  readonly maxDecodedBytes: number;
 }
 
 /** A captured round and the cassette it goes to. */
@@ -25,6 +29,8 @@ export type ToStoreWorker =
   | { readonly type: 'diff'; readonly cassette: string; readonly recordingId: string; readonly round: CapturedRound }
   /** A replay run ended: note which recordings it served. */
   | { readonly type: 'replay-run'; readonly cassette: string; readonly startedAt: number; readonly endedAt: number; readonly servedIds: readonly string[]; readonly missed: number }
+  /** Close one cassette's connection (the proxy closed it as least recently used). */
+  | { readonly type: 'release'; readonly cassette: string }
   | { readonly type: 'close' };
 
 /** Messages from the store worker. */
@@ -33,4 +39,6 @@ export type FromStoreWorker =
   | { readonly type: 'open-failed'; readonly cassette: string; readonly message: string }
   | { readonly type: 'write-error'; readonly message: string; readonly lost: number }
   | { readonly type: 'diffed'; readonly cassette: string; readonly recordingId: string; readonly request: string; readonly lines: readonly string[] }
+  /** A batch of rounds was handled (stored or refused): this many queued bytes are free again. */
+  | { readonly type: 'written'; readonly bytes: number }
   | { readonly type: 'closed' };

@@ -11,7 +11,8 @@ import { diffToolCalls } from './diff-tool-calls.js';
 import type { CapturedRound } from './captured-round.js';
 import { keyOf, keyProfile, OrdinalCounter, parseBody } from './match-key.js';
 import type { RecordedExchange } from './recorded-exchange.js';
-import { createRedactor } from './redact.js';
+import { createRedactor, credentialValues } from './redact.js';
+import { roundBytes } from './round-size.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
 import type { FromStoreWorker, RoutedRound, StoreWorkerData, ToStoreWorker } from './store-protocol.js';
 
@@ -19,7 +20,7 @@ const port = parentPort;
 if (!port) throw new Error('store-worker must run as a worker thread');
 const send = (message: FromStoreWorker): void => port.postMessage(message);
 const data = workerData as StoreWorkerData;
-const redactor = createRedactor(data.redactHeaders, data.bodyPatterns);
+const redactor = createRedactor(data.redactHeaders, data.bodyPatterns, data.builtinPatterns);
 const profile = keyProfile(data.match);
 
 interface OpenCassette {
@@ -53,8 +54,8 @@ function exchangeOf(round: CapturedRound, ordinals: OrdinalCounter): RecordedExc
     const keyed = keyOf(request.method, path, request.headers, body, data.match);
     const scope = request.sessionId === request.id ? '' : request.sessionId;
     return { key: keyed.key, profile, canonical: keyed.text, ordinal: ordinals.next(scope, keyed.key), scope };
-  });
-  const leak = findLeakedSecret(exchange, round.secrets);
+  }, { maxDecodedBytes: data.maxDecodedBytes });
+  const leak = findLeakedSecret(exchange, [...round.secrets, ...credentialValues(request.headers, request.path, [...redactor.secretHeaders])]);
   if (leak) throw new Error(`refused to store ${round.request.method} ${exchange.interaction.path}: a credential the agent sent appears in the ${leak}; add a redact.bodyPatterns rule that matches it`);
   return exchange;
 }
@@ -95,6 +96,7 @@ port.on('message', (message: ToStoreWorker) => {
       return;
     case 'rounds':
       write(message.rounds);
+      send({ type: 'written', bytes: message.rounds.reduce((sum, { round }) => sum + roundBytes(round), 0) });
       return;
     case 'diff':
       try {
@@ -113,6 +115,10 @@ port.on('message', (message: ToStoreWorker) => {
       } catch (error) {
         send({ type: 'write-error', message: `${message.cassette}: cannot note the replay run: ${(error as Error).message}`, lost: 0 });
       }
+      return;
+    case 'release':
+      cassettes.get(message.cassette)?.store.close();
+      cassettes.delete(message.cassette);
       return;
     case 'close':
       for (const { store } of cassettes.values()) store.close();

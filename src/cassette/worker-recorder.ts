@@ -5,6 +5,7 @@ import { workerScript } from '../worker-script.js';
 import { BatchQueue } from './batch-queue.js';
 import { effectiveRules } from './match-key.js';
 import type { CapturedRound } from './captured-round.js';
+import { roundBytes } from './round-size.js';
 import type { FromStoreWorker, RoutedRound, StoreWorkerData, ToStoreWorker } from './store-protocol.js';
 
 /** Takes captured rounds off the proxy's hands. */
@@ -15,6 +16,8 @@ export interface Recorder {
    */
   open(cassette: string): Promise<number>;
   record(cassette: string, round: CapturedRound): void;
+  /** Closes a cassette's write connection once what is queued for it is written (it reopens on the next use). */
+  release(cassette: string): void;
   /** Compares a live round's tool calls with a recording's, off the proxy thread; the result arrives through `onDiff`. */
   diff(cassette: string, recordingId: string, round: CapturedRound): void;
   /** Notes which recordings a replay run served, for `cassettes prune`. */
@@ -23,14 +26,20 @@ export interface Recorder {
   close(): Promise<void>;
 }
 
-/** Starts the store worker. Rounds are batched per event-loop turn and posted to it. */
-export function startWorkerRecorder(config: Config, onError: (message: string) => void, onDiff: (diff: { cassette: string; recordingId: string; request: string; lines: readonly string[] }) => void = () => undefined): Recorder {
-  const data: StoreWorkerData = { match: effectiveRules(config.match), redactHeaders: config.redact.headers, bodyPatterns: config.redact.bodyPatterns };
+/**
+ * Starts the store worker. Rounds are batched per event-loop turn and posted to it. What waits
+ * for the worker is bounded by `limits.maxStoreQueueBytes`: past it a round is not recorded,
+ * and `onDropped` hears of it (a slow disk must not become unbounded memory).
+ */
+export function startWorkerRecorder(config: Config, onError: (message: string) => void, onDiff: (diff: { cassette: string; recordingId: string; request: string; lines: readonly string[] }) => void = () => undefined, onDropped: () => void = () => undefined): Recorder {
+  const data: StoreWorkerData = { match: effectiveRules(config.match), redactHeaders: config.redact.headers, bodyPatterns: config.redact.bodyPatterns, builtinPatterns: config.redact.builtinPatterns, maxDecodedBytes: config.limits.maxDecodedBytes };
   const worker = new Worker(workerScript('cassette/store-worker'), { workerData: data });
   const post = (message: ToStoreWorker): void => worker.postMessage(message);
   const opening = new Map<string, Promise<number>>();
   let closed: Promise<void> | undefined;
+  let pendingBytes = 0;
   worker.on('message', (message: FromStoreWorker) => {
+    if (message.type === 'written') pendingBytes = Math.max(0, pendingBytes - message.bytes);
     if (message.type === 'write-error') onError(message.lost > 0 ? `could not store ${message.lost} interaction(s): ${message.message}` : message.message);
     if (message.type === 'diffed') onDiff(message);
   });
@@ -54,7 +63,21 @@ export function startWorkerRecorder(config: Config, onError: (message: string) =
       }
       return opened;
     },
-    record: (cassette, round) => queue.push({ cassette, round }),
+    record(cassette, round) {
+      const bytes = roundBytes(round);
+      if (pendingBytes + bytes > config.limits.maxStoreQueueBytes) {
+        onDropped();
+        onError(`could not store 1 interaction(s): ${cassette}: ${round.request.method} ${round.request.path.split('?')[0] ?? ''}: the store queue holds ${pendingBytes} bytes, over limits.maxStoreQueueBytes (${config.limits.maxStoreQueueBytes})`);
+        return;
+      }
+      pendingBytes += bytes;
+      queue.push({ cassette, round });
+    },
+    release(cassette) {
+      queue.flush();
+      opening.delete(cassette);
+      post({ type: 'release', cassette });
+    },
     diff(cassette, recordingId, round) {
       queue.flush();
       post({ type: 'diff', cassette, recordingId, round });

@@ -15,21 +15,56 @@ export interface Config {
   readonly expiry: { readonly maxAge: string | null; readonly onExpired: 'warn' | 'error' | 'rerecord' };
   readonly match: MatchConfig;
   readonly logLevel: LogLevel;
-  readonly limits: { readonly maxBodyBytes: number };
+  readonly limits: LimitsConfig;
   readonly timeouts: {
     readonly upstreamConnectMs: number;
     readonly upstreamHeadersMs: number;
     readonly upstreamBodyMs: number;
     readonly keepAliveMs: number;
     readonly shutdownGraceMs: number;
+    /** Time an agent has to send a request's headers (node:http `headersTimeout`). */
+    readonly requestHeadersMs: number;
+    /** Time an agent has to send a whole request, body included (node:http `requestTimeout`). */
+    readonly requestMs: number;
+    /** A relayed WebSocket or feed client silent this long (no frame, no pong) is closed. */
+    readonly webSocketIdleMs: number;
   };
   readonly redact: {
     readonly headers: readonly string[];
     readonly bodyPatterns: readonly BodyPattern[];
+    /** Whether the built-in patterns for well-known key shapes (sk-…, sk-ant-…, AIza…) apply beside `bodyPatterns`. */
+    readonly builtinPatterns: boolean;
   };
+  readonly cassettes: CassettesConfig;
   readonly mocks: MocksConfig;
   readonly shadow: ShadowConfig;
-  readonly admin: { readonly token: string | null };
+  readonly admin: {
+    readonly token: string | null;
+    /** Host names (beside loopback names and IP literals) the admin surfaces answer to. */
+    readonly allowedHosts: readonly string[];
+  };
+}
+
+/** What one request or one response may make calltape hold. */
+export interface LimitsConfig {
+  /** Largest request body accepted (413 past it). */
+  readonly maxBodyBytes: number;
+  /** Response bytes captured per round trip; past it the agent still gets every byte, the recording is truncated. */
+  readonly maxResponseBytes: number;
+  /** Bytes a compressed response may decode to for parsing; past it the recording is truncated. */
+  readonly maxDecodedBytes: number;
+  /** Bytes of captured rounds waiting for the store worker; past it new rounds are dropped and counted. */
+  readonly maxStoreQueueBytes: number;
+  /** Agent connections open at once (node:http `maxConnections`). */
+  readonly maxConnections: number;
+}
+
+/** How requests may choose a cassette. */
+export interface CassettesConfig {
+  /** Whether a request may pick a cassette and mode with `/c/<name>[:<mode>]/`. */
+  readonly allowRequestOverride: boolean;
+  /** Cassettes kept open at once; the least recently used is closed past it. */
+  readonly maxOpen: number;
 }
 
 export interface ShadowConfig {
@@ -83,18 +118,22 @@ export const defaultConfig: Config = {
   expiry: { maxAge: null, onExpired: 'warn' },
   match: { ignorePaths: ['user', 'metadata', 'store', 'service_tier'], normalisers: ['iso-datetime', 'uuid'], onExhausted: 'error', streamAgnostic: false },
   logLevel: 'info',
-  limits: { maxBodyBytes: 32 * 1024 * 1024 },
+  limits: { maxBodyBytes: 32 * 1024 * 1024, maxResponseBytes: 32 * 1024 * 1024, maxDecodedBytes: 256 * 1024 * 1024, maxStoreQueueBytes: 256 * 1024 * 1024, maxConnections: 1024 },
   timeouts: {
     upstreamConnectMs: 10_000,
     upstreamHeadersMs: 600_000,
     upstreamBodyMs: 3_600_000,
     keepAliveMs: 75_000,
     shutdownGraceMs: 10_000,
+    requestHeadersMs: 30_000,
+    requestMs: 120_000,
+    webSocketIdleMs: 300_000,
   },
-  redact: { headers: [], bodyPatterns: [] },
+  redact: { headers: [], bodyPatterns: [], builtinPatterns: true },
+  cassettes: { allowRequestOverride: false, maxOpen: 32 },
   mocks: { files: [], active: null, mode: 'intercept', maxHiddenRounds: 8, strictTools: false, allowTools: [] },
   shadow: { policies: null, database: 'recordings/calltape-shadow.sqlite', queueSize: 10_000, retention: { maxRows: 1_000_000, maxAge: '7d' } },
-  admin: { token: null },
+  admin: { token: null, allowedHosts: [] },
 };
 
 /** A partial configuration as one layer (file, environment, flags) gives it. */
@@ -109,10 +148,11 @@ export interface ConfigLayer {
   expiry?: { maxAge?: string | null; onExpired?: 'warn' | 'error' | 'rerecord' };
   match?: { ignorePaths?: string[]; normalisers?: Normaliser[]; onExhausted?: 'error' | 'repeat-last'; streamAgnostic?: boolean };
   logLevel?: string;
-  limits?: { maxBodyBytes?: number };
+  limits?: Partial<Record<keyof LimitsConfig, number>>;
   timeouts?: Partial<Record<keyof Config['timeouts'], number>>;
-  redact?: { headers?: string[]; bodyPatterns?: { pattern: string; flags?: string; replacement?: string }[] };
+  redact?: { headers?: string[]; bodyPatterns?: { pattern: string; flags?: string; replacement?: string }[]; builtinPatterns?: boolean };
+  cassettes?: { allowRequestOverride?: boolean; maxOpen?: number };
   mocks?: { files?: string[]; active?: string[] | null; mode?: 'intercept' | 'override'; maxHiddenRounds?: number; strictTools?: boolean; allowTools?: string[] };
   shadow?: { policies?: string | null; database?: string; queueSize?: number; retention?: { maxRows?: number | null; maxAge?: string | null } };
-  admin?: { token?: string | null };
+  admin?: { token?: string | null; allowedHosts?: string[] };
 }

@@ -114,7 +114,7 @@ export function loadConfig(flags: ConfigFlags, env: Readonly<Record<string, stri
       replayTiming: merged.replayTiming ?? d.replayTiming,
       expiry: { ...d.expiry, ...merged.expiry },
       match: { ...d.match, ...merged.match },
-      limits: { maxBodyBytes: merged.limits?.maxBodyBytes ?? d.limits.maxBodyBytes },
+      limits: { ...d.limits, ...merged.limits },
       timeouts: { ...d.timeouts, ...merged.timeouts },
       redact: {
         headers: merged.redact?.headers ?? d.redact.headers,
@@ -123,7 +123,9 @@ export function loadConfig(flags: ConfigFlags, env: Readonly<Record<string, stri
           flags: pattern.flags ?? '',
           replacement: pattern.replacement ?? '[REDACTED]',
         })),
+        builtinPatterns: merged.redact?.builtinPatterns ?? d.redact.builtinPatterns,
       },
+      cassettes: { ...d.cassettes, ...merged.cassettes },
       mocks: { ...d.mocks, ...merged.mocks, files: (merged.mocks?.files ?? d.mocks.files).map((path) => resolve(mocksBase, path)) },
       shadow: {
         policies: merged.shadow?.policies ? resolve(policiesBase, merged.shadow.policies) : null,
@@ -131,7 +133,7 @@ export function loadConfig(flags: ConfigFlags, env: Readonly<Record<string, stri
         queueSize: merged.shadow?.queueSize ?? d.shadow.queueSize,
         retention: { ...d.shadow.retention, ...merged.shadow?.retention },
       },
-      admin: { token: merged.admin?.token ?? d.admin.token },
+      admin: { token: merged.admin?.token ?? d.admin.token, allowedHosts: merged.admin?.allowedHosts ?? d.admin.allowedHosts },
     },
   };
 }
@@ -178,6 +180,7 @@ function mergeLayers(base: ConfigLayer, next: ConfigLayer): ConfigLayer {
     redact: { ...base.redact, ...next.redact },
     mocks: { ...base.mocks, ...next.mocks },
     shadow: { ...base.shadow, ...next.shadow, retention: { ...base.shadow?.retention, ...next.shadow?.retention } },
+    cassettes: { ...base.cassettes, ...next.cassettes },
     admin: { ...base.admin, ...next.admin },
   };
 }

@@ -17,8 +17,17 @@ export function presentedToken(request: IncomingMessage): string | undefined {
   const header = request.headers.authorization;
   if (header?.toLowerCase().startsWith('bearer ')) return header.slice(7).trim();
   const cookie = request.headers.cookie?.split(';').map((part) => part.trim()).find((part) => part.startsWith(`${adminCookie}=`));
-  if (cookie) return decodeURIComponent(cookie.slice(adminCookie.length + 1));
+  // A malformed escape in a cookie is the sender's problem: it stays as sent and simply fails to match.
+  if (cookie) return decodeOrKeep(cookie.slice(adminCookie.length + 1));
   return new URL(request.url ?? '/', 'http://calltape').searchParams.get('token') ?? undefined;
+}
+
+function decodeOrKeep(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 /** Compares in constant time (hashes first, so lengths leak nothing either). */

@@ -14,8 +14,25 @@ const maxBufferedBytes = 1024 * 1024;
 export class Feed {
   private readonly server = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 4096 });
   private readonly clients = new Map<WebSocket, FeedFilter>();
+  /** Clients that answered the last ping; the others are gone (half-open) and are cut at the next one. */
+  private readonly alive = new WeakSet<WebSocket>();
+  private readonly heartbeat: NodeJS.Timeout;
 
-  constructor(private readonly onCount: (clients: number) => void, private readonly onDropped: () => void) {}
+  constructor(private readonly onCount: (clients: number) => void, private readonly onDropped: () => void, idleMs = 300_000) {
+    this.heartbeat = setInterval(() => this.ping(), Math.max(500, Math.floor(idleMs / 2)));
+    this.heartbeat.unref();
+  }
+
+  private ping(): void {
+    for (const client of this.clients.keys()) {
+      if (!this.alive.has(client)) {
+        client.terminate();
+        continue;
+      }
+      this.alive.delete(client);
+      client.ping();
+    }
+  }
 
   get size(): number {
     return this.clients.size;
@@ -25,6 +42,8 @@ export class Feed {
     const filter = feedFilterOf(new URL(request.url ?? '/', 'http://calltape').searchParams);
     this.server.handleUpgrade(request, socket, head, (client) => {
       this.clients.set(client, filter);
+      this.alive.add(client);
+      client.on('pong', () => this.alive.add(client));
       this.onCount(this.clients.size);
       client.on('close', () => {
         this.clients.delete(client);
@@ -54,6 +73,7 @@ export class Feed {
   }
 
   close(): void {
+    clearInterval(this.heartbeat);
     for (const client of this.clients.keys()) client.terminate();
     this.clients.clear();
     this.server.close();

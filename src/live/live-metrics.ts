@@ -30,6 +30,10 @@ export class LiveMetrics {
   readonly policiesLoaded: Gauge;
   readonly feedClients: Gauge;
   readonly feedDropped: Counter;
+  /** Failures that escaped a request or upgrade listener (answered 400/500 or the socket destroyed). */
+  readonly listenerFailures: Counter<'listener'>;
+  /** Captured rounds not recorded because the store worker's queue was full (limits.maxStoreQueueBytes). */
+  readonly storeDropped: Counter;
 
   constructor(queueDepth: () => number) {
     const registers = [this.registry];
@@ -52,6 +56,8 @@ export class LiveMetrics {
     this.policiesLoaded = new Gauge({ name: 'calltape_policies_loaded_timestamp_seconds', help: 'When the policies in force were loaded (Unix time).', registers });
     this.feedClients = new Gauge({ name: 'calltape_feed_clients', help: 'WebSocket feed clients connected.', registers });
     this.feedDropped = new Counter({ name: 'calltape_feed_dropped_clients_total', help: 'Feed clients disconnected for reading too slowly.', registers });
+    this.listenerFailures = new Counter({ name: 'calltape_listener_failures_total', help: 'Failures that escaped a request or upgrade listener, by listener; each was answered 400/500 or its socket destroyed.', labelNames: ['listener'], registers });
+    this.storeDropped = new Counter({ name: 'calltape_store_dropped_total', help: 'Captured round trips not recorded because the store queue was full (limits.maxStoreQueueBytes).', registers });
   }
 
   /** Series by route, model (after the guard) and status class; latency series by route and model. Bounded by the guard. */

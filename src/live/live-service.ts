@@ -36,8 +36,13 @@ export interface AnsweredRound {
   readonly proxyError: CapturedRound['proxyError'];
 }
 
-export interface LiveService extends LiveTap, AdminRoutes {  /** The proxy listens: LLM judges and embeddings go through it. */
+export interface LiveService extends LiveTap, AdminRoutes {
+  /** The proxy listens: LLM judges and embeddings go through it. */
   listening(baseUrl: string): void;
+  /** A failure escaped a request or upgrade listener (counted in `calltape_listener_failures_total`). */
+  listenerFailed(listener: 'request' | 'upgrade'): void;
+  /** A captured round was not recorded: the store queue was full. */
+  storeDropped(): void;
   close(): Promise<void>;
 }
 
@@ -55,7 +60,7 @@ export function createLiveService(config: Config, logger: Logger): LiveService {
   const recent = new RecentActivity();
   let queue: ShadowQueue | undefined;
   const metrics = new LiveMetrics(() => queue?.depth ?? 0);
-  const feed = new Feed((clients) => metrics.feedClients.set(clients), () => metrics.feedDropped.inc());
+  const feed = new Feed((clients) => metrics.feedClients.set(clients), () => metrics.feedDropped.inc(), config.timeouts.webSocketIdleMs);
   let alerts = policies ? alertWindowFor(policies) : undefined;
   const publish = (event: FeedEvent): void => feed.publish(event);
 
@@ -96,7 +101,7 @@ export function createLiveService(config: Config, logger: Logger): LiveService {
     // Opened once here so a database that cannot be created or migrated fails the start, naming the file; the worker then owns it.
     new ShadowStore(config.shadow.database, { maxRows: null, maxAgeMs: null }).close();
     queue = new ShadowQueue(
-      { database: config.shadow.database, retention: { maxRows: config.shadow.retention.maxRows, maxAgeMs: retentionAge }, redactHeaders: config.redact.headers, bodyPatterns: config.redact.bodyPatterns, policies },
+      { database: config.shadow.database, retention: { maxRows: config.shadow.retention.maxRows, maxAgeMs: retentionAge }, redactHeaders: config.redact.headers, bodyPatterns: config.redact.bodyPatterns, builtinPatterns: config.redact.builtinPatterns, maxDecodedBytes: config.limits.maxDecodedBytes, policies },
       config.shadow.queueSize,
       { calls: onCalls, sessions: onSessions, error: (message) => logger.error(message) },
     );
@@ -133,7 +138,7 @@ export function createLiveService(config: Config, logger: Logger): LiveService {
     shadow: policies ? { policies: policies.policies.map((policy) => ({ id: policy.id, kind: policy.kind, threshold: policy.threshold ?? null })), file: policies.file } : null,
     queue: { depth: queue?.depth ?? 0, accepted: queue?.accepted ?? 0, dropped: queue?.dropped ?? 0 },
     ...recent.snapshot(),
-  }));
+  }), config.admin.allowedHosts);
 
   return {
     capturing: queue !== undefined,
@@ -145,6 +150,8 @@ export function createLiveService(config: Config, logger: Logger): LiveService {
       queue.offer(round);
       metrics.queuedRound(queue.dropped > dropped);
     },
+    listenerFailed: (listener) => metrics.listenerFailures.inc({ listener }),
+    storeDropped: () => metrics.storeDropped.inc(),
     handle: admin.handle,
     upgrade: admin.upgrade,
     listening(baseUrl) {

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { compileUserPattern } from '../scoring/match/user-pattern.js';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { configSchemaFile, schemaErrorText, schemaValidator } from '../config/schema-validator.js';
@@ -93,7 +94,7 @@ function checkConstraint(constraint: ArgumentConstraint, where: string, sample: 
   if (constraint.min !== undefined && constraint.max !== undefined && constraint.min > constraint.max) throw new CalltapeError('CONFIG_INVALID', `${where}: min ${constraint.min} is above max ${constraint.max}`);
   if (constraint.pattern !== undefined) {
     try {
-      new RegExp(constraint.pattern, constraint.flags ?? '');
+      compileUserPattern(constraint.pattern, constraint.flags ?? '');
     } catch (error) {
       throw new CalltapeError('CONFIG_INVALID', `${where}: pattern: ${(error as Error).message}`);
     }

@@ -9,6 +9,10 @@ export interface ShadowWorkerData {
   readonly retention: Retention;
   readonly redactHeaders: readonly string[];
   readonly bodyPatterns: readonly BodyPattern[];
+  /** `redact.builtinPatterns`. */
+  readonly builtinPatterns: boolean;
+  /** `limits.maxDecodedBytes`. */
+  readonly maxDecodedBytes: number;
   readonly policies: Policies;
 }
 

@@ -29,7 +29,7 @@ if (!port) throw new Error('shadow-worker must run as a worker thread');
 lowerThreadPriority();
 const send = (message: FromShadowWorker): void => port.postMessage(message);
 const data = workerData as ShadowWorkerData;
-const redactor = createRedactor(data.redactHeaders, data.bodyPatterns);
+const redactor = createRedactor(data.redactHeaders, data.bodyPatterns, data.builtinPatterns);
 const store = new ShadowStore(data.database, data.retention);
 
 /**
@@ -147,7 +147,7 @@ async function scoreRounds(rounds: readonly CapturedRound[]): Promise<void> {
       if (!adapter || round.request.sessionId.startsWith(judgeSessionPrefix)) continue;
       let interaction: Interaction;
       try {
-        interaction = buildExchange(adapter, redactor, round).interaction;
+        interaction = buildExchange(adapter, redactor, round, undefined, { maxDecodedBytes: data.maxDecodedBytes }).interaction;
       } catch (error) {
         send({ type: 'error', message: `shadow scoring could not parse ${round.request.method} ${redactor.path(round.request.path)}: ${(error as Error).message}` });
         continue;

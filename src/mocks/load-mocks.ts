@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { compileUserPattern } from '../scoring/match/user-pattern.js';
 import { basename, dirname, extname, isAbsolute, resolve } from 'node:path';
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { CalltapeError } from '../errors.js';
@@ -117,7 +118,7 @@ function checkMock(spec: MockSpec, where: string, schema: JsonSchema | undefined
       if (rule.matching_strategy !== 'regex') continue;
       const pattern = rule.pattern ?? condition.arguments?.[path.split('.')[0] ?? ''];
       try {
-        new RegExp(String(pattern), (rule.flags ?? '').replace(/[gy]/g, ''));
+        compileUserPattern(String(pattern), rule.flags ?? '');
       } catch (error) {
         throw new CalltapeError('CONFIG_INVALID', `${where}: when[${index}].rules.${path}: the regex does not compile: ${(error as Error).message}`);
       }

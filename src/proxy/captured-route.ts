@@ -147,7 +147,7 @@ export class CapturedRoute {
     let failure: CalltapeError | undefined;
     forwardUpstream({
       dispatcher: upstream.pool,
-      request: { method: round.method, path: upstream.pathPrefix + round.where.path, headers: upstreamRequestHeaders(round.request.headers), body: round.body, startedPerf: round.startedPerf, capture: round.where.mode !== 'passthrough' || pipeline.tapping },
+      request: { method: round.method, path: upstream.pathPrefix + round.where.path, headers: upstreamRequestHeaders(round.request.headers), body: round.body, startedPerf: round.startedPerf, capture: round.where.mode !== 'passthrough' || pipeline.tapping, maxCaptureBytes: config.limits.maxResponseBytes },
       agent: round.response,
       delivery: 'stream',
       onFailureBeforeHeaders: (error) => {

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { cassetteFileRefusal } from '../cassette/cassette-file-check.js';
 import { cassettePath } from '../cassette/cassette-name.js';
 import { CassetteReader } from '../cassette/sqlite/cassette-reader.js';
 import type { Recorder } from '../cassette/worker-recorder.js';
@@ -12,17 +13,34 @@ export interface CassetteContext {
   readonly reader: CassetteReader | undefined;
 }
 
+/** What bounds and guards the cassettes requests name. */
+export interface CassetteRegistryOptions {
+  /** The proxy's own cassette: always allowed, never closed early. */
+  readonly pinned: string;
+  /** calltape's own databases (shadow, runs): never opened as cassettes. */
+  readonly reservedPaths: readonly string[];
+  /** Cassettes open at once (readers and the store worker's connections); the least recently used is closed past it. */
+  readonly maxOpen: number;
+}
+
 /**
  * The cassettes one proxy serves: its configured one and those named per request with
- * `/c/<name>/`, which resolve to `<name>.sqlite` in the configured cassette's folder.
+ * `/c/<name>/`, which resolve to `<name>.sqlite` in the configured cassette's folder. A long-running
+ * proxy can be asked for any number of names, so open cassettes are capped and closed least
+ * recently used; requested files are checked to be regular files in that folder.
  */
 export class CassetteRegistry {
   private readonly readers = new Map<string, CassetteReader>();
+  /** Every cassette open here or in the store worker, least recently used first (Map keeps insertion order). */
+  private readonly openPaths = new Set<string>();
+  /** Ids served from readers that were closed early, so the end-of-run bookkeeping still sees them. */
+  private readonly closedIds = new Map<string, string[]>();
 
   constructor(
     private readonly recorder: Recorder | undefined,
     private readonly folder: string,
     private readonly logger: Logger,
+    private readonly options: CassetteRegistryOptions = { pinned: '', reservedPaths: [], maxOpen: Number.POSITIVE_INFINITY },
   ) {}
 
   /** The file a cassette name stands for (the name was validated to stay inside the folder). */
@@ -32,7 +50,12 @@ export class CassetteRegistry {
 
   async get(path: string, mode: ProxyMode): Promise<CassetteContext> {
     if (mode === 'passthrough' || !this.recorder) return { path, reader: undefined };
+    if (path !== this.options.pinned) {
+      const refusal = cassetteFileRefusal(this.folder, path, this.options.reservedPaths);
+      if (refusal) throw new CalltapeError('INVALID_REQUEST', `calltape: cassette refused: ${refusal}`);
+    }
     if ((mode === 'replay' || mode === 'diff') && !existsSync(path)) throw new CalltapeError('CASSETTE_MISS', `calltape: no such cassette to ${mode}: ${path}`, 'Record it first (--mode record or auto).');
+    this.touch(path);
     const rekeyed = await this.recorder.open(path);
     if (rekeyed > 0) this.logger.info(`${path}: re-keyed ${rekeyed} recording(s) for the current match rules`);
     if (mode === 'record') return { path, reader: undefined };
@@ -55,18 +78,44 @@ export class CassetteRegistry {
     }
   }
 
+  /** Marks a cassette most recently used, closing the least recently used ones past the cap. */
+  private touch(path: string): void {
+    this.openPaths.delete(path);
+    this.openPaths.add(path);
+    for (const oldest of this.openPaths) {
+      if (this.openPaths.size <= this.options.maxOpen) break;
+      if (oldest === this.options.pinned || oldest === path) continue;
+      this.openPaths.delete(oldest);
+      const reader = this.readers.get(oldest);
+      if (reader) {
+        this.closedIds.set(oldest, reader.ids());
+        reader.close();
+        this.readers.delete(oldest);
+      }
+      this.recorder?.release(oldest);
+    }
+  }
+
+  /** Cassettes open right now (here and in the store worker). */
+  get openCount(): number {
+    return this.openPaths.size;
+  }
+
   /** Per cassette opened for replay: the ids of its recordings that were served. */
   servedPerCassette(served: ReadonlySet<string>): { path: string; servedIds: string[] }[] {
-    return [...this.readers.entries()].map(([path, reader]) => ({ path, servedIds: reader.ids().filter((id) => served.has(id)) }));
+    const all = new Map(this.closedIds);
+    for (const [path, reader] of this.readers) all.set(path, reader.ids());
+    return [...all.entries()].map(([path, ids]) => ({ path, servedIds: ids.filter((id) => served.has(id)) }));
   }
 
   /** Ids of recordings (in every cassette opened for replay) that were never served. */
   unusedRecordings(served: ReadonlySet<string>): string[] {
-    return [...this.readers.values()].flatMap((reader) => reader.ids().filter((id) => !served.has(id)));
+    return [...this.closedIds.values(), ...[...this.readers.values()].map((reader) => reader.ids())].flat().filter((id) => !served.has(id));
   }
 
   close(): void {
     for (const reader of this.readers.values()) reader.close();
     this.readers.clear();
+    this.openPaths.clear();
   }
 }

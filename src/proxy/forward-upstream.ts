@@ -4,6 +4,7 @@ import type { CapturedUpstream } from '../cassette/captured-round.js';
 import type { ResponseEnding } from '../providers/provider-adapter.js';
 import type { OutgoingHeaders } from './headers.js';
 import { agentResponseHeaders } from './headers.js';
+import { CaptureBudget } from './guard/capture-budget.js';
 
 /** The captured upstream answer, plus the failure itself for the caller's error handling. */
 export interface UpstreamOutcome extends CapturedUpstream {
@@ -20,6 +21,8 @@ export interface ForwardRequest {
   readonly startedPerf: number;
   /** Keep the body chunks for recording. */
   readonly capture: boolean;
+  /** Most body bytes kept when capturing (`limits.maxResponseBytes`); unlimited when absent. */
+  readonly maxCaptureBytes?: number;
 }
 
 /** One forwarded round trip: where it goes, the agent it answers, and what to do when it ends. */
@@ -62,12 +65,13 @@ export function forwardUpstream(options: ForwardOptions): void {
   let agentGone = false;
   let settled = false;
   const deliver = options.delivery === 'stream';
+  const budget = new CaptureBudget(request.maxCaptureBytes ?? Number.POSITIVE_INFINITY);
 
   const settle = (ending: ResponseEnding, error: Error | undefined): void => {
     if (settled) return;
     settled = true;
     response.off('close', onAgentClose);
-    options.onDone({ status, headers, chunks, chunkTimes, firstByteMs, totalMs: performance.now() - request.startedPerf, ending, error, errorMessage: error?.message });
+    options.onDone({ status, headers, chunks, chunkTimes, firstByteMs, totalMs: performance.now() - request.startedPerf, ending, error, errorMessage: error?.message, truncated: budget.truncated });
   };
 
   const onAgentClose = (): void => {
@@ -93,7 +97,7 @@ export function forwardUpstream(options: ForwardOptions): void {
     onResponseData(dataController, chunk) {
       const now = performance.now() - request.startedPerf;
       firstByteMs ??= now;
-      if (request.capture) {
+      if (request.capture && budget.take(chunk.length)) {
         chunks.push(chunk);
         chunkTimes.push(now);
       }

@@ -13,9 +13,12 @@ import type { PassThroughs } from './pass-through.js';
 import { nearMissHint, routePath } from './route-path.js';
 import { sendError } from './send-error.js';
 import { parseSessionRoute, type SessionRoute } from './session-route.js';
+import { routeRefusal } from './guard/request-target.js';
 
 export interface HttpRouterOptions {
   readonly mode: ProxyMode;
+  /** `cassettes.allowRequestOverride`: whether a request may pick its cassette and mode with `/c/<name>:<mode>/`. */
+  readonly allowRequestOverride: boolean;
   readonly logger: Logger;
   readonly redactor: Redactor;
   readonly pipeline: CapturePipeline;
@@ -53,6 +56,8 @@ export class HttpRouter {
     if (this.options.admin.handle(request, response)) return;
     const route = parseSessionRoute(url, request.headers[sessionHeader]);
     if ('error' in route) return sendError(response, openAiChatAdapter, new CalltapeError('INVALID_REQUEST', route.error));
+    const refusal = routeRefusal(route, this.options.allowRequestOverride);
+    if (refusal) return sendError(response, openAiChatAdapter, new CalltapeError('INVALID_REQUEST', refusal));
     const routed = routePath(method, route.path);
     const nearMiss = routed.nearMiss && nearMissHint(routed.nearMiss, method, redactor.path(route.path), this.options.origin());
     if (nearMiss !== undefined) this.warnOnce(route.path, nearMiss);

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { AddressInfo } from 'node:net';
+import { Socket, type AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createRedactor } from '../cassette/redact.js';
@@ -25,6 +25,7 @@ import type { SessionRoute } from './session-route.js';
 import { UpgradeRoute } from './upgrade-route.js';
 import { createUpstream } from './upstream.js';
 import { WebSocketRoute } from './websocket-route.js';
+import { guardRequestListener, guardUpgradeListener, type ListenerFailureSink } from './guard/guard-listeners.js';
 
 export interface ProxyOptions {
   readonly logger?: Logger;
@@ -60,7 +61,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
   // Mock files are checked before anything starts: a bad one is a configuration error, never a call-time surprise.
   const mockState = loadMockState(config);
   // The same redaction the store applies, so keys are computed from what is stored; also keeps log lines clean.
-  const redactor = createRedactor(config.redact.headers, config.redact.bodyPatterns);
+  const redactor = createRedactor(config.redact.headers, config.redact.bodyPatterns, config.redact.builtinPatterns);
   // Checked before anything starts too: a non-loopback host without an admin token, a bad policies file.
   let live: LiveService;
   try {
@@ -71,8 +72,8 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
   }
   const stats = emptyStats();
   // The store worker opens cassettes in every mode but passthrough: it creates, migrates and re-keys them.
-  const recorder = startWorkerRecorder(config, (message) => logger.error(message), (diff) => noteDiff(stats, diff, logger));
-  const cassettes = new CassetteRegistry(recorder, dirname(config.cassette), logger);
+  const recorder = startWorkerRecorder(config, (message) => logger.error(message), (diff) => noteDiff(stats, diff, logger), () => live.storeDropped());
+  const cassettes = new CassetteRegistry(recorder, dirname(config.cassette), logger, { pinned: config.cassette, reservedPaths: [config.shadow.database], maxOpen: config.cassettes.maxOpen });
   try {
     await cassettes.get(config.cassette, config.mode);
   } catch (error) {
@@ -88,36 +89,43 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
   const cassetteFor = (route: SessionRoute): string => (route.cassette ? cassettes.pathOf(route.cassette.name) : config.cassette);
   const capturedRoute = new CapturedRoute({ config, logger, upstreams, cassettes, pipeline, mockState });
   const websocketRoute = new WebSocketRoute({ config, logger, upstream: upstreams.openai, cassettes, pipeline, mockState });
-  const upgradeRoute = new UpgradeRoute({ mode: config.mode, redactor, pipeline, websocketRoute, passThroughs, cassetteFor });
+  const upgradeRoute = new UpgradeRoute({ mode: config.mode, allowRequestOverride: config.cassettes.allowRequestOverride, redactor, pipeline, websocketRoute, passThroughs, cassetteFor });
   /** The origin served, once listening (requests arrive only after). */
   let origin = '';
-  const router = new HttpRouter({ mode: config.mode, logger, redactor, pipeline, capturedRoute, passThroughs, admin: live, cassetteFor, origin: () => origin });
+  const router = new HttpRouter({ mode: config.mode, allowRequestOverride: config.cassettes.allowRequestOverride, logger, redactor, pipeline, capturedRoute, passThroughs, admin: live, cassetteFor, origin: () => origin });
   let inFlight = 0;
   let drained: (() => void) | undefined;
 
-  const server = createServer((request, response) => {
+  // No input may take the process down: whatever escapes a listener is answered, logged with its code and counted.
+  const listenerFailed: ListenerFailureSink = (kind, error, request) => {
+    live.listenerFailed(kind);
+    logger.error(`LISTENER_FAILED: ${kind} ${request.method ?? ''} ${redactor.path(request.url ?? '').slice(0, 200)}: ${(error as Error).stack ?? String(error)}`);
+  };
+  // Timeouts are enforced on this sweep, so it runs often enough for the shortest one to hold.
+  const connectionsCheckingInterval = Math.min(30_000, Math.max(250, Math.floor(Math.min(config.timeouts.requestHeadersMs, config.timeouts.requestMs) / 4)));
+  const server = createServer({ connectionsCheckingInterval }, guardRequestListener((request, response) => {
     inFlight++;
     response.once('close', () => {
       inFlight--;
       if (inFlight === 0) drained?.();
     });
-    router.handle(request, response).catch((error: unknown) => {
-      logger.error(`unexpected failure on ${request.method ?? ''} ${redactor.path(request.url ?? '')}: ${(error as Error).stack ?? String(error)}`);
-      if (!response.headersSent) sendError(response, openAiChatAdapter, new CalltapeError('UPSTREAM_UNREACHABLE', 'calltape: internal error'));
-      else response.destroy();
-    });
-  });
+    return router.handle(request, response);
+  }, listenerFailed));
   // Relayed WebSocket connections are not the HTTP server's to close: tracked here for shutdown.
   const upgraded = new Set<Duplex>();
-  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+  server.on('upgrade', guardUpgradeListener((request: IncomingMessage, socket: Duplex, head: Buffer) => {
     upgraded.add(socket);
     socket.once('close', () => upgraded.delete(socket));
+    // A relayed WebSocket or feed client with no traffic either way for this long is gone: its socket is freed.
+    if (socket instanceof Socket) socket.setTimeout(config.timeouts.webSocketIdleMs, () => socket.destroy());
     if (!live.upgrade(request, socket, head)) upgradeRoute.handle(request, socket, head);
-  });
+  }, listenerFailed));
   // Idle agent sockets outlive the client pools' own idle timeouts, so a reused socket is never one we just closed.
   server.keepAliveTimeout = config.timeouts.keepAliveMs;
-  server.headersTimeout = config.timeouts.keepAliveMs + 1_000;
-  server.requestTimeout = Math.max(300_000, server.headersTimeout + 1_000);
+  // Node measures both from a request's first byte, not over keep-alive idle time: a slow or half-open request is cut here.
+  server.headersTimeout = config.timeouts.requestHeadersMs;
+  server.requestTimeout = Math.max(config.timeouts.requestMs, config.timeouts.requestHeadersMs);
+  server.maxConnections = config.limits.maxConnections;
 
   /** Everything that would keep the process alive: cassettes, the store worker, mock modules, pools. */
   const release = async (): Promise<void> => {

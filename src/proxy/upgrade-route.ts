@@ -8,10 +8,13 @@ import type { CapturePipeline } from './capture-pipeline.js';
 import { sessionHeader } from './headers.js';
 import type { PassThroughs } from './pass-through.js';
 import { parseSessionRoute, type SessionRoute } from './session-route.js';
+import { routeRefusal } from './guard/request-target.js';
 import type { WebSocketRoute } from './websocket-route.js';
 
 export interface UpgradeRouteOptions {
   readonly mode: ProxyMode;
+  /** `cassettes.allowRequestOverride`: whether a request may pick its cassette and mode with `/c/<name>:<mode>/`. */
+  readonly allowRequestOverride: boolean;
   readonly redactor: Redactor;
   readonly pipeline: CapturePipeline;
   readonly websocketRoute: WebSocketRoute;
@@ -32,6 +35,8 @@ export class UpgradeRoute {
     const { redactor } = this.options;
     const route = parseSessionRoute(request.url ?? '/', request.headers[sessionHeader]);
     if ('error' in route) return refuse(socket, new CalltapeError('INVALID_REQUEST', route.error));
+    const refusal = routeRefusal(route, this.options.allowRequestOverride);
+    if (refusal) return refuse(socket, new CalltapeError('INVALID_REQUEST', refusal));
     const mode = route.cassette?.mode ?? this.options.mode;
     if (!route.path.startsWith('/v1/')) return refuse(socket, new CalltapeError('INVALID_REQUEST', `calltape: WebSocket upgrades are relayed under /v1/ only; ${redactor.path(route.path)} is not`));
     const where = { sessionId: route.sessionId, path: route.path + route.query, cassette: this.options.cassetteFor(route), mode };

@@ -1,10 +1,11 @@
 import { pct } from './pct.js';
 import type { SuiteRunResult } from './run-result.js';
+import { fencedBlock, markdownText } from './markdown-escape.js';
 import { callsLine, caseName, failingCases, groupRows } from './report-text.js';
 
 /** A Markdown report for pull requests and `$GITHUB_STEP_SUMMARY`: verdict, tables, gates, failing cases. */
 export function markdownReport(result: SuiteRunResult): string {
-  const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  const cell = markdownText;
   const lines: string[] = [];
   lines.push(`## calltape test: ${cell(result.suite)} — ${result.passed ? '✅ passed' : '❌ failed'}`, '');
   lines.push(`${result.drive} mode, ${result.mode}, ${result.cases.length} case run(s) in ${(result.duration_ms / 1000).toFixed(1)} s.`, '');
@@ -16,12 +17,12 @@ export function markdownReport(result: SuiteRunResult): string {
     for (const row of tools) lines.push(`| ${cell(row.run)} | ${cell(row.group)} | ${row.total} | ${row.passed} | ${row.rate} |`);
   }
   lines.push('', '### Gates', '');
-  for (const gate of result.gates) lines.push(`- ${gate.pass ? '✅' : '❌'} \`${gate.gate}${gate.subject ? ` ${gate.subject}` : ''}\`${result.runs.length > 1 ? ` (${cell(gate.run)})` : ''}: ${cell(gate.message)}`);
+  for (const gate of result.gates) lines.push(`- ${gate.pass ? '✅' : '❌'} <code>${cell(`${gate.gate}${gate.subject ? ` ${gate.subject}` : ''}`)}</code>${result.runs.length > 1 ? ` (${cell(gate.run)})` : ''}: ${cell(gate.message)}`);
   const failing = failingCases(result);
   if (failing.length > 0) {
     lines.push('', `### ${failing.length} case(s) not passing`, '');
     for (const item of failing) {
-      lines.push(`<details><summary><b>${item.status === 'error' ? 'ERROR' : 'FAIL'}</b> ${cell(caseName(result, item))} — score ${item.score.toFixed(3)}</summary>`, '', '```', `called: ${callsLine(item)}`, ...item.problems, '```', '', '</details>');
+      lines.push(`<details><summary><b>${item.status === 'error' ? 'ERROR' : 'FAIL'}</b> ${cell(caseName(result, item))} — score ${item.score.toFixed(3)}</summary>`, '', ...fencedBlock([`called: ${callsLine(item)}`, ...item.problems].flatMap((line) => line.split(/\r?\n/))), '', '</details>');
     }
   }
   return `${lines.join('\n')}\n`;

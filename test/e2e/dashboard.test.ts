@@ -32,7 +32,7 @@ describe.skipIf(!available)('the dashboard in headless Chromium', () => {
     running.push(upstream);
     const folder = temporaryFolder();
     const token = 'dashboard-token-0123456789';
-    const proxy = await startTestProxy(upstream.url, { mode: 'passthrough', admin: { token }, shadow: { ...defaultConfig.shadow, policies: writePolicies(folder, bankPolicies()), database: join(folder, 'shadow.sqlite') } });
+    const proxy = await startTestProxy(upstream.url, { mode: 'passthrough', admin: { ...defaultConfig.admin, token }, shadow: { ...defaultConfig.shadow, policies: writePolicies(folder, bankPolicies()), database: join(folder, 'shadow.sqlite') } });
     running.push(proxy);
     const client = new OpenAI({ apiKey: 'sk-test-key-0123456789abcdef', baseURL: proxy.baseUrl, maxRetries: 0 });
     await ask(client, 'transfer 120 euros', { session: 'earlier' });
@@ -75,7 +75,7 @@ describe.skipIf(!available)('the dashboard in headless Chromium', () => {
   });
 
   it('shows nothing without the token', async () => {
-    const proxy = await startTestProxy('http://127.0.0.1:9', { mode: 'passthrough', admin: { token: 'dashboard-token-0123456789' } });
+    const proxy = await startTestProxy('http://127.0.0.1:9', { mode: 'passthrough', admin: { ...defaultConfig.admin, token: 'dashboard-token-0123456789' } });
     running.push(proxy);
     const page = await (browser as Browser).newPage();
     running.push({ close: () => page.close() });

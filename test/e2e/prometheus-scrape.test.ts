@@ -36,7 +36,7 @@ describe.skipIf(!available)('a real Prometheus server scraping two proxies', () 
     const policies = writePolicies(folder, bankPolicies());
     const replicas = [];
     for (const name of ['a', 'b']) {
-      const proxy = await startTestProxy(upstream.url, { mode: 'passthrough', admin: { token }, shadow: { ...defaultConfig.shadow, policies, database: join(folder, `shadow-${name}.sqlite`) } });
+      const proxy = await startTestProxy(upstream.url, { mode: 'passthrough', admin: { ...defaultConfig.admin, token }, shadow: { ...defaultConfig.shadow, policies, database: join(folder, `shadow-${name}.sqlite`) } });
       running.push(proxy);
       replicas.push(proxy);
       await ask(new OpenAI({ apiKey: 'sk-test-key-0123456789abcdef', baseURL: proxy.baseUrl, maxRetries: 0 }), 'transfer big', { session: `s-${name}` });

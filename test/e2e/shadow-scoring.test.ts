@@ -205,7 +205,7 @@ describe('shadow scoring of live traffic', () => {
   });
 
   it('redacts what it shows: configured body patterns never reach the feed or the shadow database', async () => {
-    const { proxy, client, database } = await setUp(bankPolicies(), { redact: { headers: [], bodyPatterns: [{ pattern: 'ACCT-\\d+', flags: '', replacement: '[ACCOUNT]' }] } });
+    const { proxy, client, database } = await setUp(bankPolicies(), { redact: { ...defaultConfig.redact, headers: [], bodyPatterns: [{ pattern: 'ACCT-\\d+', flags: '', replacement: '[ACCOUNT]' }] } });
     const feed = await feedOf(proxy, '?tool=transfer_money');
     await ask(client, 'transfer 120 euros', { session: 'r' });
     const scored = await feed.waitFor((event) => event['type'] === 'call.scored', 'the transfer');
@@ -345,15 +345,18 @@ describe('calltape score --policies', () => {
 describe('admin surfaces', () => {
   it('require the admin token when one is set: /metrics, the dashboard, its state and the feed', async () => {
     const token = 'admin-token-0123456789';
-    const { proxy } = await setUp(bankPolicies(), { admin: { token } });
+    const { proxy } = await setUp(bankPolicies(), { admin: { ...defaultConfig.admin, token } });
     for (const path of ['/metrics', '/calltape/', '/calltape/api/state']) {
       expect((await fetch(`${proxy.url}${path}`)).status).toBe(401);
       expect((await fetch(`${proxy.url}${path}`, { headers: { authorization: 'Bearer wrong-token-0123456789' } })).status).toBe(401);
       expect((await fetch(`${proxy.url}${path}`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
     }
-    const page = await fetch(`${proxy.url}/calltape/?token=${token}`);
-    expect(page.status).toBe(200);
-    expect(page.headers.get('set-cookie')).toMatch(/^calltape_admin=.*; Path=\/calltape; HttpOnly; SameSite=Strict$/);
+    // The token in the address becomes a cookie, and the address loses it (so no Referer can carry it).
+    const page = await fetch(`${proxy.url}/calltape/?token=${token}`, { redirect: 'manual' });
+    expect([page.status, page.headers.get('location')]).toEqual([303, '/calltape/']);
+    const cookie = page.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/^calltape_admin=.*; Path=\/calltape; HttpOnly; SameSite=Strict$/);
+    expect((await fetch(`${proxy.url}/calltape/`, { headers: { cookie: cookie.split(';')[0] ?? '' } })).status).toBe(200);
     await expect(openFeed(`${proxy.url.replace('http', 'ws')}/calltape/feed`)).rejects.toThrow('feed answered 401');
     const feed = await openFeed(`${proxy.url.replace('http', 'ws')}/calltape/feed?token=${token}`);
     feed.close();
@@ -397,7 +400,7 @@ describe('admin surfaces', () => {
 
   it('refuses to listen on a non-loopback host without an admin token', async () => {
     await expect(startTestProxy('http://127.0.0.1:9', { host: '0.0.0.0' })).rejects.toThrow(/admin token/);
-    const open = await startTestProxy('http://127.0.0.1:9', { host: '0.0.0.0', admin: { token: 'admin-token-0123456789' } });
+    const open = await startTestProxy('http://127.0.0.1:9', { host: '0.0.0.0', admin: { ...defaultConfig.admin, token: 'admin-token-0123456789' } });
     await open.close();
   });
 });

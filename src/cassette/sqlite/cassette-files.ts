@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { CalltapeError } from '../../errors.js';
 import { fromText, toText, type InteractionRecord, type ToolCallRecord } from '../cassette-text.js';
+import { fileInside, isExportFileName, isRegularFile, isSafeInteractionId, isWritableTarget } from '../export-names.js';
 import { migrations } from './migrations.js';
 import { openCassette } from './open-cassette.js';
 
@@ -18,14 +19,22 @@ export function exportCassette(cassette: string, folder: string): number {
   const db = openReadOnly(cassette);
   try {
     mkdirSync(folder, { recursive: true });
-    for (const name of readdirSync(folder)) if (name.endsWith('.yaml')) rmSync(join(folder, name));
     const documents = interactionTexts(db);
+    const unsafe = documents.find(({ id }) => !isSafeInteractionId(id));
+    if (unsafe) throw new CalltapeError('STORE_IO', `${cassette}: interaction id ${JSON.stringify(unsafe.id.slice(0, 80))} cannot be a file name (letters, digits, . _ -)`);
+    // Only export's own earlier files go, and only regular ones: never a link, never another file the folder holds.
+    for (const name of readdirSync(folder)) if (isExportFileName(name) && isRegularFile(join(folder, name))) rmSync(join(folder, name));
+    const write = (name: string, text: string): void => {
+      const path = fileInside(folder, name);
+      if (!isWritableTarget(path)) throw new CalltapeError('STORE_IO', `${path}: not a regular file; export never writes through a link`);
+      writeFileSync(path, text);
+    };
     documents.forEach(({ id, text }, index) => {
       const stem = `${String(index + 1).padStart(6, '0')}-${id}`;
-      writeFileSync(join(folder, `${stem}.yaml`), text.interaction);
-      writeFileSync(join(folder, `${stem}.timings.yaml`), text.timings);
+      write(`${stem}.yaml`, text.interaction);
+      write(`${stem}.timings.yaml`, text.timings);
     });
-    writeFileSync(join(folder, manifestName), `schema_version: ${String(db.pragma('user_version', { simple: true }))}\ninteractions: ${documents.length}\n`);
+    write(manifestName, `schema_version: ${String(db.pragma('user_version', { simple: true }))}\ninteractions: ${documents.length}\n`);
     return documents.length;
   } finally {
     db.close();
@@ -53,6 +62,8 @@ export function importCassette(folder: string, cassette: string): number {
         } catch (error) {
           throw new CalltapeError('CONFIG_INVALID', `${join(folder, name)}: ${(error as Error).message}`);
         }
+        const id = parsed.row['id'];
+        if (typeof id !== 'string' || !isSafeInteractionId(id)) throw new CalltapeError('CONFIG_INVALID', `${join(folder, name)}: id: ${JSON.stringify(String(id).slice(0, 80))} is not an interaction id (letters, digits, . _ -, up to 128)`);
         insertRow(db, 'interactions', parsed.row);
         for (const call of parsed.toolCalls) insertRow(db, 'tool_calls', { ...call, interaction_id: parsed.row['id'] ?? null, session_id: parsed.row['session_id'] ?? null });
       }

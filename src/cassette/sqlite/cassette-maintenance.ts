@@ -1,4 +1,6 @@
 import type Database from 'better-sqlite3';
+import { CalltapeError } from '../../errors.js';
+import { isSafeInteractionId } from '../export-names.js';
 import { requireCassette } from './cassette-files.js';
 import { openCassette } from './open-cassette.js';
 
@@ -44,6 +46,10 @@ export function mergeCassette(target: string, source: string): number {
   const columns = (table: string): string => (db.pragma(`table_info(${table})`) as { name: string }[]).map((column) => column.name).filter((name) => name !== 'seq' && name !== 'last_replay_run').join(', ');
   db.prepare('ATTACH DATABASE ? AS other').run(source);
   try {
+    // Ids become file names on export: a source with an id that cannot be one is refused whole.
+    const ids = db.prepare('SELECT id FROM other.interactions').pluck().all() as unknown[];
+    const bad = ids.find((id) => typeof id !== 'string' || !isSafeInteractionId(id));
+    if (bad !== undefined) throw new CalltapeError('CONFIG_INVALID', `${source}: interaction id ${JSON.stringify(String(bad).slice(0, 80))} is not an interaction id (letters, digits, . _ -, up to 128)`);
     return db
       .transaction(() => {
         // Sessions are brought up to date at the end; check references at commit.

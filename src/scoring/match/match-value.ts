@@ -1,4 +1,5 @@
 import { jaroWinkler } from '@skyra/jaro-winkler';
+import { compileUserPattern, maxPatternInputChars } from './user-pattern.js';
 import equal from 'fast-deep-equal';
 import { distance } from 'fastest-levenshtein';
 import type { JsonValue } from '../../trace/trace.js';
@@ -17,7 +18,6 @@ export interface ValueMatch {
   readonly unavailable?: boolean;
 }
 
-const patterns = new Map<string, RegExp>();
 
 /** Compares two normalised values by a strategy. Pure and deterministic (embeddings are looked up, never fetched). */
 export function matchValue(strategy: MatchingStrategy, expected: JsonValue, actual: JsonValue, rule: ArgumentRule, embeddings?: (text: string) => readonly number[] | undefined): ValueMatch {
@@ -42,7 +42,9 @@ export function matchValue(strategy: MatchingStrategy, expected: JsonValue, actu
     case 'substring':
       return { matched: textOf(actual).includes(textOf(expected)) };
     case 'regex': {
-      return { matched: regexFor(rule.pattern ?? textOf(expected), rule.flags).test(textOf(actual)) };
+      const text = textOf(actual);
+      if (text.length > maxPatternInputChars) return { matched: false, detail: `the value is longer than ${maxPatternInputChars} characters, past what a pattern is run on` };
+      return { matched: compileUserPattern(rule.pattern ?? textOf(expected), rule.flags ?? '').matchesWhole(text) };
     }
     case 'fuzzy': {
       if (typeof expected !== 'string' || typeof actual !== 'string') return { matched: equal(expected, actual), typeMismatch: typeof expected !== typeof actual };
@@ -73,7 +75,9 @@ export function matchValue(strategy: MatchingStrategy, expected: JsonValue, actu
  */
 export function matchAlone(strategy: MatchingStrategy, actual: JsonValue, rule: ArgumentRule): ValueMatch {
   if (strategy === 'regex' && rule.pattern !== undefined) {
-    const matched = regexFor(rule.pattern, rule.flags).test(textOf(actual));
+    const text = textOf(actual);
+    if (text.length > maxPatternInputChars) return { matched: false, detail: `the value is longer than ${maxPatternInputChars} characters, past what a pattern is run on` };
+    const matched = compileUserPattern(rule.pattern, rule.flags ?? '').matchesWhole(text);
     return matched ? { matched } : { matched, detail: `does not match /${rule.pattern}/` };
   }
   if (strategy === 'numeric') {
@@ -88,14 +92,6 @@ function outsideRange(value: number, rule: ArgumentRule): ValueMatch | undefined
   if (rule.min !== undefined && value < rule.min) return { matched: false, detail: `${value} is below the minimum ${rule.min}` };
   if (rule.max !== undefined && value > rule.max) return { matched: false, detail: `${value} is above the maximum ${rule.max}` };
   return undefined;
-}
-
-/** Compiled once per pattern and flags (`g`/`y` dropped: they make `test` stateful). */
-export function regexFor(source: string, flags: string | undefined): RegExp {
-  const key = `${flags ?? ''}/${source}`;
-  let pattern = patterns.get(key);
-  if (!pattern) patterns.set(key, (pattern = new RegExp(`^(?:${source})$`, (flags ?? '').replace(/[gy]/g, ''))));
-  return pattern;
 }
 
 /** 1 − Levenshtein distance ÷ the longer length (1 for two empty strings). */

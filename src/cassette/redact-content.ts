@@ -1,0 +1,47 @@
+import type { ProviderAdapter } from '../providers/provider-adapter.js';
+import type { Redactor } from './redact.js';
+
+/**
+ * Redacts every string inside plain data (a trace, mocked results): the content as the model
+ * produced it, reassembled, so a secret streamed over several events is caught here even though
+ * no byte range of the stream holds it. Returns the same instance when nothing changed.
+ */
+export function redactDeep<T>(value: T, redactor: Redactor): T {
+  return redactValue(value, redactor) as T;
+}
+
+function redactValue(value: unknown, redactor: Redactor): unknown {
+  if (typeof value === 'string') return redactor.text(value);
+  if (Array.isArray(value)) {
+    let changed = false;
+    const items = value.map((item: unknown) => {
+      const next = redactValue(item, redactor);
+      if (next !== item) changed = true;
+      return next;
+    });
+    return changed ? items : value;
+  }
+  if (typeof value === 'object' && value !== null && !(value instanceof Uint8Array)) {
+    let changed = false;
+    const entries = Object.entries(value).map(([key, item]): [string, unknown] => {
+      const next = redactValue(item, redactor);
+      if (next !== item) changed = true;
+      return [key, next];
+    });
+    return changed ? Object.fromEntries(entries) : value;
+  }
+  return value;
+}
+
+/**
+ * A stream whose reassembled content needs redaction that its bytes did not get (the secret was
+ * split over events): re-expressed through the adapter as one whole answer, redacted there, and
+ * turned back into the provider's stream, so the stored bytes replay as the same answer without
+ * the secret. Undefined when the adapter cannot re-express it (a cut or errored stream).
+ */
+export function reexpressStream(adapter: ProviderAdapter, redactor: Redactor, streamText: string): string | undefined {
+  const whole = adapter.convertBody(streamText, { stream: false, includeUsage: true });
+  if (!whole) return undefined;
+  const stream = adapter.convertBody(redactor.text(whole.body), { stream: true, includeUsage: true });
+  return stream?.body;
+}

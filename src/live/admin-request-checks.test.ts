@@ -1,0 +1,27 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { adminHostAllowed, feedOriginAllowed, hostNameOf } from './admin-request-checks.js';
+
+describe('adminHostAllowed', () => {
+  it('accepts loopback names and IP literals, refuses other names unless configured', () => {
+    for (const host of ['127.0.0.1:4545', 'localhost', 'LOCALHOST:1', '[::1]:4545', '10.0.0.7:80', '[fe80::1]']) expect(adminHostAllowed(host, [], false), host).toBe(true);
+    for (const host of ['evil.example', 'evil.example:4545', '127.0.0.1.nip.io', '', 'a b', 'localhost.evil.example']) expect(adminHostAllowed(host, [], false), host).toBe(false);
+    expect(adminHostAllowed(undefined, [], false)).toBe(false);
+    expect(adminHostAllowed('calltape.internal:4545', ['Calltape.Internal'], false)).toBe(true);
+    expect(adminHostAllowed('evil.example', ['calltape.internal'], true)).toBe(false);
+    expect(adminHostAllowed('box.lan', [], true)).toBe(true);
+  });
+
+  it('never throws, whatever the header holds', () => {
+    fc.assert(fc.property(fc.string(), (header) => void hostNameOf(header)));
+  });
+});
+
+describe('feedOriginAllowed', () => {
+  it('accepts no Origin and the proxy own origin, refuses any other', () => {
+    expect(feedOriginAllowed(undefined, '127.0.0.1:4545')).toBe(true);
+    expect(feedOriginAllowed('http://127.0.0.1:4545', '127.0.0.1:4545')).toBe(true);
+    for (const origin of ['http://127.0.0.1:4546', 'https://evil.example', 'null', 'file://', 'http://localhost:4545']) expect(feedOriginAllowed(origin, '127.0.0.1:4545'), origin).toBe(false);
+    fc.assert(fc.property(fc.string(), fc.string(), (origin, host) => void feedOriginAllowed(origin, host)));
+  });
+});

@@ -1,0 +1,34 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { requestTargetRefusal, routeRefusal } from './request-target.js';
+
+const plainSegment = fc.stringMatching(/^[A-Za-z0-9_-]{1,12}$/);
+
+describe('requestTargetRefusal', () => {
+  it('accepts origin-form paths of plain segments, with any query', () => {
+    fc.assert(
+      fc.property(fc.array(plainSegment, { maxLength: 6 }), fc.string(), (segments, query) => {
+        expect(requestTargetRefusal(`/${segments.join('/')}?${query}`)).toBeUndefined();
+      }),
+    );
+  });
+
+  it('refuses a dot segment anywhere in the path, however it is encoded', () => {
+    const dots = fc.constantFrom('..', '.', '%2e%2e', '%2E.', '.%2e', '%2e');
+    fc.assert(
+      fc.property(fc.array(plainSegment, { maxLength: 3 }), dots, fc.array(plainSegment, { maxLength: 3 }), (before, dot, after) => {
+        expect(requestTargetRefusal(`/${[...before, dot, ...after].join('/')}`)).toContain('segments');
+      }),
+    );
+  });
+
+  it('refuses absolute-form, asterisk, protocol-relative and encoded-slash targets', () => {
+    for (const target of ['http://evil/v1/models', 'https://x', '*', '//evil/v1', '/v1/a%2Fb', '/v1/a%5cb', '/v1/a\\b']) expect(requestTargetRefusal(target), target).toBeDefined();
+  });
+
+  it('refuses a chosen cassette only while overrides are off', () => {
+    expect(routeRefusal({ cassette: { name: 'x' }, path: '/v1/models' }, false)).toContain('cassettes.allowRequestOverride');
+    expect(routeRefusal({ cassette: { name: 'x' }, path: '/v1/models' }, true)).toBeUndefined();
+    expect(routeRefusal({ cassette: undefined, path: '/v1/models' }, false)).toBeUndefined();
+  });
+});

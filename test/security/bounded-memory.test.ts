@@ -1,0 +1,76 @@
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SqliteStore } from '../../src/cassette/sqlite/sqlite-store.js';
+import { defaultConfig } from '../../src/config/config.js';
+import type { Interaction } from '../../src/trace/trace.js';
+import { chatCompletionChunks, encodeSse } from '../support/openai-chat-chunks.js';
+import { seededRandom } from '../support/random.js';
+import { startScriptedUpstream, type ScriptedResponse } from '../support/scripted-upstream.js';
+import { startTestProxy, temporaryFolder } from '../support/test-proxy.js';
+
+const running: { close(): Promise<void> }[] = [];
+afterAll(async () => {
+  for (const item of running) await item.close();
+});
+
+/** POSTs a chat request with node:http (which never decompresses) and counts the bytes the agent got. */
+function post(baseUrl: string, stream: boolean): Promise<{ status: number; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    const body = JSON.stringify({ model: 'm', stream, messages: [{ role: 'user', content: 'hi' }] });
+    const outgoing = request(`${baseUrl}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', 'accept-encoding': 'gzip' } }, (response) => {
+      let bytes = 0;
+      response.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, bytes }));
+      response.on('error', reject);
+    });
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+}
+
+async function recordWith(answer: ScriptedResponse, limits: Partial<typeof defaultConfig.limits>, stream = false): Promise<{ agentBytes: number; stored: Interaction[]; storedBodyBytes: number[]; metrics: string }> {
+  const upstream = await startScriptedUpstream([answer]);
+  running.push(upstream);
+  const cassette = join(temporaryFolder(), 'c.sqlite');
+  const proxy = await startTestProxy(upstream.url, { cassette, mode: 'record', limits: { ...defaultConfig.limits, ...limits } });
+  const { bytes } = await post(proxy.baseUrl, stream);
+  const metrics = await (await fetch(`${proxy.url}/metrics`)).text();
+  await proxy.close();
+  const store = new SqliteStore(cassette, { readonly: true });
+  const stored = store.interactions();
+  store.close();
+  const db = new Database(cassette, { readonly: true });
+  const storedBodyBytes = db.prepare('SELECT coalesce(length(response_body), 0) FROM interactions ORDER BY seq').pluck().all() as number[];
+  db.close();
+  return { agentBytes: bytes, stored, storedBodyBytes, metrics };
+}
+
+describe('bounded memory while recording', () => {
+  it('gzip bomb: the agent gets every compressed byte, decoding stops at limits.maxDecodedBytes, the recording says truncated and why', async () => {
+    const bomb = gzipSync(Buffer.concat([Buffer.from('{"id":"x","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"'), Buffer.alloc(40_000_000, 0x61), Buffer.from('"}}]}')]));
+    const { agentBytes, stored, storedBodyBytes } = await recordWith({ kind: 'custom', handle: (response) => void response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(bomb) }, { maxDecodedBytes: 1024 * 1024 });
+    expect(agentBytes).toBe(bomb.length);
+    expect(stored.map((interaction) => interaction.status)).toEqual(['truncated']);
+    expect(stored[0]?.error).toContain('limits.maxDecodedBytes');
+    expect(storedBodyBytes).toEqual([0]);
+  });
+
+  it('huge stream: past limits.maxResponseBytes capture stops, the agent still gets all of it, the recording is truncated with the reason', async () => {
+    const text = 'word '.repeat(3_000);
+    const sse = encodeSse(chatCompletionChunks({ text }, seededRandom(1)));
+    const { agentBytes, stored, storedBodyBytes } = await recordWith({ kind: 'sse', body: sse, split: { seed: 1, maxPiece: 4096 } }, { maxResponseBytes: 16 * 1024 }, true);
+    expect(agentBytes).toBe(Buffer.byteLength(sse));
+    expect(stored.map((interaction) => interaction.status)).toEqual(['truncated']);
+    expect(stored[0]?.error).toContain('limits.maxResponseBytes');
+    expect(storedBodyBytes[0]).toBeLessThanOrEqual(16 * 1024);
+  });
+
+  it('store queue: a round over limits.maxStoreQueueBytes is not queued; it is logged and counted', async () => {
+    const { stored, metrics } = await recordWith({ kind: 'sse', body: encodeSse(chatCompletionChunks({ text: 'x'.repeat(4000) }, seededRandom(2))) }, { maxStoreQueueBytes: 1000 }, true);
+    expect(stored).toHaveLength(0);
+    expect(metrics).toMatch(/^calltape_store_dropped_total 1$/m);
+  });
+});
