@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { request } from 'undici';
 import { CalltapeError } from '../errors.js';
+import { closeAtRest } from './sqlite/close-at-rest.js';
+import { openCassetteForReading } from './sqlite/read-only-cassette.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
 
 /** Fetches embeddings for texts, in input order. */
@@ -22,8 +24,9 @@ export class EmbeddingCache {
 
   /** Loads cached vectors for the texts and fetches the missing ones (then stores them). Offline without a fetcher: missing stay missing. */
   async prefetch(texts: readonly string[], model: string): Promise<void> {
-    new SqliteStore(this.cassette).close();
-    const db = new Database(this.cassette);
+    // Offline (no fetcher) nothing is written, so a committed cassette stays as it is.
+    if (this.fetcher) new SqliteStore(this.cassette).close();
+    const db = this.fetcher ? new Database(this.cassette) : openCassetteForReading(this.cassette);
     try {
       const read = db.prepare('SELECT vector FROM embeddings WHERE model = ? AND text_sha256 = ?').pluck();
       const missing: string[] = [];
@@ -44,7 +47,7 @@ export class EmbeddingCache {
         });
       })();
     } finally {
-      db.close();
+      closeAtRest(db);
     }
   }
 

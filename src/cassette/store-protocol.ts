@@ -23,8 +23,6 @@ export type ToStoreWorker =
   | { readonly type: 'rounds'; readonly rounds: readonly RoutedRound[] }
   /** Compare a live round's tool calls with a recording's; answered with `diffed`. */
   | { readonly type: 'diff'; readonly cassette: string; readonly recordingId: string; readonly round: CapturedRound }
-  /** A replay run ended: note which recordings it served. */
-  | { readonly type: 'replay-run'; readonly cassette: string; readonly startedAt: number; readonly endedAt: number; readonly servedIds: readonly string[]; readonly missed: number }
   | { readonly type: 'close' };
 
 /** Messages from the store worker. */

@@ -1,6 +1,9 @@
 import { existsSync } from 'node:fs';
 import { cassettePath } from '../cassette/cassette-name.js';
+import type { MatchRules } from '../cassette/canonical-request.js';
+import { missingCassetteHint } from '../cassette/missing-cassette-hint.js';
 import { CassetteReader } from '../cassette/sqlite/cassette-reader.js';
+import { openForReplay } from '../cassette/sqlite/replay-cassette.js';
 import type { Recorder } from '../cassette/worker-recorder.js';
 import type { ProxyMode } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
@@ -18,11 +21,15 @@ export interface CassetteContext {
  */
 export class CassetteRegistry {
   private readonly readers = new Map<string, CassetteReader>();
+  /** Every cassette opened, with the mode it was opened in. */
+  private readonly modes = new Map<string, ProxyMode>();
 
   constructor(
     private readonly recorder: Recorder | undefined,
     private readonly folder: string,
     private readonly logger: Logger,
+    /** The rules replay keys stale recordings by, in memory. */
+    private readonly rules: MatchRules,
   ) {}
 
   /** The file a cassette name stands for (the name was validated to stay inside the folder). */
@@ -32,21 +39,30 @@ export class CassetteRegistry {
 
   async get(path: string, mode: ProxyMode): Promise<CassetteContext> {
     if (mode === 'passthrough' || !this.recorder) return { path, reader: undefined };
-    if ((mode === 'replay' || mode === 'diff') && !existsSync(path)) throw new CalltapeError('CASSETTE_MISS', `calltape: no such cassette to ${mode}: ${path}`, 'Record it first (--mode record or auto).');
-    const rekeyed = await this.recorder.open(path);
-    if (rekeyed > 0) this.logger.info(`${path}: re-keyed ${rekeyed} recording(s) for the current match rules`);
+    if ((mode === 'replay' || mode === 'diff') && !existsSync(path)) throw new CalltapeError('CASSETTE_MISS', `calltape: no such cassette to ${mode}: ${path}`, missingCassetteHint(path, 'calltape proxy --mode record (or auto)'));
+    if (!this.modes.has(path)) this.modes.set(path, mode);
+    // Replay and diff only read: the worker, which writes, never opens the file for them.
+    const readOnly = mode === 'replay' || mode === 'diff';
+    if (!readOnly) {
+      const rekeyed = await this.recorder.open(path);
+      if (rekeyed > 0) this.logger.info(`${path}: re-keyed ${rekeyed} recording(s) for the current match rules`);
+    }
     if (mode === 'record') return { path, reader: undefined };
     let reader = this.readers.get(path);
     if (!reader) {
-      reader = new CassetteReader(path);
+      if (readOnly) {
+        const { db, rekeyed } = openForReplay(path, this.rules);
+        if (rekeyed > 0) this.logger.info(`${path}: re-keyed ${rekeyed} recording(s) in memory for the current match rules (the file is left as it is)`);
+        reader = new CassetteReader(path, db);
+      } else reader = new CassetteReader(path);
       this.readers.set(path, reader);
     }
     return { path, reader };
   }
 
-  /** Per cassette opened for replay: the ids of its recordings that were served. */
-  servedPerCassette(served: ReadonlySet<string>): { path: string; servedIds: string[] }[] {
-    return [...this.readers.entries()].map(([path, reader]) => ({ path, servedIds: reader.ids().filter((id) => served.has(id)) }));
+  /** Per cassette opened: its mode and the ids of its recordings that were served. */
+  usage(served: ReadonlySet<string>): { path: string; mode: ProxyMode; servedIds: string[] }[] {
+    return [...this.modes.entries()].map(([path, mode]) => ({ path, mode, servedIds: this.readers.get(path)?.ids().filter((id) => served.has(id)) ?? [] }));
   }
 
   /** Ids of recordings (in every cassette opened for replay) that were never served. */

@@ -2,7 +2,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import type { CassetteUsage } from '../cassette/cassette-usage.js';
+import { effectiveRules } from '../cassette/match-key.js';
+import { missingCassetteHint } from '../cassette/missing-cassette-hint.js';
 import { createRedactor } from '../cassette/redact.js';
 import { startWorkerRecorder } from '../cassette/worker-recorder.js';
 import type { Config } from '../config/config.js';
@@ -30,6 +33,8 @@ export interface ProxyOptions {
   readonly logger?: Logger;
   /** Sees every answered round trip, parsed (for in-process runners such as `calltape test`). */
   readonly observer?: ProxyObserver;
+  /** How the user records the cassette from the command they are in, for the hint when replay finds none. */
+  readonly recordCommand?: string;
 }
 
 export interface RunningProxy {
@@ -44,6 +49,8 @@ export interface RunningProxy {
   readonly stats: ReplayStats;
   /** Ids of recordings in the cassette this run never served (replay and auto modes). */
   unusedRecordings(): string[];
+  /** After `close()`: what this run did with each cassette it opened (the caller notes it in the runs database). */
+  cassetteUsage(): readonly CassetteUsage[];
   /**
    * Stops accepting, lets in-flight requests finish (up to `timeouts.shutdownGraceMs`, then cuts
    * them), writes everything captured and closes the store.
@@ -54,8 +61,8 @@ export interface RunningProxy {
 /** Starts the proxy described by `config`; resolves once it is listening. */
 export async function startProxy(config: Config, options: ProxyOptions = {}): Promise<RunningProxy> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  if (config.mode === 'replay' && !existsSync(config.cassette)) {
-    throw new CalltapeError('STORE_IO', `${config.cassette}: no such cassette to replay`, 'Record it first: calltape proxy --mode record (or --mode auto).');
+  if ((config.mode === 'replay' || config.mode === 'diff') && !existsSync(config.cassette)) {
+    throw new CalltapeError('STORE_IO', `${config.cassette}: no such cassette to ${config.mode}`, missingCassetteHint(config.cassette, options.recordCommand ?? 'calltape proxy --mode record (or --mode auto)'));
   }
   // Mock files are checked before anything starts: a bad one is a configuration error, never a call-time surprise.
   const mockState = loadMockState(config);
@@ -80,7 +87,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
       logger.info(`diff ${diff.request} vs recording ${diff.recordingId}:\n  ${diff.lines.join('\n  ')}`);
     },
   );
-  const cassettes = new CassetteRegistry(recorder, dirname(config.cassette), logger);
+  const cassettes = new CassetteRegistry(recorder, dirname(config.cassette), logger, effectiveRules(config.match));
   try {
     await cassettes.get(config.cassette, config.mode);
   } catch (error) {
@@ -229,6 +236,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
   live.listening(`${url}/v1`);
 
   let closing: Promise<void> | undefined;
+  let usage: CassetteUsage[] = [];
   return {
     url,
     baseUrl: `${url}/v1`,
@@ -238,6 +246,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
     },
     stats,
     unusedRecordings: () => cassettes.unusedRecordings(stats.served),
+    cassetteUsage: () => usage,
     close() {
       closing ??= (async () => {
         server.close();
@@ -250,9 +259,8 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
         }
         server.closeAllConnections();
         for (const socket of upgraded) socket.destroy();
-        for (const { path, servedIds } of cassettes.servedPerCassette(stats.served)) {
-          recorder.noteReplayRun(path, { startedAt, endedAt: Date.now(), servedIds, missed: stats.missedIn.get(path) ?? 0 });
-        }
+        const endedAt = Date.now();
+        usage = cassettes.usage(stats.served).map(({ path, mode, servedIds }) => ({ cassette: resolve(path), mode, startedAt, endedAt, servedIds, missed: stats.missedIn.get(path) ?? 0 }));
         await release();
       })();
       return closing;

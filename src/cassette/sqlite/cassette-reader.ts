@@ -35,9 +35,10 @@ export class CassetteReader {
   private readonly lastOrdinalStatement: Database.Statement;
   private readonly candidatesStatement: Database.Statement;
 
-  constructor(readonly path: string) {
+  /** `database`: a connection already open on the cassette (replay's read-only one, or its in-memory copy). */
+  constructor(readonly path: string, database?: Database.Database) {
     try {
-      this.db = new Database(path, { readonly: true, fileMustExist: true });
+      this.db = database ?? new Database(path, { readonly: true, fileMustExist: true });
       this.db.pragma('busy_timeout = 5000');
     } catch (error) {
       throw new CalltapeError('STORE_IO', `${path}: cannot open the cassette: ${(error as Error).message}`, undefined, { cause: error });

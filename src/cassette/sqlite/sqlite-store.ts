@@ -5,6 +5,8 @@ import { CalltapeError } from '../../errors.js';
 import type { AssistantOutput, Interaction } from '../../trace/trace.js';
 import type { RecordedExchange } from '../recorded-exchange.js';
 import { migrations } from './migrations.js';
+import { closeAtRest } from './close-at-rest.js';
+import { openCassetteForReading } from './read-only-cassette.js';
 import { readInteraction, type InteractionRow } from './read-interaction.js';
 
 /** A captured tool call as `calltape calls` lists it. */
@@ -33,25 +35,36 @@ export interface StoredToolCall {
 export class SqliteStore {
   private readonly db: Database.Database;
   private readonly insertMany: (exchanges: readonly RecordedExchange[]) => void;
+  /** This store opened the file for writing, so it leaves the file at rest when it closes. */
+  private readonly ownsFile: boolean;
 
-  constructor(readonly path: string, options: { readonly readonly?: boolean } = {}) {
+  /**
+   * `readonly` never writes to the file (nor creates `-wal`/`-shm` beside it); `database` runs the
+   * store over a connection already open, such as an in-memory copy.
+   */
+  constructor(readonly path: string, options: { readonly readonly?: boolean; readonly database?: Database.Database } = {}) {
+    const readonly = options.readonly ?? false;
     try {
-      if (!options.readonly) mkdirSync(dirname(path), { recursive: true });
-      this.db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
-      this.db.pragma('busy_timeout = 5000');
-      if (!options.readonly) {
+      if (options.database) this.db = options.database;
+      else if (readonly) this.db = openCassetteForReading(path);
+      else {
+        mkdirSync(dirname(path), { recursive: true });
+        this.db = new Database(path);
+        this.db.pragma('busy_timeout = 5000');
         this.db.pragma('journal_mode = WAL');
         // In WAL mode NORMAL survives a process crash (SIGKILL); only power loss can undo the last commits.
         this.db.pragma('synchronous = NORMAL');
+      }
+      if (readonly) checkVersion(this.db, path);
+      else {
         this.db.pragma('foreign_keys = ON');
         migrate(this.db, path);
-      } else {
-        checkVersion(this.db, path);
       }
     } catch (error) {
       if (error instanceof CalltapeError) throw error;
       throw new CalltapeError('STORE_IO', `${path}: cannot open the store: ${(error as Error).message}`, undefined, { cause: error });
     }
+    this.ownsFile = !readonly && !options.database;
     this.insertMany = this.prepareInsert();
   }
 
@@ -136,19 +149,10 @@ export class SqliteStore {
       .immediate();
   }
 
-  /** Notes a replay run and which recordings it served (what `cassettes prune` keeps). */
-  noteReplayRun(run: { startedAt: number; endedAt: number; servedIds: readonly string[]; missed: number }): void {
-    this.db
-      .transaction(() => {
-        const id = this.db.prepare('INSERT INTO replay_runs (started_at, ended_at, served, missed) VALUES (?, ?, ?, ?)').run(run.startedAt, run.endedAt, run.servedIds.length, run.missed).lastInsertRowid;
-        const mark = this.db.prepare('UPDATE interactions SET last_replay_run = ? WHERE id = ?');
-        for (const served of run.servedIds) mark.run(id, served);
-      })
-      .immediate();
-  }
-
+  /** Closes the store; a file it wrote is left at rest (see `closeAtRest`). */
   close(): void {
-    this.db.close();
+    if (this.ownsFile) closeAtRest(this.db);
+    else this.db.close();
   }
 
   private prepareInsert(): (exchanges: readonly RecordedExchange[]) => void {

@@ -14,6 +14,8 @@ import type { CaseResult } from '../../runner/case-result.js';
 import { loadSuite } from '../../runner/load-suite.js';
 import { runSuite, type SuiteRunResult } from '../../runner/run-suite.js';
 import { RunStore } from '../../runner/run-store.js';
+import { noteCassetteUse } from '../../runner/cassette-use-store.js';
+import type { CassetteUsage } from '../../cassette/cassette-usage.js';
 import { scoreCassette } from '../../runner/score-cassette.js';
 import { loadPolicies } from '../../live/load-policies.js';
 import { scoreCassetteWithPolicies } from '../../live/score-cassette-policies.js';
@@ -86,6 +88,7 @@ export function registerTestCommands(program: Command): void {
           ...baseline(flags.baseline, runsDb(flags)),
           ...(process.env['OPENAI_API_KEY'] ? { apiKey: process.env['OPENAI_API_KEY'] } : {}),
           onCase: progress.tick,
+          ...(flags.store === false ? {} : { onCassetteUse: (usages: readonly CassetteUsage[]) => noteCassetteUse(runsDb(flags), usages) }),
         }).finally(progress.stop);
         results.push(result);
       }
