@@ -13,7 +13,7 @@ import type { CaseResult } from './case-result.js';
 import { createCodeJudges } from './code-judges.js';
 import { driveAgent } from './drive-agent.js';
 import { driveDirect } from './drive-direct.js';
-import { evaluateGates, summarise, type GateResult, type RunSummary } from './gates.js';
+import { evaluateGates, requireEvaluableGates, summarise, type GateResult, type RunSummary } from './gates.js';
 import { createLlmJudge } from './llm-judge.js';
 import { withRecordHint } from './record-hint.js';
 import { scoreCase, type CaseRun } from './score-case.js';
@@ -60,6 +60,7 @@ export interface SuiteRunResult {
  */
 export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<SuiteRunResult> {
   const started = Date.now();
+  requireEvaluableGates(suite.file, suite.gates, suite.runs.map((run) => run.name), options.baseline);
   if (!suite.agent) {
     const modelless = suite.runs.find((run) => run.model === undefined);
     if (modelless) throw new CalltapeError('CONFIG_INVALID', `${suite.file}: model: direct mode (no agent) needs a model${suite.runs.length > 1 ? ` (run "${modelless.name}" has none)` : ''}`);
