@@ -13,7 +13,9 @@ import { temporaryFolder } from '../support/test-proxy.js';
  * dependency missing from package.json, or a file missing from the tarball, still fails here.
  */
 const packageJson = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string };
-const offline = { ...process.env, npm_config_offline: 'true', npm_config_update_notifier: 'false', CALLTAPE_RUNS_DB: '' };
+// The runs database goes where a user's would (recordings/, ignored by the recordings/.gitignore init writes).
+const { CALLTAPE_RUNS_DB: _runsDb, ...inherited } = process.env;
+const offline = { ...inherited, npm_config_offline: 'true', npm_config_update_notifier: 'false' };
 
 function run(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = offline): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync(command, args, { cwd, env, encoding: 'utf8' });
@@ -94,8 +96,8 @@ describe('installing the package into a project', () => {
     // Run again: init keeps every file.
     expect(run('npx', ['calltape', 'init'], project).stdout).not.toContain('created');
 
-    // The proxy starts from the installed package too.
-    const proxy = spawn('npx', ['calltape', 'proxy', '--port', '0', '--mode', 'replay', '--cassette', 'recordings/example.sqlite'], { cwd: project, env: offline });
+    // The proxy starts from the installed bin too (run directly: npx would not pass SIGTERM on).
+    const proxy = spawn(join(project, 'node_modules/.bin/calltape'), ['proxy', '--port', '0', '--mode', 'replay', '--cassette', 'recordings/example.sqlite'], { cwd: project, env: offline });
     let banner = '';
     const baseUrl = await new Promise<string>((resolve, reject) => {
       proxy.stdout.on('data', (data: Buffer) => {
