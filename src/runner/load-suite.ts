@@ -3,7 +3,7 @@ import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { parse as parseYaml } from 'yaml';
 import { CalltapeError } from '../errors.js';
-import { configSchemaFile, schemaValidator } from '../config/schema-validator.js';
+import { configSchemaFile, givenValue, schemaValidator } from '../config/schema-validator.js';
 import type { JsonSchema, JsonValue } from '../trace/trace.js';
 import { schemaRegistry } from './load-schema-registry.js';
 import type { RunConfig, Suite, SuiteCase } from './suite-types.js';
@@ -158,7 +158,7 @@ function describeErrors(path: string, value: unknown, errors: readonly ErrorObje
       const params = error.params as Record<string, unknown>;
       const extra = error.keyword === 'additionalProperties' ? String(params['additionalProperty']) : error.keyword === 'unevaluatedProperties' ? String(params['unevaluatedProperty']) : undefined;
       const field = extra !== undefined ? [rest, extra].filter(Boolean).join('.') : rest;
-      const what = extra !== undefined ? 'unknown field' : error.keyword === 'required' && index !== undefined && rest === '' ? 'needs expected_tool, expected_calls, expect, never or judge' : error.keyword === 'enum' ? `must be one of ${JSON.stringify(params['allowedValues'])}` : `${error.message ?? 'is invalid'}${error.keyword === 'required' ? '' : ` (got ${JSON.stringify(error.data)})`}`;
+      const what = extra !== undefined ? 'unknown field' : error.keyword === 'required' && index !== undefined && rest === '' ? 'needs expected_tool, expected_calls, expect, never or judge' : error.keyword === 'enum' ? `must be one of ${JSON.stringify(params['allowedValues'])}${givenValue(error.data)}` : `${error.message ?? 'is invalid'}${error.keyword === 'required' ? '' : givenValue(error.data)}`;
       lines.push(`${path}: ${[where, field].filter(Boolean).join(': ') || '(suite)'}: ${what}`);
     }
   }

@@ -14,7 +14,11 @@ import type { CallExpectation, Expectations, TrajectoryReason } from './types.js
 export function orderCheck(before: NonNullable<Expectations['before']>, trajectory: Trajectory, options: ScoreOptions): ReturnType<typeof finishCheck> {
   const chains: readonly (readonly CallExpectation[])[] = before.every((item) => Array.isArray(item)) ? (before as readonly (readonly CallExpectation[])[]) : [before as readonly CallExpectation[]];
   const pairs = chains.flatMap((chain) => chain.slice(1).map((later, index) => [expectationObject(chain[index] as CallExpectation), expectationObject(later)] as const));
-  const firstTurn = (expectation: ReturnType<typeof expectationObject>): number | undefined => trajectory.calls.find((call) => matchCall(expectation, call, options).matches)?.turn;
+  // Turn numbers count from 1, as every report shows them (the trajectory's own `turn` is an index).
+  const firstTurn = (expectation: ReturnType<typeof expectationObject>): number | undefined => {
+    const turn = trajectory.calls.find((call) => matchCall(expectation, call, options).matches)?.turn;
+    return turn === undefined ? undefined : turn + 1;
+  };
   const problems: string[] = [];
   const outcomes = pairs.map(([earlier, later]) => {
     const laterTurn = firstTurn(later);
