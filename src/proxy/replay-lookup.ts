@@ -66,7 +66,7 @@ export function findRecording(reader: CassetteReader, match: MatchKey, onExhaust
 }
 
 /** How a miss says to record what is missing; commands that know how the user records replace it with their own words. */
-export const recordHint = 'Re-record with --mode record, or use --mode auto to record what is missing.';
+export const recordHint = 'Record it again in record mode, or in auto mode to record only what is missing.';
 
 export function describeMiss(reader: CassetteReader, keyed: { match: MatchKey; canonical: Parameters<CassetteReader['nearest']>[0] }, cassette: string, method: string, path: string): CalltapeError {
   const recorded = reader.lastOrdinal(keyed.match.key);

@@ -33,14 +33,7 @@ export function registerProxyCommand(program: Command): void {
         const { config, file } = loadConfig(flags, process.env, process.cwd());
         const logger = createLogger(config.logLevel);
         const proxy = await startProxy(config, { logger });
-        process.stdout.write(
-          `calltape proxy listening on ${proxy.url}\n` +
-            `  OPENAI_BASE_URL=${proxy.baseUrl}\n` +
-            `  ${modeLine(config.mode, config.upstream, relative(process.cwd(), config.cassette) || config.cassette)}${file ? ` · config ${relative(process.cwd(), file)}` : ''}\n` +
-            (config.mocks.files.length > 0 || config.mocks.strictTools ? `  mocks ${config.mocks.files.map((path) => relative(process.cwd(), path)).join(', ') || 'none'}${config.mocks.strictTools ? ' · strict tools' : ''}\n` : '') +
-            (config.shadow.policies ? `  shadow scoring: policies ${relative(process.cwd(), config.shadow.policies)} · results ${relative(process.cwd(), config.shadow.database)}\n` : '') +
-            `  dashboard ${proxy.url}/calltape/ · metrics ${proxy.url}/metrics${config.admin.token ? ' (admin token required)' : ''}\n`,
-        );
+        // Handlers first: a script may stop the proxy as soon as it reads the banner.
         let signals = 0;
         const stop = (signal: NodeJS.Signals): void => {
           if (++signals > 1) {
@@ -57,6 +50,14 @@ export function registerProxyCommand(program: Command): void {
           );
         };
         process.on('SIGTERM', stop).on('SIGINT', stop);
+        process.stdout.write(
+          `calltape proxy listening on ${proxy.url}\n` +
+            `  OPENAI_BASE_URL=${proxy.baseUrl}\n` +
+            `  ${modeLine(config.mode, config.upstream, relative(process.cwd(), config.cassette) || config.cassette)}${file ? ` · config ${relative(process.cwd(), file)}` : ''}\n` +
+            (config.mocks.files.length > 0 || config.mocks.strictTools ? `  mocks ${config.mocks.files.map((path) => relative(process.cwd(), path)).join(', ') || 'none'}${config.mocks.strictTools ? ' · strict tools' : ''}\n` : '') +
+            (config.shadow.policies ? `  shadow scoring: policies ${relative(process.cwd(), config.shadow.policies)} · results ${relative(process.cwd(), config.shadow.database)}\n` : '') +
+            `  dashboard ${proxy.url}/calltape/ · metrics ${proxy.url}/metrics${config.admin.token ? ' (admin token required)' : ''}\n`,
+        );
       } catch (error) {
         process.exitCode = reportError(error, debug);
       }
