@@ -7,6 +7,7 @@ import { chatCompletionChunks, encodeSse } from '../support/openai-chat-chunks.j
 import { seededRandom } from '../support/random.js';
 import { startScriptedUpstream } from '../support/scripted-upstream.js';
 import { temporaryFolder } from '../support/test-proxy.js';
+import { agentRun } from '../support/weather-run.js';
 
 const agent = join(packageRoot, 'dist/examples/weather-agent.js');
 const question = 'What is the weather in Paris and Tokyo? Email the summary to ops@example.com.';
@@ -62,7 +63,7 @@ describe('calltape cassettes prune | merge', () => {
     expect(neverRun.status).toBe(2);
     expect(neverRun.stderr).toContain('no run of this cassette is noted');
     expect((await runCliAsync(['record', '--cassette', weather, '--upstream', upstream.url, '--', process.execPath, agent, question], { env })).status).toBe(0);
-    expect((await runCliAsync(['record', '--cassette', other, '--upstream', upstream.url, '--', process.execPath, agent, 'What is the weather in Oslo?'], { env })).status).toBe(0);
+    await agentRun(other, 'record', 'What is the weather in Oslo?');
     await upstream.close();
 
     // After a record run, what it recorded is in use.
@@ -92,8 +93,9 @@ describe('calltape cassettes prune | merge', () => {
     const folder = temporaryFolder();
     const cassette = join(folder, 'weather.sqlite');
     const env = { OPENAI_API_KEY: 'sk-test-record-0123456789', CALLTAPE_RUNS_DB: join(folder, 'runs.sqlite') };
-    expect((await runCliAsync(['record', '--cassette', cassette, '--upstream', upstream.url, '--', process.execPath, agent, 'What is the weather in Oslo?'], { env })).status).toBe(0);
-    expect((await runCliAsync(['record', '--cassette', cassette, '--upstream', upstream.url, '--', process.execPath, agent, question], { env })).status).toBe(0);
+    // Recorded in process: only the auto run needs noting.
+    await agentRun(cassette, 'record', 'What is the weather in Oslo?');
+    await agentRun(cassette, 'record', question);
     // auto replays the Paris/Tokyo run and records a new one; only the Oslo run is unused.
     const auto = await runCliAsync(['auto', '--cassette', cassette, '--upstream', upstream.url, '--', 'sh', '-c', `"$0" "$1" "$2" && "$0" "$1" "$3"`, process.execPath, agent, question, 'What is the weather in Lima?'], { env });
     await upstream.close();
