@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { request } from 'undici';
 import { CalltapeError } from '../errors.js';
+import { closeAtRest } from './sqlite/close-at-rest.js';
 import { openCassette } from './sqlite/open-cassette.js';
+import { openCassetteForReading } from './sqlite/read-only-cassette.js';
 
 /** Fetches embeddings for texts, in input order. */
 export type EmbeddingFetcher = (texts: readonly string[], model: string) => Promise<number[][]>;
@@ -21,7 +23,8 @@ export class EmbeddingCache {
 
   /** Loads cached vectors for the texts and fetches the missing ones (then stores them). Offline without a fetcher: missing stay missing. */
   async prefetch(texts: readonly string[], model: string): Promise<void> {
-    const db = openCassette(this.cassette, 'write');
+    // Offline (no fetcher) nothing is written, so a committed cassette stays as it is.
+    const db = this.fetcher ? openCassette(this.cassette, 'write') : openCassetteForReading(this.cassette);
     try {
       const read = db.prepare('SELECT vector FROM embeddings WHERE model = ? AND text_sha256 = ?').pluck();
       const missing: string[] = [];
@@ -42,7 +45,7 @@ export class EmbeddingCache {
         });
       })();
     } finally {
-      db.close();
+      closeAtRest(db);
     }
   }
 

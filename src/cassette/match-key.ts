@@ -62,3 +62,12 @@ export function parseBody(text: string): JsonValue {
   const parsed = parseJson(text);
   return parsed.ok ? parsed.value : text;
 }
+
+/** Keys a stored request again, from its stored method, path, headers and (redacted) body, under `rules`. */
+export function storedRequestKeyer(rules: MatchRules): (row: { method: string; path: string; headers: Record<string, string | string[]>; body: Uint8Array }) => { key: string; text: string } {
+  const decoder = new TextDecoder();
+  return (row) => {
+    const { key, text } = keyOf(row.method, row.path, row.headers, parseBody(decoder.decode(row.body)), rules);
+    return { key, text };
+  };
+}

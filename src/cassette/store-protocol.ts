@@ -27,8 +27,6 @@ export type ToStoreWorker =
   | { readonly type: 'rounds'; readonly rounds: readonly RoutedRound[] }
   /** Compare a live round's tool calls with a recording's; answered with `diffed`. */
   | { readonly type: 'diff'; readonly cassette: string; readonly recordingId: string; readonly round: CapturedRound }
-  /** A replay run ended: note which recordings it served. */
-  | { readonly type: 'replay-run'; readonly cassette: string; readonly startedAt: number; readonly endedAt: number; readonly servedIds: readonly string[]; readonly missed: number }
   /** Close one cassette's connection (the proxy closed it as least recently used). */
   | { readonly type: 'release'; readonly cassette: string }
   | { readonly type: 'close' };

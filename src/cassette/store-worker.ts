@@ -9,10 +9,11 @@ import { ConversationChain } from '../trace/conversation-chain.js';
 import { buildExchange, findLeakedSecret } from './build-exchange.js';
 import { diffToolCalls } from './diff-tool-calls.js';
 import type { CapturedRound } from './captured-round.js';
-import { keyOf, keyProfile, OrdinalCounter, parseBody } from './match-key.js';
+import { keyOf, keyProfile, OrdinalCounter, storedRequestKeyer } from './match-key.js';
 import type { RecordedExchange } from './recorded-exchange.js';
 import { createRedactor, credentialValues } from './redact.js';
 import { roundBytes } from './round-size.js';
+import { openForReplay } from './sqlite/replay-cassette.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
 import type { FromStoreWorker, RoutedRound, StoreWorkerData, ToStoreWorker } from './store-protocol.js';
 
@@ -31,15 +32,23 @@ interface OpenCassette {
   readonly chain: ConversationChain;
 }
 const cassettes = new Map<string, OpenCassette>();
+/** Cassettes diff mode compares with: read, never written. */
+const compared = new Map<string, SqliteStore>();
+
+function openToCompare(path: string): SqliteStore {
+  let store = compared.get(path);
+  if (!store) {
+    store = new SqliteStore(path, { readonly: true, database: openForReplay(path, data.match).db });
+    compared.set(path, store);
+  }
+  return store;
+}
 
 function open(path: string): { cassette: OpenCassette; rekeyed: number } {
   const existing = cassettes.get(path);
   if (existing) return { cassette: existing, rekeyed: 0 };
   const store = new SqliteStore(path);
-  const rekeyed = store.ensureKeyProfile(profile, (row) => {
-    const { key, text } = keyOf(row.method, row.path, row.headers, parseBody(new TextDecoder().decode(row.body)), data.match);
-    return { key, text };
-  });
+  const rekeyed = store.ensureKeyProfile(profile, storedRequestKeyer(data.match));
   const cassette = { store, ordinals: new OrdinalCounter(), chain: new ConversationChain() };
   cassettes.set(path, cassette);
   return { cassette, rekeyed };
@@ -100,20 +109,12 @@ port.on('message', (message: ToStoreWorker) => {
       return;
     case 'diff':
       try {
-        const { cassette } = open(message.cassette);
         const live = exchangeOf(message.round, new OrdinalCounter())?.interaction;
-        const recorded = cassette.store.interaction(message.recordingId);
+        const recorded = openToCompare(message.cassette).interaction(message.recordingId);
         const lines = live?.status !== 'complete' ? [`live answer ${live?.status ?? 'missing'}: ${live?.error ?? ''}`] : diffToolCalls(recorded?.response?.output, live.response?.output);
         send({ type: 'diffed', cassette: message.cassette, recordingId: message.recordingId, request: `${message.round.request.method} ${redactor.path(message.round.request.path)}`, lines });
       } catch (error) {
         send({ type: 'write-error', message: `${message.cassette}: cannot diff against ${message.recordingId}: ${(error as Error).message}`, lost: 0 });
-      }
-      return;
-    case 'replay-run':
-      try {
-        open(message.cassette).cassette.store.noteReplayRun(message);
-      } catch (error) {
-        send({ type: 'write-error', message: `${message.cassette}: cannot note the replay run: ${(error as Error).message}`, lost: 0 });
       }
       return;
     case 'release':
@@ -121,8 +122,9 @@ port.on('message', (message: ToStoreWorker) => {
       cassettes.delete(message.cassette);
       return;
     case 'close':
-      for (const { store } of cassettes.values()) store.close();
+      for (const store of [...[...cassettes.values()].map((cassette) => cassette.store), ...compared.values()]) store.close();
       cassettes.clear();
+      compared.clear();
       send({ type: 'closed' });
   }
 });

@@ -20,8 +20,6 @@ export interface Recorder {
   release(cassette: string): void;
   /** Compares a live round's tool calls with a recording's, off the proxy thread; the result arrives through `onDiff`. */
   diff(cassette: string, recordingId: string, round: CapturedRound): void;
-  /** Notes which recordings a replay run served, for `cassettes prune`. */
-  noteReplayRun(cassette: string, run: { startedAt: number; endedAt: number; servedIds: readonly string[]; missed: number }): void;
   /** Writes everything recorded so far and closes every store. */
   close(): Promise<void>;
 }
@@ -81,10 +79,6 @@ export function startWorkerRecorder(config: Config, onError: (message: string) =
     diff(cassette, recordingId, round) {
       queue.flush();
       post({ type: 'diff', cassette, recordingId, round });
-    },
-    noteReplayRun(cassette, run) {
-      queue.flush();
-      post({ type: 'replay-run', cassette, ...run });
     },
     close() {
       closed ??= (async () => {

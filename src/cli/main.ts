@@ -1,7 +1,11 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Command } from 'commander';
+import { packageRoot } from '../package-root.js';
 import { registerCallsCommand } from './commands/calls-command.js';
 import { registerCassettesCommand } from './commands/cassettes-command.js';
+import { registerInitCommand } from './commands/init-command.js';
 import { registerProxyCommand } from './commands/proxy-command.js';
 import { registerRunCommands } from './commands/runs-command.js';
 import { registerShadowCommands } from './commands/shadow-command.js';
@@ -12,11 +16,12 @@ import { exitCodes } from './exit-codes.js';
 const program = new Command()
   .name('calltape')
   .description('Record, replay, mock and score the tool calls your LLM agent makes.')
-  .version('0.1.0')
+  .version((JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version)
   .option('--debug', 'print stack traces with errors')
   .showHelpAfterError()
   .exitOverride((error) => process.exit(error.exitCode === 0 ? exitCodes.ok : exitCodes.usage));
 
+registerInitCommand(program);
 registerProxyCommand(program);
 registerCallsCommand(program);
 registerWrapCommands(program);

@@ -29,7 +29,8 @@ export interface LoadedConfig {
   readonly file: string | undefined;
 }
 
-const envNames: Record<string, string> = {
+/** The environment variable that sets each field, by JSON pointer (the configuration reference lists them too). */
+export const envNames: Readonly<Record<string, string>> = {
   '/host': 'CALLTAPE_HOST',
   '/port': 'CALLTAPE_PORT',
   '/upstream': 'CALLTAPE_UPSTREAM',

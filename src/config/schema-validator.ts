@@ -43,5 +43,15 @@ export function schemaErrorText(error: ErrorObject, listName: string, nameOf: (i
   const unknownField = error.keyword === 'additionalProperties';
   const field = unknownField ? [rest, String(params['additionalProperty'])].filter(Boolean).join('.') : rest;
   const what = messages[error.keyword] ?? (unknownField ? 'unknown field' : error.keyword === 'enum' ? `must be one of ${JSON.stringify(params['allowedValues'])}` : (error.message ?? 'is invalid'));
-  return `${[entry, field].filter(Boolean).join(': ') || '(file)'}: ${what}`;
+  return `${[entry, field].filter(Boolean).join(': ') || '(file)'}: ${what}${unknownField || error.keyword === 'required' || messages[error.keyword] !== undefined ? '' : givenValue(error.data)}`;
+}
+
+/**
+ * ` (got <value>)` for a schema error's message, so the user sees what they wrote beside what was
+ * expected; long values are cut, since a whole object would drown the message.
+ */
+export function givenValue(data: unknown): string {
+  if (data === undefined) return '';
+  const text = JSON.stringify(data);
+  return ` (got ${text.length > 80 ? `${text.slice(0, 79)}…` : text})`;
 }

@@ -5,6 +5,7 @@ import addFormats from 'ajv-formats';
 import { CalltapeError } from '../errors.js';
 import { packageRoot } from '../package-root.js';
 import type { ConfigLayer } from './config.js';
+import { givenValue } from './schema-validator.js';
 
 export const configSchemaPath = join(packageRoot, 'config', 'proxy.config.schema.json');
 
@@ -37,5 +38,5 @@ function describe(error: ErrorObject, fieldName: (pointer: string) => string): s
     return `${fieldName(`${error.instancePath}/${String(params['additionalProperty'])}`)}: unknown field`;
   }
   const expected = error.keyword === 'enum' ? `must be one of ${JSON.stringify(params['allowedValues'])}` : (error.message ?? 'is invalid');
-  return `${fieldName(error.instancePath)}: ${expected} (got ${JSON.stringify(error.data)})`;
+  return `${fieldName(error.instancePath)}: ${expected}${givenValue(error.data)}`;
 }

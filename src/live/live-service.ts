@@ -87,6 +87,7 @@ export function createLiveService(config: Config, logger: Logger): LiveService {
   };
   const raise = (alert: Alert, webhook: string): void => {
     metrics.alerts.inc({ policy: alert.policy });
+    recent.addAlert(alert);
     publish({ type: 'alert', ...alert });
     logger.error(`alert: policy ${alert.policy} passed ${(alert.passRate * 100).toFixed(1)}% of ${alert.evaluated} evaluations in the last ${Math.round(alert.windowMs / 1000)} s (threshold ${(alert.threshold * 100).toFixed(1)}%)`);
     postAlert(webhook, alert).catch((error: unknown) => {

@@ -38,9 +38,11 @@ describe('loadPolicies', () => {
   });
 
   it('names the file, the policy and the field of every mistake', () => {
-    expect(problem('policies:\n  - { id: a, kind: arguments, tool: t, arguments: { amount: { max: lots } } }\n')).toBe('FILE: policies[0] (a): arguments.amount.max: must be number');
+    expect(problem('policies:\n  - { id: a, kind: arguments, tool: t, arguments: { amount: { max: lots } } }\n')).toBe('FILE: policies[0] (a): arguments.amount.max: must be number (got "lots")');
     expect(problem('policies:\n  - { id: a, kind: schema, tool: t }\n')).toBe('FILE: policies[0] (a): tool: unknown field');
     expect(problem('policies:\n  - { id: a, kind: nonsense }\n')).toContain('FILE: policies[0] (a): kind: must be one of');
+    // The value given is echoed beside what was expected.
+    expect(problem('policies:\n  - { id: a, kind: shema }\n')).toBe('FILE: policies[0] (a): kind: must be one of ["schema","arguments","never","allow","steps","cases","judge"] (got "shema")');
     expect(problem('policies:\n  - { id: a, kind: schema }\n  - { id: a, kind: allow, tools: [x] }\n')).toBe('FILE: policies[1] (a): id: another policy is already named "a"');
     expect(problem('policies:\n  - { id: a, kind: arguments, tool: t, arguments: { x: { pattern: "(" } } }\n')).toContain('FILE: policies[0] (a): arguments.x.pattern');
     expect(problem('policies:\n  - { id: a, kind: arguments, tool: t, arguments: { x: {} } }\n')).toBe('FILE: policies[0] (a): arguments.x: constrains nothing; give min/max, any_of, pattern, a matching_strategy with a value, or required: true');

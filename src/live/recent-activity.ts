@@ -1,3 +1,4 @@
+import type { Alert } from './alert-window.js';
 import type { CallVerdict, SessionVerdict } from './verdict-types.js';
 
 /** Pass counts of one tool in one minute. */
@@ -10,6 +11,8 @@ interface MinuteCounts {
 export interface ActivitySnapshot {
   readonly calls: readonly CallVerdict[];
   readonly failingSessions: readonly SessionVerdict[];
+  /** Alerts fired, oldest first, so a dashboard opened after one fired still shows it. */
+  readonly alerts: readonly Alert[];
   /** Per tool: calls passed and failed per minute (epoch minutes), oldest first. */
   readonly passRates: { readonly [tool: string]: readonly MinuteCounts[] };
 }
@@ -22,6 +25,7 @@ export interface ActivitySnapshot {
 export class RecentActivity {
   private calls: CallVerdict[] = [];
   private sessions: SessionVerdict[] = [];
+  private alerts: Alert[] = [];
   private readonly minutes = new Map<string, MinuteCounts[]>();
 
   constructor(
@@ -29,7 +33,13 @@ export class RecentActivity {
     private readonly maxSessions = 50,
     private readonly keepMinutes = 60,
     private readonly maxTools = 50,
+    private readonly maxAlerts = 50,
   ) {}
+
+  addAlert(alert: Alert): void {
+    this.alerts.push(alert);
+    if (this.alerts.length > this.maxAlerts * 2) this.alerts = this.alerts.slice(-this.maxAlerts);
+  }
 
   addCalls(verdicts: readonly CallVerdict[]): void {
     for (const call of verdicts) {
@@ -56,6 +66,6 @@ export class RecentActivity {
   }
 
   snapshot(): ActivitySnapshot {
-    return { calls: this.calls.slice(-this.maxCalls), failingSessions: this.sessions.slice(-this.maxSessions), passRates: Object.fromEntries(this.minutes) };
+    return { calls: this.calls.slice(-this.maxCalls), failingSessions: this.sessions.slice(-this.maxSessions), alerts: this.alerts.slice(-this.maxAlerts), passRates: Object.fromEntries(this.minutes) };
   }
 }

@@ -150,7 +150,7 @@ export class ShadowScorer {
         failures: result.failures,
         trajectory: trajectory.calls.map((call) => {
           const scored = session.verdicts.get(`${trajectory.turns[call.turn]?.interactionId ?? ''}:${call.index}`);
-          return { turn: call.turn, tool: call.name, arguments: call.argumentsRaw, verdict: scored?.verdict ?? 'unscored', failures: (scored?.failures ?? []).map((failure) => `${failure.policy}: ${failure.message}`) };
+          return { turn: call.turn + 1, tool: call.name, arguments: call.argumentsRaw, verdict: scored?.verdict ?? 'unscored', failures: (scored?.failures ?? []).map((failure) => `${failure.policy}: ${failure.message}`) };
         }),
       });
     }

@@ -58,6 +58,7 @@ export interface CallVerdict {
 
 /** One call of a session's run, with how it fared against the call policies. */
 export interface TrajectoryStep {
+  /** The LLM round trip the call was made in, counting from 1 (as every report shows turns). */
   readonly turn: number;
   readonly tool: string;
   readonly arguments: string;

@@ -1,7 +1,10 @@
 import { existsSync } from 'node:fs';
 import { cassetteFileRefusal } from '../cassette/cassette-file-check.js';
 import { cassettePath } from '../cassette/cassette-name.js';
+import type { MatchRules } from '../cassette/canonical-request.js';
+import { missingCassetteHint } from '../cassette/missing-cassette-hint.js';
 import { CassetteReader } from '../cassette/sqlite/cassette-reader.js';
+import { openForReplay } from '../cassette/sqlite/replay-cassette.js';
 import type { Recorder } from '../cassette/worker-recorder.js';
 import type { ProxyMode } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
@@ -35,11 +38,15 @@ export class CassetteRegistry {
   private readonly openPaths = new Set<string>();
   /** Ids served from readers that were closed early, so the end-of-run bookkeeping still sees them. */
   private readonly closedIds = new Map<string, string[]>();
+  /** Every cassette opened, with the mode it was opened in. */
+  private readonly modes = new Map<string, ProxyMode>();
 
   constructor(
     private readonly recorder: Recorder | undefined,
     private readonly folder: string,
     private readonly logger: Logger,
+    /** The rules replay keys stale recordings by, in memory. */
+    private readonly rules: MatchRules,
     private readonly options: CassetteRegistryOptions = { pinned: '', reservedPaths: [], maxOpen: Number.POSITIVE_INFINITY },
   ) {}
 
@@ -54,14 +61,23 @@ export class CassetteRegistry {
       const refusal = cassetteFileRefusal(this.folder, path, this.options.reservedPaths);
       if (refusal) throw new CalltapeError('INVALID_REQUEST', `calltape: cassette refused: ${refusal}`);
     }
-    if ((mode === 'replay' || mode === 'diff') && !existsSync(path)) throw new CalltapeError('CASSETTE_MISS', `calltape: no such cassette to ${mode}: ${path}`, 'Record it first (--mode record or auto).');
+    if ((mode === 'replay' || mode === 'diff') && !existsSync(path)) throw new CalltapeError('CASSETTE_MISS', `calltape: no such cassette to ${mode}: ${path}`, missingCassetteHint(path, 'calltape proxy --mode record (or auto)'));
+    if (!this.modes.has(path)) this.modes.set(path, mode);
     this.touch(path);
-    const rekeyed = await this.recorder.open(path);
-    if (rekeyed > 0) this.logger.info(`${path}: re-keyed ${rekeyed} recording(s) for the current match rules`);
+    // Replay and diff only read: the worker, which writes, never opens the file for them.
+    const readOnly = mode === 'replay' || mode === 'diff';
+    if (!readOnly) {
+      const rekeyed = await this.recorder.open(path);
+      if (rekeyed > 0) this.logger.info(`${path}: re-keyed ${rekeyed} recording(s) for the current match rules`);
+    }
     if (mode === 'record') return { path, reader: undefined };
     let reader = this.readers.get(path);
     if (!reader) {
-      reader = new CassetteReader(path);
+      if (readOnly) {
+        const { db, rekeyed } = openForReplay(path, this.rules);
+        if (rekeyed > 0) this.logger.info(`${path}: re-keyed ${rekeyed} recording(s) in memory for the current match rules (the file is left as it is)`);
+        reader = new CassetteReader(path, db);
+      } else reader = new CassetteReader(path);
       this.readers.set(path, reader);
     }
     return { path, reader };
@@ -101,11 +117,9 @@ export class CassetteRegistry {
     return this.openPaths.size;
   }
 
-  /** Per cassette opened for replay: the ids of its recordings that were served. */
-  servedPerCassette(served: ReadonlySet<string>): { path: string; servedIds: string[] }[] {
-    const all = new Map(this.closedIds);
-    for (const [path, reader] of this.readers) all.set(path, reader.ids());
-    return [...all.entries()].map(([path, ids]) => ({ path, servedIds: ids.filter((id) => served.has(id)) }));
+  /** Per cassette opened: its mode and the ids of its recordings that were served (also of readers closed early). */
+  usage(served: ReadonlySet<string>): { path: string; mode: ProxyMode; servedIds: string[] }[] {
+    return [...this.modes.entries()].map(([path, mode]) => ({ path, mode, servedIds: (this.readers.get(path)?.ids() ?? this.closedIds.get(path) ?? []).filter((id) => served.has(id)) }));
   }
 
   /** Ids of recordings (in every cassette opened for replay) that were never served. */

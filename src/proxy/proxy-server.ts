@@ -2,7 +2,10 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Socket, type AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import type { CassetteUsage } from '../cassette/cassette-usage.js';
+import { effectiveRules } from '../cassette/match-key.js';
+import { missingCassetteHint } from '../cassette/missing-cassette-hint.js';
 import { createRedactor } from '../cassette/redact.js';
 import { startWorkerRecorder } from '../cassette/worker-recorder.js';
 import type { Config } from '../config/config.js';
@@ -31,6 +34,8 @@ export interface ProxyOptions {
   readonly logger?: Logger;
   /** Sees every answered round trip, parsed (for in-process runners such as `calltape test`). */
   readonly observer?: ProxyObserver;
+  /** How the user records the cassette from the command they are in, for the hint when replay finds none. */
+  readonly recordCommand?: string;
 }
 
 export interface RunningProxy {
@@ -45,6 +50,8 @@ export interface RunningProxy {
   readonly stats: ReplayStats;
   /** Ids of recordings in the cassette this run never served (replay and auto modes). */
   unusedRecordings(): string[];
+  /** After `close()`: what this run did with each cassette it opened (the caller notes it in the runs database). */
+  cassetteUsage(): readonly CassetteUsage[];
   /**
    * Stops accepting, lets in-flight requests finish (up to `timeouts.shutdownGraceMs`, then cuts
    * them), writes everything captured and closes the store.
@@ -55,8 +62,8 @@ export interface RunningProxy {
 /** Starts the proxy described by `config`; resolves once it is listening. */
 export async function startProxy(config: Config, options: ProxyOptions = {}): Promise<RunningProxy> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  if (config.mode === 'replay' && !existsSync(config.cassette)) {
-    throw new CalltapeError('STORE_IO', `${config.cassette}: no such cassette to replay`, 'Record it first: calltape proxy --mode record (or --mode auto).');
+  if ((config.mode === 'replay' || config.mode === 'diff') && !existsSync(config.cassette)) {
+    throw new CalltapeError('STORE_IO', `${config.cassette}: no such cassette to ${config.mode}`, missingCassetteHint(config.cassette, options.recordCommand ?? 'calltape proxy --mode record (or --mode auto)'));
   }
   // Mock files are checked before anything starts: a bad one is a configuration error, never a call-time surprise.
   const mockState = loadMockState(config);
@@ -73,7 +80,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
   const stats = emptyStats();
   // The store worker opens cassettes in every mode but passthrough: it creates, migrates and re-keys them.
   const recorder = startWorkerRecorder(config, (message) => logger.error(message), (diff) => noteDiff(stats, diff, logger), () => live.storeDropped());
-  const cassettes = new CassetteRegistry(recorder, dirname(config.cassette), logger, { pinned: config.cassette, reservedPaths: [config.shadow.database], maxOpen: config.cassettes.maxOpen });
+  const cassettes = new CassetteRegistry(recorder, dirname(config.cassette), logger, effectiveRules(config.match), { pinned: config.cassette, reservedPaths: [config.shadow.database], maxOpen: config.cassettes.maxOpen });
   try {
     await cassettes.get(config.cassette, config.mode);
   } catch (error) {
@@ -158,6 +165,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
   live.listening(`${url}/v1`);
 
   let closing: Promise<void> | undefined;
+  let usage: CassetteUsage[] = [];
   return {
     url,
     baseUrl: `${url}/v1`,
@@ -167,6 +175,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
     },
     stats,
     unusedRecordings: () => cassettes.unusedRecordings(stats.served),
+    cassetteUsage: () => usage,
     close() {
       closing ??= (async () => {
         server.close();
@@ -179,9 +188,8 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
         }
         server.closeAllConnections();
         for (const socket of upgraded) socket.destroy();
-        for (const { path, servedIds } of cassettes.servedPerCassette(stats.served)) {
-          recorder.noteReplayRun(path, { startedAt, endedAt: Date.now(), servedIds, missed: stats.missedIn.get(path) ?? 0 });
-        }
+        const endedAt = Date.now();
+        usage = cassettes.usage(stats.served).map(({ path, mode, servedIds }) => ({ cassette: resolve(path), mode, startedAt, endedAt, servedIds, missed: stats.missedIn.get(path) ?? 0 }));
         await release();
       })();
       return closing;

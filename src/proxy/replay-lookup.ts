@@ -57,6 +57,9 @@ export function findRecording(reader: CassetteReader, match: MatchKey, onExhaust
   return last === undefined ? undefined : reader.find(match.key, last, match.scope);
 }
 
+/** How a miss says to record what is missing; commands that know how the user records replace it with their own words. */
+export const recordHint = 'Record it again in record mode, or in auto mode to record only what is missing.';
+
 export function describeMiss(reader: CassetteReader, keyed: { match: MatchKey; canonical: Parameters<CassetteReader['nearest']>[0] }, cassette: string, method: string, path: string): CalltapeError {
   const recorded = reader.lastOrdinal(keyed.match.key);
   const scope = keyed.match.scope ? `session "${keyed.match.scope}"` : 'this run';
@@ -65,7 +68,7 @@ export function describeMiss(reader: CassetteReader, keyed: { match: MatchKey; c
   }
   const nearest = reader.nearest(keyed.canonical);
   const detail = nearest ? `; the nearest recording (${nearest.id}) differs at ${nearest.mismatch.field}:\n  ${nearest.mismatch.lines.join('\n  ')}` : '; the cassette has no recording of this kind';
-  return new CalltapeError('CASSETTE_MISS', `calltape: cassette ${cassette} has no recording for ${method} ${path}${detail}\nRe-record with --mode record, or use --mode auto to record what is missing.`);
+  return new CalltapeError('CASSETTE_MISS', `calltape: cassette ${cassette} has no recording for ${method} ${path}${detail}\n${recordHint}`);
 }
 
 export function withoutSessionHeader(headers: IncomingMessage['headers']): IncomingMessage['headers'] {

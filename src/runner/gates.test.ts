@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CaseResult } from '../scoring/case-result.js';
-import { evaluateGates, summarise } from './gates.js';
+import { evaluateGates, requireEvaluableGates, summarise } from './gates.js';
 
 const result = (test_id: string, status: CaseResult['status'], score: number, extra: Partial<CaseResult> = {}): CaseResult => ({
   run: 'default',
@@ -62,6 +62,12 @@ describe('gates', () => {
   it('max_regression compares with the baseline run of the same name', () => {
     expect(evaluateGates({ max_regression: 0.25 }, results, ['default'], new Map([['default', 0.75]]))[0]).toMatchObject({ pass: true, actual: 0.25 });
     expect(evaluateGates({ max_regression: 0.2 }, results, ['default'], new Map([['default', 0.75]]))[0]).toMatchObject({ pass: false, message: 'pass rate 75% → 50% (−25%; at most −20% allowed)' });
-    expect(evaluateGates({ max_regression: 0.2 }, results, ['default'], undefined)[0]).toMatchObject({ pass: true, message: 'no --baseline given; nothing to compare' });
+  });
+
+  it('a max_regression gate that cannot be evaluated is a configuration error, never a silent pass', () => {
+    expect(() => requireEvaluableGates('suite.yaml', { max_regression: 0.2 }, ['default'], undefined)).toThrow('suite.yaml: gates.max_regression: needs a baseline');
+    expect(() => requireEvaluableGates('suite.yaml', { max_regression: 0.2 }, ['default', 'large'], new Map([['default', 1]]))).toThrow('the baseline has no run "large" (it has "default")');
+    expect(() => requireEvaluableGates('suite.yaml', { max_regression: 0.2 }, ['default'], new Map([['default', 1]]))).not.toThrow();
+    expect(() => requireEvaluableGates('suite.yaml', { pass_rate: 1 }, ['default'], undefined)).not.toThrow();
   });
 });

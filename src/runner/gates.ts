@@ -1,3 +1,4 @@
+import { CalltapeError } from '../errors.js';
 import type { CaseResult } from '../scoring/case-result.js';
 import type { Gates } from '../scoring/suite-types.js';
 import { pct } from '../report/pct.js';
@@ -18,6 +19,18 @@ export function summarise(results: readonly CaseResult[], run: string): RunSumma
     pass_rate: rate(passed, own.length),
     mean_score: own.length === 0 ? 1 : round(own.reduce((sum, result) => sum + result.score, 0) / own.length),
   };
+}
+
+/**
+ * Fails (exit 2) before anything runs when a declared gate could not be evaluated: a
+ * `max_regression` gate needs a baseline, and one holding every run configuration of the suite.
+ * A gate that cannot be evaluated must never pass silently.
+ */
+export function requireEvaluableGates(file: string, gates: Gates, runs: readonly string[], baseline: ReadonlyMap<string, number> | undefined): void {
+  if (gates.max_regression === undefined) return;
+  if (!baseline) throw new CalltapeError('CONFIG_INVALID', `${file}: gates.max_regression: needs a baseline to compare with, and none was given`, 'Pass --baseline <run id or JSON report> (an earlier run of this suite), or remove the gate.');
+  const absent = runs.filter((run) => !baseline.has(run));
+  if (absent.length > 0) throw new CalltapeError('CONFIG_INVALID', `${file}: gates.max_regression: the baseline has no run ${absent.map((run) => `"${run}"`).join(', ')} (it has ${[...baseline.keys()].map((run) => `"${run}"`).join(', ') || 'none'})`, 'Use a baseline from a run of this suite.');
 }
 
 /**

@@ -75,7 +75,7 @@ export interface StoredRun {
 /**
  * Every `calltape test` run, queryable: runs, their run configurations, case results (status,
  * score, latency, tokens, calls) and argument diffs, in one SQLite file beside the cassettes
- * (tables documented in recordings/README.md). The whole JSON report is kept too, so any run can
+ * (tables documented in docs/reference/cassette-schema.md). The whole JSON report is kept too, so any run can
  * be shown again exactly as it was.
  */
 export class RunStore {

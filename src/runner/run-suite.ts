@@ -1,6 +1,7 @@
 import { cpus } from 'node:os';
-import { basename, dirname, extname } from 'node:path';
+import { basename, dirname, extname, relative } from 'node:path';
 import pLimit from 'p-limit';
+import type { CassetteUsage } from '../cassette/cassette-usage.js';
 import type { Config, ProxyMode } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -13,7 +14,8 @@ import { createCodeJudges } from '../judges/code-judges.js';
 import { driveAgent } from './drive-agent.js';
 import { driveDirect } from './drive-direct.js';
 import type { SuiteRunResult } from '../report/run-result.js';
-import { evaluateGates, summarise } from './gates.js';
+import { evaluateGates, requireEvaluableGates, summarise } from './gates.js';
+import { withRecordHint } from './record-hint.js';
 import { createLlmJudge } from '../judges/llm-judge.js';
 import { scoreCase, type CaseRun } from '../scoring/score-case.js';
 import type { RunConfig, Suite, SuiteCase } from '../scoring/suite-types.js';
@@ -32,6 +34,8 @@ export interface SuiteRunOptions {
   readonly onCase?: (result: CaseResult) => void;
   /** The API key direct mode and LLM judges send upstream (record, auto); never stored. */
   readonly apiKey?: string;
+  /** Told, once the proxy has closed, what the run did with its cassette (for the runs database). */
+  readonly onCassetteUse?: (usages: readonly CassetteUsage[]) => void;
 }
 
 export type { SuiteRunResult } from '../report/run-result.js';
@@ -44,6 +48,7 @@ export type { SuiteRunResult } from '../report/run-result.js';
  */
 export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<SuiteRunResult> {
   const started = Date.now();
+  requireEvaluableGates(suite.file, suite.gates, suite.runs.map((run) => run.name), options.baseline);
   if (!suite.agent) {
     const modelless = suite.runs.find((run) => run.model === undefined);
     if (modelless) throw new CalltapeError('CONFIG_INVALID', `${suite.file}: model: direct mode (no agent) needs a model${suite.runs.length > 1 ? ` (run "${modelless.name}" has none)` : ''}`);
@@ -67,6 +72,7 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
     },
     {
       logger: options.logger,
+      recordCommand: `calltape test ${relative(process.cwd(), suite.file) || suite.file} --mode record`,
       observer: {
         interaction: (interaction) => {
           const own = sessions.get(interaction.sessionId);
@@ -117,6 +123,7 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
   } finally {
     await codeJudges.close();
     await proxy.close();
+    options.onCassetteUse?.(proxy.cassetteUsage());
   }
 }
 
@@ -151,7 +158,7 @@ async function driveCase(
   }
   // A replay miss means the cassette cannot answer this case: it is not a verdict on the model.
   const missed = context.misses.get(session);
-  if (missed && missed.length > 0) error = `replay miss: ${missed[0] ?? ''}`;
+  if (missed && missed.length > 0) error = `replay miss: ${withRecordHint(missed[0] ?? '', `calltape test ${relative(process.cwd(), suite.file) || suite.file} --mode record (or --mode auto to record only what is missing)`)}`;
   const interactions = context.sessions.get(session) ?? [];
   // The upstream could not be reached (or timed out): whatever the agent did next says nothing about the model.
   const unreachable = interactions.find((interaction) => interaction.status === 'proxy-error' && (interaction.httpStatus === 502 || interaction.httpStatus === 504));

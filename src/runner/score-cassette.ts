@@ -4,7 +4,7 @@ import { buildTrajectories } from '../trace/build-trajectories.js';
 import type { Interaction } from '../trace/trace.js';
 import type { CaseResult } from '../scoring/case-result.js';
 import { createCodeJudges } from '../judges/code-judges.js';
-import { evaluateGates, summarise } from './gates.js';
+import { evaluateGates, requireEvaluableGates, summarise } from './gates.js';
 import type { SuiteRunResult } from './run-suite.js';
 import { scoreCase } from '../scoring/score-case.js';
 import type { Suite } from '../scoring/suite-types.js';
@@ -18,6 +18,7 @@ import type { Suite } from '../scoring/suite-types.js';
  */
 export async function scoreCassette(suite: Suite, cassette: string, options: { readonly now: Date; readonly baseline?: ReadonlyMap<string, number> }): Promise<SuiteRunResult> {
   const started = Date.now();
+  requireEvaluableGates(suite.file, suite.gates, suite.runs.map((run) => run.name), options.baseline);
   const sessions = new Map<string, Interaction[]>();
   for (const interaction of readInteractions(cassette)) {
     const own = sessions.get(interaction.sessionId);

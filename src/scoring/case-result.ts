@@ -20,7 +20,7 @@ export interface CaseResult {
   /** The trajectory checks' verdict, for cases with expect / never / judge. */
   readonly trajectory: TrajectoryResult | null;
   /** The calls the run made, in order. */
-  readonly calls: readonly { readonly name: string; readonly arguments: string; readonly mocked: boolean; readonly turn: number }[];
+  readonly calls: readonly { readonly name: string; readonly arguments: string; readonly mocked: boolean; /** Counting from 1: the LLM round trip the call was made in. */ readonly turn: number }[];
   /** Why the case failed or errored, one line each, for humans. */
   readonly problems: readonly string[];
   readonly error: string | null;

@@ -60,7 +60,7 @@ export async function scoreCase(suite: Suite, run: RunConfig, testCase: SuiteCas
     score: Math.round(score * 1e9) / 1e9,
     call,
     trajectory: verdict,
-    calls: trajectory.calls.map((made) => ({ name: made.name, arguments: made.argumentsRaw, mocked: made.mocked, turn: made.turn })),
+    calls: trajectory.calls.map((made) => ({ name: made.name, arguments: made.argumentsRaw, mocked: made.mocked, turn: made.turn + 1 })),
     problems: outcome.error !== null ? [outcome.error] : problems,
     error: outcome.error,
     duration_ms: Math.round(outcome.durationMs),

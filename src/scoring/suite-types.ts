@@ -49,8 +49,10 @@ export interface Suite {
   readonly runs: readonly RunConfig[];
   /** Mock files for every case (absolute). */
   readonly mocks: readonly string[];
-  /** Absolute. */
+  /** Absolute: the suite's `cassette` resolved against the suite's folder, else `recordings/<name>.sqlite` there. */
   readonly cassette: string;
+  /** The suite's pinned scoring clock, when it sets `now`. */
+  readonly now: Date | undefined;
   readonly checks: TrajectoryCase;
   readonly defaults: Pick<TestCase, 'extra_arguments' | 'multiple_calls' | 'pass_threshold'>;
   readonly gates: Gates;

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { basename, dirname, extname, isAbsolute, resolve } from 'node:path';
+import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { parse as parseYaml } from 'yaml';
 import { CalltapeError } from '../errors.js';
-import { configSchemaFile, schemaValidator } from '../config/schema-validator.js';
+import { configSchemaFile, givenValue, schemaValidator } from '../config/schema-validator.js';
 import type { JsonSchema, JsonValue } from '../trace/trace.js';
 import { schemaRegistry } from './load-schema-registry.js';
 import type { RunConfig, Suite, SuiteCase } from '../scoring/suite-types.js';
@@ -54,7 +54,9 @@ export function loadSuite(file: string, cwd: string): Suite {
     agent: value.agent && { command: value.agent.command, input: value.agent.input ?? 'arg', cwd: value.agent.cwd ? resolve(folder, value.agent.cwd) : cwd, timeoutMs: value.agent.timeout_ms ?? 120_000, env: value.agent.env ?? {} },
     runs,
     mocks: (value.mocks ?? []).map((mock) => existing(resolve(folder, mock), `${path}: mocks`)),
-    cassette: value.cassette ? resolve(folder, value.cassette) : resolve(cwd, 'recordings', `${name}.sqlite`),
+    // One rule for both: relative to the suite file, so a suite runs the same from any directory.
+    cassette: resolve(folder, value.cassette ?? join('recordings', `${name}.sqlite`)),
+    now: value.now === undefined ? undefined : new Date(value.now),
     checks: value.checks ?? {},
     defaults: value.defaults ?? {},
     gates: value.gates ?? {},
@@ -69,6 +71,7 @@ interface RawSuite {
   readonly tools?: string | JsonValue[] | { [tool: string]: JsonValue };
   readonly mocks?: string[];
   readonly cassette?: string;
+  readonly now?: string;
   readonly agent?: { command: string; input?: 'arg' | 'stdin' | 'env'; cwd?: string; timeout_ms?: number; env?: Record<string, string> };
   readonly runs?: { name: string; model?: string; system?: string; tools?: string | JsonValue[] | { [tool: string]: JsonValue } }[];
   readonly checks?: Suite['checks'];
@@ -155,7 +158,7 @@ function describeErrors(path: string, value: unknown, errors: readonly ErrorObje
       const params = error.params as Record<string, unknown>;
       const extra = error.keyword === 'additionalProperties' ? String(params['additionalProperty']) : error.keyword === 'unevaluatedProperties' ? String(params['unevaluatedProperty']) : undefined;
       const field = extra !== undefined ? [rest, extra].filter(Boolean).join('.') : rest;
-      const what = extra !== undefined ? 'unknown field' : error.keyword === 'required' && index !== undefined && rest === '' ? 'needs expected_tool, expected_calls, expect, never or judge' : error.keyword === 'enum' ? `must be one of ${JSON.stringify(params['allowedValues'])}` : `${error.message ?? 'is invalid'}${error.keyword === 'required' ? '' : ` (got ${JSON.stringify(error.data)})`}`;
+      const what = extra !== undefined ? 'unknown field' : error.keyword === 'required' && index !== undefined && rest === '' ? 'needs expected_tool, expected_calls, expect, never or judge' : error.keyword === 'enum' ? `must be one of ${JSON.stringify(params['allowedValues'])}${givenValue(error.data)}` : `${error.message ?? 'is invalid'}${error.keyword === 'required' ? '' : givenValue(error.data)}`;
       lines.push(`${path}: ${[where, field].filter(Boolean).join(': ') || '(suite)'}: ${what}`);
     }
   }

@@ -236,8 +236,8 @@ describe('calltape test (agent mode) and calltape score: the example suite', () 
     expect(report.cases.find((item) => item.test_id === 'TC-010')?.status).toBe('fail');
     // The transfer was answered by the mock: the agent's own execute_transfer never ran.
     expect(report.cases.find((item) => item.test_id === 'TC-016')?.calls).toEqual([
-      { name: 'execute_transfer', arguments: '{"recipient_name":"Sam Park","amount":20,"account_type":"checking"}', mocked: true, turn: 0 },
-      { name: 'get_balance', arguments: '{"account_type":"checking"}', mocked: false, turn: 1 },
+      { name: 'execute_transfer', arguments: '{"recipient_name":"Sam Park","amount":20,"account_type":"checking"}', mocked: true, turn: 1 },
+      { name: 'get_balance', arguments: '{"account_type":"checking"}', mocked: false, turn: 2 },
     ]);
     expect(report.cases.every((item) => item.agent.exit_code === 0)).toBe(true);
 

@@ -7,6 +7,7 @@ import { chatCompletionChunks, encodeSse } from '../support/openai-chat-chunks.j
 import { seededRandom } from '../support/random.js';
 import { startScriptedUpstream } from '../support/scripted-upstream.js';
 import { temporaryFolder } from '../support/test-proxy.js';
+import { agentRun } from '../support/weather-run.js';
 
 const agent = join(packageRoot, 'dist/examples/weather-agent.js');
 const question = 'What is the weather in Paris and Tokyo? Email the summary to ops@example.com.';
@@ -57,28 +58,53 @@ describe('calltape cassettes prune | merge', () => {
     const folder = temporaryFolder();
     const weather = join(folder, 'weather.sqlite');
     const other = join(folder, 'other.sqlite');
-    const env = { OPENAI_API_KEY: 'sk-test-record-0123456789' };
+    const env = { OPENAI_API_KEY: 'sk-test-record-0123456789', CALLTAPE_RUNS_DB: join(folder, 'runs.sqlite') };
+    const neverRun = await runCliAsync(['cassettes', 'prune', join(packageRoot, 'recordings/bank-demo.sqlite')], { env });
+    expect(neverRun.status).toBe(2);
+    expect(neverRun.stderr).toContain('no run of this cassette is noted');
     expect((await runCliAsync(['record', '--cassette', weather, '--upstream', upstream.url, '--', process.execPath, agent, question], { env })).status).toBe(0);
-    expect((await runCliAsync(['record', '--cassette', other, '--upstream', upstream.url, '--', process.execPath, agent, 'What is the weather in Oslo?'], { env })).status).toBe(0);
+    await agentRun(other, 'record', 'What is the weather in Oslo?');
     await upstream.close();
 
-    const neverReplayed = await runCliAsync(['cassettes', 'prune', weather]);
-    expect(neverReplayed.status).toBe(2);
-    expect(neverReplayed.stderr).toContain('has never been replayed');
+    // After a record run, what it recorded is in use.
+    expect((await runCliAsync(['cassettes', 'prune', weather, '--yes'], { env })).stdout).toContain('nothing to prune: the last run (record');
 
-    const merged = await runCliAsync(['cassettes', 'merge', weather, other]);
+    const merged = await runCliAsync(['cassettes', 'merge', weather, other], { env });
     expect(merged.stdout).toContain('merged 3 interaction(s)');
-    expect((await runCliAsync(['cassettes', 'merge', weather, other])).stdout).toContain('merged 0 interaction(s)');
+    expect((await runCliAsync(['cassettes', 'merge', weather, other], { env })).stdout).toContain('merged 0 interaction(s)');
 
     // Replaying only the weather run uses 3 of the 6 recordings…
-    const replayed = await runCliAsync(['replay', '--cassette', weather, '--', process.execPath, agent, question]);
+    const replayed = await runCliAsync(['replay', '--cassette', weather, '--', process.execPath, agent, question], { env });
     expect(replayed.stderr).toContain('3 replayed, 0 missed, 3 unused recording(s)');
-    expect((await runCliAsync(['cassettes', 'prune', weather, '--dry-run'])).stdout).toContain('3 recording(s) unused in the last replay would be deleted');
-    expect((await runCliAsync(['cassettes', 'prune', weather])).stdout).toContain('deleted 3 recording(s)');
+    const listed = await runCliAsync(['cassettes', 'prune', weather], { env });
+    expect(listed.stdout).toContain('3 recording(s) the last run (replay');
+    expect(listed.stdout).toContain('not a terminal: a dry run; pass --yes to delete');
+    expect(listed.stdout.match(/POST \/v1\/chat\/completions/g)).toHaveLength(3);
+    expect((await runCliAsync(['cassettes', 'prune', weather, '--dry-run', '--yes'], { env })).stdout).not.toMatch(/^deleted/m);
+    expect((await runCliAsync(['cassettes', 'prune', weather, '--yes'], { env })).stdout).toContain('deleted 3 recording(s)');
     // …and after pruning the same run still replays in full.
-    const again = await runCliAsync(['replay', '--cassette', weather, '--', process.execPath, agent, question]);
+    const again = await runCliAsync(['replay', '--cassette', weather, '--', process.execPath, agent, question], { env });
     expect(again.status).toBe(0);
     expect(again.stderr).toContain('3 replayed, 0 missed, 0 unused recording(s)');
+  });
+
+  it('keeps what calltape auto replayed and what it recorded', async () => {
+    const upstream = await startScriptedUpstream(scriptedWeatherModel);
+    const folder = temporaryFolder();
+    const cassette = join(folder, 'weather.sqlite');
+    const env = { OPENAI_API_KEY: 'sk-test-record-0123456789', CALLTAPE_RUNS_DB: join(folder, 'runs.sqlite') };
+    // Recorded in process: only the auto run needs noting.
+    await agentRun(cassette, 'record', 'What is the weather in Oslo?');
+    await agentRun(cassette, 'record', question);
+    // auto replays the Paris/Tokyo run and records a new one; only the Oslo run is unused.
+    const auto = await runCliAsync(['auto', '--cassette', cassette, '--upstream', upstream.url, '--', 'sh', '-c', `"$0" "$1" "$2" && "$0" "$1" "$3"`, process.execPath, agent, question, 'What is the weather in Lima?'], { env });
+    await upstream.close();
+    expect(auto.stderr).toContain('3 replayed, 0 missed, 3 recorded');
+    const pruned = await runCliAsync(['cassettes', 'prune', cassette, '--yes'], { env });
+    expect(pruned.stdout).toContain('deleted 3 recording(s)');
+    const replayed = await runCliAsync(['replay', '--cassette', cassette, '--', 'sh', '-c', `"$0" "$1" "$2" && "$0" "$1" "$3"`, process.execPath, agent, question, 'What is the weather in Lima?'], { env });
+    expect(replayed.status).toBe(0);
+    expect(replayed.stderr).toContain('6 replayed, 0 missed, 0 unused recording(s)');
   });
 });
 

@@ -194,6 +194,9 @@ describe('shadow scoring of live traffic', () => {
     await ask(client, 'transfer big', { session: 'b' });
     const alert = await feed.waitFor((event) => event['type'] === 'alert', 'the alert');
     expect(alert).toMatchObject({ policy: 'transfer-limits', passRate: 0.5, threshold: 0.9, evaluated: 2, failed: 1 });
+    // A dashboard opened after the alert fired still shows it (from the state API it loads first).
+    const state = (await (await fetch(`${proxy.url}/calltape/api/state`)).json()) as { alerts: unknown[] };
+    expect(state.alerts).toEqual([expect.objectContaining({ policy: 'transfer-limits', passRate: 0.5 })]);
     await eventually(() => expect(received).toHaveLength(1));
     expect(received[0]).toMatchObject({ source: 'calltape', kind: 'pass_rate_below_threshold', policy: 'transfer-limits', passRate: 0.5 });
     await ask(client, 'transfer big', { session: 'c' });

@@ -13,6 +13,8 @@ export interface CliProxy {
   /** Resolves with the exit code (or the signal name) when the process ends. */
   readonly exited: Promise<number | string>;
   stderr(): string;
+  /** What it printed so far (the banner first). */
+  stdout(): string;
 }
 
 /** Runs `calltape <args>` to completion. */
@@ -50,7 +52,7 @@ export async function startCliProxy(args: readonly string[], options: { env?: Re
     });
     void exited.then((code) => reject(new Error(`calltape proxy exited (${code}) before listening: ${stderr}`)));
   });
-  return { child, url: baseUrl.replace(/\/v1$/, ''), baseUrl, exited, stderr: () => stderr };
+  return { child, url: baseUrl.replace(/\/v1$/, ''), baseUrl, exited, stderr: () => stderr, stdout: () => stdout };
 }
 
 function ensureBuilt(): void {

@@ -6,6 +6,7 @@ import { fromText, toText, type InteractionRecord, type ToolCallRecord } from '.
 import { fileInside, isExportFileName, isRegularFile, isSafeInteractionId, isWritableTarget } from '../export-names.js';
 import { migrations } from './migrations.js';
 import { openCassette } from './open-cassette.js';
+import { closeAtRest } from './close-at-rest.js';
 
 const manifestName = 'cassette.yaml';
 
@@ -73,7 +74,7 @@ export function importCassette(folder: string, cassette: string): number {
     insert();
     return stems.length;
   } finally {
-    db.close();
+    closeAtRest(db);
   }
 }
 
@@ -118,25 +119,50 @@ export function cassetteText(cassette: string): string {
   }
 }
 
-/** One line per cassette in a folder: name, interactions, sessions, tool calls, last recorded. */
-export function listCassettes(folder: string): { name: string; interactions: number; sessions: number; toolCalls: number; lastRecordedAt: number | null }[] {
-  if (!existsSync(folder)) return [];
-  return readdirSync(folder)
-    .filter((name) => name.endsWith('.sqlite'))
-    .sort()
-    .map((name) => {
-      const db = openReadOnly(join(folder, name));
-      try {
-        const count = (sql: string): number => (db.prepare(sql).pluck().get() as number | null) ?? 0;
-        return {
-          name: name.slice(0, -'.sqlite'.length),
-          interactions: count('SELECT count(*) FROM interactions'),
-          sessions: count('SELECT count(*) FROM sessions'),
-          toolCalls: count('SELECT count(*) FROM tool_calls'),
-          lastRecordedAt: db.prepare('SELECT max(started_at) FROM interactions').pluck().get() as number | null,
-        };
-      } finally {
-        db.close();
+/** A cassette as `cassettes ls` lists it. */
+export interface CassetteSummary {
+  readonly name: string;
+  readonly interactions: number;
+  readonly sessions: number;
+  readonly toolCalls: number;
+  readonly lastRecordedAt: number | null;
+}
+
+/**
+ * One line per cassette in a folder, and the `.sqlite` files that are not cassettes (the runs,
+ * ratings or shadow databases kept beside them) with the reason each was skipped.
+ */
+export function listCassettes(folder: string): { cassettes: CassetteSummary[]; skipped: { name: string; reason: string }[] } {
+  const cassettes: CassetteSummary[] = [];
+  const skipped: { name: string; reason: string }[] = [];
+  if (!existsSync(folder)) return { cassettes, skipped };
+  for (const name of readdirSync(folder).filter((file) => file.endsWith('.sqlite')).sort()) {
+    let db: Database.Database;
+    try {
+      db = openReadOnly(join(folder, name));
+    } catch (error) {
+      skipped.push({ name, reason: (error as Error).message });
+      continue;
+    }
+    try {
+      const tables = new Set(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[]);
+      if (!tables.has('interactions') || !tables.has('sessions') || !tables.has('tool_calls')) {
+        skipped.push({ name, reason: 'not a cassette (no interactions table)' });
+        continue;
       }
-    });
+      const count = (sql: string): number => (db.prepare(sql).pluck().get() as number | null) ?? 0;
+      cassettes.push({
+        name: name.slice(0, -'.sqlite'.length),
+        interactions: count('SELECT count(*) FROM interactions'),
+        sessions: count('SELECT count(*) FROM sessions'),
+        toolCalls: count('SELECT count(*) FROM tool_calls'),
+        lastRecordedAt: db.prepare('SELECT max(started_at) FROM interactions').pluck().get() as number | null,
+      });
+    } catch (error) {
+      skipped.push({ name, reason: (error as Error).message });
+    } finally {
+      db.close();
+    }
+  }
+  return { cassettes, skipped };
 }

@@ -3,33 +3,58 @@ import { CalltapeError } from '../../errors.js';
 import { isSafeInteractionId } from '../export-names.js';
 import { requireCassette } from './cassette-files.js';
 import { openCassette } from './open-cassette.js';
+import { closeAtRest as close } from './close-at-rest.js';
 
 /**
  * Maintenance of whole cassettes (`calltape cassettes prune | merge`): each opens the file
  * through the store first, so it is migrated, and works in one IMMEDIATE transaction.
  */
 
+/** A recording `prune` would delete. */
+export interface PruneCandidate {
+  readonly id: string;
+  readonly sessionId: string;
+  readonly method: string;
+  readonly path: string;
+  readonly model: string | null;
+  readonly startedAt: number;
+}
+
 /**
- * Deletes the recordings the last replay run did not serve (with their tool calls and emptied
- * sessions). Returns how many were (or, with `dryRun`, would be) deleted; undefined when the
- * cassette was never replayed.
+ * The recordings a run did not use: neither served by it nor recorded since it started (so what
+ * `calltape auto` recorded survives). Read-only.
  */
-export function pruneUnused(cassette: string, dryRun: boolean): number | undefined {
-  const db = open(cassette);
+export function unusedRecordings(cassette: string, run: { readonly startedAt: number; readonly servedIds: ReadonlySet<string> }): PruneCandidate[] {
+  const db = openCassette(cassette, 'read');
   try {
-    const last = db.prepare('SELECT max(id) FROM replay_runs').pluck().get() as number | null;
-    if (last === null) return undefined;
-    const unused = db.prepare('SELECT count(*) FROM interactions WHERE last_replay_run IS NOT ?').pluck().get(last) as number;
-    if (dryRun || unused === 0) return unused;
-    db.transaction(() => {
-      db.prepare('DELETE FROM tool_calls WHERE interaction_id IN (SELECT id FROM interactions WHERE last_replay_run IS NOT ?)').run(last);
-      db.prepare('DELETE FROM interactions WHERE last_replay_run IS NOT ?').run(last);
-      db.exec(`DELETE FROM sessions WHERE id NOT IN (SELECT session_id FROM interactions);
-        UPDATE sessions SET interaction_count = (SELECT count(*) FROM interactions WHERE session_id = sessions.id)`);
-    }).immediate();
-    return unused;
+    const rows = db.prepare('SELECT id, session_id, method, path, model, started_at FROM interactions WHERE started_at < ? ORDER BY seq').all(run.startedAt) as { id: string; session_id: string; method: string; path: string; model: string | null; started_at: number }[];
+    return rows.filter((row) => !run.servedIds.has(row.id)).map((row) => ({ id: row.id, sessionId: row.session_id, method: row.method, path: row.path, model: row.model, startedAt: row.started_at }));
   } finally {
     db.close();
+  }
+}
+
+/** Deletes recordings by id, with their tool calls, and brings sessions up to date; returns how many went. */
+export function deleteRecordings(cassette: string, ids: readonly string[]): number {
+  if (ids.length === 0) return 0;
+  const db = open(cassette);
+  try {
+    return db
+      .transaction(() => {
+        const calls = db.prepare('DELETE FROM tool_calls WHERE interaction_id = ?');
+        const interaction = db.prepare('DELETE FROM interactions WHERE id = ?');
+        let deleted = 0;
+        for (const id of ids) {
+          calls.run(id);
+          deleted += interaction.run(id).changes;
+        }
+        db.exec(`DELETE FROM sessions WHERE id NOT IN (SELECT session_id FROM interactions);
+          UPDATE sessions SET interaction_count = (SELECT count(*) FROM interactions WHERE session_id = sessions.id)`);
+        return deleted;
+      })
+      .immediate();
+  } finally {
+    close(db);
   }
 }
 
@@ -66,7 +91,7 @@ export function mergeCassette(target: string, source: string): number {
       .immediate();
   } finally {
     db.prepare('DETACH DATABASE other').run();
-    db.close();
+    close(db);
   }
 }
 

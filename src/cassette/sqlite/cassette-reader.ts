@@ -36,8 +36,9 @@ export class CassetteReader {
   private readonly candidatesStatement: Database.Statement;
   private readonly idsStatement: Database.Statement<[], string>;
 
-  constructor(readonly path: string) {
-    this.db = openCassette(path, 'read');
+  /** `database`: a connection already open on the cassette (replay's read-only one, or its in-memory copy). */
+  constructor(readonly path: string, database?: Database.Database) {
+    this.db = database ?? openCassette(path, 'read');
     const columns = 'seq, id, status, http_status, error, ending, response_headers, response_body, response_chunks, started_at';
     // Prefer the recording made in the same session, then the earliest.
     this.findStatement = this.db.prepare(`SELECT ${columns} FROM interactions WHERE request_key = ? AND key_ordinal = ? ORDER BY (ordinal_scope = ?) DESC, seq LIMIT 1`);

@@ -1,7 +1,7 @@
 /**
  * Schema migrations of the SQLite store, applied in order; `PRAGMA user_version` holds the
  * number applied. Never edit a shipped migration: append a new one.
- * The tables are documented in recordings/README.md. Ids are UUIDv7 (time-ordered), so every
+ * The tables are documented in docs/reference/cassette-schema.md. Ids are UUIDv7 (time-ordered), so every
  * index grows at its end: random keys made inserts 2.5× slower.
  */
 export const migrations: readonly string[] = [

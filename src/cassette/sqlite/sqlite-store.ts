@@ -2,7 +2,8 @@ import type Database from 'better-sqlite3';
 import { CalltapeError } from '../../errors.js';
 import type { AssistantOutput, Interaction } from '../../trace/trace.js';
 import type { RecordedExchange } from '../recorded-exchange.js';
-import { openCassette } from './open-cassette.js';
+import { closeAtRest } from './close-at-rest.js';
+import { checkSchemaVersion, migrateCassette, openCassette } from './open-cassette.js';
 import { readInteraction, type InteractionRow } from './read-interaction.js';
 
 /** A captured tool call as `calltape calls` lists it. */
@@ -63,8 +64,21 @@ export class SqliteStore {
   private readonly interactionStatement: Database.Statement<[string], InteractionRow>;
   private readonly interactionsStatement: Database.Statement<[{ session: string | null }], InteractionRow>;
 
-  constructor(readonly path: string, options: { readonly readonly?: boolean } = {}) {
-    this.db = openCassette(path, options.readonly ? 'read' : 'write');
+  /** This store opened the file for writing, so it leaves the file at rest when it closes. */
+  private readonly ownsFile: boolean;
+
+  /**
+   * `readonly` never writes to the file (nor creates `-wal`/`-shm` beside it); `database` runs the
+   * store over a connection already open, such as an in-memory copy (checked, or migrated when writable).
+   */
+  constructor(readonly path: string, options: { readonly readonly?: boolean; readonly database?: Database.Database } = {}) {
+    const readonly = options.readonly ?? false;
+    if (options.database) {
+      this.db = options.database;
+      if (readonly) checkSchemaVersion(this.db, path);
+      else migrateCassette(this.db, path);
+    } else this.db = openCassette(path, readonly ? 'read' : 'write');
+    this.ownsFile = !readonly && !options.database;
     this.insertMany = this.prepareInsert();
     this.toolCallsStatement = this.db.prepare(
       // A call is mocked when any interaction says so: in override mode the answer rides on a later request.
@@ -146,19 +160,10 @@ export class SqliteStore {
       .immediate();
   }
 
-  /** Notes a replay run and which recordings it served (what `cassettes prune` keeps). */
-  noteReplayRun(run: { startedAt: number; endedAt: number; servedIds: readonly string[]; missed: number }): void {
-    this.db
-      .transaction(() => {
-        const id = this.db.prepare('INSERT INTO replay_runs (started_at, ended_at, served, missed) VALUES (?, ?, ?, ?)').run(run.startedAt, run.endedAt, run.servedIds.length, run.missed).lastInsertRowid;
-        const mark = this.db.prepare('UPDATE interactions SET last_replay_run = ? WHERE id = ?');
-        for (const served of run.servedIds) mark.run(id, served);
-      })
-      .immediate();
-  }
-
+  /** Closes the store; a file it wrote is left at rest (see `closeAtRest`). */
   close(): void {
-    this.db.close();
+    if (this.ownsFile) closeAtRest(this.db);
+    else this.db.close();
   }
 
   private prepareInsert(): (exchanges: readonly RecordedExchange[]) => void {

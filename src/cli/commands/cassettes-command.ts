@@ -1,8 +1,11 @@
-import { basename, join, relative } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
+import { createInterface } from 'node:readline/promises';
 import Table from 'cli-table3';
 import type { Command } from 'commander';
-import { cassetteText, exportCassette, importCassette, listCassettes } from '../../cassette/sqlite/cassette-files.js';
-import { mergeCassette, pruneUnused } from '../../cassette/sqlite/cassette-maintenance.js';
+import { cassetteText, exportCassette, importCassette, listCassettes, requireCassette } from '../../cassette/sqlite/cassette-files.js';
+import { deleteRecordings, mergeCassette, unusedRecordings } from '../../cassette/sqlite/cassette-maintenance.js';
+import { CassetteUseStore } from '../../runner/cassette-use-store.js';
+import { runsDb } from './runs-command.js';
 import { CalltapeError } from '../../errors.js';
 import { reportError } from '../exit-codes.js';
 import { resolveCassette } from '../resolve-cassette.js';
@@ -17,6 +20,7 @@ export function registerCassettesCommand(program: Command): void {
       process.exitCode = reportError(error, program.opts<{ debug?: boolean }>().debug === true);
     }
   };
+  const runAsync = (action: () => Promise<void>): Promise<void> => action().catch((error: unknown) => void (process.exitCode = reportError(error, program.opts<{ debug?: boolean }>().debug === true)));
 
   cassettes
     .command('ls')
@@ -24,11 +28,14 @@ export function registerCassettesCommand(program: Command): void {
     .option('--dir <folder>', 'folder to list', 'recordings')
     .action((flags: { dir: string }) =>
       run(() => {
-        const rows = listCassettes(flags.dir);
-        if (rows.length === 0) return void process.stdout.write(`no cassettes in ${flags.dir}\n`);
-        const table = new Table({ head: ['cassette', 'interactions', 'sessions', 'tool calls', 'last recorded'], style: { head: [], border: [] } });
-        for (const row of rows) table.push([row.name, row.interactions, row.sessions, row.toolCalls, row.lastRecordedAt === null ? '' : new Date(row.lastRecordedAt).toISOString()]);
-        process.stdout.write(`${table.toString()}\n`);
+        const { cassettes: rows, skipped } = listCassettes(flags.dir);
+        if (rows.length === 0) process.stdout.write(`no cassettes in ${flags.dir}\n`);
+        else {
+          const table = new Table({ head: ['cassette', 'interactions', 'sessions', 'tool calls', 'last recorded'], style: { head: [], border: [] } });
+          for (const row of rows) table.push([row.name, row.interactions, row.sessions, row.toolCalls, row.lastRecordedAt === null ? '' : new Date(row.lastRecordedAt).toISOString()]);
+          process.stdout.write(`${table.toString()}\n`);
+        }
+        for (const { name, reason } of skipped) process.stdout.write(`skipped ${name}: ${reason}\n`);
       }),
     );
 
@@ -54,17 +61,12 @@ export function registerCassettesCommand(program: Command): void {
 
   cassettes
     .command('prune')
-    .description('delete the recordings the last replay of the cassette did not use')
+    .description('delete the recordings the last run of the cassette neither used nor recorded (lists them first)')
     .argument('<cassette>', 'a name in recordings/ or a path')
-    .option('--dry-run', 'only say how many would go')
-    .action((name: string, flags: { dryRun?: boolean }) =>
-      run(() => {
-        const path = resolveCassette(name, process.cwd());
-        const pruned = pruneUnused(path, flags.dryRun === true);
-        if (pruned === undefined) throw new CalltapeError('CONFIG_INVALID', `${path} has never been replayed; prune keeps what the last replay used`, 'Replay it first: calltape replay --cassette NAME -- <command>.');
-        process.stdout.write(flags.dryRun ? `${pruned} recording(s) unused in the last replay would be deleted\n` : `deleted ${pruned} recording(s) unused in the last replay\n`);
-      }),
-    );
+    .option('--dry-run', 'only list what would be deleted (the default when not on a terminal)')
+    .option('--yes', 'delete without asking')
+    .option('--runs-db <file>', 'where runs are noted (default recordings/calltape-runs.sqlite)')
+    .action((name: string, flags: PruneFlags) => runAsync(() => prune(resolveCassette(name, process.cwd()), flags)));
 
   cassettes
     .command('merge')
@@ -91,4 +93,45 @@ export function registerCassettesCommand(program: Command): void {
         process.stdout.write(`imported ${count} interaction(s) into ${relative(process.cwd(), path) || path}\n`);
       }),
     );
+}
+
+interface PruneFlags {
+  readonly dryRun?: boolean;
+  readonly yes?: boolean;
+  readonly runsDb?: string;
+}
+
+/**
+ * Lists what the last noted run of the cassette left unused, then deletes it: with --yes, or
+ * after a yes on a terminal. Off a terminal without --yes it is a dry run, so a script never
+ * deletes by accident.
+ */
+async function prune(path: string, flags: PruneFlags): Promise<void> {
+  requireCassette(path);
+  const database = runsDb(flags);
+  const uses = CassetteUseStore.forReading(database);
+  const last = uses?.last(resolve(path));
+  uses?.close();
+  const shown = relative(process.cwd(), path) || path;
+  if (!last) throw new CalltapeError('CONFIG_INVALID', `${shown}: no run of this cassette is noted in ${relative(process.cwd(), database) || database}; prune keeps what the last run used or recorded, so it needs one`, `Run it first, e.g. calltape replay --cassette ${basename(path, '.sqlite')} -- <command> or calltape test <suite>, or pass the --runs-db it noted its runs in.`);
+  const unused = unusedRecordings(path, last);
+  const since = new Date(last.startedAt).toISOString();
+  if (unused.length === 0) return void process.stdout.write(`nothing to prune: the last run (${last.mode}, ${since}) used or recorded every recording in ${shown}\n`);
+  for (const item of unused) process.stdout.write(`  ${item.id}  ${new Date(item.startedAt).toISOString()}  ${item.method} ${item.path}${item.model ? `  ${item.model}` : ''}  session ${item.sessionId}\n`);
+  const what = `${unused.length} recording(s) the last run (${last.mode}, ${since}) neither used nor recorded`;
+  const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
+  if (flags.dryRun || (!flags.yes && !interactive)) {
+    return void process.stdout.write(`${what} would be deleted from ${shown}${flags.dryRun ? '' : ' (not a terminal: a dry run; pass --yes to delete)'}\n`);
+  }
+  if (!flags.yes && !(await confirm(`delete ${what} from ${shown}? [y/N] `))) return void process.stdout.write('nothing deleted\n');
+  process.stdout.write(`deleted ${deleteRecordings(path, unused.map((item) => item.id))} recording(s) from ${shown}\n`);
+}
+
+async function confirm(question: string): Promise<boolean> {
+  const prompt = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    return /^y(es)?$/i.test((await prompt.question(question)).trim());
+  } finally {
+    prompt.close();
+  }
 }

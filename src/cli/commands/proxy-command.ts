@@ -3,7 +3,10 @@ import type { Command } from 'commander';
 import { loadConfig, type ConfigFlags } from '../../config/load-config.js';
 import { createLogger } from '../../logger.js';
 import { startProxy } from '../../proxy/proxy-server.js';
+import type { ProxyMode } from '../../config/config.js';
+import { noteCassetteUse } from '../../runner/cassette-use-store.js';
 import { exitCodes, reportError } from '../exit-codes.js';
+import { runsDb } from './runs-command.js';
 
 export function registerProxyCommand(program: Command): void {
   program
@@ -23,21 +26,14 @@ export function registerProxyCommand(program: Command): void {
     .option('--policies <file>', 'shadow-score every tool call against this policies file (YAML or JSON; reloaded when it changes)')
     .option('--shadow-db <file>', 'where shadow scores go (default recordings/calltape-shadow.sqlite)')
     .option('--admin-token <token>', 'token /metrics, the dashboard and the feed require (prefer CALLTAPE_ADMIN_TOKEN: flags show in ps)')
-    .action(async (flags: ConfigFlags) => {
+    .option('--runs-db <file>', 'where the run is noted for `cassettes prune` (default recordings/calltape-runs.sqlite)')
+    .action(async (flags: ConfigFlags & { readonly runsDb?: string }) => {
       const debug = program.opts<{ debug?: boolean }>().debug === true;
       try {
         const { config, file } = loadConfig(flags, process.env, process.cwd());
         const logger = createLogger(config.logLevel);
         const proxy = await startProxy(config, { logger });
-        const cassette = config.mode === 'record' ? relative(process.cwd(), config.cassette) || config.cassette : 'none (passthrough)';
-        process.stdout.write(
-          `calltape proxy listening on ${proxy.url}\n` +
-            `  OPENAI_BASE_URL=${proxy.baseUrl}\n` +
-            `  upstream ${config.upstream} · mode ${config.mode} · cassette ${cassette}${file ? ` · config ${relative(process.cwd(), file)}` : ''}\n` +
-            (config.mocks.files.length > 0 || config.mocks.strictTools ? `  mocks ${config.mocks.files.map((path) => relative(process.cwd(), path)).join(', ') || 'none'}${config.mocks.strictTools ? ' · strict tools' : ''}\n` : '') +
-            (config.shadow.policies ? `  shadow scoring: policies ${relative(process.cwd(), config.shadow.policies)} · results ${relative(process.cwd(), config.shadow.database)}\n` : '') +
-            `  dashboard ${proxy.url}/calltape/ · metrics ${proxy.url}/metrics${config.admin.token ? ' (admin token required)' : ''}\n`,
-        );
+        // Handlers first: a script may stop the proxy as soon as it reads the banner.
         let signals = 0;
         const stop = (signal: NodeJS.Signals): void => {
           if (++signals > 1) {
@@ -46,13 +42,40 @@ export function registerProxyCommand(program: Command): void {
           }
           logger.info(`${signal}: finishing ${proxy.inFlight} in-flight request(s), then exiting`);
           proxy.close().then(
-            () => process.exit(exitCodes.ok),
+            () => {
+              noteCassetteUse(runsDb(flags), proxy.cassetteUsage());
+              process.exit(exitCodes.ok);
+            },
             (error: unknown) => process.exit(reportError(error, debug)),
           );
         };
         process.on('SIGTERM', stop).on('SIGINT', stop);
+        process.stdout.write(
+          `calltape proxy listening on ${proxy.url}\n` +
+            `  OPENAI_BASE_URL=${proxy.baseUrl}\n` +
+            `  ${modeLine(config.mode, config.upstream, relative(process.cwd(), config.cassette) || config.cassette)}${file ? ` · config ${relative(process.cwd(), file)}` : ''}\n` +
+            (config.mocks.files.length > 0 || config.mocks.strictTools ? `  mocks ${config.mocks.files.map((path) => relative(process.cwd(), path)).join(', ') || 'none'}${config.mocks.strictTools ? ' · strict tools' : ''}\n` : '') +
+            (config.shadow.policies ? `  shadow scoring: policies ${relative(process.cwd(), config.shadow.policies)} · results ${relative(process.cwd(), config.shadow.database)}\n` : '') +
+            `  dashboard ${proxy.url}/calltape/ · metrics ${proxy.url}/metrics${config.admin.token ? ' (admin token required)' : ''}\n`,
+        );
       } catch (error) {
         process.exitCode = reportError(error, debug);
       }
     });
+}
+
+/** The banner's account of what this mode does with the upstream and the cassette. */
+export function modeLine(mode: ProxyMode, upstream: string, cassette: string): string {
+  switch (mode) {
+    case 'passthrough':
+      return `upstream ${upstream} · mode passthrough · cassette none (nothing is recorded)`;
+    case 'record':
+      return `upstream ${upstream} · mode record · cassette ${cassette} (every round trip is recorded)`;
+    case 'replay':
+      return `upstream none (offline) · mode replay · cassette ${cassette} (read only; a request without a recording gets a 404)`;
+    case 'auto':
+      return `upstream ${upstream} (only for requests without a recording) · mode auto · cassette ${cassette} (replayed, missing ones recorded)`;
+    case 'diff':
+      return `upstream ${upstream} · mode diff · cassette ${cassette} (read only; live tool calls compared with it)`;
+  }
 }

@@ -11,7 +11,8 @@ import { exitCodes, reportError } from '../exit-codes.js';
 
 /** The runs database: --runs-db, else CALLTAPE_RUNS_DB, else recordings/calltape-runs.sqlite. */
 export function runsDb(flags: { readonly runsDb?: string | undefined }): string {
-  return resolve(flags.runsDb ?? process.env['CALLTAPE_RUNS_DB'] ?? 'recordings/calltape-runs.sqlite');
+  // An empty variable counts as unset (CI templates often export empty values).
+  return resolve(flags.runsDb ?? (process.env['CALLTAPE_RUNS_DB'] || 'recordings/calltape-runs.sqlite'));
 }
 
 /** `calltape runs ls|show` and `calltape compare`: stored runs, and what changed between two. */

@@ -1,5 +1,5 @@
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { loadConfig, type ConfigFlags } from '../../config/load-config.js';
@@ -12,8 +12,13 @@ import { markdownReport } from '../../report/markdown-report.js';
 import { terminalReport } from '../../report/terminal-report.js';
 import type { CaseResult } from '../../scoring/case-result.js';
 import { loadSuite } from '../../suites/load-suite.js';
+import { filterSuite } from '../../runner/filter-cases.js';
+import { expectedTools } from '../../scoring/score-case.js';
+import type { Suite } from '../../scoring/suite-types.js';
 import { runSuite, type SuiteRunResult } from '../../runner/run-suite.js';
 import { RunStore } from '../../runner/run-store.js';
+import { noteCassetteUse } from '../../runner/cassette-use-store.js';
+import type { CassetteUsage } from '../../cassette/cassette-usage.js';
 import { scoreCassette } from '../../runner/score-cassette.js';
 import { loadPolicies } from '../../live/load-policies.js';
 import { scoreCassetteWithPolicies } from '../../live/score-cassette-policies.js';
@@ -35,6 +40,8 @@ interface ReportFlags {
 }
 interface TestFlags extends ConfigFlags, ReportFlags {
   readonly concurrency?: string;
+  readonly filter?: string;
+  readonly list?: boolean;
 }
 interface ScoreFlags extends ReportFlags {
   readonly cassette: string;
@@ -64,7 +71,9 @@ export function registerTestCommands(program: Command): void {
       .option('--config <file>', 'proxy configuration to start from (upstream, timeouts, redaction)')
       .option('--upstream <url>', 'provider origin for record and auto')
       .option('--anthropic-upstream <url>', 'Anthropic origin for record and auto')
-      .option('--cassette <name>', "use this cassette instead of the suite's (a name in recordings/ or a path)"),
+      .option('--cassette <name>', "use this cassette instead of the suite's (a name in recordings/ or a path)")
+      .option('--filter <patterns>', 'run only the cases whose test id, tag or expected tool matches a pattern (globs, comma-separated: TC-01*,safety)')
+      .option('--list', 'print the cases that would run (after --filter) and exit'),
   ).action(async (files: string[], flags: TestFlags) => {
     process.exitCode = await guarded(program, async () => {
       const cwd = process.cwd();
@@ -73,7 +82,11 @@ export function registerTestCommands(program: Command): void {
       const concurrency = flags.concurrency === undefined ? undefined : Number(flags.concurrency);
       if (concurrency !== undefined && (!Number.isInteger(concurrency) || concurrency < 1)) throw new CalltapeError('CONFIG_INVALID', `command line: --concurrency: must be a whole number ≥ 1 (got "${flags.concurrency}")`);
       const { config } = loadConfig({ config: flags.config, upstream: flags.upstream, anthropicUpstream: flags.anthropicUpstream }, process.env, cwd);
-      const suites = files.map((file) => loadSuite(file, cwd)).map((suite) => (flags.cassette ? { ...suite, cassette: resolveCassette(flags.cassette, cwd) } : suite));
+      const suites = files.map((file) => filterSuite(loadSuite(file, cwd), flags.filter)).map((suite) => (flags.cassette ? { ...suite, cassette: resolveCassette(flags.cassette, cwd) } : suite));
+      if (flags.list) {
+        for (const suite of suites) process.stdout.write(listCases(suite, cwd));
+        return exitCodes.ok;
+      }
       const results: SuiteRunResult[] = [];
       for (const suite of suites) {
         const progress = startProgress(suite.cases.length * suite.runs.length);
@@ -81,11 +94,12 @@ export function registerTestCommands(program: Command): void {
           config,
           mode,
           ...(concurrency !== undefined ? { concurrency } : {}),
-          now: clock(flags.now),
+          now: clock(flags.now, suite.now),
           logger: createLogger('error'),
           ...baseline(flags.baseline, runsDb(flags)),
           ...(process.env['OPENAI_API_KEY'] ? { apiKey: process.env['OPENAI_API_KEY'] } : {}),
           onCase: progress.tick,
+          ...(flags.store === false ? {} : { onCassetteUse: (usages: readonly CassetteUsage[]) => noteCassetteUse(runsDb(flags), usages) }),
         }).finally(progress.stop);
         results.push(result);
       }
@@ -113,7 +127,7 @@ export function registerTestCommands(program: Command): void {
         return result.failedCalls + result.failedSessions > 0 ? exitCodes.failed : exitCodes.ok;
       }
       const suite = loadSuite(flags.suite as string, cwd);
-      const result = await scoreCassette(suite, resolveCassette(flags.cassette, cwd), { now: clock(flags.now), ...baseline(flags.baseline, runsDb(flags)) });
+      const result = await scoreCassette(suite, resolveCassette(flags.cassette, cwd), { now: clock(flags.now, suite.now), ...baseline(flags.baseline, runsDb(flags)) });
       return report([result], flags);
     });
   });
@@ -148,18 +162,37 @@ function report(results: readonly SuiteRunResult[], flags: ReportFlags): number 
     store?.close();
   }
   for (const result of results) {
-    if (flags.json) writeFileSync(resolve(target(flags.json, result)), jsonReport(result, exitCode));
-    if (flags.junit) writeFileSync(resolve(target(flags.junit, result)), junitReport(result));
-    if (flags.markdown) writeFileSync(resolve(target(flags.markdown, result)), markdownReport(result));
-    if (flags.html) writeFileSync(resolve(target(flags.html, result)), htmlReport(result));
+    if (flags.json) writeReport(target(flags.json, result), jsonReport(result, exitCode));
+    if (flags.junit) writeReport(target(flags.junit, result), junitReport(result));
+    if (flags.markdown) writeReport(target(flags.markdown, result), markdownReport(result));
+    if (flags.html) writeReport(target(flags.html, result), htmlReport(result));
     const summary = process.env['GITHUB_STEP_SUMMARY'];
     if (summary) appendFileSync(summary, markdownReport(result));
   }
   return exitCode;
 }
 
-function clock(now: string | undefined): Date {
-  if (now === undefined) return new Date();
+/** Writes a report file, creating its folder: a fresh CI checkout has no reports/ yet. */
+function writeReport(path: string, text: string): void {
+  const absolute = resolve(path);
+  mkdirSync(dirname(absolute), { recursive: true });
+  writeFileSync(absolute, text);
+}
+
+/** `--list`: what would run, one case per line with what a filter can select it by. */
+function listCases(suite: Suite, cwd: string): string {
+  const lines = suite.cases.map((testCase) => {
+    const tags = testCase.tags?.length ? `  tags: ${testCase.tags.join(', ')}` : '';
+    const tools = expectedTools(testCase);
+    return `  ${testCase.test_id}${tags}${tools.length ? `  tools: ${tools.join(', ')}` : ''}\n`;
+  });
+  const runs = suite.runs.length > 1 ? ` × ${suite.runs.length} runs (${suite.runs.map((run) => run.name).join(', ')})` : '';
+  return `${relative(cwd, suite.file) || suite.file}: ${suite.cases.length} case(s)${runs} · cassette ${relative(cwd, suite.cassette) || suite.cassette}\n${lines.join('')}`;
+}
+
+/** The scoring clock: --now, else the suite's pinned `now`, else the time of the run. */
+function clock(now: string | undefined, pinned: Date | undefined): Date {
+  if (now === undefined) return pinned ?? new Date();
   const date = new Date(now);
   if (Number.isNaN(date.getTime())) throw new CalltapeError('CONFIG_INVALID', `command line: --now: not an ISO 8601 date-time (got "${now}")`);
   return date;

@@ -8,9 +8,13 @@ import { createLogger } from '../../logger.js';
 import { startProxy, type RunningProxy } from '../../proxy/proxy-server.js';
 import { exitCodes, reportError } from '../exit-codes.js';
 import { resolveCassette } from '../resolve-cassette.js';
+import { withRecordHint } from '../../runner/record-hint.js';
+import { noteCassetteUse } from '../../runner/cassette-use-store.js';
+import { runsDb } from './runs-command.js';
 
 interface WrapFlags extends ConfigFlags {
   readonly cassette?: string;
+  readonly runsDb?: string;
 }
 
 /**
@@ -37,6 +41,7 @@ export function registerWrapCommands(program: Command): void {
       .option('--log-level <level>', 'silent | error | info | debug')
       .option('--mocks <files>', 'mock tool files (JSON or YAML), comma-separated')
       .option('--strict-tools', 'refuse model turns calling a tool that is neither mocked nor allowed')
+      .option('--runs-db <file>', 'where the run is noted for `cassettes prune` (default recordings/calltape-runs.sqlite)')
       .action(async (command: string[], flags: WrapFlags) => {
         const debug = program.opts<{ debug?: boolean }>().debug === true;
         try {
@@ -52,9 +57,11 @@ async function runWrapped(mode: Exclude<ProxyMode, 'passthrough'>, command: stri
   const cwd = process.cwd();
   const { config } = loadConfig({ ...flags, mode, port: '0', host: '127.0.0.1', cassette: resolveCassette(flags.cassette ?? '', cwd) }, process.env, cwd);
   const logger = createLogger(config.logLevel === 'info' ? 'error' : config.logLevel);
-  const proxy = await startProxy(config, { logger });
   const [file, ...args] = command;
   if (!file) throw new CalltapeError('CONFIG_INVALID', 'no command given: calltape ' + mode + ' --cassette NAME -- <command...>');
+  const again = `--cassette ${flags.cassette ?? ''} -- ${command.join(' ')}`;
+  const recordWith = `calltape record ${again} (or calltape auto ${again} to keep what is recorded)`;
+  const proxy = await startProxy(config, { logger, recordCommand: recordWith });
   const env: NodeJS.ProcessEnv = { ...process.env, OPENAI_BASE_URL: proxy.baseUrl, ANTHROPIC_BASE_URL: proxy.url };
   // Offline SDKs still refuse to start without a key; a placeholder never leaves this machine in replay.
   if (mode === 'replay') {
@@ -74,7 +81,8 @@ async function runWrapped(mode: Exclude<ProxyMode, 'passthrough'>, command: stri
   process.off('SIGINT', forward).off('SIGTERM', forward);
   const unused = proxy.unusedRecordings().length;
   await proxy.close();
-  printSummary(mode, proxy, unused, relative(cwd, config.cassette) || config.cassette);
+  noteCassetteUse(runsDb(flags), proxy.cassetteUsage());
+  printSummary(mode, proxy, unused, relative(cwd, config.cassette) || config.cassette, recordWith);
   if (code !== 0) return code;
   if (mode === 'diff') return proxy.stats.diffs.length > 0 ? exitCodes.failed : exitCodes.ok;
   // A refused tool call is a test failure even when the agent swallowed the error.
@@ -82,7 +90,7 @@ async function runWrapped(mode: Exclude<ProxyMode, 'passthrough'>, command: stri
   return mode === 'replay' && proxy.stats.misses > 0 ? exitCodes.failed : exitCodes.ok;
 }
 
-function printSummary(mode: string, proxy: RunningProxy, unused: number, cassette: string): void {
+function printSummary(mode: string, proxy: RunningProxy, unused: number, cassette: string, recordWith: string): void {
   const { hits, misses, recorded, expired, missReasons, diffs, compared } = proxy.stats;
   if (mode === 'diff') {
     const unmatched = diffs.filter((diff) => diff.recordingId === undefined).length;
@@ -96,5 +104,5 @@ function printSummary(mode: string, proxy: RunningProxy, unused: number, cassett
       : [`${hits} replayed`, `${misses} missed`, ...(mode === 'auto' ? [`${recorded} recorded`] : []), `${unused} unused recording(s)`, ...(expired > 0 ? [`${expired} past expiry.maxAge`] : [])];
   if (proxy.stats.refused > 0) parts.push(`${proxy.stats.refused} turn(s) refused under mocks.strictTools`);
   process.stderr.write(`calltape ${mode}: ${parts.join(', ')} · cassette ${cassette}\n`);
-  for (const reason of missReasons) process.stderr.write(`  miss: ${reason.replace(/\n/g, '\n        ')}\n`);
+  for (const reason of missReasons) process.stderr.write(`  miss: ${withRecordHint(reason, recordWith).replace(/\n/g, '\n        ')}\n`);
 }

@@ -21,7 +21,8 @@ export function chainsOf(chains: ExpectationChains): readonly (readonly CallExpe
  */
 export function orderCheck(before: ExpectationChains | undefined, trajectory: Trajectory, options: ScoreOptions, neverBefore?: ExpectationChains): ReturnType<typeof finishCheck> {
   const pairsOf = (chains: ExpectationChains | undefined) => (chains === undefined ? [] : chainsOf(chains).flatMap((chain) => chain.slice(1).map((later, index) => [chain[index] as CallExpectationObject, later] as const)));
-  const turnsOf = (expectation: CallExpectationObject): number[] => trajectory.calls.filter((call) => matchCall(expectation, call, options).matches).map((call) => call.turn);
+  // Turn numbers count from 1, as every report shows them (the trajectory's own `turn` is an index).
+  const turnsOf = (expectation: CallExpectationObject): number[] => trajectory.calls.filter((call) => matchCall(expectation, call, options).matches).map((call) => call.turn + 1);
   const problems: string[] = [];
   const reasons = new Set<TrajectoryReason>();
   const outcomes: { [key: string]: JsonValue }[] = [];

@@ -120,7 +120,7 @@ describe('order and step checks', () => {
     expect((await scoreTrajectory(testCase({ before: ['search', 'fetch'] }), sequence(search('x'), ['fetch']))).pass).toBe(true);
     const reversed = await scoreTrajectory(testCase({ before: ['search', 'fetch'] }), sequence(['fetch'], search('x')));
     expect(reversed).toMatchObject({ pass: false, reasons: ['out_of_order'] });
-    expect(reversed.checks[0]?.message).toBe('search (first in turn 1) did not come before fetch (turn 0)');
+    expect(reversed.checks[0]?.message).toBe('search (first in turn 2) did not come before fetch (turn 1)');
     const together = await scoreTrajectory(testCase({ before: ['search', 'fetch'] }), trajectory([[search('x'), ['fetch']]]));
     expect(together.pass).toBe(false);
     expect((await scoreTrajectory(testCase({ before: [['search', 'fetch'], ['fetch', 'reply']] }), sequence(search('x'), ['fetch'], ['reply']))).pass).toBe(true);

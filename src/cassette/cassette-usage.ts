@@ -1,0 +1,19 @@
+import type { ProxyMode } from '../config/config.js';
+
+/**
+ * What one proxy run did with one cassette. It goes to the runs database, never into the
+ * cassette (replay writes nothing there), and is what `calltape cassettes prune` keeps: the
+ * recordings the last run served, and everything recorded since it started.
+ */
+export interface CassetteUsage {
+  /** Absolute path of the cassette. */
+  readonly cassette: string;
+  readonly mode: ProxyMode;
+  /** Epoch milliseconds. */
+  readonly startedAt: number;
+  readonly endedAt: number;
+  /** Ids of the recordings served (replay and auto). */
+  readonly servedIds: readonly string[];
+  /** Requests that found no recording. */
+  readonly missed: number;
+}
