@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Socket, type AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
@@ -17,6 +17,7 @@ import type { ProviderAdapter } from '../providers/provider-adapter.js';
 import { CapturePipeline } from './capture-pipeline.js';
 import { CapturedRoute } from './captured-route.js';
 import { CassetteRegistry } from './cassette-registry.js';
+import { ConnectionTracker } from './connection-tracker.js';
 import { HttpRouter } from './http-router.js';
 import { createLogger, type Logger } from '../logger.js';
 import { loadMockState } from './mock-state.js';
@@ -100,8 +101,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
   /** The origin served, once listening (requests arrive only after). */
   let origin = '';
   const router = new HttpRouter({ mode: config.mode, allowRequestOverride: config.cassettes.allowRequestOverride, logger, redactor, pipeline, capturedRoute, passThroughs, admin: live, cassetteFor, origin: () => origin });
-  let inFlight = 0;
-  let drained: (() => void) | undefined;
+  const connections = new ConnectionTracker();
 
   // No input may take the process down: whatever escapes a listener is answered, logged with its code and counted.
   const listenerFailed: ListenerFailureSink = (kind, error, request) => {
@@ -111,18 +111,11 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
   // Timeouts are enforced on this sweep, so it runs often enough for the shortest one to hold.
   const connectionsCheckingInterval = Math.min(30_000, Math.max(250, Math.floor(Math.min(config.timeouts.requestHeadersMs, config.timeouts.requestMs) / 4)));
   const server = createServer({ connectionsCheckingInterval }, guardRequestListener((request, response) => {
-    inFlight++;
-    response.once('close', () => {
-      inFlight--;
-      if (inFlight === 0) drained?.();
-    });
+    connections.request(response);
     return router.handle(request, response);
   }, listenerFailed));
-  // Relayed WebSocket connections are not the HTTP server's to close: tracked here for shutdown.
-  const upgraded = new Set<Duplex>();
   server.on('upgrade', guardUpgradeListener((request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    upgraded.add(socket);
-    socket.once('close', () => upgraded.delete(socket));
+    connections.upgrade(socket);
     // A relayed WebSocket or feed client with no traffic either way for this long is gone: its socket is freed.
     if (socket instanceof Socket) socket.setTimeout(config.timeouts.webSocketIdleMs, () => socket.destroy());
     if (!live.upgrade(request, socket, head)) upgradeRoute.handle(request, socket, head);
@@ -146,13 +139,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
   };
 
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(config.port, config.host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    await listen(server, config.port, config.host);
   } catch (error) {
     // Nothing may keep the process alive after a failed start (the store worker would).
     await release();
@@ -171,7 +158,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
     baseUrl: `${url}/v1`,
     port,
     get inFlight() {
-      return inFlight;
+      return connections.inFlight;
     },
     stats,
     unusedRecordings: () => cassettes.unusedRecordings(stats.served),
@@ -180,14 +167,9 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
       closing ??= (async () => {
         server.close();
         server.closeIdleConnections();
-        if (inFlight > 0) {
-          await new Promise<void>((resolve) => {
-            drained = resolve;
-            setTimeout(resolve, config.timeouts.shutdownGraceMs).unref();
-          });
-        }
+        await connections.drain(config.timeouts.shutdownGraceMs);
         server.closeAllConnections();
-        for (const socket of upgraded) socket.destroy();
+        connections.destroyUpgraded();
         const endedAt = Date.now();
         usage = cassettes.usage(stats.served).map(({ path, mode, servedIds }) => ({ cassette: resolve(path), mode, startedAt, endedAt, servedIds, missed: stats.missedIn.get(path) ?? 0 }));
         await release();
@@ -195,6 +177,16 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
       return closing;
     },
   };
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
 }
 
 /** Run statistics before the first request. */
