@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { chooseAnswer, renderAnswer } from '../mocks/choose-answer.js';
 import type { JsonValue } from '../trace/trace.js';
 import { normaliseBySchema } from './normalise/normalise-by-schema.js';
@@ -59,6 +60,13 @@ describe('issue 17: inherited names never count as arguments, rules or schemas',
     expect(chooseAnswer(mock, { id: 'c', name: 't', argumentsRaw: '{}' }, { session: 's', occurrence: 0 })).toEqual(mock.otherwise);
     expect(chooseAnswer(mock, { id: 'c', name: 't', argumentsRaw: '{"constructor":"x"}' }, { session: 's', occurrence: 0 })).toBe(mock.when[0]);
     expect(renderAnswer(mock, mock.otherwise, { id: 'c', name: 't', argumentsRaw: '{}' })).toMatchObject({ isError: true });
+  });
+
+  it('a suite written in YAML with __proto__ and constructor keys scores them as arguments and pollutes nothing', () => {
+    const testCase = parseYaml('expected_tool: t\narguments:\n  __proto__: { polluted: true }\n  constructor: x\n') as TestCase;
+    expect(scoreCall(testCase, [{ name: 't', arguments: '{"__proto__": {"polluted": true}, "constructor": "x"}' }]).is_correct).toBe(true);
+    expect(scoreCall(testCase, [{ name: 't', arguments: '{"constructor": "x"}' }]).mismatches['__proto__']?.reason).toBe('missing_argument');
+    expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
   });
 
   it('keeps an omitted marker meaning the same in the case and in a call', () => {

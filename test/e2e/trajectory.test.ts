@@ -71,7 +71,7 @@ describe('trajectory checks end to end', () => {
     const [trajectory, ...others] = buildTrajectories(interactions);
     expect(others).toHaveLength(0);
     if (!trajectory) throw new Error('no trajectory');
-    expect(trajectory.counts).toEqual({ turns: 3, calls: 3, byTool: { search_kb: 1, lookup_order: 1, issue_refund: 1 } });
+    expect(trajectory.counts).toEqual({ turns: 3, calls: 3, byTool: { search_kb: 1, lookup_order: 1, issue_refund: 1 }, userTurns: 1 });
     expect(trajectory.calls.map((call) => [call.name, call.turn, call.result?.text])).toEqual([
       ['search_kb', 0, 'Refunds within 30 days.'],
       ['lookup_order', 0, '{"order_id":"A-17","total":20}'],
