@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { CaptureBudget } from './guard/capture-budget.js';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { buildExchange } from '../cassette/build-exchange.js';
@@ -106,12 +107,16 @@ export function createWebSocketRoute(deps: WebSocketRouteDeps): (request: Incomi
         };
 
         // The round trip being captured: the agent's response.create and the server frames since.
-        let round: { id: string; body: Buffer; startedAt: number; startedPerf: number; frames: Buffer[]; times: number[] } | undefined;
+        // calltape-hardening: `budget` bounds the frames kept per round (limits.maxResponseBytes); the agent still gets every frame.
+        let round: { id: string; body: Buffer; startedAt: number; startedPerf: number; frames: Buffer[]; times: number[]; budget?: CaptureBudget } | undefined;
         const onServerFrame = (text: string): void => {
           if (!round) return;
           const type = frameType(text);
-          round.frames.push(Buffer.from(frameEvent(text)));
-          round.times.push(performance.now() - round.startedPerf);
+          const frame = Buffer.from(frameEvent(text));
+          if ((round.budget ??= new CaptureBudget(config.limits.maxResponseBytes)).take(frame.length)) {
+            round.frames.push(frame);
+            round.times.push(performance.now() - round.startedPerf);
+          }
           if (type !== undefined && terminal.has(type)) finishRound();
         };
         const finishRound = (ending: 'finished' | 'upstream-failed' | 'client-aborted' = 'finished'): void => {
@@ -125,7 +130,7 @@ export function createWebSocketRoute(deps: WebSocketRouteDeps): (request: Incomi
             ...extra,
             adapterId: adapter.id,
             request: { id: done.id, sessionId: where.sessionId ?? done.id, method: 'POST', path: where.path, headers, body: done.body, startedAt: done.startedAt },
-            upstream: { status: 200, headers: { 'content-type': 'text/event-stream', 'x-calltape-transport': 'websocket' }, chunks: done.frames, chunkTimes: done.times, firstByteMs: done.times[0], totalMs: done.times.at(-1) ?? 0, ending, errorMessage: undefined },
+            upstream: { status: 200, headers: { 'content-type': 'text/event-stream', 'x-calltape-transport': 'websocket' }, chunks: done.frames, chunkTimes: done.times, firstByteMs: done.times[0], totalMs: done.times.at(-1) ?? 0, ending, errorMessage: undefined, truncated: done.budget?.truncated },
             match: undefined,
             secrets: credentialValues(headers, where.path),
             proxyError: undefined,
