@@ -9,6 +9,7 @@ import type { Logger } from '../logger.js';
 import { upstreamOfRecording } from './replay-lookup.js';
 import type { Where } from './route-types.js';
 import { timeOrderedId } from './time-ordered-id.js';
+import { CaptureBudget } from './guard/capture-budget.js';
 import { endsRound, frameEvent, frameModel, frameType, storedFrames, validCode } from './websocket-frames.js';
 import { websocketErrorFrame } from './websocket-error-frame.js';
 
@@ -21,6 +22,8 @@ export interface WebSocketConnectionOptions {
   readonly reader: CassetteReader | undefined;
   readonly pipeline: CapturePipeline;
   readonly logger: Logger;
+  /** Most frame bytes kept per round (`limits.maxResponseBytes`); past it the agent still gets every frame, capture stops. */
+  readonly maxCaptureBytes: number;
   /** Opens the upstream socket (on the first frame that must go there). */
   connectUpstream(): WebSocket;
 }
@@ -34,6 +37,7 @@ interface OpenRound {
   readonly match: MatchKey | undefined;
   readonly frames: Buffer[];
   readonly times: number[];
+  readonly budget: CaptureBudget;
 }
 
 /** A loop round answered over the socket: the frames it got, besides what the tool loop needs. */
@@ -114,7 +118,7 @@ export class WebSocketConnection {
   }
 
   private openRound(text: string, match: MatchKey | undefined): OpenRound {
-    return { id: timeOrderedId(), body: Buffer.from(text), startedAt: Date.now(), startedPerf: performance.now(), match, frames: [], times: [] };
+    return { id: timeOrderedId(), body: Buffer.from(text), startedAt: Date.now(), startedPerf: performance.now(), match, frames: [], times: [], budget: new CaptureBudget(this.options.maxCaptureBytes) };
   }
 
   private send(data: RawData, binary: boolean): void {
@@ -147,7 +151,9 @@ export class WebSocketConnection {
   }
 
   private capture(round: OpenRound, text: string): void {
-    round.frames.push(Buffer.from(frameEvent(text)));
+    const frame = Buffer.from(frameEvent(text));
+    if (!round.budget.take(frame.length)) return;
+    round.frames.push(frame);
     round.times.push(performance.now() - round.startedPerf);
   }
 
@@ -158,7 +164,7 @@ export class WebSocketConnection {
   }
 
   private finish(round: OpenRound, ending: ResponseEnding, mocks: FinishedRound['mocks']): void {
-    const upstream = { status: 200, headers: { 'content-type': 'text/event-stream', 'x-calltape-transport': 'websocket' }, chunks: round.frames, chunkTimes: round.times, firstByteMs: round.times[0], totalMs: round.times.at(-1) ?? 0, ending, errorMessage: undefined };
+    const upstream = { status: 200, headers: { 'content-type': 'text/event-stream', 'x-calltape-transport': 'websocket' }, chunks: round.frames, chunkTimes: round.times, firstByteMs: round.times[0], totalMs: round.times.at(-1) ?? 0, ending, errorMessage: undefined, truncated: round.budget.truncated };
     this.options.pipeline.finishRound({ ...this.finished(round.body, round.id, round.startedAt), upstream, match: round.match, ...(mocks ? { mocks } : {}) });
   }
 

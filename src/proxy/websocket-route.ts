@@ -54,7 +54,7 @@ export class WebSocketRoute {
     // Nothing can be answered (and in replay nothing may go to the network): say why and hang up.
     if (cassette instanceof CalltapeError) return this.refuse(client, cassette, 1011, 'cassette unavailable');
     const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => name !== sessionHeader));
-    const connection = new WebSocketConnection({ client, adapter: this.adapter, where, headers, reader: cassette.reader, pipeline, logger: this.options.logger, connectUpstream: () => this.connectUpstream(request, where) });
+    const connection = new WebSocketConnection({ client, adapter: this.adapter, where, headers, reader: cassette.reader, pipeline, logger: this.options.logger, maxCaptureBytes: this.options.config.limits.maxResponseBytes, connectUpstream: () => this.connectUpstream(request, where) });
     const wire = this.adapter.toolLoop;
     let turns = Promise.resolve();
     client.on('message', (data, binary) => {

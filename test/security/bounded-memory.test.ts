@@ -2,7 +2,12 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import OpenAI from 'openai';
+import { ResponsesWS } from 'openai/resources/responses/ws';
 import { afterAll, describe, expect, it } from 'vitest';
+import { WebSocketServer } from 'ws';
 import { SqliteStore } from '../../src/cassette/sqlite/sqlite-store.js';
 import { defaultConfig } from '../../src/config/config.js';
 import type { Interaction } from '../../src/trace/trace.js';
@@ -72,5 +77,33 @@ describe('bounded memory while recording', () => {
     const { stored, metrics } = await recordWith({ kind: 'sse', body: encodeSse(chatCompletionChunks({ text: 'x'.repeat(4000) }, seededRandom(2))) }, { maxStoreQueueBytes: 1000 }, true);
     expect(stored).toHaveLength(0);
     expect(metrics).toMatch(/^calltape_store_dropped_total 1$/m);
+  });
+
+  it('WebSocket mode: frames past limits.maxResponseBytes are relayed but not kept; the round is recorded truncated', async () => {
+    const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+    await once(server, 'listening');
+    running.push({ close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
+    const deltas = 200;
+    server.on('connection', (socket) => {
+      socket.on('message', () => {
+        for (let index = 0; index < deltas; index++) socket.send(JSON.stringify({ type: 'response.output_text.delta', sequence_number: index, item_id: 'm1', output_index: 0, content_index: 0, delta: 'x'.repeat(500) }));
+        socket.send(JSON.stringify({ type: 'response.completed', sequence_number: deltas, response: { id: 'resp_1', object: 'response', status: 'completed', model: 'm', output: [] } }));
+      });
+    });
+    const cassette = join(temporaryFolder(), 'ws.sqlite');
+    const proxy = await startTestProxy(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, { cassette, mode: 'record', limits: { ...defaultConfig.limits, maxResponseBytes: 16 * 1024 } });
+    const ws = new ResponsesWS(new OpenAI({ apiKey: 'sk-x', baseURL: proxy.baseUrl, maxRetries: 0 }));
+    let received = 0;
+    const completed = new Promise<void>((resolve) => ws.on('event', (event) => (event.type === 'response.completed' ? resolve() : void received++)));
+    ws.send({ type: 'response.create', model: 'm', input: 'hi' } as never);
+    await completed;
+    ws.close();
+    expect(received).toBe(deltas);
+    await proxy.close();
+    const store = new SqliteStore(cassette, { readonly: true });
+    const stored = store.interactions();
+    store.close();
+    expect(stored.map((interaction) => interaction.status)).toEqual(['truncated']);
+    expect(stored[0]?.error).toContain('limits.maxResponseBytes');
   });
 });
