@@ -83,13 +83,21 @@ export class CassetteUseStore {
   }
 }
 
-/** Notes what a finished proxy run did with its cassettes in the runs database. */
-export function noteCassetteUse(runsDatabase: string, usages: readonly CassetteUsage[]): void {
+/**
+ * Notes what a finished proxy run did with its cassettes in the runs database. A failure is
+ * reported through `warn`, never thrown: the run itself succeeded, only `cassettes prune` will
+ * not know about it.
+ */
+export function noteCassetteUse(runsDatabase: string, usages: readonly CassetteUsage[], warn: (message: string) => void = (message) => process.stderr.write(`${message}\n`)): void {
   if (usages.length === 0) return;
-  const store = CassetteUseStore.forWriting(runsDatabase);
   try {
-    store.note(usages);
-  } finally {
-    store.close();
+    const store = CassetteUseStore.forWriting(runsDatabase);
+    try {
+      store.note(usages);
+    } finally {
+      store.close();
+    }
+  } catch (error) {
+    warn(`calltape: could not note this run in ${runsDatabase} (cassettes prune will not know what it used): ${(error as Error).message}`);
   }
 }

@@ -26,5 +26,10 @@ describe('messages that point the right way', () => {
     expect(missed.status).toBe(1);
     expect(missed.stderr).toContain(`Record what is missing with calltape record --cassette weather -- ${process.execPath} ${agent} And Oslo?`);
     expect(missed.stderr).not.toContain('--mode record');
+
+    // A runs database that cannot be written is a warning, never the run's failure.
+    const unnoted = await runCliAsync(['replay', '--cassette', 'weather', '--', process.execPath, agent, question], { cwd: folder, env: { ...env, CALLTAPE_RUNS_DB: '/dev/null/runs.sqlite' } });
+    expect(unnoted.status).toBe(0);
+    expect(unnoted.stderr).toContain('calltape: could not note this run in /dev/null/runs.sqlite (cassettes prune will not know what it used)');
   });
 });
