@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
@@ -14,6 +14,7 @@ import type { ProviderAdapter } from '../providers/provider-adapter.js';
 import { CapturePipeline } from './capture-pipeline.js';
 import { CapturedRoute } from './captured-route.js';
 import { CassetteRegistry } from './cassette-registry.js';
+import { ConnectionTracker } from './connection-tracker.js';
 import { HttpRouter } from './http-router.js';
 import { createLogger, type Logger } from '../logger.js';
 import { loadMockState } from './mock-state.js';
@@ -92,26 +93,18 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
   /** The origin served, once listening (requests arrive only after). */
   let origin = '';
   const router = new HttpRouter({ mode: config.mode, logger, redactor, pipeline, capturedRoute, passThroughs, admin: live, cassetteFor, origin: () => origin });
-  let inFlight = 0;
-  let drained: (() => void) | undefined;
+  const connections = new ConnectionTracker();
 
   const server = createServer((request, response) => {
-    inFlight++;
-    response.once('close', () => {
-      inFlight--;
-      if (inFlight === 0) drained?.();
-    });
+    connections.request(response);
     router.handle(request, response).catch((error: unknown) => {
       logger.error(`unexpected failure on ${request.method ?? ''} ${redactor.path(request.url ?? '')}: ${(error as Error).stack ?? String(error)}`);
       if (!response.headersSent) sendError(response, openAiChatAdapter, new CalltapeError('UPSTREAM_UNREACHABLE', 'calltape: internal error'));
       else response.destroy();
     });
   });
-  // Relayed WebSocket connections are not the HTTP server's to close: tracked here for shutdown.
-  const upgraded = new Set<Duplex>();
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    upgraded.add(socket);
-    socket.once('close', () => upgraded.delete(socket));
+    connections.upgrade(socket);
     if (!live.upgrade(request, socket, head)) upgradeRoute.handle(request, socket, head);
   });
   // Idle agent sockets outlive the client pools' own idle timeouts, so a reused socket is never one we just closed.
@@ -131,13 +124,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
   };
 
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(config.port, config.host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    await listen(server, config.port, config.host);
   } catch (error) {
     // Nothing may keep the process alive after a failed start (the store worker would).
     await release();
@@ -155,7 +142,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
     baseUrl: `${url}/v1`,
     port,
     get inFlight() {
-      return inFlight;
+      return connections.inFlight;
     },
     stats,
     unusedRecordings: () => cassettes.unusedRecordings(stats.served),
@@ -163,14 +150,9 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
       closing ??= (async () => {
         server.close();
         server.closeIdleConnections();
-        if (inFlight > 0) {
-          await new Promise<void>((resolve) => {
-            drained = resolve;
-            setTimeout(resolve, config.timeouts.shutdownGraceMs).unref();
-          });
-        }
+        await connections.drain(config.timeouts.shutdownGraceMs);
         server.closeAllConnections();
-        for (const socket of upgraded) socket.destroy();
+        connections.destroyUpgraded();
         for (const { path, servedIds } of cassettes.servedPerCassette(stats.served)) {
           recorder.noteReplayRun(path, { startedAt, endedAt: Date.now(), servedIds, missed: stats.missedIn.get(path) ?? 0 });
         }
@@ -179,6 +161,16 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
       return closing;
     },
   };
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
 }
 
 /** Run statistics before the first request. */
