@@ -40,5 +40,5 @@ describe('two branches recorded into one cassette', () => {
     expect(existsSync(`${cassette}-wal`)).toBe(false);
     expect(git(repo, 'status', '--porcelain').output).toBe('');
     for (const [city, answer] of answers) expect(await agentRun(cassette, 'replay', `What is the weather in ${city}?`)).toBe(answer);
-  });
+  }, 90_000);
 });

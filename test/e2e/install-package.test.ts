@@ -112,5 +112,5 @@ describe('installing the package into a project', () => {
     const exited = new Promise<number | null>((resolve) => proxy.once('exit', resolve));
     proxy.kill('SIGTERM');
     expect(await exited).toBe(0);
-  });
+  }, 90_000);
 });

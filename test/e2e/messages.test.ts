@@ -31,5 +31,5 @@ describe('messages that point the right way', () => {
     const unnoted = await runCliAsync(['replay', '--cassette', 'weather', '--', process.execPath, agent, question], { cwd: folder, env: { ...env, CALLTAPE_RUNS_DB: '/dev/null/runs.sqlite' } });
     expect(unnoted.status).toBe(0);
     expect(unnoted.stderr).toContain('calltape: could not note this run in /dev/null/runs.sqlite (cassettes prune will not know what it used)');
-  });
+  }, 90_000);
 });
