@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import { request } from 'undici';
 import { CalltapeError } from '../errors.js';
 import { closeAtRest } from './sqlite/close-at-rest.js';
-import { openCassette } from './sqlite/open-cassette.js';
-import { openCassetteForReading } from './sqlite/read-only-cassette.js';
+import { openCassette, openCassetteForReading } from './sqlite/open-cassette.js';
 
 /** Fetches embeddings for texts, in input order. */
 export type EmbeddingFetcher = (texts: readonly string[], model: string) => Promise<number[][]>;

@@ -1,6 +1,5 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { Duplex } from 'node:stream';
-import { Socket, type AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { CassetteUsage } from '../cassette/cassette-usage.js';
@@ -24,12 +23,11 @@ import { loadMockState } from './mock-state.js';
 import { createPassThroughs } from './pass-through.js';
 import { maxReasons, type ReplayStats } from './replay-lookup.js';
 import type { ProxyObserver } from './route-types.js';
-import { sendError } from './send-error.js';
 import type { SessionRoute } from './session-route.js';
 import { UpgradeRoute } from './upgrade-route.js';
 import { createUpstream } from './upstream.js';
 import { WebSocketRoute } from './websocket-route.js';
-import { guardRequestListener, guardUpgradeListener, type ListenerFailureSink } from './guard/guard-listeners.js';
+import { createGuardedServer } from './guarded-server.js';
 
 export interface ProxyOptions {
   readonly logger?: Logger;
@@ -103,29 +101,17 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
   const router = new HttpRouter({ mode: config.mode, allowRequestOverride: config.cassettes.allowRequestOverride, logger, redactor, pipeline, capturedRoute, passThroughs, admin: live, cassetteFor, origin: () => origin });
   const connections = new ConnectionTracker();
 
-  // No input may take the process down: whatever escapes a listener is answered, logged with its code and counted.
-  const listenerFailed: ListenerFailureSink = (kind, error, request) => {
-    live.listenerFailed(kind);
-    logger.error(`LISTENER_FAILED: ${kind} ${request.method ?? ''} ${redactor.path(request.url ?? '').slice(0, 200)}: ${(error as Error).stack ?? String(error)}`);
-  };
-  // Timeouts are enforced on this sweep, so it runs often enough for the shortest one to hold.
-  const connectionsCheckingInterval = Math.min(30_000, Math.max(250, Math.floor(Math.min(config.timeouts.requestHeadersMs, config.timeouts.requestMs) / 4)));
-  const server = createServer({ connectionsCheckingInterval }, guardRequestListener((request, response) => {
-    connections.request(response);
-    return router.handle(request, response);
-  }, listenerFailed));
-  server.on('upgrade', guardUpgradeListener((request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    connections.upgrade(socket);
-    // A relayed WebSocket or feed client with no traffic either way for this long is gone: its socket is freed.
-    if (socket instanceof Socket) socket.setTimeout(config.timeouts.webSocketIdleMs, () => socket.destroy());
-    if (!live.upgrade(request, socket, head)) upgradeRoute.handle(request, socket, head);
-  }, listenerFailed));
-  // Idle agent sockets outlive the client pools' own idle timeouts, so a reused socket is never one we just closed.
-  server.keepAliveTimeout = config.timeouts.keepAliveMs;
-  // Node measures both from a request's first byte, not over keep-alive idle time: a slow or half-open request is cut here.
-  server.headersTimeout = config.timeouts.requestHeadersMs;
-  server.requestTimeout = Math.max(config.timeouts.requestMs, config.timeouts.requestHeadersMs);
-  server.maxConnections = config.limits.maxConnections;
+  const server = createGuardedServer({
+    config,
+    logger,
+    redactor,
+    connections,
+    listenerFailed: (kind) => live.listenerFailed(kind),
+    onRequest: (request, response) => router.handle(request, response),
+    onUpgrade: (request, socket, head) => {
+      if (!live.upgrade(request, socket, head)) upgradeRoute.handle(request, socket, head);
+    },
+  });
 
   /** Everything that would keep the process alive: cassettes, the store worker, mock modules, pools. */
   const release = async (): Promise<void> => {

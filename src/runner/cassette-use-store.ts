@@ -61,7 +61,7 @@ export class CassetteUseStore {
 
   note(usages: readonly CassetteUsage[]): void {
     const run = this.db.prepare('INSERT INTO cassette_runs (cassette, mode, started_at, ended_at, served, missed) VALUES (?, ?, ?, ?, ?, ?)');
-    const served = this.db.prepare('INSERT OR IGNORE INTO cassette_runs_served VALUES (?, ?)');
+    const served = this.db.prepare('INSERT OR IGNORE INTO cassette_runs_served (run_id, interaction_id) VALUES (?, ?)');
     this.db.transaction(() => {
       for (const usage of usages) {
         const id = run.run(usage.cassette, usage.mode, usage.startedAt, usage.endedAt, usage.servedIds.length, usage.missed).lastInsertRowid;

@@ -150,7 +150,7 @@ describe('WebSocket upgrades', () => {
     const mocks = { files: mocked ? [join(folder, 'm.yaml')] : [], active: null, mode: 'intercept' as const, maxHiddenRounds: 8, strictTools: false, allowTools: [] };
     const cassette = join(folder, 'main.sqlite');
     await (await startTestProxy(upstream.url, { mode: 'record', cassette })).close();
-    const proxy = await startTestProxy(upstream.url, { mode: 'replay', cassette, mocks });
+    const proxy = await startTestProxy(upstream.url, { mode: 'replay', cassette, mocks, cassettes: { ...defaultConfig.cassettes, allowRequestOverride: true } });
     cleanups.push(() => proxy.close());
     const ws = new ResponsesWS(new OpenAI({ apiKey: 'sk-test-key-0123456789abcdef', baseURL: `${proxy.url}/c/missing/v1`, maxRetries: 0 }));
     const failed = new Promise<Error>((resolve) => ws.on('error', resolve));

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { MatchRules } from '../canonical-request.js';
 import { keyProfile, storedRequestKeyer } from '../match-key.js';
 import { migrations } from './migrations.js';
-import { copyIntoMemory, openCassetteForReading } from './read-only-cassette.js';
+import { copyIntoMemory, openCassetteForReading } from './open-cassette.js';
 import { SqliteStore } from './sqlite-store.js';
 
 /**

@@ -1,0 +1,52 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { Redactor } from '../cassette/redact.js';
+import type { Config } from '../config/config.js';
+import type { Logger } from '../logger.js';
+import type { ConnectionTracker } from './connection-tracker.js';
+import { guardRequestListener, guardUpgradeListener, type ListenerFailureSink } from './guard/guard-listeners.js';
+
+/** What the proxy's HTTP server hands its requests and upgrades to, and where failures are told. */
+export interface GuardedServerOptions {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly redactor: Redactor;
+  readonly connections: ConnectionTracker;
+  /** Counts a listener failure (`calltape_listener_failures_total`). */
+  listenerFailed(kind: 'request' | 'upgrade'): void;
+  onRequest(request: IncomingMessage, response: ServerResponse): Promise<void>;
+  onUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
+}
+
+/**
+ * The proxy's HTTP server with its limits set: no input may take the process down (whatever
+ * escapes a listener is answered, logged with its code and counted), slow or half-open requests
+ * are cut, idle upgraded sockets are freed, and connections are capped.
+ */
+export function createGuardedServer(options: GuardedServerOptions): Server {
+  const { config, logger, redactor, connections } = options;
+  const failed: ListenerFailureSink = (kind, error, request) => {
+    options.listenerFailed(kind);
+    logger.error(`LISTENER_FAILED: ${kind} ${request.method ?? ''} ${redactor.path(request.url ?? '').slice(0, 200)}: ${(error as Error).stack ?? String(error)}`);
+  };
+  // Timeouts are enforced on this sweep, so it runs often enough for the shortest one to hold.
+  const connectionsCheckingInterval = Math.min(30_000, Math.max(250, Math.floor(Math.min(config.timeouts.requestHeadersMs, config.timeouts.requestMs) / 4)));
+  const server = createServer({ connectionsCheckingInterval }, guardRequestListener((request, response) => {
+    connections.request(response);
+    return options.onRequest(request, response);
+  }, failed));
+  server.on('upgrade', guardUpgradeListener((request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    connections.upgrade(socket);
+    // A relayed WebSocket or feed client with no traffic either way for this long is gone: its socket is freed.
+    if (socket instanceof Socket) socket.setTimeout(config.timeouts.webSocketIdleMs, () => socket.destroy());
+    options.onUpgrade(request, socket, head);
+  }, failed));
+  // Idle agent sockets outlive the client pools' own idle timeouts, so a reused socket is never one we just closed.
+  server.keepAliveTimeout = config.timeouts.keepAliveMs;
+  // Node measures both from a request's first byte, not over keep-alive idle time: a slow or half-open request is cut here.
+  server.headersTimeout = config.timeouts.requestHeadersMs;
+  server.requestTimeout = Math.max(config.timeouts.requestMs, config.timeouts.requestHeadersMs);
+  server.maxConnections = config.limits.maxConnections;
+  return server;
+}
