@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { registerCallsCommand } from './commands/calls-command.js';
 import { registerCassettesCommand } from './commands/cassettes-command.js';
+import { registerMcpCommand } from './commands/mcp-command.js';
 import { registerProxyCommand } from './commands/proxy-command.js';
 import { registerRunCommands } from './commands/runs-command.js';
 import { registerShadowCommands } from './commands/shadow-command.js';
@@ -24,5 +25,6 @@ registerCassettesCommand(program);
 registerTestCommands(program);
 registerRunCommands(program);
 registerShadowCommands(program);
+registerMcpCommand(program);
 
 await program.parseAsync(process.argv);
