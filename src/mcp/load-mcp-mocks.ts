@@ -1,4 +1,5 @@
 import { basename, extname, resolve } from 'node:path';
+import type { ErrorObject } from 'ajv/dist/2020.js';
 import { readDocument } from '../config/read-document.js';
 import { configSchemaFile, schemaValidator } from '../config/schema-validator.js';
 import { CalltapeError } from '../errors.js';
@@ -19,10 +20,7 @@ export function loadMcpMocks(files: readonly string[], server: string, cwd: stri
     const path = resolve(cwd, file);
     const value = readDocument(path, 'mock file');
     const errors = schemaErrors(value);
-    if (errors.length > 0) {
-      const first = errors[0];
-      throw new CalltapeError('CONFIG_INVALID', `${path}: ${first?.instancePath || '(file)'}: ${first?.message ?? 'is invalid'}`, `See ${configSchemaFile('mocks.schema.json')} for every field.`);
-    }
+    if (errors.length > 0) throw new CalltapeError('CONFIG_INVALID', `${path}: ${describeError(errors)}`, `See ${configSchemaFile('mocks.schema.json')} for every field.`);
     const servers = (value as { mcp?: { [name: string]: McpServerMocks } }).mcp;
     const entry = servers && Object.hasOwn(servers, server) ? servers[server] : undefined;
     if (!entry) continue;
@@ -41,4 +39,15 @@ export function loadMcpMocks(files: readonly string[], server: string, cwd: stri
     });
   }
   return { tools, mocks };
+}
+
+/** The deepest schema error as `mcp.notes.mocks[0].content: what` (the deepest is the most specific). */
+function describeError(errors: readonly ErrorObject[]): string {
+  const depth = (error: ErrorObject): number => error.instancePath.split('/').length + (error.keyword === 'additionalProperties' ? 1 : 0);
+  const error = [...errors].sort((a, b) => depth(b) - depth(a))[0] as ErrorObject;
+  const parts = error.instancePath.split('/').slice(1);
+  const extra = (error.params as { additionalProperty?: string }).additionalProperty;
+  const field = [...parts, ...(extra === undefined ? [] : [extra])].reduce((text, part) => (/^\d+$/.test(part) ? `${text}[${part}]` : text ? `${text}.${part}` : part), '');
+  const what = extra === undefined ? (error.message ?? 'is invalid') : 'unknown field';
+  return `${field || '(file)'}: ${what}`;
 }
