@@ -34,6 +34,8 @@ export class McpStore {
       if (!options.readonly) new SqliteStore(path).close();
       this.db = new Database(path, { readonly: options.readonly, fileMustExist: true });
       this.db.pragma('busy_timeout = 5000');
+      // As the LLM store: in WAL mode NORMAL survives a process crash, without an fsync per answer.
+      if (!options.readonly) this.db.pragma('synchronous = NORMAL');
     } catch (error) {
       if (error instanceof CalltapeError) throw error;
       throw new CalltapeError('STORE_IO', `${path}: cannot open the cassette: ${(error as Error).message}`, undefined, { cause: error });

@@ -11,13 +11,13 @@ const secret = 'sk-live-notes-0123456789abcdef';
 
 /** One agent session: every kind of request the test server answers, in a fixed order. */
 async function session(client: Client): Promise<unknown[]> {
-  const progress: unknown[] = [];
+  // Progress notifications are relayed (see mcp-relay-bytes.test.ts), but the SDK may resolve the
+  // call before it runs the progress handler, so what a handler saw is not compared here.
   return [
     client.getServerVersion(),
     client.getServerCapabilities(),
     await client.listTools(),
-    await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } }, undefined, { onprogress: (value) => progress.push(value) }),
-    progress,
+    await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } }, undefined, { onprogress: () => undefined }),
     await client.callTool({ name: 'write_note', arguments: { text: 'buy milk', api_key: secret } }),
     await client.callTool({ name: 'write_note', arguments: { text: 'buy milk', api_key: secret } }),
     await client.callTool({ name: 'delete_everything', arguments: {} }),
@@ -59,7 +59,7 @@ describe('calltape mcp (stdio) with the official MCP SDK', () => {
     // The server command does not even exist: replay must not start it.
     const replayed = await run(viaCalltape(['--name', 'notes', '--cassette', cassette, '--mode', 'replay'], ['/nonexistent/notes-server']), { MCP_TEST_SIDE_EFFECTS: effects });
     expect(sideEffects(effects)).toBe(0);
-    expect(replayed.answers.filter((_, index) => index !== 4)).toEqual(recorded.answers.filter((_, index) => index !== 4));
+    expect(replayed.answers).toEqual(recorded.answers);
     expect(readFileSync(cassette).equals(before)).toBe(true);
   });
 
