@@ -6,6 +6,7 @@ import { packageRoot } from '../package-root.js';
 import { registerCallsCommand } from './commands/calls-command.js';
 import { registerCassettesCommand } from './commands/cassettes-command.js';
 import { registerInitCommand } from './commands/init-command.js';
+import { registerMcpCommand } from './commands/mcp-command.js';
 import { registerProxyCommand } from './commands/proxy-command.js';
 import { registerRunCommands } from './commands/runs-command.js';
 import { registerShadowCommands } from './commands/shadow-command.js';
@@ -29,5 +30,6 @@ registerCassettesCommand(program);
 registerTestCommands(program);
 registerRunCommands(program);
 registerShadowCommands(program);
+registerMcpCommand(program);
 
 await program.parseAsync(process.argv);

@@ -68,7 +68,7 @@ function loadFile(path: string, set: string, code: { current: UserCode | undefin
   const file = value as MockFile;
   const schemas = file.tools === undefined ? undefined : typeof file.tools === 'string' ? loadSchemaRegistry(file.tools, dirname(path)) : schemaRegistry(file.tools as JsonValue, `${path}: tools`);
   const mocks = new Map<string, Mock>();
-  file.mocks.forEach((spec, index) => {
+  (file.mocks ?? []).forEach((spec, index) => {
     const where = `${path}: mocks[${index}] (${spec.tool})`;
     if (mocks.has(spec.tool)) throw new CalltapeError('CONFIG_INVALID', `${where}: ${spec.tool} is mocked twice in this file`);
     checkMock(spec, where, schemas?.[spec.tool], schemas);

@@ -28,7 +28,8 @@ export interface MockSpec extends AnswerSpec {
 
 export interface MockFile {
   readonly tools?: string | { readonly [tool: string]: JsonValue } | readonly JsonValue[];
-  readonly mocks: readonly MockSpec[];
+  /** LLM-side mocks; a file may hold only `mcp` mocks (read by `calltape mcp`). */
+  readonly mocks?: readonly MockSpec[];
 }
 
 /** What the proxy sends back as the tool's result. */

@@ -96,4 +96,27 @@ export const migrations: readonly string[] = [
   ALTER TABLE interactions ADD COLUMN agent_request_body BLOB;
   ALTER TABLE interactions ADD COLUMN agent_response_body BLOB;
   `,
+  `
+  CREATE TABLE mcp_exchanges (
+    seq               INTEGER PRIMARY KEY,
+    id                TEXT NOT NULL UNIQUE,
+    session_id        TEXT NOT NULL,
+    session_given     INTEGER NOT NULL,
+    server            TEXT NOT NULL,
+    method            TEXT NOT NULL,
+    subject           TEXT,
+    params            TEXT,
+    result            TEXT,
+    error             TEXT,
+    is_error          INTEGER NOT NULL,
+    request_key       TEXT NOT NULL,
+    canonical_request TEXT NOT NULL,
+    key_ordinal       INTEGER NOT NULL,
+    started_at        INTEGER NOT NULL,
+    total_ms          REAL NOT NULL,
+    mock_set          TEXT
+  );
+  CREATE INDEX mcp_exchanges_by_key ON mcp_exchanges(server, request_key, key_ordinal);
+  CREATE INDEX mcp_exchanges_by_start ON mcp_exchanges(started_at);
+  `,
 ];

@@ -5,6 +5,8 @@ import { SqliteStore, type StoredToolCall } from '../../cassette/sqlite/sqlite-s
 import { loadConfig } from '../../config/load-config.js';
 import { reportError } from '../exit-codes.js';
 import { resolveCassette } from '../resolve-cassette.js';
+import { shorten } from '../shorten.js';
+import { listMcpCalls, mcpCallJson, renderMcpTable } from './mcp-calls.js';
 
 interface CallsFlags {
   readonly cassette?: string;
@@ -28,8 +30,13 @@ export function registerCallsCommand(program: Command): void {
         requireCassette(config.cassette, 'Record one with `calltape proxy`, or pass --cassette.');
         const store = new SqliteStore(config.cassette, { readonly: true });
         const calls = store.toolCalls({ sessionId: flags.session });
+        const mcpCalls = listMcpCalls(config.cassette, flags.session === undefined ? calls : store.toolCalls(), flags.session);
         store.close();
-        process.stdout.write(flags.json ? calls.map((call) => `${JSON.stringify(toJson(call))}\n`).join('') : renderTable(calls));
+        if (flags.json) {
+          // One trajectory: the model's calls and the MCP servers' answers in time order.
+          const lines = [...calls.map((call) => ({ at: call.startedAt, json: toJson(call) })), ...mcpCalls.map((call) => ({ at: call.exchange.startedAt, json: mcpCallJson(call) }))];
+          process.stdout.write(lines.sort((a, b) => a.at - b.at).map((line) => `${JSON.stringify(line.json)}\n`).join(''));
+        } else process.stdout.write(renderTable(calls) + renderMcpTable(mcpCalls));
       } catch (error) {
         process.exitCode = reportError(error, debug);
       }
@@ -76,8 +83,4 @@ function renderTable(calls: readonly StoredToolCall[]): string {
     ]);
   }
   return `${table.toString()}\n${calls.length} tool call(s)\n`;
-}
-
-function shorten(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }

@@ -1,0 +1,126 @@
+import { requestKey } from '../cassette/request-key.js';
+import type { Redactor } from '../cassette/redact.js';
+import { OrdinalCounter } from '../cassette/match-key.js';
+import { timeOrderedId } from '../proxy/time-ordered-id.js';
+import type { JsonValue } from '../trace/trace.js';
+import { chooseMcpAnswer } from './choose-mcp-answer.js';
+import { asObject, type JsonRpcError, type JsonRpcId } from './json-rpc.js';
+import type { McpServerMockSet } from './mcp-mock-types.js';
+import { canonicalMcpRequest, canonicalMcpText, isRecordedMethod, mcpSubject } from './mcp-request.js';
+import type { McpStore } from './mcp-store.js';
+import { explainMcpMiss } from './nearest-mcp-recording.js';
+import { redactMcpParams, redactMcpResult } from './redact-mcp.js';
+
+/** What answers a request the server does not see. */
+export type McpAnswer = { readonly result: JsonValue } | { readonly error: JsonRpcError };
+
+/** JSON-RPC error code of a replay miss (implementation-defined server error range). */
+export const missErrorCode = -32001;
+
+/** A request in flight: what is recorded once its answer arrives. */
+export interface PendingMcpRequest {
+  readonly method: string;
+  readonly params: JsonValue | undefined;
+  readonly key: string;
+  readonly canonical: string;
+  readonly ordinal: number;
+  readonly startedAt: number;
+  readonly started: number;
+}
+
+export interface McpResponderOptions {
+  readonly server: string;
+  readonly session: string;
+  readonly sessionGiven: boolean;
+  readonly redactor: Redactor;
+  readonly mocks: McpServerMockSet;
+  /** Where recordings are read (replay) — absent in record and passthrough. */
+  readonly reader: McpStore | undefined;
+  /** Where exchanges are written (record) — absent in replay and passthrough. */
+  readonly writer: McpStore | undefined;
+  readonly clock?: () => number;
+}
+
+/**
+ * The relay's decisions about one server's requests: keying (after redaction), mocks, replay
+ * from the cassette, and recording answers. Identical requests are told apart by an ordinal,
+ * so the Nth call is answered by the Nth recording of it.
+ */
+export class McpResponder {
+  private readonly ordinals = new OrdinalCounter();
+  private readonly clock: () => number;
+  /** Replay misses, for the exit code and the summary. */
+  readonly misses: string[] = [];
+
+  constructor(private readonly options: McpResponderOptions) {
+    this.clock = options.clock ?? Date.now;
+  }
+
+  /** Starts tracking a request; undefined for methods that are relayed only (ping, logging…). */
+  begin(method: string, params: JsonValue | undefined): PendingMcpRequest | undefined {
+    if (!isRecordedMethod(method)) return undefined;
+    const redacted = redactMcpParams(params, this.options.redactor);
+    const canonical = canonicalMcpText(canonicalMcpRequest(method, redacted));
+    const key = requestKey(canonical);
+    return { method, params: redacted, key, canonical, ordinal: this.ordinals.next(this.options.server, key), startedAt: this.clock(), started: performance.now() };
+  }
+
+  /** A mock's answer to a tools/call, when the tool is mocked. */
+  mock(pending: PendingMcpRequest, id: JsonRpcId, params: JsonValue | undefined): McpAnswer | undefined {
+    if (pending.method !== 'tools/call') return undefined;
+    const call = asObject(params);
+    const name = call?.['name'];
+    if (typeof name !== 'string') return undefined;
+    const entry = this.options.mocks.mocks.get(name);
+    if (!entry) return undefined;
+    const result = chooseMcpAnswer(entry.spec, { name, id: String(id), arguments: asObject(call?.['arguments']) ?? {} });
+    this.record(pending, { result }, entry.set);
+    return { result };
+  }
+
+  /** The answer without the server: the cassette's recording, else what the mocks file declares, else a miss error. */
+  replay(pending: PendingMcpRequest, params: JsonValue | undefined): McpAnswer {
+    const { server, session, reader, mocks } = this.options;
+    const recording = reader?.find(server, pending.key, pending.ordinal, session);
+    if (recording?.error) return { error: recording.error };
+    if (recording?.result !== undefined) return { result: recording.result };
+    const declared = mocks.tools !== undefined || mocks.mocks.size > 0;
+    if (pending.method === 'initialize' && declared) {
+      const requested = asObject(params)?.['protocolVersion'];
+      return { result: { protocolVersion: typeof requested === 'string' ? requested : '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: server, version: 'calltape-mock' } } };
+    }
+    if (pending.method === 'tools/list' && mocks.tools) return { result: { tools: [...mocks.tools] } };
+    const requested = canonicalMcpRequest(pending.method, pending.params);
+    const miss = explainMcpMiss(server, requested, reader?.count(server, pending.key) ?? 0, reader?.candidates(server, pending.method) ?? []);
+    this.misses.push(miss.message);
+    return { error: { code: missErrorCode, message: miss.message, data: { calltape: 'CASSETTE_MISS', server, ...(miss.nearest ? { nearest: miss.nearest } : {}), ...(miss.field ? { field: miss.field } : {}) } } };
+  }
+
+  /** Stores an exchange (record mode only); results pass the same redaction as params. */
+  record(pending: PendingMcpRequest, answer: { readonly result?: JsonValue | undefined; readonly error?: JsonRpcError | undefined }, mockSet?: string): void {
+    const writer = this.options.writer;
+    if (!writer) return;
+    writer.append({
+      id: timeOrderedId(pending.startedAt),
+      sessionId: this.options.session,
+      sessionGiven: this.options.sessionGiven,
+      server: this.options.server,
+      method: pending.method,
+      subject: mcpSubject(pending.method, pending.params),
+      params: pending.params,
+      result: redactMcpResult(answer.result, this.options.redactor),
+      error: answer.error ? redactError(answer.error, this.options.redactor) : undefined,
+      key: pending.key,
+      canonical: pending.canonical,
+      ordinal: pending.ordinal,
+      startedAt: pending.startedAt,
+      totalMs: performance.now() - pending.started,
+      mockSet,
+    });
+  }
+}
+
+function redactError(error: JsonRpcError, redactor: Redactor): JsonRpcError {
+  const data = redactMcpResult(error.data, redactor);
+  return { code: error.code, message: redactor.text(error.message), ...(data !== undefined ? { data } : {}) };
+}

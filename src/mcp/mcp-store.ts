@@ -1,0 +1,156 @@
+import Database from 'better-sqlite3';
+import { SqliteStore } from '../cassette/sqlite/sqlite-store.js';
+import { CalltapeError } from '../errors.js';
+import type { JsonValue } from '../trace/trace.js';
+import type { JsonRpcError } from './json-rpc.js';
+import { exchangeFailed, type McpExchange } from './mcp-exchange.js';
+
+/** A recorded answer, as replay serves it. */
+export interface McpRecording {
+  readonly id: string;
+  readonly result: JsonValue | undefined;
+  readonly error: JsonRpcError | undefined;
+}
+
+/** A stored exchange as listings read it. */
+export type StoredMcpExchange = Omit<McpExchange, 'key' | 'canonical'> & { readonly failed: boolean };
+
+const columns = 'id, session_id, session_given, server, method, subject, params, result, error, key_ordinal, started_at, total_ms, mock_set, is_error';
+
+/**
+ * The MCP side of a cassette: table `mcp_exchanges` beside the LLM interactions in the same
+ * SQLite file (WAL lets a relay write while a proxy writes the same cassette). Read-only
+ * opening never migrates or writes, so a committed cassette stays byte-identical after replay;
+ * a cassette from before MCP support simply has no MCP recordings.
+ */
+export class McpStore {
+  private readonly db: Database.Database;
+  private readonly hasTable: boolean;
+  private readonly statements = new Map<string, Database.Statement>();
+
+  constructor(readonly path: string, options: { readonly readonly: boolean }) {
+    try {
+      // The LLM store owns the schema: opening it for writing applies every migration, this one's included.
+      if (!options.readonly) new SqliteStore(path).close();
+      this.db = new Database(path, { readonly: options.readonly, fileMustExist: true });
+      this.db.pragma('busy_timeout = 5000');
+      // As the LLM store: in WAL mode NORMAL survives a process crash, without an fsync per answer.
+      if (!options.readonly) this.db.pragma('synchronous = NORMAL');
+    } catch (error) {
+      if (error instanceof CalltapeError) throw error;
+      throw new CalltapeError('STORE_IO', `${path}: cannot open the cassette: ${(error as Error).message}`, undefined, { cause: error });
+    }
+    this.hasTable = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'mcp_exchanges'").get() !== undefined;
+  }
+
+  append(exchange: McpExchange): void {
+    this.statement(
+      `INSERT INTO mcp_exchanges (id, session_id, session_given, server, method, subject, params, result, error, is_error,
+         request_key, canonical_request, key_ordinal, started_at, total_ms, mock_set)
+       VALUES (@id, @session_id, @session_given, @server, @method, @subject, @params, @result, @error, @is_error,
+         @request_key, @canonical_request, @key_ordinal, @started_at, @total_ms, @mock_set)`,
+    ).run({
+      id: exchange.id,
+      session_id: exchange.sessionId,
+      session_given: exchange.sessionGiven ? 1 : 0,
+      server: exchange.server,
+      method: exchange.method,
+      subject: exchange.subject ?? null,
+      params: json(exchange.params),
+      result: json(exchange.result),
+      error: json(exchange.error),
+      is_error: exchangeFailed(exchange) ? 1 : 0,
+      request_key: exchange.key,
+      canonical_request: exchange.canonical,
+      key_ordinal: exchange.ordinal,
+      started_at: Math.round(exchange.startedAt),
+      total_ms: Math.round(exchange.totalMs * 1000) / 1000,
+      mock_set: exchange.mockSet ?? null,
+    });
+  }
+
+  /** The recording of the Nth identical request to a server, preferring one made in the same session. */
+  find(server: string, key: string, ordinal: number, session: string): McpRecording | undefined {
+    if (!this.hasTable) return undefined;
+    const row = this.statement('SELECT id, result, error FROM mcp_exchanges WHERE server = ? AND request_key = ? AND key_ordinal = ? ORDER BY (session_id = ?) DESC, seq LIMIT 1').get(server, key, ordinal, session) as { id: string; result: string | null; error: string | null } | undefined;
+    return row && { id: row.id, result: parse(row.result) as JsonValue | undefined, error: parse(row.error) as JsonRpcError | undefined };
+  }
+
+  /** How many times a request was recorded for a server (0 when never). */
+  count(server: string, key: string): number {
+    if (!this.hasTable) return 0;
+    const value = this.statement('SELECT max(key_ordinal) FROM mcp_exchanges WHERE server = ? AND request_key = ?').pluck().get(server, key) as number | null;
+    return value === null ? 0 : value + 1;
+  }
+
+  /** Canonical requests recorded for a server and method (newest 1000), to explain a miss. */
+  candidates(server: string, method: string): { readonly id: string; readonly canonical: string }[] {
+    if (!this.hasTable) return [];
+    return this.statement('SELECT id, canonical_request AS canonical FROM mcp_exchanges WHERE server = ? AND method = ? ORDER BY seq DESC LIMIT 1000').all(server, method) as { id: string; canonical: string }[];
+  }
+
+  /** Whether anything was recorded for a server. */
+  hasServer(server: string): boolean {
+    return this.hasTable && this.statement('SELECT 1 FROM mcp_exchanges WHERE server = ? LIMIT 1').get(server) !== undefined;
+  }
+
+  /** Every stored exchange in capture order, optionally of one method. */
+  list(filter: { readonly method?: string } = {}): StoredMcpExchange[] {
+    if (!this.hasTable) return [];
+    const rows = this.statement(`SELECT ${columns} FROM mcp_exchanges WHERE (@method IS NULL OR method = @method) ORDER BY started_at, seq`).all({ method: filter.method ?? null }) as Row[];
+    return rows.map((row) => ({
+      id: row.id,
+      sessionId: row.session_id,
+      sessionGiven: row.session_given === 1,
+      server: row.server,
+      method: row.method,
+      subject: row.subject ?? undefined,
+      params: parse(row.params) as JsonValue | undefined,
+      result: parse(row.result) as JsonValue | undefined,
+      error: parse(row.error) as JsonRpcError | undefined,
+      ordinal: row.key_ordinal,
+      startedAt: row.started_at,
+      totalMs: row.total_ms,
+      mockSet: row.mock_set ?? undefined,
+      failed: row.is_error === 1,
+    }));
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  private statement(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+}
+
+interface Row {
+  id: string;
+  session_id: string;
+  session_given: number;
+  server: string;
+  method: string;
+  subject: string | null;
+  params: string | null;
+  result: string | null;
+  error: string | null;
+  key_ordinal: number;
+  started_at: number;
+  total_ms: number;
+  mock_set: string | null;
+  is_error: number;
+}
+
+function json(value: unknown): string | null {
+  return value === undefined ? null : JSON.stringify(value);
+}
+
+function parse(text: string | null): unknown {
+  return text === null ? undefined : JSON.parse(text);
+}

@@ -1,0 +1,101 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
+import { connectMcpClient, mcpTestServer, viaCalltape } from '../support/mcp-client.js';
+import { temporaryFolder } from '../support/test-proxy.js';
+
+const secret = 'sk-live-notes-0123456789abcdef';
+
+/** One agent session: every kind of request the test server answers, in a fixed order. */
+async function session(client: Client): Promise<unknown[]> {
+  // Progress notifications are relayed (see mcp-relay-bytes.test.ts), but the SDK may resolve the
+  // call before it runs the progress handler, so what a handler saw is not compared here.
+  return [
+    client.getServerVersion(),
+    client.getServerCapabilities(),
+    await client.listTools(),
+    await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } }, undefined, { onprogress: () => undefined }),
+    await client.callTool({ name: 'write_note', arguments: { text: 'buy milk', api_key: secret } }),
+    await client.callTool({ name: 'write_note', arguments: { text: 'buy milk', api_key: secret } }),
+    await client.callTool({ name: 'delete_everything', arguments: {} }),
+    await client.callTool({ name: 'count_roots', arguments: {} }),
+    await client.readResource({ uri: 'notes://readme' }),
+    await client.getPrompt({ name: 'summarise', arguments: { topic: 'notes' } }),
+  ];
+}
+
+function sideEffects(file: string): number {
+  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).length : 0;
+}
+
+async function run(command: readonly string[], env: Record<string, string>): Promise<{ answers: unknown[]; stderr: string }> {
+  const connected = await connectMcpClient(command, env);
+  try {
+    return { answers: await session(connected.client), stderr: connected.stderr() };
+  } finally {
+    await connected.close();
+  }
+}
+
+describe('calltape mcp (stdio) with the official MCP SDK', () => {
+  const folder = temporaryFolder();
+  const cassette = join(folder, 'notes.sqlite');
+  const effects = join(folder, 'side-effects.txt');
+
+  it('relays a session unchanged, records it, and replays it with the server absent', async () => {
+    const direct = await run([process.execPath, mcpTestServer], { MCP_TEST_SIDE_EFFECTS: effects });
+    writeFileSync(effects, '');
+
+    const recorded = await run(viaCalltape(['--name', 'notes', '--cassette', cassette, '--mode', 'record']), { MCP_TEST_SIDE_EFFECTS: effects });
+    expect(recorded.answers).toEqual(direct.answers);
+    expect(recorded.stderr).toContain('notes-server: ready');
+    expect(sideEffects(effects)).toBe(2);
+
+    writeFileSync(effects, '');
+    const before = readFileSync(cassette);
+    // The server command does not even exist: replay must not start it.
+    const replayed = await run(viaCalltape(['--name', 'notes', '--cassette', cassette, '--mode', 'replay'], ['/nonexistent/notes-server']), { MCP_TEST_SIDE_EFFECTS: effects });
+    expect(sideEffects(effects)).toBe(0);
+    expect(replayed.answers).toEqual(recorded.answers);
+    expect(readFileSync(cassette).equals(before)).toBe(true);
+  });
+
+  it('never stores a credential passed in tool arguments', () => {
+    const db = new Database(cassette, { readonly: true });
+    const rows = db.prepare("SELECT params FROM mcp_exchanges WHERE subject = 'write_note'").pluck().all() as string[];
+    db.close();
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(JSON.parse(row)).toEqual({ name: 'write_note', arguments: { text: 'buy milk', api_key: 'REDACTED' } });
+    for (const file of [cassette, `${cassette}-wal`]) if (existsSync(file)) expect(readFileSync(file).includes(secret)).toBe(false);
+  });
+
+  it('answers a replay miss with an MCP error naming the first difference, and reports it on stderr', async () => {
+    const connected = await connectMcpClient(viaCalltape(['--name', 'notes', '--cassette', cassette, '--mode', 'replay'], []));
+    await expect(connected.client.callTool({ name: 'add', arguments: { a: 2, b: 4 } })).rejects.toThrow(/differs first at arguments\.b: 3 → 4/);
+    await connected.client.callTool({ name: 'write_note', arguments: { text: 'buy milk', api_key: 'another key' } });
+    await connected.client.callTool({ name: 'write_note', arguments: { text: 'buy milk', api_key: 'another key' } });
+    await expect(connected.client.callTool({ name: 'write_note', arguments: { text: 'buy milk', api_key: 'x' } })).rejects.toThrow(/recorded 2 time\(s\); this is call 3/);
+    await expect(connected.client.callTool({ name: 'search', arguments: {} })).rejects.toThrow(/no recording of tools\/call search on notes/);
+    await connected.close();
+    expect(connected.stderr()).toContain('CASSETTE_MISS: calltape replay: no recording of tools/call add on notes');
+  });
+
+  it('lists the MCP calls with their server', () => {
+    const listed = runCli(['calls', '--cassette', cassette, '--json']);
+    expect(listed.status).toBe(0);
+    const lines = listed.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.map((line) => [line['kind'], line['server'], line['name'], line['failed']])).toEqual([
+      ['mcp', 'notes', 'add', false],
+      ['mcp', 'notes', 'write_note', false],
+      ['mcp', 'notes', 'write_note', false],
+      ['mcp', 'notes', 'delete_everything', true],
+      ['mcp', 'notes', 'count_roots', false],
+    ]);
+    const table = runCli(['calls', '--cassette', cassette]);
+    expect(table.stdout).toContain('5 MCP tool call(s)');
+    expect(table.stdout).toContain('isError');
+  });
+});
