@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { registerCallsCommand } from './commands/calls-command.js';
 import { registerCassettesCommand } from './commands/cassettes-command.js';
 import { registerProxyCommand } from './commands/proxy-command.js';
+import { registerRateCommands } from './commands/rate-command.js';
 import { registerRunCommands } from './commands/runs-command.js';
 import { registerShadowCommands } from './commands/shadow-command.js';
 import { registerTestCommands } from './commands/test-command.js';
@@ -24,5 +25,6 @@ registerCassettesCommand(program);
 registerTestCommands(program);
 registerRunCommands(program);
 registerShadowCommands(program);
+registerRateCommands(program);
 
 await program.parseAsync(process.argv);
