@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { registerCallsCommand } from './commands/calls-command.js';
 import { registerCassettesCommand } from './commands/cassettes-command.js';
+import { registerJudgesCommands } from './commands/judges-command.js';
 import { registerProxyCommand } from './commands/proxy-command.js';
 import { registerRateCommands } from './commands/rate-command.js';
 import { registerRunCommands } from './commands/runs-command.js';
@@ -26,5 +27,6 @@ registerTestCommands(program);
 registerRunCommands(program);
 registerShadowCommands(program);
 registerRateCommands(program);
+registerJudgesCommands(program);
 
 await program.parseAsync(process.argv);

@@ -1,5 +1,5 @@
 import { buildTrajectories } from '../trace/build-trajectories.js';
-import type { Interaction, InteractionStatus, Message, ToolDefinition } from '../trace/trace.js';
+import type { Interaction, InteractionStatus, JsonSchema, Message, ToolDefinition } from '../trace/trace.js';
 
 /** One tool call as a person (or a judge) must see it to judge tool use. */
 export interface RunViewCall {
@@ -35,7 +35,7 @@ export interface RunView {
   /** The conversation as the first round trip carried it (system prompt, earlier turns, the request). */
   readonly conversation: readonly { readonly role: Message['role']; readonly text: string }[];
   /** Every tool offered in any turn, by name, first offer first. */
-  readonly tools: readonly { readonly name: string; readonly description: string }[];
+  readonly tools: readonly { readonly name: string; readonly description: string; readonly parameters: JsonSchema }[];
   readonly turns: readonly RunViewTurn[];
   readonly finalAnswer: string;
 }
@@ -54,5 +54,5 @@ export function buildRunView(run: string, interactions: readonly Interaction[]):
     text: turn.text,
     calls: turn.calls.map((call) => ({ tool: call.name, arguments: call.argumentsRaw, result: call.result?.text ?? null, failed: call.result?.isError === true, mocked: call.mocked })),
   }));
-  return { run, request, conversation, tools: [...tools.values()].map((tool) => ({ name: tool.name, description: tool.description ?? '' })), turns, finalAnswer: trajectory.finalText };
+  return { run, request, conversation, tools: [...tools.values()].map((tool) => ({ name: tool.name, description: tool.description ?? '', parameters: tool.parameters })), turns, finalAnswer: trajectory.finalText };
 }
