@@ -1,7 +1,6 @@
-import { createCodeJudges } from '../runner/code-judges.js';
+import type { CodeJudges } from '../runner/code-judges.js';
 import { scoreCase } from '../runner/score-case.js';
 import { buildTrajectories } from '../trace/build-trajectories.js';
-import { dirname } from 'node:path';
 import type { CheckJudgeDefinition, JudgeOutcome } from './judge-definition.js';
 import type { LoadedRun } from './run-judges.js';
 
@@ -11,7 +10,7 @@ import type { LoadedRun } from './run-judges.js';
  * `calltape score` would score it. Its score makes it a score judge too. A case that only an LLM
  * rubric decides cannot be judged here (no model is asked): that is an error, not a verdict.
  */
-export async function judgeCheck(judge: CheckJudgeDefinition, run: LoadedRun): Promise<JudgeOutcome> {
+export async function judgeCheck(judge: CheckJudgeDefinition, run: LoadedRun, codeJudges: CodeJudges): Promise<JudgeOutcome> {
   const [trajectory] = buildTrajectories(run.interactions);
   const session = trajectory?.sessionId ?? '';
   const testId = session.split('/').at(-1) ?? session;
@@ -19,12 +18,7 @@ export async function judgeCheck(judge: CheckJudgeDefinition, run: LoadedRun): P
   const testCase = judge.suite.cases[index];
   const config = judge.suite.runs.find((item) => session.startsWith(`${item.name}/`)) ?? judge.suite.runs[0];
   if (!testCase || !config) throw new Error(`${judge.suite.file} has no case "${testId}" for ${run.rating.run}`);
-  const codeJudges = createCodeJudges({ baseDir: dirname(judge.suite.file) });
-  try {
-    const result = await scoreCase(judge.suite, config, testCase, index, { session, trajectory, interactions: run.interactions, error: null, durationMs: 0, agent: null, problems: [] }, { now: judge.now, judges: { code: codeJudges.run } });
-    if (result.status === 'error') throw new Error(result.problems[0] ?? result.error ?? 'the case could not be scored');
-    return { verdict: result.status, score: result.score, samples: [result.status === 'pass'], reason: result.problems[0] ?? null, error: null };
-  } finally {
-    await codeJudges.close();
-  }
+  const result = await scoreCase(judge.suite, config, testCase, index, { session, trajectory, interactions: run.interactions, error: null, durationMs: 0, agent: null, problems: [] }, { now: judge.now, judges: { code: codeJudges.run } });
+  if (result.status === 'error') throw new Error(result.problems[0] ?? result.error ?? 'the case could not be scored');
+  return { verdict: result.status, score: result.score, samples: [result.status === 'pass'], reason: result.problems[0] ?? null, error: null };
 }

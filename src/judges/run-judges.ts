@@ -6,7 +6,8 @@ import { startProxy, type RunningProxy } from '../proxy/proxy-server.js';
 import { loadRunInteractions, type RunSources } from '../ratings/load-run-view.js';
 import type { Rating } from '../ratings/rating.js';
 import { buildRunView, type RunView } from '../ratings/run-view.js';
-import { createCodeJudges } from '../runner/code-judges.js';
+import { dirname } from 'node:path';
+import { createCodeJudges, type CodeJudges } from '../runner/code-judges.js';
 import { buildTrajectories } from '../trace/build-trajectories.js';
 import type { Interaction } from '../trace/trace.js';
 import { aggregateSamples } from './aggregate-samples.js';
@@ -72,6 +73,9 @@ export async function runJudges(judges: readonly JudgeDefinition[], runs: readon
   const needsModel = judges.some((judge) => judge.kind === 'llm');
   const proxy: RunningProxy | undefined = needsModel ? await startProxy({ ...options.config, host: '127.0.0.1', port: 0, mode: options.mode, cassette: options.cassette }, { logger: createLogger('error') }) : undefined;
   const codeJudges = createCodeJudges({ baseDir: options.sources.cwd });
+  // A suite's own code judges resolve against the suite's folder: one judge thread per suite, for the whole comparison.
+  const suiteCode = new Map<string, CodeJudges>();
+  const suiteCodeFor = (file: string): CodeJudges => suiteCode.get(file) ?? suiteCode.set(file, createCodeJudges({ baseDir: dirname(file) })).get(file) ?? codeJudges;
   const outcomes = new Map<string, Map<string, JudgeOutcome>>();
   const sessions = new Map<string, string>();
   try {
@@ -90,12 +94,12 @@ export async function runJudges(judges: readonly JudgeDefinition[], runs: readon
             return { verdict: verdict.pass ? 'pass' : 'fail', score: verdict.score ?? null, samples: [verdict.pass], reason: verdict.reason ?? null, error: null };
           }, `judge "${judge.name}"`));
         } else if (judge.kind === 'check') {
-          byRun.set(run.rating.run, await guard(() => judgeCheck(judge, run), `judge "${judge.name}"`));
+          byRun.set(run.rating.run, await guard(() => judgeCheck(judge, run, suiteCodeFor(judge.suite.file)), `judge "${judge.name}"`));
         }
       }
     }
   } finally {
-    await codeJudges.close();
+    await Promise.all([codeJudges, ...suiteCode.values()].map((code) => code.close()));
     await proxy?.close();
   }
   return { outcomes, usage: needsModel ? recordedUsage(options.cassette, sessions, judges) : new Map() };
