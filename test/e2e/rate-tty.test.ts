@@ -3,7 +3,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/package-root.js';
+import Database from 'better-sqlite3';
 import { RatingStore } from '../../src/ratings/rating-store.js';
+import { RunStore } from '../../src/runner/run-store.js';
 import { cliPath, runCliAsync as runCli } from '../support/cli.js';
 import { temporaryFolder } from '../support/test-proxy.js';
 
@@ -111,6 +113,25 @@ describe('calltape rate --mark and ratings export/import', () => {
     expect(imported.stdout).toContain('imported 2 rating(s) into "smoke"');
     const again = await run(['ratings', 'export', '--ratings', join(folder, 'copy.sqlite')]);
     expect(again.stdout).toBe(readFileSync(join(folder, 'smoke.yaml'), 'utf8'));
+  });
+
+  it('rates a case of a stored test run by run:<id>/<session>, and names a case the run does not have', async () => {
+    const runsDb = join(folder, 'runs.sqlite');
+    const stored = join(folder, 'stored.sqlite');
+    // A stored run as `calltape test` leaves it: the report names the cassette and each case's session.
+    new RunStore(runsDb).close();
+    const db = new Database(runsDb);
+    const report = { cassette, cases: [{ test_id: 'TC-004', session: 'TC-004' }] };
+    db.prepare("INSERT INTO runs (suite, file, mode, drive, cassette, started_at, duration_ms, passed, exit_code, report) VALUES ('bank', 'suite.yaml', 'replay', 'agent', ?, '2026-11-30T12:00:00Z', 1, 1, 0, ?)").run(cassette, JSON.stringify(report));
+    db.close();
+    const marked = await run(['rate', '--ratings', stored, '--runs-db', runsDb, '--mark', 'run:1/TC-004=fail']);
+    expect(marked.status, marked.stderr).toBe(0);
+    const missing = await run(['rate', '--ratings', stored, '--runs-db', runsDb, '--mark', 'run:1/TC-404=fail']);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain('run:1/TC-404: the run no longer exists: stored run #1 has no case "TC-404"');
+    const store = new RatingStore(stored, { readonly: true });
+    expect(store.get('golden', 'run:1/TC-004')?.rating).toBe('fail');
+    store.close();
   });
 
   it('needs a terminal, or --mark', async () => {
