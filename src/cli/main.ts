@@ -7,7 +7,9 @@ import { registerCallsCommand } from './commands/calls-command.js';
 import { registerCassettesCommand } from './commands/cassettes-command.js';
 import { registerInitCommand } from './commands/init-command.js';
 import { registerMcpCommand } from './commands/mcp-command.js';
+import { registerJudgesCommands } from './commands/judges-command.js';
 import { registerProxyCommand } from './commands/proxy-command.js';
+import { registerRateCommands } from './commands/rate-command.js';
 import { registerRunCommands } from './commands/runs-command.js';
 import { registerShadowCommands } from './commands/shadow-command.js';
 import { registerTestCommands } from './commands/test-command.js';
@@ -31,5 +33,7 @@ registerTestCommands(program);
 registerRunCommands(program);
 registerShadowCommands(program);
 registerMcpCommand(program);
+registerRateCommands(program);
+registerJudgesCommands(program);
 
 await program.parseAsync(process.argv);

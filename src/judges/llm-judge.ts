@@ -66,7 +66,8 @@ export function judgePrompt(rubric: string, trajectory: Trajectory, testCase: Tr
   return `Rubric:\n${rubric}\n\n${prompt}Run:\n${JSON.stringify(run, null, 1)}`;
 }
 
-function verdictOf(text: string): JudgeVerdict {
+/** A judge model's answer as a verdict; throws when it is not the JSON object asked for. */
+export function verdictOf(text: string): JudgeVerdict {
   let answer: unknown;
   try {
     // Models sometimes fence JSON even when asked not to.

@@ -1,0 +1,37 @@
+import { resolve } from 'node:path';
+import { readDocument } from '../config/read-document.js';
+import { configSchemaFile, schemaErrorText, schemaValidator } from '../config/schema-validator.js';
+import { CalltapeError } from '../errors.js';
+import type { Guidelines, ToolGuidelines } from './guidelines.js';
+
+export const guidelinesSchemaPath = configSchemaFile('guidelines.schema.json');
+const schemaErrors = schemaValidator('guidelines.schema.json');
+
+interface GuidelinesDocument {
+  readonly description?: string;
+  readonly tools: { readonly [tool: string]: { readonly should_use?: readonly string[]; readonly should_not_use?: readonly string[]; readonly topics?: readonly string[] } };
+}
+
+/** Reads a guidelines file (YAML or JSON); errors name the file and the field. */
+export function loadGuidelines(file: string, cwd: string): Guidelines {
+  const path = resolve(cwd, file);
+  return guidelinesFromValue(readDocument(path, 'guidelines file'), path);
+}
+
+/**
+ * Checks a guidelines object (a file's content, or one embedded in another file at `where`)
+ * against the schema and gives it its typed form.
+ */
+export function guidelinesFromValue(value: unknown, where: string): Guidelines {
+  const errors = schemaErrors(value);
+  if (errors.length > 0) {
+    const lines = errors.map((error) => `${where}: ${schemaErrorText(error, '', () => undefined)}`);
+    throw new CalltapeError('CONFIG_INVALID', [...new Set(lines)].join('\n'), `See ${guidelinesSchemaPath} for every field.`);
+  }
+  const document = value as GuidelinesDocument;
+  const tools = new Map<string, ToolGuidelines>();
+  for (const [tool, entry] of Object.entries(document.tools)) {
+    tools.set(tool, { should_use: entry.should_use ?? [], should_not_use: entry.should_not_use ?? [], topics: entry.topics ?? [] });
+  }
+  return { description: document.description ?? '', tools };
+}
