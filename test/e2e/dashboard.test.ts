@@ -64,7 +64,7 @@ describe.skipIf(!available)('the dashboard in headless Chromium', () => {
     // Once the session idles out, it is listed among the failing sessions with its trajectory.
     const session = page.locator('.session[data-session="during"]');
     await session.waitFor({ timeout: 10_000 });
-    expect(await session.locator('li').first().textContent()).toBe('turn 0: transfer_money({"amount":25000,"currency":"USD","to":"ACCT-12345"}) — fail: transfer-limits: amount is 25000, above the maximum 10000');
+    expect(await session.locator('li').first().textContent()).toBe('turn 1: transfer_money({"amount":25000,"currency":"USD","to":"ACCT-12345"}) — fail: transfer-limits: amount is 25000, above the maximum 10000');
     // Filtering the table by verdict hides the passing call.
     await page.selectOption('#filter-verdict', 'fail');
     expect(await page.locator('tr[data-verdict="pass"]').isHidden()).toBe(true);
