@@ -3,31 +3,13 @@ import { describe, expect, it } from 'vitest';
 import type { SuiteRunResult } from '../report/run-result.js';
 import type { CaseResult } from '../scoring/case-result.js';
 import type { Gates, Suite } from '../scoring/suite-types.js';
+import { caseResult } from '../../test/support/case-result.js';
 import { evaluateGates, summarise } from './gates.js';
 import { mergeShards, type NamedBlob } from './merge-shards.js';
 import { shardBlobVersion } from './shard-blob.js';
 import { parseShard, shardOf, shardSuite } from './shard-cases.js';
 
-const caseResult = (run: string, test_id: string, index: number, status: CaseResult['status'], extra: Partial<CaseResult> = {}): CaseResult => ({
-  run,
-  test_id,
-  index,
-  tags: [],
-  tools: [],
-  session: test_id,
-  status,
-  score: status === 'pass' ? 1 : 0,
-  call: null,
-  trajectory: null,
-  calls: [],
-  problems: [],
-  error: null,
-  duration_ms: 1,
-  turns: 1,
-  tokens: { input: 0, output: 0 },
-  agent: null,
-  ...extra,
-});
+const result = (run: string, test_id: string, index: number, status: CaseResult['status'], extra: Partial<CaseResult> = {}): CaseResult => caseResult(test_id, { run, index, status, score: status === 'pass' ? 1 : 0, ...extra });
 
 /** The run an unsharded `calltape test` produces from these case results. */
 function unsharded(cases: readonly CaseResult[], runs: readonly string[], gates: Gates): SuiteRunResult {
@@ -62,7 +44,7 @@ function blobsOf(whole: SuiteRunResult, order: readonly string[], gates: Gates, 
 
 const ids = ['TC-001', 'TC-002', 'TC-003', 'TC-004', 'TC-005'];
 const gates: Gates = { pass_rate: 0.8, per_tool: { execute_transfer: 1 } };
-const whole = unsharded(ids.map((id, index) => caseResult('default', id, index, id === 'TC-004' ? 'fail' : 'pass', { tools: index < 2 ? ['execute_transfer'] : [] })), ['default'], gates);
+const whole = unsharded(ids.map((id, index) => result('default', id, index, id === 'TC-004' ? 'fail' : 'pass', { tools: index < 2 ? ['execute_transfer'] : [] })), ['default'], gates);
 
 describe('parseShard', () => {
   it('reads i/n and refuses what is not a shard of a split', () => {
@@ -105,7 +87,7 @@ describe('mergeShards', () => {
     fc.assert(
       fc.property(fc.uniqueArray(fc.string({ minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 20 }), fc.array(outcome, { minLength: 40, maxLength: 40 }), fc.integer({ min: 1, max: 6 }), fc.boolean(), (order, statuses, count, twoRuns) => {
         const runs = twoRuns ? ['a', 'b'] : ['default'];
-        const cases = runs.flatMap((run, r) => order.map((id, index) => caseResult(run, id, index, statuses[(r * order.length + index) % 40] ?? 'pass', { tags: index % 2 ? ['odd'] : ['even'], tools: [index % 3 ? 'x' : 'y'] })));
+        const cases = runs.flatMap((run, r) => order.map((id, index) => result(run, id, index, statuses[(r * order.length + index) % 40] ?? 'pass', { tags: index % 2 ? ['odd'] : ['even'], tools: [index % 3 ? 'x' : 'y'] })));
         const declared: Gates = { pass_rate: 0.5, mean_score: 0.5, per_tag: { odd: 1 }, per_tool: { y: 0.5 } };
         const reference = unsharded(cases, runs, declared);
         const merged = mergeShards(blobsOf(reference, order, declared, count), undefined);
