@@ -1,27 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { CaseResult } from '../scoring/case-result.js';
+import { caseResult } from '../../test/support/case-result.js';
 import { evaluateGates, requireEvaluableGates, summarise } from './gates.js';
 
-const result = (test_id: string, status: CaseResult['status'], score: number, extra: Partial<CaseResult> = {}): CaseResult => ({
-  run: 'default',
-  test_id,
-  index: 0,
-  tags: [],
-  tools: [],
-  session: test_id,
-  status,
-  score,
-  call: null,
-  trajectory: null,
-  calls: [],
-  problems: [],
-  error: null,
-  duration_ms: 1,
-  turns: 1,
-  tokens: { input: 0, output: 0 },
-  agent: null,
-  ...extra,
-});
+const result = (test_id: string, status: CaseResult['status'], score: number, extra: Partial<CaseResult> = {}): CaseResult => caseResult(test_id, { status, score, ...extra });
 
 const results = [
   result('a', 'pass', 1, { tags: ['transfer'], tools: ['execute_transfer'] }),

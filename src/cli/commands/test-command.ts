@@ -26,6 +26,9 @@ import { shadowReportText } from '../../report/shadow-report-text.js';
 import { resolveCassette } from '../resolve-cassette.js';
 import { exitCodes, reportError } from '../exit-codes.js';
 import { runsDb } from './runs-command.js';
+import { runShard } from './test-shard.js';
+import { readBlob } from '../../runner/shard-blob-file.js';
+import { mergeShards } from '../../runner/merge-shards.js';
 
 interface ReportFlags {
   readonly runsDb?: string;
@@ -42,7 +45,10 @@ interface TestFlags extends ConfigFlags, ReportFlags {
   readonly concurrency?: string;
   readonly filter?: string;
   readonly list?: boolean;
+  readonly shard?: string;
+  readonly blob?: string;
 }
+export type { ReportFlags };
 interface ScoreFlags extends ReportFlags {
   readonly cassette: string;
   readonly suite?: string;
@@ -73,7 +79,9 @@ export function registerTestCommands(program: Command): void {
       .option('--anthropic-upstream <url>', 'Anthropic origin for record and auto')
       .option('--cassette <name>', "use this cassette instead of the suite's (a name in recordings/ or a path)")
       .option('--filter <patterns>', 'run only the cases whose test id, tag or expected tool matches a pattern (globs, comma-separated: TC-01*,safety)')
-      .option('--list', 'print the cases that would run (after --filter) and exit'),
+      .option('--list', 'print the cases that would run (after --filter) and exit')
+      .option('--shard <i/n>', 'run only shard i of n (a stable split by suite file name and test id); needs --blob; gates are evaluated by calltape merge-reports')
+      .option('--blob <file>', "write this run's full result for calltape merge-reports"),
   ).action(async (files: string[], flags: TestFlags) => {
     process.exitCode = await guarded(program, async () => {
       const cwd = process.cwd();
@@ -87,6 +95,7 @@ export function registerTestCommands(program: Command): void {
         for (const suite of suites) process.stdout.write(listCases(suite, cwd));
         return exitCodes.ok;
       }
+      if (flags.shard !== undefined || flags.blob !== undefined) return runShard(suites, flags, { config, mode, concurrency, logger: createLogger('error'), now: clock(flags.now, suites[0]?.now), startProgress });
       const results: SuiteRunResult[] = [];
       for (const suite of suites) {
         const progress = startProgress(suite.cases.length * suite.runs.length);
@@ -104,6 +113,17 @@ export function registerTestCommands(program: Command): void {
         results.push(result);
       }
       return report(results, flags);
+    });
+  });
+
+  reportOptions(
+    program
+      .command('merge-reports')
+      .description('merge the blobs of a sharded calltape test into one report, gate it as one run, and store it')
+      .argument('<blobs...>', 'the --blob file of every shard'),
+  ).action(async (files: string[], flags: ReportFlags) => {
+    process.exitCode = await guarded(program, async () => {
+      return report([mergeShards(files.map(readBlob), baseline(flags.baseline, runsDb(flags)).baseline)], flags);
     });
   });
 

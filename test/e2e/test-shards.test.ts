@@ -1,0 +1,68 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCliAsync } from '../support/cli.js';
+import { temporaryFolder } from '../support/test-proxy.js';
+
+const bank = 'examples/bank/suite.yaml';
+
+interface Report {
+  readonly cases: readonly { readonly duration_ms: number }[];
+  readonly gates: readonly unknown[];
+  readonly runs: readonly unknown[];
+  readonly exit_code: number;
+}
+/** What must not depend on how the suite was split: everything but timings. */
+const verdicts = (report: Report): unknown => ({ cases: report.cases.map((item) => ({ ...item, duration_ms: 0 })), gates: report.gates, runs: report.runs, exit_code: report.exit_code });
+const readReport = (file: string): Report => JSON.parse(readFileSync(file, 'utf8')) as Report;
+
+describe('calltape test --shard and calltape merge-reports', () => {
+  const folder = temporaryFolder();
+  const db = join(folder, 'runs.sqlite');
+  const blobs = [1, 2, 3].map((index) => join(folder, 'blobs', `shard-${index}.json`));
+  let whole: { status: number | null; stdout: string };
+
+  beforeAll(async () => {
+    const runs = await Promise.all([
+      runCliAsync(['test', bank, '--json', join(folder, 'whole.json'), '--runs-db', db]),
+      ...blobs.map((blob, at) => runCliAsync(['test', bank, '--shard', `${at + 1}/3`, '--blob', blob])),
+    ]);
+    for (const run of runs) expect(run.status, run.stderr).toBe(0);
+    whole = runs[0] as { status: number | null; stdout: string };
+  }, 120_000);
+
+  it('merges 3 shards into the case results, gates and exit code of the unsharded run, and stores it for compare', async () => {
+    const merged = await runCliAsync(['merge-reports', ...blobs, '--json', join(folder, 'merged.json'), '--runs-db', db]);
+    expect(merged.status, merged.stderr).toBe(whole.status);
+    expect(verdicts(readReport(join(folder, 'merged.json')))).toEqual(verdicts(readReport(join(folder, 'whole.json'))));
+    expect(merged.stdout).toContain('pass per_tool execute_transfer: 100% (8/8 cases passed)');
+    expect(merged.stdout).toMatch(/stored as run #\d+/);
+    const compared = await runCliAsync(['compare', '1', '2', '--runs-db', db]);
+    expect(compared.status, compared.stderr).toBe(0);
+    expect(compared.stdout).toContain('no case changed');
+  });
+
+  it('refuses a missing shard with exit 2, saying how many are present', async () => {
+    const [one, , three] = blobs as [string, string, string];
+    const merged = await runCliAsync(['merge-reports', one, three, '--no-store']);
+    expect(merged.status).toBe(2);
+    expect(merged.stderr).toContain('2/3 shards present: missing shard 2/3');
+  });
+
+  it('refuses a blob of another version of the suite with exit 2, naming the file', async () => {
+    // The same suite one edit later, in another folder: same file name, so the same split.
+    const edited = join(folder, 'edited', 'suite.yaml');
+    const bankFolder = resolve('examples/bank');
+    const text = readFileSync(bank, 'utf8').replace('tools: ./tools.json', `tools: ${join(bankFolder, 'tools.json')}`).replace('mocks: [./mocks.yaml]', `mocks: [${join(bankFolder, 'mocks.yaml')}]`).replace('cassette: ../../recordings/bank-demo.sqlite', `cassette: ${resolve('recordings/bank-demo.sqlite')}`).replace('cwd: ../..', `cwd: ${resolve('.')}`);
+    mkdirSync(join(folder, 'edited'), { recursive: true });
+    writeFileSync(edited, `${text}\n# edited\n`);
+    const foreign = join(folder, 'foreign-2.json');
+    // Its shard 2/3 under a filter holding no case of it: the blob is refused for the suite's version before anything else.
+    const shard = await runCliAsync(['test', edited, '--filter', 'TC-002', '--shard', '2/3', '--blob', foreign]);
+    expect(shard.status, shard.stderr).toBe(0);
+    const [one, , three] = blobs as [string, string, string];
+    const merged = await runCliAsync(['merge-reports', one, foreign, three, '--no-store']);
+    expect(merged.status).toBe(2);
+    expect(merged.stderr).toContain(`${foreign}: from another version of the suite than ${one}`);
+  });
+});
