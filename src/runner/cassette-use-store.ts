@@ -35,7 +35,17 @@ export interface LastCassetteRun {
  * cassette so that replaying a committed cassette never changes it.
  */
 export class CassetteUseStore {
-  private constructor(private readonly db: Database.Database) {}
+  private readonly insertRun: Database.Statement<[string, string, number, number, number, number]>;
+  private readonly insertServed: Database.Statement<[number | bigint, string]>;
+  private readonly lastRun: Database.Statement<[string], { id: number; mode: string; started_at: number }>;
+  private readonly servedOf: Database.Statement<[number], string>;
+
+  private constructor(private readonly db: Database.Database) {
+    this.insertRun = db.prepare('INSERT INTO cassette_runs (cassette, mode, started_at, ended_at, served, missed) VALUES (?, ?, ?, ?, ?, ?)');
+    this.insertServed = db.prepare('INSERT OR IGNORE INTO cassette_runs_served (run_id, interaction_id) VALUES (?, ?)');
+    this.lastRun = db.prepare("SELECT id, mode, started_at FROM cassette_runs WHERE cassette = ? AND mode != 'passthrough' ORDER BY id DESC LIMIT 1");
+    this.servedOf = db.prepare<[number], string>('SELECT interaction_id FROM cassette_runs_served WHERE run_id = ?').pluck();
+  }
 
   /** Opens (creating) the runs database for noting runs. */
   static forWriting(path: string): CassetteUseStore {
@@ -55,26 +65,23 @@ export class CassetteUseStore {
   /** Opens the runs database to read; undefined when it does not exist (nothing was noted). */
   static forReading(path: string): CassetteUseStore | undefined {
     if (!existsSync(path)) return undefined;
-    const store = CassetteUseStore.forWriting(path);
-    return store;
+    return CassetteUseStore.forWriting(path);
   }
 
   note(usages: readonly CassetteUsage[]): void {
-    const run = this.db.prepare('INSERT INTO cassette_runs (cassette, mode, started_at, ended_at, served, missed) VALUES (?, ?, ?, ?, ?, ?)');
-    const served = this.db.prepare('INSERT OR IGNORE INTO cassette_runs_served (run_id, interaction_id) VALUES (?, ?)');
     this.db.transaction(() => {
       for (const usage of usages) {
-        const id = run.run(usage.cassette, usage.mode, usage.startedAt, usage.endedAt, usage.servedIds.length, usage.missed).lastInsertRowid;
-        for (const interaction of usage.servedIds) served.run(id, interaction);
+        const id = this.insertRun.run(usage.cassette, usage.mode, usage.startedAt, usage.endedAt, usage.servedIds.length, usage.missed).lastInsertRowid;
+        for (const interaction of usage.servedIds) this.insertServed.run(id, interaction);
       }
     })();
   }
 
   /** The latest run noted for a cassette (by absolute path), other than passthrough. */
   last(cassette: string): LastCassetteRun | undefined {
-    const row = this.db.prepare("SELECT id, mode, started_at FROM cassette_runs WHERE cassette = ? AND mode != 'passthrough' ORDER BY id DESC LIMIT 1").get(cassette) as { id: number; mode: string; started_at: number } | undefined;
+    const row = this.lastRun.get(cassette);
     if (!row) return undefined;
-    const ids = this.db.prepare('SELECT interaction_id FROM cassette_runs_served WHERE run_id = ?').pluck().all(row.id) as string[];
+    const ids = this.servedOf.all(row.id);
     return { mode: row.mode, startedAt: row.started_at, servedIds: new Set(ids) };
   }
 
