@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
+import { basename, dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { parse as parseYaml } from 'yaml';
 import { CalltapeError } from '../errors.js';
+import { nearestFile } from '../nearest-file.js';
 import { configSchemaFile, givenValue, schemaValidator } from '../config/schema-validator.js';
 import type { JsonSchema, JsonValue } from '../trace/trace.js';
 import { schemaRegistry } from './load-schema-registry.js';
@@ -85,7 +86,8 @@ function readSuiteFile(path: string): unknown {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new CalltapeError('CONFIG_INVALID', `${path}: cannot read the suite: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    const near = (error as NodeJS.ErrnoException).code === 'ENOENT' ? nearestFile(path, ['.yaml', '.yml', '.json']) : undefined;
+    throw new CalltapeError('CONFIG_INVALID', `${path}: cannot read the suite: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, near === undefined ? undefined : `Did you mean ${relative(process.cwd(), near) || near}?`);
   }
   const extension = extname(path).toLowerCase();
   try {
