@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Rating } from './rating.js';
-import { pressKey, progressOf, startRater, type RaterState } from './rater-session.js';
+import { keysOf, pressKey, progressOf, startRater, type RaterState } from './rater-session.js';
 
 const context = { now: () => '2026-12-01T08:00:00.000Z', rater: 'ana' };
 const runs = ['a.sqlite#1', 'a.sqlite#2', 'a.sqlite#3'];
@@ -45,5 +45,18 @@ describe('rater session', () => {
     expect(stored).toEqual([]);
     expect(state.note).toBeUndefined();
     expect(state.done).toBe(true);
+  });
+});
+
+describe('keysOf', () => {
+  it("keeps a note's Enter when the text and the Enter arrive in one read (the busy-machine race the tmux test hit)", () => {
+    const typed = press(startRater(runs, new Map()), ['n', ...keysOf('memo lower-cased\r'), 'f']);
+    expect(typed.stored).toEqual([{ run: 'a.sqlite#1', rating: 'fail', note: 'memo lower-cased', rater: 'ana', at: '2026-12-01T08:00:00.000Z' }]);
+  });
+
+  it('keeps an escape sequence whole and splits keys typed ahead', () => {
+    expect(keysOf('\u001b[A')).toEqual(['\u001b[A']);
+    expect(keysOf('\u001b')).toEqual(['\u001b']);
+    expect(keysOf('pf')).toEqual(['p', 'f']);
   });
 });

@@ -80,3 +80,13 @@ function advance(state: RaterState): RaterState {
   }
   return { ...state, position: state.runs.length, done: true };
 }
+
+/**
+ * The keys in one read from a raw terminal. A read can hold several keys — typed ahead, pasted,
+ * or a note's text with its Enter when the machine is busy — so each character is a key of its
+ * own; only an escape sequence (an arrow key, `\u001b[A`) stays one key.
+ */
+export function keysOf(chunk: string): string[] {
+  if (chunk.startsWith('\u001b') && chunk.length > 1) return [chunk];
+  return [...chunk];
+}

@@ -1,7 +1,7 @@
 import { pct } from '../report/pct.js';
 import type { Rating } from './rating.js';
 import type { RatingStore } from './rating-store.js';
-import { pressKey, progressOf, startRater, type RaterState } from './rater-session.js';
+import { keysOf, pressKey, progressOf, startRater, type RaterState } from './rater-session.js';
 import { renderRunView } from './render-run-view.js';
 import type { RunView } from './run-view.js';
 
@@ -40,8 +40,7 @@ export async function rateOnTerminal(options: TtyRaterOptions): Promise<Rating[]
   try {
     await new Promise<void>((resolve) => {
       const onData = (chunk: string): void => {
-        // Outside a note, a chunk holding several keys (typed ahead) is taken key by key.
-        for (const key of state.typing === undefined ? [...chunk] : [chunk]) {
+        for (const key of keysOf(chunk)) {
           const next = pressKey(state, key, { now: () => new Date().toISOString(), ...(options.rater !== undefined ? { rater: options.rater } : {}) });
           if (next.effect.kind === 'rate') {
             options.store.put(options.set, next.effect.rating);
