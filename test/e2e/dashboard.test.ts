@@ -74,6 +74,31 @@ describe.skipIf(!available)('the dashboard in headless Chromium', () => {
     expect(errors).toEqual([]);
   });
 
+  it('shows a call scored while the page reads its state (regression: dashboard state/feed race)', async () => {
+    const upstream = await startScriptedUpstream(bankModel);
+    running.push(upstream);
+    const folder = temporaryFolder();
+    const token = 'dashboard-token-0123456789';
+    const proxy = await startTestProxy(upstream.url, { mode: 'passthrough', admin: { ...defaultConfig.admin, token }, shadow: { ...defaultConfig.shadow, policies: writePolicies(folder, bankPolicies()), database: join(folder, 'shadow.sqlite') } });
+    running.push(proxy);
+    const client = new OpenAI({ apiKey: 'sk-test-key-0123456789abcdef', baseURL: proxy.baseUrl, maxRetries: 0 });
+    const context = await (browser as Browser).newContext();
+    running.push({ close: () => context.close() });
+    // The page gets the state as it was before the call; the call is scored before that answer arrives.
+    await context.route('**/calltape/api/state', async (route) => {
+      const before = await route.fetch();
+      await ask(client, 'transfer big', { session: 'meanwhile' });
+      await scored(`${proxy.url}/calltape/api/state?token=${token}`, 'meanwhile');
+      await route.fulfill({ response: before });
+    });
+    const page = await context.newPage();
+    await page.goto(`${proxy.url}/calltape/?token=${token}`);
+    await page.locator('#status[data-state="live"]').waitFor({ timeout: 10_000 });
+    await page.locator('tr[data-tool="transfer_money"][data-verdict="fail"]').waitFor({ timeout: 10_000 });
+    // Shown once, though the reconnect-safe page may see it in both the state and the feed.
+    expect(await page.locator('tr[data-tool="transfer_money"]').count()).toBe(1);
+  });
+
   it('shows nothing without the token', async () => {
     const proxy = await startTestProxy('http://127.0.0.1:9', { mode: 'passthrough', admin: { ...defaultConfig.admin, token: 'dashboard-token-0123456789' } });
     running.push(proxy);
@@ -84,3 +109,12 @@ describe.skipIf(!available)('the dashboard in headless Chromium', () => {
     expect(await page.content()).not.toContain('live tool calls');
   });
 });
+
+/** Waits until the state API lists a scored call of the session. */
+async function scored(stateUrl: string, session: string): Promise<void> {
+  for (;;) {
+    const state = (await (await fetch(stateUrl)).json()) as { calls: { sessionId: string }[] };
+    if (state.calls.some((call) => call.sessionId === session)) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
