@@ -1,4 +1,4 @@
-import equal from 'fast-deep-equal';
+import { jsonEqual } from './json-equal.js';
 import type { JsonSchema, JsonValue } from '../trace/trace.js';
 import { allowsType, child, normaliseBySchema, subSchema } from './normalise/normalise-by-schema.js';
 import { ownValue, setOwn } from './own.js';
@@ -150,12 +150,12 @@ function checker(schema: JsonValue): Check | undefined {
       case 'enum':
         if (!Array.isArray(value)) return undefined;
         checks.push((item) => {
-          for (const allowed of value) if (allowed === item || equal(allowed, item)) return true;
+          for (const allowed of value) if (allowed === item || jsonEqual(allowed, item)) return true;
           return false;
         });
         break;
       case 'const':
-        checks.push((item) => equal(value, item));
+        checks.push((item) => jsonEqual(value, item));
         break;
       case 'required': {
         if (!Array.isArray(value) || value.some((name) => typeof name !== 'string')) return undefined;

@@ -1,4 +1,4 @@
-import equal from 'fast-deep-equal';
+import { jsonEqual } from './json-equal.js';
 import { munkres } from 'munkres';
 import type { JsonValue } from '../trace/trace.js';
 import { isOmittedMarker, memberKeys } from './compare-arguments.js';
@@ -183,7 +183,7 @@ function compareValue(node: ValueNode, actualValue: JsonValue, state: CompareSta
   if (node.object && asObject(actual)) return compareCompiled(node.object, actual, actual, state);
   if (node.items && Array.isArray(actual)) return compareItems(node, node.items, actual, state);
   if (strategy === 'exact' || strategy === 'any_of') {
-    if (equal(expected, actual)) return 1;
+    if (jsonEqual(expected, actual)) return 1;
     return record(state, node.path, expected, actual, 'value_mismatch', strategy, rule, undefined);
   }
   if (node.folded !== undefined && typeof actual === 'string') return node.folded === looseString(actual) ? 1 : record(state, node.path, expected, actual, 'value_mismatch', strategy, rule, undefined);

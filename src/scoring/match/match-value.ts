@@ -1,6 +1,6 @@
 import { jaroWinkler } from '@skyra/jaro-winkler';
 import { compileUserPattern, maxPatternInputChars } from './user-pattern.js';
-import equal from 'fast-deep-equal';
+import { jsonEqual } from '../json-equal.js';
 import { distance } from 'fastest-levenshtein';
 import type { JsonValue } from '../../trace/trace.js';
 import { looseString } from '../normalise/loose-string.js';
@@ -23,7 +23,7 @@ export interface ValueMatch {
 export function matchValue(strategy: MatchingStrategy, expected: JsonValue, actual: JsonValue, rule: ArgumentRule, embeddings?: (text: string) => readonly number[] | undefined): ValueMatch {
   switch (strategy) {
     case 'semantic': {
-      if (typeof expected !== 'string' || typeof actual !== 'string') return { matched: equal(expected, actual), typeMismatch: typeof expected !== typeof actual };
+      if (typeof expected !== 'string' || typeof actual !== 'string') return { matched: jsonEqual(expected, actual), typeMismatch: typeof expected !== typeof actual };
       if (expected === actual) return { matched: true };
       const [left, right] = [embeddings?.(expected), embeddings?.(actual)];
       if (!left || !right) return { matched: false, unavailable: true, detail: `no embedding for ${JSON.stringify(left ? actual : expected).slice(0, 80)}` };
@@ -34,11 +34,11 @@ export function matchValue(strategy: MatchingStrategy, expected: JsonValue, actu
       return { matched: true };
     case 'exact':
     case 'any_of':
-      return { matched: equal(expected, actual) };
+      return { matched: jsonEqual(expected, actual) };
     case 'ignore_case':
-      return typeof expected === 'string' && typeof actual === 'string' ? { matched: expected.toLowerCase() === actual.toLowerCase() } : { matched: equal(expected, actual) };
+      return typeof expected === 'string' && typeof actual === 'string' ? { matched: expected.toLowerCase() === actual.toLowerCase() } : { matched: jsonEqual(expected, actual) };
     case 'loose_string':
-      return typeof expected === 'string' && typeof actual === 'string' ? { matched: looseString(expected) === looseString(actual) } : { matched: equal(expected, actual) };
+      return typeof expected === 'string' && typeof actual === 'string' ? { matched: looseString(expected) === looseString(actual) } : { matched: jsonEqual(expected, actual) };
     case 'substring':
       return { matched: textOf(actual).includes(textOf(expected)) };
     case 'regex': {
@@ -47,7 +47,7 @@ export function matchValue(strategy: MatchingStrategy, expected: JsonValue, actu
       return { matched: compileUserPattern(rule.pattern ?? textOf(expected), rule.flags ?? '').matchesWhole(text) };
     }
     case 'fuzzy': {
-      if (typeof expected !== 'string' || typeof actual !== 'string') return { matched: equal(expected, actual), typeMismatch: typeof expected !== typeof actual };
+      if (typeof expected !== 'string' || typeof actual !== 'string') return { matched: jsonEqual(expected, actual), typeMismatch: typeof expected !== typeof actual };
       const similarity = rule.algorithm === 'jaro_winkler' ? jaroWinkler(expected, actual) : levenshteinRatio(expected, actual);
       return { matched: similarity >= (rule.threshold ?? 0.85), detail: `similarity ${round(similarity)}` };
     }
