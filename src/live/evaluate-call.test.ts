@@ -86,4 +86,21 @@ describe('evaluateCall', () => {
       { numRuns: 500 },
     );
   });
+
+  it('scores a constraint shared by two tools and two paths against each, however often it is reused (the compiled case is per constraint, tool and path)', () => {
+    const shared = { matching_strategy: 'ignore_case' as const, value: 'eur' };
+    const both: CallPolicy[] = [{ id: 'eur', kind: 'arguments', tool: ['pay', 'refund'], arguments: { currency: shared, 'fee.currency': shared } }];
+    const schemas = { pay: { type: 'object', properties: { currency: { type: 'string' }, fee: { type: 'object', properties: { currency: { type: 'string' } } } } }, refund: { type: 'object' } };
+    for (let round = 0; round < 3; round++) {
+      expect(evaluateCall(both, call('pay', '{"currency":"EUR","fee":{"currency":"Eur"}}'), JSON.parse(JSON.stringify(schemas)) as typeof schemas, 'k').failures).toEqual([]);
+      expect(evaluateCall(both, call('refund', '{"currency":"USD","fee":{"currency":"EUR"}}'), schemas, 'k').failures.map((failure) => failure.path)).toEqual(['currency']);
+      expect(evaluateCall(both, call('pay', '{"currency":"eur","fee":{"currency":"GBP"}}'), schemas, 'k').failures.map((failure) => failure.path)).toEqual(['fee.currency']);
+    }
+  });
+
+  it('reads a policy path through own properties only (regression: a constructor path read Object.prototype)', () => {
+    const inherited: CallPolicy[] = [{ id: 'ctor', kind: 'arguments', tool: 'transfer_money', arguments: { constructor: { required: true, matching_strategy: 'exact', value: 'x' } } }];
+    expect(evaluateCall(inherited, call('transfer_money', '{"amount":5}'), declared, 'k').failures).toMatchObject([{ reason: 'missing_argument', path: 'constructor' }]);
+    expect(evaluateCall(inherited, call('transfer_money', '{"constructor":"x"}'), declared, 'k').failures).toEqual([]);
+  });
 });

@@ -1,7 +1,7 @@
 import { schemaViolation } from '../scoring/validate-arguments.js';
 import { expectationObject, matchCall } from '../scoring/trajectory/match-expectation.js';
 import { scoreCall } from '../scoring/score-call.js';
-import type { ArgumentRule, ScoreOptions } from '../scoring/types.js';
+import type { ArgumentRule, MatchingStrategy, ScoreOptions, TestCase } from '../scoring/types.js';
 import type { JsonSchema, JsonValue, ToolCall } from '../trace/trace.js';
 import type { TrajectoryCall } from '../trace/trajectory.js';
 import type { ArgumentConstraint, ArgumentsPolicy, CallPolicy } from './policy-types.js';
@@ -84,13 +84,14 @@ function argumentFailures(policy: ArgumentsPolicy, call: ToolCall, schema: JsonS
       if (constraint.required) failures.push({ policy: policy.id, reason: 'missing_argument', message: `${path} is missing`, path });
       continue;
     }
-    const problem = constraintProblem(path, constraint, actual, call, schema, options);
+    // The arguments parsed once for every constraint, not re-parsed from the raw text per constraint.
+    const problem = constraintProblem(path, constraint, actual, args, call, schema, options);
     if (problem) failures.push({ policy: policy.id, path, actual, ...problem });
   }
   return { score: (entries.length - failures.length) / entries.length, failures };
 }
 
-function constraintProblem(path: string, constraint: ArgumentConstraint, actual: JsonValue, call: ToolCall, schema: JsonSchema | undefined, options: ScoreOptions): Omit<PolicyFailure, 'policy' | 'path' | 'actual'> | undefined {
+function constraintProblem(path: string, constraint: ArgumentConstraint, actual: JsonValue, actualArguments: { readonly [key: string]: JsonValue }, call: ToolCall, schema: JsonSchema | undefined, options: ScoreOptions): Omit<PolicyFailure, 'policy' | 'path' | 'actual'> | undefined {
   if (constraint.min !== undefined || constraint.max !== undefined) {
     const number = typeof actual === 'number' ? actual : typeof actual === 'string' && actual.trim() !== '' && Number.isFinite(Number(actual)) ? Number(actual) : undefined;
     if (number === undefined) return { reason: 'not_a_number', message: `${path} is ${JSON.stringify(actual)}, not a number` };
@@ -100,12 +101,10 @@ function constraintProblem(path: string, constraint: ArgumentConstraint, actual:
   const strategy = constraint.matching_strategy ?? (constraint.any_of ? 'any_of' : constraint.pattern !== undefined ? 'regex' : undefined);
   if (strategy === undefined) return undefined;
   const expected: JsonValue = constraint.value ?? constraint.any_of?.[0] ?? constraint.pattern ?? null;
-  const { required: _required, min: _min, max: _max, value: _value, ...rest } = constraint;
-  const rule: ArgumentRule = { ...rest, matching_strategy: strategy };
   // The call scorer applies the rule exactly as in ground-truth cases: coercion by the argument's own schema, normalisers,
   // matcher. Only that argument's schema goes in: the schema policy judges the rest of the call.
   const own = schemaAt(schema, path);
-  const result = scoreCall({ expected_tool: call.name, arguments: nest(path, expected), rules: { [path]: rule }, extra_arguments: 'ignore' }, [{ name: call.name, arguments: call.argumentsRaw }], { ...options, ...(own ? { schemas: { [call.name]: nestSchema(path, own) } } : {}) });
+  const result = scoreCall(caseFor(constraint, strategy, path, call.name, expected), [{ name: call.name, arguments: actualArguments }], { ...options, ...(own ? { schemas: { [call.name]: nestedSchema(path, own) } } : {}) });
   const mismatch = result.mismatches[path];
   // Without an embedding nothing was decided: that is no verdict on the agent.
   if (result.is_correct || mismatch?.reason === 'embedding_unavailable') return undefined;
@@ -114,11 +113,52 @@ function constraintProblem(path: string, constraint: ArgumentConstraint, actual:
   return { reason: 'value_mismatch', message: `${path} is ${JSON.stringify(actual)}, not ${wanted}${why}`, expected: constraint.any_of ? [...constraint.any_of] : expected };
 }
 
+/**
+ * The one-argument case a constraint is scored as, built once per constraint and tool: scoreCall
+ * compiles a case the first time it sees the object, so a case made afresh per live call was
+ * checked and compiled per call (and its caches filled the garbage collector's work).
+ */
+const cases = new WeakMap<ArgumentConstraint, Map<string, TestCase>>();
+
+function caseFor(constraint: ArgumentConstraint, strategy: MatchingStrategy, path: string, tool: string, expected: JsonValue): TestCase {
+  let byTool = cases.get(constraint);
+  if (!byTool) cases.set(constraint, (byTool = new Map()));
+  const key = `${tool}\n${path}`;
+  let made = byTool.get(key);
+  if (!made) {
+    const { required: _required, min: _min, max: _max, value: _value, ...rest } = constraint;
+    const rule: ArgumentRule = { ...rest, matching_strategy: strategy };
+    byTool.set(key, (made = { expected_tool: tool, arguments: nest(path, expected), rules: { [path]: rule }, extra_arguments: 'ignore' }));
+  }
+  return made;
+}
+
+/**
+ * One-argument schemas by text, least recently used first: every captured request brings its
+ * tools' schemas as new objects, and the scorer prepares a schema once per object, so the same
+ * schema is handed back as the same object. Bounded for a proxy that sees ever new schemas.
+ */
+const nestedByText = new Map<string, JsonSchema>();
+const maxNestedSchemas = 1_000;
+
+function nestedSchema(path: string, own: JsonSchema): JsonSchema {
+  const text = `${path}\n${JSON.stringify(own)}`;
+  let nested = nestedByText.get(text);
+  if (nested) nestedByText.delete(text);
+  else {
+    nested = nestSchema(path, own);
+    if (nestedByText.size >= maxNestedSchemas) nestedByText.delete(nestedByText.keys().next().value as string);
+  }
+  nestedByText.set(text, nested);
+  return nested;
+}
+
 function valueAt(value: { readonly [key: string]: JsonValue }, path: string): JsonValue | undefined {
   let current: JsonValue | undefined = value;
   for (const part of path.split('.')) {
     if (current === null || typeof current !== 'object' || Array.isArray(current)) return undefined;
-    current = (current as { readonly [key: string]: JsonValue })[part];
+    // Own properties only: a policy path such as `constructor` must not read Object's.
+    current = Object.hasOwn(current, part) ? (current as { readonly [key: string]: JsonValue })[part] : undefined;
   }
   return current;
 }
@@ -127,8 +167,8 @@ function valueAt(value: { readonly [key: string]: JsonValue }, path: string): Js
 function schemaAt(schema: JsonSchema | undefined, path: string): JsonSchema | undefined {
   let current: JsonValue | undefined = schema;
   for (const part of path.split('.')) {
-    const properties: JsonValue | undefined = current !== null && typeof current === 'object' && !Array.isArray(current) ? current['properties'] : undefined;
-    current = properties !== null && typeof properties === 'object' && !Array.isArray(properties) ? properties[part] : undefined;
+    const properties: JsonValue | undefined = current !== null && typeof current === 'object' && !Array.isArray(current) && Object.hasOwn(current, 'properties') ? current['properties'] : undefined;
+    current = properties !== null && typeof properties === 'object' && !Array.isArray(properties) && Object.hasOwn(properties, part) ? properties[part] : undefined;
   }
   return current !== null && typeof current === 'object' && !Array.isArray(current) ? current : undefined;
 }
