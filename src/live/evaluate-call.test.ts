@@ -99,7 +99,7 @@ describe('evaluateCall', () => {
   });
 
   it('reads a policy path through own properties only (regression: a constructor path read Object.prototype)', () => {
-    const inherited: CallPolicy[] = [{ id: 'ctor', kind: 'arguments', tool: 'transfer_money', arguments: { constructor: { required: true, matching_strategy: 'exact', value: 'x' } } }];
+    const inherited: CallPolicy[] = [{ id: 'ctor', kind: 'arguments', tool: 'transfer_money', arguments: { constructor: { required: true, matching_strategy: 'exact' as const, value: 'x' } } }];
     expect(evaluateCall(inherited, call('transfer_money', '{"amount":5}'), declared, 'k').failures).toMatchObject([{ reason: 'missing_argument', path: 'constructor' }]);
     expect(evaluateCall(inherited, call('transfer_money', '{"constructor":"x"}'), declared, 'k').failures).toEqual([]);
   });
