@@ -22,6 +22,8 @@ export const errorCodes = {
   STRICT_TOOLS: { status: 403, type: 'calltape_strict_tools', exitCode: 1 },
   /** The model kept calling mocked tools past mocks.maxHiddenRounds. → 508 */
   MOCK_LOOP: { status: 508, type: 'calltape_mock_loop', exitCode: 1 },
+  /** A request or upgrade listener failed on something other than malformed input (a calltape bug): answered, logged with its stack and counted. → 500 */
+  LISTENER_FAILED: { status: 500, type: 'calltape_error', exitCode: 3 },
   /** A configuration file, environment variable or flag is invalid. → exit 2 */
   CONFIG_INVALID: { status: 500, type: 'calltape_error', exitCode: 2 },
   /** The store could not be opened, migrated or written. → exit 3 */

@@ -5,7 +5,8 @@ import type { Redactor } from '../cassette/redact.js';
 import type { Config } from '../config/config.js';
 import type { Logger } from '../logger.js';
 import type { ConnectionTracker } from './connection-tracker.js';
-import { guardRequestListener, guardUpgradeListener, type ListenerFailureSink } from './guard/guard-listeners.js';
+import { errorShapeFor } from './guard/error-shape-for.js';
+import { guardRequestListener, guardUpgradeListener, type ListenerGuard } from './guard/guard-listeners.js';
 
 /** What the proxy's HTTP server hands its requests and upgrades to, and where failures are told. */
 export interface GuardedServerOptions {
@@ -26,9 +27,12 @@ export interface GuardedServerOptions {
  */
 export function createGuardedServer(options: GuardedServerOptions): Server {
   const { config, logger, redactor, connections } = options;
-  const failed: ListenerFailureSink = (kind, error, request) => {
-    options.listenerFailed(kind);
-    logger.error(`LISTENER_FAILED: ${kind} ${request.method ?? ''} ${redactor.path(request.url ?? '').slice(0, 200)}: ${(error as Error).stack ?? String(error)}`);
+  const failed: ListenerGuard = {
+    onFailure: (kind, error, request) => {
+      options.listenerFailed(kind);
+      logger.error(`LISTENER_FAILED: ${kind} ${request.method ?? ''} ${redactor.path(request.url ?? '').slice(0, 200)}: ${(error as Error).stack ?? String(error)}`);
+    },
+    errorShape: errorShapeFor,
   };
   // Timeouts are enforced on this sweep, so it runs often enough for the shortest one to hold.
   const connectionsCheckingInterval = Math.min(30_000, Math.max(250, Math.floor(Math.min(config.timeouts.requestHeadersMs, config.timeouts.requestMs) / 4)));

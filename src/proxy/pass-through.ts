@@ -3,6 +3,7 @@ import { Agent as HttpsAgent } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { createProxyServer } from 'http-proxy-3';
 import type { Logger } from '../logger.js';
+import { sentByAnthropicClient } from './guard/error-shape-for.js';
 
 export interface PassThrough {
   /** Forwards the request untouched (its `url` already stripped of any session prefix). */
@@ -48,8 +49,7 @@ export function createPassThroughs(upstreams: { readonly openai: string; readonl
   const openai = createPassThrough(upstreams.openai, headersTimeoutMs, errorBodies.openai, logger);
   const anthropic = createPassThrough(upstreams.anthropic, headersTimeoutMs, errorBodies.anthropic, logger);
   return {
-    // Anthropic's SDK always sends these headers; OpenAI-compatible clients never do.
-    for: (request) => (request.headers['x-api-key'] !== undefined || request.headers['anthropic-version'] !== undefined ? anthropic : openai),
+    for: (request) => (sentByAnthropicClient(request.headers) ? anthropic : openai),
     close: () => {
       openai.close();
       anthropic.close();
