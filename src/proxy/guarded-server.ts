@@ -1,10 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Redactor } from '../cassette/redact.js';
 import type { Config } from '../config/config.js';
 import type { Logger } from '../logger.js';
 import type { ConnectionTracker } from './connection-tracker.js';
+import { closeWhenIdle } from './guard/close-when-idle.js';
 import { errorShapeFor } from './guard/error-shape-for.js';
 import { guardRequestListener, guardUpgradeListener, type ListenerGuard } from './guard/guard-listeners.js';
 
@@ -42,8 +42,8 @@ export function createGuardedServer(options: GuardedServerOptions): Server {
   }, failed));
   server.on('upgrade', guardUpgradeListener((request: IncomingMessage, socket: Duplex, head: Buffer) => {
     connections.upgrade(socket);
-    // A relayed WebSocket or feed client with no traffic either way for this long is gone: its socket is freed.
-    if (socket instanceof Socket) socket.setTimeout(config.timeouts.webSocketIdleMs, () => socket.destroy());
+    // Until a relay takes the socket over (and arms this again): a handshake that stalls is freed too.
+    closeWhenIdle(socket, config.timeouts.webSocketIdleMs);
     options.onUpgrade(request, socket, head);
   }, failed));
   // Idle agent sockets outlive the client pools' own idle timeouts, so a reused socket is never one we just closed.
