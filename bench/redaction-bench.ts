@@ -1,8 +1,9 @@
 /**
  * `node dist/bench/redaction-bench.js`: what the one redaction step costs per stored round trip,
  * on the store's worker-thread path (buildExchange). A streamed answer with text and a tool
- * call is built three ways in one run, side by side: no redaction rules beyond the header
- * allowlist, the built-in key shapes, and the built-ins plus the credential the agent sent.
+ * call is built four ways in one run, side by side: no redaction rules beyond the header
+ * allowlist, the built-in key shapes, the built-ins plus the credential the agent sent, and the
+ * built-ins plus one configured `redact.bodyPatterns` rule (which runs on the linear-time RE2 engine).
  */
 import { buildExchange } from '../src/cassette/build-exchange.js';
 import type { CapturedRound } from '../src/cassette/captured-round.js';
@@ -26,8 +27,11 @@ function round(withCredential: boolean): CapturedRound {
   };
 }
 
-function perRoundMicroseconds(builtins: boolean, withCredential: boolean, rounds: number): number {
-  const redactor = createRedactor([], [], builtins);
+/** A typical configured rule: an internal account id shape. */
+const configuredPattern = { pattern: 'acct_[0-9a-f]{12,}', flags: '', replacement: '[REDACTED:account]' };
+
+function perRoundMicroseconds(builtins: boolean, withCredential: boolean, configured: boolean, rounds: number): number {
+  const redactor = createRedactor([], configured ? [configuredPattern] : [], builtins);
   const captured = round(withCredential);
   for (let index = 0; index < 200; index++) buildExchange(openAiChatAdapter, redactor, captured);
   const start = performance.now();
@@ -37,13 +41,14 @@ function perRoundMicroseconds(builtins: boolean, withCredential: boolean, rounds
 
 const rounds = process.argv.includes('--quick') ? 500 : 3000;
 const cases = [
-  ['header allowlist only', false, false],
-  ['+ built-in key shapes', true, false],
-  ['+ the agent credential', true, true],
+  ['header allowlist only', false, false, false],
+  ['+ built-in key shapes', true, false, false],
+  ['+ the agent credential', true, true, false],
+  ['built-ins + 1 RE2 pattern', true, false, true],
 ] as const;
 // Interleaved twice, so drift on a shared machine hits every case alike.
 const results = cases.map(([name]) => ({ name, us: [] as number[] }));
-for (let pass = 0; pass < 2; pass++) cases.forEach(([, builtins, credential], index) => results[index]?.us.push(perRoundMicroseconds(builtins, credential, rounds)));
+for (let pass = 0; pass < 2; pass++) cases.forEach(([, builtins, credential, configured], index) => results[index]?.us.push(perRoundMicroseconds(builtins, credential, configured, rounds)));
 const base = Math.min(...(results[0]?.us ?? [1]));
 process.stdout.write(`buildExchange on a ${sse.length}-byte stream in ${chunks.length} chunks, ${rounds} rounds per case, best of 2:\n`);
 for (const { name, us } of results) process.stdout.write(`  ${name.padEnd(26)} ${Math.min(...us).toFixed(1).padStart(8)} µs/round   ×${(Math.min(...us) / base).toFixed(2)}\n`);

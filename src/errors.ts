@@ -14,12 +14,16 @@ export const errorCodes = {
   UPSTREAM_UNREACHABLE: { status: 502, type: 'upstream_error', exitCode: 3 },
   /** The upstream sent no response headers within `timeouts.upstreamHeadersMs`. → 504 */
   UPSTREAM_TIMEOUT: { status: 504, type: 'upstream_error', exitCode: 3 },
+  /** An answer calltape must hold whole (a tool-loop round under mocks) outgrew `limits.maxResponseBytes` or `limits.maxDecodedBytes`. → 502 */
+  RESPONSE_TOO_LARGE: { status: 502, type: 'upstream_error', exitCode: 3 },
   /** Replay found no recording for the request (or ran out of recordings of it). → 404, run exits 1 */
   CASSETTE_MISS: { status: 404, type: 'cassette_miss', exitCode: 1 },
   /** The model called a tool that is neither mocked nor allowed, under mocks.strictTools. → 403, run exits 1 */
   STRICT_TOOLS: { status: 403, type: 'calltape_strict_tools', exitCode: 1 },
   /** The model kept calling mocked tools past mocks.maxHiddenRounds. → 508 */
   MOCK_LOOP: { status: 508, type: 'calltape_mock_loop', exitCode: 1 },
+  /** A request or upgrade listener failed on something other than malformed input (a calltape bug): answered, logged with its stack and counted. → 500 */
+  LISTENER_FAILED: { status: 500, type: 'calltape_error', exitCode: 3 },
   /** A configuration file, environment variable or flag is invalid. → exit 2 */
   CONFIG_INVALID: { status: 500, type: 'calltape_error', exitCode: 2 },
   /** The store could not be opened, migrated or written. → exit 3 */

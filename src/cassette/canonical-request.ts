@@ -1,4 +1,5 @@
 import stableStringify from 'fast-json-stable-stringify';
+import { compileUserPattern } from '../scoring/match/user-pattern.js';
 import type { JsonValue } from '../trace/trace.js';
 
 /** Matching rules: what is left out of a request's identity and what is normalised in it. */
@@ -97,8 +98,13 @@ function normaliserStep(normaliser: Normaliser): (text: string) => string {
         return placeholder;
       });
   }
-  const { regex, replacement } = typeof normaliser === 'string' ? builtins[normaliser] : { regex: new RegExp(normaliser.pattern, `${(normaliser.flags ?? '').replace('g', '')}g`), replacement: normaliser.replacement };
-  return (text) => text.replace(regex, replacement);
+  if (typeof normaliser === 'string') {
+    const { regex, replacement } = builtins[normaliser];
+    return (text) => text.replace(regex, replacement);
+  }
+  // A configured pattern runs on the linear-time engine: it sees every string of every request.
+  const pattern = compileUserPattern(normaliser.pattern, normaliser.flags ?? '');
+  return (text) => pattern.replaceAll(text, normaliser.replacement);
 }
 
 /** Maps every string value (not keys) in document order. */

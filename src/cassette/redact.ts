@@ -1,4 +1,5 @@
 import type { BodyPattern } from '../config/config.js';
+import { compileUserPattern, type UserPattern } from '../scoring/match/user-pattern.js';
 
 /** Header names never stored or logged, whatever the configuration says. */
 export const secretHeaderNames: readonly string[] = ['authorization', 'proxy-authorization', 'api-key', 'x-api-key', 'x-goog-api-key', 'cookie', 'set-cookie'];
@@ -57,17 +58,29 @@ export interface Redactor {
 }
 
 interface Expression {
-  readonly regex: RegExp;
+  readonly pattern: Pick<UserPattern, 'replaceAll'>;
   readonly replacement: string;
+}
+
+/** One of calltape's own expressions (built-in key shapes, the agent's literal credentials): known linear, so V8's engine runs it. */
+function ownExpression(regex: RegExp, replacement: string): Expression {
+  // Two calls, one per overload of String.prototype.replace.
+  return { pattern: { replaceAll: (text, replace) => (typeof replace === 'string' ? text.replace(regex, replace) : text.replace(regex, replace)) }, replacement };
 }
 
 /** Shorter values are too likely to occur by chance to be replaced everywhere. */
 const minSecretLength = 8;
 
+/**
+ * Compiles the redaction rules. Configured body patterns run on the linear-time engine user
+ * patterns use (`compileUserPattern`): a pattern from a config file cannot stall the proxy or
+ * the store on what a model sends. Throws on a pattern that engine cannot run.
+ */
 export function createRedactor(extraHeaders: readonly string[], patterns: readonly BodyPattern[], builtins = true): Redactor {
   // Configured patterns first: they are the more specific, and their replacement is the one the user chose.
-  const all = builtins ? [...patterns, ...builtinBodyPatterns] : patterns;
-  return redactorOf(new Set([...secretHeaderNames, ...extraHeaders.map((name) => name.toLowerCase())]), all.map((pattern) => ({ regex: new RegExp(pattern.pattern, `${pattern.flags.replace('g', '')}g`), replacement: pattern.replacement })));
+  const configured = patterns.map((pattern): Expression => ({ pattern: compileUserPattern(pattern.pattern, pattern.flags), replacement: pattern.replacement }));
+  const own = builtins ? builtinBodyPatterns.map((pattern) => ownExpression(new RegExp(pattern.pattern, 'g'), pattern.replacement)) : [];
+  return redactorOf(new Set([...secretHeaderNames, ...extraHeaders.map((name) => name.toLowerCase())]), [...configured, ...own]);
 }
 
 function redactorOf(secret: ReadonlySet<string>, expressions: readonly Expression[]): Redactor {
@@ -76,7 +89,7 @@ function redactorOf(secret: ReadonlySet<string>, expressions: readonly Expressio
 
   function text(input: string): string {
     let output = input;
-    for (const { regex, replacement } of expressions) output = output.replace(regex, replacement);
+    for (const { pattern, replacement } of expressions) output = pattern.replaceAll(output, replacement);
     return output;
   }
 
@@ -89,7 +102,7 @@ function redactorOf(secret: ReadonlySet<string>, expressions: readonly Expressio
       if (literals.length === 0) return redactor;
       // Credentials first: a configured pattern could otherwise rewrite part of one and leave the rest.
       const regex = new RegExp(literals.map(escapeRegExp).join('|'), 'g');
-      return redactorOf(secret, [{ regex, replacement: credentialMarker }, ...expressions]);
+      return redactorOf(secret, [ownExpression(regex, credentialMarker), ...expressions]);
     },
     path(path) {
       const queryAt = path.indexOf('?');
@@ -121,9 +134,9 @@ function redactorOf(secret: ReadonlySet<string>, expressions: readonly Expressio
       if (text(original) === original) return { body, chunkEnds: [...chunkEnds] };
       let current = original;
       let ends = charOffsets(body, chunkEnds);
-      for (const { regex, replacement } of expressions) {
+      for (const { pattern, replacement } of expressions) {
         const spans: Span[] = [];
-        current = current.replace(regex, (...args: unknown[]) => {
+        current = pattern.replaceAll(current, (...args: unknown[]) => {
           const replaced = expandReplacement(replacement, args);
           const match = args[0] as string;
           const offset = args.find((arg, index) => index > 0 && typeof arg === 'number') as number;

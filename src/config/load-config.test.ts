@@ -86,6 +86,14 @@ describe('loadConfig', () => {
     expect(configError(() => loadConfig({}, {}, folder))).toContain('/redact/bodyPatterns/0/pattern: must match format "regex"');
   });
 
+  it('rejects a body pattern or match normaliser the linear-time engine cannot run, naming the file and field', () => {
+    const folder = folderWithConfig({ redact: { bodyPatterns: [{ pattern: 'sk-[a-z]+' }, { pattern: '(?<=key=)\\w+' }] }, match: { normalisers: ['uuid', { pattern: '(a)\\1', replacement: 'x' }] } });
+    const message = configError(() => loadConfig({}, {}, folder));
+    expect(message).toContain(`${join(folder, 'proxy.config.json')}: /redact/bodyPatterns/1/pattern: the regex cannot run on calltape's linear-time engine:`);
+    expect(message).toContain(`${join(folder, 'proxy.config.json')}: /match/normalisers/1/pattern: the regex cannot run on calltape's linear-time engine:`);
+    expect(message).not.toContain('/redact/bodyPatterns/0/');
+  });
+
   it('keeps the schema defaults, the built-in defaults and the shipped proxy.config.json in agreement', () => {
     const schema = JSON.parse(readFileSync(configSchemaPath, 'utf8')) as { properties: Record<string, { default?: unknown; properties?: Record<string, { default?: unknown }> }> };
     const defaults: Record<string, unknown> = {};

@@ -4,6 +4,7 @@ import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { CalltapeError } from '../errors.js';
 import { packageRoot } from '../package-root.js';
+import { compileUserPattern } from '../scoring/match/user-pattern.js';
 import type { ConfigLayer } from './config.js';
 import { givenValue } from './schema-validator.js';
 
@@ -27,9 +28,29 @@ function validate(value: unknown): readonly ErrorObject[] {
  */
 export function validateConfigLayer(layer: unknown, source: string, fieldName: (pointer: string) => string = (pointer) => pointer || '(root)'): ConfigLayer {
   const errors = validate(layer);
-  if (errors.length === 0) return layer as ConfigLayer;
-  const lines = errors.map((error) => `${source}: ${describe(error, fieldName)}`);
-  throw new CalltapeError('CONFIG_INVALID', [...new Set(lines)].join('\n'), `See ${configSchemaPath} for every field.`);
+  const lines = errors.length === 0 ? patternErrors(layer as ConfigLayer).map(([pointer, reason]) => `${fieldName(pointer)}: ${reason}`) : errors.map((error) => describe(error, fieldName));
+  if (lines.length === 0) return layer as ConfigLayer;
+  throw new CalltapeError('CONFIG_INVALID', [...new Set(lines.map((line) => `${source}: ${line}`))].join('\n'), `See ${configSchemaPath} for every field.`);
+}
+
+/**
+ * Patterns the schema accepts as JavaScript syntax but the linear-time engine they run on
+ * (RE2: no lookaround, no backreferences) cannot compile, as [JSON pointer, reason] pairs.
+ */
+function patternErrors(layer: ConfigLayer): [string, string][] {
+  const patterns: [string, string, string | undefined][] = [];
+  layer.redact?.bodyPatterns?.forEach((pattern, index) => patterns.push([`/redact/bodyPatterns/${index}/pattern`, pattern.pattern, pattern.flags]));
+  layer.match?.normalisers?.forEach((normaliser, index) => {
+    if (typeof normaliser !== 'string') patterns.push([`/match/normalisers/${index}/pattern`, normaliser.pattern, normaliser.flags]);
+  });
+  return patterns.flatMap(([pointer, source, flags]): [string, string][] => {
+    try {
+      compileUserPattern(source, flags ?? '');
+      return [];
+    } catch (error) {
+      return [[pointer, `the regex cannot run on calltape's linear-time engine: ${(error as Error).message}`]];
+    }
+  });
 }
 
 function describe(error: ErrorObject, fieldName: (pointer: string) => string): string {

@@ -21,7 +21,7 @@ export interface ForwardRequest {
   readonly startedPerf: number;
   /** Keep the body chunks for recording. */
   readonly capture: boolean;
-  /** Most body bytes kept when capturing (`limits.maxResponseBytes`); unlimited when absent. */
+  /** Most body bytes kept when capturing (`limits.maxResponseBytes`); unlimited when absent. Collecting, past it the upstream request is torn down (`ResponseTooLarge`). */
   readonly maxCaptureBytes?: number;
 }
 
@@ -43,6 +43,18 @@ export class AgentDisconnected extends Error {
   override readonly name = 'AgentDisconnected';
   constructor() {
     super('the agent disconnected');
+  }
+}
+
+/**
+ * Raised into undici when a collected answer outgrows `maxCaptureBytes`: nothing has reached the
+ * agent, so holding on would cost memory without bound (an endless stream), and cutting capture
+ * short would hand the tool loop half a turn.
+ */
+export class ResponseTooLarge extends Error {
+  override readonly name = 'ResponseTooLarge';
+  constructor(readonly maxBytes: number) {
+    super(`the upstream's answer exceeds ${maxBytes} bytes (limits.maxResponseBytes)`);
   }
 }
 
@@ -100,6 +112,9 @@ export function forwardUpstream(options: ForwardOptions): void {
       if (request.capture && budget.take(chunk.length)) {
         chunks.push(chunk);
         chunkTimes.push(now);
+      } else if (!deliver) {
+        dataController.abort(new ResponseTooLarge(request.maxCaptureBytes ?? 0));
+        return;
       }
       if (deliver && !response.write(chunk)) {
         dataController.pause();

@@ -1,11 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Redactor } from '../cassette/redact.js';
 import type { Config } from '../config/config.js';
 import type { Logger } from '../logger.js';
 import type { ConnectionTracker } from './connection-tracker.js';
-import { guardRequestListener, guardUpgradeListener, type ListenerFailureSink } from './guard/guard-listeners.js';
+import { closeWhenIdle } from './guard/close-when-idle.js';
+import { errorShapeFor } from './guard/error-shape-for.js';
+import { guardRequestListener, guardUpgradeListener, type ListenerGuard } from './guard/guard-listeners.js';
 
 /** What the proxy's HTTP server hands its requests and upgrades to, and where failures are told. */
 export interface GuardedServerOptions {
@@ -26,9 +27,12 @@ export interface GuardedServerOptions {
  */
 export function createGuardedServer(options: GuardedServerOptions): Server {
   const { config, logger, redactor, connections } = options;
-  const failed: ListenerFailureSink = (kind, error, request) => {
-    options.listenerFailed(kind);
-    logger.error(`LISTENER_FAILED: ${kind} ${request.method ?? ''} ${redactor.path(request.url ?? '').slice(0, 200)}: ${(error as Error).stack ?? String(error)}`);
+  const failed: ListenerGuard = {
+    onFailure: (kind, error, request) => {
+      options.listenerFailed(kind);
+      logger.error(`LISTENER_FAILED: ${kind} ${request.method ?? ''} ${redactor.path(request.url ?? '').slice(0, 200)}: ${(error as Error).stack ?? String(error)}`);
+    },
+    errorShape: errorShapeFor,
   };
   // Timeouts are enforced on this sweep, so it runs often enough for the shortest one to hold.
   const connectionsCheckingInterval = Math.min(30_000, Math.max(250, Math.floor(Math.min(config.timeouts.requestHeadersMs, config.timeouts.requestMs) / 4)));
@@ -38,8 +42,8 @@ export function createGuardedServer(options: GuardedServerOptions): Server {
   }, failed));
   server.on('upgrade', guardUpgradeListener((request: IncomingMessage, socket: Duplex, head: Buffer) => {
     connections.upgrade(socket);
-    // A relayed WebSocket or feed client with no traffic either way for this long is gone: its socket is freed.
-    if (socket instanceof Socket) socket.setTimeout(config.timeouts.webSocketIdleMs, () => socket.destroy());
+    // Until a relay takes the socket over (and arms this again): a handshake that stalls is freed too.
+    closeWhenIdle(socket, config.timeouts.webSocketIdleMs);
     options.onUpgrade(request, socket, head);
   }, failed));
   // Idle agent sockets outlive the client pools' own idle timeouts, so a reused socket is never one we just closed.

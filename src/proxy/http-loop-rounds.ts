@@ -8,6 +8,8 @@ import { loopMocks, type CapturePipeline, type FinishedRound } from './capture-p
 import type { HttpRound } from './captured-route.js';
 import { classifyUpstreamFailure } from './classify-upstream-failure.js';
 import { collectUpstream } from './collect-upstream.js';
+import { ResponseTooLarge } from './forward-upstream.js';
+import { heldAnswerTooLarge } from './guard/capture-budget.js';
 import { upstreamRequestHeaders } from './headers.js';
 import type { MockedRouteContext, RoundSource } from './mocked-route.js';
 import type { Logger } from '../logger.js';
@@ -47,6 +49,7 @@ export function loopRounds(options: LoopRoundsOptions): MockedRouteContext {
     maxHiddenRounds: config.mocks.maxHiddenRounds,
     strictTools: config.mocks.strictTools,
     allowTools: new Set(config.mocks.allowTools),
+    maxDecodedBytes: config.limits.maxDecodedBytes,
     refused: (error) => pipeline.refused(error),
     answer: (body) => answerRound(options, body, index++),
   };
@@ -73,13 +76,15 @@ async function answerRound(options: LoopRoundsOptions, body: Buffer, index: numb
     return { source, record: (outcome) => finish(source, outcome, { ...finished, upstream: upstreamOfRecording(decision.recording) }) };
   }
   const upstream = options.upstreams[round.adapter.upstream];
-  const outcome = await collectUpstream(upstream.pool, { method: round.method, path: upstream.pathPrefix + round.where.path, headers: { ...upstreamRequestHeaders(round.request.headers), 'accept-encoding': 'identity' }, body, startedPerf: performance.now() }, round.response);
+  const { config } = options;
+  const outcome = await collectUpstream(upstream.pool, { method: round.method, path: upstream.pathPrefix + round.where.path, headers: { ...upstreamRequestHeaders(round.request.headers), 'accept-encoding': 'identity' }, body, startedPerf: performance.now(), maxCaptureBytes: config.limits.maxResponseBytes }, round.response);
   const { error: upstreamError, ...captured } = outcome;
   const live = { ...finished, upstream: captured, match: decision.match };
-  if (outcome.status === undefined) {
-    const { config } = options;
-    const failure = classifyUpstreamFailure(upstreamError ?? new Error('no answer'), upstream.url, { connectMs: config.timeouts.upstreamConnectMs, headersMs: config.timeouts.upstreamHeadersMs });
-    pipeline.finishRound({ ...live, proxyError: failure, mocks: loopMocks({ mocked: [], hidden: false }, agentRequest) });
+  if (outcome.status === undefined || upstreamError instanceof ResponseTooLarge) {
+    const failure = upstreamError instanceof ResponseTooLarge ? heldAnswerTooLarge('limits.maxResponseBytes', upstreamError.maxBytes) : classifyUpstreamFailure(upstreamError ?? new Error('no answer'), upstream.url, { connectMs: config.timeouts.upstreamConnectMs, headersMs: config.timeouts.upstreamHeadersMs });
+    // The part captured is kept, marked truncated with the reason (the agent got none of it).
+    const upstreamPart = upstreamError instanceof ResponseTooLarge ? { ...captured, truncated: failure.message } : captured;
+    pipeline.finishRound({ ...live, upstream: upstreamPart, proxyError: failure, mocks: loopMocks({ mocked: [], hidden: false }, agentRequest) });
     options.logger.error(failure.message);
     throw failure;
   }

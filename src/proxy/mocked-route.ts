@@ -8,6 +8,7 @@ import type { ProviderAdapter } from '../providers/provider-adapter.js';
 import type { JsonValue } from '../trace/trace.js';
 import type { UpstreamOutcome } from './forward-upstream.js';
 import { agentResponseHeaders } from './headers.js';
+import { heldAnswerTooLarge } from './guard/capture-budget.js';
 import { sendError } from './send-error.js';
 
 /** One upstream answer for a loop round: from the cassette, or forwarded and collected. */
@@ -20,6 +21,8 @@ export interface MockedRouteContext extends Omit<ToolLoopOptions, 'roundTrip' | 
   readonly agentBytes: Buffer;
   /** Answers a request body: a recording (replay, auto hit) or the upstream (record, auto miss); throws CalltapeError on a miss or a failure before headers. */
   answer(body: Buffer): Promise<{ readonly source: RoundSource; record(outcome: RoundOutcome): void }>;
+  /** `limits.maxDecodedBytes`: a compressed answer that decodes to more is refused, not held. */
+  readonly maxDecodedBytes: number;
   /** Counts an answer calltape refused (strict tools), for the run's exit code. */
   refused(error: CalltapeError): void;
 }
@@ -41,7 +44,10 @@ export async function answerWithMocks(context: MockedRouteContext): Promise<void
       roundTrip: async (body): Promise<LoopRound> => {
         const bytes = body === context.agentBody ? context.agentBytes : Buffer.from(JSON.stringify(body));
         const { source, record } = await context.answer(bytes);
-        return { ...roundOf(adapter, source), record };
+        const round = roundOf(adapter, source, context.maxDecodedBytes);
+        if (round) return { ...round, record };
+        record({ mocked: [], hidden: false });
+        throw heldAnswerTooLarge('limits.maxDecodedBytes', context.maxDecodedBytes);
       },
     });
   } catch (error) {
@@ -67,9 +73,11 @@ export async function answerWithMocks(context: MockedRouteContext): Promise<void
   else response.end(body);
 }
 
-function roundOf(adapter: ProviderAdapter, source: RoundSource): Omit<LoopRound, 'record'> & { readonly headers: Record<string, string | string[]>; readonly cut: boolean } {
+/** The loop's view of an answer; undefined when its body decodes to more than `maxDecodedBytes` (a decompression bomb). */
+function roundOf(adapter: ProviderAdapter, source: RoundSource, maxDecodedBytes: number): (Omit<LoopRound, 'record'> & { readonly headers: Record<string, string | string[]>; readonly cut: boolean }) | undefined {
   const raw = source.kind === 'recording' ? { status: source.recording.httpStatus, headers: source.recording.headers ?? {}, body: source.recording.body ?? Buffer.alloc(0), ending: (source.recording.ending ?? 'finished') as UpstreamOutcome['ending'] } : { status: source.outcome.status ?? 502, headers: agentResponseHeaders((source.outcome.headers ?? {}) as IncomingHttpHeaders), body: Buffer.concat(source.outcome.chunks), ending: source.outcome.ending };
-  const decoded = decodeContent(raw.body, headerText(raw.headers, 'content-encoding'));
+  const decoded = decodeContent(raw.body, headerText(raw.headers, 'content-encoding'), maxDecodedBytes);
+  if (decoded.truncated !== undefined) return undefined;
   const parsed = adapter.parseResponse({ httpStatus: raw.status, contentType: headerText(raw.headers, 'content-type')?.toLowerCase(), body: [decoded.bytes], ending: raw.ending });
   const text = new TextDecoder().decode(decoded.bytes);
   return { status: raw.status, headers: raw.headers, body: text, response: parsed.response, complete: parsed.status === 'complete', cut: raw.ending !== 'finished' };

@@ -3,6 +3,8 @@ import { Agent as HttpsAgent } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { createProxyServer } from 'http-proxy-3';
 import type { Logger } from '../logger.js';
+import { closeWhenIdle } from './guard/close-when-idle.js';
+import { sentByAnthropicClient } from './guard/error-shape-for.js';
 
 export interface PassThrough {
   /** Forwards the request untouched (its `url` already stripped of any session prefix). */
@@ -17,9 +19,15 @@ export interface PassThrough {
  * WebSocket upgrades, through http-proxy-3 with a keep-alive agent. Bodies and frames stream both
  * ways unread.
  */
-export function createPassThrough(upstream: string, headersTimeoutMs: number, errorBody: (message: string) => string, logger: Logger): PassThrough {
+/** How long the pass-through waits: for upstream response headers, and on a relayed WebSocket with no traffic either way. */
+export interface PassThroughTimeouts {
+  readonly headersMs: number;
+  readonly webSocketIdleMs: number;
+}
+
+export function createPassThrough(upstream: string, timeouts: PassThroughTimeouts, errorBody: (message: string) => string, logger: Logger): PassThrough {
   const agent = upstream.startsWith('https:') ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
-  const proxy = createProxyServer({ target: upstream, changeOrigin: true, xfwd: false, agent, proxyTimeout: headersTimeoutMs });
+  const proxy = createProxyServer({ target: upstream, changeOrigin: true, xfwd: false, agent, proxyTimeout: timeouts.headersMs });
   proxy.on('error', (error, _request, response) => {
     logger.error(`pass-through to ${upstream} failed: ${error.message}`);
     if (!('writeHead' in response)) return void response.destroy();
@@ -29,7 +37,11 @@ export function createPassThrough(upstream: string, headersTimeoutMs: number, er
   });
   return {
     web: (request, response) => void proxy.web(request, response),
-    ws: (request, socket, head) => void proxy.ws(request, socket, head),
+    ws: (request, socket, head) => {
+      // http-proxy-3 takes the socket over synchronously here (clearing its timeout); closing it on idle also closes the upstream side.
+      void proxy.ws(request, socket, head);
+      closeWhenIdle(socket, timeouts.webSocketIdleMs);
+    },
     close: () => {
       proxy.close();
       agent.destroy();
@@ -44,12 +56,11 @@ export interface PassThroughs {
   close(): void;
 }
 
-export function createPassThroughs(upstreams: { readonly openai: string; readonly anthropic: string }, headersTimeoutMs: number, errorBodies: { readonly openai: (message: string) => string; readonly anthropic: (message: string) => string }, logger: Logger): PassThroughs {
-  const openai = createPassThrough(upstreams.openai, headersTimeoutMs, errorBodies.openai, logger);
-  const anthropic = createPassThrough(upstreams.anthropic, headersTimeoutMs, errorBodies.anthropic, logger);
+export function createPassThroughs(upstreams: { readonly openai: string; readonly anthropic: string }, timeouts: PassThroughTimeouts, errorBodies: { readonly openai: (message: string) => string; readonly anthropic: (message: string) => string }, logger: Logger): PassThroughs {
+  const openai = createPassThrough(upstreams.openai, timeouts, errorBodies.openai, logger);
+  const anthropic = createPassThrough(upstreams.anthropic, timeouts, errorBodies.anthropic, logger);
   return {
-    // Anthropic's SDK always sends these headers; OpenAI-compatible clients never do.
-    for: (request) => (request.headers['x-api-key'] !== undefined || request.headers['anthropic-version'] !== undefined ? anthropic : openai),
+    for: (request) => (sentByAnthropicClient(request.headers) ? anthropic : openai),
     close: () => {
       openai.close();
       anthropic.close();

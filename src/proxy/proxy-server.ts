@@ -91,7 +91,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
   const upstreams = { openai: createUpstream(config), anthropic: createUpstream(config, config.anthropicUpstream) };
   const startedAt = Date.now();
   const pipeline = new CapturePipeline({ config, logger, redactor, recorder, stats, observer: options.observer, live });
-  const passThroughs = createPassThroughs({ openai: config.upstream, anthropic: config.anthropicUpstream }, config.timeouts.upstreamHeadersMs, { openai: unreachableBody(openAiChatAdapter), anthropic: unreachableBody(anthropicMessagesAdapter) }, logger);
+  const passThroughs = createPassThroughs({ openai: config.upstream, anthropic: config.anthropicUpstream }, { headersMs: config.timeouts.upstreamHeadersMs, webSocketIdleMs: config.timeouts.webSocketIdleMs }, { openai: unreachableBody(openAiChatAdapter), anthropic: unreachableBody(anthropicMessagesAdapter) }, logger);
   const cassetteFor = (route: SessionRoute): string => (route.cassette ? cassettes.pathOf(route.cassette.name) : config.cassette);
   const capturedRoute = new CapturedRoute({ config, logger, upstreams, cassettes, pipeline, mockState });
   const websocketRoute = new WebSocketRoute({ config, logger, upstream: upstreams.openai, cassettes, pipeline, mockState });

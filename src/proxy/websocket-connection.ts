@@ -9,7 +9,8 @@ import type { Logger } from '../logger.js';
 import { upstreamOfRecording } from './replay-lookup.js';
 import type { Where } from './route-types.js';
 import { timeOrderedId } from './time-ordered-id.js';
-import { CaptureBudget } from './guard/capture-budget.js';
+import type { CalltapeError } from '../errors.js';
+import { CaptureBudget, heldAnswerTooLarge } from './guard/capture-budget.js';
 import { endsRound, frameEvent, frameModel, frameType, storedFrames, validCode } from './websocket-frames.js';
 import { websocketErrorFrame } from './websocket-error-frame.js';
 
@@ -94,11 +95,12 @@ export class WebSocketConnection {
       finish = (mocks) => this.options.pipeline.finishRound({ ...round, mocks });
     } else {
       const open = this.openRound(frame, decision.match);
-      frames = await new Promise<string[]>((resolve) => {
+      frames = await new Promise<string[]>((resolve, reject) => {
         const seen: string[] = [];
         this.collector = (text) => {
           seen.push(text);
           this.capture(open, text);
+          if (open.budget.truncated !== undefined) return reject(this.cutUpstream(open));
           if (!endsRound(text)) return;
           this.collector = undefined;
           resolve(seen);
@@ -110,6 +112,22 @@ export class WebSocketConnection {
     const sse = frames.map(frameEvent).join('');
     const parsed = this.options.adapter.parseResponse({ httpStatus: 200, contentType: 'text/event-stream', body: [Buffer.from(sse)], ending: 'finished' });
     return { status: 200, body: sse, response: parsed.response, complete: parsed.status === 'complete', frames, record: (outcome) => finish(loopMocks(outcome, undefined)) };
+  }
+
+  /**
+   * A held turn outgrew `limits.maxResponseBytes`: its frames cannot be held, nor (hidden as they
+   * are) relayed, so the upstream socket goes and the round is recorded as cut off. The agent's
+   * socket stays; its next frame opens a fresh upstream connection.
+   */
+  private cutUpstream(round: OpenRound): CalltapeError {
+    this.collector = undefined;
+    const upstream = this.upstream;
+    this.upstream = undefined;
+    this.pending.length = 0;
+    upstream?.removeAllListeners().on('error', () => undefined).terminate();
+    const error = heldAnswerTooLarge('limits.maxResponseBytes', this.options.maxCaptureBytes);
+    this.finish(round, 'upstream-failed', undefined, error);
+    return error;
   }
 
   private decide(text: string): ReturnType<CapturePipeline['decide']> {
@@ -163,9 +181,9 @@ export class WebSocketConnection {
     if (done) this.finish(done, ending, undefined);
   }
 
-  private finish(round: OpenRound, ending: ResponseEnding, mocks: FinishedRound['mocks']): void {
-    const upstream = { status: 200, headers: { 'content-type': 'text/event-stream', 'x-calltape-transport': 'websocket' }, chunks: round.frames, chunkTimes: round.times, firstByteMs: round.times[0], totalMs: round.times.at(-1) ?? 0, ending, errorMessage: undefined, truncated: round.budget.truncated };
-    this.options.pipeline.finishRound({ ...this.finished(round.body, round.id, round.startedAt), upstream, match: round.match, ...(mocks ? { mocks } : {}) });
+  private finish(round: OpenRound, ending: ResponseEnding, mocks: FinishedRound['mocks'], proxyError?: CalltapeError): void {
+    const upstream = { status: 200, headers: { 'content-type': 'text/event-stream', 'x-calltape-transport': 'websocket' }, chunks: round.frames, chunkTimes: round.times, firstByteMs: round.times[0], totalMs: round.times.at(-1) ?? 0, ending, errorMessage: undefined, truncated: proxyError?.message ?? round.budget.truncated };
+    this.options.pipeline.finishRound({ ...this.finished(round.body, round.id, round.startedAt), upstream, match: round.match, proxyError, ...(mocks ? { mocks } : {}) });
   }
 
   /** A round of this connection as the pipeline's sinks take it. */

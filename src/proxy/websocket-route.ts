@@ -11,6 +11,7 @@ import type { Logger } from '../logger.js';
 import { selectMocks, type MockState } from './mock-state.js';
 import type { Where } from './route-types.js';
 import type { Upstream } from './upstream.js';
+import { closeWhenIdle } from './guard/close-when-idle.js';
 import { WebSocketConnection } from './websocket-connection.js';
 import { frameType } from './websocket-frames.js';
 import { websocketErrorFrame } from './websocket-error-frame.js';
@@ -43,7 +44,10 @@ export class WebSocketRoute {
   constructor(private readonly options: WebSocketRouteOptions) {}
 
   handle(request: IncomingMessage, socket: Duplex, head: Buffer, where: Where): void {
-    this.server.handleUpgrade(request, socket, head, (client) => void this.accept(client, request, where));
+    this.server.handleUpgrade(request, socket, head, (client) => {
+      closeWhenIdle(socket, this.options.config.timeouts.webSocketIdleMs);
+      void this.accept(client, request, where);
+    });
   }
 
   private async accept(client: WebSocket, request: IncomingMessage, where: Where): Promise<void> {

@@ -105,3 +105,12 @@ describe('issue 17: schemasFromTools reads every provider\'s tools shape', () =>
     expect(thrown(() => schemasFromTools([{ function: 'search' }] as never)).message).toMatch(/tools\[0\]: not a tool definition/);
   });
 });
+
+describe('a case regex the linear-time engine cannot run', () => {
+  it('is refused when the case is read, naming the rule, instead of failing mid-run', () => {
+    const testCase: TestCase = { expected_tool: 'search', arguments: { query: 'x' }, rules: { query: { matching_strategy: 'regex', pattern: '(?=x)x' } } };
+    const error = thrown(() => scoreCall(testCase, call({ query: 'x' })));
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.message).toMatch(/rules\.query\.pattern: the regex does not compile: .*RE2 syntax/);
+  });
+});

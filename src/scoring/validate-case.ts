@@ -1,6 +1,7 @@
 import { CalltapeError } from '../errors.js';
 import type { JsonValue } from '../trace/trace.js';
 import { valuesAt } from './argument-paths.js';
+import { compileUserPattern } from './match/user-pattern.js';
 import { isGlob, standsAlone } from './rule-table.js';
 import type { ArgumentRule } from './types.js';
 import { schemaCompileError } from './validate-arguments.js';
@@ -82,7 +83,8 @@ export function checkRules(rules: unknown, args: JsonValue | undefined, where: s
     if (pattern !== undefined) {
       if (typeof pattern !== 'string') throw invalid(`${rulePath}.pattern`, 'must be a string');
       try {
-        new RegExp(pattern, flags ?? '');
+        // The engine scoring runs it on: a pattern RE2 cannot run is refused here, not mid-run.
+        compileUserPattern(pattern, flags ?? '');
       } catch (error) {
         throw invalid(`${rulePath}.pattern`, `the regex does not compile: ${(error as Error).message}`);
       }

@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -7,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { ResponsesWS } from 'openai/resources/responses/ws';
 import { afterAll, describe, expect, it } from 'vitest';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import { SqliteStore } from '../../src/cassette/sqlite/sqlite-store.js';
 import { defaultConfig } from '../../src/config/config.js';
 import type { Interaction } from '../../src/trace/trace.js';
@@ -105,5 +106,79 @@ describe('bounded memory while recording', () => {
     store.close();
     expect(stored.map((interaction) => interaction.status)).toEqual(['truncated']);
     expect(stored[0]?.error).toContain('limits.maxResponseBytes');
+  });
+
+  describe('tool-loop rounds (held whole under mock tools)', () => {
+    const mockTools = (): typeof defaultConfig.mocks => {
+      const folder = temporaryFolder();
+      writeFileSync(join(folder, 'm.yaml'), 'mocks: [{ tool: get_weather, result: sunny }]');
+      return { ...defaultConfig.mocks, files: [join(folder, 'm.yaml')] };
+    };
+    const storedRounds = (cassette: string): Interaction[] => {
+      const store = new SqliteStore(cassette, { readonly: true });
+      const stored = store.interactions();
+      store.close();
+      return stored;
+    };
+
+    it('an endless upstream stream past limits.maxResponseBytes is cut off upstream and answered in the provider error shape, and recorded truncated', async () => {
+      const upstream = await startScriptedUpstream([{ kind: 'endless-sse', gapMs: 0 }]);
+      running.push(upstream);
+      const cassette = join(temporaryFolder(), 'loop.sqlite');
+      const proxy = await startTestProxy(upstream.url, { cassette, mode: 'record', mocks: mockTools(), limits: { ...defaultConfig.limits, maxResponseBytes: 4096 } });
+      running.push(proxy);
+      const client = new OpenAI({ apiKey: 'sk-x', baseURL: proxy.baseUrl, maxRetries: 0 });
+      const failure = await client.chat.completions.create({ model: 'm', stream: true, messages: [{ role: 'user', content: 'hi' }] }).then(() => undefined, (error: unknown) => error);
+      expect(failure).toBeInstanceOf(OpenAI.APIError);
+      expect(failure).toMatchObject({ status: 502, code: 'response_too_large', type: 'upstream_error' });
+      expect((failure as Error).message).toContain('limits.maxResponseBytes');
+      // The upstream request was torn down, not read on without bound.
+      await upstream.received[0]?.closed;
+      await proxy.close();
+      const [round] = storedRounds(cassette);
+      expect(round?.status).toBe('truncated');
+      expect(round?.error).toContain('limits.maxResponseBytes');
+    });
+
+    it('a compressed upstream answer decoding past limits.maxDecodedBytes is refused in the provider error shape, not decoded whole', async () => {
+      const bomb = gzipSync(Buffer.concat([Buffer.from('{"id":"x","object":"chat.completion","choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"'), Buffer.alloc(8_000_000, 0x61), Buffer.from('"}}]}')]));
+      const upstream = await startScriptedUpstream([{ kind: 'custom', handle: (response) => void response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(bomb) }]);
+      running.push(upstream);
+      const proxy = await startTestProxy(upstream.url, { mode: 'record', mocks: mockTools(), limits: { ...defaultConfig.limits, maxDecodedBytes: 1024 * 1024 } });
+      running.push(proxy);
+      const client = new OpenAI({ apiKey: 'sk-x', baseURL: proxy.baseUrl, maxRetries: 0 });
+      const failure = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }).then(() => undefined, (error: unknown) => error);
+      expect(failure).toMatchObject({ status: 502, code: 'response_too_large' });
+      expect((failure as Error).message).toContain('limits.maxDecodedBytes');
+    });
+
+    it('WebSocket mode: a held turn past limits.maxResponseBytes gets an error event, its upstream socket is closed, and the next turn goes through a fresh one', async () => {
+      const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+      await once(server, 'listening');
+      running.push({ close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
+      const sockets: WebSocket[] = [];
+      server.on('connection', (socket) => {
+        sockets.push(socket);
+        socket.on('message', (data) => {
+          const { input } = JSON.parse(data.toString()) as { input: string };
+          // 'big' never ends its turn: the deltas alone are past the limit.
+          if (input === 'big') for (let index = 0; index < 100; index++) socket.send(JSON.stringify({ type: 'response.output_text.delta', sequence_number: index, item_id: 'm1', output_index: 0, content_index: 0, delta: 'x'.repeat(500) }));
+          else socket.send(JSON.stringify({ type: 'response.completed', sequence_number: 0, response: { id: 'resp_2', object: 'response', status: 'completed', model: 'm', output: [] } }));
+        });
+      });
+      const proxy = await startTestProxy(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, { mode: 'record', mocks: mockTools(), limits: { ...defaultConfig.limits, maxResponseBytes: 16 * 1024 } });
+      running.push(proxy);
+      const ws = new ResponsesWS(new OpenAI({ apiKey: 'sk-x', baseURL: proxy.baseUrl, maxRetries: 0 }));
+      const failed = new Promise<unknown>((resolve) => ws.on('error', (error) => resolve((error as { error?: unknown }).error)));
+      ws.send({ type: 'response.create', model: 'm', input: 'big' } as never);
+      expect(await failed).toMatchObject({ type: 'error', status: 502, error: { code: 'response_too_large' } });
+      const first = sockets[0];
+      if (first && first.readyState !== first.CLOSED) await once(first, 'close');
+      const completed = new Promise<void>((resolve) => ws.on('response.completed', () => resolve()));
+      ws.send({ type: 'response.create', model: 'm', input: 'small' } as never);
+      await completed;
+      expect(sockets).toHaveLength(2);
+      ws.close();
+    });
   });
 });

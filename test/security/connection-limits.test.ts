@@ -1,5 +1,7 @@
-import { connect, type Socket } from 'node:net';
+import { once } from 'node:events';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
+import { WebSocket, WebSocketServer } from 'ws';
 import { defaultConfig } from '../../src/config/config.js';
 import { startTestProxy } from '../support/test-proxy.js';
 
@@ -58,5 +60,33 @@ describe('connections', () => {
     // A raw socket completes the handshake but never reads frames, so it never sends a pong.
     socket.write('GET /calltape/feed HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n');
     expect(await done).toMatch(/^HTTP\/1\.1 101/);
+  });
+
+  // Regression: ws and http-proxy-3 clear the socket timeout when they take an upgraded socket over, so relayed WebSockets were never cut.
+  it.each([
+    ['the captured Responses WebSocket mode', '/v1/responses'],
+    ['a passed-through WebSocket', '/v1/realtime'],
+  ])('%s: a relayed client that goes silent is cut (timeouts.webSocketIdleMs), and its upstream socket is closed too', async (_name, path) => {
+    const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+    await once(server, 'listening');
+    running.push({ close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
+    const upstreamClosed = new Promise<void>((resolve) =>
+      server.on('connection', (socket) => {
+        socket.on('close', () => resolve());
+        socket.on('message', () => socket.send(JSON.stringify({ type: 'response.completed', sequence_number: 0, response: { id: 'resp_1', object: 'response', status: 'completed', model: 'm', output: [] } })));
+      }),
+    );
+    const proxy = await startTestProxy(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, { mode: 'passthrough', timeouts: { ...defaultConfig.timeouts, webSocketIdleMs: 1000 } });
+    running.push(proxy);
+    const client = new WebSocket(`${proxy.url.replace('http', 'ws')}${path}`, { headers: { authorization: 'Bearer sk-test-key-0123456789abcdef' } });
+    running.push({ close: async () => void client.terminate() });
+    await once(client, 'open');
+    const clientClosed = once(client, 'close');
+    client.send(JSON.stringify({ type: 'response.create', model: 'm', input: 'hi' }));
+    // One round trip goes through, so the upstream socket is open; then the client says nothing more.
+    await once(client, 'message');
+    await clientClosed;
+    await upstreamClosed;
+    expect(client.readyState).toBe(WebSocket.CLOSED);
   });
 });

@@ -6,10 +6,19 @@ import { RE2JS } from 're2js';
  */
 export const maxPatternInputChars = 1_000_000;
 
+/** What a replacer function gets, as from String.prototype.replace: the match, its groups, its offset, the text, then the named groups when the pattern has any. */
+export type Replacer = (match: string, ...rest: unknown[]) => string;
+
 /** A user-written regular expression, compiled for a linear-time engine. */
 export interface UserPattern {
   /** Whether the whole text matches (the pattern is anchored at both ends). */
   matchesWhole(text: string): boolean;
+  /**
+   * Every match replaced, as `text.replace(/…/g, replacement)` would: a string expands `$&`,
+   * `$1`, `$<name>` and `$$` the JavaScript way. Linear in the text, so it has no length cap
+   * (redaction must see all of a body).
+   */
+  replaceAll(text: string, replacement: string | Replacer): string;
 }
 
 const compiled = new Map<string, UserPattern>();
@@ -17,7 +26,8 @@ const compiled = new Map<string, UserPattern>();
 const maxCompiled = 1000;
 
 /**
- * Compiles a pattern from a mock file, policy or suite with RE2 semantics (re2js): matching
+ * Compiles a pattern from a mock file, policy, suite or the proxy configuration (body
+ * redaction, match normalisers) with RE2 semantics (re2js): matching
  * time is linear in the input, so no pattern (`(a+)+$` and the like) can stall the proxy on what
  * a model sends. Flags `i`, `m`, `s` keep their JavaScript meaning; `g`, `y` and `u` change
  * nothing here. Throws `Error` with the engine's reason for syntax RE2 lacks (lookaround,
@@ -37,7 +47,10 @@ export function compileUserPattern(source: string, flags = ''): UserPattern {
   } catch (error) {
     throw new Error(`${(error as Error).message} (patterns use RE2 syntax: no lookaround or backreferences)`);
   }
-  const pattern: UserPattern = { matchesWhole: (text) => text.length <= maxPatternInputChars && regex.matches(text) };
+  const pattern: UserPattern = {
+    matchesWhole: (text) => text.length <= maxPatternInputChars && regex.matches(text),
+    replaceAll: (text, replacement) => regex.matcher(text).replaceAll(replacement),
+  };
   if (compiled.size >= maxCompiled) compiled.clear();
   compiled.set(key, pattern);
   return pattern;

@@ -1,0 +1,31 @@
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { findAdapter } from '../../providers/adapters.js';
+import { anthropicMessagesAdapter } from '../../providers/anthropic-messages/anthropic-messages-adapter.js';
+import { openAiChatAdapter } from '../../providers/openai-chat/openai-chat-adapter.js';
+import type { ProviderAdapter } from '../../providers/provider-adapter.js';
+import { sessionHeader } from '../headers.js';
+import { routePath } from '../route-path.js';
+import { parseSessionRoute } from '../session-route.js';
+
+/** Whether a request comes from an Anthropic client: its SDK always sends these headers, OpenAI-compatible clients never do. */
+export function sentByAnthropicClient(headers: IncomingHttpHeaders): boolean {
+  return headers['x-api-key'] !== undefined || headers['anthropic-version'] !== undefined;
+}
+
+/**
+ * The adapter whose error envelope answers a request calltape failed on, so the agent's SDK
+ * raises its own typed error: the captured route's adapter, else (a pass-through route, or a
+ * target too broken to route) Anthropic's when an Anthropic client sent it, else OpenAI's.
+ * Never throws: it runs on requests that already made a listener fail.
+ */
+export function errorShapeFor(request: Pick<IncomingMessage, 'method' | 'url' | 'headers'>): ProviderAdapter {
+  try {
+    const method = request.method ?? 'GET';
+    const route = parseSessionRoute(request.url ?? '/', request.headers[sessionHeader]);
+    const adapter = 'error' in route ? undefined : findAdapter(method, routePath(method, route.path).path);
+    if (adapter) return adapter;
+  } catch {
+    // The target itself may be what failed; who sent it still decides the shape.
+  }
+  return sentByAnthropicClient(request.headers) ? anthropicMessagesAdapter : openAiChatAdapter;
+}
