@@ -58,7 +58,7 @@ interface JsonSpan {
   events?: { name: string; attributes?: JsonKeyValue[] }[];
   status?: { code?: number };
 }
-interface JsonRequest {
+export interface JsonRequest {
   resourceSpans?: { resource?: { attributes?: JsonKeyValue[] }; scopeSpans?: { spans?: JsonSpan[] }[] }[];
 }
 
@@ -98,7 +98,8 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   };
 }
 
-function decodeRequest(request: JsonRequest): ReceivedSpan[] {
+/** The spans of one OTLP/JSON export request. */
+export function decodeRequest(request: JsonRequest): ReceivedSpan[] {
   return (request.resourceSpans ?? []).flatMap((resourceSpans) => {
     const resource = attributesOf(resourceSpans.resource?.attributes);
     return (resourceSpans.scopeSpans ?? []).flatMap((scope) =>
