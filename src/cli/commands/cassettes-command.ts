@@ -1,9 +1,10 @@
+import { existsSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import Table from 'cli-table3';
 import type { Command } from 'commander';
 import { cassetteText, exportCassette, importCassette, listCassettes, requireCassette } from '../../cassette/sqlite/cassette-files.js';
-import { deleteRecordings, mergeCassette, unusedRecordings } from '../../cassette/sqlite/cassette-maintenance.js';
+import { createCassette, deleteRecordings, mergeCassette, unusedRecordings } from '../../cassette/sqlite/cassette-maintenance.js';
 import { CassetteUseStore } from '../../runner/cassette-use-store.js';
 import { runsDb } from './runs-command.js';
 import { CalltapeError } from '../../errors.js';
@@ -80,14 +81,17 @@ export function registerCassettesCommand(program: Command): void {
 
   cassettes
     .command('merge')
-    .description('copy into the first cassette every interaction of the second it does not hold yet')
-    .argument('<into>', 'cassette to add to (a name in recordings/ or a path)')
-    .argument('<from>', 'cassette to copy from')
-    .action((into: string, from: string) =>
+    .description('copy into the first cassette every interaction of the others it does not hold yet (e.g. the cassettes of several shards)')
+    .argument('<into>', 'cassette to add to (a name in recordings/ or a path); created when missing')
+    .argument('<from...>', 'cassettes to copy from, in order')
+    .action((into: string, from: string[]) =>
       run(() => {
         const target = resolveCassette(into, process.cwd());
-        const source = resolveCassette(from, process.cwd());
-        process.stdout.write(`merged ${mergeCassette(target, source)} interaction(s) from ${relative(process.cwd(), source) || source}\n`);
+        if (!existsSync(target)) createCassette(target);
+        for (const name of from) {
+          const source = resolveCassette(name, process.cwd());
+          process.stdout.write(`merged ${mergeCassette(target, source)} interaction(s) from ${relative(process.cwd(), source) || source}\n`);
+        }
       }),
     );
 

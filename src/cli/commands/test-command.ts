@@ -1,5 +1,5 @@
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
+import { basename, dirname, relative, resolve } from 'node:path';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { loadConfig, type ConfigFlags } from '../../config/load-config.js';
@@ -18,6 +18,7 @@ import type { Suite } from '../../scoring/suite-types.js';
 import { runSuite, type SuiteRunResult } from '../../runner/run-suite.js';
 import { otlpSettings, type OtlpFlags } from '../../otel/otlp-tracing.js';
 import { withRunSpans } from './test-spans.js';
+import { parseShard, shardSuite } from '../../runner/shard-cases.js';
 import { RunStore } from '../../runner/run-store.js';
 import { noteCassetteUse } from '../../runner/cassette-use-store.js';
 import type { CassetteUsage } from '../../cassette/cassette-usage.js';
@@ -96,7 +97,9 @@ export function registerTestCommands(program: Command): void {
       const { config } = loadConfig({ config: flags.config, upstream: flags.upstream, anthropicUpstream: flags.anthropicUpstream }, process.env, cwd);
       const suites = files.map((file) => filterSuite(loadSuite(file, cwd), flags.filter)).map((suite) => (flags.cassette ? { ...suite, cassette: resolveCassette(flags.cassette, cwd) } : suite));
       if (flags.list) {
-        for (const suite of suites) process.stdout.write(listCases(suite, cwd));
+        // With --shard, the cases this shard would run: the same split as the run itself.
+        const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
+        for (const suite of suites) process.stdout.write(listCases(shard ? shardSuite(suite, basename(suite.file), shard) : suite, cwd));
         return exitCodes.ok;
       }
       const otlp = otlpSettings(flags.otlpEndpoint, flags.otlpCaptureContent, process.env);

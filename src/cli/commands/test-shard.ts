@@ -10,7 +10,10 @@ import { parseShard, shardSuite } from '../../runner/shard-cases.js';
 import { shardBlobVersion } from '../../runner/shard-blob.js';
 import { suiteIdentity, writeBlob } from '../../runner/shard-blob-file.js';
 import type { OtlpSettings } from '../../otel/otlp-tracing.js';
+import type { CassetteUsage } from '../../cassette/cassette-usage.js';
+import { noteCassetteUse } from '../../runner/cassette-use-store.js';
 import { exitCodes } from '../exit-codes.js';
+import { runsDb } from './runs-command.js';
 import { withRunSpans } from './test-spans.js';
 
 interface ShardFlags {
@@ -22,6 +25,8 @@ interface ShardFlags {
   readonly markdown?: string;
   readonly html?: string;
   readonly baseline?: string;
+  readonly runsDb?: string;
+  readonly store?: boolean;
 }
 
 interface ShardContext {
@@ -58,6 +63,7 @@ export async function runShard(suites: readonly Suite[], flags: ShardFlags, cont
     ...(process.env['OPENAI_API_KEY'] ? { apiKey: process.env['OPENAI_API_KEY'] } : {}),
     onCase: progress.tick,
     spans,
+    ...(flags.store === false ? {} : { onCassetteUse: (usages: readonly CassetteUsage[]) => noteCassetteUse(runsDb(flags), usages.map((usage) => ({ ...usage, shard }))) }),
   }).finally(progress.stop));
   const ungated = { ...result, gates: [], passed: result.cases.every((item) => item.status !== 'error') };
   writeBlob(flags.blob, {
