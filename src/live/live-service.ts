@@ -3,8 +3,8 @@ import type { Config } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { createRedactor } from '../cassette/redact.js';
-import type { OtlpSettings } from '../otel/otlp-tracing.js';
-import { startProxySpans, type ProxySpans } from '../otel/proxy-spans.js';
+import type { OtlpSettings } from '../otel/otlp-settings.js';
+import type { ProxySpans, startProxySpans } from '../otel/proxy-spans.js';
 import { isLoopbackHost } from './admin-auth.js';
 import { createAdminRoutes, type AdminRoutes } from './admin-routes.js';
 import { postAlert } from './alert-webhook.js';
@@ -54,7 +54,13 @@ export interface LiveService extends LiveTap, AdminRoutes {
  * API) behind the admin token, and — when a policies file is configured — shadow scoring of
  * every round trip off the response path, with alerts and hot reload of the policies.
  */
-export function createLiveService(config: Config, logger: Logger, otlp?: OtlpSettings): LiveService {
+/** OpenTelemetry export: the settings, and the sink's start (loaded only when export is on). */
+export interface LiveOtlp {
+  readonly settings: OtlpSettings;
+  readonly start: typeof startProxySpans;
+}
+
+export function createLiveService(config: Config, logger: Logger, otlp?: LiveOtlp): LiveService {
   const token = config.admin.token ?? undefined;
   if (!token && !isLoopbackHost(config.host)) {
     throw new CalltapeError('CONFIG_INVALID', `host ${config.host}: the admin surfaces (/metrics, /calltape/) would be open to the network; set an admin token (--admin-token, CALLTAPE_ADMIN_TOKEN or admin.token) or listen on 127.0.0.1`);
@@ -67,7 +73,7 @@ export function createLiveService(config: Config, logger: Logger, otlp?: OtlpSet
   let alerts = policies ? alertWindowFor(policies) : undefined;
   const publish = (event: FeedEvent): void => feed.publish(event);
   // Shadow verdicts of a session come once the scorer saw it go idle: the span waits a minute longer for them.
-  const tracing: ProxySpans | undefined = otlp && startProxySpans(otlp, {
+  const tracing: ProxySpans | undefined = otlp?.start(otlp.settings, {
     redactor: createRedactor(config.redact.headers, config.redact.bodyPatterns, config.redact.builtinPatterns),
     logger,
     maxDecodedBytes: config.limits.maxDecodedBytes,

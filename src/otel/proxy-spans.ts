@@ -5,7 +5,8 @@ import type { Logger } from '../logger.js';
 import { policyFailed, undecidedReasons, type CallVerdict, type PolicyFailure, type SessionVerdict } from '../live/verdict-types.js';
 import { adapterById } from '../providers/adapters.js';
 import type { Evaluation } from './gen-ai-spans.js';
-import { startOtlpTracing, type OtlpSettings } from './otlp-tracing.js';
+import type { OtlpSettings } from './otlp-settings.js';
+import { startOtlpTracing } from './otlp-tracing.js';
 import { SessionSpans } from './session-spans.js';
 
 /** The proxy's OTel sink: round trips and shadow verdicts in, GenAI spans out, never on the response path. */

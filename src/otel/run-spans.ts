@@ -7,7 +7,8 @@ import type { Logger } from '../logger.js';
 import type { CaseResult } from '../scoring/case-result.js';
 import type { Interaction } from '../trace/trace.js';
 import type { Evaluation, SpanAttributes } from './gen-ai-spans.js';
-import { startOtlpTracing, type OtlpSettings, type OtlpTracing } from './otlp-tracing.js';
+import type { OtlpSettings } from './otlp-settings.js';
+import { startOtlpTracing, type OtlpTracing } from './otlp-tracing.js';
 import { SessionSpans } from './session-spans.js';
 
 /** Where a finished run's spans go: an OTLP collector, or an OTLP/JSON file. */

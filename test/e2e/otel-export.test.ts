@@ -2,7 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig, type Config } from '../../src/config/config.js';
-import type { OtlpSettings } from '../../src/otel/otlp-tracing.js';
+import type { OtlpSettings } from '../../src/otel/otlp-settings.js';
 import { anthropicEvents } from '../support/anthropic-messages-events.js';
 import { chatCompletion, chatCompletionChunks, encodeSse } from '../support/openai-chat-chunks.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver.js';

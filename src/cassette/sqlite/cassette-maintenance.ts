@@ -95,11 +95,6 @@ export function mergeCassette(target: string, source: string): number {
   }
 }
 
-/** Creates an empty cassette at the current schema (what `merge` copies shards' cassettes into). */
-export function createCassette(cassette: string): void {
-  close(openCassette(cassette, 'write'));
-}
-
 function open(cassette: string): Database.Database {
   requireCassette(cassette);
   return openCassette(cassette, 'write');

@@ -1,18 +1,17 @@
-import { existsSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import Table from 'cli-table3';
 import type { Command } from 'commander';
 import { cassetteText, exportCassette, importCassette, listCassettes, requireCassette } from '../../cassette/sqlite/cassette-files.js';
-import { createCassette, deleteRecordings, mergeCassette, unusedRecordings } from '../../cassette/sqlite/cassette-maintenance.js';
+import { deleteRecordings, mergeCassette, unusedRecordings } from '../../cassette/sqlite/cassette-maintenance.js';
 import { CassetteUseStore } from '../../runner/cassette-use-store.js';
 import { runsDb } from './runs-command.js';
 import { CalltapeError } from '../../errors.js';
 import { exitCodes, reportError } from '../exit-codes.js';
 import { readInteractions } from '../../cassette/sqlite/read-interactions.js';
 import { createLogger } from '../../logger.js';
-import { otlpSettings, type OtlpFlags } from '../../otel/otlp-tracing.js';
-import { RunSpans, type SpanTarget } from '../../otel/run-spans.js';
+import { otlpSettings, type OtlpFlags } from '../../otel/otlp-settings.js';
+import type { SpanTarget } from '../../otel/run-spans.js';
 import { resolveCassette } from '../resolve-cassette.js';
 
 /** `calltape cassettes ls | show | export | import | prune | merge`. */
@@ -82,12 +81,11 @@ export function registerCassettesCommand(program: Command): void {
   cassettes
     .command('merge')
     .description('copy into the first cassette every interaction of the others it does not hold yet (e.g. the cassettes of several shards)')
-    .argument('<into>', 'cassette to add to (a name in recordings/ or a path); created when missing')
+    .argument('<into>', 'cassette to add to (a name in recordings/ or a path)')
     .argument('<from...>', 'cassettes to copy from, in order')
     .action((into: string, from: string[]) =>
       run(() => {
         const target = resolveCassette(into, process.cwd());
-        if (!existsSync(target)) createCassette(target);
         for (const name of from) {
           const source = resolveCassette(name, process.cwd());
           process.stdout.write(`merged ${mergeCassette(target, source)} interaction(s) from ${relative(process.cwd(), source) || source}\n`);
@@ -120,6 +118,7 @@ async function exportSpans(path: string, flags: ExportFlags): Promise<void> {
   const collector = flags.out === undefined ? otlpSettings(flags.otlpEndpoint, flags.otlpCaptureContent, process.env) : undefined;
   const file = flags.out ?? join('recordings', `${basename(path, '.sqlite')}.otlp.json`);
   const target: SpanTarget = collector ? { kind: 'collector', settings: collector } : { kind: 'file', path: file, captureContent: flags.otlpCaptureContent === true };
+  const { RunSpans } = await import('../../otel/run-spans.js');
   const spans = new RunSpans(target, { logger: createLogger('error') });
   const interactions = readInteractions(path);
   spans.sessions(interactions);

@@ -5,7 +5,7 @@ import { createLogger } from '../../logger.js';
 import { startProxy } from '../../proxy/proxy-server.js';
 import type { ProxyMode } from '../../config/config.js';
 import { noteCassetteUse } from '../../runner/cassette-use-store.js';
-import { otlpSettings, type OtlpFlags } from '../../otel/otlp-tracing.js';
+import { otlpSettings, type OtlpFlags } from '../../otel/otlp-settings.js';
 import { exitCodes, reportError } from '../exit-codes.js';
 import { runsDb } from './runs-command.js';
 

@@ -16,7 +16,7 @@ import { filterSuite } from '../../runner/filter-cases.js';
 import { expectedTools } from '../../scoring/score-case.js';
 import type { Suite } from '../../scoring/suite-types.js';
 import { runSuite, type SuiteRunResult } from '../../runner/run-suite.js';
-import { otlpSettings, type OtlpFlags } from '../../otel/otlp-tracing.js';
+import { otlpSettings, type OtlpFlags } from '../../otel/otlp-settings.js';
 import { withRunSpans } from './test-spans.js';
 import { parseShard, shardSuite } from '../../runner/shard-cases.js';
 import { RunStore } from '../../runner/run-store.js';

@@ -9,7 +9,7 @@ import { runSuite } from '../../runner/run-suite.js';
 import { parseShard, shardSuite } from '../../runner/shard-cases.js';
 import { shardBlobVersion } from '../../runner/shard-blob.js';
 import { suiteIdentity, writeBlob } from '../../runner/shard-blob-file.js';
-import type { OtlpSettings } from '../../otel/otlp-tracing.js';
+import type { OtlpSettings } from '../../otel/otlp-settings.js';
 import type { CassetteUsage } from '../../cassette/cassette-usage.js';
 import { noteCassetteUse } from '../../runner/cassette-use-store.js';
 import { exitCodes } from '../exit-codes.js';

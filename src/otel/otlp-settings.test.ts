@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { otlpSettings } from './otlp-tracing.js';
+import { otlpSettings } from './otlp-settings.js';
 
 describe('OTLP settings', () => {
   it('is off without the flag or the OTel variables', () => {
