@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -11,3 +11,6 @@ function findRoot(start: string): string {
     if (dirname(folder) === folder) throw new Error(`calltape: cannot find its package folder above ${start}`);
   }
 }
+
+/** calltape's version, from its package.json. */
+export const packageVersion: string = (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;

@@ -16,4 +16,6 @@ export interface CassetteUsage {
   readonly servedIds: readonly string[];
   /** Requests that found no recording. */
   readonly missed: number;
+  /** A sharded `calltape test` run: which shard of how many (prune keeps what every shard of the split served). */
+  readonly shard?: { readonly index: number; readonly count: number };
 }

@@ -1,8 +1,6 @@
 #!/usr/bin/env node
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Command } from 'commander';
-import { packageRoot } from '../package-root.js';
+import { packageVersion } from '../package-root.js';
 import { registerCallsCommand } from './commands/calls-command.js';
 import { registerCassettesCommand } from './commands/cassettes-command.js';
 import { registerInitCommand } from './commands/init-command.js';
@@ -19,7 +17,7 @@ import { exitCodes } from './exit-codes.js';
 const program = new Command()
   .name('calltape')
   .description('Record, replay, mock and score the tool calls your LLM agent makes.')
-  .version((JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version)
+  .version(packageVersion)
   .option('--debug', 'print stack traces with errors')
   .showHelpAfterError()
   .exitOverride((error) => process.exit(error.exitCode === 0 ? exitCodes.ok : exitCodes.usage));

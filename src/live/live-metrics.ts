@@ -34,6 +34,10 @@ export class LiveMetrics {
   readonly listenerFailures: Counter<'listener'>;
   /** Captured rounds not recorded because the store worker's queue was full (limits.maxStoreQueueBytes). */
   readonly storeDropped: Counter;
+  /** OTLP export: spans the collector accepted. */
+  readonly otlpExported: Counter;
+  /** OTLP export: what was lost — `round` (the sink's queue was full or the round could not be parsed), `span` (the export queue was full or a batch failed). */
+  readonly otlpDropped: Counter<'what'>;
 
   constructor(queueDepth: () => number) {
     const registers = [this.registry];
@@ -58,6 +62,8 @@ export class LiveMetrics {
     this.feedDropped = new Counter({ name: 'calltape_feed_dropped_clients_total', help: 'Feed clients disconnected for reading too slowly.', registers });
     this.listenerFailures = new Counter({ name: 'calltape_listener_failures_total', help: 'Failures that escaped a request or upgrade listener, by listener; each was answered 400/500 or its socket destroyed.', labelNames: ['listener'], registers });
     this.storeDropped = new Counter({ name: 'calltape_store_dropped_total', help: 'Captured round trips not recorded because the store queue was full (limits.maxStoreQueueBytes).', registers });
+    this.otlpExported = new Counter({ name: 'calltape_otlp_spans_exported_total', help: 'GenAI spans the OTLP collector accepted.', registers });
+    this.otlpDropped = new Counter({ name: 'calltape_otlp_dropped_total', help: 'OTLP export losses: rounds never traced (what=round) and spans never delivered (what=span: queue full or the collector failed).', labelNames: ['what'], registers });
   }
 
   /** Series by route, model (after the guard) and status class; latency series by route and model. Bounded by the guard. */

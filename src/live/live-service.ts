@@ -2,6 +2,9 @@ import type { CapturedRound } from '../cassette/captured-round.js';
 import type { Config } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { createRedactor } from '../cassette/redact.js';
+import type { OtlpSettings } from '../otel/otlp-settings.js';
+import type { ProxySpans, startProxySpans } from '../otel/proxy-spans.js';
 import { isLoopbackHost } from './admin-auth.js';
 import { createAdminRoutes, type AdminRoutes } from './admin-routes.js';
 import { postAlert } from './alert-webhook.js';
@@ -51,7 +54,13 @@ export interface LiveService extends LiveTap, AdminRoutes {
  * API) behind the admin token, and — when a policies file is configured — shadow scoring of
  * every round trip off the response path, with alerts and hot reload of the policies.
  */
-export function createLiveService(config: Config, logger: Logger): LiveService {
+/** OpenTelemetry export: the settings, and the sink's start (loaded only when export is on). */
+export interface LiveOtlp {
+  readonly settings: OtlpSettings;
+  readonly start: typeof startProxySpans;
+}
+
+export function createLiveService(config: Config, logger: Logger, otlp?: LiveOtlp): LiveService {
   const token = config.admin.token ?? undefined;
   if (!token && !isLoopbackHost(config.host)) {
     throw new CalltapeError('CONFIG_INVALID', `host ${config.host}: the admin surfaces (/metrics, /calltape/) would be open to the network; set an admin token (--admin-token, CALLTAPE_ADMIN_TOKEN or admin.token) or listen on 127.0.0.1`);
@@ -63,9 +72,19 @@ export function createLiveService(config: Config, logger: Logger): LiveService {
   const feed = new Feed((clients) => metrics.feedClients.set(clients), () => metrics.feedDropped.inc(), config.timeouts.webSocketIdleMs);
   let alerts = policies ? alertWindowFor(policies) : undefined;
   const publish = (event: FeedEvent): void => feed.publish(event);
+  // Shadow verdicts of a session come once the scorer saw it go idle: the span waits a minute longer for them.
+  const tracing: ProxySpans | undefined = otlp?.start(otlp.settings, {
+    redactor: createRedactor(config.redact.headers, config.redact.bodyPatterns, config.redact.builtinPatterns),
+    logger,
+    maxDecodedBytes: config.limits.maxDecodedBytes,
+    sessionIdleMs: (policies?.sessionIdleMs ?? 0) + 60_000,
+    dropped: (what, count) => metrics.otlpDropped.inc({ what }, count),
+    exported: (spans) => metrics.otlpExported.inc(spans),
+  });
 
   const onCalls = (verdicts: readonly CallVerdict[]): void => {
     metrics.calls(verdicts);
+    tracing?.calls(verdicts);
     recent.addCalls(verdicts);
     for (const verdict of verdicts) {
       if (verdict.evaluated.length === 0) continue;
@@ -75,6 +94,7 @@ export function createLiveService(config: Config, logger: Logger): LiveService {
   };
   const onSessions = (verdicts: readonly SessionVerdict[]): void => {
     metrics.sessionVerdicts(verdicts);
+    tracing?.sessions(verdicts);
     recent.addSessions(verdicts);
     for (const verdict of verdicts) {
       publish({ type: 'session.scored', ...verdict });
@@ -142,10 +162,11 @@ export function createLiveService(config: Config, logger: Logger): LiveService {
   }), config.admin.allowedHosts);
 
   return {
-    capturing: queue !== undefined,
+    capturing: queue !== undefined || tracing !== undefined,
     answered,
     round(round, model) {
       answered(round, model);
+      tracing?.round(round);
       if (!queue) return;
       const dropped = queue.dropped;
       queue.offer(round);
@@ -161,6 +182,7 @@ export function createLiveService(config: Config, logger: Logger): LiveService {
     async close() {
       watcher?.close();
       await queue?.close(config.timeouts.shutdownGraceMs);
+      await tracing?.close(config.timeouts.shutdownGraceMs);
       feed.close();
     },
   };

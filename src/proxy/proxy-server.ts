@@ -10,6 +10,7 @@ import { startWorkerRecorder } from '../cassette/worker-recorder.js';
 import type { Config } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
 import { createLiveService, type LiveService } from '../live/live-service.js';
+import type { OtlpSettings } from '../otel/otlp-settings.js';
 import { anthropicMessagesAdapter } from '../providers/anthropic-messages/anthropic-messages-adapter.js';
 import { openAiChatAdapter } from '../providers/openai-chat/openai-chat-adapter.js';
 import type { ProviderAdapter } from '../providers/provider-adapter.js';
@@ -35,6 +36,8 @@ export interface ProxyOptions {
   readonly observer?: ProxyObserver;
   /** How the user records the cassette from the command they are in, for the hint when replay finds none. */
   readonly recordCommand?: string;
+  /** Export every round trip and shadow verdict as OpenTelemetry GenAI spans (`--otlp-endpoint`). */
+  readonly otlp?: OtlpSettings | undefined;
 }
 
 export interface RunningProxy {
@@ -71,7 +74,8 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
   // Checked before anything starts too: a non-loopback host without an admin token, a bad policies file.
   let live: LiveService;
   try {
-    live = createLiveService(config, logger);
+    // The OTel SDK is loaded only when export is on: it costs every start otherwise.
+    live = createLiveService(config, logger, options.otlp && { settings: options.otlp, start: (await import('../otel/proxy-spans.js')).startProxySpans });
   } catch (error) {
     await mockState?.registry.close();
     throw error;

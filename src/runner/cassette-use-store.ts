@@ -12,7 +12,9 @@ CREATE TABLE IF NOT EXISTS cassette_runs (
   started_at INTEGER NOT NULL,
   ended_at   INTEGER NOT NULL,
   served     INTEGER NOT NULL,
-  missed     INTEGER NOT NULL
+  missed     INTEGER NOT NULL,
+  shard_index INTEGER,
+  shard_count INTEGER
 );
 CREATE INDEX IF NOT EXISTS cassette_runs_by_cassette ON cassette_runs(cassette, id);
 CREATE TABLE IF NOT EXISTS cassette_runs_served (
@@ -22,11 +24,21 @@ CREATE TABLE IF NOT EXISTS cassette_runs_served (
 );
 `;
 
-/** The last noted run of a cassette: when it started and what it served. */
+/** The last noted run of a cassette: when it started and what it served (every shard's, for a sharded run). */
 export interface LastCassetteRun {
   readonly mode: string;
   readonly startedAt: number;
   readonly servedIds: ReadonlySet<string>;
+  /** A sharded run: how many shards it had. */
+  readonly shards?: number;
+}
+
+interface RunRow {
+  readonly id: number;
+  readonly mode: string;
+  readonly started_at: number;
+  readonly shard_index: number | null;
+  readonly shard_count: number | null;
 }
 
 /**
@@ -35,15 +47,17 @@ export interface LastCassetteRun {
  * cassette so that replaying a committed cassette never changes it.
  */
 export class CassetteUseStore {
-  private readonly insertRun: Database.Statement<[string, string, number, number, number, number]>;
+  private readonly insertRun: Database.Statement<[string, string, number, number, number, number, number | null, number | null]>;
   private readonly insertServed: Database.Statement<[number | bigint, string]>;
-  private readonly lastRun: Database.Statement<[string], { id: number; mode: string; started_at: number }>;
+  private readonly lastRun: Database.Statement<[string], RunRow>;
+  private readonly lastOfShard: Database.Statement<[string, number, number], RunRow>;
   private readonly servedOf: Database.Statement<[number], string>;
 
   private constructor(private readonly db: Database.Database) {
-    this.insertRun = db.prepare('INSERT INTO cassette_runs (cassette, mode, started_at, ended_at, served, missed) VALUES (?, ?, ?, ?, ?, ?)');
+    this.insertRun = db.prepare('INSERT INTO cassette_runs (cassette, mode, started_at, ended_at, served, missed, shard_index, shard_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
     this.insertServed = db.prepare('INSERT OR IGNORE INTO cassette_runs_served (run_id, interaction_id) VALUES (?, ?)');
-    this.lastRun = db.prepare("SELECT id, mode, started_at FROM cassette_runs WHERE cassette = ? AND mode != 'passthrough' ORDER BY id DESC LIMIT 1");
+    this.lastRun = db.prepare("SELECT id, mode, started_at, shard_index, shard_count FROM cassette_runs WHERE cassette = ? AND mode != 'passthrough' ORDER BY id DESC LIMIT 1");
+    this.lastOfShard = db.prepare("SELECT id, mode, started_at, shard_index, shard_count FROM cassette_runs WHERE cassette = ? AND shard_count = ? AND shard_index = ? AND mode != 'passthrough' ORDER BY id DESC LIMIT 1");
     this.servedOf = db.prepare<[number], string>('SELECT interaction_id FROM cassette_runs_served WHERE run_id = ?').pluck();
   }
 
@@ -56,6 +70,9 @@ export class CassetteUseStore {
       db.pragma('journal_mode = WAL');
       db.pragma('foreign_keys = ON');
       db.exec(schema);
+      // Databases from before sharded runs were noted: add the shard columns.
+      const columns = new Set((db.pragma('table_info(cassette_runs)') as { name: string }[]).map((column) => column.name));
+      for (const column of ['shard_index', 'shard_count']) if (!columns.has(column)) db.exec(`ALTER TABLE cassette_runs ADD COLUMN ${column} INTEGER`);
       return new CassetteUseStore(db);
     } catch (error) {
       throw new CalltapeError('STORE_IO', `${path}: cannot open the runs database: ${(error as Error).message}`, undefined, { cause: error });
@@ -71,18 +88,28 @@ export class CassetteUseStore {
   note(usages: readonly CassetteUsage[]): void {
     this.db.transaction(() => {
       for (const usage of usages) {
-        const id = this.insertRun.run(usage.cassette, usage.mode, usage.startedAt, usage.endedAt, usage.servedIds.length, usage.missed).lastInsertRowid;
+        const id = this.insertRun.run(usage.cassette, usage.mode, usage.startedAt, usage.endedAt, usage.servedIds.length, usage.missed, usage.shard?.index ?? null, usage.shard?.count ?? null).lastInsertRowid;
         for (const interaction of usage.servedIds) this.insertServed.run(id, interaction);
       }
     })();
   }
 
-  /** The latest run noted for a cassette (by absolute path), other than passthrough. */
+  /**
+   * The latest run noted for a cassette (by absolute path), other than passthrough. When it was
+   * one shard of a sharded `calltape test`, the latest run of every shard of that split together:
+   * what any shard served, since the earliest of them started. A shard never noted is an error,
+   * since pruning without it would delete what it replays.
+   */
   last(cassette: string): LastCassetteRun | undefined {
     const row = this.lastRun.get(cassette);
     if (!row) return undefined;
-    const ids = this.servedOf.all(row.id);
-    return { mode: row.mode, startedAt: row.started_at, servedIds: new Set(ids) };
+    if (row.shard_count === null || row.shard_count <= 1) return { mode: row.mode, startedAt: row.started_at, servedIds: new Set(this.servedOf.all(row.id)) };
+    const count = row.shard_count;
+    const shards = Array.from({ length: count }, (_, at) => this.lastOfShard.get(cassette, count, at + 1));
+    const missing = shards.flatMap((shard, at) => (shard ? [] : [`${at + 1}/${count}`]));
+    if (missing.length > 0) throw new CalltapeError('CONFIG_INVALID', `${cassette}: the last run was sharded, but no run of shard ${missing.join(', ')} is noted in this runs database; prune keeps what every shard used, so it needs them all`, 'Run every shard with the same --runs-db (or merge their databases), or run the suite unsharded once.');
+    const present = shards.filter((shard): shard is RunRow => shard !== undefined);
+    return { mode: row.mode, startedAt: Math.min(...present.map((shard) => shard.started_at)), servedIds: new Set(present.flatMap((shard) => this.servedOf.all(shard.id))), shards: count };
   }
 
   close(): void {

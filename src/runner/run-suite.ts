@@ -36,6 +36,8 @@ export interface SuiteRunOptions {
   readonly apiKey?: string;
   /** Told, once the proxy has closed, what the run did with its cassette (for the runs database). */
   readonly onCassetteUse?: (usages: readonly CassetteUsage[]) => void;
+  /** Told each scored case with its session's round trips (OpenTelemetry export). */
+  readonly spans?: { case(result: CaseResult, interactions: readonly Interaction[]): void } | undefined;
 }
 
 export type { SuiteRunResult } from '../report/run-result.js';
@@ -101,6 +103,7 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
           const outcome = await driveCase(suite, run, testCase, session, proxy.url, { apiKey, sessions, misses });
           const result = await scoreCase(suite, run, testCase, index, outcome, { now: options.now, judges: judges.get(run) ?? judgesFor(run) });
           options.onCase?.(result);
+          options.spans?.case(result, sessions.get(session) ?? []);
           return result;
         }),
       ),

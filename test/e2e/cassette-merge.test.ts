@@ -42,3 +42,24 @@ describe('two branches recorded into one cassette', () => {
     for (const [city, answer] of answers) expect(await agentRun(cassette, 'replay', `What is the weather in ${city}?`)).toBe(answer);
   }, 90_000);
 });
+
+describe('cassettes recorded by several shards', () => {
+  it('merge into one cassette that replays every shard\'s recordings', async () => {
+    const folder = temporaryFolder();
+    const cities = ['Paris', 'Tokyo', 'Lima'];
+    const shards = cities.map((_, index) => join(folder, `shard-${index + 1}.sqlite`));
+    const answers = await Promise.all(cities.map((city, index) => agentRun(shards[index] as string, 'record', `What is the weather in ${city}?`)));
+    const [merged, ...others] = shards as [string, ...string[]];
+    const run = spawnSync(process.execPath, [cliPath, 'cassettes', 'merge', merged, ...others], { encoding: 'utf8', cwd: folder });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout.trim().split('\n')).toEqual(['merged 3 interaction(s) from shard-2.sqlite', 'merged 3 interaction(s) from shard-3.sqlite']);
+    const db = new Database(merged, { readonly: true });
+    expect(db.prepare('SELECT count(*) FROM interactions').pluck().get()).toBe(9);
+    expect(db.prepare('SELECT count(*) FROM sessions').pluck().get()).toBe(3);
+    db.close();
+    for (const [index, city] of cities.entries()) expect(await agentRun(merged, 'replay', `What is the weather in ${city}?`)).toBe(answers[index]);
+    // Merging a shard again adds nothing: ids already held are skipped.
+    const again = spawnSync(process.execPath, [cliPath, 'cassettes', 'merge', merged, shards[1] as string], { encoding: 'utf8' });
+    expect(again.stdout).toContain('merged 0 interaction(s)');
+  }, 90_000);
+});

@@ -19,13 +19,14 @@ const readReport = (file: string): Report => JSON.parse(readFileSync(file, 'utf8
 describe('calltape test --shard and calltape merge-reports', () => {
   const folder = temporaryFolder();
   const db = join(folder, 'runs.sqlite');
+  const shardDb = join(folder, 'shard-runs.sqlite');
   const blobs = [1, 2, 3].map((index) => join(folder, 'blobs', `shard-${index}.json`));
   let whole: { status: number | null; stdout: string };
 
   beforeAll(async () => {
     const runs = await Promise.all([
       runCliAsync(['test', bank, '--json', join(folder, 'whole.json'), '--runs-db', db]),
-      ...blobs.map((blob, at) => runCliAsync(['test', bank, '--shard', `${at + 1}/3`, '--blob', blob])),
+      ...blobs.map((blob, at) => runCliAsync(['test', bank, '--shard', `${at + 1}/3`, '--blob', blob, '--runs-db', shardDb])),
     ]);
     for (const run of runs) expect(run.status, run.stderr).toBe(0);
     whole = runs[0] as { status: number | null; stdout: string };
@@ -58,11 +59,29 @@ describe('calltape test --shard and calltape merge-reports', () => {
     writeFileSync(edited, `${text}\n# edited\n`);
     const foreign = join(folder, 'foreign-2.json');
     // Its shard 2/3 under a filter holding no case of it: the blob is refused for the suite's version before anything else.
-    const shard = await runCliAsync(['test', edited, '--filter', 'TC-002', '--shard', '2/3', '--blob', foreign]);
+    const shard = await runCliAsync(['test', edited, '--filter', 'TC-002', '--shard', '2/3', '--blob', foreign, '--no-store']);
     expect(shard.status, shard.stderr).toBe(0);
     const [one, , three] = blobs as [string, string, string];
     const merged = await runCliAsync(['merge-reports', one, foreign, three, '--no-store']);
     expect(merged.status).toBe(2);
     expect(merged.stderr).toContain(`${foreign}: from another version of the suite than ${one}`);
+  });
+
+  it('lists with --list --shard exactly the cases each shard runs: disjoint, together the whole suite', async () => {
+    const ids = (text: string): string[] => text.split('\n').filter((line) => /^ {2}\S/.test(line)).map((line) => line.trim().split(/\s+/)[0] ?? '');
+    const whole = ids((await runCliAsync(['test', bank, '--list'])).stdout);
+    const parts = await Promise.all([1, 2, 3].map(async (index) => ids((await runCliAsync(['test', bank, '--list', '--shard', `${index}/3`])).stdout)));
+    expect(parts.every((part) => part.length > 0 && part.length < whole.length)).toBe(true);
+    expect(parts.flat().sort()).toEqual([...whole].sort());
+    const blob = JSON.parse(readFileSync(blobs[1] as string, 'utf8')) as { result: { cases: { test_id: string }[] } };
+    expect(parts[1]).toEqual(blob.result.cases.map((item) => item.test_id));
+  });
+
+  it('notes every shard\'s cassette use, so prune keeps what the shards together replayed, as after the unsharded run', async () => {
+    const kept = (text: string): string[] => text.split('\n').filter((line) => /^ {2}\S/.test(line)).map((line) => line.trim().split(/\s+/)[0] ?? '');
+    const afterWhole = await runCliAsync(['cassettes', 'prune', 'recordings/bank-demo.sqlite', '--dry-run', '--runs-db', db]);
+    const afterShards = await runCliAsync(['cassettes', 'prune', 'recordings/bank-demo.sqlite', '--dry-run', '--runs-db', shardDb]);
+    expect(afterShards.status, afterShards.stderr).toBe(0);
+    expect(kept(afterShards.stdout)).toEqual(kept(afterWhole.stdout));
   });
 });

@@ -7,7 +7,11 @@ import { deleteRecordings, mergeCassette, unusedRecordings } from '../../cassett
 import { CassetteUseStore } from '../../runner/cassette-use-store.js';
 import { runsDb } from './runs-command.js';
 import { CalltapeError } from '../../errors.js';
-import { reportError } from '../exit-codes.js';
+import { exitCodes, reportError } from '../exit-codes.js';
+import { readInteractions } from '../../cassette/sqlite/read-interactions.js';
+import { createLogger } from '../../logger.js';
+import { otlpSettings, type OtlpFlags } from '../../otel/otlp-settings.js';
+import type { SpanTarget } from '../../otel/run-spans.js';
 import { resolveCassette } from '../resolve-cassette.js';
 
 /** `calltape cassettes ls | show | export | import | prune | merge`. */
@@ -47,12 +51,18 @@ export function registerCassettesCommand(program: Command): void {
 
   cassettes
     .command('export')
-    .description('write a cassette as one YAML file per interaction (plus timings), for code review')
+    .description('write a cassette as one YAML file per interaction (plus timings), for code review; or as OpenTelemetry GenAI spans (--format otlp)')
     .argument('<cassette>', 'a name in recordings/ or a path')
-    .option('--out <folder>', 'folder to write (default: recordings/<name>/)')
-    .action((name: string, flags: { out?: string }) =>
-      run(() => {
+    .option('--out <folder>', 'folder to write (default: recordings/<name>/); with --format otlp, the OTLP/JSON file (default: recordings/<name>.otlp.json)')
+    .option('--format <format>', 'yaml (default) | otlp')
+    .option('--otlp-endpoint <url>', 'with --format otlp and no --out: send the spans to this OTLP/HTTP collector (default: OTEL_EXPORTER_OTLP_ENDPOINT)')
+    .option('--otlp-capture-content', 'with --format otlp: include messages, tool definitions, arguments and results (as stored: redacted)')
+    .action((name: string, flags: ExportFlags) =>
+      runAsync(async () => {
         const path = resolveCassette(name, process.cwd());
+        const format = flags.format ?? 'yaml';
+        if (format === 'otlp') return exportSpans(path, flags);
+        if (format !== 'yaml') throw new CalltapeError('CONFIG_INVALID', `command line: --format: must be one of ["yaml","otlp"] (got "${format}")`);
         const folder = flags.out ?? join('recordings', basename(path, '.sqlite'));
         const count = exportCassette(path, folder);
         process.stdout.write(`exported ${count} interaction(s) to ${relative(process.cwd(), folder) || folder}\n`);
@@ -70,14 +80,16 @@ export function registerCassettesCommand(program: Command): void {
 
   cassettes
     .command('merge')
-    .description('copy into the first cassette every interaction of the second it does not hold yet')
+    .description('copy into the first cassette every interaction of the others it does not hold yet (e.g. the cassettes of several shards)')
     .argument('<into>', 'cassette to add to (a name in recordings/ or a path)')
-    .argument('<from>', 'cassette to copy from')
-    .action((into: string, from: string) =>
+    .argument('<from...>', 'cassettes to copy from, in order')
+    .action((into: string, from: string[]) =>
       run(() => {
         const target = resolveCassette(into, process.cwd());
-        const source = resolveCassette(from, process.cwd());
-        process.stdout.write(`merged ${mergeCassette(target, source)} interaction(s) from ${relative(process.cwd(), source) || source}\n`);
+        for (const name of from) {
+          const source = resolveCassette(name, process.cwd());
+          process.stdout.write(`merged ${mergeCassette(target, source)} interaction(s) from ${relative(process.cwd(), source) || source}\n`);
+        }
       }),
     );
 
@@ -93,6 +105,27 @@ export function registerCassettesCommand(program: Command): void {
         process.stdout.write(`imported ${count} interaction(s) into ${relative(process.cwd(), path) || path}\n`);
       }),
     );
+}
+
+interface ExportFlags extends OtlpFlags {
+  readonly out?: string;
+  readonly format?: string;
+}
+
+/** `cassettes export --format otlp`: every recorded session as GenAI spans, to a file or a collector. */
+async function exportSpans(path: string, flags: ExportFlags): Promise<void> {
+  requireCassette(path);
+  const collector = flags.out === undefined ? otlpSettings(flags.otlpEndpoint, flags.otlpCaptureContent, process.env) : undefined;
+  const file = flags.out ?? join('recordings', `${basename(path, '.sqlite')}.otlp.json`);
+  const target: SpanTarget = collector ? { kind: 'collector', settings: collector } : { kind: 'file', path: file, captureContent: flags.otlpCaptureContent === true };
+  const { RunSpans } = await import('../../otel/run-spans.js');
+  const spans = new RunSpans(target, { logger: createLogger('error') });
+  const interactions = readInteractions(path);
+  spans.sessions(interactions);
+  const tally = await spans.finish();
+  const where = collector ? (collector.url ?? 'OTEL_EXPORTER_OTLP_ENDPOINT') : relative(process.cwd(), file) || file;
+  process.stdout.write(`exported ${interactions.length} interaction(s) as ${tally.spans} span(s) to ${where}${tally.dropped > 0 ? ` (${tally.dropped} lost: the collector did not accept them)` : ''}\n`);
+  if (tally.dropped > 0) process.exitCode = exitCodes.infrastructure;
 }
 
 interface PruneFlags {

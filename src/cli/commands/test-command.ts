@@ -1,5 +1,5 @@
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
+import { basename, dirname, relative, resolve } from 'node:path';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { loadConfig, type ConfigFlags } from '../../config/load-config.js';
@@ -16,6 +16,9 @@ import { filterSuite } from '../../runner/filter-cases.js';
 import { expectedTools } from '../../scoring/score-case.js';
 import type { Suite } from '../../scoring/suite-types.js';
 import { runSuite, type SuiteRunResult } from '../../runner/run-suite.js';
+import { otlpSettings, type OtlpFlags } from '../../otel/otlp-settings.js';
+import { withRunSpans } from './test-spans.js';
+import { parseShard, shardSuite } from '../../runner/shard-cases.js';
 import { RunStore } from '../../runner/run-store.js';
 import { noteCassetteUse } from '../../runner/cassette-use-store.js';
 import type { CassetteUsage } from '../../cassette/cassette-usage.js';
@@ -41,7 +44,7 @@ interface ReportFlags {
   readonly baseline?: string;
   readonly now?: string;
 }
-interface TestFlags extends ConfigFlags, ReportFlags {
+interface TestFlags extends ConfigFlags, ReportFlags, OtlpFlags {
   readonly concurrency?: string;
   readonly filter?: string;
   readonly list?: boolean;
@@ -81,7 +84,9 @@ export function registerTestCommands(program: Command): void {
       .option('--filter <patterns>', 'run only the cases whose test id, tag or expected tool matches a pattern (globs, comma-separated: TC-01*,safety)')
       .option('--list', 'print the cases that would run (after --filter) and exit')
       .option('--shard <i/n>', 'run only shard i of n (a stable split by suite file name and test id); needs --blob; gates are evaluated by calltape merge-reports')
-      .option('--blob <file>', "write this run's full result for calltape merge-reports"),
+      .option('--blob <file>', "write this run's full result for calltape merge-reports")
+      .option('--otlp-endpoint <url>', 'export each case as OpenTelemetry GenAI spans, its scores as evaluation events, to this OTLP/HTTP collector (default: OTEL_EXPORTER_OTLP_ENDPOINT)')
+      .option('--otlp-capture-content', 'include messages, tool definitions, arguments and results in the spans (redacted)'),
   ).action(async (files: string[], flags: TestFlags) => {
     process.exitCode = await guarded(program, async () => {
       const cwd = process.cwd();
@@ -92,14 +97,17 @@ export function registerTestCommands(program: Command): void {
       const { config } = loadConfig({ config: flags.config, upstream: flags.upstream, anthropicUpstream: flags.anthropicUpstream }, process.env, cwd);
       const suites = files.map((file) => filterSuite(loadSuite(file, cwd), flags.filter)).map((suite) => (flags.cassette ? { ...suite, cassette: resolveCassette(flags.cassette, cwd) } : suite));
       if (flags.list) {
-        for (const suite of suites) process.stdout.write(listCases(suite, cwd));
+        // With --shard, the cases this shard would run: the same split as the run itself.
+        const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
+        for (const suite of suites) process.stdout.write(listCases(shard ? shardSuite(suite, basename(suite.file), shard) : suite, cwd));
         return exitCodes.ok;
       }
-      if (flags.shard !== undefined || flags.blob !== undefined) return runShard(suites, flags, { config, mode, concurrency, logger: createLogger('error'), now: clock(flags.now, suites[0]?.now), startProgress });
+      const otlp = otlpSettings(flags.otlpEndpoint, flags.otlpCaptureContent, process.env);
+      if (flags.shard !== undefined || flags.blob !== undefined) return runShard(suites, flags, { config, mode, concurrency, logger: createLogger('error'), now: clock(flags.now, suites[0]?.now), startProgress, otlp });
       const results: SuiteRunResult[] = [];
       for (const suite of suites) {
         const progress = startProgress(suite.cases.length * suite.runs.length);
-        const result = await runSuite(suite, {
+        const result = await withRunSpans(otlp, suite.name, (spans) => runSuite(suite, {
           config,
           mode,
           ...(concurrency !== undefined ? { concurrency } : {}),
@@ -109,7 +117,8 @@ export function registerTestCommands(program: Command): void {
           ...(process.env['OPENAI_API_KEY'] ? { apiKey: process.env['OPENAI_API_KEY'] } : {}),
           onCase: progress.tick,
           ...(flags.store === false ? {} : { onCassetteUse: (usages: readonly CassetteUsage[]) => noteCassetteUse(runsDb(flags), usages) }),
-        }).finally(progress.stop);
+          spans,
+        }).finally(progress.stop));
         results.push(result);
       }
       return report(results, flags);

@@ -9,7 +9,12 @@ import { runSuite } from '../../runner/run-suite.js';
 import { parseShard, shardSuite } from '../../runner/shard-cases.js';
 import { shardBlobVersion } from '../../runner/shard-blob.js';
 import { suiteIdentity, writeBlob } from '../../runner/shard-blob-file.js';
+import type { OtlpSettings } from '../../otel/otlp-settings.js';
+import type { CassetteUsage } from '../../cassette/cassette-usage.js';
+import { noteCassetteUse } from '../../runner/cassette-use-store.js';
 import { exitCodes } from '../exit-codes.js';
+import { runsDb } from './runs-command.js';
+import { withRunSpans } from './test-spans.js';
 
 interface ShardFlags {
   readonly shard?: string;
@@ -20,6 +25,8 @@ interface ShardFlags {
   readonly markdown?: string;
   readonly html?: string;
   readonly baseline?: string;
+  readonly runsDb?: string;
+  readonly store?: boolean;
 }
 
 interface ShardContext {
@@ -29,6 +36,7 @@ interface ShardContext {
   readonly logger: Logger;
   readonly now: Date;
   readonly startProgress: (total: number) => { tick: (result: CaseResult) => void; stop: () => void };
+  readonly otlp: OtlpSettings | undefined;
 }
 
 /**
@@ -46,7 +54,7 @@ export async function runShard(suites: readonly Suite[], flags: ShardFlags, cont
   const name = basename(suite.file);
   const part = shardSuite(suite, name, shard);
   const progress = context.startProgress(part.cases.length * part.runs.length);
-  const result = await runSuite({ ...part, gates: {} }, {
+  const result = await withRunSpans(context.otlp, suite.name, (spans) => runSuite({ ...part, gates: {} }, {
     config: context.config,
     mode: context.mode,
     ...(context.concurrency !== undefined ? { concurrency: context.concurrency } : {}),
@@ -54,7 +62,9 @@ export async function runShard(suites: readonly Suite[], flags: ShardFlags, cont
     logger: context.logger,
     ...(process.env['OPENAI_API_KEY'] ? { apiKey: process.env['OPENAI_API_KEY'] } : {}),
     onCase: progress.tick,
-  }).finally(progress.stop);
+    spans,
+    ...(flags.store === false ? {} : { onCassetteUse: (usages: readonly CassetteUsage[]) => noteCassetteUse(runsDb(flags), usages.map((usage) => ({ ...usage, shard }))) }),
+  }).finally(progress.stop));
   const ungated = { ...result, gates: [], passed: result.cases.every((item) => item.status !== 'error') };
   writeBlob(flags.blob, {
     calltape_shard_blob: shardBlobVersion,

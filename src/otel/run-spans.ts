@@ -1,0 +1,94 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
+import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
+import { CalltapeError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import type { CaseResult } from '../scoring/case-result.js';
+import type { Interaction } from '../trace/trace.js';
+import type { Evaluation, SpanAttributes } from './gen-ai-spans.js';
+import type { OtlpSettings } from './otlp-settings.js';
+import { startOtlpTracing, type OtlpTracing } from './otlp-tracing.js';
+import { SessionSpans } from './session-spans.js';
+
+/** Where a finished run's spans go: an OTLP collector, or an OTLP/JSON file. */
+export type SpanTarget = { readonly kind: 'collector'; readonly settings: OtlpSettings } | { readonly kind: 'file'; readonly path: string; readonly captureContent: boolean };
+
+/** What a run sent: spans written, and spans lost on the way (a collector that failed). */
+export interface SpanTally {
+  readonly spans: number;
+  readonly dropped: number;
+}
+
+/**
+ * The spans of recorded traffic — a cassette, or the cases of a `calltape test` run — written
+ * session by session once each is over: an `invoke_agent` span per session with its rounds and
+ * tool calls inside, and each score calltape computed as a `gen_ai.evaluation.result` event.
+ */
+export class RunSpans {
+  private readonly tracing: OtlpTracing;
+  private readonly spans: SessionSpans;
+  private readonly memory: InMemorySpanExporter | undefined;
+
+  constructor(private readonly target: SpanTarget, options: { readonly agentName?: string; readonly logger?: Logger } = {}) {
+    this.memory = target.kind === 'file' ? new InMemorySpanExporter() : undefined;
+    const settings = target.kind === 'collector' ? target.settings : { url: undefined, protocol: 'http/json' as const };
+    this.tracing = startOtlpTracing(settings, { failing: (message) => message !== undefined && options.logger?.error(`OTLP export failed: ${message}`) }, this.memory);
+    const content = target.kind === 'collector' ? target.settings.captureContent : target.captureContent;
+    this.spans = new SessionSpans(this.tracing.tracer, { capture: { content }, ...(options.agentName === undefined ? {} : { agentName: options.agentName }) });
+  }
+
+  /** One whole session: its rounds in order, then the evaluations, then its end. */
+  session(interactions: readonly Interaction[], evaluations: readonly Evaluation[] = [], rootAttributes: SpanAttributes = {}, error?: string): void {
+    const ordered = [...interactions].sort((a, b) => a.timing.startedAt - b.timing.startedAt);
+    const [first] = ordered;
+    if (!first) return;
+    for (const interaction of ordered) this.spans.interaction(interaction, rootAttributes);
+    const endMs = Math.max(...ordered.map((interaction) => interaction.timing.startedAt + interaction.timing.totalMs));
+    for (const evaluation of evaluations) this.spans.evaluate(first.sessionId, evaluation, endMs);
+    this.spans.end(first.sessionId, error);
+  }
+
+  /** Every session of some recorded traffic (a cassette's interactions, any order). */
+  sessions(interactions: readonly Interaction[]): void {
+    const bySession = new Map<string, Interaction[]>();
+    for (const interaction of interactions) {
+      const own = bySession.get(interaction.sessionId);
+      if (own) own.push(interaction);
+      else bySession.set(interaction.sessionId, [interaction]);
+    }
+    for (const session of bySession.values()) this.session(session);
+  }
+
+  /** A test case: its session's spans, with the case's verdict, its call score and every check (judges included) as evaluations. */
+  case(result: CaseResult, interactions: readonly Interaction[]): void {
+    const extra = { 'calltape.case.id': result.test_id, 'calltape.run': result.run };
+    this.session(interactions, caseEvaluations(result), { ...extra, 'calltape.case.status': result.status }, result.status === 'pass' ? undefined : `case ${result.status}: ${result.problems[0] ?? result.error ?? ''}`.trim());
+  }
+
+  /** Sends (or writes) everything; for a file, the OTLP/JSON export request holding every span. */
+  async finish(graceMs = 10_000): Promise<SpanTally> {
+    // Read before the shutdown: shutting the in-memory exporter down empties it.
+    const finished = this.memory?.getFinishedSpans() ?? [];
+    await this.tracing.shutdown(graceMs);
+    const { exported, dropped } = this.tracing.counters();
+    if (this.target.kind === 'collector') return { spans: exported, dropped };
+    const bytes = JsonTraceSerializer.serializeRequest(finished);
+    if (!bytes) throw new CalltapeError('STORE_IO', `${this.target.path}: the spans could not be serialised as OTLP/JSON`);
+    const path = resolve(this.target.path);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, bytes);
+    return { spans: finished.length, dropped };
+  }
+}
+
+/** A case's scores as evaluations: the case, the call scorer, each trajectory check. */
+export function caseEvaluations(result: CaseResult): Evaluation[] {
+  const extra = { 'calltape.case.id': result.test_id, 'calltape.run': result.run };
+  const evaluations: Evaluation[] = [{ name: 'calltape.case', score: result.score, label: result.status, explanation: [...result.problems, ...(result.error ? [result.error] : [])].join('; '), ...(result.status === 'error' ? { errorType: 'case_error' } : {}), extra }];
+  if (result.call) evaluations.push({ name: 'calltape.call', score: result.call.score, label: result.call.is_correct ? 'pass' : 'fail', ...(result.call.error_message ? { explanation: result.call.error_message } : {}), extra });
+  for (const check of result.trajectory?.checks ?? []) {
+    evaluations.push({ name: `calltape.check.${check.check}`, score: check.score, label: check.status, ...(check.message ? { explanation: check.message } : {}), ...(check.status === 'error' ? { errorType: check.reasons[0] ?? 'undecided' } : {}), extra });
+  }
+  return evaluations;
+}
