@@ -39,6 +39,8 @@ export interface McpResponderOptions {
   /** Where exchanges are written (record) — absent in replay and passthrough. */
   readonly writer: McpStore | undefined;
   readonly clock?: () => number;
+  /** Told of each replay miss instead of keeping it in `misses` (a long-running proxy must not collect them). */
+  readonly onMiss?: (message: string) => void;
 }
 
 /**
@@ -63,6 +65,18 @@ export class McpResponder {
     const canonical = canonicalMcpText(canonicalMcpRequest(method, redacted));
     const key = requestKey(canonical);
     return { method, params: redacted, key, canonical, ordinal: this.ordinals.next(this.options.server, key), startedAt: this.clock(), started: performance.now() };
+  }
+
+  /**
+   * The answer to a request when no server is there (replay, or a mocks file standing in for
+   * the server): a mock, else the recording, else a miss error. Housekeeping a server answers
+   * with an empty result; any other unrecorded method is not known.
+   */
+  answerOffline(method: string, params: JsonValue | undefined, id: JsonRpcId): McpAnswer {
+    const pending = this.begin(method, params);
+    if (pending) return this.mock(pending, id, params) ?? this.replay(pending, params);
+    if (method === 'ping' || method === 'logging/setLevel') return { result: {} };
+    return { error: { code: -32601, message: `calltape replay: method ${method} is not answered without the server` } };
   }
 
   /** A mock's answer to a tools/call, when the tool is mocked. */
@@ -92,7 +106,8 @@ export class McpResponder {
     if (pending.method === 'tools/list' && mocks.tools) return { result: { tools: [...mocks.tools] } };
     const requested = canonicalMcpRequest(pending.method, pending.params);
     const miss = explainMcpMiss(server, requested, reader?.count(server, pending.key) ?? 0, reader?.candidates(server, pending.method) ?? []);
-    this.misses.push(miss.message);
+    if (this.options.onMiss) this.options.onMiss(miss.message);
+    else this.misses.push(miss.message);
     return { error: { code: missErrorCode, message: miss.message, data: { calltape: 'CASSETTE_MISS', server, ...(miss.nearest ? { nearest: miss.nearest } : {}), ...(miss.field ? { field: miss.field } : {}) } } };
   }
 

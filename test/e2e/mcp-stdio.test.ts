@@ -1,31 +1,12 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
-import { connectMcpClient, mcpTestServer, viaCalltape } from '../support/mcp-client.js';
+import { connectMcpClient, mcpTestServer, listedMcpCalls, notesSession, notesSessionCalls, viaCalltape } from '../support/mcp-client.js';
 import { temporaryFolder } from '../support/test-proxy.js';
 
 const secret = 'sk-live-notes-0123456789abcdef';
-
-/** One agent session: every kind of request the test server answers, in a fixed order. */
-async function session(client: Client): Promise<unknown[]> {
-  // Progress notifications are relayed (see mcp-relay-bytes.test.ts), but the SDK may resolve the
-  // call before it runs the progress handler, so what a handler saw is not compared here.
-  return [
-    client.getServerVersion(),
-    client.getServerCapabilities(),
-    await client.listTools(),
-    await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } }, undefined, { onprogress: () => undefined }),
-    await client.callTool({ name: 'write_note', arguments: { text: 'buy milk', api_key: secret } }),
-    await client.callTool({ name: 'write_note', arguments: { text: 'buy milk', api_key: secret } }),
-    await client.callTool({ name: 'delete_everything', arguments: {} }),
-    await client.callTool({ name: 'count_roots', arguments: {} }),
-    await client.readResource({ uri: 'notes://readme' }),
-    await client.getPrompt({ name: 'summarise', arguments: { topic: 'notes' } }),
-  ];
-}
 
 function sideEffects(file: string): number {
   return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).length : 0;
@@ -34,7 +15,7 @@ function sideEffects(file: string): number {
 async function run(command: readonly string[], env: Record<string, string>): Promise<{ answers: unknown[]; stderr: string }> {
   const connected = await connectMcpClient(command, env);
   try {
-    return { answers: await session(connected.client), stderr: connected.stderr() };
+    return { answers: await notesSession(connected.client, secret), stderr: connected.stderr() };
   } finally {
     await connected.close();
   }
@@ -84,16 +65,7 @@ describe('calltape mcp (stdio) with the official MCP SDK', () => {
   });
 
   it('lists the MCP calls with their server', () => {
-    const listed = runCli(['calls', '--cassette', cassette, '--json']);
-    expect(listed.status).toBe(0);
-    const lines = listed.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(lines.map((line) => [line['kind'], line['server'], line['name'], line['failed']])).toEqual([
-      ['mcp', 'notes', 'add', false],
-      ['mcp', 'notes', 'write_note', false],
-      ['mcp', 'notes', 'write_note', false],
-      ['mcp', 'notes', 'delete_everything', true],
-      ['mcp', 'notes', 'count_roots', false],
-    ]);
+    expect(listedMcpCalls(cassette)).toEqual(notesSessionCalls);
     const table = runCli(['calls', '--cassette', cassette]);
     expect(table.stdout).toContain('5 MCP tool call(s)');
     expect(table.stdout).toContain('isError');
