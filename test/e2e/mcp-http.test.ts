@@ -100,6 +100,21 @@ describe('/mcp/<name>: Streamable HTTP through the proxy, with the official MCP 
     expect(listedMcpCalls(cassette)).toEqual(notesSessionCalls);
   });
 
+  it('relays a stream the client resumes with Last-Event-ID, and records the answer it brings', async () => {
+    const resumed = join(folder, 'resumed.sqlite');
+    const proxy = await proxyWith({ mode: 'record', cassette: resumed });
+    const { client, transport } = await connect(`${proxy.url}/mcp/notes`);
+    expect(await client.callTool({ name: 'add_later', arguments: { a: 20, b: 22 } })).toEqual({ content: [{ type: 'text', text: '42' }] });
+    await transport.terminateSession();
+    await client.close();
+    await proxy.close();
+    expect(server.requests.some((headers) => headers['last-event-id'] !== undefined)).toBe(true);
+    const db = new Database(resumed, { readonly: true });
+    const rows = db.prepare("SELECT result FROM mcp_exchanges WHERE subject = 'add_later'").pluck().all() as string[];
+    db.close();
+    expect(rows.map((row) => JSON.parse(row) as unknown)).toEqual([{ content: [{ type: 'text', text: '42' }] }]);
+  });
+
   it('answers mocked tools in the proxy, so the side effect never runs, and stands in for a server only a mocks file declares', async () => {
     const mocks = join(folder, 'notes-mocks.yaml');
     writeFileSync(mocks, 'mcp:\n  notes:\n    mocks:\n      - tool: write_note\n        content: "mocked: {{args.text}}"\n  ghost:\n    tools:\n      - name: haunt\n        inputSchema: { type: object }\n    mocks:\n      - tool: haunt\n        content: boo\n');

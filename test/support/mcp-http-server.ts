@@ -32,7 +32,7 @@ export async function startNotesHttpServer(token: string): Promise<NotesHttpServ
     let transport = typeof session === 'string' ? transports.get(session) : undefined;
     if (!transport) {
       if (typeof session === 'string') return void response.writeHead(404).end();
-      const created = new StreamableHTTPServerTransport({ sessionIdGenerator: randomUUID, eventStore: new InMemoryEventStore(), onsessioninitialized: (id) => void transports.set(id, created) });
+      const created = new StreamableHTTPServerTransport({ sessionIdGenerator: randomUUID, eventStore: new InMemoryEventStore(), retryInterval: 1, onsessioninitialized: (id) => void transports.set(id, created) });
       created.onclose = () => {
         if (created.sessionId) transports.delete(created.sessionId);
       };

@@ -23,6 +23,12 @@ export function notesMcpServer(onNote: (text: string) => void): McpServer {
     return { content: [{ type: 'text', text: `stored: ${text}` }] };
   });
 
+  // Over HTTP with an event store, the answer goes out after its stream was closed: the client must resume (Last-Event-ID) to get it.
+  server.registerTool('add_later', { description: 'Adds two numbers, answering on a resumed stream', inputSchema: { a: z.number(), b: z.number() } }, ({ a, b }, extra) => {
+    extra.closeSSEStream?.();
+    return { content: [{ type: 'text', text: String(a + b) }] };
+  });
+
   server.registerTool('delete_everything', { description: 'Always refuses', inputSchema: {} }, () => ({ content: [{ type: 'text', text: 'permission denied' }], isError: true }));
 
   server.registerTool('count_roots', { description: 'Counts the client roots', inputSchema: {} }, async (_args, extra) => {
