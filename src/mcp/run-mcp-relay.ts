@@ -4,8 +4,8 @@ import { parseMessage, responseMessage, type JsonRpcId } from './json-rpc.js';
 import { readLines, writerTo } from './line-stream.js';
 import type { McpAnswer, McpResponder, PendingMcpRequest } from './mcp-responder.js';
 
-/** How `calltape mcp` treats the server: relay and record, relay only, or answer without it. */
-export type McpMode = 'record' | 'replay' | 'passthrough';
+/** How `calltape mcp` treats the server: relay and record, relay only, relay and compare with the recordings, or answer without it. */
+export type McpMode = 'record' | 'replay' | 'passthrough' | 'diff';
 
 export interface McpRelayOptions {
   readonly mode: McpMode;

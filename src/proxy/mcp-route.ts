@@ -8,7 +8,7 @@ import { answerMcpPost } from '../mcp/answer-mcp-post.js';
 import { responseMessage, type JsonRpcError } from '../mcp/json-rpc.js';
 import { headerMismatch, mcpErrorBody, parseMcpPost, type McpPost } from '../mcp/mcp-http-request.js';
 import type { McpServerMockSet } from '../mcp/mcp-mock-types.js';
-import { McpResponder, type PendingMcpRequest } from '../mcp/mcp-responder.js';
+import { McpResponder, type McpDiff, type PendingMcpRequest } from '../mcp/mcp-responder.js';
 import { McpSessions } from '../mcp/mcp-sessions.js';
 import { McpStore } from '../mcp/mcp-store.js';
 import type { CapturePipeline } from './capture-pipeline.js';
@@ -24,6 +24,8 @@ export interface McpRouteOptions {
   readonly redactor: Redactor;
   /** Replay misses are counted with the LLM routes' (the run's exit code and summary). */
   readonly pipeline: Pick<CapturePipeline, 'missed'>;
+  /** Diff mode: a live answer compared with its recording (counted and reported with the LLM routes'). */
+  readonly noteDiff: (diff: McpDiff) => void;
   /** The `mcp` entries of the mocks files, by server (loaded and checked before the proxy starts). */
   readonly mocks: ReadonlyMap<string, McpServerMockSet>;
 }
@@ -38,10 +40,11 @@ const noMocks: McpServerMockSet = { tools: undefined, mocks: new Map() };
 
 /**
  * `/mcp/<name>`: the Streamable HTTP transport in front of the servers of `mcp.servers`, with
- * the stdio relay's record / replay / mock core (`McpResponder`). Online (record, passthrough)
- * the server's traffic is relayed untouched and its answers recorded; offline (replay, a
- * server only a mocks file declares, or auto with the server recorded) calltape answers as the
- * server did, with its own session ids and the client's JSON-RPC ids.
+ * the stdio relay's record / replay / mock core (`McpResponder`). Online (record, passthrough,
+ * diff, auto with the server not yet recorded) the server's traffic is relayed untouched and
+ * its answers recorded (diff: compared with the recordings); offline (replay, a server only a
+ * mocks file declares, auto with the server recorded) calltape answers as the server did, with
+ * its own session ids and the client's JSON-RPC ids.
  */
 export class McpRoute {
   private readonly mocks: ReadonlyMap<string, McpServerMockSet>;
@@ -144,8 +147,9 @@ export class McpRoute {
       // The server's credentials (Authorization…) are redacted wherever they appear in what is stored.
       redactor: redactor.withSecrets(credentialValues(request.headers, where.path, config.redact.headers)),
       mocks: this.mocks.get(server) ?? noMocks,
-      reader: offline ? this.store(where.cassette, 'read') : undefined,
+      reader: offline || where.mode === 'diff' ? this.store(where.cassette, 'read') : undefined,
       writer: where.mode === 'record' || where.mode === 'auto' ? this.store(where.cassette, 'write') : undefined,
+      ...(where.mode === 'diff' && !offline ? { onDiff: this.options.noteDiff } : {}),
       onMiss: (message) => pipeline.missed(where, new CalltapeError('CASSETTE_MISS', message)),
     });
     return { responder, offline };

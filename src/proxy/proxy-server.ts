@@ -96,7 +96,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
   const pipeline = new CapturePipeline({ config, logger, redactor, recorder, stats, observer: options.observer, live });
   const passThroughs = createPassThroughs({ openai: config.upstream, anthropic: config.anthropicUpstream }, config.timeouts.upstreamHeadersMs, { openai: unreachableBody(openAiChatAdapter), anthropic: unreachableBody(anthropicMessagesAdapter) }, logger);
   const cassetteFor = (route: SessionRoute): string => (route.cassette ? cassettes.pathOf(route.cassette.name) : config.cassette);
-  const mcpRoute = new McpRoute({ config, logger, redactor, pipeline, mocks: mcpMocks });
+  const mcpRoute = new McpRoute({ config, logger, redactor, pipeline, mocks: mcpMocks, noteDiff: (diff) => noteDiff(stats, diff, logger) });
   const capturedRoute = new CapturedRoute({ config, logger, upstreams, cassettes, pipeline, mockState });
   const websocketRoute = new WebSocketRoute({ config, logger, upstream: upstreams.openai, cassettes, pipeline, mockState });
   const upgradeRoute = new UpgradeRoute({ mode: config.mode, allowRequestOverride: config.cassettes.allowRequestOverride, redactor, pipeline, websocketRoute, passThroughs, cassetteFor });

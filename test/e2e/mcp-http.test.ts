@@ -132,6 +132,30 @@ describe('/mcp/<name>: Streamable HTTP through the proxy, with the official MCP 
     expect(server.notes).toEqual([]);
   });
 
+  it('diff mode relays to the live server and reports where its answers differ from the recording', async () => {
+    // mocked.sqlite holds the mock's write_note answer; the real server answers it otherwise.
+    const proxy = await proxyWith({ mode: 'diff', cassette: join(folder, 'mocked.sqlite') });
+    const { client } = await connect(`${proxy.url}/mcp/notes`);
+    expect(await client.callTool({ name: 'write_note', arguments: { text: 'milk' } })).toEqual({ content: [{ type: 'text', text: 'stored: milk' }] });
+    await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } });
+    await client.close();
+    await proxy.close();
+    expect(server.notes).toEqual(['milk']);
+    expect(proxy.stats.diffs).toEqual([{ request: 'tools/call write_note on notes', recordingId: expect.any(String) as string, lines: ['result.content[0].text: "mocked: milk" → "stored: milk"'] }]);
+  });
+
+  it('auto mode records a server the cassette lacks, then replays it without the server', async () => {
+    const cassetteAuto = join(folder, 'auto.sqlite');
+    const first = await proxyWith({ mode: 'auto', cassette: cassetteAuto });
+    const recorded = await session(`${first.url}/mcp/notes`);
+    await first.close();
+    server.notes.length = 0;
+    const second = await proxyWith({ mode: 'auto', cassette: cassetteAuto });
+    expect(await session(`${second.url}/mcp/notes`)).toEqual(recorded);
+    await second.close();
+    expect(server.notes).toEqual([]);
+  });
+
   it('refuses an unknown server, and in replay a request whose Mcp-Method header contradicts its body', async () => {
     const proxy = await proxyWith({ mode: 'replay' });
     const unknown = await fetch(`${proxy.url}/mcp/nope`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });

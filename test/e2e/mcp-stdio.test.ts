@@ -25,6 +25,7 @@ describe('calltape mcp (stdio) with the official MCP SDK', () => {
   const folder = temporaryFolder();
   const cassette = join(folder, 'notes.sqlite');
   const effects = join(folder, 'side-effects.txt');
+  let recordedAnswers: unknown[] = [];
 
   it('relays a session unchanged, records it, and replays it with the server absent', async () => {
     const direct = await run([process.execPath, mcpTestServer], { MCP_TEST_SIDE_EFFECTS: effects });
@@ -32,6 +33,7 @@ describe('calltape mcp (stdio) with the official MCP SDK', () => {
 
     const recorded = await run(viaCalltape(['--name', 'notes', '--cassette', cassette, '--mode', 'record']), { MCP_TEST_SIDE_EFFECTS: effects });
     expect(recorded.answers).toEqual(direct.answers);
+    recordedAnswers = recorded.answers;
     expect(recorded.stderr).toContain('notes-server: ready');
     expect(sideEffects(effects)).toBe(2);
 
@@ -41,6 +43,14 @@ describe('calltape mcp (stdio) with the official MCP SDK', () => {
     const replayed = await run(viaCalltape(['--name', 'notes', '--cassette', cassette, '--mode', 'replay'], ['/nonexistent/notes-server']), { MCP_TEST_SIDE_EFFECTS: effects });
     expect(sideEffects(effects)).toBe(0);
     expect(replayed.answers).toEqual(recorded.answers);
+    expect(readFileSync(cassette).equals(before)).toBe(true);
+  });
+
+  it('auto mode replays a server the cassette holds, without starting it', async () => {
+    const before = readFileSync(cassette);
+    const replayed = await run(viaCalltape(['--name', 'notes', '--cassette', cassette, '--mode', 'auto'], ['/nonexistent/notes-server']), {});
+    expect(replayed.answers).toEqual(recordedAnswers);
+    expect(replayed.stderr).not.toContain('CASSETTE_MISS');
     expect(readFileSync(cassette).equals(before)).toBe(true);
   });
 
