@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import { openCassette } from '../cassette/sqlite/open-cassette.js';
 import type { JsonValue } from '../trace/trace.js';
@@ -117,6 +118,17 @@ export class McpStore {
       this.statements.set(sql, statement);
     }
     return statement;
+  }
+}
+
+/** The tools/call exchanges of a cassette, in capture order; none when the file does not exist (yet). */
+export function readMcpToolCalls(path: string): StoredMcpExchange[] {
+  if (!existsSync(path)) return [];
+  const store = new McpStore(path, { readonly: true });
+  try {
+    return store.list({ method: 'tools/call' });
+  } finally {
+    store.close();
   }
 }
 
