@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../src/package-root.js';
 
 /** Folders and files that must stay pure: plain data in, plain data out, no I/O imports. */
-const pure = ['src/trace', 'src/otel/gen-ai-spans.ts', 'src/sse', 'src/providers', 'src/scoring', 'src/cassette/redact.ts', 'src/cassette/captured-round.ts', 'src/cassette/recorded-exchange.ts', ...['json-rpc', 'line-splitter', 'mcp-request', 'mcp-exchange', 'redact-mcp', 'nearest-mcp-recording', 'choose-mcp-answer', 'mcp-mock-types', 'join-mcp-calls'].map((name) => `src/mcp/${name}.ts`), ...['evaluate-call', 'evaluate-session', 'alert-window', 'label-guard', 'feed-events', 'sample', 'recent-activity', 'duration', 'verdict-types', 'policy-types'].map((name) => `src/live/${name}.ts`)];
+const pure = ['src/trace', 'src/otel/gen-ai-spans.ts', 'src/sse', 'src/providers', 'src/scoring', 'src/cassette/redact.ts', 'src/cassette/captured-round.ts', 'src/cassette/recorded-exchange.ts', ...['json-rpc', 'line-splitter', 'mcp-request', 'mcp-exchange', 'redact-mcp', 'nearest-mcp-recording', 'choose-mcp-answer', 'mcp-mock-types', 'join-mcp-calls', 'json-rpc-tap', 'mcp-http-request', 'answer-mcp-post', 'mcp-sessions', 'diff-mcp-answers', 'mcp-call-results'].map((name) => `src/mcp/${name}.ts`), ...['evaluate-call', 'evaluate-session', 'alert-window', 'label-guard', 'feed-events', 'sample', 'recent-activity', 'duration', 'verdict-types', 'policy-types'].map((name) => `src/live/${name}.ts`)];
 const ioImports = /from '(node:[^']+|better-sqlite3|ws|commander|undici|http-proxy-3|cli-table3)'/;
 
 function sourceFiles(path: string): string[] {
@@ -36,7 +36,7 @@ describe('layering', () => {
   });
 
   it('opens cassette files in one place (open-cassette.ts: pragmas, migrations, busy timeout)', () => {
-    const opening = sourceFiles('src/cassette').filter((file) => /^import Database from 'better-sqlite3'/m.test(readFileSync(file, 'utf8')));
+    const opening = [...sourceFiles('src/cassette'), ...sourceFiles('src/mcp')].filter((file) => /^import Database from 'better-sqlite3'/m.test(readFileSync(file, 'utf8')));
     expect(opening.map((file) => relative(packageRoot, file))).toEqual(['src/cassette/sqlite/open-cassette.ts']);
   });
 

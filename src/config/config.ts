@@ -37,6 +37,7 @@ export interface Config {
   };
   readonly cassettes: CassettesConfig;
   readonly mocks: MocksConfig;
+  readonly mcp: McpConfig;
   readonly shadow: ShadowConfig;
   readonly admin: {
     readonly token: string | null;
@@ -88,6 +89,12 @@ export interface MocksConfig {
   readonly allowTools: readonly string[];
 }
 
+/** MCP servers the proxy fronts over Streamable HTTP (`/mcp/<name>`). */
+export interface McpConfig {
+  /** Server name → its endpoint URL; read with `Object.hasOwn` (the names come from request paths). */
+  readonly servers: Readonly<Record<string, string>>;
+}
+
 export type ProxyMode = 'record' | 'replay' | 'auto' | 'diff' | 'passthrough';
 
 /** `none`, `exact`, or `scaled:F`. */
@@ -132,6 +139,7 @@ export const defaultConfig: Config = {
   redact: { headers: [], bodyPatterns: [], builtinPatterns: true },
   cassettes: { allowRequestOverride: false, maxOpen: 32 },
   mocks: { files: [], active: null, mode: 'intercept', maxHiddenRounds: 8, strictTools: false, allowTools: [] },
+  mcp: { servers: {} },
   shadow: { policies: null, database: 'recordings/calltape-shadow.sqlite', queueSize: 10_000, retention: { maxRows: 1_000_000, maxAge: '7d' } },
   admin: { token: null, allowedHosts: [] },
 };
@@ -153,6 +161,7 @@ export interface ConfigLayer {
   redact?: { headers?: string[]; bodyPatterns?: { pattern: string; flags?: string; replacement?: string }[]; builtinPatterns?: boolean };
   cassettes?: { allowRequestOverride?: boolean; maxOpen?: number };
   mocks?: { files?: string[]; active?: string[] | null; mode?: 'intercept' | 'override'; maxHiddenRounds?: number; strictTools?: boolean; allowTools?: string[] };
+  mcp?: { servers?: Record<string, string> };
   shadow?: { policies?: string | null; database?: string; queueSize?: number; retention?: { maxRows?: number | null; maxAge?: string | null } };
   admin?: { token?: string | null; allowedHosts?: string[] };
 }

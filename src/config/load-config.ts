@@ -128,6 +128,7 @@ export function loadConfig(flags: ConfigFlags, env: Readonly<Record<string, stri
       },
       cassettes: { ...d.cassettes, ...merged.cassettes },
       mocks: { ...d.mocks, ...merged.mocks, files: (merged.mocks?.files ?? d.mocks.files).map((path) => resolve(mocksBase, path)) },
+      mcp: { servers: { ...d.mcp.servers, ...merged.mcp?.servers } },
       shadow: {
         policies: merged.shadow?.policies ? resolve(policiesBase, merged.shadow.policies) : null,
         database: resolve(databaseBase, merged.shadow?.database ?? d.shadow.database),
@@ -180,6 +181,7 @@ function mergeLayers(base: ConfigLayer, next: ConfigLayer): ConfigLayer {
     timeouts: { ...base.timeouts, ...next.timeouts },
     redact: { ...base.redact, ...next.redact },
     mocks: { ...base.mocks, ...next.mocks },
+    mcp: { servers: { ...base.mcp?.servers, ...next.mcp?.servers } },
     shadow: { ...base.shadow, ...next.shadow, retention: { ...base.shadow?.retention, ...next.shadow?.retention } },
     cassettes: { ...base.cassettes, ...next.cassettes },
     admin: { ...base.admin, ...next.admin },

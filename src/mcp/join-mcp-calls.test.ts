@@ -5,6 +5,11 @@ const model = (sessionId: string, startedAt: number, callId: string, name: strin
 const server = (id: string, startedAt: number, subject: string, args: object, session = 'relay-run', sessionGiven = false): ServerToolCall => ({ id, sessionId: session, sessionGiven, startedAt, subject, params: { name: subject, arguments: args } as never });
 
 describe('joinMcpCalls', () => {
+  it('issue-20: a model call with malformed arguments joins nothing instead of throwing', () => {
+    const malformed: ModelToolCall = { sessionId: 's1', startedAt: 1, callId: 'c1', name: 'add', argumentsJson: '{"a": 1,' };
+    expect(Object.fromEntries(joinMcpCalls([malformed], [server('m1', 10, 'add', { a: 1 })]))).toEqual({ m1: { sessionId: 'relay-run', callId: null } });
+  });
+
   it('joins each MCP call to the earliest unclaimed model call with the same name and arguments before it', () => {
     const joined = joinMcpCalls(
       [model('s1', 10, 'c1', 'notes__add', { b: 2, a: 1 }), model('s2', 20, 'c2', 'add', { a: 1, b: 2 }), model('s3', 5, 'c3', 'subtract', { a: 1 })],

@@ -46,7 +46,7 @@ export function joinMcpCalls(modelCalls: readonly ModelToolCall[], serverCalls: 
       const model = modelCalls[index];
       if (!model || claimed.has(index) || model.startedAt > call.startedAt || tool === undefined) return false;
       if (call.sessionGiven && model.sessionId !== call.sessionId) return false;
-      return sameTool(model.name, tool) && model.argumentsJson !== null && canonicalArguments(JSON.parse(model.argumentsJson) as JsonValue) === args;
+      return sameTool(model.name, tool) && model.argumentsJson !== null && canonicalJson(model.argumentsJson) === args;
     });
     if (match === undefined) {
       joined.set(call.id, { sessionId: call.sessionId, callId: null });
@@ -61,6 +61,15 @@ export function joinMcpCalls(modelCalls: readonly ModelToolCall[], serverCalls: 
 
 function canonicalArguments(value: JsonValue): string {
   return stableStringify(value);
+}
+
+/** Arguments the model produced, canonical; malformed JSON (kept as the model wrote it) matches nothing. */
+function canonicalJson(text: string): string | undefined {
+  try {
+    return canonicalArguments(JSON.parse(text) as JsonValue);
+  } catch {
+    return undefined;
+  }
 }
 
 function sameTool(modelName: string, mcpName: string): boolean {

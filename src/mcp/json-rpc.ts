@@ -27,6 +27,11 @@ export function parseMessage(line: string): JsonRpcMessage {
   } catch {
     return other;
   }
+  return classifyMessage(value);
+}
+
+/** Classifies a parsed JSON value as a JSON-RPC message (an HTTP body holds one, or a batch of them). */
+export function classifyMessage(value: unknown): JsonRpcMessage {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return other;
   const record = value as Record<string, JsonValue>;
   const id = Object.hasOwn(record, 'id') ? record['id'] : undefined;
@@ -52,14 +57,13 @@ function asError(value: JsonValue | undefined): JsonRpcError | undefined {
   return Object.hasOwn(value, 'data') && value['data'] !== undefined ? { code, message, data: value['data'] } : { code, message };
 }
 
-/** The line (with its newline) answering request `id` with a result. */
-export function resultLine(id: JsonRpcId, result: JsonValue): string {
-  return `${JSON.stringify({ jsonrpc: '2.0', id, result })}\n`;
+/** The response message answering request `id` (an HTTP body, or one SSE event's data). */
+export function responseMessage(id: JsonRpcId | null, answer: { readonly result: JsonValue } | { readonly error: JsonRpcError }): { readonly [key: string]: JsonValue } {
+  return 'result' in answer ? { jsonrpc: '2.0', id, result: answer.result } : { jsonrpc: '2.0', id, error: answerError(answer.error) };
 }
 
-/** The line (with its newline) answering request `id` with an error. */
-export function errorLine(id: JsonRpcId, error: JsonRpcError): string {
-  return `${JSON.stringify({ jsonrpc: '2.0', id, error })}\n`;
+function answerError(error: JsonRpcError): { readonly [key: string]: JsonValue } {
+  return error.data === undefined ? { code: error.code, message: error.message } : { code: error.code, message: error.message, data: error.data };
 }
 
 /** A JSON value as an object, or undefined. */

@@ -41,6 +41,17 @@ export function loadMcpMocks(files: readonly string[], server: string, cwd: stri
   return { tools, mocks };
 }
 
+/** The MCP mocks of every server any of the files names under `mcp`, checked as `loadMcpMocks` checks them. */
+export function loadAllMcpMocks(files: readonly string[], cwd: string): Map<string, McpServerMockSet> {
+  const names = new Set<string>();
+  for (const file of files) {
+    const value = readDocument(resolve(cwd, file), 'mock file');
+    const servers = typeof value === 'object' && value !== null ? (value as { mcp?: unknown }).mcp : undefined;
+    if (typeof servers === 'object' && servers !== null) for (const name of Object.keys(servers)) names.add(name);
+  }
+  return new Map([...names].map((name) => [name, loadMcpMocks(files, name, cwd)]));
+}
+
 /** The deepest schema error as `mcp.notes.mocks[0].content: what` (the deepest is the most specific). */
 function describeError(errors: readonly ErrorObject[]): string {
   const depth = (error: ErrorObject): number => error.instancePath.split('/').length + (error.keyword === 'additionalProperties' ? 1 : 0);

@@ -4,6 +4,7 @@ import { OrdinalCounter } from '../cassette/match-key.js';
 import { timeOrderedId } from '../proxy/time-ordered-id.js';
 import type { JsonValue } from '../trace/trace.js';
 import { chooseMcpAnswer } from './choose-mcp-answer.js';
+import { diffMcpAnswers, type ComparedAnswer } from './diff-mcp-answers.js';
 import { asObject, type JsonRpcError, type JsonRpcId } from './json-rpc.js';
 import type { McpServerMockSet } from './mcp-mock-types.js';
 import { canonicalMcpRequest, canonicalMcpText, isRecordedMethod, mcpSubject } from './mcp-request.js';
@@ -13,6 +14,16 @@ import { redactMcpParams, redactMcpResult } from './redact-mcp.js';
 
 /** What answers a request the server does not see. */
 export type McpAnswer = { readonly result: JsonValue } | { readonly error: JsonRpcError };
+
+/** A live answer compared with its recording (diff mode). */
+export interface McpDiff {
+  /** e.g. `tools/call add on notes`. */
+  readonly request: string;
+  /** The recording compared with; undefined when none matched. */
+  readonly recordingId: string | undefined;
+  /** One line per difference; empty when the answers are the same. */
+  readonly lines: readonly string[];
+}
 
 /** JSON-RPC error code of a replay miss (implementation-defined server error range). */
 export const missErrorCode = -32001;
@@ -39,6 +50,13 @@ export interface McpResponderOptions {
   /** Where exchanges are written (record) — absent in replay and passthrough. */
   readonly writer: McpStore | undefined;
   readonly clock?: () => number;
+  /**
+   * Diff mode: each live answer is compared with its recording (same request, same ordinal)
+   * instead of being stored; told the differences (none: the same).
+   */
+  readonly onDiff?: (diff: McpDiff) => void;
+  /** Told of each replay miss instead of keeping it in `misses` (a long-running proxy must not collect them). */
+  readonly onMiss?: (message: string) => void;
 }
 
 /**
@@ -63,6 +81,18 @@ export class McpResponder {
     const canonical = canonicalMcpText(canonicalMcpRequest(method, redacted));
     const key = requestKey(canonical);
     return { method, params: redacted, key, canonical, ordinal: this.ordinals.next(this.options.server, key), startedAt: this.clock(), started: performance.now() };
+  }
+
+  /**
+   * The answer to a request when no server is there (replay, or a mocks file standing in for
+   * the server): a mock, else the recording, else a miss error. Housekeeping a server answers
+   * with an empty result; any other unrecorded method is not known.
+   */
+  answerOffline(method: string, params: JsonValue | undefined, id: JsonRpcId): McpAnswer {
+    const pending = this.begin(method, params);
+    if (pending) return this.mock(pending, id, params) ?? this.replay(pending, params);
+    if (method === 'ping' || method === 'logging/setLevel') return { result: {} };
+    return { error: { code: -32601, message: `calltape replay: method ${method} is not answered without the server` } };
   }
 
   /** A mock's answer to a tools/call, when the tool is mocked. */
@@ -92,12 +122,14 @@ export class McpResponder {
     if (pending.method === 'tools/list' && mocks.tools) return { result: { tools: [...mocks.tools] } };
     const requested = canonicalMcpRequest(pending.method, pending.params);
     const miss = explainMcpMiss(server, requested, reader?.count(server, pending.key) ?? 0, reader?.candidates(server, pending.method) ?? []);
-    this.misses.push(miss.message);
+    if (this.options.onMiss) this.options.onMiss(miss.message);
+    else this.misses.push(miss.message);
     return { error: { code: missErrorCode, message: miss.message, data: { calltape: 'CASSETTE_MISS', server, ...(miss.nearest ? { nearest: miss.nearest } : {}), ...(miss.field ? { field: miss.field } : {}) } } };
   }
 
-  /** Stores an exchange (record mode only); results pass the same redaction as params. */
+  /** Stores an exchange (record mode), or in diff mode compares it; results pass the same redaction as params. */
   record(pending: PendingMcpRequest, answer: { readonly result?: JsonValue | undefined; readonly error?: JsonRpcError | undefined }, mockSet?: string): void {
+    if (this.options.onDiff) return this.compare(pending, answer, this.options.onDiff);
     const writer = this.options.writer;
     if (!writer) return;
     writer.append({
@@ -117,6 +149,16 @@ export class McpResponder {
       totalMs: performance.now() - pending.started,
       mockSet,
     });
+  }
+
+  private compare(pending: PendingMcpRequest, answer: ComparedAnswer, onDiff: (diff: McpDiff) => void): void {
+    const { server, session, reader, redactor } = this.options;
+    const subject = mcpSubject(pending.method, pending.params);
+    const request = `${pending.method}${subject === undefined ? '' : ` ${subject}`} on ${server}`;
+    const recording = reader?.find(server, pending.key, pending.ordinal, session);
+    if (!recording) return onDiff({ request, recordingId: undefined, lines: ['no recording matches this request'] });
+    const live = { result: redactMcpResult(answer.result, redactor), error: answer.error ? redactError(answer.error, redactor) : undefined };
+    onDiff({ request, recordingId: recording.id, lines: diffMcpAnswers(recording, live) });
   }
 }
 

@@ -1,6 +1,6 @@
-import Database from 'better-sqlite3';
-import { SqliteStore } from '../cassette/sqlite/sqlite-store.js';
-import { CalltapeError } from '../errors.js';
+import { existsSync } from 'node:fs';
+import type Database from 'better-sqlite3';
+import { openCassette } from '../cassette/sqlite/open-cassette.js';
 import type { JsonValue } from '../trace/trace.js';
 import type { JsonRpcError } from './json-rpc.js';
 import { exchangeFailed, type McpExchange } from './mcp-exchange.js';
@@ -29,17 +29,8 @@ export class McpStore {
   private readonly statements = new Map<string, Database.Statement>();
 
   constructor(readonly path: string, options: { readonly readonly: boolean }) {
-    try {
-      // The LLM store owns the schema: opening it for writing applies every migration, this one's included.
-      if (!options.readonly) new SqliteStore(path).close();
-      this.db = new Database(path, { readonly: options.readonly, fileMustExist: true });
-      this.db.pragma('busy_timeout = 5000');
-      // As the LLM store: in WAL mode NORMAL survives a process crash, without an fsync per answer.
-      if (!options.readonly) this.db.pragma('synchronous = NORMAL');
-    } catch (error) {
-      if (error instanceof CalltapeError) throw error;
-      throw new CalltapeError('STORE_IO', `${path}: cannot open the cassette: ${(error as Error).message}`, undefined, { cause: error });
-    }
+    // The one cassette opener: read-only never writes a byte (a WAL file at rest is read into memory), writing migrates.
+    this.db = openCassette(path, options.readonly ? 'read' : 'write');
     this.hasTable = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'mcp_exchanges'").get() !== undefined;
   }
 
@@ -127,6 +118,17 @@ export class McpStore {
       this.statements.set(sql, statement);
     }
     return statement;
+  }
+}
+
+/** The tools/call exchanges of a cassette, in capture order; none when the file does not exist (yet). */
+export function readMcpToolCalls(path: string): StoredMcpExchange[] {
+  if (!existsSync(path)) return [];
+  const store = new McpStore(path, { readonly: true });
+  try {
+    return store.list({ method: 'tools/call' });
+  } finally {
+    store.close();
   }
 }
 

@@ -1,12 +1,11 @@
 import { spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import type { JsonValue } from '../trace/trace.js';
-import { errorLine, parseMessage, resultLine, type JsonRpcId } from './json-rpc.js';
+import { parseMessage, responseMessage, type JsonRpcId } from './json-rpc.js';
 import { readLines, writerTo } from './line-stream.js';
 import type { McpAnswer, McpResponder, PendingMcpRequest } from './mcp-responder.js';
 
-/** How `calltape mcp` treats the server: relay and record, relay only, or answer without it. */
-export type McpMode = 'record' | 'replay' | 'passthrough';
+/** How `calltape mcp` treats the server: relay and record, relay only, relay and compare with the recordings, or answer without it. */
+export type McpMode = 'record' | 'replay' | 'passthrough' | 'diff';
 
 export interface McpRelayOptions {
   readonly mode: McpMode;
@@ -45,19 +44,11 @@ function answerOffline({ input, output, responder }: McpRelayOptions): Promise<n
         if (!complete) return;
         const message = parseMessage(bytes.toString('utf8'));
         if (message.kind !== 'request') return;
-        write(answerLine(message.id, offlineAnswer(responder, message.method, message.params, message.id)));
+        write(answerLine(message.id, responder.answerOffline(message.method, message.params, message.id)));
       },
       () => resolve(responder.misses.length > 0 ? 1 : 0),
     );
   });
-}
-
-function offlineAnswer(responder: McpResponder, method: string, params: JsonValue | undefined, id: JsonRpcId): McpAnswer {
-  const pending = responder.begin(method, params);
-  if (pending) return responder.mock(pending, id, params) ?? responder.replay(pending, params);
-  // Housekeeping a server answers with an empty result; anything else it would not know either.
-  if (method === 'ping' || method === 'logging/setLevel') return { result: {} };
-  return { error: { code: -32601, message: `calltape replay: method ${method} is not answered without the server` } };
 }
 
 function relayToServer({ command, env, responder, input, output, errors }: McpRelayOptions): Promise<number> {
@@ -117,7 +108,7 @@ function relayToServer({ command, env, responder, input, output, errors }: McpRe
 }
 
 function answerLine(id: JsonRpcId, answer: McpAnswer): string {
-  return 'result' in answer ? resultLine(id, answer.result) : errorLine(id, answer.error);
+  return `${JSON.stringify(responseMessage(id, answer))}\n`;
 }
 
 /** Ids 1 and "1" are different requests. */

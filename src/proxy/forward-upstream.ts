@@ -34,8 +34,16 @@ export interface ForwardOptions {
   readonly delivery: 'stream' | 'collect';
   /** Streaming only: answers the agent when the upstream fails before any response (the caller knows the provider's error shape). */
   onFailureBeforeHeaders?(error: Error): void;
+  /** Sees the answer as it passes, for parsing beside the forwarding: its head, then each chunk once written to the agent. */
+  readonly observer?: ResponseObserver | undefined;
   /** Receives the outcome once the round trip ended, however it ended. */
   onDone(outcome: UpstreamOutcome): void;
+}
+
+/** Reads a forwarded answer beside the agent (never in its way: it runs after each write). */
+export interface ResponseObserver {
+  start(status: number, headers: IncomingHttpHeaders): void;
+  data(chunk: Buffer): void;
 }
 
 /** Raised into undici when the agent goes away, so the upstream request is torn down at once. */
@@ -101,6 +109,7 @@ export function forwardUpstream(options: ForwardOptions): void {
     onResponseStart(_controller, statusCode, responseHeaders) {
       status = statusCode;
       headers = responseHeaders;
+      options.observer?.start(statusCode, responseHeaders);
       if (!deliver) return;
       response.writeHead(statusCode, agentResponseHeaders(responseHeaders));
       // A stream's headers go out now (the agent's SDK resolves on them); a whole body's go out with it, in one write.
@@ -120,6 +129,7 @@ export function forwardUpstream(options: ForwardOptions): void {
         dataController.pause();
         response.once('drain', () => dataController.resume());
       }
+      options.observer?.data(chunk);
     },
     onResponseEnd() {
       if (deliver) response.end();

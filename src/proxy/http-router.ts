@@ -7,6 +7,7 @@ import { findAdapter } from '../providers/adapters.js';
 import { openAiChatAdapter } from '../providers/openai-chat/openai-chat-adapter.js';
 import type { CapturePipeline } from './capture-pipeline.js';
 import type { CapturedRoute } from './captured-route.js';
+import type { McpRoute } from './mcp-route.js';
 import { sessionHeader } from './headers.js';
 import type { Logger } from '../logger.js';
 import type { PassThroughs } from './pass-through.js';
@@ -23,6 +24,8 @@ export interface HttpRouterOptions {
   readonly redactor: Redactor;
   readonly pipeline: CapturePipeline;
   readonly capturedRoute: CapturedRoute;
+  /** `/mcp/<name>`: the MCP servers calltape fronts over Streamable HTTP. */
+  readonly mcpRoute: Pick<McpRoute, 'handle'>;
   readonly passThroughs: PassThroughs;
   /** The dashboard, feed and metrics routes. */
   readonly admin: Pick<AdminRoutes, 'handle'>;
@@ -36,8 +39,8 @@ export interface HttpRouterOptions {
 const maxWarned = 100;
 
 /**
- * Routes an HTTP request: `/healthz`, the admin routes, routes an adapter captures (through the
- * capture pipeline), and everything else passed through — except in replay, which answers only
+ * Routes an HTTP request: `/healthz`, the admin routes, `/mcp/<name>` (MCP servers), routes an
+ * adapter captures (through the capture pipeline), and everything else passed through — except in replay, which answers only
  * what it recorded. Paths off by a `/v1` are warned about once each.
  */
 export class HttpRouter {
@@ -58,11 +61,12 @@ export class HttpRouter {
     if ('error' in route) return sendError(response, openAiChatAdapter, new CalltapeError('INVALID_REQUEST', route.error));
     const refusal = routeRefusal(route, this.options.allowRequestOverride);
     if (refusal) return sendError(response, openAiChatAdapter, new CalltapeError('INVALID_REQUEST', refusal));
+    const mode = route.cassette?.mode ?? this.options.mode;
+    if (route.path.startsWith('/mcp/')) return this.options.mcpRoute.handle(request, response, { sessionId: route.sessionId, path: route.path + route.query, cassette: this.options.cassetteFor(route), mode });
     const routed = routePath(method, route.path);
     const nearMiss = routed.nearMiss && nearMissHint(routed.nearMiss, method, redactor.path(route.path), this.options.origin());
     if (nearMiss !== undefined) this.warnOnce(route.path, nearMiss);
     const adapter = findAdapter(method, routed.path);
-    const mode = route.cassette?.mode ?? this.options.mode;
     const where = { sessionId: route.sessionId, path: routed.path + route.query, cassette: this.options.cassetteFor(route), mode, nearMiss };
     if (adapter) return this.options.capturedRoute.handle(adapter, request, response, where);
     if (mode === 'replay') {

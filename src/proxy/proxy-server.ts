@@ -19,6 +19,8 @@ import { CapturedRoute } from './captured-route.js';
 import { CassetteRegistry } from './cassette-registry.js';
 import { ConnectionTracker } from './connection-tracker.js';
 import { HttpRouter } from './http-router.js';
+import { McpRoute } from './mcp-route.js';
+import { loadAllMcpMocks } from '../mcp/load-mcp-mocks.js';
 import { createLogger, type Logger } from '../logger.js';
 import { loadMockState } from './mock-state.js';
 import { createPassThroughs } from './pass-through.js';
@@ -61,13 +63,14 @@ export interface RunningProxy {
   close(): Promise<void>;
 }
 
-/** Starts the proxy described by `config`; resolves once it is listening. */
+/** Starts the proxy described by `config` (LLM routes, `/mcp/<name>`, admin); resolves once it is listening. */
 export async function startProxy(config: Config, options: ProxyOptions = {}): Promise<RunningProxy> {
   const logger = options.logger ?? createLogger(config.logLevel);
   if ((config.mode === 'replay' || config.mode === 'diff') && !existsSync(config.cassette)) {
     throw new CalltapeError('STORE_IO', `${config.cassette}: no such cassette to ${config.mode}`, missingCassetteHint(config.cassette, options.recordCommand ?? 'calltape proxy --mode record (or --mode auto)'));
   }
   // Mock files are checked before anything starts: a bad one is a configuration error, never a call-time surprise.
+  const mcpMocks = loadAllMcpMocks(config.mocks.files, process.cwd());
   const mockState = loadMockState(config);
   // The same redaction the store applies, so keys are computed from what is stored; also keeps log lines clean.
   const redactor = createRedactor(config.redact.headers, config.redact.bodyPatterns, config.redact.builtinPatterns);
@@ -97,12 +100,13 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
   const pipeline = new CapturePipeline({ config, logger, redactor, recorder, stats, observer: options.observer, live });
   const passThroughs = createPassThroughs({ openai: config.upstream, anthropic: config.anthropicUpstream }, { headersMs: config.timeouts.upstreamHeadersMs, webSocketIdleMs: config.timeouts.webSocketIdleMs }, { openai: unreachableBody(openAiChatAdapter), anthropic: unreachableBody(anthropicMessagesAdapter) }, logger);
   const cassetteFor = (route: SessionRoute): string => (route.cassette ? cassettes.pathOf(route.cassette.name) : config.cassette);
+  const mcpRoute = new McpRoute({ config, logger, redactor, pipeline, mocks: mcpMocks, noteDiff: (diff) => noteDiff(stats, diff, logger) });
   const capturedRoute = new CapturedRoute({ config, logger, upstreams, cassettes, pipeline, mockState });
   const websocketRoute = new WebSocketRoute({ config, logger, upstream: upstreams.openai, cassettes, pipeline, mockState });
   const upgradeRoute = new UpgradeRoute({ mode: config.mode, allowRequestOverride: config.cassettes.allowRequestOverride, redactor, pipeline, websocketRoute, passThroughs, cassetteFor });
   /** The origin served, once listening (requests arrive only after). */
   let origin = '';
-  const router = new HttpRouter({ mode: config.mode, allowRequestOverride: config.cassettes.allowRequestOverride, logger, redactor, pipeline, capturedRoute, passThroughs, admin: live, cassetteFor, origin: () => origin });
+  const router = new HttpRouter({ mode: config.mode, allowRequestOverride: config.cassettes.allowRequestOverride, logger, redactor, pipeline, capturedRoute, mcpRoute, passThroughs, admin: live, cassetteFor, origin: () => origin });
   const connections = new ConnectionTracker();
 
   const server = createGuardedServer({
@@ -125,7 +129,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
     await recorder.close();
     await mockState?.registry.close();
     passThroughs.close();
-    await Promise.all([upstreams.openai.pool.destroy(), upstreams.anthropic.pool.destroy()]);
+    await Promise.all([upstreams.openai.pool.destroy(), upstreams.anthropic.pool.destroy(), mcpRoute.close()]);
   };
 
   try {

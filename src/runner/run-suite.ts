@@ -6,6 +6,8 @@ import type { Config, ProxyMode } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { startProxy } from '../proxy/proxy-server.js';
+import { mcpResultsByCall } from '../mcp/mcp-call-results.js';
+import { readMcpToolCalls } from '../mcp/mcp-store.js';
 import { buildTrajectories } from '../trace/build-trajectories.js';
 import type { JudgeRunners } from '../scoring/trajectory/types.js';
 import type { Interaction } from '../trace/trace.js';
@@ -166,7 +168,8 @@ async function driveCase(
   // The upstream could not be reached (or timed out): whatever the agent did next says nothing about the model.
   const unreachable = interactions.find((interaction) => interaction.status === 'proxy-error' && (interaction.httpStatus === 502 || interaction.httpStatus === 504));
   if (unreachable && error === null) error = `the upstream failed: ${unreachable.error ?? `HTTP ${unreachable.httpStatus}`}`;
-  const [trajectory] = buildTrajectories(interactions);
+  // What MCP servers answered (recorded in this run, or replayed from the recording): their failure verdicts reach the step-status checks.
+  const [trajectory] = buildTrajectories(interactions, mcpResultsByCall(interactions, readMcpToolCalls(suite.cassette)));
   return { session, trajectory, interactions, error, durationMs: performance.now() - began, agent, problems };
 }
 

@@ -1,5 +1,7 @@
 import { dirname } from 'node:path';
 import { readInteractions } from '../cassette/sqlite/read-interactions.js';
+import { mcpResultsByCall } from '../mcp/mcp-call-results.js';
+import { readMcpToolCalls } from '../mcp/mcp-store.js';
 import { buildTrajectories } from '../trace/build-trajectories.js';
 import type { Interaction } from '../trace/trace.js';
 import type { CaseResult } from '../scoring/case-result.js';
@@ -25,6 +27,8 @@ export async function scoreCassette(suite: Suite, cassette: string, options: { r
     if (own) own.push(interaction);
     else sessions.set(interaction.sessionId, [interaction]);
   }
+  // What MCP servers answered, so step-status checks see a tool's failure even where the agent's message has no error flag.
+  const mcpCalls = readMcpToolCalls(cassette);
   const codeJudges = createCodeJudges({ baseDir: dirname(suite.file) });
   try {
     const results: CaseResult[] = [];
@@ -32,7 +36,7 @@ export async function scoreCassette(suite: Suite, cassette: string, options: { r
       for (const [index, testCase] of suite.cases.entries()) {
         const session = suite.runs.length > 1 ? `${run.name}/${testCase.test_id}` : testCase.test_id;
         const interactions = sessions.get(session) ?? [];
-        const [trajectory] = buildTrajectories(interactions);
+        const [trajectory] = buildTrajectories(interactions, mcpResultsByCall(interactions, mcpCalls));
         const error = interactions.length === 0 ? `no recorded session "${session}" in ${cassette}` : null;
         results.push(await scoreCase(suite, run, testCase, index, { session, trajectory, interactions, error, durationMs: 0, agent: null, problems: [] }, { now: options.now, judges: { code: codeJudges.run } }));
       }

@@ -2,7 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildTrajectories, judgeSessionPrefix } from './build-trajectories.js';
 import { ConversationChain } from './conversation-chain.js';
-import type { Interaction, Message, ToolCall } from './trace.js';
+import { mcpResultsByCall } from '../mcp/mcp-call-results.js';
+import { statusCheck } from '../scoring/trajectory/status-check.js';
+import type { Interaction, JsonValue, Message, ToolCall } from './trace.js';
+import type { Trajectory } from './trajectory.js';
 
 let clock = 0;
 const call = (id: string, name: string, args: object): ToolCall => ({ id, index: 0, name, argumentsRaw: JSON.stringify(args), arguments: { ok: true, value: args as never }, complete: true });
@@ -106,5 +109,35 @@ describe('buildTrajectories', () => {
         ]);
       }),
     );
+  });
+});
+
+describe('what MCP servers answered', () => {
+  const run = agentRun('m', 'refunds?', 'mcp-session');
+  const served = (answer: { result?: JsonValue; error?: { code: number; message: string } }) => ({
+    id: 'mcp-1',
+    sessionId: 'relay-session',
+    sessionGiven: false,
+    startedAt: (run[0] as Interaction).timing.startedAt + 0.5,
+    subject: 'search',
+    params: { name: 'search', arguments: { q: 'refunds?' } },
+    result: answer.result,
+    error: answer.error,
+  });
+
+  it('fails the step-status check on a call the server answered with isError, though the OpenAI tool message has no error flag', () => {
+    const failed = served({ result: { content: [{ type: 'text', text: 'permission denied' }], isError: true } });
+    const [trajectory] = buildTrajectories(run, mcpResultsByCall(run, [failed]));
+    expect(trajectory?.calls[0]?.result).toEqual({ text: 'result for refunds?', isError: true });
+    expect(statusCheck({ must_succeed: ['search'] }, trajectory as Trajectory).status).toBe('fail');
+    const [unaware] = buildTrajectories(run);
+    expect(statusCheck({ must_succeed: ['search'] }, unaware as Trajectory).status).toBe('pass');
+  });
+
+  it('counts a JSON-RPC error as a failed call, and a plain answer as a success', () => {
+    const [errored] = buildTrajectories(run, mcpResultsByCall(run, [served({ error: { code: -32602, message: 'bad arguments' } })]));
+    expect(statusCheck({ max_failed_calls: 0 }, errored as Trajectory).status).toBe('fail');
+    const [answered] = buildTrajectories(run, mcpResultsByCall(run, [served({ result: { content: [{ type: 'text', text: 'ok' }] } })]));
+    expect(answered?.calls[0]?.result).toEqual({ text: 'result for refunds?', isError: false });
   });
 });

@@ -11,9 +11,10 @@ export const judgeSessionPrefix = 'calltape-judge';
  * with its id on a later request of the same run (or the mock's answer, for a call a calltape
  * mock answered). Round trips that failed stay in as turns with their status: an agent that
  * retried three times made four round trips. Hidden rounds of the mock tool loop are turns
- * too: the model made them, though the agent never saw them.
+ * too: the model made them, though the agent never saw them. `serverResults` are what MCP
+ * servers answered calls (by call id): their failure verdict wins over the agent's message.
  */
-export function buildTrajectories(interactions: readonly Interaction[]): Trajectory[] {
+export function buildTrajectories(interactions: readonly Interaction[], serverResults: ReadonlyMap<string, ToolResult> = new Map()): Trajectory[] {
   const ordered = [...interactions].sort((left, right) => left.timing.startedAt - right.timing.startedAt || (left.id < right.id ? -1 : left.id > right.id ? 1 : 0));
   const chain = new ConversationChain();
   const sessions = new Map<string, Interaction[]>();
@@ -24,10 +25,10 @@ export function buildTrajectories(interactions: readonly Interaction[]): Traject
     if (!members) sessions.set(session, (members = []));
     members.push(interaction);
   }
-  return [...sessions].map(([sessionId, members]) => trajectoryOf(sessionId, members));
+  return [...sessions].map(([sessionId, members]) => trajectoryOf(sessionId, members, serverResults));
 }
 
-function trajectoryOf(sessionId: string, interactions: readonly Interaction[]): Trajectory {
+function trajectoryOf(sessionId: string, interactions: readonly Interaction[], serverResults: ReadonlyMap<string, ToolResult>): Trajectory {
   const results = new Map<string, ToolResult>();
   const mocked = new Set<string>();
   for (const interaction of interactions) {
@@ -44,6 +45,7 @@ function trajectoryOf(sessionId: string, interactions: readonly Interaction[]): 
       if (message.role === 'tool' && message.toolCallId !== undefined) results.set(message.toolCallId, { text: message.text, isError: message.isError });
     }
   }
+  for (const [id, server] of serverResults) results.set(id, { text: results.get(id)?.text ?? server.text, isError: server.isError });
   const calls: TrajectoryCall[] = [];
   const byTool: Record<string, number> = {};
   const turns: Turn[] = interactions.map((interaction, index) => {

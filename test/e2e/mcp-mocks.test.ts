@@ -49,6 +49,16 @@ describe('calltape mcp with a mocks file', () => {
     expect(rows).toEqual([{ subject: 'write_note', mock_set: 'notes-mocks' }, { subject: 'add', mock_set: null }]);
   });
 
+  it('diff mode relays to the live server and reports where its answers differ from the recording', async () => {
+    // The recording holds the mock's answer; the real server answers write_note without structuredContent.
+    const connected = await connectMcpClient(viaCalltape(['--name', 'notes', '--cassette', join(folder, 'mocked.sqlite'), '--mode', 'diff']), { MCP_TEST_SIDE_EFFECTS: join(folder, 'diff-effects.txt') });
+    expect(await connected.client.callTool({ name: 'write_note', arguments: { text: 'milk' } })).toEqual({ content: [{ type: 'text', text: 'stored: milk' }] });
+    await connected.client.callTool({ name: 'add', arguments: { a: 1, b: 2 } });
+    await connected.close();
+    expect(connected.stderr()).toMatch(/calltape mcp diff: tools\/call write_note on notes vs recording \S+:\n {2}result\.structuredContent: \{"id":7\} → \(absent\)/);
+    expect(connected.stderr()).not.toContain('tools/call add');
+  });
+
   it('stands in for a server that is not there at all: initialize, tools/list, when matchers, isError', async () => {
     const connected = await connectMcpClient(viaCalltape(['--name', 'notes', '--mocks', mocks, '--mode', 'replay'], []));
     expect(connected.client.getServerCapabilities()).toEqual({ tools: {} });

@@ -1,31 +1,12 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
-import { connectMcpClient, mcpTestServer, viaCalltape } from '../support/mcp-client.js';
+import { connectMcpClient, mcpTestServer, listedMcpCalls, notesSession, notesSessionCalls, viaCalltape } from '../support/mcp-client.js';
 import { temporaryFolder } from '../support/test-proxy.js';
 
 const secret = 'sk-live-notes-0123456789abcdef';
-
-/** One agent session: every kind of request the test server answers, in a fixed order. */
-async function session(client: Client): Promise<unknown[]> {
-  // Progress notifications are relayed (see mcp-relay-bytes.test.ts), but the SDK may resolve the
-  // call before it runs the progress handler, so what a handler saw is not compared here.
-  return [
-    client.getServerVersion(),
-    client.getServerCapabilities(),
-    await client.listTools(),
-    await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } }, undefined, { onprogress: () => undefined }),
-    await client.callTool({ name: 'write_note', arguments: { text: 'buy milk', api_key: secret } }),
-    await client.callTool({ name: 'write_note', arguments: { text: 'buy milk', api_key: secret } }),
-    await client.callTool({ name: 'delete_everything', arguments: {} }),
-    await client.callTool({ name: 'count_roots', arguments: {} }),
-    await client.readResource({ uri: 'notes://readme' }),
-    await client.getPrompt({ name: 'summarise', arguments: { topic: 'notes' } }),
-  ];
-}
 
 function sideEffects(file: string): number {
   return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).length : 0;
@@ -34,7 +15,7 @@ function sideEffects(file: string): number {
 async function run(command: readonly string[], env: Record<string, string>): Promise<{ answers: unknown[]; stderr: string }> {
   const connected = await connectMcpClient(command, env);
   try {
-    return { answers: await session(connected.client), stderr: connected.stderr() };
+    return { answers: await notesSession(connected.client, secret), stderr: connected.stderr() };
   } finally {
     await connected.close();
   }
@@ -44,6 +25,7 @@ describe('calltape mcp (stdio) with the official MCP SDK', () => {
   const folder = temporaryFolder();
   const cassette = join(folder, 'notes.sqlite');
   const effects = join(folder, 'side-effects.txt');
+  let recordedAnswers: unknown[] = [];
 
   it('relays a session unchanged, records it, and replays it with the server absent', async () => {
     const direct = await run([process.execPath, mcpTestServer], { MCP_TEST_SIDE_EFFECTS: effects });
@@ -51,6 +33,7 @@ describe('calltape mcp (stdio) with the official MCP SDK', () => {
 
     const recorded = await run(viaCalltape(['--name', 'notes', '--cassette', cassette, '--mode', 'record']), { MCP_TEST_SIDE_EFFECTS: effects });
     expect(recorded.answers).toEqual(direct.answers);
+    recordedAnswers = recorded.answers;
     expect(recorded.stderr).toContain('notes-server: ready');
     expect(sideEffects(effects)).toBe(2);
 
@@ -60,6 +43,14 @@ describe('calltape mcp (stdio) with the official MCP SDK', () => {
     const replayed = await run(viaCalltape(['--name', 'notes', '--cassette', cassette, '--mode', 'replay'], ['/nonexistent/notes-server']), { MCP_TEST_SIDE_EFFECTS: effects });
     expect(sideEffects(effects)).toBe(0);
     expect(replayed.answers).toEqual(recorded.answers);
+    expect(readFileSync(cassette).equals(before)).toBe(true);
+  });
+
+  it('auto mode replays a server the cassette holds, without starting it', async () => {
+    const before = readFileSync(cassette);
+    const replayed = await run(viaCalltape(['--name', 'notes', '--cassette', cassette, '--mode', 'auto'], ['/nonexistent/notes-server']), {});
+    expect(replayed.answers).toEqual(recordedAnswers);
+    expect(replayed.stderr).not.toContain('CASSETTE_MISS');
     expect(readFileSync(cassette).equals(before)).toBe(true);
   });
 
@@ -84,16 +75,7 @@ describe('calltape mcp (stdio) with the official MCP SDK', () => {
   });
 
   it('lists the MCP calls with their server', () => {
-    const listed = runCli(['calls', '--cassette', cassette, '--json']);
-    expect(listed.status).toBe(0);
-    const lines = listed.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(lines.map((line) => [line['kind'], line['server'], line['name'], line['failed']])).toEqual([
-      ['mcp', 'notes', 'add', false],
-      ['mcp', 'notes', 'write_note', false],
-      ['mcp', 'notes', 'write_note', false],
-      ['mcp', 'notes', 'delete_everything', true],
-      ['mcp', 'notes', 'count_roots', false],
-    ]);
+    expect(listedMcpCalls(cassette)).toEqual(notesSessionCalls);
     const table = runCli(['calls', '--cassette', cassette]);
     expect(table.stdout).toContain('5 MCP tool call(s)');
     expect(table.stdout).toContain('isError');

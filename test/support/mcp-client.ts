@@ -3,7 +3,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { join } from 'node:path';
 import { packageRoot } from '../../src/package-root.js';
-import { cliPath } from './cli.js';
+import { cliPath, runCli } from './cli.js';
 
 /** The compiled test server (test/support/mcp-test-server.ts). */
 export const mcpTestServer = join(packageRoot, 'dist/test/support/mcp-test-server.js');
@@ -33,4 +33,44 @@ export async function connectMcpClient(command: readonly string[], env: Record<s
 /** `calltape mcp <args> -- <server…>` as a command line. */
 export function viaCalltape(args: readonly string[], server: readonly string[] = [process.execPath, mcpTestServer]): string[] {
   return [process.execPath, cliPath, 'mcp', ...args, ...(server.length > 0 ? ['--', ...server] : [])];
+}
+
+/**
+ * One agent session against the notes server: every kind of request it answers, in a fixed
+ * order, with `secret` as a credential in tool arguments. Progress notifications are relayed
+ * (see mcp-relay-bytes.test.ts), but the SDK may resolve the call before it runs the progress
+ * handler, so what a handler saw is not part of the answers.
+ */
+export async function notesSession(client: Client, secret: string): Promise<unknown[]> {
+  return [
+    client.getServerVersion(),
+    client.getServerCapabilities(),
+    await client.listTools(),
+    await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } }, undefined, { onprogress: () => undefined }),
+    await client.callTool({ name: 'write_note', arguments: { text: 'buy milk', api_key: secret } }),
+    await client.callTool({ name: 'write_note', arguments: { text: 'buy milk', api_key: secret } }),
+    await client.callTool({ name: 'delete_everything', arguments: {} }),
+    await client.callTool({ name: 'count_roots', arguments: {} }),
+    await client.readResource({ uri: 'notes://readme' }),
+    await client.getPrompt({ name: 'summarise', arguments: { topic: 'notes' } }),
+  ];
+}
+
+/** The tool calls of `notesSession` as `calltape calls --json` lists them: kind, server, tool, failed. */
+export const notesSessionCalls = [
+  ['mcp', 'notes', 'add', false],
+  ['mcp', 'notes', 'write_note', false],
+  ['mcp', 'notes', 'write_note', false],
+  ['mcp', 'notes', 'delete_everything', true],
+  ['mcp', 'notes', 'count_roots', false],
+];
+
+/** `calltape calls --cassette FILE --json`, each line as [kind, server, name, failed]. */
+export function listedMcpCalls(cassette: string): unknown[][] {
+  const listed = runCli(['calls', '--cassette', cassette, '--json']);
+  if (listed.status !== 0) throw new Error(`calltape calls exited ${listed.status}: ${listed.stderr}`);
+  return listed.stdout.trim().split('\n').map((line) => {
+    const call = JSON.parse(line) as Record<string, unknown>;
+    return [call['kind'], call['server'], call['name'], call['failed']];
+  });
 }

@@ -1,40 +1,16 @@
 /**
- * The MCP server of the MCP tests, built on the official SDK and spoken to over stdio:
- * `add` (pure, reports progress when asked), `write_note` (a side effect: appends a line to
- * $MCP_TEST_SIDE_EFFECTS, so a test can count real invocations), `delete_everything` (always
- * fails with isError), `count_roots` (asks the client a server-to-client request), a resource
- * and a prompt. It logs one line to stderr at start, so tests can see stderr forwarded.
+ * The notes server (notes-mcp-server.ts) over stdio: `write_note` appends a line to
+ * $MCP_TEST_SIDE_EFFECTS, so a test can count real invocations. It logs one line to stderr at
+ * start, so tests can see stderr forwarded.
  */
 import { appendFileSync } from 'node:fs';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { ListRootsResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import { notesMcpServer } from './notes-mcp-server.js';
 
-const server = new McpServer({ name: 'notes-server', version: '1.2.3' }, { capabilities: { logging: {} } });
-
-server.registerTool('add', { description: 'Adds two numbers', inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }, extra) => {
-  const progressToken = extra._meta?.progressToken;
-  if (progressToken !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: 1, total: 1, message: 'added' } });
-  return { content: [{ type: 'text', text: String(a + b) }], structuredContent: { sum: a + b } };
-});
-
-server.registerTool('write_note', { description: 'Stores a note (a side effect)', inputSchema: { text: z.string(), api_key: z.string().optional() } }, ({ text }) => {
+const server = notesMcpServer((text) => {
   const file = process.env['MCP_TEST_SIDE_EFFECTS'];
   if (file) appendFileSync(file, `${text}\n`);
-  return { content: [{ type: 'text', text: `stored: ${text}` }] };
 });
-
-server.registerTool('delete_everything', { description: 'Always refuses', inputSchema: {} }, () => ({ content: [{ type: 'text', text: 'permission denied' }], isError: true }));
-
-server.registerTool('count_roots', { description: 'Counts the client roots', inputSchema: {} }, async (_args, extra) => {
-  const roots = await extra.sendRequest({ method: 'roots/list' }, ListRootsResultSchema);
-  return { content: [{ type: 'text', text: `${roots.roots.length} root(s)` }] };
-});
-
-server.registerResource('readme', 'notes://readme', { mimeType: 'text/plain' }, (uri) => ({ contents: [{ uri: uri.href, text: 'The notes server.' }] }));
-
-server.registerPrompt('summarise', { argsSchema: { topic: z.string() } }, ({ topic }) => ({ messages: [{ role: 'user', content: { type: 'text', text: `Summarise ${topic}` } }] }));
 
 process.stderr.write('notes-server: ready\n');
 await server.connect(new StdioServerTransport());

@@ -4,7 +4,7 @@ import { createRedactor } from '../../cassette/redact.js';
 import { loadConfig } from '../../config/load-config.js';
 import { CalltapeError } from '../../errors.js';
 import { loadMcpMocks } from '../../mcp/load-mcp-mocks.js';
-import { McpResponder } from '../../mcp/mcp-responder.js';
+import { McpResponder, type McpDiff } from '../../mcp/mcp-responder.js';
 import { McpStore } from '../../mcp/mcp-store.js';
 import { runMcpRelay, type McpMode } from '../../mcp/run-mcp-relay.js';
 import { timeOrderedId } from '../../proxy/time-ordered-id.js';
@@ -20,8 +20,6 @@ interface McpFlags {
   readonly session?: string;
 }
 
-const mcpModes: readonly McpMode[] = ['record', 'replay', 'passthrough'];
-
 /**
  * `calltape mcp --name S [--mode …] -- <server command…>`: what an agent's MCP configuration
  * launches instead of a stdio server. stdout is the protocol channel, so calltape's own
@@ -35,7 +33,7 @@ export function registerMcpCommand(program: Command): void {
     .requiredOption('--name <server>', 'the server name recordings and mocks are filed under')
     .option('--cassette <name>', 'cassette: a name (recordings/<name>.sqlite) or a path to a .sqlite file')
     .option('--config <file>', 'configuration file (default: ./proxy.config.json when present)')
-    .option('--mode <mode>', 'record | replay | passthrough (default: the configured mode)')
+    .option('--mode <mode>', 'record | replay | auto | diff | passthrough (default: the configured mode)')
     .option('--mocks <files>', 'mock files (JSON or YAML) whose mcp.<server> entry answers tools/call, comma-separated')
     .option('--session <id>', 'the LLM session these calls belong to (default: $CALLTAPE_SESSION)')
     .action(async (command: string[], flags: McpFlags) => {
@@ -50,17 +48,30 @@ export function registerMcpCommand(program: Command): void {
     });
 }
 
+/** auto: replay when the cassette holds recordings of this server, else record (the server is started only then). */
+function resolveMode(mode: string, cassette: string, server: string): McpMode {
+  if (mode !== 'auto') return mode as McpMode;
+  if (!existsSync(cassette)) return 'record';
+  const store = new McpStore(cassette, { readonly: true });
+  try {
+    return store.hasServer(server) ? 'replay' : 'record';
+  } finally {
+    store.close();
+  }
+}
+
 async function runMcp(command: string[], flags: McpFlags): Promise<number> {
   const cwd = process.cwd();
   const { config } = loadConfig({ config: flags.config, mode: flags.mode, mocks: flags.mocks, cassette: flags.cassette === undefined ? undefined : resolveCassette(flags.cassette, cwd) }, process.env, cwd);
-  const mode = config.mode as McpMode;
-  if (!mcpModes.includes(mode)) throw new CalltapeError('CONFIG_INVALID', `--mode: ${config.mode} is not available for MCP servers (use ${mcpModes.join(', ')})`);
   const mocks = loadMcpMocks(config.mocks.files, flags.name, cwd);
+  const mode = resolveMode(config.mode, config.cassette, flags.name);
   const declared = mocks.tools !== undefined || mocks.mocks.size > 0;
   if (command.length === 0 && mode !== 'replay' && !declared) throw new CalltapeError('CONFIG_INVALID', `no server command given and no mocks file declares mcp.${flags.name}`, `calltape mcp --name ${flags.name} -- <server command…>, or --mocks FILE with an mcp.${flags.name} entry`);
   if (mode === 'replay' && !existsSync(config.cassette) && !declared) throw new CalltapeError('CONFIG_INVALID', `${config.cassette}: no such cassette`, 'Record one first with --mode record.');
-  const reader = mode === 'replay' && existsSync(config.cassette) ? new McpStore(config.cassette, { readonly: true }) : undefined;
+  if (mode === 'diff' && !existsSync(config.cassette)) throw new CalltapeError('CONFIG_INVALID', `${config.cassette}: no such cassette to diff against`, 'Record one first with --mode record.');
+  const reader = (mode === 'replay' || mode === 'diff') && existsSync(config.cassette) ? new McpStore(config.cassette, { readonly: true }) : undefined;
   const writer = mode === 'record' ? new McpStore(config.cassette, { readonly: false }) : undefined;
+  const diffs: McpDiff[] = [];
   const given = flags.session ?? process.env['CALLTAPE_SESSION'];
   const responder = new McpResponder({
     server: flags.name,
@@ -70,11 +81,14 @@ async function runMcp(command: string[], flags: McpFlags): Promise<number> {
     mocks,
     reader,
     writer,
+    ...(mode === 'diff' ? { onDiff: (diff: McpDiff) => void (diff.lines.length > 0 && diffs.push(diff)) } : {}),
   });
   try {
     const code = await runMcpRelay({ mode, command, env: process.env, responder, input: process.stdin, output: process.stdout, errors: process.stderr });
     for (const miss of responder.misses) process.stderr.write(`CASSETTE_MISS: ${miss}\n`);
-    return code;
+    for (const diff of diffs) process.stderr.write(`calltape mcp diff: ${diff.request} vs recording ${diff.recordingId ?? '(none)'}:\n  ${diff.lines.join('\n  ')}\n`);
+    // Diff mode fails the run when an answer changed, as a replay miss does.
+    return code === 0 && diffs.length > 0 ? 1 : code;
   } finally {
     reader?.close();
     writer?.close();
