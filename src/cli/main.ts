@@ -5,6 +5,7 @@ import { Command } from 'commander';
 import { packageRoot } from '../package-root.js';
 import { registerCallsCommand } from './commands/calls-command.js';
 import { registerCassettesCommand } from './commands/cassettes-command.js';
+import { registerGenerateCommand } from './commands/generate-command.js';
 import { registerInitCommand } from './commands/init-command.js';
 import { registerMcpCommand } from './commands/mcp-command.js';
 import { registerJudgesCommands } from './commands/judges-command.js';
@@ -35,5 +36,6 @@ registerShadowCommands(program);
 registerMcpCommand(program);
 registerRateCommands(program);
 registerJudgesCommands(program);
+registerGenerateCommand(program);
 
 await program.parseAsync(process.argv);
