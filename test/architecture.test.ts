@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../src/package-root.js';
 
 /** Folders and files that must stay pure: plain data in, plain data out, no I/O imports. */
-const pure = ['src/trace', 'src/sse', 'src/providers', 'src/scoring', 'src/cassette/redact.ts', 'src/cassette/captured-round.ts', 'src/cassette/recorded-exchange.ts', ...['json-rpc', 'line-splitter', 'mcp-request', 'mcp-exchange', 'redact-mcp', 'nearest-mcp-recording', 'choose-mcp-answer', 'mcp-mock-types', 'join-mcp-calls'].map((name) => `src/mcp/${name}.ts`), ...['evaluate-call', 'evaluate-session', 'alert-window', 'label-guard', 'feed-events', 'sample', 'recent-activity', 'duration', 'verdict-types', 'policy-types'].map((name) => `src/live/${name}.ts`)];
+const pure = ['src/trace', 'src/sse', 'src/providers', 'src/scoring', 'src/cassette/redact.ts', 'src/cassette/captured-round.ts', 'src/cassette/recorded-exchange.ts', ...['generator-requests', 'generator-answers', 'dedupe-prompts', 'draft-case', 'spread-counts'].map((name) => `src/generate/${name}.ts`), ...['json-rpc', 'line-splitter', 'mcp-request', 'mcp-exchange', 'redact-mcp', 'nearest-mcp-recording', 'choose-mcp-answer', 'mcp-mock-types', 'join-mcp-calls'].map((name) => `src/mcp/${name}.ts`), ...['evaluate-call', 'evaluate-session', 'alert-window', 'label-guard', 'feed-events', 'sample', 'recent-activity', 'duration', 'verdict-types', 'policy-types'].map((name) => `src/live/${name}.ts`)];
 const ioImports = /from '(node:[^']+|better-sqlite3|ws|commander|undici|http-proxy-3|cli-table3)'/;
 
 function sourceFiles(path: string): string[] {

@@ -11,6 +11,7 @@ import { registerMcpCommand } from './commands/mcp-command.js';
 import { registerJudgesCommands } from './commands/judges-command.js';
 import { registerProxyCommand } from './commands/proxy-command.js';
 import { registerRateCommands } from './commands/rate-command.js';
+import { registerReviewCommand } from './commands/review-command.js';
 import { registerRunCommands } from './commands/runs-command.js';
 import { registerShadowCommands } from './commands/shadow-command.js';
 import { registerTestCommands } from './commands/test-command.js';
@@ -37,5 +38,6 @@ registerMcpCommand(program);
 registerRateCommands(program);
 registerJudgesCommands(program);
 registerGenerateCommand(program);
+registerReviewCommand(program);
 
 await program.parseAsync(process.argv);

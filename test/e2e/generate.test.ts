@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/package-root.js';
@@ -112,5 +112,52 @@ describe('calltape generate', () => {
     expect(result.stderr).toMatch(/CASSETTE_MISS: .*generate\.sqlite: /);
     expect(result.stderr).toContain('--mode record');
     expect(existsSync(join(folder, 'missing.yaml'))).toBe(false);
+  });
+});
+
+describe('calltape review', () => {
+  const review = (suite: string, extra: readonly string[] = []): ReturnType<typeof runCliAsync> => runCliAsync(['review', suite, ...extra], { cwd: folder });
+
+  it('lists every draft with its prompt, guideline and expectation, and changes nothing', async () => {
+    const suite = join(folder, 'listed.yaml');
+    copyFileSync(join(folder, 'first.yaml'), suite);
+    const result = await review(suite);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toContain('listed.yaml: 7 draft case(s), 7 pending review');
+    expect(result.stdout).toMatch(/gen-search_transactions-[0-9a-f]{8} \[pending\] generated positive · search_transactions\n {2}prompt: {4}Please [a-z ]+\?\n {2}guideline: the customer asks about past payments\n {2}topic: {5}search_transactions topic 1 › detail 1a\n {2}expects: {3}search_transactions \{"query":/);
+    expect(result.stdout).toContain('expects:   never search_transactions');
+    expect(readFileSync(suite, 'utf8')).toBe(readFileSync(join(folder, 'first.yaml'), 'utf8'));
+  });
+
+  it('accepts and rejects by id: accepted drafts become ordinary cases with their provenance, rejected ones go (or stay marked)', async () => {
+    const suite = join(folder, 'reviewed.yaml');
+    copyFileSync(join(folder, 'first.yaml'), suite);
+    const [one, two, three] = loadSuite(suite, folder).drafts.map((draft) => draft.test_id);
+    const first = await review(suite, ['--accept', `${one},${two}`, '--reject', `${three}`]);
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stdout).toBe('reviewed.yaml: 2 accepted, 1 rejected (removed); 4 still pending\n');
+    const after = loadSuite(suite, folder);
+    expect(after.cases.map((testCase) => testCase.test_id)).toEqual([one, two]);
+    expect(after.cases[0]?.provenance).toMatchObject({ source: 'generated', kind: 'positive' });
+    expect(after.cases[0]).not.toHaveProperty('review');
+    expect(after.drafts.map((draft) => draft.test_id)).not.toContain(three);
+
+    const rest = await review(suite, ['--reject', 'all', '--keep-rejected']);
+    expect(rest.stdout).toBe('reviewed.yaml: 0 accepted, 4 rejected (kept as review: rejected); 0 still pending\n');
+    expect(loadSuite(suite, folder).drafts.map((draft) => draft.review)).toEqual(Array(4).fill('rejected'));
+  });
+
+  it('refuses an unknown id or a case that is no draft, naming the file and the case, and writes nothing (exit 2)', async () => {
+    const suite = join(folder, 'refused.yaml');
+    copyFileSync(join(folder, 'first.yaml'), suite);
+    const [one] = loadSuite(suite, folder).drafts.map((draft) => draft.test_id);
+    const unknown = await review(suite, ['--accept', `${one},gen-nope`]);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain(`CONFIG_INVALID: ${suite}: case "gen-nope": no such case; pending: ${one}`);
+    expect(readFileSync(suite, 'utf8')).toBe(readFileSync(join(folder, 'first.yaml'), 'utf8'));
+    expect((await review(suite, ['--accept', `${one}`])).status).toBe(0);
+    const again = await review(suite, ['--reject', `${one}`]);
+    expect(again.status).toBe(2);
+    expect(again.stderr).toContain(`CONFIG_INVALID: ${suite}: case "${one}": review: not a draft (it is already an ordinary case)`);
   });
 });
