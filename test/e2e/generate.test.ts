@@ -9,6 +9,7 @@ import { chatCompletion } from '../support/openai-chat-chunks.js';
 import { scriptedGenerator } from '../support/scripted-generator.js';
 import { startScriptedUpstream, type ScriptedUpstream } from '../support/scripted-upstream.js';
 import { temporaryFolder } from '../support/test-proxy.js';
+import { generateArgs } from '../../examples/bank/generate/generate-args.js';
 
 const folder = temporaryFolder();
 const tools = join(packageRoot, 'examples/bank/tools.json');
@@ -56,6 +57,20 @@ describe('calltape generate', () => {
     expect(readFileSync(second, 'utf8')).toBe(readFileSync(first, 'utf8'));
     expect(replay.stdout.replace(/second/g, 'first')).toBe(recording.stdout);
     expect(recorded(join(folder, 'generate.sqlite'))).toEqual(before);
+  });
+
+  it('replays the bundled bank demo offline into a pending suite for search_transactions, the same on every run', async () => {
+    const cassette = join(folder, 'bank-generate.sqlite');
+    copyFileSync(join(packageRoot, 'recordings/bank-generate.sqlite'), cassette);
+    const demo = (out: string): ReturnType<typeof runCliAsync> => runCliAsync([...generateArgs, '--out', out, '--cassette', cassette]);
+    const [one, two] = [await demo(join(folder, 'bank-one.yaml')), await demo(join(folder, 'bank-two.yaml'))];
+    expect(one.status, one.stderr).toBe(0);
+    expect(one.stdout).toContain('3 topic(s) over 1 tool(s); 11 prompt(s) written, 10 kept (90.9%), 1 near-duplicate(s) dropped');
+    expect(readFileSync(join(folder, 'bank-two.yaml'), 'utf8')).toBe(readFileSync(join(folder, 'bank-one.yaml'), 'utf8'));
+    expect(two.status).toBe(0);
+    const drafts = loadSuite(join(folder, 'bank-one.yaml'), folder).drafts;
+    expect(drafts.map((draft) => draft.provenance?.kind)).toEqual(['positive', 'negative', 'positive', 'negative', 'positive', 'negative', 'positive', 'negative', 'positive', 'positive']);
+    expect(drafts.find((draft) => draft.prompt === 'How much money is in my savings account right now?')?.provenance?.guideline).toBe('questions about balances');
   });
 
   it('appends to an existing suite without repeating its prompts, and calltape test lists the drafts but gates only reviewed cases', async () => {

@@ -96,7 +96,7 @@ export function registerGenerateCommand(program: Command): void {
         const shown = relative(cwd, out) || out;
         const kept = generation.written - generation.dropped;
         process.stdout.write(`${[...generation.topics.values()].reduce((sum, tree) => sum + tree.length, 0)} topic(s) over ${tools.length} tool(s); ${generation.written} prompt(s) written, ${kept} kept (${pct(generation.written === 0 ? 1 : kept / generation.written)}), ${generation.dropped} near-duplicate(s) dropped\n`);
-        process.stdout.write(`wrote ${generation.cases.length} draft case(s) (review: pending) to ${shown}\nnext: calltape review ${shown} --list\n`);
+        process.stdout.write(`wrote ${generation.cases.length} draft case(s) (review: pending) to ${shown}\nnext: calltape review ${shown}\n`);
         return exitCodes.ok;
       });
     });
