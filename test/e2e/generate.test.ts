@@ -59,6 +59,20 @@ describe('calltape generate', () => {
     expect(recorded(join(folder, 'generate.sqlite'))).toEqual(before);
   });
 
+  it('asks an Anthropic generator on the Messages wire, recorded and replayed the same way', async () => {
+    const cassette = join(folder, 'anthropic.sqlite');
+    const extra = ['--provider', 'anthropic', '--generator-model', 'claude-sonnet-4-5'];
+    const calls = upstream.received.length;
+    const recording = await generate(join(folder, 'claude-one.yaml'), [...extra, '--mode', 'record', '--anthropic-upstream', upstream.url], cassette);
+    expect(recording.status, recording.stderr).toBe(0);
+    expect(upstream.received.slice(calls).map((request) => request.url)).toEqual(Array(5).fill('/v1/messages'));
+    expect(JSON.parse(upstream.received[calls]?.body ?? '{}')).toMatchObject({ model: 'claude-sonnet-4-5', system: expect.stringContaining('You write test cases') as string });
+    const replay = await generate(join(folder, 'claude-two.yaml'), extra, cassette);
+    expect(replay.status, replay.stderr).toBe(0);
+    expect(readFileSync(join(folder, 'claude-two.yaml'), 'utf8')).toBe(readFileSync(join(folder, 'claude-one.yaml'), 'utf8'));
+    expect(loadSuite(join(folder, 'claude-one.yaml'), folder).drafts[0]?.provenance?.generator).toBe('claude-sonnet-4-5');
+  });
+
   it('replays the bundled bank demo offline into a pending suite for search_transactions, the same on every run', async () => {
     const cassette = join(folder, 'bank-generate.sqlite');
     copyFileSync(join(packageRoot, 'recordings/bank-generate.sqlite'), cassette);
@@ -86,6 +100,9 @@ describe('calltape generate', () => {
     expect(suite.cases.map((testCase) => testCase.test_id)).toEqual(['greet', 'own']);
     expect(suite.drafts).toHaveLength(6);
 
+    const listed = await runCliAsync(['test', out, '--list'], { cwd: folder });
+    expect(listed.stdout).toContain('grown.yaml: 2 case(s)');
+    expect(listed.stdout).toContain('  + 6 draft case(s), not run (calltape review grown.yaml)\n');
     upstream.setScript(() => ({ kind: 'json', body: chatCompletion({ text: 'Hello! How can I help?' }) }));
     const test = await runCliAsync(['test', out, '--mode', 'record', '--upstream', upstream.url, '--cassette', join(folder, 'grown-test.sqlite'), '--filter', 'greet', '--no-store'], { cwd: folder });
     upstream.setScript(scriptedGenerator);

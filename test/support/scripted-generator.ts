@@ -1,5 +1,6 @@
 import type { JsonValue } from '../../src/trace/trace.js';
 import fnv1a from '@sindresorhus/fnv1a';
+import { anthropicMessage } from './anthropic-messages-events.js';
 import { chatCompletion } from './openai-chat-chunks.js';
 import { seededRandom } from './random.js';
 import type { ReceivedRequest, ScriptedResponse } from './scripted-upstream.js';
@@ -8,7 +9,7 @@ import type { ReceivedRequest, ScriptedResponse } from './scripted-upstream.js';
  * A generator model for `calltape generate` tests: answers a topic-tree request with `breadth`
  * topics of two subtopics, and a cases request with the prompts asked for, plus one paraphrase
  * of the first (case, punctuation and spacing changed) that deduplication must drop. Real Chat
- * Completions JSON, deterministic in the request.
+ * Completions JSON, or a Messages response on /v1/messages; deterministic in the request.
  */
 export function scriptedGenerator(request: ReceivedRequest): ScriptedResponse {
   const body = JSON.parse(request.body) as { model: string; messages: { content: string }[] };
@@ -18,7 +19,7 @@ export function scriptedGenerator(request: ReceivedRequest): ScriptedResponse {
   if (topics) {
     const breadth = Number(topics[1]);
     const tree = Array.from({ length: breadth }, (_, index) => ({ topic: `${tool} topic ${index + 1}`, subtopics: [`detail ${index + 1}a`, `detail ${index + 1}b`] }));
-    return answer(body.model, { topics: tree });
+    return answer(request, body.model, { topics: tree });
   }
   const counts = /Write (\d+) user messages .* and (\d+) for which/.exec(content);
   const topic = /Topic: (.*)/.exec(content)?.[1] ?? '';
@@ -29,7 +30,7 @@ export function scriptedGenerator(request: ReceivedRequest): ScriptedResponse {
   for (let index = 0; index < Number(counts?.[2] ?? 0); index += 1) cases.push({ prompt: `Tell me ${words(`${topic}-${index}`)}.`, kind: 'negative', guideline: shouldNot });
   const first = cases[0] as { prompt?: string } | undefined;
   if (first?.prompt) cases.push({ prompt: `  ${first.prompt.toUpperCase()}?!`, kind: 'positive', guideline: should });
-  return answer(body.model, { cases });
+  return answer(request, body.model, { cases });
 }
 
 /** Six made-up words seeded by `seed`: unrelated seeds give prompts far apart, so only the injected paraphrase is a near-duplicate. */
@@ -39,6 +40,7 @@ function words(seed: string): string {
   return Array.from({ length: 6 }, () => Array.from({ length: 4 + random.int(5) }, () => letters[random.int(26)] ?? 'a').join('')).join(' ');
 }
 
-function answer(model: string, value: JsonValue): ScriptedResponse {
+function answer(request: ReceivedRequest, model: string, value: JsonValue): ScriptedResponse {
+  if (request.url.startsWith('/v1/messages')) return { kind: 'json', body: anthropicMessage({ model, text: JSON.stringify(value), usage: { input_tokens: 120, output_tokens: 80 } }) };
   return { kind: 'json', body: chatCompletion({ model, text: JSON.stringify(value), usage: { prompt_tokens: 120, completion_tokens: 80 } }) };
 }
