@@ -28,6 +28,8 @@ export const errorCodes = {
   CONFIG_INVALID: { status: 500, type: 'calltape_error', exitCode: 2 },
   /** The store could not be opened, migrated or written. → exit 3 */
   STORE_IO: { status: 500, type: 'calltape_error', exitCode: 3 },
+  /** The case generator model could not answer, or answered something other than the JSON asked for. → exit 3 */
+  GENERATOR_FAILED: { status: 502, type: 'calltape_error', exitCode: 3 },
 } as const satisfies Record<string, ErrorCodeEntry>;
 
 /** What the catalogue says about one code. */

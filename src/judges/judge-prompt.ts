@@ -1,3 +1,4 @@
+import { jsonAnswerRequest } from '../providers/json-answer-request.js';
 import { renderGuidelines } from '../guidelines/render-guidelines.js';
 import type { RunView } from '../ratings/run-view.js';
 import type { JsonValue } from '../trace/trace.js';
@@ -25,17 +26,5 @@ export function judgePromptFor(judge: LlmJudgeDefinition, view: RunView): string
 
 /** The request body on the judge's wire: a JSON answer asked for, temperature as configured. */
 export function judgeRequestBody(judge: LlmJudgeDefinition, content: string): JsonValue {
-  if (judge.provider === 'anthropic') {
-    return { model: judge.model, max_tokens: judge.maxTokens, temperature: judge.temperature, system: judgeInstructions, messages: [{ role: 'user', content }] };
-  }
-  return {
-    model: judge.model,
-    temperature: judge.temperature,
-    max_tokens: judge.maxTokens,
-    response_format: { type: 'json_object' },
-    messages: [
-      { role: 'system', content: judgeInstructions },
-      { role: 'user', content },
-    ],
-  };
+  return jsonAnswerRequest(judge, judgeInstructions, content);
 }

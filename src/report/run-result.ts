@@ -38,4 +38,12 @@ export interface SuiteRunResult {
   readonly gates: readonly GateResult[];
   /** Every gate held and no case errored. */
   readonly passed: boolean;
+  /** The suite's draft cases (pending review or rejected): listed, never run, never in a gate. Absent when there are none. */
+  readonly drafts?: readonly DraftListing[];
+}
+
+/** A draft case as a report lists it. */
+export interface DraftListing {
+  readonly test_id: string;
+  readonly review: 'pending' | 'rejected';
 }

@@ -36,6 +36,12 @@ export function terminalReport(result: SuiteRunResult, color: boolean): string {
       for (const problem of item.problems) lines.push(`      ${problem}`);
     }
   }
+  const drafts = result.drafts ?? [];
+  if (drafts.length > 0) {
+    const pending = drafts.filter((draft) => draft.review === 'pending').map((draft) => draft.test_id);
+    const rejected = drafts.length - pending.length;
+    lines.push('', `${drafts.length} draft case(s) not run and not gated${rejected > 0 ? ` (${rejected} rejected)` : ''}${pending.length > 0 ? `; pending review: ${pending.join(', ')} (calltape review ${result.file})` : ''}`);
+  }
   lines.push('', paint(1, 'gates:'));
   for (const gate of result.gates) lines.push(`  ${gate.pass ? paint(32, 'pass') : paint(31, 'FAIL')} ${gate.gate}${gate.subject ? ` ${gate.subject}` : ''}${result.runs.length > 1 ? ` [${gate.run}]` : ''}: ${gate.message}`);
   const errors = result.cases.filter((item) => item.status === 'error').length;

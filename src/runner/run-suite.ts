@@ -13,6 +13,7 @@ import type { JudgeRunners } from '../scoring/trajectory/types.js';
 import type { Interaction } from '../trace/trace.js';
 import type { CaseResult } from '../scoring/case-result.js';
 import { createCodeJudges } from '../judges/code-judges.js';
+import { draftListing } from './draft-listing.js';
 import { driveAgent } from './drive-agent.js';
 import { driveDirect } from './drive-direct.js';
 import type { SuiteRunResult } from '../report/run-result.js';
@@ -52,6 +53,7 @@ export type { SuiteRunResult } from '../report/run-result.js';
  */
 export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<SuiteRunResult> {
   const started = Date.now();
+  if (suite.cases.length === 0 && suite.drafts.length > 0) throw new CalltapeError('CONFIG_INVALID', `${suite.file}: cases: all ${suite.drafts.length} case(s) are drafts (review: pending or rejected); a draft never runs or counts in a gate`, `Review them first: calltape review ${relative(process.cwd(), suite.file) || suite.file} --accept <ids>.`);
   requireEvaluableGates(suite.file, suite.gates, suite.runs.map((run) => run.name), options.baseline);
   if (!suite.agent) {
     const modelless = suite.runs.find((run) => run.model === undefined);
@@ -124,6 +126,7 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
       cases: results,
       gates,
       passed: gates.every((gate) => gate.pass) && results.every((result) => result.status !== 'error'),
+      ...draftListing(suite),
     };
   } finally {
     await codeJudges.close();

@@ -1,3 +1,4 @@
+import { draftListing } from './draft-listing.js';
 import { dirname } from 'node:path';
 import { readInteractions } from '../cassette/sqlite/read-interactions.js';
 import { mcpResultsByCall } from '../mcp/mcp-call-results.js';
@@ -54,6 +55,7 @@ export async function scoreCassette(suite: Suite, cassette: string, options: { r
       cases: results,
       gates,
       passed: gates.every((gate) => gate.pass) && results.every((result) => result.status !== 'error'),
+      ...draftListing(suite),
     };
   } finally {
     await codeJudges.close();

@@ -11,7 +11,22 @@ export type SuiteCase = TestCase &
     readonly mocks?: readonly string[];
     /** Direct mode: the conversation to send instead of system + prompt. */
     readonly messages?: readonly JsonValue[];
+    /** A draft: pending review, or rejected and kept. Drafts are listed, never run or gated. */
+    readonly review?: 'pending' | 'rejected';
+    /** Where the case came from (generated from guidelines, promoted from traffic). */
+    readonly provenance?: CaseProvenance;
   };
+
+/** Where a case came from; config/suite.schema.json#/$defs/provenance. */
+export interface CaseProvenance {
+  readonly source: 'generated' | 'promoted';
+  readonly tool?: string;
+  readonly kind?: 'positive' | 'negative';
+  readonly guideline?: string;
+  readonly topic?: string;
+  readonly generator?: string;
+  readonly guidelines_file?: string;
+}
 
 export interface AgentSpec {
   readonly command: string;
@@ -56,5 +71,8 @@ export interface Suite {
   readonly checks: TrajectoryCase;
   readonly defaults: Pick<TestCase, 'extra_arguments' | 'multiple_calls' | 'pass_threshold'>;
   readonly gates: Gates;
+  /** The reviewed cases: what runs and counts in the gates. */
   readonly cases: readonly SuiteCase[];
+  /** Draft cases (`review: pending` or `rejected`), in file order: listed in reports, never run. */
+  readonly drafts: readonly SuiteCase[];
 }

@@ -12,7 +12,7 @@ const strategies = ['exact', 'ignore_case', 'loose_string', 'substring', 'regex'
 const callKeys = ['expected_tool', 'arguments', 'rules', 'alternatives'];
 const alternativeKeys = ['tool', 'arguments', 'rules'];
 /** A case's own fields, its trajectory checks (scored by scoreTrajectory) and the fields a suite adds to a case. */
-const caseKeys = ['test_id', 'prompt', 'description', 'expected_tool', 'arguments', 'rules', 'alternatives', 'expected_calls', 'extra_arguments', 'multiple_calls', 'pass_threshold', 'schemas', 'expect', 'never', 'judge', 'tags', 'mocks', 'messages'];
+const caseKeys = ['test_id', 'prompt', 'description', 'expected_tool', 'arguments', 'rules', 'alternatives', 'expected_calls', 'extra_arguments', 'multiple_calls', 'pass_threshold', 'schemas', 'expect', 'never', 'judge', 'tags', 'mocks', 'messages', 'review', 'provenance'];
 
 /**
  * A problem in a case, as `test case "TC-7": rules.query: what`. A location ending in `:` is a

@@ -61,7 +61,9 @@ export function loadSuite(file: string, cwd: string): Suite {
     checks: value.checks ?? {},
     defaults: value.defaults ?? {},
     gates: value.gates ?? {},
-    cases,
+    // Drafts keep their ids (unique with the rest) but stay out of every run and gate until reviewed.
+    cases: cases.filter((testCase) => testCase.review === undefined),
+    drafts: cases.filter((testCase) => testCase.review !== undefined),
   };
 }
 

@@ -2,11 +2,11 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/package-root.js';
 import { RatingStore } from '../../src/ratings/rating-store.js';
 import { runCliAsync } from '../support/cli.js';
+import { recordedRows } from '../support/recorded-rows.js';
 import { chatCompletion } from '../support/openai-chat-chunks.js';
 import { startScriptedUpstream, type ScriptedUpstream } from '../support/scripted-upstream.js';
 import { temporaryFolder } from '../support/test-proxy.js';
@@ -18,14 +18,7 @@ const judgesCassette = join(folder, 'bank-judges.sqlite');
 copyFileSync(join(packageRoot, 'recordings/bank-judges.sqlite'), judgesCassette);
 const demoJudges = 'examples/bank/judges/judges.yaml';
 /** The recorded round trips, in order: what a replay must never change. */
-const recorded = (path: string): unknown[] => {
-  const db = new Database(path, { readonly: true });
-  try {
-    return db.prepare('SELECT id, request_key, key_ordinal, response_body FROM interactions ORDER BY seq').all();
-  } finally {
-    db.close();
-  }
-};
+const recorded = recordedRows;
 const compare = (extra: readonly string[] = [], judges = demoJudges): ReturnType<typeof runCliAsync> =>
   runCliAsync(['judges', 'compare', '--ratings', ratings, '--set', 'golden', '--judges', judges, '--cassette', judgesCassette, ...extra]);
 

@@ -216,7 +216,9 @@ function listCases(suite: Suite, cwd: string): string {
     return `  ${testCase.test_id}${tags}${tools.length ? `  tools: ${tools.join(', ')}` : ''}\n`;
   });
   const runs = suite.runs.length > 1 ? ` × ${suite.runs.length} runs (${suite.runs.map((run) => run.name).join(', ')})` : '';
-  return `${relative(cwd, suite.file) || suite.file}: ${suite.cases.length} case(s)${runs} · cassette ${relative(cwd, suite.cassette) || suite.cassette}\n${lines.join('')}`;
+  const shown = relative(cwd, suite.file) || suite.file;
+  const drafts = suite.drafts.length > 0 ? `  + ${suite.drafts.length} draft case(s), not run (calltape review ${shown})\n` : '';
+  return `${shown}: ${suite.cases.length} case(s)${runs} · cassette ${relative(cwd, suite.cassette) || suite.cassette}\n${lines.join('')}${drafts}`;
 }
 
 /** The scoring clock: --now, else the suite's pinned `now`, else the time of the run. */

@@ -1,0 +1,27 @@
+import type { Suite, SuiteCase } from '../scoring/suite-types.js';
+
+/** The drafts of a suite as the review lists them: id, mark, kind, provenance, prompt and what is expected. */
+export function renderDrafts(suite: Suite, shownPath: string): string {
+  if (suite.drafts.length === 0) return `${shownPath}: no draft cases\n`;
+  const pending = suite.drafts.filter((draft) => draft.review === 'pending').length;
+  const lines = [`${shownPath}: ${suite.drafts.length} draft case(s), ${pending} pending review`];
+  for (const draft of suite.drafts) {
+    const origin = draft.provenance;
+    lines.push('', `${draft.test_id} [${draft.review ?? 'pending'}]${origin ? ` ${origin.source}${origin.kind ? ` ${origin.kind}` : ''}${origin.tool ? ` · ${origin.tool}` : ''}` : ''}`);
+    if (draft.prompt !== undefined) lines.push(`  prompt:    ${draft.prompt}`);
+    if (origin?.guideline) lines.push(`  guideline: ${origin.guideline}`);
+    if (origin?.topic) lines.push(`  topic:     ${origin.topic}`);
+    lines.push(`  expects:   ${expectation(draft)}`);
+  }
+  lines.push('', `Decide with: calltape review ${shownPath} --accept <ids|all> --reject <ids|all> [--keep-rejected]`);
+  return `${lines.join('\n')}\n`;
+}
+
+function expectation(draft: SuiteCase): string {
+  const parts: string[] = [];
+  if (draft.expected_tool === null) parts.push('no tool call');
+  else if (draft.expected_tool !== undefined) parts.push(`${[draft.expected_tool].flat().join(' | ')}${draft.arguments && Object.keys(draft.arguments).length > 0 ? ` ${JSON.stringify(draft.arguments)}` : ''}`);
+  if (draft.never && draft.never.length > 0) parts.push(`never ${draft.never.map((call) => (typeof call === 'string' ? call : [call.tool].flat().join(' | '))).join(', ')}`);
+  if (draft.expected_calls) parts.push(`${draft.expected_calls.length} call(s)`);
+  return parts.join('; ') || 'trajectory checks';
+}
