@@ -3,7 +3,7 @@ import type { Config } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { isLoopbackHost } from './admin-auth.js';
-import { createAdminRoutes, type AdminRoutes } from './admin-routes.js';
+import { createAdminRoutes, type AdminExtension, type AdminRoutes } from './admin-routes.js';
 import { postAlert } from './alert-webhook.js';
 import { AlertWindow, type Alert } from './alert-window.js';
 import { parseDuration } from './duration.js';
@@ -49,9 +49,10 @@ export interface LiveService extends LiveTap, AdminRoutes {
 /**
  * The live side of the proxy: Prometheus metrics, the admin surfaces (dashboard, feed, state
  * API) behind the admin token, and — when a policies file is configured — shadow scoring of
- * every round trip off the response path, with alerts and hot reload of the policies.
+ * every round trip off the response path, with alerts and hot reload of the policies. An
+ * extension (the rating page) is served behind the same checks and closed with the service.
  */
-export function createLiveService(config: Config, logger: Logger): LiveService {
+export function createLiveService(config: Config, logger: Logger, extension?: AdminExtension): LiveService {
   const token = config.admin.token ?? undefined;
   if (!token && !isLoopbackHost(config.host)) {
     throw new CalltapeError('CONFIG_INVALID', `host ${config.host}: the admin surfaces (/metrics, /calltape/) would be open to the network; set an admin token (--admin-token, CALLTAPE_ADMIN_TOKEN or admin.token) or listen on 127.0.0.1`);
@@ -139,7 +140,7 @@ export function createLiveService(config: Config, logger: Logger): LiveService {
     shadow: policies ? { policies: policies.policies.map((policy) => ({ id: policy.id, kind: policy.kind, threshold: policy.threshold ?? null })), file: policies.file } : null,
     queue: { depth: queue?.depth ?? 0, accepted: queue?.accepted ?? 0, dropped: queue?.dropped ?? 0 },
     ...recent.snapshot(),
-  }), config.admin.allowedHosts);
+  }), config.admin.allowedHosts, extension);
 
   return {
     capturing: queue !== undefined,
@@ -162,6 +163,7 @@ export function createLiveService(config: Config, logger: Logger): LiveService {
       watcher?.close();
       await queue?.close(config.timeouts.shutdownGraceMs);
       feed.close();
+      extension?.close();
     },
   };
 }

@@ -10,6 +10,7 @@ import { startWorkerRecorder } from '../cassette/worker-recorder.js';
 import type { Config } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
 import { createLiveService, type LiveService } from '../live/live-service.js';
+import { createRatingPage, defaultRatingSources, type RatingPageSources } from '../ratings/rating-page.js';
 import { anthropicMessagesAdapter } from '../providers/anthropic-messages/anthropic-messages-adapter.js';
 import { openAiChatAdapter } from '../providers/openai-chat/openai-chat-adapter.js';
 import type { ProviderAdapter } from '../providers/provider-adapter.js';
@@ -35,6 +36,8 @@ export interface ProxyOptions {
   readonly observer?: ProxyObserver;
   /** How the user records the cassette from the command they are in, for the hint when replay finds none. */
   readonly recordCommand?: string;
+  /** Where the rating page reads runs and writes ratings (default: the proxy's cassette, the default ratings and runs files). */
+  readonly ratings?: RatingPageSources;
 }
 
 export interface RunningProxy {
@@ -71,7 +74,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
   // Checked before anything starts too: a non-loopback host without an admin token, a bad policies file.
   let live: LiveService;
   try {
-    live = createLiveService(config, logger);
+    live = createLiveService(config, logger, createRatingPage(options.ratings ?? defaultRatingSources(config.cassette)));
   } catch (error) {
     await mockState?.registry.close();
     throw error;

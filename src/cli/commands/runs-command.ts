@@ -1,18 +1,16 @@
 import type { Command } from 'commander';
 import Table from 'cli-table3';
-import { resolve } from 'node:path';
 import { CalltapeError } from '../../errors.js';
 import { terminalReport } from '../../report/terminal-report.js';
 import { compareRuns, type ComparedSide, type RunComparison } from '../../runner/compare-runs.js';
 import { pct } from '../../report/pct.js';
 import type { SuiteRunResult } from '../../runner/run-suite.js';
-import { RunStore } from '../../runner/run-store.js';
+import { RunStore, runsDatabaseFile } from '../../runner/run-store.js';
 import { exitCodes, reportError } from '../exit-codes.js';
 
 /** The runs database: --runs-db, else CALLTAPE_RUNS_DB, else recordings/calltape-runs.sqlite. */
 export function runsDb(flags: { readonly runsDb?: string | undefined }): string {
-  // An empty variable counts as unset (CI templates often export empty values).
-  return resolve(flags.runsDb ?? (process.env['CALLTAPE_RUNS_DB'] || 'recordings/calltape-runs.sqlite'));
+  return runsDatabaseFile(flags.runsDb);
 }
 
 /** `calltape runs ls|show` and `calltape compare`: stored runs, and what changed between two. */
