@@ -1,3 +1,4 @@
+import { escapeHtml } from './escape-html.js';
 import { pct } from './pct.js';
 import type { SuiteRunResult } from './run-result.js';
 import { configurationMatrix, matrixLines } from './configuration-matrix.js';
@@ -75,6 +76,4 @@ function sideBySide(result: SuiteRunResult): string {
   return `<table class="side-by-side"><tr><th></th>${matrix.columns.map((column) => `<th>${esc(column.run)}</th>`).join('')}</tr>${body.join('')}</table>`;
 }
 
-function esc(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
+const esc = escapeHtml;
