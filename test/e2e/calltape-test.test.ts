@@ -215,13 +215,13 @@ describe('calltape test (direct mode)', () => {
   });
 });
 
-/** A tiny agent without dependencies: reads its prompt the way the suite says, asks the model once through OPENAI_BASE_URL. */
+/** A tiny agent without dependencies: reads its prompt the way the suite says, asks the model once through OPENAI_BASE_URL, offering get_weather. */
 const tinyAgent = `
 const input = process.env.TINY_INPUT;
 const prompt = input === 'env' ? process.env.CALLTAPE_PROMPT : input === 'stdin' ? require('fs').readFileSync(0, 'utf8') : process.argv[2];
 if (prompt.includes('crash')) { console.error('TypeError: cannot read the menu'); process.exit(4); }
 if (prompt.includes('hang')) setInterval(() => {}, 1000);
-else fetch(process.env.OPENAI_BASE_URL + '/chat/completions', { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer ' + process.env.OPENAI_API_KEY }, body: JSON.stringify({ model: process.env.CALLTAPE_MODEL, messages: [{ role: 'user', content: prompt }] }) })
+else fetch(process.env.OPENAI_BASE_URL + '/chat/completions', { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer ' + process.env.OPENAI_API_KEY }, body: JSON.stringify({ model: process.env.CALLTAPE_MODEL, messages: [{ role: 'user', content: prompt }], tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string' } } } } }] }) })
   .then((response) => response.json()).then((answer) => console.log(JSON.stringify(answer.choices[0].message)));
 `;
 
@@ -293,7 +293,7 @@ describe('calltape test (agent mode) and calltape score: the example suite', () 
     writeFileSync(edited, text.replace('cwd: ../..', `cwd: ${packageRoot}`));
     const rescored = await runCliAsync(['score', '--cassette', cassette, '--suite', edited, '--now', '2026-11-30T12:00:00Z']);
     expect(rescored.stdout).toContain('calltape test · bank · cassette · score');
-    expect(rescored.stdout).toContain('│ default │ gpt-4o-mini │ 22    │ 22     │ 0      │ 0      │ 100%');
+    expect(rescored.stdout).toMatch(/│ default │ gpt-4o-mini │ 22 +│ 22 +│ 0 +│ 0 +│ 0 +│ 100% /);
     expect(rescored.status).toBe(0);
   });
 });
