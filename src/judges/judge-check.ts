@@ -19,6 +19,7 @@ export async function judgeCheck(judge: CheckJudgeDefinition, run: LoadedRun, co
   const config = judge.suite.runs.find((item) => session.startsWith(`${item.name}/`)) ?? judge.suite.runs[0];
   if (!testCase || !config) throw new Error(`${judge.suite.file} has no case "${testId}" for ${run.rating.run}`);
   const result = await scoreCase(judge.suite, config, testCase, index, { session, trajectory, interactions: run.interactions, error: null, durationMs: 0, agent: null, problems: [] }, { now: judge.now, judges: { code: codeJudges.run } });
-  if (result.status === 'error') throw new Error(result.problems[0] ?? result.error ?? 'the case could not be scored');
+  // A run that was not offered the expected tool cannot be judged by the check either.
+  if (result.status === 'error' || result.status === 'unreliable') throw new Error(result.problems[0] ?? result.error ?? 'the case could not be scored');
   return { verdict: result.status, score: result.score, samples: [result.status === 'pass'], reason: result.problems[0] ?? null, error: null };
 }

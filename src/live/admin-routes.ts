@@ -13,10 +13,25 @@ export interface AdminRoutes {
   upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean;
 }
 
+/**
+ * An admin surface beside the built-in ones (the rating page), answered after the Host and token
+ * checks. It checks its own methods: it may take writes, which the built-in surfaces never do.
+ */
+export interface AdminExtension {
+  /** Answers the request when `url`'s path is one of its own; false otherwise. */
+  handle(request: IncomingMessage, response: ServerResponse, url: URL): boolean;
+  /** Pages it serves, which take `?token=` in the address the way the dashboard does. */
+  readonly pages: readonly string[];
+  close(): void;
+}
+
 const json = (message: string, type: string): string => JSON.stringify({ error: { message, type } });
 
 /** Sent on every admin answer: the dashboard's address (which may hold `?token=`) never leaves in a `Referer`. */
-const noReferrer = { 'referrer-policy': 'no-referrer' } as const;
+export const noReferrer = { 'referrer-policy': 'no-referrer' } as const;
+
+/** The headers of an admin page: self-contained HTML that may talk only to this proxy. */
+export const adminPageHeaders = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:", ...noReferrer } as const;
 
 const rawAnswer = (status: string, body: string, extra = ''): string =>
   `HTTP/1.1 ${status}\r\ncontent-type: application/json\r\n${extra}referrer-policy: no-referrer\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
@@ -25,7 +40,7 @@ const rawAnswer = (status: string, body: string, extra = ''): string =>
  * The admin surfaces: `GET /metrics`, the dashboard at `/calltape/`, its state at
  * `/calltape/api/state` and the feed at `/calltape/feed`. With a token, each one requires it.
  */
-export function createAdminRoutes(token: string | undefined, metrics: LiveMetrics, feed: Feed, state: () => object, allowedHosts: readonly string[] = []): AdminRoutes {
+export function createAdminRoutes(token: string | undefined, metrics: LiveMetrics, feed: Feed, state: () => object, allowedHosts: readonly string[] = [], extension?: AdminExtension): AdminRoutes {
   const authorized = (request: IncomingMessage): boolean => token === undefined || tokenMatches(presentedToken(request), token);
   const hostAllowed = (request: IncomingMessage): boolean => adminHostAllowed(request.headers.host, allowedHosts, token !== undefined);
   const hostRefusal = (request: IncomingMessage): string => `calltape: the admin surfaces answer only to a loopback or configured Host (admin.allowedHosts); ${JSON.stringify((request.headers.host ?? '').slice(0, 100))} is neither`;
@@ -47,6 +62,17 @@ export function createAdminRoutes(token: string | undefined, metrics: LiveMetric
           .end(json('calltape: this admin surface needs the admin token (Authorization: Bearer <token>, or ?token= in a browser)', 'calltape_unauthorized'));
         return true;
       }
+      const reading = request.method === 'GET' || request.method === 'HEAD';
+      const page = path === '/calltape/' || extension?.pages.includes(path) === true;
+      if (reading && (path === '/calltape' || (page && url.searchParams.has('token')))) {
+        // The dashboard's relative requests need the trailing slash; a token in the address becomes
+        // a cookie scoped to the admin paths and leaves the address (and so every later Referer and history entry).
+        const headers: Record<string, string> = { location: addressWithoutToken(url), 'cache-control': 'no-store', ...noReferrer };
+        if (token !== undefined && url.searchParams.has('token')) headers['set-cookie'] = `${adminCookie}=${encodeURIComponent(token)}; Path=/calltape; HttpOnly; SameSite=Strict`;
+        response.writeHead(path === '/calltape' ? 301 : 303, headers).end();
+        return true;
+      }
+      if (extension?.handle(request, response, url) === true) return true;
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         response.writeHead(405, { allow: 'GET', 'content-type': 'application/json', ...noReferrer }).end(json('calltape: admin surfaces answer GET only', 'invalid_request_error'));
         return true;
@@ -56,15 +82,8 @@ export function createAdminRoutes(token: string | undefined, metrics: LiveMetric
           (text) => response.writeHead(200, { 'content-type': metrics.registry.contentType, ...noReferrer }).end(text),
           (error: unknown) => response.writeHead(500, { 'content-type': 'text/plain' }).end(`calltape: metrics failed: ${(error as Error).message}`),
         );
-      } else if (path === '/calltape' || (path === '/calltape/' && url.searchParams.has('token'))) {
-        // The page's relative requests need the trailing slash; a token in the address becomes a
-        // cookie scoped to the admin paths and leaves the address (and so every later Referer and history entry).
-        const headers: Record<string, string> = { location: addressWithoutToken(url), 'cache-control': 'no-store', ...noReferrer };
-        if (token !== undefined && url.searchParams.has('token')) headers['set-cookie'] = `${adminCookie}=${encodeURIComponent(token)}; Path=/calltape; HttpOnly; SameSite=Strict`;
-        response.writeHead(path === '/calltape' ? 301 : 303, headers).end();
       } else if (path === '/calltape/') {
-        const headers: Record<string, string> = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:", ...noReferrer };
-        response.writeHead(200, headers).end(dashboardPage());
+        response.writeHead(200, adminPageHeaders).end(dashboardPage());
       } else if (path === '/calltape/api/state') {
         response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', ...noReferrer }).end(JSON.stringify(state()));
       } else {
@@ -94,10 +113,10 @@ export function createAdminRoutes(token: string | undefined, metrics: LiveMetric
   };
 }
 
-/** The dashboard's own address with `?token=` removed (other parameters kept). */
+/** A page's own address with `?token=` removed (other parameters kept). */
 function addressWithoutToken(url: URL): string {
   const params = new URLSearchParams(url.searchParams);
   params.delete('token');
   const query = params.toString();
-  return `/calltape/${query ? `?${query}` : ''}`;
+  return `${url.pathname === '/calltape' ? '/calltape/' : url.pathname}${query ? `?${query}` : ''}`;
 }

@@ -6,7 +6,7 @@ import { createRedactor } from '../cassette/redact.js';
 import type { OtlpSettings } from '../otel/otlp-settings.js';
 import type { ProxySpans, startProxySpans } from '../otel/proxy-spans.js';
 import { isLoopbackHost } from './admin-auth.js';
-import { createAdminRoutes, type AdminRoutes } from './admin-routes.js';
+import { createAdminRoutes, type AdminExtension, type AdminRoutes } from './admin-routes.js';
 import { postAlert } from './alert-webhook.js';
 import { AlertWindow, type Alert } from './alert-window.js';
 import { parseDuration } from './duration.js';
@@ -52,7 +52,8 @@ export interface LiveService extends LiveTap, AdminRoutes {
 /**
  * The live side of the proxy: Prometheus metrics, the admin surfaces (dashboard, feed, state
  * API) behind the admin token, and — when a policies file is configured — shadow scoring of
- * every round trip off the response path, with alerts and hot reload of the policies.
+ * every round trip off the response path, with alerts and hot reload of the policies. An
+ * extension (the rating page) is served behind the same checks and closed with the service.
  */
 /** OpenTelemetry export: the settings, and the sink's start (loaded only when export is on). */
 export interface LiveOtlp {
@@ -60,7 +61,7 @@ export interface LiveOtlp {
   readonly start: typeof startProxySpans;
 }
 
-export function createLiveService(config: Config, logger: Logger, otlp?: LiveOtlp): LiveService {
+export function createLiveService(config: Config, logger: Logger, otlp?: LiveOtlp, extension?: AdminExtension): LiveService {
   const token = config.admin.token ?? undefined;
   if (!token && !isLoopbackHost(config.host)) {
     throw new CalltapeError('CONFIG_INVALID', `host ${config.host}: the admin surfaces (/metrics, /calltape/) would be open to the network; set an admin token (--admin-token, CALLTAPE_ADMIN_TOKEN or admin.token) or listen on 127.0.0.1`);
@@ -159,7 +160,7 @@ export function createLiveService(config: Config, logger: Logger, otlp?: LiveOtl
     shadow: policies ? { policies: policies.policies.map((policy) => ({ id: policy.id, kind: policy.kind, threshold: policy.threshold ?? null })), file: policies.file } : null,
     queue: { depth: queue?.depth ?? 0, accepted: queue?.accepted ?? 0, dropped: queue?.dropped ?? 0 },
     ...recent.snapshot(),
-  }), config.admin.allowedHosts);
+  }), config.admin.allowedHosts, extension);
 
   return {
     capturing: queue !== undefined || tracing !== undefined,
@@ -184,6 +185,7 @@ export function createLiveService(config: Config, logger: Logger, otlp?: LiveOtl
       await queue?.close(config.timeouts.shutdownGraceMs);
       await tracing?.close(config.timeouts.shutdownGraceMs);
       feed.close();
+      extension?.close();
     },
   };
 }

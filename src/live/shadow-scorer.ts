@@ -182,7 +182,8 @@ export class ShadowScorer {
         const outcome = { session: session.id, trajectory, interactions: session.interactions, error: null, durationMs: 0, agent: null, problems: [] };
         // The clock of relative placeholders ({{TODAY}}) is when the session started: the same trace always scores the same.
         const result = await scoreCase(found.suite, run, found.testCase, found.index, outcome, { now: new Date(session.startedAt), judges: { ...(codeJudge ? { code: codeJudge } : {}), ...(llmJudge ? { llm: llmJudge } : {}) } });
-        return { status: result.status, score: result.score, problems: result.problems };
+        // Live, a session not offered the expected tool is one the case cannot judge: an error, with the problem saying why.
+        return { status: result.status === 'unreliable' ? 'error' : result.status, score: result.score, problems: result.problems };
       },
       ...(codeJudge ? { codeJudge } : {}),
       ...(llmJudge ? { llmJudge } : {}),

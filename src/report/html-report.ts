@@ -1,6 +1,8 @@
+import { escapeHtml } from './escape-html.js';
 import { pct } from './pct.js';
 import type { SuiteRunResult } from './run-result.js';
-import { caseName, groupRows } from './report-text.js';
+import { configurationMatrix, matrixLines } from './configuration-matrix.js';
+import { caseName, groupRows, offeredLine } from './report-text.js';
 
 /**
  * One self-contained HTML page (no external files, works offline): the verdict, tables per run
@@ -8,7 +10,7 @@ import { caseName, groupRows } from './report-text.js';
  * case opens to its problems (per-argument diffs) and a timeline of its turns and calls.
  */
 export function htmlReport(result: SuiteRunResult): string {
-  const runs = result.runs.map((run) => `<tr><td>${esc(run.run)}</td><td>${esc(run.model ?? '-')}</td><td>${run.total}</td><td>${run.passed}</td><td>${run.failed}</td><td>${run.errors}</td><td>${pct(run.pass_rate)}</td><td>${run.mean_score.toFixed(3)}</td></tr>`).join('');
+  const runs = result.runs.map((run) => `<tr><td>${esc(run.run)}</td><td>${esc(run.model ?? '-')}</td><td>${run.total}</td><td>${run.passed}</td><td>${run.failed}</td><td>${run.errors}</td><td>${run.unreliable ?? 0}</td><td>${pct(run.pass_rate)}</td><td>${run.mean_score.toFixed(3)}</td><td class="offered">${esc(offeredLine(run))}</td></tr>`).join('');
   const tools = groupRows(result, 'tools').map((row) => `<tr><td>${esc(row.run)}</td><td>${esc(row.group)}</td><td>${row.total}</td><td>${row.passed}</td><td>${row.rate}</td></tr>`).join('');
   const gates = result.gates.map((gate) => `<li class="${gate.pass ? 'pass' : 'fail'}"><b>${gate.pass ? 'pass' : 'FAIL'}</b> <code>${esc(gate.gate)}${gate.subject ? ` ${esc(gate.subject)}` : ''}</code>${result.runs.length > 1 ? ` [${esc(gate.run)}]` : ''}: ${esc(gate.message)}</li>`).join('');
   const cases = result.cases
@@ -30,7 +32,7 @@ table{border-collapse:collapse;margin:.5rem 0 1rem}td,th{border:1px solid #d0d7d
 li.fail{color:#cf222e}li.pass{color:#1a7f37}.filters{margin:1rem 0;display:flex;gap:.5rem;flex-wrap:wrap}
 .filters button{border:1px solid #d0d7de;background:#f6f8fa;border-radius:.3rem;padding:.2rem .7rem;cursor:pointer}.filters button.on{background:#0969da;color:#fff}
 details.case{border:1px solid #d0d7de;border-left-width:.4rem;border-radius:.3rem;margin:.3rem 0;padding:.3rem .6rem}
-details.pass{border-left-color:#1a7f37}details.fail{border-left-color:#cf222e}details.error{border-left-color:#bf8700}
+details.pass{border-left-color:#1a7f37}details.fail{border-left-color:#cf222e}details.error{border-left-color:#bf8700}details.unreliable{border-left-color:#8250df}
 .status{font-weight:600;text-transform:uppercase;font-size:.8em}.score{float:right;font-variant-numeric:tabular-nums}
 .tag,.badge{font-size:.75em;background:#ddf4ff;border-radius:1em;padding:0 .5em}.badge{background:#fff8c5}
 pre{background:#f6f8fa;padding:.5rem;overflow:auto;white-space:pre-wrap}.out{max-height:12rem}.err{background:#ffebe9}
@@ -38,11 +40,12 @@ pre{background:#f6f8fa;padding:.5rem;overflow:auto;white-space:pre-wrap}.out{max
 </style></head><body>
 <h1>calltape test: ${esc(result.suite)} <span class="verdict ${result.passed ? 'pass' : 'fail'}">${result.passed ? 'passed' : 'failed'}</span></h1>
 <p>${esc(result.drive)} mode · ${esc(result.mode)} · ${result.cases.length} case run(s) in ${(result.duration_ms / 1000).toFixed(1)} s · cassette <code>${esc(result.cassette)}</code> · ${esc(result.started_at)}</p>
-<table><tr><th>run</th><th>model</th><th>cases</th><th>passed</th><th>failed</th><th>errors</th><th>pass rate</th><th>mean score</th></tr>${runs}</table>
+<table><tr><th>run</th><th>model</th><th>cases</th><th>passed</th><th>failed</th><th>errors</th><th>unreliable</th><th>pass rate</th><th>mean score</th><th>tools offered</th></tr>${runs}</table>
+${result.runs.length > 1 ? `<h2>Configurations side by side</h2>${sideBySide(result)}` : ''}
 ${tools ? `<table><tr><th>run</th><th>expected tool</th><th>cases</th><th>passed</th><th>pass rate</th></tr>${tools}</table>` : ''}
 <h2>Gates</h2><ul>${gates}</ul>
 <h2>Cases</h2>
-<div class="filters"><button data-filter="all" class="on">all</button><button data-filter="fail">fail</button><button data-filter="error">error</button><button data-filter="pass">pass</button><input id="q" type="search" placeholder="filter by id, tag or tool"></div>
+<div class="filters"><button data-filter="all" class="on">all</button><button data-filter="fail">fail</button><button data-filter="error">error</button><button data-filter="unreliable">unreliable</button><button data-filter="pass">pass</button><input id="q" type="search" placeholder="filter by id, tag or tool"></div>
 <div id="cases">
 ${cases}
 </div>
@@ -65,6 +68,12 @@ ${cases}
 `;
 }
 
-function esc(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+/** The configurations as columns: what each offered, pass rates per tool and tag, judges, tokens, cost, latency. */
+function sideBySide(result: SuiteRunResult): string {
+  const matrix = configurationMatrix(result);
+  const span = matrix.columns.length + 1;
+  const body = matrixLines(matrix).map((line) => (line.kind === 'row' ? `<tr><th>${esc(line.label)}</th>${line.cells.map((cell) => `<td>${esc(cell)}</td>`).join('')}</tr>` : `<tr><th colspan="${span}">${esc(line.title)}</th></tr>`));
+  return `<table class="side-by-side"><tr><th></th>${matrix.columns.map((column) => `<th>${esc(column.run)}</th>`).join('')}</tr>${body.join('')}</table>`;
 }
+
+const esc = escapeHtml;

@@ -15,7 +15,7 @@ export function junitReport(result: SuiteRunResult): string {
       '@_tests': cases.length,
       '@_failures': cases.filter((item) => item.status === 'fail').length,
       '@_errors': cases.filter((item) => item.status === 'error').length,
-      '@_skipped': 0,
+      '@_skipped': cases.filter((item) => item.status === 'unreliable').length,
       '@_time': seconds(cases.reduce((sum, item) => sum + item.duration_ms, 0)),
       '@_timestamp': result.started_at.replace(/\.\d+Z$/, ''),
       testcase: cases.map((item) => ({
@@ -23,6 +23,8 @@ export function junitReport(result: SuiteRunResult): string {
         '@_classname': `${result.suite}.${run.run}`,
         '@_time': seconds(item.duration_ms),
         ...(item.status === 'fail' ? { failure: { '@_message': firstLine(item.problems[0] ?? 'failed'), '@_type': 'calltape.fail', '#text': detail(result, item) } } : {}),
+        // Neither pass nor fail: CI shows it as skipped, with why.
+        ...(item.status === 'unreliable' ? { skipped: { '@_message': firstLine(item.problems[0] ?? 'unreliable') } } : {}),
         ...(item.status === 'error' ? { error: { '@_message': firstLine(item.error ?? item.problems[0] ?? 'error'), '@_type': 'calltape.error', '#text': detail(result, item) } } : {}),
         ...(item.agent?.stdout ? { 'system-out': item.agent.stdout } : {}),
         ...(item.agent?.stderr ? { 'system-err': item.agent.stderr } : {}),

@@ -11,10 +11,11 @@ export interface GroupRow {
   readonly rate: string;
 }
 
-/** Pass counts per tool a case expects (`(none)` for negative cases) or per tag, by run. */
+/** Pass counts per tool a case expects (`(none)` for negative cases) or per tag, by run; unreliable cases are listed apart, not counted. */
 export function groupRows(result: SuiteRunResult, by: 'tools' | 'tags'): GroupRow[] {
   const rows = new Map<string, { run: string; group: string; total: number; passed: number }>();
   for (const item of result.cases) {
+    if (item.status === 'unreliable') continue;
     const groups = item[by].length > 0 ? item[by] : by === 'tools' ? ['(no tool expected)'] : [];
     for (const group of groups) {
       const key = `${item.run}\u0000${group}`;
@@ -38,6 +39,18 @@ export function callsLine(item: CaseResult): string {
   return item.calls.map((call) => `${call.name}(${call.arguments.length > 120 ? `${call.arguments.slice(0, 117)}...` : call.arguments})${call.mocked ? ' [mocked]' : ''}`).join(', ');
 }
 
+/** Cases that failed or could not run; unreliable ones are listed apart (`unreliableCases`). */
 export function failingCases(result: SuiteRunResult): CaseResult[] {
-  return result.cases.filter((item) => item.status !== 'pass');
+  return result.cases.filter((item) => item.status === 'fail' || item.status === 'error');
+}
+
+/** Cases whose expected tool was not offered to the model: neither pass nor fail. */
+export function unreliableCases(result: SuiteRunResult): CaseResult[] {
+  return result.cases.filter((item) => item.status === 'unreliable');
+}
+
+/** The tools a run configuration offered, on one line (`unknown` for a report written before they were kept). */
+export function offeredLine(run: SuiteRunResult['runs'][number]): string {
+  if (run.tools_offered === undefined) return 'unknown';
+  return run.tools_offered.length === 0 ? '(none)' : run.tools_offered.join(', ');
 }

@@ -1,4 +1,5 @@
 import type { CaseResult } from '../scoring/case-result.js';
+import type { Price } from '../scoring/suite-types.js';
 
 /** One quality gate evaluated on a run configuration. */
 export interface GateResult {
@@ -20,8 +21,20 @@ export interface RunSummary {
   readonly passed: number;
   readonly failed: number;
   readonly errors: number;
+  /** Cases whose expected tool was not offered: neither passed nor failed, and left out of pass_rate. */
+  readonly unreliable?: number;
+  /** Passed share of the cases that are not unreliable. */
   readonly pass_rate: number;
   readonly mean_score: number;
+}
+
+/** A run configuration in a report: its summary, model, price and the tools it offered. */
+export interface ConfigurationSummary extends RunSummary {
+  readonly model: string | null;
+  /** Tools offered to the model across the configuration's cases (absent in older reports). */
+  readonly tools_offered?: readonly string[];
+  /** US dollars per million tokens, from the suite; null when it gives none (absent in older reports). */
+  readonly price?: Price | null;
 }
 
 /** A whole suite run, as every report renders it and the run store keeps it. */
@@ -33,7 +46,7 @@ export interface SuiteRunResult {
   readonly cassette: string;
   readonly started_at: string;
   readonly duration_ms: number;
-  readonly runs: readonly (RunSummary & { readonly model: string | null })[];
+  readonly runs: readonly ConfigurationSummary[];
   readonly cases: readonly CaseResult[];
   readonly gates: readonly GateResult[];
   /** Every gate held and no case errored. */

@@ -1,7 +1,7 @@
 import Table from 'cli-table3';
 import { pct } from './pct.js';
 import type { SuiteRunResult } from './run-result.js';
-import { callsLine, caseName, failingCases, groupRows } from './report-text.js';
+import { callsLine, caseName, failingCases, groupRows, offeredLine, unreliableCases } from './report-text.js';
 
 /**
  * The report a person reads in a terminal or a CI log: per run configuration, per tool and per
@@ -12,8 +12,8 @@ export function terminalReport(result: SuiteRunResult, color: boolean): string {
   const table = (head: string[]): Table.Table => new Table({ head, style: { head: color ? ['cyan'] : [], border: color ? ['grey'] : [] } });
   const lines: string[] = [];
   lines.push(`calltape test · ${result.suite} · ${result.drive} · ${result.mode} · cassette ${result.cassette} · ${result.cases.length} case run(s) in ${(result.duration_ms / 1000).toFixed(1)} s`, '');
-  const runs = table(['run', 'model', 'cases', 'passed', 'failed', 'errors', 'pass rate', 'mean score']);
-  for (const run of result.runs) runs.push([run.run, run.model ?? '-', run.total, run.passed, run.failed, run.errors, pct(run.pass_rate), run.mean_score.toFixed(3)]);
+  const runs = table(['run', 'model', 'cases', 'passed', 'failed', 'errors', 'unreliable', 'pass rate', 'mean score', 'tools offered']);
+  for (const run of result.runs) runs.push([run.run, run.model ?? '-', run.total, run.passed, run.failed, run.errors, run.unreliable ?? 0, pct(run.pass_rate), run.mean_score.toFixed(3), offeredLine(run)]);
   lines.push(runs.toString());
   const tools = groupRows(result, 'tools');
   if (tools.length > 0) {
@@ -35,6 +35,11 @@ export function terminalReport(result: SuiteRunResult, color: boolean): string {
       lines.push(`      called: ${callsLine(item)}`);
       for (const problem of item.problems) lines.push(`      ${problem}`);
     }
+  }
+  const unreliable = unreliableCases(result);
+  if (unreliable.length > 0) {
+    lines.push('', paint(1, `${unreliable.length} case(s) unreliable (an expected tool was not offered; neither pass nor fail):`));
+    for (const item of unreliable) lines.push(`${paint(35, 'UNREL')} ${caseName(result, item)}: ${item.problems[0] ?? ''}`);
   }
   const drafts = result.drafts ?? [];
   if (drafts.length > 0) {

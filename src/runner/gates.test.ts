@@ -14,7 +14,7 @@ const results = [
 
 describe('gates', () => {
   it('summarise counts errors apart from fails', () => {
-    expect(summarise(results, 'default')).toEqual({ run: 'default', total: 4, passed: 2, failed: 1, errors: 1, pass_rate: 0.5, mean_score: 0.625 });
+    expect(summarise(results, 'default')).toEqual({ run: 'default', total: 4, passed: 2, failed: 1, errors: 1, unreliable: 0, pass_rate: 0.5, mean_score: 0.625 });
   });
 
   it('each gate passes at its threshold and fails below it, saying by how much', () => {
@@ -39,6 +39,21 @@ describe('gates', () => {
     expect(evaluateGates({ per_tag: { tranfser: 1 } }, results, ['default'], undefined)[0]).toMatchObject({ pass: false, message: 'no case carries the tag tranfser' });
     expect(evaluateGates({}, results, ['default'], undefined)).toMatchObject([{ gate: 'pass_rate', threshold: 1, pass: false }]);
     expect(evaluateGates({}, [result('a', 'pass', 1)], ['default'], undefined)).toMatchObject([{ gate: 'pass_rate', pass: true }]);
+  });
+
+  it('an unreliable case is neither pass nor fail: left out of the summary, counted by the gates as `unreliable` says', () => {
+    const mixed = [...results, result('e', 'unreliable', 1, { tags: ['transfer'], tools: ['execute_transfer'] })];
+    expect(summarise(mixed, 'default')).toMatchObject({ total: 5, passed: 2, failed: 1, errors: 1, unreliable: 1, pass_rate: 0.5, mean_score: 0.625 });
+    // The default counts it as failing: a gate never passes because a tool went missing.
+    expect(evaluateGates({ pass_rate: 0.5 }, mixed, ['default'], undefined)[0]).toMatchObject({ pass: false, actual: 0.4, message: '40% (2/5 cases passed; 1 unreliable counted as failing); needs 50%, short by 10%' });
+    expect(evaluateGates({ pass_rate: 0.5, mean_score: 0.6, unreliable: 'ignore' }, mixed, ['default'], undefined)).toMatchObject([
+      { gate: 'pass_rate', pass: true, actual: 0.5, message: '50% (2/4 cases passed; 1 unreliable left out); at least 50%' },
+      { gate: 'mean_score', pass: true, actual: 0.625 },
+    ]);
+    expect(evaluateGates({ per_tag: { transfer: 0.5 }, unreliable: 'ignore' }, mixed, ['default'], undefined)[0]).toMatchObject({ pass: true, message: '50% (1/2 cases passed); at least 50%' });
+    expect(evaluateGates({ per_tag: { transfer: 0.5 } }, mixed, ['default'], undefined)[0]).toMatchObject({ pass: false, message: '33.3% (1/3 cases passed); needs 50%, short by 16.7%' });
+    // `unreliable` alone declares no threshold: every counted case must still pass.
+    expect(evaluateGates({ unreliable: 'ignore' }, [result('a', 'pass', 1), result('b', 'unreliable', 0)], ['default'], undefined)).toMatchObject([{ gate: 'pass_rate', threshold: 1, pass: true }]);
   });
 
   it('max_regression compares with the baseline run of the same name', () => {

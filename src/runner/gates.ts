@@ -1,24 +1,33 @@
 import { CalltapeError } from '../errors.js';
 import type { CaseResult } from '../scoring/case-result.js';
-import type { Gates } from '../scoring/suite-types.js';
+import type { Gates, Price } from '../scoring/suite-types.js';
 import { pct } from '../report/pct.js';
-import type { GateResult, RunSummary } from '../report/run-result.js';
+import type { ConfigurationSummary, GateResult, RunSummary } from '../report/run-result.js';
 
 export type { GateResult, RunSummary } from '../report/run-result.js';
 
+/** A configuration's counts; unreliable cases are counted apart and left out of the pass rate and mean score. */
 export function summarise(results: readonly CaseResult[], run: string): RunSummary {
   const own = results.filter((result) => result.run === run);
+  const reliable = own.filter((result) => result.status !== 'unreliable');
   const passed = own.filter((result) => result.status === 'pass').length;
   const errors = own.filter((result) => result.status === 'error').length;
   return {
     run,
     total: own.length,
     passed,
-    failed: own.length - passed - errors,
+    failed: reliable.length - passed - errors,
     errors,
-    pass_rate: rate(passed, own.length),
-    mean_score: own.length === 0 ? 1 : round(own.reduce((sum, result) => sum + result.score, 0) / own.length),
+    unreliable: own.length - reliable.length,
+    pass_rate: rate(passed, reliable.length),
+    mean_score: meanScore(reliable),
   };
+}
+
+/** A report's row for a run configuration: its summary, its model and the tools its cases offered the model (first offer first). */
+export function summariseConfiguration(results: readonly CaseResult[], run: string, model: string | null, price: Price | null): ConfigurationSummary {
+  const offered = [...new Set(results.filter((result) => result.run === run).flatMap((result) => result.tools_offered ?? []))];
+  return { ...summarise(results, run), model, tools_offered: offered, price };
 }
 
 /**
@@ -40,13 +49,21 @@ export function requireEvaluableGates(file: string, gates: Gates, runs: readonly
  * `max_regression` compares pass rates with the baseline run of the same name.
  */
 export function evaluateGates(gates: Gates, results: readonly CaseResult[], runs: readonly string[], baseline: ReadonlyMap<string, number> | undefined): GateResult[] {
-  const declared = Object.keys(gates).length > 0 ? gates : { pass_rate: 1 };
+  const { unreliable = 'fail', ...thresholds } = gates;
+  const declared: Gates = Object.keys(thresholds).length > 0 ? thresholds : { pass_rate: 1 };
   const outcomes: GateResult[] = [];
   for (const run of runs) {
-    const own = results.filter((result) => result.run === run);
+    // `unreliable: fail` counts a case not offered its tool as a failure; `ignore` leaves it out.
+    const own = results.filter((result) => result.run === run && (unreliable === 'fail' || result.status !== 'unreliable'));
     const summary = summarise(results, run);
-    if (declared.pass_rate !== undefined) outcomes.push(atLeast('pass_rate', run, null, declared.pass_rate, summary.pass_rate, `${summary.passed}/${summary.total} cases passed`));
-    if (declared.mean_score !== undefined) outcomes.push(atLeast('mean_score', run, null, declared.mean_score, summary.mean_score, `mean score ${summary.mean_score}`));
+    const passed = own.filter((result) => result.status === 'pass').length;
+    const apart = own.filter((result) => result.status === 'unreliable').length;
+    const note = apart > 0 ? `; ${apart} unreliable counted as failing` : (summary.unreliable ?? 0) > 0 ? `; ${summary.unreliable ?? 0} unreliable left out` : '';
+    if (declared.pass_rate !== undefined) outcomes.push(atLeast('pass_rate', run, null, declared.pass_rate, rate(passed, own.length), `${passed}/${own.length} cases passed${note}`));
+    if (declared.mean_score !== undefined) {
+      const mean = meanScore(own.map((result) => (result.status === 'unreliable' ? { score: 0 } : result)));
+      outcomes.push(atLeast('mean_score', run, null, declared.mean_score, mean, `mean score ${mean}${note}`));
+    }
     for (const [tag, threshold] of Object.entries(declared.per_tag ?? {})) outcomes.push(subsetGate('per_tag', run, tag, threshold, own.filter((result) => result.tags.includes(tag))));
     for (const [tool, threshold] of Object.entries(declared.per_tool ?? {})) outcomes.push(subsetGate('per_tool', run, tool, threshold, own.filter((result) => result.tools.includes(tool))));
     if (declared.max_regression !== undefined) {
@@ -59,6 +76,10 @@ export function evaluateGates(gates: Gates, results: readonly CaseResult[], runs
     }
   }
   return outcomes;
+}
+
+function meanScore(cases: readonly { readonly score: number }[]): number {
+  return cases.length === 0 ? 1 : round(cases.reduce((sum, result) => sum + result.score, 0) / cases.length);
 }
 
 function subsetGate(gate: 'per_tag' | 'per_tool', run: string, subject: string, threshold: number, cases: readonly CaseResult[]): GateResult {

@@ -4,7 +4,7 @@ import type { SuiteRunResult } from '../report/run-result.js';
 import type { CaseResult } from '../scoring/case-result.js';
 import type { Gates, Suite } from '../scoring/suite-types.js';
 import { caseResult } from '../../test/support/case-result.js';
-import { evaluateGates, summarise } from './gates.js';
+import { evaluateGates, summariseConfiguration } from './gates.js';
 import { mergeShards, type NamedBlob } from './merge-shards.js';
 import { shardBlobVersion } from './shard-blob.js';
 import { parseShard, shardOf, shardSuite } from './shard-cases.js';
@@ -22,7 +22,7 @@ function unsharded(cases: readonly CaseResult[], runs: readonly string[], gates:
     cassette: '/ci/recordings/bank.sqlite',
     started_at: '2026-12-01T00:00:00.000Z',
     duration_ms: 100,
-    runs: runs.map((run) => ({ ...summarise(cases, run), model: 'm' })),
+    runs: runs.map((run) => summariseConfiguration(cases, run, 'm', null)),
     cases,
     gates: evaluated,
     passed: evaluated.every((gate) => gate.pass) && cases.every((item) => item.status !== 'error'),
@@ -37,7 +37,7 @@ function blobsOf(whole: SuiteRunResult, order: readonly string[], gates: Gates, 
     const cases = whole.cases.filter((item) => own.includes(item.test_id)).map((item) => ({ ...item, index: own.indexOf(item.test_id) }));
     return {
       file: `blob-${index}.json`,
-      blob: { calltape_shard_blob: shardBlobVersion, suite_sha256: sha, suite_name: 'suite.yaml', filter: null, shard: { index, count }, order, gates, result: { ...whole, runs: whole.runs.map((run) => ({ ...summarise(cases, run.run), model: run.model })), cases, gates: [], passed: true } },
+      blob: { calltape_shard_blob: shardBlobVersion, suite_sha256: sha, suite_name: 'suite.yaml', filter: null, shard: { index, count }, order, gates, result: { ...whole, runs: whole.runs.map((run) => summariseConfiguration(cases, run.run, run.model, null)), cases, gates: [], passed: true } },
     };
   });
 }

@@ -1,7 +1,7 @@
 import { CalltapeError } from '../errors.js';
 import type { SuiteRunResult } from '../report/run-result.js';
 import type { CaseResult } from '../scoring/case-result.js';
-import { evaluateGates, requireEvaluableGates, summarise } from './gates.js';
+import { evaluateGates, requireEvaluableGates, summariseConfiguration } from './gates.js';
 import { shardBlobVersion, type ShardBlob } from './shard-blob.js';
 
 /** A blob as read, with the file it came from (every refusal names it). */
@@ -65,7 +65,7 @@ export function mergeShards(blobs: readonly NamedBlob[], baseline: ReadonlyMap<s
     ...first.blob.result,
     started_at: results.map((result) => result.started_at).sort()[0] ?? first.blob.result.started_at,
     duration_ms: Math.max(...results.map((result) => result.duration_ms)),
-    runs: first.blob.result.runs.map((run) => ({ ...summarise(cases, run.run), model: run.model })),
+    runs: first.blob.result.runs.map((run) => summariseConfiguration(cases, run.run, run.model, run.price ?? null)),
     cases,
     gates,
     passed: gates.every((gate) => gate.pass) && cases.every((result) => result.status !== 'error'),

@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { CalltapeError } from '../errors.js';
 import type { SuiteRunResult } from './run-suite.js';
@@ -60,6 +60,12 @@ CREATE TABLE IF NOT EXISTS argument_diffs (
   PRIMARY KEY (run_id, config, test_id, path)
 );
 `;
+
+/** The runs database: the flag, else CALLTAPE_RUNS_DB, else recordings/calltape-runs.sqlite (relative to the working folder). */
+export function runsDatabaseFile(flag: string | undefined): string {
+  // An empty variable counts as unset (CI templates often export empty values).
+  return resolve(flag ?? (process.env['CALLTAPE_RUNS_DB'] || 'recordings/calltape-runs.sqlite'));
+}
 
 export interface StoredRun {
   readonly id: number;

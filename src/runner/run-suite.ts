@@ -17,7 +17,7 @@ import { draftListing } from './draft-listing.js';
 import { driveAgent } from './drive-agent.js';
 import { driveDirect } from './drive-direct.js';
 import type { SuiteRunResult } from '../report/run-result.js';
-import { evaluateGates, requireEvaluableGates, summarise } from './gates.js';
+import { evaluateGates, requireEvaluableGates, summariseConfiguration } from './gates.js';
 import { withRecordHint } from './record-hint.js';
 import { createLlmJudge } from '../judges/llm-judge.js';
 import { scoreCase, type CaseRun } from '../scoring/score-case.js';
@@ -112,7 +112,7 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
         }),
       ),
     );
-    const runs = suite.runs.map((run) => ({ ...summarise(results, run.name), model: run.model ?? null }));
+    const runs = suite.runs.map((run) => summariseConfiguration(results, run.name, run.model ?? null, run.price ?? null));
     const gates = evaluateGates(suite.gates, results, suite.runs.map((run) => run.name), options.baseline);
     return {
       suite: suite.name,

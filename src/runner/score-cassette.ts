@@ -7,7 +7,7 @@ import { buildTrajectories } from '../trace/build-trajectories.js';
 import type { Interaction } from '../trace/trace.js';
 import type { CaseResult } from '../scoring/case-result.js';
 import { createCodeJudges } from '../judges/code-judges.js';
-import { evaluateGates, requireEvaluableGates, summarise } from './gates.js';
+import { evaluateGates, requireEvaluableGates, summariseConfiguration } from './gates.js';
 import type { SuiteRunResult } from './run-suite.js';
 import { scoreCase } from '../scoring/score-case.js';
 import type { Suite } from '../scoring/suite-types.js';
@@ -51,7 +51,7 @@ export async function scoreCassette(suite: Suite, cassette: string, options: { r
       cassette,
       started_at: new Date(started).toISOString(),
       duration_ms: Date.now() - started,
-      runs: suite.runs.map((run) => ({ ...summarise(results, run.name), model: run.model ?? null })),
+      runs: suite.runs.map((run) => summariseConfiguration(results, run.name, run.model ?? null, run.price ?? null)),
       cases: results,
       gates,
       passed: gates.every((gate) => gate.pass) && results.every((result) => result.status !== 'error'),

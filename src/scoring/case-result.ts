@@ -11,9 +11,15 @@ export interface CaseResult {
   readonly tags: readonly string[];
   /** The tools the case expects (for per-tool gates and tables). */
   readonly tools: readonly string[];
+  /** The tools the model was offered in this run (from the captured requests, first offer first); absent in reports written before it was kept. */
+  readonly tools_offered?: readonly string[];
   readonly session: string;
-  /** `error`: the case could not be run or judged (replay miss, upstream down, judge unavailable) — not a verdict on the model. */
-  readonly status: 'pass' | 'fail' | 'error';
+  /**
+   * `error`: the case could not be run or judged (replay miss, upstream down, judge unavailable);
+   * `unreliable`: a tool the case expects was not offered to the model in this run, so the model
+   * could not have called it. Neither is a verdict on the model.
+   */
+  readonly status: 'pass' | 'fail' | 'error' | 'unreliable';
   readonly score: number;
   /** The call scorer's verdict, for cases with expected calls. */
   readonly call: ScoreResult | null;

@@ -47,14 +47,21 @@ export async function scoreCase(suite: Suite, run: RunConfig, testCase: SuiteCas
   const scores = [call?.score, verdict?.score].filter((score): score is number => score !== undefined);
   const score = outcome.error !== null ? 0 : scores.length === 0 ? 1 : scores.reduce((sum, value) => sum + value, 0) / scores.length;
   const failed = outcome.problems.length > 0 || call?.is_correct === false || verdict?.status === 'fail';
-  const status = outcome.error !== null ? 'error' : failed ? 'fail' : verdict?.status === 'error' ? 'error' : 'pass';
+  const offered = toolsOffered(outcome.interactions);
+  const expected = expectedTools(testCase);
+  // Only a run that reached the model says what it was offered; one with no request at all is judged as usual.
+  const notOffered = outcome.interactions.length > 0 ? expected.filter((tool) => !offered.includes(tool)) : [];
+  if (notOffered.length > 0) problems.unshift(`${notOffered.length === 1 ? 'the expected tool' : 'the expected tools'} ${notOffered.join(', ')} ${notOffered.length === 1 ? 'was' : 'were'} not offered to the model in this run (offered: ${offered.join(', ') || 'none'})`);
+  const judged = failed ? 'fail' : verdict?.status === 'error' ? 'error' : 'pass';
+  const status = outcome.error !== null ? 'error' : notOffered.length > 0 && judged !== 'error' ? 'unreliable' : judged;
   const usage = outcome.interactions.map((interaction) => interaction.response?.usage);
   return {
     run: run.name,
     test_id: testCase.test_id,
     index,
     tags: testCase.tags ?? [],
-    tools: expectedTools(testCase),
+    tools: expected,
+    tools_offered: offered,
     session: outcome.session,
     status,
     score: Math.round(score * 1e9) / 1e9,
@@ -68,6 +75,13 @@ export async function scoreCase(suite: Suite, run: RunConfig, testCase: SuiteCas
     tokens: { input: usage.reduce((sum, item) => sum + (item?.inputTokens ?? 0), 0), output: usage.reduce((sum, item) => sum + (item?.outputTokens ?? 0), 0) },
     agent: outcome.agent,
   };
+}
+
+/** Every tool offered to the model in a run's round trips, by name, first offer first. */
+export function toolsOffered(interactions: readonly Interaction[]): string[] {
+  const names = new Set<string>();
+  for (const interaction of [...interactions].sort((left, right) => left.timing.startedAt - right.timing.startedAt)) for (const tool of interaction.request.tools) names.add(tool.name);
+  return [...names];
 }
 
 /** The tools a case expects, for per-tool gates: expected_tool(s), parallel expected calls, and the calls its trajectory expects. */

@@ -46,6 +46,14 @@ export interface RunConfig {
   readonly tools: readonly JsonValue[];
   /** Parameter schemas by tool name, for call scoring. */
   readonly schemas: { readonly [tool: string]: JsonSchema };
+  /** US dollars per million tokens, for the cost column; undefined when the suite gives none. */
+  readonly price: Price | undefined;
+}
+
+/** A model's price: US dollars per million input and output tokens. */
+export interface Price {
+  readonly input: number;
+  readonly output: number;
 }
 
 export interface Gates {
@@ -54,6 +62,8 @@ export interface Gates {
   readonly per_tag?: { readonly [tag: string]: number };
   readonly per_tool?: { readonly [tool: string]: number };
   readonly max_regression?: number;
+  /** How cases whose expected tool was not offered count in the gates: as failures (default), or left out. */
+  readonly unreliable?: 'fail' | 'ignore';
 }
 
 /** A loaded suite: paths resolved, tools read, cases checked. */

@@ -7,7 +7,7 @@ import { nearestFile } from '../nearest-file.js';
 import { configSchemaFile, givenValue, schemaValidator } from '../config/schema-validator.js';
 import type { JsonSchema, JsonValue } from '../trace/trace.js';
 import { schemaRegistry } from './load-schema-registry.js';
-import type { RunConfig, Suite, SuiteCase } from '../scoring/suite-types.js';
+import type { Price, RunConfig, Suite, SuiteCase } from '../scoring/suite-types.js';
 import { validateTestCase } from './validate-test-case.js';
 
 export const suiteSchemaPath = configSchemaFile('suite.schema.json');
@@ -41,7 +41,7 @@ export function loadSuite(file: string, cwd: string): Suite {
   const suiteTools = toolsOf(value.tools, folder, `${path}: tools`);
   const runs: RunConfig[] = (value.runs ?? [{ name: 'default' }]).map((run, index) => {
     const tools = run.tools === undefined ? suiteTools : toolsOf(run.tools, folder, `${path}: runs[${index}].tools`);
-    return { name: run.name, model: run.model ?? value.model, system: run.system ?? value.system, tools: tools.definitions, schemas: tools.schemas };
+    return { name: run.name, model: run.model ?? value.model, system: run.system ?? value.system, tools: tools.definitions, schemas: tools.schemas, price: run.price };
   });
   const names = new Set<string>();
   for (const run of runs) {
@@ -76,7 +76,7 @@ interface RawSuite {
   readonly cassette?: string;
   readonly now?: string;
   readonly agent?: { command: string; input?: 'arg' | 'stdin' | 'env'; cwd?: string; timeout_ms?: number; env?: Record<string, string> };
-  readonly runs?: { name: string; model?: string; system?: string; tools?: string | JsonValue[] | { [tool: string]: JsonValue } }[];
+  readonly runs?: { name: string; model?: string; system?: string; tools?: string | JsonValue[] | { [tool: string]: JsonValue }; price?: Price }[];
   readonly checks?: Suite['checks'];
   readonly defaults?: Suite['defaults'];
   readonly gates?: Suite['gates'];

@@ -140,6 +140,52 @@ describe('calltape test (direct mode)', () => {
     expect(againstRun.stdout).toContain('pass max_regression [small]: pass rate 66.7% → 66.7% (no drop; at most −10% allowed)');
   });
 
+  it('marks a case unreliable when its expected tool was not offered, gates it as `unreliable` says, and puts the configurations side by side', async () => {
+    const folder = temporaryFolder();
+    const clock = [{ type: 'function', function: { name: 'get_time', parameters: { type: 'object', properties: {} } } }];
+    const runs = [{ name: 'full', model: 'weather-large' }, { name: 'bare', model: 'weather-large', tools: clock, price: { input: 1, output: 2 } }];
+    const suite = suiteFile(folder, { runs });
+    const live = await upstream();
+    const strict = await runCliAsync(['test', suite, '--mode', 'record', '--upstream', live.url, '--json', join(folder, 'report.json'), '--junit', join(folder, 'junit.xml'), '--html', join(folder, 'report.html')]);
+    // By default an unreliable case counts as failing: a gate never passes because a tool went missing.
+    expect(strict.status).toBe(1);
+    expect(strict.stdout).toContain('2 case(s) unreliable (an expected tool was not offered; neither pass nor fail):');
+    expect(strict.stdout).toContain('UNREL bare/paris: the expected tool get_weather was not offered to the model in this run (offered: get_time)');
+    expect(strict.stdout).toContain('FAIL pass_rate [bare]: 33.3% (1/3 cases passed; 2 unreliable counted as failing); needs 100%, short by 66.7%');
+    expect(strict.stdout).not.toContain('FAIL  bare/paris');
+    const report = JSON.parse(readFileSync(join(folder, 'report.json'), 'utf8')) as { runs: { run: string; unreliable: number; pass_rate: number; tools_offered: string[] }[]; cases: { session: string; status: string; tools_offered: string[] }[] };
+    expect(validateReport(report), JSON.stringify(validateReport.errors)).toBe(true);
+    expect(report.runs.map((run) => [run.run, run.tools_offered, run.unreliable, run.pass_rate])).toEqual([
+      ['full', ['get_weather'], 0, 1],
+      ['bare', ['get_time'], 2, 1],
+    ]);
+    expect(report.cases.map((item) => [item.session, item.status])).toEqual([['full/paris', 'pass'], ['full/austin-f', 'pass'], ['full/hello', 'pass'], ['bare/paris', 'unreliable'], ['bare/austin-f', 'unreliable'], ['bare/hello', 'pass']]);
+    const junit = new XMLParser({ ignoreAttributes: false }).parse(readFileSync(join(folder, 'junit.xml'), 'utf8')) as { testsuites: { testsuite: { '@_skipped': string }[] } };
+    expect(junit.testsuites.testsuite.map((item) => item['@_skipped'])).toEqual(['0', '2']);
+    const html = readFileSync(join(folder, 'report.html'), 'utf8');
+    expect(html).toContain('<h2>Configurations side by side</h2>');
+    expect(html).toContain('<tr><th>tools offered</th><td>get_weather</td><td>get_time</td></tr>');
+    expect(html).toContain('<details class="case unreliable" data-status="unreliable"');
+
+    // `unreliable: ignore` leaves them out of every gate.
+    writeFileSync(suite, JSON.stringify({ ...JSON.parse(readFileSync(suite, 'utf8')), gates: { unreliable: 'ignore' } }));
+    const lenient = await runCliAsync(['test', suite]);
+    expect(lenient.status).toBe(0);
+    expect(lenient.stdout).toContain('pass pass_rate [bare]: 100% (1/1 cases passed; 2 unreliable left out); at least 100%');
+
+    // One run id: its configurations side by side.
+    const id = /stored as run #(\d+)/.exec(lenient.stdout)?.[1] ?? '';
+    const table = await runCliAsync(['compare', id]);
+    expect(table.status).toBe(0);
+    expect(table.stdout).toMatch(/tools offered\s+│ get_weather\s+│ get_time/);
+    expect(table.stdout).toMatch(/get_weather\s+│ 100% \(2\/2\)\s+│ -/);
+    const matrix = JSON.parse((await runCliAsync(['compare', id, '--json'])).stdout) as { columns: { run: string; unreliable: number; tokens: { input: number; output: number }; cost_usd: number | null }[] };
+    expect(matrix.columns.map((column) => [column.run, column.unreliable, column.tokens, column.cost_usd])).toEqual([
+      ['full', 0, { input: 120, output: 27 }, null],
+      ['bare', 2, { input: 120, output: 27 }, 0.000174],
+    ]);
+  });
+
   it('exits 2 for a suite error naming file, case and field, and 3 when the cassette cannot answer', async () => {
     const folder = temporaryFolder();
     const bad = suiteFile(folder, { model: 'm', cases: [{ test_id: 'x', prompt: 'hi', expected_tool: 'get_weather', argumnts: {} }] }, 'bad.json');
@@ -169,13 +215,13 @@ describe('calltape test (direct mode)', () => {
   });
 });
 
-/** A tiny agent without dependencies: reads its prompt the way the suite says, asks the model once through OPENAI_BASE_URL. */
+/** A tiny agent without dependencies: reads its prompt the way the suite says, asks the model once through OPENAI_BASE_URL, offering get_weather. */
 const tinyAgent = `
 const input = process.env.TINY_INPUT;
 const prompt = input === 'env' ? process.env.CALLTAPE_PROMPT : input === 'stdin' ? require('fs').readFileSync(0, 'utf8') : process.argv[2];
 if (prompt.includes('crash')) { console.error('TypeError: cannot read the menu'); process.exit(4); }
 if (prompt.includes('hang')) setInterval(() => {}, 1000);
-else fetch(process.env.OPENAI_BASE_URL + '/chat/completions', { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer ' + process.env.OPENAI_API_KEY }, body: JSON.stringify({ model: process.env.CALLTAPE_MODEL, messages: [{ role: 'user', content: prompt }] }) })
+else fetch(process.env.OPENAI_BASE_URL + '/chat/completions', { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer ' + process.env.OPENAI_API_KEY }, body: JSON.stringify({ model: process.env.CALLTAPE_MODEL, messages: [{ role: 'user', content: prompt }], tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string' } } } } }] }) })
   .then((response) => response.json()).then((answer) => console.log(JSON.stringify(answer.choices[0].message)));
 `;
 
@@ -247,7 +293,7 @@ describe('calltape test (agent mode) and calltape score: the example suite', () 
     writeFileSync(edited, text.replace('cwd: ../..', `cwd: ${packageRoot}`));
     const rescored = await runCliAsync(['score', '--cassette', cassette, '--suite', edited, '--now', '2026-11-30T12:00:00Z']);
     expect(rescored.stdout).toContain('calltape test · bank · cassette · score');
-    expect(rescored.stdout).toContain('│ default │ gpt-4o-mini │ 22    │ 22     │ 0      │ 0      │ 100%');
+    expect(rescored.stdout).toMatch(/│ default │ gpt-4o-mini │ 22 +│ 22 +│ 0 +│ 0 +│ 0 +│ 100% /);
     expect(rescored.status).toBe(0);
   });
 });

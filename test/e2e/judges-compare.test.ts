@@ -35,7 +35,7 @@ afterAll(async () => {
 describe('calltape judges compare on the bundled golden set', () => {
   it('replays the recorded judges offline, names the best judge and lists every disagreement, byte-identical run after run', async () => {
     const before = recorded(judgesCassette);
-    const first = await compare(['--json', join(folder, 'first.json')]);
+    const first = await compare(['--json', join(folder, 'first.json'), '--html', join(folder, 'first.html')]);
     const second = await compare(['--json', join(folder, 'second.json')]);
     expect(first.status, first.stderr).toBe(0);
     expect(first.stdout).toBe(second.stdout);
@@ -59,6 +59,18 @@ describe('calltape judges compare on the bundled golden set', () => {
     expect(byName.get('desired-behaviour')?.tokens.input).toBeGreaterThan(0);
     expect(byName.get('desired-behaviour')?.mean_latency_ms).not.toBeNull();
     expect(byName.get('suite-checks')).toMatchObject({ cost: 0, mean_latency_ms: null, tokens: { input: 0 } });
+
+    // The HTML report carries the terminal's figures, cell for cell, the best judge and the disagreements.
+    const html = readFileSync(join(folder, 'first.html'), 'utf8');
+    const rowOf = (name: string): string[] => [...(new RegExp(`<tr data-judge="${name}">(.*?)</tr>`).exec(html)?.[1] ?? '').matchAll(/<td>(.*?)<\/td>/g)].map((cell) => (cell[1] ?? '').replace(/<br>/g, ' '));
+    const terminalRow = (name: string): string[] => (first.stdout.split('\n').find((line) => line.includes(`│ ${name} `) || line.includes(`★ ${name} `)) ?? '').split('│').slice(2, -1).map((cell) => cell.trim());
+    for (const judge of report.judges) {
+      const cells = rowOf(judge.name);
+      expect(cells[3]).toBe(judge.kappa.toFixed(3));
+      expect(cells.slice(1)).toEqual(terminalRow(judge.name));
+    }
+    expect(html).toContain('<b>Best judge: desired-behaviour (highest κ, then lowest cost).</b>');
+    expect(html).toContain('<h3>suite-checks disagrees on 4 run(s)</h3>');
   });
 
   it('refuses a judges file with an unknown field, naming the file, the judge and the field (exit 2)', async () => {

@@ -29,21 +29,22 @@ const agent = `
 const wire = process.env.WIRE, prompt = process.argv[2];
 const post = (url, body, headers) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }).then((r) => r.json());
 const openai = { authorization: 'Bearer ' + process.env.OPENAI_API_KEY };
+const parameters = { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string' } } };
 (async () => {
   if (wire === 'chat') {
-    const first = await post(process.env.OPENAI_BASE_URL + '/chat/completions', { model: 'm', messages: [{ role: 'user', content: prompt }] }, openai);
+    const first = await post(process.env.OPENAI_BASE_URL + '/chat/completions', { model: 'm', messages: [{ role: 'user', content: prompt }], tools: [{ type: 'function', function: { name: 'get_weather', parameters } }] }, openai);
     const message = first.choices[0].message;
     const results = (message.tool_calls || []).map((call) => ({ role: 'tool', tool_call_id: call.id, content: 'mild' }));
     const second = await post(process.env.OPENAI_BASE_URL + '/chat/completions', { model: 'm', messages: [{ role: 'user', content: prompt }, message, ...results] }, openai);
     console.log(second.choices[0].message.content);
   } else if (wire === 'responses') {
-    const first = await post(process.env.OPENAI_BASE_URL + '/responses', { model: 'm', input: prompt }, openai);
+    const first = await post(process.env.OPENAI_BASE_URL + '/responses', { model: 'm', input: prompt, tools: [{ type: 'function', name: 'get_weather', parameters }] }, openai);
     const calls = first.output.filter((item) => item.type === 'function_call');
     const second = await post(process.env.OPENAI_BASE_URL + '/responses', { model: 'm', previous_response_id: first.id, input: calls.map((call) => ({ type: 'function_call_output', call_id: call.call_id, output: 'mild' })) }, openai);
     console.log(second.output[0].content[0].text);
   } else {
     const headers = { 'x-api-key': process.env.ANTHROPIC_API_KEY, 'anthropic-version': '2023-06-01' };
-    const first = await post(process.env.ANTHROPIC_BASE_URL + '/v1/messages', { model: 'c', max_tokens: 100, messages: [{ role: 'user', content: prompt }] }, headers);
+    const first = await post(process.env.ANTHROPIC_BASE_URL + '/v1/messages', { model: 'c', max_tokens: 100, messages: [{ role: 'user', content: prompt }], tools: [{ name: 'get_weather', input_schema: parameters }] }, headers);
     const uses = first.content.filter((block) => block.type === 'tool_use');
     const second = await post(process.env.ANTHROPIC_BASE_URL + '/v1/messages', { model: 'c', max_tokens: 100, messages: [{ role: 'user', content: prompt }, { role: 'assistant', content: first.content }, { role: 'user', content: uses.map((use) => ({ type: 'tool_result', tool_use_id: use.id, content: 'mild' })) }] }, headers);
     console.log(second.content[0].text);

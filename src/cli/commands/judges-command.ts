@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { loadConfig } from '../../config/load-config.js';
 import { CalltapeError } from '../../errors.js';
 import { compareJudges } from '../../judges/compare-judges.js';
+import { comparisonHtml } from '../../judges/comparison-html.js';
 import { loadJudges } from '../../judges/load-judges.js';
 import { renderComparison } from '../../judges/render-comparison.js';
 import { loadRatedRuns, runJudges } from '../../judges/run-judges.js';
@@ -21,6 +22,7 @@ interface CompareFlags {
   readonly cassette: string;
   readonly mode: string;
   readonly json?: string;
+  readonly html?: string;
   readonly runsDb?: string;
   readonly config?: string;
   readonly upstream?: string;
@@ -40,6 +42,7 @@ export function registerJudgesCommands(program: Command): void {
     .option('--cassette <name>', 'where judge requests are recorded and replayed (a name in recordings/ or a path)', 'calltape-judges')
     .option('--mode <mode>', 'replay (default: offline from the cassette) | record | auto', 'replay')
     .option('--json <file>', 'write the report as JSON (config/judges-report.schema.json)')
+    .option('--html <file>', 'write the report as one self-contained HTML page (the same figures)')
     .option('--runs-db <file>', 'where stored test runs are read (for run:<id>/… ratings)')
     .option('--config <file>', 'proxy configuration to start from (upstream, timeouts, redaction)')
     .option('--upstream <url>', 'OpenAI-compatible origin for record and auto')
@@ -71,6 +74,7 @@ export function registerJudgesCommands(program: Command): void {
           const report = { ratings: flags.ratings ?? 'recordings/calltape-ratings.sqlite', set: flags.set, judges_file: flags.judges, cassette: usesModel ? flags.cassette : null, mode, ...comparison };
           writeFileSync(resolve(cwd, flags.json), `${JSON.stringify(report, null, 2)}\n`);
         }
+        if (flags.html) writeFileSync(resolve(cwd, flags.html), comparisonHtml(comparison, { set: flags.set, judgesFile: flags.judges }));
         const unanswered = comparison.judges.filter((judge) => judge.errors > 0);
         for (const judge of unanswered) process.stderr.write(`JUDGE_UNANSWERED: ${judge.disagreements.find((item) => item.judged === null)?.reason ?? `judge "${judge.name}" could not answer`} (${judge.errors} run(s) unanswered)\n`);
         return unanswered.length > 0 ? exitCodes.infrastructure : exitCodes.ok;

@@ -4,6 +4,8 @@ import { loadConfig, type ConfigFlags } from '../../config/load-config.js';
 import { createLogger } from '../../logger.js';
 import { startProxy } from '../../proxy/proxy-server.js';
 import type { ProxyMode } from '../../config/config.js';
+import { defaultRatingSources } from '../../ratings/rating-page.js';
+import { ratingsFile } from '../../ratings/rating-store.js';
 import { noteCassetteUse } from '../../runner/cassette-use-store.js';
 import { otlpSettings, type OtlpFlags } from '../../otel/otlp-settings.js';
 import { exitCodes, reportError } from '../exit-codes.js';
@@ -27,16 +29,18 @@ export function registerProxyCommand(program: Command): void {
     .option('--policies <file>', 'shadow-score every tool call against this policies file (YAML or JSON; reloaded when it changes)')
     .option('--shadow-db <file>', 'where shadow scores go (default recordings/calltape-shadow.sqlite)')
     .option('--admin-token <token>', 'token /metrics, the dashboard and the feed require (prefer CALLTAPE_ADMIN_TOKEN: flags show in ps)')
-    .option('--runs-db <file>', 'where the run is noted for `cassettes prune` (default recordings/calltape-runs.sqlite)')
+    .option('--runs-db <file>', 'where the run is noted for `cassettes prune`, and stored runs are read for rating (default recordings/calltape-runs.sqlite)')
+    .option('--ratings <file>', 'the ratings database the rating page /calltape/rate writes (default recordings/calltape-ratings.sqlite)')
     .option('--otlp-endpoint <url>', 'export every round trip as OpenTelemetry GenAI spans to this OTLP/HTTP collector (default: OTEL_EXPORTER_OTLP_ENDPOINT)')
     .option('--otlp-capture-content', 'include messages, tool definitions, arguments and results in the spans (redacted; OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true)')
-    .action(async (flags: ConfigFlags & OtlpFlags & { readonly runsDb?: string }) => {
+    .action(async (flags: ConfigFlags & OtlpFlags & { readonly runsDb?: string; readonly ratings?: string }) => {
       const debug = program.opts<{ debug?: boolean }>().debug === true;
       try {
         const { config, file } = loadConfig(flags, process.env, process.cwd());
         const logger = createLogger(config.logLevel);
         const otlp = otlpSettings(flags.otlpEndpoint, flags.otlpCaptureContent, process.env);
-        const proxy = await startProxy(config, { logger, otlp });
+        const ratings = { ...defaultRatingSources(config.cassette), ratingsDb: ratingsFile(flags.ratings, process.cwd()), runsDb: runsDb(flags) };
+        const proxy = await startProxy(config, { logger, otlp, ratings });
         // Handlers first: a script may stop the proxy as soon as it reads the banner.
         let signals = 0;
         const stop = (signal: NodeJS.Signals): void => {
@@ -61,7 +65,7 @@ export function registerProxyCommand(program: Command): void {
             (config.mocks.files.length > 0 || config.mocks.strictTools ? `  mocks ${config.mocks.files.map((path) => relative(process.cwd(), path)).join(', ') || 'none'}${config.mocks.strictTools ? ' · strict tools' : ''}\n` : '') +
             (config.shadow.policies ? `  shadow scoring: policies ${relative(process.cwd(), config.shadow.policies)} · results ${relative(process.cwd(), config.shadow.database)}\n` : '') +
             (otlp ? `  OpenTelemetry: GenAI spans to ${otlp.url ?? 'OTEL_EXPORTER_OTLP_ENDPOINT'}${otlp.captureContent ? ' (with content)' : ''}\n` : '') +
-            `  dashboard ${proxy.url}/calltape/ · metrics ${proxy.url}/metrics${config.admin.token ? ' (admin token required)' : ''}\n`,
+            `  dashboard ${proxy.url}/calltape/ · rating ${proxy.url}/calltape/rate · metrics ${proxy.url}/metrics${config.admin.token ? ' (admin token required)' : ''}\n`,
         );
       } catch (error) {
         process.exitCode = reportError(error, debug);

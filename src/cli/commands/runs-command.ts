@@ -1,18 +1,18 @@
 import type { Command } from 'commander';
 import Table from 'cli-table3';
-import { resolve } from 'node:path';
 import { CalltapeError } from '../../errors.js';
 import { terminalReport } from '../../report/terminal-report.js';
 import { compareRuns, type ComparedSide, type RunComparison } from '../../runner/compare-runs.js';
+import { configurationMatrix } from '../../report/configuration-matrix.js';
+import { configurationTable } from '../../report/configuration-table.js';
 import { pct } from '../../report/pct.js';
 import type { SuiteRunResult } from '../../runner/run-suite.js';
-import { RunStore } from '../../runner/run-store.js';
+import { RunStore, runsDatabaseFile } from '../../runner/run-store.js';
 import { exitCodes, reportError } from '../exit-codes.js';
 
 /** The runs database: --runs-db, else CALLTAPE_RUNS_DB, else recordings/calltape-runs.sqlite. */
 export function runsDb(flags: { readonly runsDb?: string | undefined }): string {
-  // An empty variable counts as unset (CI templates often export empty values).
-  return resolve(flags.runsDb ?? (process.env['CALLTAPE_RUNS_DB'] || 'recordings/calltape-runs.sqlite'));
+  return runsDatabaseFile(flags.runsDb);
 }
 
 /** `calltape runs ls|show` and `calltape compare`: stored runs, and what changed between two. */
@@ -48,8 +48,7 @@ export function registerRunCommands(program: Command): void {
       process.exitCode = guardedSync(program, () => {
         const store = new RunStore(runsDb(flags), { readonly: true });
         try {
-          const report = /^\d+$/.test(id) ? store.report(Number(id)) : undefined;
-          if (report === undefined) throw new CalltapeError('CONFIG_INVALID', `no run #${id} in ${store.path}`);
+          const report = storedReport(store, id);
           process.stdout.write(flags.json ? report : terminalReport(JSON.parse(report) as SuiteRunResult, process.stdout.isTTY === true && !process.env['NO_COLOR']));
         } finally {
           store.close();
@@ -59,15 +58,20 @@ export function registerRunCommands(program: Command): void {
     });
   program
     .command('compare')
-    .description('what changed between two runs, or two run configurations (RUN:CONFIG); exits 1 on a regression')
-    .argument('<a>', 'the earlier run: an id, or id:configuration')
-    .argument('<b>', 'the later run: an id, or id:configuration')
+    .description("one run: its configurations side by side (tools offered, pass rate per tool and tag, judges, tokens, cost, latency); two: what changed between them (RUN:CONFIG for one configuration), exit 1 on a regression")
+    .argument('<a>', 'a run id; with <b>, the earlier run: an id, or id:configuration')
+    .argument('[b]', 'the later run: an id, or id:configuration')
     .option('--runs-db <file>', 'the runs database')
     .option('--json', 'print the comparison as JSON')
-    .action((a: string, b: string, flags: { runsDb?: string; json?: boolean }) => {
+    .action((a: string, b: string | undefined, flags: { runsDb?: string; json?: boolean }) => {
       process.exitCode = guardedSync(program, () => {
         const store = new RunStore(runsDb(flags), { readonly: true });
         try {
+          if (b === undefined) {
+            const matrix = configurationMatrix(storedResult(store, a));
+            process.stdout.write(flags.json ? `${JSON.stringify(matrix, null, 2)}\n` : configurationTable(matrix));
+            return exitCodes.ok;
+          }
           const comparison = compareRuns(side(store, a), side(store, b));
           if (flags.json) process.stdout.write(`${JSON.stringify(comparison, null, 2)}\n`);
           else process.stdout.write(comparisonText(comparison));
@@ -85,6 +89,17 @@ function guardedSync(program: Command, run: () => number): number {
   } catch (error) {
     return reportError(error, program.opts<{ debug?: boolean }>().debug === true);
   }
+}
+
+/** A stored run's whole JSON report, by id. */
+function storedReport(store: RunStore, id: string): string {
+  const report = /^\d+$/.test(id) ? store.report(Number(id)) : undefined;
+  if (report === undefined) throw new CalltapeError('CONFIG_INVALID', `no run #${id} in ${store.path}`);
+  return report;
+}
+
+function storedResult(store: RunStore, id: string): SuiteRunResult {
+  return JSON.parse(storedReport(store, id)) as SuiteRunResult;
 }
 
 /** `12` or `12:small`: a run configuration's case results. */

@@ -1,0 +1,159 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import Anthropic from '@anthropic-ai/sdk';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../src/config/config.js';
+import { packageRoot } from '../../src/package-root.js';
+import { RatingStore } from '../../src/ratings/rating-store.js';
+import { anthropicMessage } from '../support/anthropic-messages-events.js';
+import { startScriptedUpstream } from '../support/scripted-upstream.js';
+import { startTestProxy, temporaryFolder } from '../support/test-proxy.js';
+
+const chromiumPath = '/usr/bin/chromium';
+// CI installs Debian's chromium and sets CALLTAPE_REQUIRE_BROWSER, so there the test can never be skipped.
+const available = existsSync(chromiumPath) || process.env['CALLTAPE_REQUIRE_BROWSER'] === '1';
+const token = 'rating-token-0123456789';
+const bank = join(packageRoot, 'recordings/bank-demo.sqlite');
+const folder = temporaryFolder();
+const ratings = join(folder, 'ratings.sqlite');
+const recorded = join(folder, 'locked.sqlite');
+
+let browser: Browser | undefined;
+let proxy: Awaited<ReturnType<typeof startTestProxy>> | undefined;
+const origin = (): string => (proxy as NonNullable<typeof proxy>).url;
+
+/** Records one run whose tool answered with an error: Claude asks for the balance, the tool fails, Claude says so. */
+async function recordFailingTool(): Promise<void> {
+  const upstream = await startScriptedUpstream([
+    { kind: 'json', body: anthropicMessage({ text: 'Let me check.', toolUses: [{ id: 'toolu_balance', name: 'get_balance', input: '{"account_type":"savings"}' }] }) },
+    { kind: 'json', body: anthropicMessage({ text: 'Your account is locked, so I cannot see the balance.' }) },
+  ]);
+  const recorder = await startTestProxy('http://127.0.0.1:1', { anthropicUpstream: upstream.url, cassette: recorded, mode: 'record' });
+  const client = new Anthropic({ apiKey: 'sk-ant-test-key-0123456789abcdef', baseURL: recorder.url, maxRetries: 0, defaultHeaders: { 'x-calltape-session': 'locked' } });
+  const tools: Anthropic.Tool[] = [{ name: 'get_balance', description: 'the balance of an account', input_schema: { type: 'object', properties: { account_type: { type: 'string' } } } }];
+  const question = { role: 'user' as const, content: 'What is my savings balance?' };
+  const first = await client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 256, tools, messages: [question] });
+  await client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 256, tools, messages: [question, { role: 'assistant', content: first.content }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_balance', content: 'account locked', is_error: true }] }] });
+  // Closing writes everything captured; the rating page then reads a finished recording.
+  await recorder.close();
+  await upstream.close();
+}
+
+beforeAll(async () => {
+  if (!available) return;
+  await recordFailingTool();
+  proxy = await startTestProxy('http://127.0.0.1:9', { mode: 'passthrough', admin: { ...defaultConfig.admin, token } }, { ratings: { cwd: folder, ratingsDb: ratings, runsDb: join(folder, 'runs.sqlite'), defaultTarget: bank } });
+  // The flags keep Chromium off the network it would otherwise try (this machine has none).
+  browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+});
+afterAll(async () => {
+  await browser?.close();
+  await proxy?.close();
+});
+
+/** A page that may talk only to the proxy; anything else is noted and refused, like the dashboard test. */
+async function openPage(address: string): Promise<{ page: Page; elsewhere: string[]; errors: string[]; close(): Promise<void> }> {
+  const context = await (browser as Browser).newContext();
+  const elsewhere: string[] = [];
+  await context.route('**/*', (route) => {
+    if (route.request().url().startsWith(origin())) return route.continue();
+    elsewhere.push(route.request().url());
+    return route.abort();
+  });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(`${origin()}${address}`);
+  return { page, elsewhere, errors, close: () => context.close() };
+}
+
+const showing = (page: Page, run: string): Promise<void> => page.locator(`body[data-run="${run}"] #run-name:text-is("${run}")`).waitFor({ timeout: 10_000 });
+
+function stored(): { run: string; rating: string; note?: string; rater?: string }[] {
+  const store = new RatingStore(ratings, { readonly: true });
+  try {
+    return store.list('golden').map(({ run, rating, note, rater }) => ({ run, rating, ...(note !== undefined ? { note } : {}), ...(rater !== undefined ? { rater } : {}) }));
+  } finally {
+    store.close();
+  }
+}
+
+describe.skipIf(!available)('the rating page in headless Chromium', () => {
+  it('shows each run the way the terminal rater does, stores every key as it is pressed, goes back, and resumes', async () => {
+    const { page, elsewhere, errors, close } = await openPage(`/calltape/rate?token=${token}&rater=ana`);
+    try {
+      // The token became a cookie and left the address; the other parameters stayed.
+      expect(new URL(page.url()).search).toBe('?rater=ana');
+      await showing(page, `${bank}#TC-001`);
+      expect(await page.locator('#request').textContent()).toBe("Transfer $150 to John Doe's savings account with the memo 'rent'");
+      expect(await page.locator('#tools > li').evaluateAll((items) => items.map((item) => item.getAttribute('data-tool')))).toEqual(['execute_transfer', 'get_balance', 'search_transactions']);
+      expect(await page.locator('#conversation .message[data-role="user"] pre').last().textContent()).toBe("Transfer $150 to John Doe's savings account with the memo 'rent'");
+      expect(await page.locator('.call[data-tool="execute_transfer"] .arguments').textContent()).toBe('→ execute_transfer({"recipient_name":"John Doe","amount":150,"account_type":"savings","memo":"rent"}) [mocked]');
+      expect(await page.locator('#final-answer').textContent()).not.toBe('');
+      expect(await page.locator('#progress').textContent()).toContain('[1/22] rated 0/22, pass 0.0%');
+
+      await page.keyboard.press('p');
+      await showing(page, `${bank}#TC-002`);
+      // Written the moment the key was pressed.
+      expect(stored()).toEqual([{ run: `${bank}#TC-001`, rating: 'pass', rater: 'ana' }]);
+
+      await page.keyboard.press('n');
+      await page.locator('#note-input').fill('memo lower-cased');
+      await page.locator('#note-input').press('Enter');
+      await page.keyboard.press('f');
+      await showing(page, `${bank}#TC-003`);
+      expect(stored()[1]).toEqual({ run: `${bank}#TC-002`, rating: 'fail', note: 'memo lower-cased', rater: 'ana' });
+
+      await page.keyboard.press('b');
+      await showing(page, `${bank}#TC-002`);
+      expect(await page.locator('#this-rating').textContent()).toBe('this run: fail (memo lower-cased)');
+      await page.keyboard.press('s');
+      await showing(page, `${bank}#TC-003`);
+      expect(await page.locator('#progress').textContent()).toContain('rated 2/22, pass 50.0%');
+
+      // A new visit starts at the first run not yet rated.
+      await page.reload();
+      await showing(page, `${bank}#TC-003`);
+      expect(stored()).toHaveLength(2);
+      expect(elsewhere).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('marks a tool result that failed', async () => {
+    const { page, close } = await openPage(`/calltape/rate?token=${token}&runs=${encodeURIComponent(recorded)}&set=errors`);
+    try {
+      await showing(page, `${recorded}#locked`);
+      const result = page.locator('.call[data-tool="get_balance"] .result');
+      expect(await result.textContent()).toBe('← [ERROR] account locked');
+      expect(await result.getAttribute('class')).toContain('error');
+      expect(await page.locator('#final-answer').textContent()).toBe('Your account is locked, so I cannot see the balance.');
+    } finally {
+      await close();
+    }
+  });
+
+  it('requires the admin token, and takes writes only from its own page as JSON', async () => {
+    const page = await (browser as Browser).newPage();
+    try {
+      const response = await page.goto(`${origin()}/calltape/rate`);
+      expect(response?.status()).toBe(401);
+      expect(await page.content()).not.toContain('rate runs');
+    } finally {
+      await page.close();
+    }
+    const body = JSON.stringify({ runs: bank, run: `${bank}#TC-010`, key: 'p' });
+    const post = (headers: Record<string, string>): Promise<Response> => fetch(`${origin()}/calltape/api/rate`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+    expect((await post({})).status).toBe(401);
+    expect((await post({ authorization: `Bearer ${token}`, origin: 'https://evil.example' })).status).toBe(403);
+    const form = await fetch(`${origin()}/calltape/api/rate`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'text/plain' }, body });
+    expect(form.status).toBe(403);
+    const gone = await fetch(`${origin()}/calltape/api/rate`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ runs: bank, run: `${bank}#TC-999`, key: 'p' }) });
+    expect(gone.status).toBe(400);
+    expect(((await gone.json()) as { error: { message: string } }).error.message).toBe(`calltape: ${bank}#TC-999: the run is no longer in ${bank}`);
+    expect(stored().map((rating) => rating.run)).not.toContain(`${bank}#TC-010`);
+  });
+});
