@@ -18,6 +18,7 @@ const sessionPrefix = /^\/s\/([^/]+)(\/.*)?$/;
 
 /** Session ids: 1–200 printable characters. */
 export function isValidSessionId(id: string): boolean {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what an id may not hold
   return id.length > 0 && id.length <= 200 && !/[\u0000-\u001f\u007f]/.test(id);
 }
 

@@ -35,6 +35,7 @@ export function pressKey(state: RaterState, key: string, context: { readonly now
     if (key === '\u007f' || key === '\b') return { state: { ...state, typing: state.typing.slice(0, -1) }, effect: none };
     if (key === '\u0003') return { state: { ...state, done: true }, effect: none };
     // A paste arrives as one chunk: keep its printable characters.
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what a typed note drops
     return { state: { ...state, typing: state.typing + key.replace(/[\u0000-\u001f\u007f]/g, '') }, effect: none };
   }
   const run = state.runs[state.position];
@@ -88,5 +89,6 @@ function advance(state: RaterState): RaterState {
  */
 export function keysOf(chunk: string): string[] {
   if (chunk.startsWith('\u001b') && chunk.length > 1) return [chunk];
+  // eslint-disable-next-line @typescript-eslint/no-misused-spread -- one key per code point is the intent (a pasted emoji is one key)
   return [...chunk];
 }
