@@ -1,18 +1,10 @@
 import stableStringify from 'fast-json-stable-stringify';
+import type { BuiltinNormaliser, MatchRules, Normaliser } from '../config/config.js';
 import { compileUserPattern } from '../scoring/match/user-pattern.js';
 import type { JsonValue } from '../trace/trace.js';
 
-/** Matching rules: what is left out of a request's identity and what is normalised in it. */
-export interface MatchRules {
-  /** Body paths removed before keying: `user`, `metadata.trace_id`, `messages[].name`. */
-  readonly ignorePaths: readonly string[];
-  /** Applied to every string in the body, in order, identically on record and replay. */
-  readonly normalisers: readonly Normaliser[];
-}
-
-/** A built-in normaliser by name, or a regular expression and its replacement. */
-export type Normaliser = BuiltinNormaliser | { readonly pattern: string; readonly flags?: string; readonly replacement: string };
-export type BuiltinNormaliser = 'iso-datetime' | 'uuid' | 'tool-call-ids';
+// The rules are configuration, so their types live with the Config; the cassette's modules name them here.
+export type { BuiltinNormaliser, MatchRules, Normaliser };
 
 /** Headers that change what a provider does, so they are part of a request's identity. */
 export const protocolHeaders: readonly string[] = ['anthropic-version', 'anthropic-beta', 'openai-beta'];

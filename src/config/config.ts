@@ -1,4 +1,14 @@
-import type { MatchRules, Normaliser } from '../cassette/canonical-request.js';
+/** Matching rules: what is left out of a request's identity and what is normalised in it. */
+export interface MatchRules {
+  /** Body paths removed before keying: `user`, `metadata.trace_id`, `messages[].name`. */
+  readonly ignorePaths: readonly string[];
+  /** Applied to every string in the body, in order, identically on record and replay. */
+  readonly normalisers: readonly Normaliser[];
+}
+
+/** A built-in normaliser by name, or a regular expression and its replacement. */
+export type Normaliser = BuiltinNormaliser | { readonly pattern: string; readonly flags?: string; readonly replacement: string };
+export type BuiltinNormaliser = 'iso-datetime' | 'uuid' | 'tool-call-ids';
 
 /** The proxy's configuration, after defaults, file, environment and flags are merged. */
 export interface Config {

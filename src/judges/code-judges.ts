@@ -4,7 +4,7 @@ import { createUserCode } from '../user-code/user-code.js';
 
 export interface CodeJudges {
   /** Runs `judge(trajectory, testCase)` of the spec's module; rejects on a throw, a timeout or a module that cannot load. */
-  run(spec: CodeJudgeSpec, trajectory: Trajectory, testCase: TrajectoryCase): Promise<JudgeVerdict>;
+  readonly run: (spec: CodeJudgeSpec, trajectory: Trajectory, testCase: TrajectoryCase) => Promise<JudgeVerdict>;
   /** Stops the judge thread. */
   close(): Promise<void>;
 }

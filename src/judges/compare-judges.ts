@@ -2,7 +2,7 @@ import type { Rating } from '../ratings/rating.js';
 import { cohenKappa, confusionOf, failDetection, kendallTauB, spearman, type Confusion } from './agreement.js';
 import { samplesDisagree } from './aggregate-samples.js';
 import type { JudgeDefinition, JudgeOutcome } from './judge-definition.js';
-import type { JudgeUsage } from './run-judges.js';
+import type { JudgeUsage } from './judge-definition.js';
 
 /** A run where a judge and the people disagreed (or the judge could not answer). */
 export interface Disagreement {

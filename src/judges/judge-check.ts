@@ -2,7 +2,7 @@ import type { CodeJudges } from './code-judges.js';
 import { scoreCase } from '../scoring/score-case.js';
 import { buildTrajectories } from '../trace/build-trajectories.js';
 import type { CheckJudgeDefinition, JudgeOutcome } from './judge-definition.js';
-import type { LoadedRun } from './run-judges.js';
+import type { LoadedRun } from './judge-definition.js';
 
 /**
  * A suite's deterministic checks as a judge: the case whose test_id is the run's session id (the

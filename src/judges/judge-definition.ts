@@ -1,5 +1,8 @@
 import type { Guidelines } from '../guidelines/guidelines.js';
+import type { Rating } from '../ratings/rating.js';
+import type { RunView } from '../ratings/run-view.js';
 import type { Suite } from '../scoring/suite-types.js';
+import type { Interaction } from '../trace/trace.js';
 
 /** How several samples of one judge on one run become one verdict. */
 export type SampleAggregate = 'majority' | 'all' | 'any' | 'mean';
@@ -51,4 +54,20 @@ export interface JudgeOutcome {
   readonly samples: readonly boolean[];
   readonly reason: string | null;
   readonly error: string | null;
+}
+
+/** A rated run, loaded once and shown to every judge. */
+export interface LoadedRun {
+  readonly rating: Rating;
+  readonly view: RunView;
+  readonly interactions: readonly Interaction[];
+}
+
+/** What a judge's model round trips cost, as the cassette recorded them. */
+export interface JudgeUsage {
+  readonly requests: number;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  /** Mean round-trip time of the recorded requests (ms); null when the judge asks no model. */
+  readonly meanLatencyMs: number | null;
 }

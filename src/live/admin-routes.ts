@@ -8,9 +8,9 @@ import type { LiveMetrics } from './live-metrics.js';
 
 export interface AdminRoutes {
   /** Answers `/metrics` and `/calltape/…`; false when the path is not an admin one. */
-  handle(request: IncomingMessage, response: ServerResponse): boolean;
+  readonly handle: (request: IncomingMessage, response: ServerResponse) => boolean;
   /** Takes a WebSocket upgrade to `/calltape/feed`; false when the path is another. */
-  upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean;
+  readonly upgrade: (request: IncomingMessage, socket: Duplex, head: Buffer) => boolean;
 }
 
 /**

@@ -69,7 +69,7 @@ describe('mock answers', () => {
 
   it('sequences: by occurrence, then repeat the last or error', async () => {
     const flaky = load({ 'banking.yaml': banking }).select(['banking']).get('flaky');
-    const answers = await Promise.all([0, 1, 2].map((occurrence) => flaky?.answer(call('flaky', {}), { session: '', occurrence })));
+    const answers = await Promise.all([0, 1, 2].map(async (occurrence) => flaky?.answer(call('flaky', {}), { session: '', occurrence })));
     expect(answers).toEqual([
       { content: '{"error":"timeout"}', isError: true, delayMs: 0 },
       { content: 'ok', isError: false, delayMs: 5 },

@@ -20,7 +20,7 @@ export interface MockedRouteContext extends Omit<ToolLoopOptions, 'roundTrip' | 
   /** The agent's bytes: sent as they are when nothing is spliced in. */
   readonly agentBytes: Buffer;
   /** Answers a request body: a recording (replay, auto hit) or the upstream (record, auto miss); throws CalltapeError on a miss or a failure before headers. */
-  answer(body: Buffer): Promise<{ readonly source: RoundSource; record(outcome: RoundOutcome): void }>;
+  answer(body: Buffer): Promise<{ readonly source: RoundSource; readonly record: (outcome: RoundOutcome) => void }>;
   /** `limits.maxDecodedBytes`: a compressed answer that decodes to more is refused, not held. */
   readonly maxDecodedBytes: number;
   /** Counts an answer calltape refused (strict tools), for the run's exit code. */

@@ -1,6 +1,9 @@
 import { isValidCassetteName } from '../cassette/cassette-name.js';
 import type { ProxyMode } from '../config/config.js';
 
+// eslint-disable-next-line no-control-regex -- control characters are exactly what an id may not hold
+const controlCharacter = /[\u0000-\u001f\u007f]/;
+
 /** What a request's path prefix says: the cassette and mode to use, the session, and the path to forward. */
 export interface SessionRoute {
   /** From `/c/<name>` or `/c/<name>:<mode>`; undefined means the proxy's own cassette and mode. */
@@ -18,7 +21,7 @@ const sessionPrefix = /^\/s\/([^/]+)(\/.*)?$/;
 
 /** Session ids: 1–200 printable characters. */
 export function isValidSessionId(id: string): boolean {
-  return id.length > 0 && id.length <= 200 && !/[\u0000-\u001f\u007f]/.test(id);
+  return id.length > 0 && id.length <= 200 && !controlCharacter.test(id);
 }
 
 

@@ -1,5 +1,8 @@
 import type { Rating, RatingValue } from './rating.js';
 
+// eslint-disable-next-line no-control-regex -- control characters are exactly what a typed note drops
+const controlCharacters = /[\u0000-\u001f\u007f]/g;
+
 /** Where a rating session stands: pure state, advanced one key at a time by `pressKey`. */
 export interface RaterState {
   readonly runs: readonly string[];
@@ -35,7 +38,7 @@ export function pressKey(state: RaterState, key: string, context: { readonly now
     if (key === '\u007f' || key === '\b') return { state: { ...state, typing: state.typing.slice(0, -1) }, effect: none };
     if (key === '\u0003') return { state: { ...state, done: true }, effect: none };
     // A paste arrives as one chunk: keep its printable characters.
-    return { state: { ...state, typing: state.typing + key.replace(/[\u0000-\u001f\u007f]/g, '') }, effect: none };
+    return { state: { ...state, typing: state.typing + key.replace(controlCharacters, '') }, effect: none };
   }
   const run = state.runs[state.position];
   switch (key) {
@@ -88,5 +91,6 @@ function advance(state: RaterState): RaterState {
  */
 export function keysOf(chunk: string): string[] {
   if (chunk.startsWith('\u001b') && chunk.length > 1) return [chunk];
+  // eslint-disable-next-line @typescript-eslint/no-misused-spread -- one key per code point is the intent (a pasted emoji is one key)
   return [...chunk];
 }

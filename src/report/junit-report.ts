@@ -31,6 +31,7 @@ export function junitReport(result: SuiteRunResult): string {
       })),
     };
   });
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- moving to fast-xml-builder is a dependency change of its own
   const builder = new XMLBuilder({ ignoreAttributes: false, format: true, suppressEmptyNode: true, processEntities: true });
   const body = builder.build({
     testsuites: {

@@ -21,7 +21,7 @@ export function mergeShards(blobs: readonly NamedBlob[], baseline: ReadonlyMap<s
   const [first] = blobs;
   if (!first) throw new CalltapeError('CONFIG_INVALID', 'calltape merge-reports: give the blob of every shard');
   for (const { file, blob } of blobs) {
-    if (blob.calltape_shard_blob !== shardBlobVersion) throw new CalltapeError('CONFIG_INVALID', `${file}: not a calltape shard blob of version ${shardBlobVersion} (written by calltape test --shard i/n --blob <file>)`);
+    if (blob.calltape_shard_blob !== shardBlobVersion) throw new CalltapeError('CONFIG_INVALID', `${file}: not a calltape shard blob of version ${String(shardBlobVersion)} (written by calltape test --shard i/n --blob <file>)`);
     if (blob.suite_sha256 !== first.blob.suite_sha256) throw new CalltapeError('CONFIG_INVALID', `${file}: from another version of the suite than ${first.file} (suite sha256 ${blob.suite_sha256.slice(0, 12)} ≠ ${first.blob.suite_sha256.slice(0, 12)})`, 'Merge only the blobs of one CI run: every shard must run the same commit of the suite.');
     if (blob.filter !== first.blob.filter) throw new CalltapeError('CONFIG_INVALID', `${file}: ran under another --filter than ${first.file} (${JSON.stringify(blob.filter)} ≠ ${JSON.stringify(first.blob.filter)})`);
     if (blob.shard.count !== first.blob.shard.count) throw new CalltapeError('CONFIG_INVALID', `${file}: shard ${blob.shard.index}/${blob.shard.count} of a split into ${blob.shard.count}, but ${first.file} is of a split into ${first.blob.shard.count}`);

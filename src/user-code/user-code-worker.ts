@@ -32,7 +32,8 @@ async function call(request: UserCodeRequest): Promise<unknown> {
 }
 
 port.on('message', (request: UserCodeRequest) => {
-  call(request).then(
+  // The last step catches its own errors, so the chain never rejects.
+  void call(request).then(
     (value): UserCodeResponse => ({ id: request.id, ok: true, value }),
     (error: unknown): UserCodeResponse => ({ id: request.id, ok: false, error: error instanceof Error ? error.message : String(error) }),
   ).then((response) => {

@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../src/cassette/sqlite/sqlite-store.js';
-import { createLogger } from '../../src/logger.js';
 import type { Config } from '../../src/config/config.js';
 import { chatCompletion, chatCompletionChunks, encodeSse, type ScriptedTurn } from '../support/openai-chat-chunks.js';
 import { seededRandom } from '../support/random.js';

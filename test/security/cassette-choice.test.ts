@@ -1,7 +1,6 @@
 import { readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { defaultConfig } from '../../src/config/config.js';
 import { chatCompletion } from '../support/openai-chat-chunks.js';
 import { startScriptedUpstream } from '../support/scripted-upstream.js';
 import { startTestProxy, temporaryFolder } from '../support/test-proxy.js';

@@ -7,7 +7,7 @@ import { compareJudges } from '../../judges/compare-judges.js';
 import { comparisonHtml } from '../../judges/comparison-html.js';
 import { loadJudges } from '../../judges/load-judges.js';
 import { renderComparison } from '../../judges/render-comparison.js';
-import { loadRatedRuns, runJudges } from '../../judges/run-judges.js';
+import { loadRatedRuns, runJudges } from '../../runner/run-judges.js';
 import { defaultSet } from '../../ratings/rating.js';
 import { RatingStore, ratingsFile } from '../../ratings/rating-store.js';
 import { exitCodes } from '../exit-codes.js';

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { CalltapeError } from '../../errors.js';
-import { loadRunView, listRuns, type RunSources } from '../../ratings/load-run-view.js';
+import { loadRunView, listRuns, type RunSources } from '../../runner/load-run-view.js';
 import { defaultSet, type Rating } from '../../ratings/rating.js';
 import { ratingsFromText, ratingsToYaml } from '../../ratings/ratings-document.js';
 import { RatingStore, ratingsFile } from '../../ratings/rating-store.js';

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { CalltapeError } from '../../errors.js';
 import { parseDuration } from '../../live/duration.js';
 import { shadowReport } from '../../live/shadow-report.js';
-import { shadowReportText } from '../../report/shadow-report-text.js';
+import { shadowReportText } from '../../live/shadow-report-text.js';
 import { exitCodes, reportError } from '../exit-codes.js';
 
 /** `calltape shadow report`: what live shadow scoring found, from its database. */

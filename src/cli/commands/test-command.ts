@@ -25,7 +25,7 @@ import type { CassetteUsage } from '../../cassette/cassette-usage.js';
 import { scoreCassette } from '../../runner/score-cassette.js';
 import { loadPolicies } from '../../live/load-policies.js';
 import { scoreCassetteWithPolicies } from '../../live/score-cassette-policies.js';
-import { shadowReportText } from '../../report/shadow-report-text.js';
+import { shadowReportText } from '../../live/shadow-report-text.js';
 import { resolveCassette } from '../resolve-cassette.js';
 import { exitCodes, reportError } from '../exit-codes.js';
 import { runsDb } from './runs-command.js';

@@ -3,34 +3,17 @@ import { CalltapeError } from '../errors.js';
 import { readInteractions } from '../cassette/sqlite/read-interactions.js';
 import { createLogger } from '../logger.js';
 import { startProxy, type RunningProxy } from '../proxy/proxy-server.js';
-import { loadRunInteractions, type RunSources } from '../ratings/load-run-view.js';
+import { loadRunInteractions, type RunSources } from './load-run-view.js';
 import type { Rating } from '../ratings/rating.js';
 import { buildRunView, type RunView } from '../ratings/run-view.js';
 import { dirname } from 'node:path';
-import { createCodeJudges, type CodeJudges } from './code-judges.js';
+import { createCodeJudges, type CodeJudges } from '../judges/code-judges.js';
 import { buildTrajectories } from '../trace/build-trajectories.js';
-import type { Interaction } from '../trace/trace.js';
-import { aggregateSamples } from './aggregate-samples.js';
-import { askJudgeModel, judgeSession, type JudgeEndpoint } from './ask-judge-model.js';
-import { judgeCheck } from './judge-check.js';
-import type { JudgeDefinition, JudgeOutcome, LlmJudgeDefinition } from './judge-definition.js';
-import { judgePromptFor, judgeRequestBody } from './judge-prompt.js';
-
-/** A rated run, loaded once and shown to every judge. */
-export interface LoadedRun {
-  readonly rating: Rating;
-  readonly view: RunView;
-  readonly interactions: readonly Interaction[];
-}
-
-/** What a judge's model round trips cost, as the cassette recorded them. */
-export interface JudgeUsage {
-  readonly requests: number;
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-  /** Mean round-trip time of the recorded requests (ms); null when the judge asks no model. */
-  readonly meanLatencyMs: number | null;
-}
+import { aggregateSamples } from '../judges/aggregate-samples.js';
+import { askJudgeModel, judgeSession, type JudgeEndpoint } from '../judges/ask-judge-model.js';
+import { judgeCheck } from '../judges/judge-check.js';
+import type { JudgeDefinition, JudgeOutcome, JudgeUsage, LoadedRun, LlmJudgeDefinition } from '../judges/judge-definition.js';
+import { judgePromptFor, judgeRequestBody } from '../judges/judge-prompt.js';
 
 export interface JudgeRunOptions {
   readonly config: Config;
@@ -102,7 +85,7 @@ export async function runJudges(judges: readonly JudgeDefinition[], runs: readon
     await Promise.all([codeJudges, ...suiteCode.values()].map((code) => code.close()));
     await proxy?.close();
   }
-  return { outcomes, usage: needsModel ? recordedUsage(options.cassette, sessions, judges) : new Map() };
+  return { outcomes, usage: needsModel ? recordedUsage(options.cassette, sessions, judges) : new Map<string, JudgeUsage>() };
 }
 
 /** Samples, aggregation and the confirmation round of one LLM judge on one run. */

@@ -2,12 +2,12 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { readInteractions } from '../cassette/sqlite/read-interactions.js';
 import { CalltapeError } from '../errors.js';
-import type { SuiteRunResult } from '../runner/run-suite.js';
-import { RunStore } from '../runner/run-store.js';
+import type { SuiteRunResult } from './run-suite.js';
+import { RunStore } from './run-store.js';
 import { judgeSessionPrefix } from '../trace/build-trajectories.js';
 import type { Interaction } from '../trace/trace.js';
-import { parseRunReference, type RunReference } from './rating.js';
-import { buildRunView, type RunView } from './run-view.js';
+import { parseRunReference, type RunReference } from '../ratings/rating.js';
+import { buildRunView, type RunView } from '../ratings/run-view.js';
 
 /** Where stored test runs are read from (a `run:<id>/…` reference). */
 export interface RunSources {

@@ -1,5 +1,5 @@
 import Table from 'cli-table3';
-import type { PassRateRow, ShadowReport } from '../live/shadow-report.js';
+import type { PassRateRow, ShadowReport } from './shadow-report.js';
 
 const pct = (rate: number): string => `${(rate * 100).toFixed(1)}%`;
 
