@@ -16,7 +16,7 @@ import { createRedactor } from '../src/cassette/redact.js';
 import { SqliteStore } from '../src/cassette/sqlite/sqlite-store.js';
 import { defaultConfig } from '../src/config/config.js';
 import { openAiChatAdapter } from '../src/providers/openai-chat/openai-chat-adapter.js';
-import { timeOrderedId } from '../src/proxy/time-ordered-id.js';
+import { timeOrderedId } from '../src/cassette/time-ordered-id.js';
 import { percentile } from './measure.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

@@ -1,7 +1,7 @@
 import type { Config, ProxyMode } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
 import { createLogger } from '../logger.js';
-import { askThroughProxy, type ModelEndpoint } from '../proxy/ask-through-proxy.js';
+import { askThroughProxy, type ModelEndpoint } from '../ask-through-proxy.js';
 import { startProxy } from '../proxy/proxy-server.js';
 import type { JsonValue } from '../trace/trace.js';
 import { dedupePrompts } from './dedupe-prompts.js';

@@ -1,5 +1,5 @@
 import fnv1a from '@sindresorhus/fnv1a';
-import { askThroughProxy, type ModelEndpoint } from '../proxy/ask-through-proxy.js';
+import { askThroughProxy, type ModelEndpoint } from '../ask-through-proxy.js';
 import { verdictOf } from './llm-judge.js';
 import type { JudgeVerdict } from '../scoring/trajectory/types.js';
 import { judgeSessionPrefix } from '../trace/build-trajectories.js';

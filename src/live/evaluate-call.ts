@@ -122,7 +122,7 @@ const cases = new WeakMap<ArgumentConstraint, Map<string, TestCase>>();
 
 function caseFor(constraint: ArgumentConstraint, strategy: MatchingStrategy, path: string, tool: string, expected: JsonValue): TestCase {
   let byTool = cases.get(constraint);
-  if (!byTool) cases.set(constraint, (byTool = new Map()));
+  if (!byTool) cases.set(constraint, (byTool = new Map<string, TestCase>()));
   const key = `${tool}\n${path}`;
   let made = byTool.get(key);
   if (!made) {

@@ -4,7 +4,7 @@ import { CalltapeError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { createRedactor } from '../cassette/redact.js';
 import type { OtlpSettings } from '../otel/otlp-settings.js';
-import type { ProxySpans, startProxySpans } from '../otel/proxy-spans.js';
+import type { ProxySpans, startProxySpans } from './proxy-spans.js';
 import { isLoopbackHost } from './admin-auth.js';
 import { createAdminRoutes, type AdminExtension, type AdminRoutes } from './admin-routes.js';
 import { postAlert } from './alert-webhook.js';

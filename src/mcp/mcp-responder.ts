@@ -1,7 +1,7 @@
 import { requestKey } from '../cassette/request-key.js';
 import type { Redactor } from '../cassette/redact.js';
 import { OrdinalCounter } from '../cassette/match-key.js';
-import { timeOrderedId } from '../proxy/time-ordered-id.js';
+import { timeOrderedId } from '../cassette/time-ordered-id.js';
 import type { JsonValue } from '../trace/trace.js';
 import { chooseMcpAnswer } from './choose-mcp-answer.js';
 import { diffMcpAnswers, type ComparedAnswer } from './diff-mcp-answers.js';

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Interaction, Message, ToolCall } from '../trace/trace.js';
 import { chatSpan, evaluationAttributes, toolSpan } from './gen-ai-spans.js';
-import { policyEvaluation } from './proxy-spans.js';
+import { policyEvaluation } from '../live/proxy-spans.js';
 
 const call = (id: string | undefined, name: string, args: string): ToolCall => ({ id, index: 0, name, argumentsRaw: args, arguments: (() => { try { return { ok: true as const, value: JSON.parse(args) as never }; } catch { return { ok: false as const, error: 'bad json' }; } })(), complete: true });
 const message = (role: Message['role'], text: string, extra: Partial<Message> = {}): Message => ({ role, text, toolCalls: [], toolCallId: undefined, isError: undefined, ...extra });

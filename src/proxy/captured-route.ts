@@ -20,7 +20,7 @@ import { upstreamOfRecording } from './replay-lookup.js';
 import { inRequestedForm, replayRecording, timingFactor } from './replay-recording.js';
 import { requestedModel, type Where } from './route-types.js';
 import { sendError } from './send-error.js';
-import { timeOrderedId } from './time-ordered-id.js';
+import { timeOrderedId } from '../cassette/time-ordered-id.js';
 import type { Upstream } from './upstream.js';
 
 export interface CapturedRouteOptions {

@@ -15,7 +15,7 @@ import type { MockedRouteContext, RoundSource } from './mocked-route.js';
 import type { Logger } from '../logger.js';
 import type { MockState } from './mock-state.js';
 import { upstreamOfRecording } from './replay-lookup.js';
-import { timeOrderedId } from './time-ordered-id.js';
+import { timeOrderedId } from '../cassette/time-ordered-id.js';
 import type { Upstream } from './upstream.js';
 
 export interface LoopRoundsOptions {

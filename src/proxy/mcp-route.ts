@@ -15,7 +15,7 @@ import type { CapturePipeline } from './capture-pipeline.js';
 import { headerValue, idKey, McpRelay } from './mcp-relay.js';
 import { readRequestBody } from './read-request-body.js';
 import type { Where } from './route-types.js';
-import { timeOrderedId } from './time-ordered-id.js';
+import { timeOrderedId } from '../cassette/time-ordered-id.js';
 import { createUpstream, type Upstream } from './upstream.js';
 
 export interface McpRouteOptions {

@@ -9,9 +9,9 @@ import { createRedactor } from '../cassette/redact.js';
 import { startWorkerRecorder } from '../cassette/worker-recorder.js';
 import type { Config } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
+import type { AdminExtension } from '../live/admin-routes.js';
 import { createLiveService, type LiveService } from '../live/live-service.js';
 import type { OtlpSettings } from '../otel/otlp-settings.js';
-import { createRatingPage, defaultRatingSources, type RatingPageSources } from '../ratings/rating-page.js';
 import { anthropicMessagesAdapter } from '../providers/anthropic-messages/anthropic-messages-adapter.js';
 import { openAiChatAdapter } from '../providers/openai-chat/openai-chat-adapter.js';
 import type { ProviderAdapter } from '../providers/provider-adapter.js';
@@ -41,8 +41,8 @@ export interface ProxyOptions {
   readonly recordCommand?: string;
   /** Export every round trip and shadow verdict as OpenTelemetry GenAI spans (`--otlp-endpoint`). */
   readonly otlp?: OtlpSettings | undefined;
-  /** Where the rating page reads runs and writes ratings (default: the proxy's cassette, the default ratings and runs files). */
-  readonly ratings?: RatingPageSources;
+  /** A page served behind the admin checks (`calltape proxy` serves the rating page): made above the proxy, which knows no runs or ratings. */
+  readonly adminExtension?: AdminExtension;
 }
 
 export interface RunningProxy {
@@ -81,7 +81,7 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
   let live: LiveService;
   try {
     // The OTel SDK is loaded only when export is on: it costs every start otherwise.
-    live = createLiveService(config, logger, options.otlp && { settings: options.otlp, start: (await import('../otel/proxy-spans.js')).startProxySpans }, createRatingPage(options.ratings ?? defaultRatingSources(config.cassette)));
+    live = createLiveService(config, logger, options.otlp && { settings: options.otlp, start: (await import('../live/proxy-spans.js')).startProxySpans }, options.adminExtension);
   } catch (error) {
     await mockState?.registry.close();
     throw error;

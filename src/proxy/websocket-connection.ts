@@ -8,7 +8,7 @@ import { loopMocks, type CapturePipeline, type FinishedRound } from './capture-p
 import type { Logger } from '../logger.js';
 import { upstreamOfRecording } from './replay-lookup.js';
 import type { Where } from './route-types.js';
-import { timeOrderedId } from './time-ordered-id.js';
+import { timeOrderedId } from '../cassette/time-ordered-id.js';
 import type { CalltapeError } from '../errors.js';
 import { CaptureBudget, heldAnswerTooLarge } from './guard/capture-budget.js';
 import { endsRound, frameEvent, frameModel, frameType, storedFrames, validCode } from './websocket-frames.js';

@@ -8,6 +8,7 @@ import { packageRoot } from '../../src/package-root.js';
 import { RatingStore } from '../../src/ratings/rating-store.js';
 import { anthropicMessage } from '../support/anthropic-messages-events.js';
 import { startScriptedUpstream } from '../support/scripted-upstream.js';
+import { createRatingPage } from '../../src/runner/rating-page.js';
 import { startTestProxy, temporaryFolder } from '../support/test-proxy.js';
 
 const chromiumPath = '/usr/bin/chromium';
@@ -43,7 +44,7 @@ async function recordFailingTool(): Promise<void> {
 beforeAll(async () => {
   if (!available) return;
   await recordFailingTool();
-  proxy = await startTestProxy('http://127.0.0.1:9', { mode: 'passthrough', admin: { ...defaultConfig.admin, token } }, { ratings: { cwd: folder, ratingsDb: ratings, runsDb: join(folder, 'runs.sqlite'), defaultTarget: bank } });
+  proxy = await startTestProxy('http://127.0.0.1:9', { mode: 'passthrough', admin: { ...defaultConfig.admin, token } }, { adminExtension: createRatingPage({ cwd: folder, ratingsDb: ratings, runsDb: join(folder, 'runs.sqlite'), defaultTarget: bank }) });
   // The flags keep Chromium off the network it would otherwise try (this machine has none).
   browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
 });
@@ -53,7 +54,7 @@ afterAll(async () => {
 });
 
 /** A page that may talk only to the proxy; anything else is noted and refused, like the dashboard test. */
-async function openPage(address: string): Promise<{ page: Page; elsewhere: string[]; errors: string[]; close(): Promise<void> }> {
+async function openPage(address: string): Promise<{ page: Page; elsewhere: string[]; errors: string[]; readonly close: () => Promise<void> }> {
   const context = await (browser as Browser).newContext();
   const elsewhere: string[] = [];
   await context.route('**/*', (route) => {

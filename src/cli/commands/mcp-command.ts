@@ -7,7 +7,7 @@ import { loadMcpMocks } from '../../mcp/load-mcp-mocks.js';
 import { McpResponder, type McpDiff } from '../../mcp/mcp-responder.js';
 import { McpStore } from '../../mcp/mcp-store.js';
 import { runMcpRelay, type McpMode } from '../../mcp/run-mcp-relay.js';
-import { timeOrderedId } from '../../proxy/time-ordered-id.js';
+import { timeOrderedId } from '../../cassette/time-ordered-id.js';
 import { reportError } from '../exit-codes.js';
 import { resolveCassette } from '../resolve-cassette.js';
 

@@ -4,7 +4,7 @@ import { loadConfig, type ConfigFlags } from '../../config/load-config.js';
 import { createLogger } from '../../logger.js';
 import { startProxy } from '../../proxy/proxy-server.js';
 import type { ProxyMode } from '../../config/config.js';
-import { defaultRatingSources } from '../../ratings/rating-page.js';
+import { createRatingPage, defaultRatingSources } from '../../runner/rating-page.js';
 import { ratingsFile } from '../../ratings/rating-store.js';
 import { noteCassetteUse } from '../../runner/cassette-use-store.js';
 import { otlpSettings, type OtlpFlags } from '../../otel/otlp-settings.js';
@@ -40,7 +40,7 @@ export function registerProxyCommand(program: Command): void {
         const logger = createLogger(config.logLevel);
         const otlp = otlpSettings(flags.otlpEndpoint, flags.otlpCaptureContent, process.env);
         const ratings = { ...defaultRatingSources(config.cassette), ratingsDb: ratingsFile(flags.ratings, process.cwd()), runsDb: runsDb(flags) };
-        const proxy = await startProxy(config, { logger, otlp, ratings });
+        const proxy = await startProxy(config, { logger, otlp, adminExtension: createRatingPage(ratings) });
         // Handlers first: a script may stop the proxy as soon as it reads the banner.
         let signals = 0;
         const stop = (signal: NodeJS.Signals): void => {

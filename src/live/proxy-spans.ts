@@ -2,12 +2,12 @@ import { buildExchange } from '../cassette/build-exchange.js';
 import type { CapturedRound } from '../cassette/captured-round.js';
 import type { Redactor } from '../cassette/redact.js';
 import type { Logger } from '../logger.js';
-import { policyFailed, undecidedReasons, type CallVerdict, type PolicyFailure, type SessionVerdict } from '../live/verdict-types.js';
+import { policyFailed, undecidedReasons, type CallVerdict, type PolicyFailure, type SessionVerdict } from './verdict-types.js';
 import { adapterById } from '../providers/adapters.js';
-import type { Evaluation } from './gen-ai-spans.js';
-import type { OtlpSettings } from './otlp-settings.js';
-import { startOtlpTracing } from './otlp-tracing.js';
-import { SessionSpans } from './session-spans.js';
+import type { Evaluation } from '../otel/gen-ai-spans.js';
+import type { OtlpSettings } from '../otel/otlp-settings.js';
+import { startOtlpTracing } from '../otel/otlp-tracing.js';
+import { SessionSpans } from '../otel/session-spans.js';
 
 /** The proxy's OTel sink: round trips and shadow verdicts in, GenAI spans out, never on the response path. */
 export interface ProxySpans {

@@ -5,11 +5,11 @@ import { CalltapeError } from '../errors.js';
 import { feedOriginAllowed } from '../live/admin-request-checks.js';
 import { adminPageHeaders, noReferrer, type AdminExtension } from '../live/admin-routes.js';
 import { packageRoot } from '../package-root.js';
-import { runsDatabaseFile } from '../runner/run-store.js';
+import { runsDatabaseFile } from './run-store.js';
 import { listRuns, loadRunView, type RunSources } from './load-run-view.js';
-import { defaultSet, type Rating } from './rating.js';
-import { RatingStore, ratingsFile } from './rating-store.js';
-import { pressKey, progressOf, startRater, type RaterState } from './rater-session.js';
+import { defaultSet, type Rating } from '../ratings/rating.js';
+import { RatingStore, ratingsFile } from '../ratings/rating-store.js';
+import { pressKey, progressOf, startRater, type RaterState } from '../ratings/rater-session.js';
 
 /** Where the rating page reads runs and writes ratings. */
 export interface RatingPageSources extends RunSources {

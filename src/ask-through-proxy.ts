@@ -1,6 +1,6 @@
 import { request } from 'undici';
-import { adapterById } from '../providers/adapters.js';
-import type { JsonValue } from '../trace/trace.js';
+import { adapterById } from './providers/adapters.js';
+import type { JsonValue } from './trace/trace.js';
 
 /** Where calltape's own model requests (judges, case generation) go: its proxy, so each is recorded and replayed. */
 export interface ModelEndpoint {
