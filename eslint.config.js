@@ -74,9 +74,13 @@ const pure = [
   ].map((name) => `mcp/${name}.ts`),
   'otel/gen-ai-spans.ts',
   'guidelines/guidelines.ts',
-  ...['generator-requests', 'generator-answers', 'dedupe-prompts', 'draft-case', 'spread-counts'].map(
-    (name) => `generate/${name}.ts`,
-  ),
+  ...[
+    'generator-requests',
+    'generator-answers',
+    'dedupe-prompts',
+    'draft-case',
+    'spread-counts',
+  ].map((name) => `generate/${name}.ts`),
   ...[
     'evaluate-call',
     'evaluate-session',
@@ -150,9 +154,7 @@ export default defineConfig(
     plugins: { 'import-x': importX },
     settings: {
       // Sources import `./x.js` and the file is `x.ts` (NodeNext).
-      'import-x/resolver-next': [
-        createNodeResolver({ extensionAlias: { '.js': ['.ts', '.js'] } }),
-      ],
+      'import-x/resolver-next': [createNodeResolver({ extensionAlias: { '.js': ['.ts', '.js'] } })],
     },
     rules: {
       // Numbers and booleans read naturally in messages; objects and nullish values stay errors.

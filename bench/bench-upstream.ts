@@ -14,25 +14,91 @@ const completion = JSON.stringify({
   object: 'chat.completion',
   created: 0,
   model: 'gpt-4o-mini',
-  choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris","unit":"celsius"}' } }] }, finish_reason: 'tool_calls' }],
+  choices: [
+    {
+      index: 0,
+      message: {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: 'call_1',
+            type: 'function',
+            function: { name: 'get_weather', arguments: '{"city":"Paris","unit":"celsius"}' },
+          },
+        ],
+      },
+      finish_reason: 'tool_calls',
+    },
+  ],
   usage: { prompt_tokens: 120, completion_tokens: 20, total_tokens: 140 },
 });
 
 /** An Anthropic Messages event: a tool_use block opened, input_json_delta pieces, then the turn's end. */
 function anthropicEvent(n: number, last: boolean): string {
-  const event = (type: string, data: object): string => `event: ${type}\ndata: ${JSON.stringify({ type, t: now(), ...data })}\n\n`;
-  if (n === 0) return event('message_start', { message: { id: 'msg_bench', type: 'message', role: 'assistant', model: 'claude', content: [], stop_reason: null, usage: { input_tokens: 120, output_tokens: 1 } } }) + event('content_block_start', { index: 0, content_block: { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: {} } });
-  if (last) return event('content_block_stop', { index: 0 }) + event('message_delta', { delta: { stop_reason: 'tool_use' }, usage: { output_tokens: 20 } }) + event('message_stop', {});
-  return event('content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: n === 1 ? '{"c":"' : n === events - 1 ? '"}' : 'ab' } });
+  const event = (type: string, data: object): string =>
+    `event: ${type}\ndata: ${JSON.stringify({ type, t: now(), ...data })}\n\n`;
+  if (n === 0)
+    return (
+      event('message_start', {
+        message: {
+          id: 'msg_bench',
+          type: 'message',
+          role: 'assistant',
+          model: 'claude',
+          content: [],
+          stop_reason: null,
+          usage: { input_tokens: 120, output_tokens: 1 },
+        },
+      }) +
+      event('content_block_start', {
+        index: 0,
+        content_block: { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: {} },
+      })
+    );
+  if (last)
+    return (
+      event('content_block_stop', { index: 0 }) +
+      event('message_delta', { delta: { stop_reason: 'tool_use' }, usage: { output_tokens: 20 } }) +
+      event('message_stop', {})
+    );
+  return event('content_block_delta', {
+    index: 0,
+    delta: {
+      type: 'input_json_delta',
+      partial_json: n === 1 ? '{"c":"' : n === events - 1 ? '"}' : 'ab',
+    },
+  });
 }
 
 /** A Responses event: a function_call item added, argument deltas, then response.completed. */
 function responsesEvent(n: number, last: boolean): string {
-  const event = (type: string, data: object): string => `event: ${type}\ndata: ${JSON.stringify({ type, t: now(), sequence_number: n, ...data })}\n\n`;
-  const item = { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'get_weather', arguments: '' };
+  const event = (type: string, data: object): string =>
+    `event: ${type}\ndata: ${JSON.stringify({ type, t: now(), sequence_number: n, ...data })}\n\n`;
+  const item = {
+    type: 'function_call',
+    id: 'fc_1',
+    call_id: 'call_1',
+    name: 'get_weather',
+    arguments: '',
+  };
   if (n === 0) return event('response.output_item.added', { output_index: 0, item });
-  if (last) return event('response.completed', { response: { id: 'resp_bench', object: 'response', status: 'completed', model: 'gpt-4.1-mini', output: [{ ...item, arguments: '{"c":"ab"}', status: 'completed' }], usage: { input_tokens: 120, output_tokens: 20, total_tokens: 140 } } });
-  return event('response.function_call_arguments.delta', { item_id: 'fc_1', output_index: 0, delta: n === 1 ? '{"c":"' : n === events - 1 ? '"}' : 'ab' });
+  if (last)
+    return event('response.completed', {
+      response: {
+        id: 'resp_bench',
+        object: 'response',
+        status: 'completed',
+        model: 'gpt-4.1-mini',
+        output: [{ ...item, arguments: '{"c":"ab"}', status: 'completed' }],
+        usage: { input_tokens: 120, output_tokens: 20, total_tokens: 140 },
+      },
+    });
+  return event('response.function_call_arguments.delta', {
+    item_id: 'fc_1',
+    output_index: 0,
+    delta: n === 1 ? '{"c":"' : n === events - 1 ? '"}' : 'ab',
+  });
 }
 
 const server = createServer((request, response) => {
@@ -41,12 +107,19 @@ const server = createServer((request, response) => {
   request.on('end', () => {
     const stream = Buffer.concat(parts).includes('"stream":true');
     if (!stream) {
-      response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(completion) });
+      response.writeHead(200, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(completion),
+      });
       response.end(completion);
       return;
     }
     response.writeHead(200, { 'content-type': 'text/event-stream' });
-    const wire = request.url?.endsWith('/messages') ? anthropicEvent : request.url?.endsWith('/responses') ? responsesEvent : undefined;
+    const wire = request.url?.endsWith('/messages')
+      ? anthropicEvent
+      : request.url?.endsWith('/responses')
+        ? responsesEvent
+        : undefined;
     let n = 0;
     const send = (): void => {
       if (response.destroyed) return;
@@ -60,13 +133,25 @@ const server = createServer((request, response) => {
         return;
       }
       if (n === events) {
-        response.end(`data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] })}\n\ndata: [DONE]\n\n`);
+        response.end(
+          `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] })}\n\ndata: [DONE]\n\n`,
+        );
         return;
       }
       // The argument deltas add up to valid JSON, as a real model's do: {"city":"ab…ab"}.
       const piece = n === 1 ? '{"city":"' : n === events - 1 ? '"}' : 'ab';
-      const fragment = n === 0 ? { index: 0, id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '' } } : { index: 0, function: { arguments: piece } };
-      response.write(`data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', t: now(), choices: [{ index: 0, delta: { tool_calls: [fragment] }, finish_reason: null }] })}\n\n`);
+      const fragment =
+        n === 0
+          ? {
+              index: 0,
+              id: 'call_1',
+              type: 'function',
+              function: { name: 'get_weather', arguments: '' },
+            }
+          : { index: 0, function: { arguments: piece } };
+      response.write(
+        `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', t: now(), choices: [{ index: 0, delta: { tool_calls: [fragment] }, finish_reason: null }] })}\n\n`,
+      );
       n++;
       setTimeout(send, gapMs);
     };
@@ -74,4 +159,6 @@ const server = createServer((request, response) => {
   });
 });
 server.keepAliveTimeout = 120_000;
-server.listen(0, '127.0.0.1', () => process.stdout.write(`${(server.address() as AddressInfo).port}\n`));
+server.listen(0, '127.0.0.1', () =>
+  process.stdout.write(`${(server.address() as AddressInfo).port}\n`),
+);

@@ -21,7 +21,9 @@ const server = [process.execPath, mcpTestServer];
 const direct: [string, readonly string[]] = ['direct (no calltape)', server];
 
 /** Connects every configuration and calls them in turn, so machine noise hits every row alike. */
-async function phase(configurations: readonly [string, readonly string[]][]): Promise<{ name: string; p50: number; p99: number; mean: number; ratio: number }[]> {
+async function phase(
+  configurations: readonly [string, readonly string[]][],
+): Promise<{ name: string; p50: number; p99: number; mean: number; ratio: number }[]> {
   const clients = [];
   for (const [, command] of configurations) clients.push(await connectMcpClient(command));
   const samples: number[][] = configurations.map(() => []);
@@ -33,18 +35,39 @@ async function phase(configurations: readonly [string, readonly string[]][]): Pr
     }
   }
   for (const connected of clients) await connected.close();
-  const means = samples.map((values) => values.reduce((sum, value) => sum + value, 0) / values.length);
+  const means = samples.map(
+    (values) => values.reduce((sum, value) => sum + value, 0) / values.length,
+  );
   return configurations.map(([name], index) => {
     const values = samples[index] ?? [];
-    return { name, p50: percentile(values, 50), p99: percentile(values, 99), mean: means[index] ?? Number.NaN, ratio: (means[index] ?? Number.NaN) / (means[0] ?? Number.NaN) };
+    return {
+      name,
+      p50: percentile(values, 50),
+      p99: percentile(values, 99),
+      mean: means[index] ?? Number.NaN,
+      ratio: (means[index] ?? Number.NaN) / (means[0] ?? Number.NaN),
+    };
   });
 }
 
 // Replay runs in a second phase: the relay records an answer just after forwarding it, so a
 // replay racing the recorder could ask before the row is committed.
 const rows = [
-  ...(await phase([direct, ['calltape mcp passthrough', viaCalltape(['--name', 'bench', '--mode', 'passthrough'], server)], ['calltape mcp record', viaCalltape(['--name', 'bench', '--mode', 'record', '--cassette', cassette], server)]])),
-  ...(await phase([direct, ['calltape mcp replay (no server)', viaCalltape(['--name', 'bench', '--mode', 'replay', '--cassette', cassette], [])]])),
+  ...(await phase([
+    direct,
+    ['calltape mcp passthrough', viaCalltape(['--name', 'bench', '--mode', 'passthrough'], server)],
+    [
+      'calltape mcp record',
+      viaCalltape(['--name', 'bench', '--mode', 'record', '--cassette', cassette], server),
+    ],
+  ])),
+  ...(await phase([
+    direct,
+    [
+      'calltape mcp replay (no server)',
+      viaCalltape(['--name', 'bench', '--mode', 'replay', '--cassette', cassette], []),
+    ],
+  ])),
 ];
 const date = new Date().toISOString();
 const lines = [
@@ -54,11 +77,17 @@ const lines = [
   '',
   '| configuration | p50 ms | p99 ms | mean ms | mean vs direct |',
   '| --- | --- | --- | --- | --- |',
-  ...rows.map((row) => `| ${row.name} | ${row.p50.toFixed(3)} | ${row.p99.toFixed(3)} | ${row.mean.toFixed(3)} | ${row.ratio.toFixed(2)}× |`),
+  ...rows.map(
+    (row) =>
+      `| ${row.name} | ${row.p50.toFixed(3)} | ${row.p99.toFixed(3)} | ${row.mean.toFixed(3)} | ${row.ratio.toFixed(2)}× |`,
+  ),
   '',
   'The relay adds one process hop each way (two pipe writes and reads per message) and, in record mode, one SQLite insert per answer after the answer was forwarded. Replay has no server process behind it.',
   '',
 ];
 process.stdout.write(lines.join('\n'));
-writeFileSync(join(root, `bench/results/mcp-${date.replace(/[:.]/g, '-')}.json`), `${JSON.stringify({ date, calls, rows }, null, 2)}\n`);
+writeFileSync(
+  join(root, `bench/results/mcp-${date.replace(/[:.]/g, '-')}.json`),
+  `${JSON.stringify({ date, calls, rows }, null, 2)}\n`,
+);
 writeFileSync(join(root, 'docs/benchmarks-mcp.md'), lines.join('\n'));

@@ -5,11 +5,26 @@ import { Pool } from 'undici';
 export function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] as number;
+  return sorted[
+    Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))
+  ] as number;
 }
 
 const now = (): number => performance.timeOrigin + performance.now();
-const streamBody = JSON.stringify({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'What is the weather in Paris?' }], tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }] });
+const streamBody = JSON.stringify({
+  model: 'gpt-4o-mini',
+  stream: true,
+  messages: [{ role: 'user', content: 'What is the weather in Paris?' }],
+  tools: [
+    {
+      type: 'function',
+      function: {
+        name: 'get_weather',
+        parameters: { type: 'object', properties: { city: { type: 'string' } } },
+      },
+    },
+  ],
+});
 const plainBody = streamBody.replace('"stream":true', '"stream":false');
 const headers = { 'content-type': 'application/json', authorization: 'Bearer sk-bench' };
 
@@ -21,7 +36,12 @@ export interface StreamSample {
 }
 
 /** Runs `concurrency` workers, each doing `perWorker` streamed requests back to back. */
-export async function runStreams(origin: string, path: string, concurrency: number, perWorker: number): Promise<StreamSample[]> {
+export async function runStreams(
+  origin: string,
+  path: string,
+  concurrency: number,
+  perWorker: number,
+): Promise<StreamSample[]> {
   const pool = new Pool(origin, { connections: concurrency, pipelining: 1 });
   const samples: StreamSample[] = [];
   await Promise.all(
@@ -58,7 +78,12 @@ export interface ThroughputSample {
 }
 
 /** Non-streamed requests back to back on `connections` connections for `durationMs`. */
-export async function runRequests(origin: string, path: string, connections: number, durationMs: number): Promise<ThroughputSample> {
+export async function runRequests(
+  origin: string,
+  path: string,
+  connections: number,
+  durationMs: number,
+): Promise<ThroughputSample> {
   const pool = new Pool(origin, { connections, pipelining: 1 });
   const latencies: number[] = [];
   const deadline = performance.now() + durationMs;

@@ -15,13 +15,16 @@ import { percentile, runRequests, runStreams, type StreamSample } from './measur
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const quick = process.argv.includes('--quick');
-const round = (value: number, digits = 3): number => Math.round(value * 10 ** digits) / 10 ** digits;
+const round = (value: number, digits = 3): number =>
+  Math.round(value * 10 ** digits) / 10 ** digits;
 
 // The collector: accepts every export, counting the bytes.
 let received = 0;
 const collector = createServer((request, response) => {
   request.on('data', (chunk: Buffer) => (received += chunk.length));
-  request.on('end', () => response.writeHead(200, { 'content-type': 'application/x-protobuf' }).end());
+  request.on('end', () =>
+    response.writeHead(200, { 'content-type': 'application/x-protobuf' }).end(),
+  );
 });
 await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
 const collectorUrl = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`;
@@ -31,9 +34,31 @@ await new Promise<void>((resolve) => dead.listen(0, '127.0.0.1', resolve));
 const deadUrl = `http://127.0.0.1:${(dead.address() as AddressInfo).port}`;
 await new Promise<void>((resolve) => dead.close(() => resolve()));
 
-const startChild = (args: string[]) => startChildProcess(root, args, { CALLTAPE_CONFIG: join(root, 'proxy.config.json') }, /listening on http:\/\/127\.0\.0\.1:(\d+)/);
-const upstream = await startChildProcess(root, [join(root, 'dist/bench/bench-upstream.js')], {}, /^(\d+)\n/);
-const proxyArgs = [join(root, 'dist/src/cli/main.js'), 'proxy', '--port', '0', '--upstream', `http://127.0.0.1:${upstream.port}`, '--log-level', 'silent', '--mode', 'passthrough'];
+const startChild = (args: string[]) =>
+  startChildProcess(
+    root,
+    args,
+    { CALLTAPE_CONFIG: join(root, 'proxy.config.json') },
+    /listening on http:\/\/127\.0\.0\.1:(\d+)/,
+  );
+const upstream = await startChildProcess(
+  root,
+  [join(root, 'dist/bench/bench-upstream.js')],
+  {},
+  /^(\d+)\n/,
+);
+const proxyArgs = [
+  join(root, 'dist/src/cli/main.js'),
+  'proxy',
+  '--port',
+  '0',
+  '--upstream',
+  `http://127.0.0.1:${upstream.port}`,
+  '--log-level',
+  'silent',
+  '--mode',
+  'passthrough',
+];
 const sides = ['otel off', 'otel on', 'collector down'] as const;
 type Side = (typeof sides)[number];
 const proxies = {
@@ -51,7 +76,11 @@ for (const side of sides) {
 }
 
 // Alternating rounds, rotated, so drift on the machine lands on every side alike.
-const samples: Record<Side, StreamSample[]> = { 'otel off': [], 'otel on': [], 'collector down': [] };
+const samples: Record<Side, StreamSample[]> = {
+  'otel off': [],
+  'otel on': [],
+  'collector down': [],
+};
 const rounds = quick ? 1 : 6;
 for (let index = 0; index < rounds; index++) {
   for (let offset = 0; offset < sides.length; offset++) {
@@ -62,26 +91,70 @@ for (let index = 0; index < rounds; index++) {
 }
 const summarise = (list: readonly StreamSample[]) => {
   const events = list.flatMap((sample) => sample.eventLatenciesMs);
-  return { streams: list.length, events: events.length, eventP50: round(percentile(events, 50)), eventP99: round(percentile(events, 99)), ttfbP50: round(percentile(list.map((sample) => sample.ttfbMs), 50)) };
+  return {
+    streams: list.length,
+    events: events.length,
+    eventP50: round(percentile(events, 50)),
+    eventP99: round(percentile(events, 99)),
+    ttfbP50: round(
+      percentile(
+        list.map((sample) => sample.ttfbMs),
+        50,
+      ),
+    ),
+  };
 };
-const streaming = Object.fromEntries(sides.map((side) => [side, summarise(samples[side])])) as Record<Side, ReturnType<typeof summarise>>;
+const streaming = Object.fromEntries(
+  sides.map((side) => [side, summarise(samples[side])]),
+) as Record<Side, ReturnType<typeof summarise>>;
 
 const throughput = {} as Record<Side, { requestsPerSecond: number; p50: number; p99: number }>;
 for (const side of sides) {
   process.stderr.write(`non-streaming ×50 → ${side}\n`);
   const sample = await runRequests(origin(side), path, 50, quick ? 500 : 3000);
-  throughput[side] = { requestsPerSecond: round(sample.requestsPerSecond, 1), p50: round(percentile(sample.latenciesMs, 50)), p99: round(percentile(sample.latenciesMs, 99)) };
+  throughput[side] = {
+    requestsPerSecond: round(sample.requestsPerSecond, 1),
+    p50: round(percentile(sample.latenciesMs, 50)),
+    p99: round(percentile(sample.latenciesMs, 99)),
+  };
 }
 
 await new Promise((resolve) => setTimeout(resolve, 2500));
-const counter = async (side: Side, name: string): Promise<number> => (await (await fetch(`${origin(side)}/metrics`)).text()).split('\n').filter((line) => line.startsWith(name)).reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0);
-const export_ = { exported: await counter('otel on', 'calltape_otlp_spans_exported_total'), droppedOn: await counter('otel on', 'calltape_otlp_dropped_total'), droppedDown: await counter('collector down', 'calltape_otlp_dropped_total'), collectorBytes: received };
+const counter = async (side: Side, name: string): Promise<number> =>
+  (await (await fetch(`${origin(side)}/metrics`)).text())
+    .split('\n')
+    .filter((line) => line.startsWith(name))
+    .reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0);
+const export_ = {
+  exported: await counter('otel on', 'calltape_otlp_spans_exported_total'),
+  droppedOn: await counter('otel on', 'calltape_otlp_dropped_total'),
+  droppedDown: await counter('collector down', 'calltape_otlp_dropped_total'),
+  collectorBytes: received,
+};
 
 const off = streaming['otel off'];
-const ratio = (side: Side) => ({ eventP50: round(streaming[side].eventP50 / off.eventP50, 2), eventP99: round(streaming[side].eventP99 / off.eventP99, 2), requestsPerSecond: round(throughput[side].requestsPerSecond / throughput['otel off'].requestsPerSecond, 2) });
-const result = { date: new Date().toISOString(), machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version }, quick, streaming, throughput, ratios: { on: ratio('otel on'), down: ratio('collector down') }, export: export_ };
+const ratio = (side: Side) => ({
+  eventP50: round(streaming[side].eventP50 / off.eventP50, 2),
+  eventP99: round(streaming[side].eventP99 / off.eventP99, 2),
+  requestsPerSecond: round(
+    throughput[side].requestsPerSecond / throughput['otel off'].requestsPerSecond,
+    2,
+  ),
+});
+const result = {
+  date: new Date().toISOString(),
+  machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
+  quick,
+  streaming,
+  throughput,
+  ratios: { on: ratio('otel on'), down: ratio('collector down') },
+  export: export_,
+};
 mkdirSync(join(root, 'bench/results'), { recursive: true });
-writeFileSync(join(root, `bench/results/otel-${result.date.replace(/[:.]/g, '-')}.json`), `${JSON.stringify(result, null, 2)}\n`);
+writeFileSync(
+  join(root, `bench/results/otel-${result.date.replace(/[:.]/g, '-')}.json`),
+  `${JSON.stringify(result, null, 2)}\n`,
+);
 const lines = [
   '# OpenTelemetry export: off vs on vs a dead collector',
   '',
@@ -90,13 +163,19 @@ const lines = [
   '',
   '| 128 streams | per-event p50 | per-event p99 | TTFB p50 | events |',
   '|---|---|---|---|---|',
-  ...sides.map((side) => `| ${side} | ${streaming[side].eventP50} ms | ${streaming[side].eventP99} ms | ${streaming[side].ttfbP50} ms | ${streaming[side].events} |`),
+  ...sides.map(
+    (side) =>
+      `| ${side} | ${streaming[side].eventP50} ms | ${streaming[side].eventP99} ms | ${streaming[side].ttfbP50} ms | ${streaming[side].events} |`,
+  ),
   '',
   `÷ off, per-event p50 / p99: on **${result.ratios.on.eventP50}× / ${result.ratios.on.eventP99}×**, collector down **${result.ratios.down.eventP50}× / ${result.ratios.down.eventP99}×**.`,
   '',
   '| non-streamed, 50 connections | requests/s | p50 | p99 |',
   '|---|---|---|---|',
-  ...sides.map((side) => `| ${side} | ${throughput[side].requestsPerSecond} | ${throughput[side].p50} ms | ${throughput[side].p99} ms |`),
+  ...sides.map(
+    (side) =>
+      `| ${side} | ${throughput[side].requestsPerSecond} | ${throughput[side].p50} ms | ${throughput[side].p99} ms |`,
+  ),
   '',
   `Export: ${export_.exported} spans accepted by the collector (${export_.collectorBytes} bytes), ${export_.droppedOn} lost; with the collector down, ${export_.droppedDown} counted as lost (so far: the exporter retries before giving a batch up).`,
   '',

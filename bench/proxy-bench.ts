@@ -15,15 +15,18 @@ import { percentile, runRequests, runStreams, type StreamSample } from './measur
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const quick = process.argv.includes('--quick');
 
-const startChild = (args: string[], env: Record<string, string>, portPattern: RegExp) => startChildProcess(root, args, env, portPattern);
+const startChild = (args: string[], env: Record<string, string>, portPattern: RegExp) =>
+  startChildProcess(root, args, env, portPattern);
 
 function memoryMb(pid: number | undefined): { rssMb: number; peakRssMb: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const read = (key: string): number => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
+  const read = (key: string): number =>
+    Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
   return { rssMb: round(read('VmRSS')), peakRssMb: round(read('VmHWM')) };
 }
 
-const round = (value: number, digits = 3): number => Math.round(value * 10 ** digits) / 10 ** digits;
+const round = (value: number, digits = 3): number =>
+  Math.round(value * 10 ** digits) / 10 ** digits;
 
 /** CPU time (user + system, ms) a process has used so far, all threads included. */
 function cpuMs(pid: number | undefined): number {
@@ -34,9 +37,32 @@ function cpuMs(pid: number | undefined): number {
 
 const upstream = await startChild([join(root, 'dist/bench/bench-upstream.js')], {}, /^(\d+)\n/);
 const upstreamUrl = `http://127.0.0.1:${upstream.port}`;
-const bare = await startChild([join(root, 'dist/bench/bare-proxy.js')], { BENCH_UPSTREAM: upstreamUrl }, /^(\d+)\n/);
+const bare = await startChild(
+  [join(root, 'dist/bench/bare-proxy.js')],
+  { BENCH_UPSTREAM: upstreamUrl },
+  /^(\d+)\n/,
+);
 const cassette = join(mkdtempSync(join(tmpdir(), 'calltape-bench-')), 'bench.sqlite');
-const calltape = await startChild([join(root, 'dist/src/cli/main.js'), 'proxy', '--port', '0', '--upstream', upstreamUrl, '--anthropic-upstream', upstreamUrl, '--cassette', cassette, '--log-level', 'error', '--mode', 'record'], { CALLTAPE_CONFIG: join(root, 'proxy.config.json') }, /listening on http:\/\/127\.0\.0\.1:(\d+)/);
+const calltape = await startChild(
+  [
+    join(root, 'dist/src/cli/main.js'),
+    'proxy',
+    '--port',
+    '0',
+    '--upstream',
+    upstreamUrl,
+    '--anthropic-upstream',
+    upstreamUrl,
+    '--cassette',
+    cassette,
+    '--log-level',
+    'error',
+    '--mode',
+    'record',
+  ],
+  { CALLTAPE_CONFIG: join(root, 'proxy.config.json') },
+  /listening on http:\/\/127\.0\.0\.1:(\d+)/,
+);
 
 const targets = [
   { name: 'direct', origin: upstreamUrl },
@@ -52,16 +78,29 @@ for (const target of targets) {
   await runStreams(target.origin, path, 8, 2);
 }
 
-interface StreamStats { ttfbP50: number; ttfbP99: number; eventP50: number; eventP99: number; totalP50: number; totalP99: number; streams: number; events: number }
+interface StreamStats {
+  ttfbP50: number;
+  ttfbP99: number;
+  eventP50: number;
+  eventP99: number;
+  totalP50: number;
+  totalP99: number;
+  streams: number;
+  events: number;
+}
 const summarise = (samples: readonly StreamSample[]): StreamStats => {
   const events = samples.flatMap((sample) => sample.eventLatenciesMs);
   const ttfb = samples.map((sample) => sample.ttfbMs);
   const total = samples.map((sample) => sample.totalMs);
   return {
-    ttfbP50: round(percentile(ttfb, 50)), ttfbP99: round(percentile(ttfb, 99)),
-    eventP50: round(percentile(events, 50)), eventP99: round(percentile(events, 99)),
-    totalP50: round(percentile(total, 50)), totalP99: round(percentile(total, 99)),
-    streams: samples.length, events: events.length,
+    ttfbP50: round(percentile(ttfb, 50)),
+    ttfbP99: round(percentile(ttfb, 99)),
+    eventP50: round(percentile(events, 50)),
+    eventP99: round(percentile(events, 99)),
+    totalP50: round(percentile(total, 50)),
+    totalP99: round(percentile(total, 99)),
+    streams: samples.length,
+    events: events.length,
   };
 };
 
@@ -87,8 +126,17 @@ for (const wirePath of ['/v1/chat/completions', '/v1/responses', '/v1/messages']
   wires[wirePath] = row;
 }
 
-interface RequestStats { requestsPerSecond: number; p50: number; p99: number; requests: number; proxyCpuUsPerRequest: number | undefined }
-const pidOf: Partial<Record<TargetName, number | undefined>> = { bare: bare.child.pid, calltape: calltape.child.pid };
+interface RequestStats {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  proxyCpuUsPerRequest: number | undefined;
+}
+const pidOf: Partial<Record<TargetName, number | undefined>> = {
+  bare: bare.child.pid,
+  calltape: calltape.child.pid,
+};
 const nonStreaming: Record<string, Record<TargetName, RequestStats>> = {};
 for (const connections of [1, 50]) {
   const row = {} as Record<TargetName, RequestStats>;
@@ -99,8 +147,16 @@ for (const connections of [1, 50]) {
     const sample = await runRequests(target.origin, path, connections, quick ? 500 : 4000);
     // Let the store worker finish the batches of this phase before reading its CPU time.
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const proxyCpuUsPerRequest = pid ? round(((cpuMs(pid) - cpuBefore) * 1000) / sample.latenciesMs.length, 1) : undefined;
-    row[target.name] = { requestsPerSecond: round(sample.requestsPerSecond, 1), p50: round(percentile(sample.latenciesMs, 50)), p99: round(percentile(sample.latenciesMs, 99)), requests: sample.latenciesMs.length, proxyCpuUsPerRequest };
+    const proxyCpuUsPerRequest = pid
+      ? round(((cpuMs(pid) - cpuBefore) * 1000) / sample.latenciesMs.length, 1)
+      : undefined;
+    row[target.name] = {
+      requestsPerSecond: round(sample.requestsPerSecond, 1),
+      p50: round(percentile(sample.latenciesMs, 50)),
+      p99: round(percentile(sample.latenciesMs, 99)),
+      requests: sample.latenciesMs.length,
+      proxyCpuUsPerRequest,
+    };
   }
   nonStreaming[String(connections)] = row;
 }
@@ -115,7 +171,11 @@ db.close();
 const result = {
   date: new Date().toISOString(),
   machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
-  settings: { eventsPerStream: Number(process.env['BENCH_EVENTS'] ?? 20), eventGapMs: Number(process.env['BENCH_GAP_MS'] ?? 5), quick },
+  settings: {
+    eventsPerStream: Number(process.env['BENCH_EVENTS'] ?? 20),
+    eventGapMs: Number(process.env['BENCH_GAP_MS'] ?? 5),
+    quick,
+  },
   streaming,
   wires,
   nonStreaming,
@@ -123,7 +183,11 @@ const result = {
   calltapeStoredInteractions: stored,
 };
 
-const added = (row: Record<TargetName, StreamStats> | Record<TargetName, RequestStats>, name: 'bare' | 'calltape', key: string): string => {
+const added = (
+  row: Record<TargetName, StreamStats> | Record<TargetName, RequestStats>,
+  name: 'bare' | 'calltape',
+  key: string,
+): string => {
   const value = (row[name] as unknown as Record<string, number>)[key] as number;
   const base = (row.direct as unknown as Record<string, number>)[key] as number;
   return `${round(value - base, 2).toFixed(2)}`;
@@ -134,7 +198,7 @@ const lines = [
   `Generated by \`npm run bench\` on ${result.date} (${result.machine.cpus} cores, ${result.machine.model ?? 'unknown CPU'}, Node ${result.machine.node}).`,
   'All three paths are measured in the same run against the same scripted upstream (its own process):',
   '**direct** (no proxy), **bare** (a node:http pass-through piping bytes: the floor a Node proxy can reach) and',
-  '**calltape** (capture and SQLite store on). The load generator, upstream and proxy share the machine\'s cores,',
+  "**calltape** (capture and SQLite store on). The load generator, upstream and proxy share the machine's cores,",
   'so absolute numbers are pessimistic; the differences between paths are what matter.',
   '',
   `## Streamed responses (${result.settings.eventsPerStream} events, ${result.settings.eventGapMs} ms apart)`,
@@ -144,10 +208,15 @@ const lines = [
   '| concurrent streams | path | added TTFB p50 / p99 | added per-event p50 / p99 | added total p50 / p99 |',
   '| --- | --- | --- | --- | --- |',
   ...Object.entries(streaming).flatMap(([concurrency, row]) =>
-    (['bare', 'calltape'] as const).map((name) => `| ${concurrency} | ${name} | ${added(row, name, 'ttfbP50')} / ${added(row, name, 'ttfbP99')} | ${added(row, name, 'eventP50')} / ${added(row, name, 'eventP99')} | ${added(row, name, 'totalP50')} / ${added(row, name, 'totalP99')} |`),
+    (['bare', 'calltape'] as const).map(
+      (name) =>
+        `| ${concurrency} | ${name} | ${added(row, name, 'ttfbP50')} / ${added(row, name, 'ttfbP99')} | ${added(row, name, 'eventP50')} / ${added(row, name, 'eventP99')} | ${added(row, name, 'totalP50')} / ${added(row, name, 'totalP99')} |`,
+    ),
   ),
   '',
-  'Per-event latency p99 at 128 streams, calltape ÷ bare: ' + `**${round((streaming['128']?.calltape.eventP99 ?? 0) / (streaming['128']?.bare.eventP99 ?? 1), 2)}×**` + ` (absolute: direct ${streaming['128']?.direct.eventP99} ms, bare ${streaming['128']?.bare.eventP99} ms, calltape ${streaming['128']?.calltape.eventP99} ms).`,
+  'Per-event latency p99 at 128 streams, calltape ÷ bare: ' +
+    `**${round((streaming['128']?.calltape.eventP99 ?? 0) / (streaming['128']?.bare.eventP99 ?? 1), 2)}×**` +
+    ` (absolute: direct ${streaming['128']?.direct.eventP99} ms, bare ${streaming['128']?.bare.eventP99} ms, calltape ${streaming['128']?.calltape.eventP99} ms).`,
   '',
   '## Each wire format (16 concurrent streams)',
   '',
@@ -155,7 +224,10 @@ const lines = [
   '',
   '| wire | bare | calltape |',
   '| --- | --- | --- |',
-  ...Object.entries(wires).map(([wirePath, row]) => `| \`${wirePath}\` | ${added(row, 'bare', 'eventP50')} / ${added(row, 'bare', 'eventP99')} | ${added(row, 'calltape', 'eventP50')} / ${added(row, 'calltape', 'eventP99')} |`),
+  ...Object.entries(wires).map(
+    ([wirePath, row]) =>
+      `| \`${wirePath}\` | ${added(row, 'bare', 'eventP50')} / ${added(row, 'bare', 'eventP99')} | ${added(row, 'calltape', 'eventP50')} / ${added(row, 'calltape', 'eventP99')} |`,
+  ),
   '',
   '## Non-streamed requests',
   '',
@@ -163,7 +235,10 @@ const lines = [
   '| --- | --- | --- | --- | --- | --- |',
   ...Object.entries(nonStreaming).flatMap(([connections, row]) => [
     `| ${connections} | direct | ${row.direct.requestsPerSecond} | | | |`,
-    ...(['bare', 'calltape'] as const).map((name) => `| ${connections} | ${name} | ${row[name].requestsPerSecond} | ${round((row[name].requestsPerSecond / row.bare.requestsPerSecond) * 100, 1)}% | ${added(row, name, 'p50')} / ${added(row, name, 'p99')} | ${row[name].proxyCpuUsPerRequest ?? ''} |`),
+    ...(['bare', 'calltape'] as const).map(
+      (name) =>
+        `| ${connections} | ${name} | ${row[name].requestsPerSecond} | ${round((row[name].requestsPerSecond / row.bare.requestsPerSecond) * 100, 1)}% | ${added(row, name, 'p50')} / ${added(row, name, 'p99')} | ${row[name].proxyCpuUsPerRequest ?? ''} |`,
+    ),
   ]),
   '',
   'The load generator, the upstream and the proxy share two cores here, so a proxy that spends more CPU per',
@@ -180,7 +255,10 @@ mkdirSync(join(root, 'bench/results'), { recursive: true });
 const stamp = result.date.replace(/[:.]/g, '-');
 // Only full runs are results; --quick is a smoke check.
 if (!quick) {
-  writeFileSync(join(root, `bench/results/proxy-${stamp}.json`), `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(
+    join(root, `bench/results/proxy-${stamp}.json`),
+    `${JSON.stringify(result, null, 2)}\n`,
+  );
   writeFileSync(join(root, 'docs/benchmarks.md'), lines.join('\n'));
 }
 process.stdout.write(lines.join('\n'));

@@ -27,8 +27,53 @@ const children: ChildProcess[] = [];
 let sessions = 0;
 process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
 
-const requestBody = (i: number): string => JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'system', content: 'You are a weather assistant.' }, { role: 'user', content: `What is the weather in city #${i}?` }], tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }] });
-const responseBody = (i: number): Buffer => Buffer.from(JSON.stringify({ id: `chatcmpl-${i}`, object: 'chat.completion', created: 0, model: 'gpt-4o-mini', choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: `call_${i}`, type: 'function', function: { name: 'get_weather', arguments: JSON.stringify({ city: `city #${i}` }) } }] }, finish_reason: 'tool_calls' }], usage: { prompt_tokens: 60, completion_tokens: 12, total_tokens: 72 } }));
+const requestBody = (i: number): string =>
+  JSON.stringify({
+    model: 'gpt-4o-mini',
+    messages: [
+      { role: 'system', content: 'You are a weather assistant.' },
+      { role: 'user', content: `What is the weather in city #${i}?` },
+    ],
+    tools: [
+      {
+        type: 'function',
+        function: {
+          name: 'get_weather',
+          parameters: { type: 'object', properties: { city: { type: 'string' } } },
+        },
+      },
+    ],
+  });
+const responseBody = (i: number): Buffer =>
+  Buffer.from(
+    JSON.stringify({
+      id: `chatcmpl-${i}`,
+      object: 'chat.completion',
+      created: 0,
+      model: 'gpt-4o-mini',
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              {
+                id: `call_${i}`,
+                type: 'function',
+                function: {
+                  name: 'get_weather',
+                  arguments: JSON.stringify({ city: `city #${i}` }),
+                },
+              },
+            ],
+          },
+          finish_reason: 'tool_calls',
+        },
+      ],
+      usage: { prompt_tokens: 60, completion_tokens: 12, total_tokens: 72 },
+    }),
+  );
 
 function generateCassette(path: string, size: number): void {
   const store = new SqliteStore(path);
@@ -39,13 +84,36 @@ function generateCassette(path: string, size: number): void {
     const batch = [];
     for (let i = start; i < Math.min(size, start + 1000); i++) {
       const body = requestBody(i);
-      const keyed = keyOf('POST', '/v1/chat/completions', headers, JSON.parse(body), defaultConfig.match);
+      const keyed = keyOf(
+        'POST',
+        '/v1/chat/completions',
+        headers,
+        JSON.parse(body),
+        defaultConfig.match,
+      );
       const id = timeOrderedId();
       batch.push(
         buildExchange(openAiChatAdapter, redactor, {
           adapterId: 'openai-chat',
-          request: { id, sessionId: id, method: 'POST', path: '/v1/chat/completions', headers, body: Buffer.from(body), startedAt: Date.now() },
-          upstream: { status: 200, headers: { 'content-type': 'application/json' }, chunks: [responseBody(i)], chunkTimes: [5], firstByteMs: 5, totalMs: 5, ending: 'finished', errorMessage: undefined },
+          request: {
+            id,
+            sessionId: id,
+            method: 'POST',
+            path: '/v1/chat/completions',
+            headers,
+            body: Buffer.from(body),
+            startedAt: Date.now(),
+          },
+          upstream: {
+            status: 200,
+            headers: { 'content-type': 'application/json' },
+            chunks: [responseBody(i)],
+            chunkTimes: [5],
+            firstByteMs: 5,
+            totalMs: 5,
+            ending: 'finished',
+            errorMessage: undefined,
+          },
           match: { key: keyed.key, profile, canonical: keyed.text, ordinal: 0, scope: '' },
           secrets: [],
           proxyError: undefined,
@@ -58,7 +126,22 @@ function generateCassette(path: string, size: number): void {
 }
 
 function startReplayProxy(cassette: string): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, [join(root, 'dist/src/cli/main.js'), 'proxy', '--port', '0', '--mode', 'replay', '--cassette', cassette, '--log-level', 'error'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    [
+      join(root, 'dist/src/cli/main.js'),
+      'proxy',
+      '--port',
+      '0',
+      '--mode',
+      'replay',
+      '--cassette',
+      cassette,
+      '--log-level',
+      'error',
+    ],
+    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   children.push(child);
   return new Promise((resolve, reject) => {
     let output = '';
@@ -71,7 +154,13 @@ function startReplayProxy(cassette: string): Promise<{ child: ChildProcess; port
   });
 }
 
-async function replayLoad(port: number, size: number, connections: number, durationMs: number, sessionPerRequest = true): Promise<{ perSecond: number; latencies: number[]; misses: number }> {
+async function replayLoad(
+  port: number,
+  size: number,
+  connections: number,
+  durationMs: number,
+  sessionPerRequest = true,
+): Promise<{ perSecond: number; latencies: number[]; misses: number }> {
   const pool = new Pool(`http://127.0.0.1:${port}`, { connections, pipelining: 1 });
   const latencies: number[] = [];
   let misses = 0;
@@ -85,12 +174,18 @@ async function replayLoad(port: number, size: number, connections: number, durat
         // A session per request: every lookup is the first of its key in its scope.
         const headers: Record<string, string> = { 'content-type': 'application/json' };
         if (sessionPerRequest) headers['x-calltape-session'] = `bench-${sessions++}`;
-        const response = await pool.request({ method: 'POST', path: '/v1/chat/completions', headers, body: requestBody(i) });
+        const response = await pool.request({
+          method: 'POST',
+          path: '/v1/chat/completions',
+          headers,
+          body: requestBody(i),
+        });
         await response.body.arrayBuffer();
         latencies.push(performance.now() - begin);
         if (response.statusCode !== 200) {
           misses++;
-          if (process.env["BENCH_DEBUG"]) process.stderr.write(`miss ${response.statusCode} for ${i}\n`);
+          if (process.env['BENCH_DEBUG'])
+            process.stderr.write(`miss ${response.statusCode} for ${i}\n`);
         }
       }
     }),
@@ -100,8 +195,15 @@ async function replayLoad(port: number, size: number, connections: number, durat
   return { perSecond: (latencies.length / elapsed) * 1000, latencies, misses };
 }
 
-function startChild(script: string, env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, [join(root, script)], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+function startChild(
+  script: string,
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, [join(root, script)], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   children.push(child);
   return new Promise((resolve, reject) => {
     let output = '';
@@ -116,21 +218,43 @@ function startChild(script: string, env: Record<string, string>): Promise<{ chil
 
 /** talkback tapes for the same requests, recorded through talkback itself against the bench upstream. */
 async function recordTalkbackTapes(folder: string, size: number, upstream: string): Promise<void> {
-  const recorder = await startChild('dist/bench/talkback-server.js', { BENCH_TALKBACK_MODE: 'record', BENCH_UPSTREAM: upstream, BENCH_TAPES: folder });
+  const recorder = await startChild('dist/bench/talkback-server.js', {
+    BENCH_TALKBACK_MODE: 'record',
+    BENCH_UPSTREAM: upstream,
+    BENCH_TAPES: folder,
+  });
   const pool = new Pool(`http://127.0.0.1:${recorder.port}`, { connections: 8 });
   let next = 0;
   await Promise.all(
     Array.from({ length: 8 }, async () => {
-      for (let i = next++; i < size; i = next++) await (await pool.request({ method: 'POST', path: '/v1/chat/completions', headers: { 'content-type': 'application/json' }, body: requestBody(i) })).body.arrayBuffer();
+      for (let i = next++; i < size; i = next++)
+        await (
+          await pool.request({
+            method: 'POST',
+            path: '/v1/chat/completions',
+            headers: { 'content-type': 'application/json' },
+            body: requestBody(i),
+          })
+        ).body.arrayBuffer();
     }),
   );
   await pool.close();
   recorder.child.kill('SIGKILL');
 }
 
-const round = (value: number, digits = 3): number => Math.round(value * 10 ** digits) / 10 ** digits;
+const round = (value: number, digits = 3): number =>
+  Math.round(value * 10 ** digits) / 10 ** digits;
 const folder = mkdtempSync(join(tmpdir(), 'calltape-replay-bench-'));
-const rows: { tool: string; size: number; generateMs: number; connections: number; perSecond: number; p50: number; p99: number; misses: number }[] = [];
+const rows: {
+  tool: string;
+  size: number;
+  generateMs: number;
+  connections: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  misses: number;
+}[] = [];
 const benchUpstream = await startChild('dist/bench/bench-upstream.js', {});
 // talkback records in O(n²) (each new tape is compared with all before it): 10k tapes took minutes.
 const talkbackSizes = quick ? [1_000] : [1_000, 5_000];
@@ -144,7 +268,16 @@ for (const size of sizes) {
   for (const connections of [1, 16]) {
     process.stderr.write(`replay ${size} × ${connections}\n`);
     const sample = await replayLoad(proxy.port, size, connections, quick ? 500 : 3000);
-    rows.push({ tool: 'calltape', size, generateMs: round(generateMs, 0), connections, perSecond: round(sample.perSecond, 1), p50: round(percentile(sample.latencies, 50)), p99: round(percentile(sample.latencies, 99)), misses: sample.misses });
+    rows.push({
+      tool: 'calltape',
+      size,
+      generateMs: round(generateMs, 0),
+      connections,
+      perSecond: round(sample.perSecond, 1),
+      p50: round(percentile(sample.latencies, 50)),
+      p99: round(percentile(sample.latencies, 99)),
+      misses: sample.misses,
+    });
   }
   proxy.child.kill('SIGTERM');
   await new Promise((resolve) => proxy.child.once('exit', resolve));
@@ -154,12 +287,30 @@ for (const size of sizes) {
   const began2 = performance.now();
   await recordTalkbackTapes(tapes, size, `http://127.0.0.1:${benchUpstream.port}`);
   const tapeMs = performance.now() - began2;
-  const talkbackServer = await startChild('dist/bench/talkback-server.js', { BENCH_TALKBACK_MODE: 'replay', BENCH_TAPES: tapes });
+  const talkbackServer = await startChild('dist/bench/talkback-server.js', {
+    BENCH_TALKBACK_MODE: 'replay',
+    BENCH_TAPES: tapes,
+  });
   await replayLoad(talkbackServer.port, size, 8, quick ? 300 : 1000, false);
   for (const connections of [1, 16]) {
     process.stderr.write(`talkback ${size} × ${connections}\n`);
-    const sample = await replayLoad(talkbackServer.port, size, connections, quick ? 500 : 3000, false);
-    rows.push({ tool: 'talkback', size, generateMs: round(tapeMs, 0), connections, perSecond: round(sample.perSecond, 1), p50: round(percentile(sample.latencies, 50)), p99: round(percentile(sample.latencies, 99)), misses: sample.misses });
+    const sample = await replayLoad(
+      talkbackServer.port,
+      size,
+      connections,
+      quick ? 500 : 3000,
+      false,
+    );
+    rows.push({
+      tool: 'talkback',
+      size,
+      generateMs: round(tapeMs, 0),
+      connections,
+      perSecond: round(sample.perSecond, 1),
+      p50: round(percentile(sample.latencies, 50)),
+      p99: round(percentile(sample.latencies, 99)),
+      misses: sample.misses,
+    });
   }
   talkbackServer.child.kill('SIGKILL');
 }
@@ -179,12 +330,18 @@ const lines = [
   '',
   '| tool | recordings | connections | replays/s | latency p50 (ms) | latency p99 (ms) | misses |',
   '| --- | --- | --- | --- | --- | --- | --- |',
-  ...rows.map((row) => `| ${row.tool} | ${row.size.toLocaleString('en-US')} | ${row.connections} | ${row.perSecond} | ${row.p50} | ${row.p99} | ${row.misses} |`),
+  ...rows.map(
+    (row) =>
+      `| ${row.tool} | ${row.size.toLocaleString('en-US')} | ${row.connections} | ${row.perSecond} | ${row.p50} | ${row.p99} | ${row.misses} |`,
+  ),
   '',
 ];
 // Only full runs are results; --quick is a smoke check.
 if (!quick) {
-  writeFileSync(join(root, `bench/results/replay-${date.replace(/[:.]/g, '-')}.json`), `${JSON.stringify({ date, rows }, null, 2)}\n`);
+  writeFileSync(
+    join(root, `bench/results/replay-${date.replace(/[:.]/g, '-')}.json`),
+    `${JSON.stringify({ date, rows }, null, 2)}\n`,
+  );
   writeFileSync(join(root, 'docs/benchmarks-replay.md'), lines.join('\n'));
 }
 process.stdout.write(lines.join('\n'));

@@ -26,29 +26,97 @@ const cities = ['Paris', 'Tokyo', 'Zürich', 'Lagos', 'Lima', 'Oslo', 'Cairo', '
 type Generated = { testCase: TestCase; calls: ActualCall[] };
 const mixes: Record<string, (i: number) => Generated> = {
   exact: (i) => {
-    const args = { recipient_id: `USR-${10_000 + i}`, amount: (i % 500) + 0.5, currency: 'EUR', memo: `invoice ${i}` };
-    return { testCase: { expected_tool: 'execute_transfer', arguments: args }, calls: [{ name: 'execute_transfer', arguments: JSON.stringify(i % 10 === 0 ? { ...args, amount: 1 } : args) }] };
+    const args = {
+      recipient_id: `USR-${10_000 + i}`,
+      amount: (i % 500) + 0.5,
+      currency: 'EUR',
+      memo: `invoice ${i}`,
+    };
+    return {
+      testCase: { expected_tool: 'execute_transfer', arguments: args },
+      calls: [
+        {
+          name: 'execute_transfer',
+          arguments: JSON.stringify(i % 10 === 0 ? { ...args, amount: 1 } : args),
+        },
+      ],
+    };
   },
   // The same expectations answered in another form (numeric strings, padding): no shortcut applies, every value is normalised and matched.
   'exact-coerced': (i) => {
-    const args = { recipient_id: `USR-${10_000 + i}`, amount: (i % 500) + 0.5, currency: 'EUR', memo: `invoice ${i}` };
-    const sent = { memo: ` invoice ${i}`, amount: i % 10 === 0 ? '1' : `${args.amount.toFixed(2)}`, currency: 'EUR', recipient_id: args.recipient_id };
-    return { testCase: { expected_tool: 'execute_transfer', arguments: args }, calls: [{ name: 'execute_transfer', arguments: JSON.stringify(sent) }] };
+    const args = {
+      recipient_id: `USR-${10_000 + i}`,
+      amount: (i % 500) + 0.5,
+      currency: 'EUR',
+      memo: `invoice ${i}`,
+    };
+    const sent = {
+      memo: ` invoice ${i}`,
+      amount: i % 10 === 0 ? '1' : `${args.amount.toFixed(2)}`,
+      currency: 'EUR',
+      recipient_id: args.recipient_id,
+    };
+    return {
+      testCase: { expected_tool: 'execute_transfer', arguments: args },
+      calls: [{ name: 'execute_transfer', arguments: JSON.stringify(sent) }],
+    };
   },
   fuzzy: (i) => {
     const name = `${cities[i % cities.length]} Customer ${i}`;
     return {
-      testCase: { expected_tool: 'lookup', arguments: { name, city: cities[i % cities.length] as string }, rules: { name: { matching_strategy: 'fuzzy', threshold: 0.85 }, city: { matching_strategy: 'ignore_case' } } },
-      calls: [{ name: 'lookup', arguments: JSON.stringify({ name: i % 3 === 0 ? name.replace('Customer', 'Custmer') : name, city: (cities[i % cities.length] as string).toUpperCase() }) }],
+      testCase: {
+        expected_tool: 'lookup',
+        arguments: { name, city: cities[i % cities.length] as string },
+        rules: {
+          name: { matching_strategy: 'fuzzy', threshold: 0.85 },
+          city: { matching_strategy: 'ignore_case' },
+        },
+      },
+      calls: [
+        {
+          name: 'lookup',
+          arguments: JSON.stringify({
+            name: i % 3 === 0 ? name.replace('Customer', 'Custmer') : name,
+            city: (cities[i % cities.length] as string).toUpperCase(),
+          }),
+        },
+      ],
     };
   },
   nested: (i) => {
-    const order = { customer: { id: `C-${i}`, address: { city: cities[i % cities.length] as string, zip: `${1000 + (i % 9000)}` } }, items: [{ sku: `sku-${i}`, qty: 1 + (i % 3) }, { sku: `sku-${i + 1}`, qty: 1 }] };
-    return { testCase: { expected_tool: 'create_order', arguments: order, rules: { 'items[].sku': { matching_strategy: 'ignore_case' }, 'customer.address.city': { matching_strategy: 'ignore_case' } } }, calls: [{ name: 'create_order', arguments: JSON.stringify(order) }] };
+    const order = {
+      customer: {
+        id: `C-${i}`,
+        address: { city: cities[i % cities.length] as string, zip: `${1000 + (i % 9000)}` },
+      },
+      items: [
+        { sku: `sku-${i}`, qty: 1 + (i % 3) },
+        { sku: `sku-${i + 1}`, qty: 1 },
+      ],
+    };
+    return {
+      testCase: {
+        expected_tool: 'create_order',
+        arguments: order,
+        rules: {
+          'items[].sku': { matching_strategy: 'ignore_case' },
+          'customer.address.city': { matching_strategy: 'ignore_case' },
+        },
+      },
+      calls: [{ name: 'create_order', arguments: JSON.stringify(order) }],
+    };
   },
   parallel: (i) => {
-    const expected = cities.slice(0, 3).map((city) => ({ expected_tool: 'get_weather', arguments: { city, day: `2026-12-${10 + (i % 18)}` } }));
-    return { testCase: { expected_calls: expected }, calls: [...expected].reverse().map((call) => ({ name: call.expected_tool, arguments: JSON.stringify(call.arguments) })) };
+    const expected = cities.slice(0, 3).map((city) => ({
+      expected_tool: 'get_weather',
+      arguments: { city, day: `2026-12-${10 + (i % 18)}` },
+    }));
+    return {
+      testCase: { expected_calls: expected },
+      calls: [...expected]
+        .reverse()
+        .map((call) => ({ name: call.expected_tool, arguments: JSON.stringify(call.arguments) })),
+    };
   },
 };
 
@@ -73,16 +141,27 @@ for (const [mix, generate] of Object.entries(mixes).filter(([name]) => !only || 
   for (const { testCase, calls } of suite.slice(0, 2000)) scoreCall(testCase, calls, options);
   const scored = measure(() => {
     let correct = 0;
-    for (const { testCase, calls } of suite) if (scoreCall(testCase, calls, options).is_correct) correct++;
+    for (const { testCase, calls } of suite)
+      if (scoreCall(testCase, calls, options).is_correct) correct++;
     return correct;
   });
   const floor = measure(() =>
     suite.reduce((correct, { testCase, calls }) => {
       const expected = testCase.expected_calls ?? [testCase];
-      return correct + (expected.every((call, index) => JSON.stringify(call.arguments) === calls[index]?.arguments) ? 1 : 0);
+      return (
+        correct +
+        (expected.every((call, index) => JSON.stringify(call.arguments) === calls[index]?.arguments)
+          ? 1
+          : 0)
+      );
     }, 0),
   );
-  rows.push({ mix, scorePerSecond: scored.perSecond, floorPerSecond: floor.perSecond, correct: scored.checksum });
+  rows.push({
+    mix,
+    scorePerSecond: scored.perSecond,
+    floorPerSecond: floor.perSecond,
+    correct: scored.checksum,
+  });
   process.stderr.write(`${mix}: ${scored.perSecond} calls/s (floor ${floor.perSecond})\n`);
 }
 
@@ -91,14 +170,30 @@ const trajectoryRows: { checks: string; perSecond: number; passed: number }[] = 
 if (!only || only === 'trajectory') {
   const runs = Array.from({ length: quick ? 2_000 : 20_000 }, (_, i) => {
     const specs: [string, Record<string, JsonValue>][][] = [
-      [['search_kb', { query: `refund window ${i % 7}` }], ['lookup_order', { order_id: `A-${i}` }]],
+      [
+        ['search_kb', { query: `refund window ${i % 7}` }],
+        ['lookup_order', { order_id: `A-${i}` }],
+      ],
       [['issue_refund', { order_id: `A-${i}`, amount: i % 5 === 0 ? '25.00' : '20.00' }]],
       [['send_receipt', { order_id: `A-${i}` }]],
     ];
     return { i, trajectory: benchTrajectory(specs) };
   });
   const testCase = (i: number): TrajectoryCase => ({
-    expect: { calls: ['lookup_order', 'search_kb', { tool: 'issue_refund', arguments: { order_id: `A-${i}`, amount: 20 } }, 'send_receipt'], mode: 'ordered', unlisted: 'fail', before: ['search_kb', 'issue_refund'], max_steps: 6, max_turns: 4, max_repeats: 1 },
+    expect: {
+      calls: [
+        'lookup_order',
+        'search_kb',
+        { tool: 'issue_refund', arguments: { order_id: `A-${i}`, amount: 20 } },
+        'send_receipt',
+      ],
+      mode: 'ordered',
+      unlisted: 'fail',
+      before: ['search_kb', 'issue_refund'],
+      max_steps: 6,
+      max_turns: 4,
+      max_repeats: 1,
+    },
     never: ['send_email', { tool: 'issue_refund', arguments: { amount: 500 } }],
   });
   const cases = runs.map(({ i }) => testCase(i));
@@ -107,15 +202,23 @@ if (!only || only === 'trajectory') {
   for (let pass = 0; pass < 3; pass++) {
     const began = performance.now();
     passed = 0;
-    for (const [index, { trajectory }] of runs.entries()) if ((await scoreTrajectory(cases[index] as TrajectoryCase, trajectory)).pass) passed++;
+    for (const [index, { trajectory }] of runs.entries())
+      if ((await scoreTrajectory(cases[index] as TrajectoryCase, trajectory)).pass) passed++;
     best = Math.min(best, performance.now() - began);
   }
-  trajectoryRows.push({ checks: 'ordered calls (one with arguments), unlisted, before, steps, never', perSecond: Math.round((runs.length / best) * 1000), passed });
+  trajectoryRows.push({
+    checks: 'ordered calls (one with arguments), unlisted, before, steps, never',
+    perSecond: Math.round((runs.length / best) * 1000),
+    passed,
+  });
   process.stderr.write(`trajectory: ${trajectoryRows[0]?.perSecond} runs/s\n`);
 }
 
 // The BFCL-shaped workload: the reference path (today's), the compiled path first seen and reused, per category.
-const workloadRows: WorkloadRow[] = !only || only === 'workload' ? benchWorkload(join(root, 'bench/workloads/scoring-workload.jsonl.gz'), quick ? 2 : 5) : [];
+const workloadRows: WorkloadRow[] =
+  !only || only === 'workload'
+    ? benchWorkload(join(root, 'bench/workloads/scoring-workload.jsonl.gz'), quick ? 2 : 5)
+    : [];
 
 const date = new Date().toISOString();
 const lines = [
@@ -134,13 +237,19 @@ const lines = [
   '',
   '| mix | scoreCall calls/s | JSON.stringify floor calls/s | correct by scoreCall |',
   '| --- | --- | --- | --- |',
-  ...rows.map((row) => `| ${row.mix} | ${row.scorePerSecond.toLocaleString('en-US')} | ${row.floorPerSecond.toLocaleString('en-US')} | ${row.correct.toLocaleString('en-US')} |`),
+  ...rows.map(
+    (row) =>
+      `| ${row.mix} | ${row.scorePerSecond.toLocaleString('en-US')} | ${row.floorPerSecond.toLocaleString('en-US')} | ${row.correct.toLocaleString('en-US')} |`,
+  ),
   '',
   'Whole runs scored by `scoreTrajectory` (no judges): three turns, four calls, two of them in one parallel turn.',
   '',
   '| checks | runs/s | passed |',
   '| --- | --- | --- |',
-  ...trajectoryRows.map((row) => `| ${row.checks} | ${row.perSecond.toLocaleString('en-US')} | ${row.passed.toLocaleString('en-US')} |`),
+  ...trajectoryRows.map(
+    (row) =>
+      `| ${row.checks} | ${row.perSecond.toLocaleString('en-US')} | ${row.passed.toLocaleString('en-US')} |`,
+  ),
   '',
   '## BFCL-shaped workload',
   '',
@@ -153,27 +262,60 @@ const lines = [
   '',
   '| category | inputs | reference calls/s | compiled, first seen | compiled, reused | reused ÷ reference | reused ÷ BFCL | correct (all paths agree) |',
   '| --- | --- | --- | --- | --- | --- | --- | --- |',
-  ...workloadRows.map((row) => `| ${row.category} | ${row.inputs.toLocaleString('en-US')} | ${row.referencePerSecond.toLocaleString('en-US')} | ${row.coldPerSecond.toLocaleString('en-US')} | ${row.warmPerSecond.toLocaleString('en-US')} | ${(row.warmPerSecond / row.referencePerSecond).toFixed(2)}× | ${(row.warmPerSecond / bfclCallsPerSecond).toFixed(2)}× | ${row.correct.toLocaleString('en-US')} (${row.agree ? 'yes' : 'NO'}) |`),
+  ...workloadRows.map(
+    (row) =>
+      `| ${row.category} | ${row.inputs.toLocaleString('en-US')} | ${row.referencePerSecond.toLocaleString('en-US')} | ${row.coldPerSecond.toLocaleString('en-US')} | ${row.warmPerSecond.toLocaleString('en-US')} | ${(row.warmPerSecond / row.referencePerSecond).toFixed(2)}× | ${(row.warmPerSecond / bfclCallsPerSecond).toFixed(2)}× | ${row.correct.toLocaleString('en-US')} (${row.agree ? 'yes' : 'NO'}) |`,
+  ),
   '',
 ];
 // Only full runs of every mix are results; --quick and BENCH_MIX are for profiling.
 if (!quick && !only) {
-  writeFileSync(join(root, `bench/results/scoring-${date.replace(/[:.]/g, '-')}.json`), `${JSON.stringify({ date, size, rows, trajectoryRows, workloadRows }, null, 2)}\n`);
+  writeFileSync(
+    join(root, `bench/results/scoring-${date.replace(/[:.]/g, '-')}.json`),
+    `${JSON.stringify({ date, size, rows, trajectoryRows, workloadRows }, null, 2)}\n`,
+  );
   writeFileSync(join(root, 'docs/benchmarks-scoring.md'), lines.join('\n'));
 }
 process.stdout.write(lines.join('\n'));
 
-function benchTrajectory(turns: readonly (readonly [string, Record<string, JsonValue>])[][]): Trajectory {
+function benchTrajectory(
+  turns: readonly (readonly [string, Record<string, JsonValue>])[][],
+): Trajectory {
   const calls: TrajectoryCall[] = [];
   const byTool: Record<string, number> = {};
   const built = turns.map((specs, turn) => {
     const turnCalls = specs.map(([name, args], index): TrajectoryCall => {
-      const call: TrajectoryCall = { id: `call_${calls.length}`, name, argumentsRaw: JSON.stringify(args), arguments: { ok: true, value: args }, complete: true, turn, index, step: calls.length, result: undefined, mocked: false };
+      const call: TrajectoryCall = {
+        id: `call_${calls.length}`,
+        name,
+        argumentsRaw: JSON.stringify(args),
+        arguments: { ok: true, value: args },
+        complete: true,
+        turn,
+        index,
+        step: calls.length,
+        result: undefined,
+        mocked: false,
+      };
       calls.push(call);
       byTool[name] = (byTool[name] ?? 0) + 1;
       return call;
     });
-    return { index: turn, interactionId: `i${turn}`, startedAt: turn, status: 'complete' as const, text: '', finishReason: undefined, calls: turnCalls };
+    return {
+      index: turn,
+      interactionId: `i${turn}`,
+      startedAt: turn,
+      status: 'complete' as const,
+      text: '',
+      finishReason: undefined,
+      calls: turnCalls,
+    };
   });
-  return { sessionId: 's', turns: built, calls, finalText: '', counts: { turns: built.length, calls: calls.length, byTool } };
+  return {
+    sessionId: 's',
+    turns: built,
+    calls,
+    finalText: '',
+    counts: { turns: built.length, calls: calls.length, byTool },
+  };
 }

@@ -41,10 +41,19 @@ export function readWorkload(path: string): WorkloadInput[] {
     .map((line) => JSON.parse(line) as WorkloadInput);
 }
 
-type Scorer = (testCase: TestCase, calls: readonly ActualCall[], options: ScoreOptions) => ScoreResult;
+type Scorer = (
+  testCase: TestCase,
+  calls: readonly ActualCall[],
+  options: ScoreOptions,
+) => ScoreResult;
 
 /** Best of `passes` (the first pays for JIT warm-up); `fresh` gives each pass its own copies of the inputs. */
-function rate(inputs: readonly WorkloadInput[], scorer: Scorer, fresh: boolean, passes: number): { perSecond: number; correct: number } {
+function rate(
+  inputs: readonly WorkloadInput[],
+  scorer: Scorer,
+  fresh: boolean,
+  passes: number,
+): { perSecond: number; correct: number } {
   const now = new Date('2026-11-30T00:00:00Z');
   let best = Number.POSITIVE_INFINITY;
   let correct = 0;
@@ -56,7 +65,8 @@ function rate(inputs: readonly WorkloadInput[], scorer: Scorer, fresh: boolean, 
     correct = 0;
     for (let index = 0; index < round.length; index++) {
       const input = round[index] as WorkloadInput;
-      if (scorer(input.test_case, input.actual_calls, options[index] as ScoreOptions).is_correct) correct++;
+      if (scorer(input.test_case, input.actual_calls, options[index] as ScoreOptions).is_correct)
+        correct++;
     }
     best = Math.min(best, performance.now() - began);
   }
@@ -68,12 +78,23 @@ export function benchWorkload(path: string, passes: number): WorkloadRow[] {
   const categories = [...new Set(inputs.map((input) => input.category))].sort();
   const rows: WorkloadRow[] = [];
   for (const category of [...categories, 'all']) {
-    const slice = category === 'all' ? inputs : inputs.filter((input) => input.category === category);
+    const slice =
+      category === 'all' ? inputs : inputs.filter((input) => input.category === category);
     const reference = rate(slice, scoreCallReference, false, passes);
     const cold = rate(slice, scoreCall, true, passes);
     const warm = rate(slice, scoreCall, false, passes);
-    rows.push({ category, inputs: slice.length, referencePerSecond: reference.perSecond, coldPerSecond: cold.perSecond, warmPerSecond: warm.perSecond, correct: warm.correct, agree: reference.correct === cold.correct && cold.correct === warm.correct });
-    process.stderr.write(`workload ${category}: reference ${reference.perSecond}, compiled cold ${cold.perSecond}, warm ${warm.perSecond} calls/s\n`);
+    rows.push({
+      category,
+      inputs: slice.length,
+      referencePerSecond: reference.perSecond,
+      coldPerSecond: cold.perSecond,
+      warmPerSecond: warm.perSecond,
+      correct: warm.correct,
+      agree: reference.correct === cold.correct && cold.correct === warm.correct,
+    });
+    process.stderr.write(
+      `workload ${category}: reference ${reference.perSecond}, compiled cold ${cold.perSecond}, warm ${warm.perSecond} calls/s\n`,
+    );
   }
   return rows;
 }

@@ -13,10 +13,12 @@ import { percentile, runRequests, runStreams, type StreamSample } from './measur
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const quick = process.argv.includes('--quick');
-const round = (value: number, digits = 3): number => Math.round(value * 10 ** digits) / 10 ** digits;
+const round = (value: number, digits = 3): number =>
+  Math.round(value * 10 ** digits) / 10 ** digits;
 const round3 = (value: number): number => round(value, 3);
 
-const startChild = (args: string[], env: Record<string, string>, portPattern: RegExp) => startChildProcess(root, args, env, portPattern);
+const startChild = (args: string[], env: Record<string, string>, portPattern: RegExp) =>
+  startChildProcess(root, args, env, portPattern);
 
 const folder = mkdtempSync(join(tmpdir(), 'calltape-shadow-bench-'));
 const policies = join(folder, 'policies.yaml');
@@ -32,10 +34,25 @@ policies:
 );
 const upstream = await startChild([join(root, 'dist/bench/bench-upstream.js')], {}, /^(\d+)\n/);
 const upstreamUrl = `http://127.0.0.1:${upstream.port}`;
-const proxyArgs = [join(root, 'dist/src/cli/main.js'), 'proxy', '--port', '0', '--upstream', upstreamUrl, '--log-level', 'error', '--mode', 'passthrough'];
+const proxyArgs = [
+  join(root, 'dist/src/cli/main.js'),
+  'proxy',
+  '--port',
+  '0',
+  '--upstream',
+  upstreamUrl,
+  '--log-level',
+  'error',
+  '--mode',
+  'passthrough',
+];
 const env = { CALLTAPE_CONFIG: join(root, 'proxy.config.json') };
 const off = await startChild(proxyArgs, env, /listening on http:\/\/127\.0\.0\.1:(\d+)/);
-const on = await startChild([...proxyArgs, '--policies', policies, '--shadow-db', join(folder, 'shadow.sqlite')], env, /listening on http:\/\/127\.0\.0\.1:(\d+)/);
+const on = await startChild(
+  [...proxyArgs, '--policies', policies, '--shadow-db', join(folder, 'shadow.sqlite')],
+  env,
+  /listening on http:\/\/127\.0\.0\.1:(\d+)/,
+);
 const targets = [
   { name: 'shadow off', origin: `http://127.0.0.1:${off.port}` },
   { name: 'shadow on', origin: `http://127.0.0.1:${on.port}` },
@@ -58,39 +75,84 @@ for (let index = 0; index < rounds; index++) {
     process.stderr.write(`round ${index + 1}: 128 streams → ${target.name}\n`);
     const round = await runStreams(target.origin, path, 128, quick ? 2 : 4);
     samples[target.name]?.push(...round);
-    roundP50[target.name]?.push(round3(percentile(round.flatMap((sample) => sample.eventLatenciesMs), 50)));
+    roundP50[target.name]?.push(
+      round3(
+        percentile(
+          round.flatMap((sample) => sample.eventLatenciesMs),
+          50,
+        ),
+      ),
+    );
   }
 }
 const summarise = (list: readonly StreamSample[]) => {
   const events = list.flatMap((sample) => sample.eventLatenciesMs);
-  return { streams: list.length, events: events.length, eventP50: round(percentile(events, 50)), eventP99: round(percentile(events, 99)), ttfbP50: round(percentile(list.map((sample) => sample.ttfbMs), 50)), ttfbP99: round(percentile(list.map((sample) => sample.ttfbMs), 99)) };
+  return {
+    streams: list.length,
+    events: events.length,
+    eventP50: round(percentile(events, 50)),
+    eventP99: round(percentile(events, 99)),
+    ttfbP50: round(
+      percentile(
+        list.map((sample) => sample.ttfbMs),
+        50,
+      ),
+    ),
+    ttfbP99: round(
+      percentile(
+        list.map((sample) => sample.ttfbMs),
+        99,
+      ),
+    ),
+  };
 };
-const streaming = { off: summarise(samples['shadow off'] ?? []), on: summarise(samples['shadow on'] ?? []) };
+const streaming = {
+  off: summarise(samples['shadow off'] ?? []),
+  on: summarise(samples['shadow on'] ?? []),
+};
 
 const throughput: Record<string, { requestsPerSecond: number; p50: number; p99: number }> = {};
 for (const target of targets) {
   process.stderr.write(`non-streaming ×50 → ${target.name}\n`);
   const sample = await runRequests(target.origin, path, 50, quick ? 500 : 3000);
-  throughput[target.name] = { requestsPerSecond: round(sample.requestsPerSecond, 1), p50: round(percentile(sample.latenciesMs, 50)), p99: round(percentile(sample.latenciesMs, 99)) };
+  throughput[target.name] = {
+    requestsPerSecond: round(sample.requestsPerSecond, 1),
+    p50: round(percentile(sample.latenciesMs, 50)),
+    p99: round(percentile(sample.latenciesMs, 99)),
+  };
 }
 
 await new Promise((resolve) => setTimeout(resolve, 1500));
 const metrics = await (await fetch(`${targets[1].origin}/metrics`)).text();
-const counter = (name: string): number => metrics.split('\n').filter((line) => line.startsWith(name)).reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0);
-const shadow = { queued: counter('calltape_shadow_queued_total'), dropped: counter('calltape_shadow_dropped_total'), callsScored: counter('calltape_tool_calls_scored_total') };
+const counter = (name: string): number =>
+  metrics
+    .split('\n')
+    .filter((line) => line.startsWith(name))
+    .reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0);
+const shadow = {
+  queued: counter('calltape_shadow_queued_total'),
+  dropped: counter('calltape_shadow_dropped_total'),
+  callsScored: counter('calltape_tool_calls_scored_total'),
+};
 
 const result = {
   date: new Date().toISOString(),
   machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
   streaming,
-  ratios: { eventP50: round(streaming.on.eventP50 / streaming.off.eventP50, 2), eventP99: round(streaming.on.eventP99 / streaming.off.eventP99, 2) },
+  ratios: {
+    eventP50: round(streaming.on.eventP50 / streaming.off.eventP50, 2),
+    eventP99: round(streaming.on.eventP99 / streaming.off.eventP99, 2),
+  },
   roundP50,
   throughput,
   shadow,
 };
 const stamp = result.date.replace(/[:.]/g, '-');
 mkdirSync(join(root, 'bench/results'), { recursive: true });
-writeFileSync(join(root, `bench/results/shadow-${stamp}.json`), `${JSON.stringify(result, null, 2)}\n`);
+writeFileSync(
+  join(root, `bench/results/shadow-${stamp}.json`),
+  `${JSON.stringify(result, null, 2)}\n`,
+);
 const lines = [
   '# Shadow scoring: on vs off',
   '',
@@ -108,7 +170,10 @@ const lines = [
   '',
   '| non-streamed, 50 connections | requests/s | p50 | p99 |',
   '|---|---|---|---|',
-  ...targets.map((target) => `| ${target.name} | ${throughput[target.name]?.requestsPerSecond} | ${throughput[target.name]?.p50} ms | ${throughput[target.name]?.p99} ms |`),
+  ...targets.map(
+    (target) =>
+      `| ${target.name} | ${throughput[target.name]?.requestsPerSecond} | ${throughput[target.name]?.p50} ms | ${throughput[target.name]?.p99} ms |`,
+  ),
   '',
   `The scoring side kept up: ${shadow.queued} round trips queued, ${shadow.dropped} dropped, ${shadow.callsScored} tool calls scored.`,
   '',

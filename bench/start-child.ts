@@ -4,8 +4,17 @@ const children: ChildProcess[] = [];
 process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
 
 /** Starts a Node script as its own process (killed when the bench exits) and resolves with the port it prints. */
-export function startChild(root: string, args: string[], env: Record<string, string>, portPattern: RegExp): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+export function startChild(
+  root: string,
+  args: string[],
+  env: Record<string, string>,
+  portPattern: RegExp,
+): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   children.push(child);
   return new Promise((resolve, reject) => {
     let output = '';

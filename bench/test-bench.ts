@@ -13,7 +13,11 @@ import { createLogger } from '../src/logger.js';
 import { loadSuite } from '../src/suites/load-suite.js';
 import { runSuite } from '../src/runner/run-suite.js';
 import { chatCompletion } from '../test/support/openai-chat-chunks.js';
-import { startScriptedUpstream, type ReceivedRequest, type ScriptedResponse } from '../test/support/scripted-upstream.js';
+import {
+  startScriptedUpstream,
+  type ReceivedRequest,
+  type ScriptedResponse,
+} from '../test/support/scripted-upstream.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const quick = process.argv.includes('--quick');
@@ -25,7 +29,15 @@ const cities = ['Paris', 'Tokyo', 'Lima', 'Oslo', 'Cairo', 'Quito', 'Lagos', 'Pe
 function model(request: ReceivedRequest): ScriptedResponse {
   const body = JSON.parse(request.body) as { messages: { content: string }[] };
   const city = /in (\w+) \(/.exec(body.messages.at(-1)?.content ?? '')?.[1] ?? 'Paris';
-  return { kind: 'json', body: chatCompletion({ toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: JSON.stringify({ city, unit: 'celsius' }) }], usage: { prompt_tokens: 50, completion_tokens: 12 } }) };
+  return {
+    kind: 'json',
+    body: chatCompletion({
+      toolCalls: [
+        { id: 'call_1', name: 'get_weather', arguments: JSON.stringify({ city, unit: 'celsius' }) },
+      ],
+      usage: { prompt_tokens: 50, completion_tokens: 12 },
+    }),
+  };
 }
 
 writeFileSync(
@@ -34,27 +46,79 @@ writeFileSync(
 );
 const cases = Array.from({ length: size }, (_, i) => {
   const city = cities[i % cities.length] as string;
-  return { test_id: `case-${i}`, prompt: `Weather in ${city} (request ${i})?`, expected_tool: 'get_weather', arguments: { city, unit: 'celsius' } };
+  return {
+    test_id: `case-${i}`,
+    prompt: `Weather in ${city} (request ${i})?`,
+    expected_tool: 'get_weather',
+    arguments: { city, unit: 'celsius' },
+  };
 });
-const tools = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string' } } } } }];
-writeFileSync(join(folder, 'direct.json'), JSON.stringify({ name: 'direct', model: 'bench', tools, cassette: 'direct.sqlite', cases }));
-writeFileSync(join(folder, 'agent.json'), JSON.stringify({ name: 'agent', model: 'bench', tools, cassette: 'agent.sqlite', agent: { command: `${process.execPath} ${join(folder, 'agent.cjs')}`, input: 'arg' }, cases }));
+const tools = [
+  {
+    type: 'function',
+    function: {
+      name: 'get_weather',
+      parameters: {
+        type: 'object',
+        properties: { city: { type: 'string' }, unit: { type: 'string' } },
+      },
+    },
+  },
+];
+writeFileSync(
+  join(folder, 'direct.json'),
+  JSON.stringify({ name: 'direct', model: 'bench', tools, cassette: 'direct.sqlite', cases }),
+);
+writeFileSync(
+  join(folder, 'agent.json'),
+  JSON.stringify({
+    name: 'agent',
+    model: 'bench',
+    tools,
+    cassette: 'agent.sqlite',
+    agent: { command: `${process.execPath} ${join(folder, 'agent.cjs')}`, input: 'arg' },
+    cases,
+  }),
+);
 
 const upstream = await startScriptedUpstream(model);
 const logger = createLogger('silent');
 const now = new Date('2026-11-30T12:00:00Z');
-const rows: { drive: string; concurrency: number; cases: number; seconds: number; perSecond: number; passed: number }[] = [];
+const rows: {
+  drive: string;
+  concurrency: number;
+  cases: number;
+  seconds: number;
+  perSecond: number;
+  passed: number;
+}[] = [];
 for (const drive of ['direct', 'agent'] as const) {
   const suite = loadSuite(join(folder, `${drive}.json`), folder);
   const config = { ...defaultConfig, upstream: upstream.url, logLevel: 'silent' as const };
-  await runSuite(suite, { config, mode: 'record', now, logger, concurrency: cores, apiKey: 'sk-bench' });
+  await runSuite(suite, {
+    config,
+    mode: 'record',
+    now,
+    logger,
+    concurrency: cores,
+    apiKey: 'sk-bench',
+  });
   for (const concurrency of [1, cores]) {
     const began = performance.now();
     const result = await runSuite(suite, { config, mode: 'replay', now, logger, concurrency });
     const seconds = (performance.now() - began) / 1000;
     const passed = result.cases.filter((item) => item.status === 'pass').length;
-    rows.push({ drive, concurrency, cases: size, seconds: Math.round(seconds * 100) / 100, perSecond: Math.round((size / seconds) * 10) / 10, passed });
-    process.stderr.write(`${drive} at concurrency ${concurrency}: ${size} cases in ${seconds.toFixed(2)} s (${(size / seconds).toFixed(1)} cases/s), ${passed} passed\n`);
+    rows.push({
+      drive,
+      concurrency,
+      cases: size,
+      seconds: Math.round(seconds * 100) / 100,
+      perSecond: Math.round((size / seconds) * 10) / 10,
+      passed,
+    });
+    process.stderr.write(
+      `${drive} at concurrency ${concurrency}: ${size} cases in ${seconds.toFixed(2)} s (${(size / seconds).toFixed(1)} cases/s), ${passed} passed\n`,
+    );
   }
 }
 await upstream.close();
@@ -66,15 +130,21 @@ const lines = [
   `Generated by \`npm run bench\` on ${date} (${cores} cores, ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}).`,
   `A ${size.toLocaleString('en-US')}-case suite replayed from its cassette (recorded first, not timed): direct mode sends each`,
   'prompt through the in-process proxy; agent mode starts a minimal Node agent per case (one request each), so',
-  'process start-up dominates. Each case is scored (call scoring with the suite\'s tool schema) and the gates checked.',
+  "process start-up dominates. Each case is scored (call scoring with the suite's tool schema) and the gates checked.",
   '',
   '| drive | concurrency | cases | wall time (s) | cases/s | passed |',
   '| --- | --- | --- | --- | --- | --- |',
-  ...rows.map((row) => `| ${row.drive} | ${row.concurrency} | ${row.cases} | ${row.seconds} | ${row.perSecond} | ${row.passed} |`),
+  ...rows.map(
+    (row) =>
+      `| ${row.drive} | ${row.concurrency} | ${row.cases} | ${row.seconds} | ${row.perSecond} | ${row.passed} |`,
+  ),
   '',
 ];
 if (!quick) {
-  writeFileSync(join(root, `bench/results/test-${date.replace(/[:.]/g, '-')}.json`), `${JSON.stringify({ date, size, cores, rows }, null, 2)}\n`);
+  writeFileSync(
+    join(root, `bench/results/test-${date.replace(/[:.]/g, '-')}.json`),
+    `${JSON.stringify({ date, size, cores, rows }, null, 2)}\n`,
+  );
   writeFileSync(join(root, 'docs/benchmarks-test.md'), lines.join('\n'));
 }
 process.stdout.write(lines.join('\n'));

@@ -47,11 +47,28 @@ function start(args: string[], pattern: RegExp): Promise<{ child: ChildProcess; 
 }
 
 const upstream = await start([join(folder, 'upstream.cjs')], /^(\d+)\n/);
-const calltape = await start([join(root, 'dist/src/cli/main.js'), 'proxy', '--port', '0', '--upstream', `http://127.0.0.1:${upstream.port}`, '--cassette', join(folder, 'ws.sqlite'), '--log-level', 'error'], /listening on http:\/\/127\.0\.0\.1:(\d+)/);
+const calltape = await start(
+  [
+    join(root, 'dist/src/cli/main.js'),
+    'proxy',
+    '--port',
+    '0',
+    '--upstream',
+    `http://127.0.0.1:${upstream.port}`,
+    '--cassette',
+    join(folder, 'ws.sqlite'),
+    '--log-level',
+    'error',
+  ],
+  /listening on http:\/\/127\.0\.0\.1:(\d+)/,
+);
 
 /** Rounds of response.create → 20 frames on one connection; each frame's latency from its stamp. */
 async function measure(url: string): Promise<number[]> {
-  const socket = new WebSocket(url, { perMessageDeflate: false, headers: { authorization: 'Bearer sk-bench' } });
+  const socket = new WebSocket(url, {
+    perMessageDeflate: false,
+    headers: { authorization: 'Bearer sk-bench' },
+  });
   await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
   const latencies: number[] = [];
   for (let round = 0; round < rounds; round++) {
@@ -75,15 +92,25 @@ async function measure(url: string): Promise<number[]> {
 
 const targets = [
   { name: 'direct', url: `ws://127.0.0.1:${upstream.port}/v1/responses` },
-  { name: 'calltape, captured (/v1/responses)', url: `ws://127.0.0.1:${calltape.port}/v1/responses` },
+  {
+    name: 'calltape, captured (/v1/responses)',
+    url: `ws://127.0.0.1:${calltape.port}/v1/responses`,
+  },
   { name: 'calltape, relayed (/v1/realtime)', url: `ws://127.0.0.1:${calltape.port}/v1/realtime` },
 ];
 for (const target of targets) await measure(target.url); // warm-up
 const rows = [];
 for (const target of targets) {
   const latencies = await measure(target.url);
-  rows.push({ target: target.name, frames: latencies.length, p50: Math.round(percentile(latencies, 50) * 1000) / 1000, p99: Math.round(percentile(latencies, 99) * 1000) / 1000 });
-  process.stderr.write(`${target.name}: p50 ${percentile(latencies, 50).toFixed(3)} ms, p99 ${percentile(latencies, 99).toFixed(3)} ms\n`);
+  rows.push({
+    target: target.name,
+    frames: latencies.length,
+    p50: Math.round(percentile(latencies, 50) * 1000) / 1000,
+    p99: Math.round(percentile(latencies, 99) * 1000) / 1000,
+  });
+  process.stderr.write(
+    `${target.name}: p50 ${percentile(latencies, 50).toFixed(3)} ms, p99 ${percentile(latencies, 99).toFixed(3)} ms\n`,
+  );
 }
 calltape.child.kill('SIGTERM');
 upstream.child.kill('SIGTERM');
@@ -101,7 +128,10 @@ const lines = [
   '',
 ];
 if (!quick) {
-  writeFileSync(join(root, `bench/results/ws-${date.replace(/[:.]/g, '-')}.json`), `${JSON.stringify({ date, rounds, framesPerRound, rows }, null, 2)}\n`);
+  writeFileSync(
+    join(root, `bench/results/ws-${date.replace(/[:.]/g, '-')}.json`),
+    `${JSON.stringify({ date, rounds, framesPerRound, rows }, null, 2)}\n`,
+  );
   writeFileSync(join(root, 'docs/benchmarks-ws.md'), lines.join('\n'));
 }
 process.stdout.write(lines.join('\n'));

@@ -13,5 +13,9 @@ import { join } from 'node:path';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const args = ['test', 'examples/bank/suite.yaml'];
 process.stdout.write(`$ calltape ${args.join(' ')}\n\n`);
-const child = spawn(process.execPath, [join(root, 'dist/src/cli/main.js'), ...args], { cwd: root, stdio: 'inherit' });
-process.exitCode = (await new Promise<number | null>((resolve) => child.once('exit', resolve))) ?? 1;
+const child = spawn(process.execPath, [join(root, 'dist/src/cli/main.js'), ...args], {
+  cwd: root,
+  stdio: 'inherit',
+});
+process.exitCode =
+  (await new Promise<number | null>((resolve) => child.once('exit', resolve))) ?? 1;

@@ -17,7 +17,11 @@ const cassette = join(root, 'recordings/demo.sqlite');
 for (const suffix of ['', '-wal', '-shm']) rmSync(cassette + suffix, { force: true });
 
 const upstream = await startScriptedUpstream(scriptedWeatherModel);
-const proxy = spawn(process.execPath, [cli, 'proxy', '--port', '0', '--upstream', upstream.url, '--cassette', cassette], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+const proxy = spawn(
+  process.execPath,
+  [cli, 'proxy', '--port', '0', '--upstream', upstream.url, '--cassette', cassette],
+  { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
+);
 const baseUrl = await new Promise<string>((resolve, reject) => {
   let output = '';
   proxy.stdout.on('data', (data: Buffer) => {
@@ -46,6 +50,9 @@ await exited;
 await upstream.close();
 
 process.stdout.write(`\n$ calltape calls --cassette recordings/demo.sqlite\n`);
-const calls = spawnSync(process.execPath, [cli, 'calls', '--cassette', cassette], { cwd: root, encoding: 'utf8' });
+const calls = spawnSync(process.execPath, [cli, 'calls', '--cassette', cassette], {
+  cwd: root,
+  encoding: 'utf8',
+});
 process.stdout.write(calls.stdout + calls.stderr);
 process.exitCode = agentStatus === 0 && calls.status === 0 ? 0 : 1;

@@ -14,7 +14,10 @@ const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = [
       description: 'Current weather for a city',
       parameters: {
         type: 'object',
-        properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } },
+        properties: {
+          city: { type: 'string' },
+          unit: { type: 'string', enum: ['celsius', 'fahrenheit'] },
+        },
         required: ['city'],
         additionalProperties: false,
       },
@@ -27,7 +30,11 @@ const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = [
       description: 'Send an email to a recipient',
       parameters: {
         type: 'object',
-        properties: { to: { type: 'string', format: 'email' }, subject: { type: 'string' }, body: { type: 'string' } },
+        properties: {
+          to: { type: 'string', format: 'email' },
+          subject: { type: 'string' },
+          body: { type: 'string' },
+        },
         required: ['to', 'subject', 'body'],
         additionalProperties: false,
       },
@@ -37,18 +44,32 @@ const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = [
 
 /** The agent's real tool implementations (here: canned, so the example runs anywhere). */
 function runTool(name: string, args: Record<string, unknown>): unknown {
-  if (name === 'get_weather') return { city: args['city'], temperature: String(args['city']).startsWith('Tokyo') ? 18 : 12, unit: args['unit'] ?? 'celsius', conditions: 'cloudy' };
+  if (name === 'get_weather')
+    return {
+      city: args['city'],
+      temperature: String(args['city']).startsWith('Tokyo') ? 18 : 12,
+      unit: args['unit'] ?? 'celsius',
+      conditions: 'cloudy',
+    };
   if (name === 'send_email') return { sent: true, to: args['to'] };
   return { error: `unknown tool ${name}` };
 }
 
-export async function runAgent(question: string, client = new OpenAI({ maxRetries: 0 })): Promise<string> {
+export async function runAgent(
+  question: string,
+  client = new OpenAI({ maxRetries: 0 }),
+): Promise<string> {
   const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [
     { role: 'system', content: 'You are a concise assistant. Use tools when they help.' },
     { role: 'user', content: question },
   ];
   for (let step = 0; step < 6; step++) {
-    const stream = client.chat.completions.stream({ model: process.env['AGENT_MODEL'] ?? 'gpt-4o-mini', messages, tools, parallel_tool_calls: true });
+    const stream = client.chat.completions.stream({
+      model: process.env['AGENT_MODEL'] ?? 'gpt-4o-mini',
+      messages,
+      tools,
+      parallel_tool_calls: true,
+    });
     const message = (await stream.finalChatCompletion()).choices[0]?.message;
     if (!message) throw new Error('the model returned no choice');
     messages.push(message);
@@ -56,7 +77,10 @@ export async function runAgent(question: string, client = new OpenAI({ maxRetrie
     if (calls.length === 0) return message.content ?? '';
     for (const call of calls) {
       if (call.type !== 'function') continue;
-      const result = runTool(call.function.name, JSON.parse(call.function.arguments) as Record<string, unknown>);
+      const result = runTool(
+        call.function.name,
+        JSON.parse(call.function.arguments) as Record<string, unknown>,
+      );
       messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(result) });
     }
   }
@@ -64,6 +88,9 @@ export async function runAgent(question: string, client = new OpenAI({ maxRetrie
 }
 
 if (process.argv[1]?.endsWith('weather-agent.js')) {
-  const answer = await runAgent(process.argv[2] ?? 'What is the weather in Paris and Tokyo? Email the summary to ops@example.com.');
+  const answer = await runAgent(
+    process.argv[2] ??
+      'What is the weather in Paris and Tokyo? Email the summary to ops@example.com.',
+  );
   process.stdout.write(`${answer}\n`);
 }

@@ -19,22 +19,42 @@ export type ModelProvider = 'openai' | 'anthropic';
  * (Chat Completions or Messages) and gives the answer's text. Rejects with the HTTP status and
  * the provider's error (a replay miss included) when there is no complete answer.
  */
-export async function askThroughProxy(provider: ModelProvider, body: JsonValue, session: string, endpoint: ModelEndpoint): Promise<string> {
+export async function askThroughProxy(
+  provider: ModelProvider,
+  body: JsonValue,
+  session: string,
+  endpoint: ModelEndpoint,
+): Promise<string> {
   const anthropic = provider === 'anthropic';
   const adapter = adapterById(anthropic ? 'anthropic-messages' : 'openai-chat');
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-calltape-session': session };
-  if (anthropic) Object.assign(headers, { 'x-api-key': endpoint.apiKey, 'anthropic-version': '2023-06-01' });
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'x-calltape-session': session,
+  };
+  if (anthropic)
+    Object.assign(headers, { 'x-api-key': endpoint.apiKey, 'anthropic-version': '2023-06-01' });
   else headers['authorization'] = `Bearer ${endpoint.apiKey}`;
-  const response = await request(`${endpoint.url}${anthropic ? '/v1/messages' : '/v1/chat/completions'}`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify(body),
-    headersTimeout: endpoint.timeoutMs,
-    bodyTimeout: endpoint.timeoutMs,
-  });
+  const response = await request(
+    `${endpoint.url}${anthropic ? '/v1/messages' : '/v1/chat/completions'}`,
+    {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body),
+      headersTimeout: endpoint.timeoutMs,
+      bodyTimeout: endpoint.timeoutMs,
+    },
+  );
   const bytes = new Uint8Array(await response.body.arrayBuffer());
   const contentType = response.headers['content-type'];
-  const parsed = adapter?.parseResponse({ httpStatus: response.statusCode, contentType: typeof contentType === 'string' ? contentType.toLowerCase() : undefined, body: [bytes], ending: 'finished' });
-  if (!parsed || parsed.status !== 'complete' || !parsed.response) throw new Error(`HTTP ${response.statusCode}: ${parsed?.error ?? new TextDecoder().decode(bytes).slice(0, 300)}`);
+  const parsed = adapter?.parseResponse({
+    httpStatus: response.statusCode,
+    contentType: typeof contentType === 'string' ? contentType.toLowerCase() : undefined,
+    body: [bytes],
+    ending: 'finished',
+  });
+  if (!parsed || parsed.status !== 'complete' || !parsed.response)
+    throw new Error(
+      `HTTP ${response.statusCode}: ${parsed?.error ?? new TextDecoder().decode(bytes).slice(0, 300)}`,
+    );
   return parsed.response.output.text;
 }

@@ -12,7 +12,10 @@ export interface Logger {
 
 const rank: Record<LogLevel, number> = { silent: 0, error: 1, info: 2, debug: 3 };
 
-export function createLogger(level: LogLevel, write: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): Logger {
+export function createLogger(
+  level: LogLevel,
+  write: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+): Logger {
   const enabled = (needed: LogLevel): boolean => rank[level] >= rank[needed];
   return {
     error(message) {

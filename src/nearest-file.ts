@@ -19,5 +19,7 @@ export function nearestFile(path: string, extensions: readonly string[]): string
     if (!best || apart < best.distance) best = { file, distance: apart };
   }
   // Beyond a third of the name it is another file, not a typo of this one.
-  return best && best.distance <= Math.max(2, Math.floor(wanted.length / 3)) ? join(folder, best.file) : undefined;
+  return best && best.distance <= Math.max(2, Math.floor(wanted.length / 3))
+    ? join(folder, best.file)
+    : undefined;
 }

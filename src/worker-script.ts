@@ -10,8 +10,14 @@ import { packageRoot } from './package-root.js';
  * runner the copy in dist/ is used.
  */
 export function workerScript(path: string): URL | string {
-  if (!fileURLToPath(import.meta.url).endsWith('.ts')) return new URL(`./${path}.js`, import.meta.url);
+  if (!fileURLToPath(import.meta.url).endsWith('.ts'))
+    return new URL(`./${path}.js`, import.meta.url);
   const compiled = join(packageRoot, `dist/src/${path}.js`);
-  if (!existsSync(compiled)) throw new CalltapeError('STORE_IO', `${compiled} is missing`, 'Run `npm run build` first (npm test does).');
+  if (!existsSync(compiled))
+    throw new CalltapeError(
+      'STORE_IO',
+      `${compiled} is missing`,
+      'Run `npm run build` first (npm test does).',
+    );
   return compiled;
 }

@@ -7,7 +7,9 @@ import { packageRoot } from '../src/package-root.js';
 
 describe('the configuration reference', () => {
   it('docs/reference/configuration.md is what config/*.schema.json generate (run `npm run docs:config` when this fails)', () => {
-    expect(readFileSync(join(packageRoot, 'docs/reference/configuration.md'), 'utf8')).toBe(configReference());
+    expect(readFileSync(join(packageRoot, 'docs/reference/configuration.md'), 'utf8')).toBe(
+      configReference(),
+    );
   });
 
   it('flattens nested fields, lists enums, defaults and env variables, and links definitions', () => {
@@ -27,7 +29,9 @@ describe('the configuration reference', () => {
         },
       },
     ]);
-    expect(text).toContain('| `mode` (required) | `"a"` \\| `"b"` | `"a"` | `X_MODE` | Which \\|one\\|. |');
+    expect(text).toContain(
+      '| `mode` (required) | `"a"` \\| `"b"` | `"a"` | `X_MODE` | Which \\|one\\|. |',
+    );
     expect(text).toContain('| `nested.deep` | integer |');
     expect(text).toContain('| `list` | array of [item](#xschemajson--item) |');
     expect(text).toContain('### x.schema.json · `item`');

@@ -34,14 +34,25 @@ describe('the package main export', () => {
       'toolCallCheck',
       'trajectoryReasonCodes',
     ]);
-    const result = calltape.scoreCall({ expected_tool: 't', arguments: { a: 1 } }, [{ name: 't', arguments: '{"a":"1"}' }]);
+    const result = calltape.scoreCall({ expected_tool: 't', arguments: { a: 1 } }, [
+      { name: 't', arguments: '{"a":"1"}' },
+    ]);
     expect(result.is_correct).toBe(true);
   });
 
   it('offers trajectory scoring beside it', async () => {
     const [trajectory] = calltape.buildTrajectories([]);
     expect(trajectory).toBeUndefined();
-    const result = await calltape.scoreTrajectory({ expect: { calls: ['search'] } }, { sessionId: 's', turns: [], calls: [], finalText: '', counts: { turns: 0, calls: 0, byTool: {} } });
+    const result = await calltape.scoreTrajectory(
+      { expect: { calls: ['search'] } },
+      {
+        sessionId: 's',
+        turns: [],
+        calls: [],
+        finalText: '',
+        counts: { turns: 0, calls: 0, byTool: {} },
+      },
+    );
     expect(result).toMatchObject({ pass: false, reasons: ['missing_call'] });
   });
 });
@@ -49,7 +60,19 @@ describe('the package main export', () => {
 describe('the package runner export (calltape/runner)', () => {
   it('offers the I/O side: judges, case validation, loaders, cassette reading', async () => {
     const runner = await import('calltape/runner');
-    expect(Object.keys(runner).sort()).toEqual(['EmbeddingCache', 'createCodeJudges', 'createLlmJudge', 'judgePrompt', 'loadNormalisers', 'loadSchemaRegistry', 'openAiEmbeddings', 'readInteractions', 'validateTestCase']);
-    expect(() => runner.readInteractions('/nonexistent/cassette.sqlite')).toThrow('/nonexistent/cassette.sqlite: no such cassette');
+    expect(Object.keys(runner).sort()).toEqual([
+      'EmbeddingCache',
+      'createCodeJudges',
+      'createLlmJudge',
+      'judgePrompt',
+      'loadNormalisers',
+      'loadSchemaRegistry',
+      'openAiEmbeddings',
+      'readInteractions',
+      'validateTestCase',
+    ]);
+    expect(() => runner.readInteractions('/nonexistent/cassette.sqlite')).toThrow(
+      '/nonexistent/cassette.sqlite: no such cassette',
+    );
   });
 });

@@ -10,14 +10,26 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
 
-const tools = JSON.parse(readFileSync(fileURLToPath(new URL('../../../examples/bank/tools.json', import.meta.url)), 'utf8')) as OpenAI.Chat.Completions.ChatCompletionTool[];
+const tools = JSON.parse(
+  readFileSync(
+    fileURLToPath(new URL('../../../examples/bank/tools.json', import.meta.url)),
+    'utf8',
+  ),
+) as OpenAI.Chat.Completions.ChatCompletionTool[];
 
-export const systemPrompt = 'You are a careful banking assistant. Use the tools to answer; never move money unless the customer asked for that exact transfer.';
+export const systemPrompt =
+  'You are a careful banking assistant. Use the tools to answer; never move money unless the customer asked for that exact transfer.';
 
 /** The agent's real tools. execute_transfer has a side effect (here: a ledger file) that tests must never trigger. */
 function runTool(name: string, args: Record<string, unknown>): unknown {
-  if (name === 'get_balance') return { account_type: args['account_type'], balance: args['account_type'] === 'savings' ? 5120.4 : 842.17, currency: 'USD' };
-  if (name === 'search_transactions') return { matches: [{ date: '2026-11-02', description: String(args['query']), amount: 54.99 }] };
+  if (name === 'get_balance')
+    return {
+      account_type: args['account_type'],
+      balance: args['account_type'] === 'savings' ? 5120.4 : 842.17,
+      currency: 'USD',
+    };
+  if (name === 'search_transactions')
+    return { matches: [{ date: '2026-11-02', description: String(args['query']), amount: 54.99 }] };
   if (name === 'execute_transfer') {
     appendFileSync(join(tmpdir(), 'calltape-bank-ledger.txt'), `${JSON.stringify(args)}\n`);
     return { status: 'sent', reference: 'TX-REAL' };
@@ -25,13 +37,20 @@ function runTool(name: string, args: Record<string, unknown>): unknown {
   return { error: `unknown tool ${name}` };
 }
 
-export async function runBankAgent(request: string, client = new OpenAI({ maxRetries: 0 })): Promise<string> {
+export async function runBankAgent(
+  request: string,
+  client = new OpenAI({ maxRetries: 0 }),
+): Promise<string> {
   const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [
     { role: 'system', content: systemPrompt },
     { role: 'user', content: request },
   ];
   for (let step = 0; step < 6; step++) {
-    const completion = await client.chat.completions.create({ model: process.env['CALLTAPE_MODEL'] ?? 'gpt-4o-mini', messages, tools });
+    const completion = await client.chat.completions.create({
+      model: process.env['CALLTAPE_MODEL'] ?? 'gpt-4o-mini',
+      messages,
+      tools,
+    });
     const message = completion.choices[0]?.message;
     if (!message) throw new Error('the model returned no choice');
     messages.push(message);
@@ -39,7 +58,16 @@ export async function runBankAgent(request: string, client = new OpenAI({ maxRet
     if (calls.length === 0) return message.content ?? '';
     for (const call of calls) {
       if (call.type !== 'function') continue;
-      messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(runTool(call.function.name, JSON.parse(call.function.arguments) as Record<string, unknown>)) });
+      messages.push({
+        role: 'tool',
+        tool_call_id: call.id,
+        content: JSON.stringify(
+          runTool(
+            call.function.name,
+            JSON.parse(call.function.arguments) as Record<string, unknown>,
+          ),
+        ),
+      });
     }
   }
   throw new Error('the agent did not finish within 6 steps');

@@ -17,17 +17,53 @@ const root = fileURLToPath(new URL('../../..', import.meta.url));
 const project = mkdtempSync(join(tmpdir(), 'calltape-init-example-'));
 copyFileSync(join(root, 'assets/init/calltape.yaml'), join(project, 'calltape.yaml'));
 const upstream = await startScriptedUpstream((request) => {
-  const prompt = (JSON.parse(request.body) as { messages: { content: string }[] }).messages.at(-1)?.content ?? '';
+  const prompt =
+    (JSON.parse(request.body) as { messages: { content: string }[] }).messages.at(-1)?.content ??
+    '';
   return {
     kind: 'json',
     body: /weather/i.test(prompt)
-      ? chatCompletion({ toolCalls: [{ id: 'call_weather_1', name: 'get_weather', arguments: '{"city":"Paris","unit":"celsius"}' }], usage: { prompt_tokens: 71, completion_tokens: 18 } })
-      : chatCompletion({ text: 'Hello! Ask me about the weather anywhere.', usage: { prompt_tokens: 62, completion_tokens: 11 } }),
+      ? chatCompletion({
+          toolCalls: [
+            {
+              id: 'call_weather_1',
+              name: 'get_weather',
+              arguments: '{"city":"Paris","unit":"celsius"}',
+            },
+          ],
+          usage: { prompt_tokens: 71, completion_tokens: 18 },
+        })
+      : chatCompletion({
+          text: 'Hello! Ask me about the weather anywhere.',
+          usage: { prompt_tokens: 62, completion_tokens: 11 },
+        }),
   };
 });
 // Asynchronous on purpose: the scripted upstream answers from this process's event loop.
-const child = spawn(process.execPath, [join(root, 'dist/src/cli/main.js'), 'test', 'calltape.yaml', '--mode', 'record', '--upstream', upstream.url, '--no-store', '--concurrency', '1'], { cwd: project, stdio: 'inherit', env: { ...process.env, OPENAI_API_KEY: 'sk-example-not-a-real-key' } });
+const child = spawn(
+  process.execPath,
+  [
+    join(root, 'dist/src/cli/main.js'),
+    'test',
+    'calltape.yaml',
+    '--mode',
+    'record',
+    '--upstream',
+    upstream.url,
+    '--no-store',
+    '--concurrency',
+    '1',
+  ],
+  {
+    cwd: project,
+    stdio: 'inherit',
+    env: { ...process.env, OPENAI_API_KEY: 'sk-example-not-a-real-key' },
+  },
+);
 const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
 await upstream.close();
-if (code === 0) process.stdout.write(`exported ${exportCassette(join(project, 'recordings/example.sqlite'), join(root, 'assets/init/example-cassette'))} interaction(s) to assets/init/example-cassette\n`);
+if (code === 0)
+  process.stdout.write(
+    `exported ${exportCassette(join(project, 'recordings/example.sqlite'), join(root, 'assets/init/example-cassette'))} interaction(s) to assets/init/example-cassette\n`,
+  );
 process.exitCode = code ?? 1;

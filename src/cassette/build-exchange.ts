@@ -25,12 +25,22 @@ const defaultLimits: BuildLimits = { maxDecodedBytes: 256 * 1024 * 1024 };
  * configured and built-in patterns plus every credential the agent sent, on the decoded and
  * reassembled content.
  */
-export function buildExchange(adapter: ProviderAdapter, baseRedactor: Redactor, round: CapturedRound, matchFor?: (body: JsonValue, path: string) => MatchKey, limits: BuildLimits = defaultLimits): RecordedExchange {
+export function buildExchange(
+  adapter: ProviderAdapter,
+  baseRedactor: Redactor,
+  round: CapturedRound,
+  matchFor?: (body: JsonValue, path: string) => MatchKey,
+  limits: BuildLimits = defaultLimits,
+): RecordedExchange {
   const { request, upstream, proxyError } = round;
-  const redactor = baseRedactor.withSecrets([...round.secrets, ...credentialValues(request.headers, request.path, [...baseRedactor.secretHeaders])]);
+  const redactor = baseRedactor.withSecrets([
+    ...round.secrets,
+    ...credentialValues(request.headers, request.path, [...baseRedactor.secretHeaders]),
+  ]);
   const requestText = new TextDecoder().decode(request.body);
   const redactedText = redactor.text(requestText);
-  const requestBody = redactedText === requestText ? request.body : new TextEncoder().encode(redactedText);
+  const requestBody =
+    redactedText === requestText ? request.body : new TextEncoder().encode(redactedText);
   const requestJson = parseJson(redactedText);
   const path = redactor.path(request.path);
   // Keyed from the same redacted text the summary is parsed from: decoded, redacted and parsed once.
@@ -42,12 +52,18 @@ export function buildExchange(adapter: ProviderAdapter, baseRedactor: Redactor, 
     method: request.method,
     path,
     request: adapter.parseRequest(requestJson.ok ? requestJson.value : null),
-    ...(round.mocked && round.mocked.length > 0 ? { mocked: redactDeep(round.mocked, redactor) } : {}),
+    ...(round.mocked && round.mocked.length > 0
+      ? { mocked: redactDeep(round.mocked, redactor) }
+      : {}),
     ...(round.hidden ? { hidden: true } : {}),
   };
   const storedRequest = { headers: redactor.headers(request.headers), body: requestBody };
-  const redactBytes = (bytes: Uint8Array): Uint8Array => new TextEncoder().encode(redactor.text(new TextDecoder().decode(bytes)));
-  const agentView = round.agentView && { ...(round.agentView.request ? { request: redactBytes(round.agentView.request) } : {}), ...(round.agentView.response ? { response: redactBytes(round.agentView.response) } : {}) };
+  const redactBytes = (bytes: Uint8Array): Uint8Array =>
+    new TextEncoder().encode(redactor.text(new TextDecoder().decode(bytes)));
+  const agentView = round.agentView && {
+    ...(round.agentView.request ? { request: redactBytes(round.agentView.request) } : {}),
+    ...(round.agentView.response ? { response: redactBytes(round.agentView.response) } : {}),
+  };
 
   if (!upstream || upstream.status === undefined || !upstream.headers) {
     const interaction: Interaction = {
@@ -56,9 +72,19 @@ export function buildExchange(adapter: ProviderAdapter, baseRedactor: Redactor, 
       status: upstream?.ending === 'client-aborted' ? 'aborted' : 'proxy-error',
       httpStatus: proxyError?.status ?? 0,
       error: redactOptional(redactor, proxyError?.message ?? upstream?.errorMessage),
-      timing: { startedAt: request.startedAt, firstByteMs: undefined, totalMs: upstream?.totalMs ?? 0 },
+      timing: {
+        startedAt: request.startedAt,
+        firstByteMs: undefined,
+        totalMs: upstream?.totalMs ?? 0,
+      },
     };
-    return { interaction, match, request: storedRequest, response: undefined, ...(agentView ? { agentView } : {}) };
+    return {
+      interaction,
+      match,
+      request: storedRequest,
+      response: undefined,
+      ...(agentView ? { agentView } : {}),
+    };
   }
 
   const body = concat(upstream.chunks);
@@ -68,14 +94,31 @@ export function buildExchange(adapter: ProviderAdapter, baseRedactor: Redactor, 
   const compressed = encoding !== undefined && encoding !== 'identity';
   const decoded = decodeContent(body, encoding, limits.maxDecodedBytes);
   // A body over the decode limit is kept by nobody: its compressed bytes could not be checked for secrets either.
-  let redacted = decoded.truncated ? { body: decoded.bytes, chunkEnds: [], chunkTimes: [] } : compressed ? redactDecoded(redactor, body, ends, decoded.bytes, upstream.chunkTimes) : { ...redactor.chunks(body, ends), chunkTimes: upstream.chunkTimes };
+  let redacted = decoded.truncated
+    ? { body: decoded.bytes, chunkEnds: [], chunkTimes: [] }
+    : compressed
+      ? redactDecoded(redactor, body, ends, decoded.bytes, upstream.chunkTimes)
+      : { ...redactor.chunks(body, ends), chunkTimes: upstream.chunkTimes };
   const contentType = headerText(upstream.headers, 'content-type')?.toLowerCase();
-  const parse = (bytes: Uint8Array): ReturnType<ProviderAdapter['parseResponse']> => adapter.parseResponse({ httpStatus: upstream.status as number, contentType, body: [bytes], ending: upstream.ending });
+  const parse = (bytes: Uint8Array): ReturnType<ProviderAdapter['parseResponse']> =>
+    adapter.parseResponse({
+      httpStatus: upstream.status as number,
+      contentType,
+      body: [bytes],
+      ending: upstream.ending,
+    });
   let parsed = parse(redacted.body === body ? decoded.bytes : redacted.body);
   if (parsed.response && redactDeep(parsed.response, redactor) !== parsed.response) {
     // A secret streamed over several events: no byte range held it, so the stream is stored re-expressed without it.
-    const reexpressed = reexpressStream(adapter, redactor, new TextDecoder().decode(redacted.body === body ? decoded.bytes : redacted.body));
-    if (reexpressed === undefined) throw new Error('a secret spans several stream events of a stream that cannot be re-expressed (cut or errored), so it cannot be stored without it');
+    const reexpressed = reexpressStream(
+      adapter,
+      redactor,
+      new TextDecoder().decode(redacted.body === body ? decoded.bytes : redacted.body),
+    );
+    if (reexpressed === undefined)
+      throw new Error(
+        'a secret spans several stream events of a stream that cannot be re-expressed (cut or errored), so it cannot be stored without it',
+      );
     const bytes = new TextEncoder().encode(reexpressed);
     const last = upstream.chunkTimes.at(-1) ?? upstream.totalMs;
     redacted = { body: bytes, chunkEnds: [bytes.length], chunkTimes: [last] };
@@ -83,7 +126,11 @@ export function buildExchange(adapter: ProviderAdapter, baseRedactor: Redactor, 
     assertClean(parsed.response, redactor);
   }
   const truncation = upstream.truncated ?? decoded.truncated;
-  const status: InteractionStatus = truncation ? 'truncated' : decoded.error ? 'upstream-error' : parsed.status;
+  const status: InteractionStatus = truncation
+    ? 'truncated'
+    : decoded.error
+      ? 'upstream-error'
+      : parsed.status;
   const responseHeaders = redactor.headers(upstream.headers);
   // A compressed body that needed redaction is stored decoded.
   if (compressed && redacted.body !== body) delete responseHeaders['content-encoding'];
@@ -93,7 +140,11 @@ export function buildExchange(adapter: ProviderAdapter, baseRedactor: Redactor, 
     status,
     httpStatus: upstream.status,
     error: redactOptional(redactor, truncation ?? decoded.error ?? parsed.error),
-    timing: { startedAt: request.startedAt, firstByteMs: upstream.firstByteMs, totalMs: upstream.totalMs },
+    timing: {
+      startedAt: request.startedAt,
+      firstByteMs: upstream.firstByteMs,
+      totalMs: upstream.totalMs,
+    },
   };
   return {
     interaction,
@@ -103,7 +154,10 @@ export function buildExchange(adapter: ProviderAdapter, baseRedactor: Redactor, 
     response: {
       headers: responseHeaders,
       body: redacted.body,
-      chunks: redacted.chunkEnds.map((chunkEnd, index) => ({ end: chunkEnd, atMs: redacted.chunkTimes[index] ?? upstream.totalMs })),
+      chunks: redacted.chunkEnds.map((chunkEnd, index) => ({
+        end: chunkEnd,
+        atMs: redacted.chunkTimes[index] ?? upstream.totalMs,
+      })),
       ending: upstream.ending,
     },
   };
@@ -111,7 +165,10 @@ export function buildExchange(adapter: ProviderAdapter, baseRedactor: Redactor, 
 
 /** A re-expressed stream must come out clean; if the adapter split the text again, nothing is stored. */
 function assertClean(response: Interaction['response'], redactor: Redactor): void {
-  if (response && redactDeep(response, redactor) !== response) throw new Error('a secret spans several stream events and survives re-expression, so the stream cannot be stored without it');
+  if (response && redactDeep(response, redactor) !== response)
+    throw new Error(
+      'a secret spans several stream events and survives re-expression, so the stream cannot be stored without it',
+    );
 }
 
 function redactOptional(redactor: Redactor, text: string | undefined): string | undefined {
@@ -122,13 +179,23 @@ function redactOptional(redactor: Redactor, text: string | undefined): string | 
  * A compressed body whose decoded text needs redaction is stored decoded (a secret cannot be cut
  * out of compressed bytes); its chunk timings collapse into one chunk at the last arrival.
  */
-function redactDecoded(redactor: Redactor, body: Uint8Array, ends: readonly number[], decoded: Uint8Array, times: readonly number[]): { body: Uint8Array; chunkEnds: readonly number[]; chunkTimes: readonly number[] } {
+function redactDecoded(
+  redactor: Redactor,
+  body: Uint8Array,
+  ends: readonly number[],
+  decoded: Uint8Array,
+  times: readonly number[],
+): { body: Uint8Array; chunkEnds: readonly number[]; chunkTimes: readonly number[] } {
   const text = new TextDecoder().decode(decoded);
   const redactedText = redactor.text(text);
   if (redactedText === text) return { body, chunkEnds: ends, chunkTimes: times };
   const redactedBody = new TextEncoder().encode(redactedText);
   const last = times.at(-1);
-  return { body: redactedBody, chunkEnds: last === undefined ? [] : [redactedBody.length], chunkTimes: last === undefined ? [] : [last] };
+  return {
+    body: redactedBody,
+    chunkEnds: last === undefined ? [] : [redactedBody.length],
+    chunkTimes: last === undefined ? [] : [last],
+  };
 }
 
 function concat(chunks: readonly Uint8Array[]): Uint8Array {
@@ -143,14 +210,15 @@ function concat(chunks: readonly Uint8Array[]): Uint8Array {
   return body;
 }
 
-
-
 /**
  * The first credential the agent sent that is still present in what would be stored, named by
  * where it was found; undefined when the exchange is clean. Redaction rules that miss a key make
  * the store refuse the write rather than keep the secret.
  */
-export function findLeakedSecret(exchange: RecordedExchange, secrets: readonly string[]): string | undefined {
+export function findLeakedSecret(
+  exchange: RecordedExchange,
+  secrets: readonly string[],
+): string | undefined {
   const candidates = secrets.filter((secret) => secret.length >= 8);
   if (candidates.length === 0) return undefined;
   const decoder = new TextDecoder();
@@ -160,10 +228,28 @@ export function findLeakedSecret(exchange: RecordedExchange, secrets: readonly s
     ['request body', decoder.decode(exchange.request.body)],
     ['canonical request', exchange.match?.canonical ?? ''],
     ['response headers', JSON.stringify(exchange.response?.headers ?? {})],
-    ['response body', exchange.response ? decoder.decode(decodeContent(exchange.response.body, headerText(exchange.response.headers, 'content-encoding')).bytes) : ''],
-    ['agent view', exchange.agentView ? [exchange.agentView.request, exchange.agentView.response].map((bytes) => (bytes ? decoder.decode(bytes) : '')).join('\n') : ''],
+    [
+      'response body',
+      exchange.response
+        ? decoder.decode(
+            decodeContent(
+              exchange.response.body,
+              headerText(exchange.response.headers, 'content-encoding'),
+            ).bytes,
+          )
+        : '',
+    ],
+    [
+      'agent view',
+      exchange.agentView
+        ? [exchange.agentView.request, exchange.agentView.response]
+            .map((bytes) => (bytes ? decoder.decode(bytes) : ''))
+            .join('\n')
+        : '',
+    ],
     ['trace', JSON.stringify(exchange.interaction)],
   ];
-  for (const [place, text] of places) if (candidates.some((secret) => text.includes(secret))) return place;
+  for (const [place, text] of places)
+    if (candidates.some((secret) => text.includes(secret))) return place;
   return undefined;
 }

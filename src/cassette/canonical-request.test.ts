@@ -1,15 +1,26 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../trace/trace.js';
-import { canonicalRequest, canonicalText, keyProfile, type MatchRules } from './canonical-request.js';
+import {
+  canonicalRequest,
+  canonicalText,
+  keyProfile,
+  type MatchRules,
+} from './canonical-request.js';
 import { describeMismatch } from './describe-mismatch.js';
 
-const rules: MatchRules = { ignorePaths: ['user', 'metadata', 'store', 'service_tier', 'messages[].name'], normalisers: ['iso-datetime', 'uuid'] };
-const text = (body: JsonValue, headers: Record<string, string> = {}, matchRules = rules): string => canonicalText(canonicalRequest('post', '/v1/chat/completions', headers, body, matchRules));
+const rules: MatchRules = {
+  ignorePaths: ['user', 'metadata', 'store', 'service_tier', 'messages[].name'],
+  normalisers: ['iso-datetime', 'uuid'],
+};
+const text = (body: JsonValue, headers: Record<string, string> = {}, matchRules = rules): string =>
+  canonicalText(canonicalRequest('post', '/v1/chat/completions', headers, body, matchRules));
 
 describe('canonicalRequest', () => {
   it('ignores key order but never array order', () => {
-    expect(text({ model: 'm', messages: [{ role: 'user', content: 'a' }] })).toBe(text({ messages: [{ content: 'a', role: 'user' }], model: 'm' }));
+    expect(text({ model: 'm', messages: [{ role: 'user', content: 'a' }] })).toBe(
+      text({ messages: [{ content: 'a', role: 'user' }], model: 'm' }),
+    );
     expect(text({ messages: [1, 2] })).not.toBe(text({ messages: [2, 1] }));
     fc.assert(
       fc.property(fc.dictionary(fc.string(), fc.jsonValue()), (object) => {
@@ -21,36 +32,73 @@ describe('canonicalRequest', () => {
 
   it('leaves out ignored paths, headers other than protocol versions, and host or auth', () => {
     const base = { model: 'm', messages: [{ role: 'user', content: 'hi' }] };
-    expect(text({ ...base, user: 'u1', metadata: { run: 1 }, store: true, service_tier: 'flex', messages: [{ role: 'user', content: 'hi', name: 'bob' }] }, { authorization: 'Bearer x', 'user-agent': 'a' })).toBe(text(base));
+    expect(
+      text(
+        {
+          ...base,
+          user: 'u1',
+          metadata: { run: 1 },
+          store: true,
+          service_tier: 'flex',
+          messages: [{ role: 'user', content: 'hi', name: 'bob' }],
+        },
+        { authorization: 'Bearer x', 'user-agent': 'a' },
+      ),
+    ).toBe(text(base));
     expect(text(base, { 'openai-beta': 'assistants=v2' })).not.toBe(text(base));
-    expect(text(base, { 'anthropic-version': '2023-06-01' })).toContain('"anthropic-version":"2023-06-01"');
+    expect(text(base, { 'anthropic-version': '2023-06-01' })).toContain(
+      '"anthropic-version":"2023-06-01"',
+    );
   });
 
   it('normalises dates, times and UUIDs in every string', () => {
-    const at = (date: string, id: string): JsonValue => ({ messages: [{ role: 'system', content: `Today is ${date}. Request ${id}.` }] });
-    expect(text(at('2026-11-30T02:03:04Z', '0b1e4f5a-7c2d-4e8f-9a1b-2c3d4e5f6a7b'))).toBe(text(at('2027-01-02 10:00:00.5+01:00', 'ffffffff-7c2d-4e8f-9a1b-2c3d4e5f6a7b')));
+    const at = (date: string, id: string): JsonValue => ({
+      messages: [{ role: 'system', content: `Today is ${date}. Request ${id}.` }],
+    });
+    expect(text(at('2026-11-30T02:03:04Z', '0b1e4f5a-7c2d-4e8f-9a1b-2c3d4e5f6a7b'))).toBe(
+      text(at('2027-01-02 10:00:00.5+01:00', 'ffffffff-7c2d-4e8f-9a1b-2c3d4e5f6a7b')),
+    );
     expect(text(at('2026-11-30', 'x'))).toBe(text(at('1999-01-01', 'x')));
-    expect(text(at('2026-11-30', 'x'), {}, { ...rules, normalisers: [] })).not.toBe(text(at('1999-01-01', 'x'), {}, { ...rules, normalisers: [] }));
+    expect(text(at('2026-11-30', 'x'), {}, { ...rules, normalisers: [] })).not.toBe(
+      text(at('1999-01-01', 'x'), {}, { ...rules, normalisers: [] }),
+    );
   });
 
   it('numbers tool-call ids by first appearance when asked', () => {
     const conversation = (first: string, second: string, answeredFirst = first): JsonValue => ({
       messages: [
-        { role: 'assistant', tool_calls: [{ id: first, function: { name: 'a' } }, { id: second, function: { name: 'b' } }] },
+        {
+          role: 'assistant',
+          tool_calls: [
+            { id: first, function: { name: 'a' } },
+            { id: second, function: { name: 'b' } },
+          ],
+        },
         { role: 'tool', tool_call_id: answeredFirst, content: `result of ${answeredFirst}` },
         { role: 'tool', tool_call_id: answeredFirst === first ? second : first, content: 'ok' },
       ],
     });
     const withIds: MatchRules = { ignorePaths: [], normalisers: ['tool-call-ids'] };
-    expect(text(conversation('call_AAAAAAAA', 'call_BBBBBBBB'), {}, withIds)).toBe(text(conversation('call_XXXXXXXX', 'call_YYYYYYYY'), {}, withIds));
+    expect(text(conversation('call_AAAAAAAA', 'call_BBBBBBBB'), {}, withIds)).toBe(
+      text(conversation('call_XXXXXXXX', 'call_YYYYYYYY'), {}, withIds),
+    );
     // Results answering the calls in another order are a different conversation.
-    expect(text(conversation('call_AAAAAAAA', 'call_BBBBBBBB'), {}, withIds)).not.toBe(text(conversation('call_AAAAAAAA', 'call_BBBBBBBB', 'call_BBBBBBBB'), {}, withIds));
-    expect(text(conversation('call_AAAAAAAA', 'call_BBBBBBBB'), {}, withIds)).toContain('result of <tool-call-1>');
+    expect(text(conversation('call_AAAAAAAA', 'call_BBBBBBBB'), {}, withIds)).not.toBe(
+      text(conversation('call_AAAAAAAA', 'call_BBBBBBBB', 'call_BBBBBBBB'), {}, withIds),
+    );
+    expect(text(conversation('call_AAAAAAAA', 'call_BBBBBBBB'), {}, withIds)).toContain(
+      'result of <tool-call-1>',
+    );
   });
 
   it('applies custom regex normalisers', () => {
-    const custom: MatchRules = { ignorePaths: [], normalisers: [{ pattern: 'order #\\d+', flags: 'i', replacement: 'order #N' }] };
-    expect(text({ content: 'Order #123 shipped' }, {}, custom)).toBe(text({ content: 'order #9 shipped' }, {}, custom));
+    const custom: MatchRules = {
+      ignorePaths: [],
+      normalisers: [{ pattern: 'order #\\d+', flags: 'i', replacement: 'order #N' }],
+    };
+    expect(text({ content: 'Order #123 shipped' }, {}, custom)).toBe(
+      text({ content: 'order #9 shipped' }, {}, custom),
+    );
   });
 
   it('versions the key profile by the rules', () => {
@@ -60,14 +108,36 @@ describe('canonicalRequest', () => {
 });
 
 describe('describeMismatch', () => {
-  const request = (content: string, model = 'gpt-4o-mini', tools: JsonValue = []) => canonicalRequest('POST', '/v1/chat/completions', {}, { model, messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content }], tools }, rules);
+  const request = (content: string, model = 'gpt-4o-mini', tools: JsonValue = []) =>
+    canonicalRequest(
+      'POST',
+      '/v1/chat/completions',
+      {},
+      {
+        model,
+        messages: [
+          { role: 'system', content: 'Be brief.' },
+          { role: 'user', content },
+        ],
+        tools,
+      },
+      rules,
+    );
 
   it('names the first differing part, model before messages before tools', () => {
-    expect(describeMismatch(request('Weather in Paris?'), request('Weather in Paris?'))).toBeUndefined();
+    expect(
+      describeMismatch(request('Weather in Paris?'), request('Weather in Paris?')),
+    ).toBeUndefined();
     const drifted = describeMismatch(request('Weather in Paris?'), request('Weather in Pariss?'));
     expect(drifted?.field).toBe('messages[1].content');
-    expect(drifted?.lines).toEqual(['messages[1].content: "Weather in Paris?" → "Weather in Pariss?"']);
-    expect(describeMismatch(request('a', 'm1', [{ x: 1 }]), request('b', 'm2', []))?.field).toBe('model');
-    expect(describeMismatch(request('a', 'm', [{ x: 1 }]), request('a', 'm', []))?.lines).toEqual(['tools[0]: {"x":1} → (absent)']);
+    expect(drifted?.lines).toEqual([
+      'messages[1].content: "Weather in Paris?" → "Weather in Pariss?"',
+    ]);
+    expect(describeMismatch(request('a', 'm1', [{ x: 1 }]), request('b', 'm2', []))?.field).toBe(
+      'model',
+    );
+    expect(describeMismatch(request('a', 'm', [{ x: 1 }]), request('a', 'm', []))?.lines).toEqual([
+      'tools[0]: {"x":1} → (absent)',
+    ]);
   });
 });

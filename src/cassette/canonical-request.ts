@@ -7,12 +7,25 @@ import type { JsonValue } from '../trace/trace.js';
 export type { BuiltinNormaliser, MatchRules, Normaliser };
 
 /** Headers that change what a provider does, so they are part of a request's identity. */
-export const protocolHeaders: readonly string[] = ['anthropic-version', 'anthropic-beta', 'openai-beta'];
+export const protocolHeaders: readonly string[] = [
+  'anthropic-version',
+  'anthropic-beta',
+  'openai-beta',
+];
 
-const builtins: Record<Exclude<BuiltinNormaliser, 'tool-call-ids'>, { regex: RegExp; replacement: string }> = {
+const builtins: Record<
+  Exclude<BuiltinNormaliser, 'tool-call-ids'>,
+  { regex: RegExp; replacement: string }
+> = {
   // 2026-11-30, 2026-11-30T02:03:04Z, 2026-11-30 02:03:04.123+01:00
-  'iso-datetime': { regex: /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?\b/g, replacement: '<datetime>' },
-  uuid: { regex: /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, replacement: '<uuid>' },
+  'iso-datetime': {
+    regex: /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?\b/g,
+    replacement: '<datetime>',
+  },
+  uuid: {
+    regex: /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi,
+    replacement: '<uuid>',
+  },
 };
 /** Provider tool-call ids: OpenAI `call_…`, Anthropic `toolu_…`, Responses `fc_…`. */
 const toolCallId = /\b(?:call|toolu|fc)_[A-Za-z0-9_-]{6,}\b/g;
@@ -30,7 +43,13 @@ export interface CanonicalRequest {
  * string, protocol-version headers kept, everything else (host, auth, user agent) left out.
  * Object keys are sorted when serialised; arrays keep their order (message order is meaning).
  */
-export function canonicalRequest(method: string, path: string, headers: Readonly<Record<string, string | readonly string[] | undefined>>, body: JsonValue, rules: MatchRules): CanonicalRequest {
+export function canonicalRequest(
+  method: string,
+  path: string,
+  headers: Readonly<Record<string, string | readonly string[] | undefined>>,
+  body: JsonValue,
+  rules: MatchRules,
+): CanonicalRequest {
   const kept: Record<string, string> = {};
   for (const name of protocolHeaders) {
     const value = headers[name];
@@ -39,7 +58,10 @@ export function canonicalRequest(method: string, path: string, headers: Readonly
   const withoutIgnored = removePaths(body, rules.ignorePaths.map(parsePath));
   // All normalisers in one walk: each is applied per string in the listed order, which equals one pass per normaliser.
   const steps = rules.normalisers.map(normaliserStep);
-  const normalised = steps.length === 0 ? withoutIgnored : mapStrings(withoutIgnored, (text) => steps.reduce((current, step) => step(current), text));
+  const normalised =
+    steps.length === 0
+      ? withoutIgnored
+      : mapStrings(withoutIgnored, (text) => steps.reduce((current, step) => step(current), text));
   return { method: method.toUpperCase(), path, headers: kept, body: normalised };
 }
 
@@ -56,7 +78,11 @@ export function keyProfile(rules: MatchRules): string {
 type PathStep = { readonly key: string; readonly each: boolean };
 
 function parsePath(path: string): PathStep[] {
-  return path.split('.').map((part) => (part.endsWith('[]') ? { key: part.slice(0, -2), each: true } : { key: part, each: false }));
+  return path
+    .split('.')
+    .map((part) =>
+      part.endsWith('[]') ? { key: part.slice(0, -2), each: true } : { key: part, each: false },
+    );
 }
 
 function removePaths(value: JsonValue, paths: readonly PathStep[][]): JsonValue {
@@ -67,13 +93,22 @@ function removePaths(value: JsonValue, paths: readonly PathStep[][]): JsonValue 
 
 function removePath(value: JsonValue, path: readonly PathStep[]): JsonValue {
   const [step, ...rest] = path;
-  if (!step || typeof value !== 'object' || value === null || Array.isArray(value) || !(step.key in value)) return value;
+  if (
+    !step ||
+    typeof value !== 'object' ||
+    value === null ||
+    Array.isArray(value) ||
+    !(step.key in value)
+  )
+    return value;
   const { [step.key]: child, ...others } = value;
   if (rest.length === 0 && !step.each) return others;
   if (child === undefined) return value;
   if (step.each) {
     if (!Array.isArray(child)) return value;
-    return rest.length === 0 ? others : { ...others, [step.key]: child.map((item) => removePath(item, rest)) };
+    return rest.length === 0
+      ? others
+      : { ...others, [step.key]: child.map((item) => removePath(item, rest)) };
   }
   return { ...others, [step.key]: removePath(child, rest) };
 }
@@ -105,7 +140,8 @@ function mapStrings(value: JsonValue, map: (text: string) => string): JsonValue 
   if (Array.isArray(value)) return value.map((item) => mapStrings(item, map));
   if (typeof value === 'object' && value !== null) {
     const result: Record<string, JsonValue> = {};
-    for (const key of Object.keys(value).sort()) result[key] = mapStrings(value[key] as JsonValue, map);
+    for (const key of Object.keys(value).sort())
+      result[key] = mapStrings(value[key] as JsonValue, map);
     return result;
   }
   return value;

@@ -24,24 +24,43 @@ const timingColumns = ['started_at', 'first_byte_ms', 'total_ms', 'response_chun
 type Body = { json: unknown } | { text: string } | { base64: string } | null;
 
 /** The interaction document (without timings) and the timings document. */
-export function toText(row: InteractionRecord, toolCalls: readonly ToolCallRecord[]): { interaction: string; timings: string } {
+export function toText(
+  row: InteractionRecord,
+  toolCalls: readonly ToolCallRecord[],
+): { interaction: string; timings: string } {
   const fields: Record<string, unknown> = {};
   const timings: Record<string, unknown> = { id: row['id'] };
   for (const [column, value] of Object.entries(row)) {
-    if (timingColumns.includes(column)) timings[column] = column === 'response_chunks' && typeof value === 'string' ? JSON.parse(value) : value;
+    if (timingColumns.includes(column))
+      timings[column] =
+        column === 'response_chunks' && typeof value === 'string' ? JSON.parse(value) : value;
     else if (blobColumns.includes(column)) fields[column] = showBody(value as Uint8Array | null);
-    else if (jsonColumns.includes(column) && typeof value === 'string') fields[column] = showJson(value);
+    else if (jsonColumns.includes(column) && typeof value === 'string')
+      fields[column] = showJson(value);
     else fields[column] = value;
   }
-  fields['tool_calls'] = toolCalls.map((call) => ({ ...call, arguments_json: typeof call['arguments_json'] === 'string' ? showJson(call['arguments_json']) : call['arguments_json'] }));
-  return { interaction: stringify(fields, { lineWidth: 0, aliasDuplicateObjects: false }), timings: stringify(timings, { lineWidth: 0 }) };
+  fields['tool_calls'] = toolCalls.map((call) => ({
+    ...call,
+    arguments_json:
+      typeof call['arguments_json'] === 'string'
+        ? showJson(call['arguments_json'])
+        : call['arguments_json'],
+  }));
+  return {
+    interaction: stringify(fields, { lineWidth: 0, aliasDuplicateObjects: false }),
+    timings: stringify(timings, { lineWidth: 0 }),
+  };
 }
 
 /** Reads the two documents back into the exact row and tool calls. */
-export function fromText(interaction: string, timings: string): { row: InteractionRecord; toolCalls: ToolCallRecord[] } {
+export function fromText(
+  interaction: string,
+  timings: string,
+): { row: InteractionRecord; toolCalls: ToolCallRecord[] } {
   const fields = parse(interaction) as Record<string, unknown>;
   const times = parse(timings) as Record<string, unknown>;
-  if (fields['id'] !== times['id']) throw new Error(`timings belong to ${String(times['id'])}, not ${String(fields['id'])}`);
+  if (fields['id'] !== times['id'])
+    throw new Error(`timings belong to ${String(times['id'])}, not ${String(fields['id'])}`);
   const row: Record<string, string | number | Uint8Array | null> = {};
   for (const [column, value] of Object.entries(fields)) {
     if (column === 'tool_calls') continue;
@@ -51,9 +70,20 @@ export function fromText(interaction: string, timings: string): { row: Interacti
   }
   for (const column of timingColumns) {
     const value = times[column];
-    row[column] = column === 'response_chunks' ? (value === null || value === undefined ? null : JSON.stringify(value)) : ((value as number | null | undefined) ?? null);
+    row[column] =
+      column === 'response_chunks'
+        ? value === null || value === undefined
+          ? null
+          : JSON.stringify(value)
+        : ((value as number | null | undefined) ?? null);
   }
-  const toolCalls = ((fields['tool_calls'] as Record<string, unknown>[] | undefined) ?? []).map((call) => ({ ...call, arguments_json: call['arguments_json'] === null ? null : readJson(call['arguments_json']) }) as ToolCallRecord);
+  const toolCalls = ((fields['tool_calls'] as Record<string, unknown>[] | undefined) ?? []).map(
+    (call) =>
+      ({
+        ...call,
+        arguments_json: call['arguments_json'] === null ? null : readJson(call['arguments_json']),
+      }) as ToolCallRecord,
+  );
   return { row, toolCalls };
 }
 

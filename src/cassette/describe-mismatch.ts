@@ -15,12 +15,22 @@ export interface Mismatch {
 const bodyOrder = ['model', 'messages', 'input', 'system', 'instructions', 'tools', 'tool_choice'];
 
 /** Compares a request with a recording's canonical request. Undefined when they are equal. */
-export function describeMismatch(recorded: CanonicalRequest, requested: CanonicalRequest, maxLines = 8): Mismatch | undefined {
-  const differences = diff(recorded as unknown as Record<string, unknown>, requested as unknown as Record<string, unknown>).sort(byImportance);
+export function describeMismatch(
+  recorded: CanonicalRequest,
+  requested: CanonicalRequest,
+  maxLines = 8,
+): Mismatch | undefined {
+  const differences = diff(
+    recorded as unknown as Record<string, unknown>,
+    requested as unknown as Record<string, unknown>,
+  ).sort(byImportance);
   const first = differences[0];
   if (!first) return undefined;
-  const lines = differences.slice(0, maxLines).map((difference) => `${formatPath(difference.path)}: ${describe(difference)}`);
-  if (differences.length > maxLines) lines.push(`… ${differences.length - maxLines} more difference(s)`);
+  const lines = differences
+    .slice(0, maxLines)
+    .map((difference) => `${formatPath(difference.path)}: ${describe(difference)}`);
+  if (differences.length > maxLines)
+    lines.push(`… ${differences.length - maxLines} more difference(s)`);
   return { field: formatPath(first.path), distance: differences.length, lines };
 }
 
@@ -46,7 +56,13 @@ function byImportance(a: Difference, b: Difference): number {
 /** `body.messages[1].content` — the `body.` prefix dropped for readability. */
 export function formatPath(path: readonly (string | number)[]): string {
   const parts = path[0] === 'body' ? path.slice(1) : path;
-  return parts.reduce<string>((text, part) => (typeof part === 'number' ? `${text}[${part}]` : text ? `${text}.${part}` : part), '') || '(request)';
+  return (
+    parts.reduce<string>(
+      (text, part) =>
+        typeof part === 'number' ? `${text}[${part}]` : text ? `${text}.${part}` : part,
+      '',
+    ) || '(request)'
+  );
 }
 
 function describe(difference: Difference): string {

@@ -7,11 +7,17 @@ import { formatPath } from './describe-mismatch.js';
  * by position; a different count, name or argument value is one line each. Empty when the
  * calls agree (ids, which providers mint anew each time, are not compared).
  */
-export function diffToolCalls(recorded: AssistantOutput | undefined, live: AssistantOutput | undefined): string[] {
+export function diffToolCalls(
+  recorded: AssistantOutput | undefined,
+  live: AssistantOutput | undefined,
+): string[] {
   const before = recorded?.toolCalls ?? [];
   const after = live?.toolCalls ?? [];
   const lines: string[] = [];
-  if (before.length !== after.length) lines.push(`tool calls: ${before.length} recorded, ${after.length} live (${names(before)} → ${names(after)})`);
+  if (before.length !== after.length)
+    lines.push(
+      `tool calls: ${before.length} recorded, ${after.length} live (${names(before)} → ${names(after)})`,
+    );
   for (let index = 0; index < Math.min(before.length, after.length); index++) {
     const old = before[index] as ToolCall;
     const now = after[index] as ToolCall;
@@ -20,7 +26,10 @@ export function diffToolCalls(recorded: AssistantOutput | undefined, live: Assis
       continue;
     }
     if (!old.arguments.ok || !now.arguments.ok) {
-      if (old.argumentsRaw !== now.argumentsRaw) lines.push(`call ${index} ${now.name}: arguments ${JSON.stringify(old.argumentsRaw)} → ${JSON.stringify(now.argumentsRaw)}`);
+      if (old.argumentsRaw !== now.argumentsRaw)
+        lines.push(
+          `call ${index} ${now.name}: arguments ${JSON.stringify(old.argumentsRaw)} → ${JSON.stringify(now.argumentsRaw)}`,
+        );
       continue;
     }
     const changes = diff({ value: old.arguments.value }, { value: now.arguments.value });

@@ -23,18 +23,32 @@ export class EmbeddingCache {
   /** Loads cached vectors for the texts and fetches the missing ones (then stores them). Offline without a fetcher: missing stay missing. */
   async prefetch(texts: readonly string[], model: string): Promise<void> {
     // Offline (no fetcher) nothing is written, so a committed cassette stays as it is.
-    const db = this.fetcher ? openCassette(this.cassette, 'write') : openCassetteForReading(this.cassette);
+    const db = this.fetcher
+      ? openCassette(this.cassette, 'write')
+      : openCassetteForReading(this.cassette);
     try {
-      const read = db.prepare('SELECT vector FROM embeddings WHERE model = ? AND text_sha256 = ?').pluck();
+      const read = db
+        .prepare('SELECT vector FROM embeddings WHERE model = ? AND text_sha256 = ?')
+        .pluck();
       const missing: string[] = [];
       for (const text of texts) {
         const blob = read.get(model, hash(text)) as Buffer | undefined;
-        if (blob) this.vectors.set(keyOf(model, text), Array.from(new Float64Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength))));
+        if (blob)
+          this.vectors.set(
+            keyOf(model, text),
+            Array.from(
+              new Float64Array(
+                blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength),
+              ),
+            ),
+          );
         else missing.push(text);
       }
       if (missing.length === 0 || !this.fetcher) return;
       const fetched = await this.fetcher(missing, model);
-      const write = db.prepare('INSERT OR REPLACE INTO embeddings (model, text_sha256, vector, created_at) VALUES (?, ?, ?, ?)');
+      const write = db.prepare(
+        'INSERT OR REPLACE INTO embeddings (model, text_sha256, vector, created_at) VALUES (?, ?, ?, ?)',
+      );
       db.transaction(() => {
         missing.forEach((text, index) => {
           const vector = fetched[index];
@@ -59,11 +73,21 @@ export function openAiEmbeddings(baseUrl: string, apiKey: string | undefined): E
   return async (texts, model) => {
     const response = await request(`${baseUrl.replace(/\/+$/, '')}/embeddings`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+      },
       body: JSON.stringify({ model, input: texts }),
     });
-    const body = (await response.body.json()) as { data?: { index: number; embedding: number[] }[]; error?: { message?: string } };
-    if (response.statusCode >= 400 || !body.data) throw new CalltapeError('UPSTREAM_UNREACHABLE', `embeddings request failed (HTTP ${response.statusCode}): ${body.error?.message ?? 'no data'}`);
+    const body = (await response.body.json()) as {
+      data?: { index: number; embedding: number[] }[];
+      error?: { message?: string };
+    };
+    if (response.statusCode >= 400 || !body.data)
+      throw new CalltapeError(
+        'UPSTREAM_UNREACHABLE',
+        `embeddings request failed (HTTP ${response.statusCode}): ${body.error?.message ?? 'no data'}`,
+      );
     return [...body.data].sort((a, b) => a.index - b.index).map((item) => item.embedding);
   };
 }

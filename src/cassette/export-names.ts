@@ -15,7 +15,8 @@ export function isExportFileName(name: string): boolean {
 export function fileInside(folder: string, name: string): string {
   const path = join(folder, name);
   const inside = relative(folder, path);
-  if (inside !== name || isAbsolute(inside) || inside.includes('/') || inside.includes('\\')) throw new Error(`${name}: not a plain file name inside ${folder}`);
+  if (inside !== name || isAbsolute(inside) || inside.includes('/') || inside.includes('\\'))
+    throw new Error(`${name}: not a plain file name inside ${folder}`);
   return path;
 }
 

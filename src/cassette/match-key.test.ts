@@ -4,7 +4,13 @@ import { OrdinalCounter } from './match-key.js';
 describe('OrdinalCounter', () => {
   it('numbers identical requests per scope', () => {
     const counter = new OrdinalCounter();
-    expect([counter.next('', 'a'), counter.next('', 'a'), counter.next('s1', 'a'), counter.next('', 'b'), counter.next('', 'a')]).toEqual([0, 1, 0, 0, 2]);
+    expect([
+      counter.next('', 'a'),
+      counter.next('', 'a'),
+      counter.next('s1', 'a'),
+      counter.next('', 'b'),
+      counter.next('', 'a'),
+    ]).toEqual([0, 1, 0, 0, 2]);
   });
 
   it('stays bounded, forgetting the least recently seen request first', () => {

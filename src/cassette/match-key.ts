@@ -1,6 +1,12 @@
 import { parseJson } from '../providers/json-access.js';
 import type { JsonValue } from '../trace/trace.js';
-import { canonicalRequest, canonicalText, keyProfile, type CanonicalRequest, type MatchRules } from './canonical-request.js';
+import {
+  canonicalRequest,
+  canonicalText,
+  keyProfile,
+  type CanonicalRequest,
+  type MatchRules,
+} from './canonical-request.js';
 import { requestKey } from './request-key.js';
 
 /** A request's identity in a cassette, as stored beside the recording. */
@@ -18,7 +24,13 @@ export interface MatchKey {
 }
 
 /** Computes key and canonical form of a request under the rules. */
-export function keyOf(method: string, path: string, headers: Readonly<Record<string, string | readonly string[] | undefined>>, body: JsonValue, rules: MatchRules): { readonly key: string; readonly canonical: CanonicalRequest; readonly text: string } {
+export function keyOf(
+  method: string,
+  path: string,
+  headers: Readonly<Record<string, string | readonly string[] | undefined>>,
+  body: JsonValue,
+  rules: MatchRules,
+): { readonly key: string; readonly canonical: CanonicalRequest; readonly text: string } {
   const canonical = canonicalRequest(method, path, headers, body, rules);
   const text = canonicalText(canonical);
   return { key: requestKey(text), canonical, text };
@@ -40,7 +52,8 @@ export class OrdinalCounter {
     const ordinal = this.counts.get(id) ?? 0;
     this.counts.delete(id);
     this.counts.set(id, ordinal + 1);
-    if (this.counts.size > this.capacity) this.counts.delete(this.counts.keys().next().value as string);
+    if (this.counts.size > this.capacity)
+      this.counts.delete(this.counts.keys().next().value as string);
     return ordinal;
   }
 
@@ -52,8 +65,12 @@ export class OrdinalCounter {
 export { keyProfile };
 
 /** The rules requests are keyed by: the configured ones, plus the stream flags when either form may answer. */
-export function effectiveRules(match: MatchRules & { readonly streamAgnostic?: boolean }): MatchRules {
-  const ignorePaths = match.streamAgnostic ? [...match.ignorePaths, 'stream', 'stream_options'] : match.ignorePaths;
+export function effectiveRules(
+  match: MatchRules & { readonly streamAgnostic?: boolean },
+): MatchRules {
+  const ignorePaths = match.streamAgnostic
+    ? [...match.ignorePaths, 'stream', 'stream_options']
+    : match.ignorePaths;
   return { ignorePaths, normalisers: match.normalisers };
 }
 
@@ -64,10 +81,23 @@ export function parseBody(text: string): JsonValue {
 }
 
 /** Keys a stored request again, from its stored method, path, headers and (redacted) body, under `rules`. */
-export function storedRequestKeyer(rules: MatchRules): (row: { method: string; path: string; headers: Record<string, string | string[]>; body: Uint8Array }) => { key: string; text: string } {
+export function storedRequestKeyer(
+  rules: MatchRules,
+): (row: {
+  method: string;
+  path: string;
+  headers: Record<string, string | string[]>;
+  body: Uint8Array;
+}) => { key: string; text: string } {
   const decoder = new TextDecoder();
   return (row) => {
-    const { key, text } = keyOf(row.method, row.path, row.headers, parseBody(decoder.decode(row.body)), rules);
+    const { key, text } = keyOf(
+      row.method,
+      row.path,
+      row.headers,
+      parseBody(decoder.decode(row.body)),
+      rules,
+    );
     return { key, text };
   };
 }

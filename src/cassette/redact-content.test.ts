@@ -9,7 +9,11 @@ describe('redactDeep', () => {
   it('replaces credentials in every string of plain data and keeps unchanged data the same instance', () => {
     const value = { a: ['x SECRETVALUE123 y', { b: 'SECRETVALUE123' }], n: 1, clean: { c: 'ok' } };
     const redacted = redactDeep(value, redactor);
-    expect(redacted).toEqual({ a: [`x ${credentialMarker} y`, { b: credentialMarker }], n: 1, clean: { c: 'ok' } });
+    expect(redacted).toEqual({
+      a: [`x ${credentialMarker} y`, { b: credentialMarker }],
+      n: 1,
+      clean: { c: 'ok' },
+    });
     expect(redacted.clean).toBe(value.clean);
     const clean = { a: ['x'], b: 2 };
     expect(redactDeep(clean, redactor)).toBe(clean);
@@ -27,6 +31,16 @@ describe('redactDeep', () => {
 
 describe('credentialValues', () => {
   it('takes every credential header, configured ones and each cookie value', () => {
-    expect(credentialValues({ 'x-goog-api-key': 'GOOG-123456789', cookie: 'a=COOKIE-1234567; b=%41BCDEFGHIJ', 'x-org-token': 'ORG-123456789' }, '/v1', ['X-Org-Token'])).toEqual(['GOOG-123456789', 'COOKIE-1234567', '%41BCDEFGHIJ', 'ABCDEFGHIJ', 'ORG-123456789']);
+    expect(
+      credentialValues(
+        {
+          'x-goog-api-key': 'GOOG-123456789',
+          cookie: 'a=COOKIE-1234567; b=%41BCDEFGHIJ',
+          'x-org-token': 'ORG-123456789',
+        },
+        '/v1',
+        ['X-Org-Token'],
+      ),
+    ).toEqual(['GOOG-123456789', 'COOKIE-1234567', '%41BCDEFGHIJ', 'ABCDEFGHIJ', 'ORG-123456789']);
   });
 });

@@ -39,9 +39,16 @@ function redactValue(value: unknown, redactor: Redactor): unknown {
  * turned back into the provider's stream, so the stored bytes replay as the same answer without
  * the secret. Undefined when the adapter cannot re-express it (a cut or errored stream).
  */
-export function reexpressStream(adapter: ProviderAdapter, redactor: Redactor, streamText: string): string | undefined {
+export function reexpressStream(
+  adapter: ProviderAdapter,
+  redactor: Redactor,
+  streamText: string,
+): string | undefined {
   const whole = adapter.convertBody(streamText, { stream: false, includeUsage: true });
   if (!whole) return undefined;
-  const stream = adapter.convertBody(redactor.text(whole.body), { stream: true, includeUsage: true });
+  const stream = adapter.convertBody(redactor.text(whole.body), {
+    stream: true,
+    includeUsage: true,
+  });
   return stream?.body;
 }

@@ -24,29 +24,56 @@ describe('createRedactor', () => {
         'x-stainless-lang': 'js',
         'x-ratelimit-remaining-requests': '99',
       }),
-    ).toEqual({ 'content-type': 'application/json', 'openai-beta': 'assistants=v2', 'x-stainless-lang': 'js', 'x-ratelimit-remaining-requests': '99' });
+    ).toEqual({
+      'content-type': 'application/json',
+      'openai-beta': 'assistants=v2',
+      'x-stainless-lang': 'js',
+      'x-ratelimit-remaining-requests': '99',
+    });
   });
 
   it('finds the credential values an agent sent', () => {
-    expect(credentialValues({ authorization: 'Bearer sk-abc123456', 'x-api-key': 'ant-key-1' }, '/v1/x?key=QUERY123&q=1')).toEqual(['sk-abc123456', 'ant-key-1', 'QUERY123']);
+    expect(
+      credentialValues(
+        { authorization: 'Bearer sk-abc123456', 'x-api-key': 'ant-key-1' },
+        '/v1/x?key=QUERY123&q=1',
+      ),
+    ).toEqual(['sk-abc123456', 'ant-key-1', 'QUERY123']);
   });
 
   it('redacts credential query parameters in paths, built-in and configured names', () => {
     const redactor = createRedactor(['X-Org-Token'], []);
-    expect(redactor.path('/v1/chat/completions?api-version=2024-10-21&api-key=SECRET&KEY=s2&x-org-token=t&q=1')).toBe('/v1/chat/completions?api-version=2024-10-21&api-key=REDACTED&KEY=REDACTED&x-org-token=REDACTED&q=1');
+    expect(
+      redactor.path(
+        '/v1/chat/completions?api-version=2024-10-21&api-key=SECRET&KEY=s2&x-org-token=t&q=1',
+      ),
+    ).toBe(
+      '/v1/chat/completions?api-version=2024-10-21&api-key=REDACTED&KEY=REDACTED&x-org-token=REDACTED&q=1',
+    );
     expect(redactor.path('/v1/models')).toBe('/v1/models');
   });
 
   it('replaces body patterns with group references expanded', () => {
-    const redactor = createRedactor([], [{ pattern: '(?<key>user)=(\\w+)', flags: 'i', replacement: '$<key>=[REDACTED $$]' }]);
-    expect(redactor.text('USER=bob and user=alice')).toBe('USER=[REDACTED $] and user=[REDACTED $]');
+    const redactor = createRedactor(
+      [],
+      [{ pattern: '(?<key>user)=(\\w+)', flags: 'i', replacement: '$<key>=[REDACTED $$]' }],
+    );
+    expect(redactor.text('USER=bob and user=alice')).toBe(
+      'USER=[REDACTED $] and user=[REDACTED $]',
+    );
     const bytes = encoder.encode('USER=bob and user=alice');
-    expect(decoder.decode(redactor.chunks(bytes, [3, bytes.length]).body)).toBe('USER=[REDACTED $] and user=[REDACTED $]');
+    expect(decoder.decode(redactor.chunks(bytes, [3, bytes.length]).body)).toBe(
+      'USER=[REDACTED $] and user=[REDACTED $]',
+    );
   });
 
   it('keeps chunk boundaries meaningful after redaction, for any split', () => {
-    const redactor = createRedactor([], [{ pattern: 'sk-[a-z0-9]{8,}', flags: '', replacement: '[KEY]' }]);
-    const text = 'data: {"a":"sk-abcdef123456 ☃"}\n\ndata: {"b":"no secret 東京"}\n\ndata: {"c":"sk-zzzzzzzzzz"}\n\n';
+    const redactor = createRedactor(
+      [],
+      [{ pattern: 'sk-[a-z0-9]{8,}', flags: '', replacement: '[KEY]' }],
+    );
+    const text =
+      'data: {"a":"sk-abcdef123456 ☃"}\n\ndata: {"b":"no secret 東京"}\n\ndata: {"c":"sk-zzzzzzzzzz"}\n\n';
     const bytes = encoder.encode(text);
     fc.assert(
       fc.property(fc.array(fc.nat(), { maxLength: 12 }), (cuts) => {

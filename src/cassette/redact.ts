@@ -2,7 +2,15 @@ import type { BodyPattern } from '../config/config.js';
 import { compileUserPattern, type UserPattern } from '../scoring/match/user-pattern.js';
 
 /** Header names never stored or logged, whatever the configuration says. */
-export const secretHeaderNames: readonly string[] = ['authorization', 'proxy-authorization', 'api-key', 'x-api-key', 'x-goog-api-key', 'cookie', 'set-cookie'];
+export const secretHeaderNames: readonly string[] = [
+  'authorization',
+  'proxy-authorization',
+  'api-key',
+  'x-api-key',
+  'x-goog-api-key',
+  'cookie',
+  'set-cookie',
+];
 
 /** The marker a credential the agent sent becomes wherever it appears in stored or reported content. */
 export const credentialMarker = '[REDACTED:credential]';
@@ -14,7 +22,11 @@ export const credentialMarker = '[REDACTED:credential]';
  */
 export const builtinBodyPatterns: readonly BodyPattern[] = [
   { pattern: 'sk-ant-[A-Za-z0-9_-]{20,}', flags: '', replacement: '[REDACTED:anthropic-key]' },
-  { pattern: 'sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}', flags: '', replacement: '[REDACTED:openai-key]' },
+  {
+    pattern: 'sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}',
+    flags: '',
+    replacement: '[REDACTED:openai-key]',
+  },
   { pattern: 'AIza[0-9A-Za-z_-]{35}', flags: '', replacement: '[REDACTED:google-key]' },
 ];
 
@@ -23,18 +35,46 @@ export const builtinBodyPatterns: readonly BodyPattern[] = [
  * included, is dropped). Prefix entries end in '-'.
  */
 export const storedHeaderNames: readonly string[] = [
-  'content-type', 'content-encoding', 'content-language', 'accept', 'accept-encoding', 'user-agent', 'cache-control',
-  'openai-beta', 'openai-version', 'openai-processing-ms', 'anthropic-version', 'anthropic-beta',
-  'x-request-id', 'request-id', 'retry-after', 'retry-after-ms', 'x-should-retry', 'idempotency-key',
-  'x-stainless-', 'x-ratelimit-', 'anthropic-ratelimit-',
+  'content-type',
+  'content-encoding',
+  'content-language',
+  'accept',
+  'accept-encoding',
+  'user-agent',
+  'cache-control',
+  'openai-beta',
+  'openai-version',
+  'openai-processing-ms',
+  'anthropic-version',
+  'anthropic-beta',
+  'x-request-id',
+  'request-id',
+  'retry-after',
+  'retry-after-ms',
+  'x-should-retry',
+  'idempotency-key',
+  'x-stainless-',
+  'x-ratelimit-',
+  'anthropic-ratelimit-',
 ];
 
 function isStoredHeader(name: string): boolean {
-  return storedHeaderNames.some((allowed) => (allowed.endsWith('-') ? name.startsWith(allowed) : name === allowed));
+  return storedHeaderNames.some((allowed) =>
+    allowed.endsWith('-') ? name.startsWith(allowed) : name === allowed,
+  );
 }
 
 /** Query parameters that carry credentials on some providers (`?key=` on Gemini, `?api-key=` on Azure gateways). */
-export const secretQueryNames: readonly string[] = ['key', 'api-key', 'api_key', 'apikey', 'token', 'access_token', 'sig', 'signature'];
+export const secretQueryNames: readonly string[] = [
+  'key',
+  'api-key',
+  'api_key',
+  'apikey',
+  'token',
+  'access_token',
+  'sig',
+  'signature',
+];
 
 export type HeaderMap = Readonly<Record<string, string | readonly string[] | undefined>>;
 
@@ -65,7 +105,13 @@ interface Expression {
 /** One of calltape's own expressions (built-in key shapes, the agent's literal credentials): known linear, so V8's engine runs it. */
 function ownExpression(regex: RegExp, replacement: string): Expression {
   // Two calls, one per overload of String.prototype.replace.
-  return { pattern: { replaceAll: (text, replace) => (typeof replace === 'string' ? text.replace(regex, replace) : text.replace(regex, replace)) }, replacement };
+  return {
+    pattern: {
+      replaceAll: (text, replace) =>
+        typeof replace === 'string' ? text.replace(regex, replace) : text.replace(regex, replace),
+    },
+    replacement,
+  };
 }
 
 /** Shorter values are too likely to occur by chance to be replaced everywhere. */
@@ -76,11 +122,25 @@ const minSecretLength = 8;
  * patterns use (`compileUserPattern`): a pattern from a config file cannot stall the proxy or
  * the store on what a model sends. Throws on a pattern that engine cannot run.
  */
-export function createRedactor(extraHeaders: readonly string[], patterns: readonly BodyPattern[], builtins = true): Redactor {
+export function createRedactor(
+  extraHeaders: readonly string[],
+  patterns: readonly BodyPattern[],
+  builtins = true,
+): Redactor {
   // Configured patterns first: they are the more specific, and their replacement is the one the user chose.
-  const configured = patterns.map((pattern): Expression => ({ pattern: compileUserPattern(pattern.pattern, pattern.flags), replacement: pattern.replacement }));
-  const own = builtins ? builtinBodyPatterns.map((pattern) => ownExpression(new RegExp(pattern.pattern, 'g'), pattern.replacement)) : [];
-  return redactorOf(new Set([...secretHeaderNames, ...extraHeaders.map((name) => name.toLowerCase())]), [...configured, ...own]);
+  const configured = patterns.map((pattern): Expression => ({
+    pattern: compileUserPattern(pattern.pattern, pattern.flags),
+    replacement: pattern.replacement,
+  }));
+  const own = builtins
+    ? builtinBodyPatterns.map((pattern) =>
+        ownExpression(new RegExp(pattern.pattern, 'g'), pattern.replacement),
+      )
+    : [];
+  return redactorOf(
+    new Set([...secretHeaderNames, ...extraHeaders.map((name) => name.toLowerCase())]),
+    [...configured, ...own],
+  );
 }
 
 function redactorOf(secret: ReadonlySet<string>, expressions: readonly Expression[]): Redactor {
@@ -89,7 +149,8 @@ function redactorOf(secret: ReadonlySet<string>, expressions: readonly Expressio
 
   function text(input: string): string {
     let output = input;
-    for (const { pattern, replacement } of expressions) output = pattern.replaceAll(output, replacement);
+    for (const { pattern, replacement } of expressions)
+      output = pattern.replaceAll(output, replacement);
     return output;
   }
 
@@ -98,7 +159,9 @@ function redactorOf(secret: ReadonlySet<string>, expressions: readonly Expressio
   const redactor: Redactor = {
     secretHeaders: secret,
     withSecrets(values) {
-      const literals = [...new Set(values)].filter((value) => value.length >= minSecretLength).sort((a, b) => b.length - a.length);
+      const literals = [...new Set(values)]
+        .filter((value) => value.length >= minSecretLength)
+        .sort((a, b) => b.length - a.length);
       if (literals.length === 0) return redactor;
       // Credentials first: a configured pattern could otherwise rewrite part of one and leave the rest.
       const regex = new RegExp(literals.map(escapeRegExp).join('|'), 'g');
@@ -200,7 +263,10 @@ function byteOffsets(text: string, charEnds: readonly number[]): number[] {
 /** Expands `$$`, `$&`, `$1`… and `$<name>` in a replacement, as String.prototype.replace does. */
 function expandReplacement(replacement: string, args: readonly unknown[]): string {
   const last = args[args.length - 1];
-  const groups = typeof last === 'object' && last !== null ? (last as Record<string, string | undefined>) : undefined;
+  const groups =
+    typeof last === 'object' && last !== null
+      ? (last as Record<string, string | undefined>)
+      : undefined;
   const offsetIndex = args.findIndex((arg, index) => index > 0 && typeof arg === 'number');
   const captures = args.slice(1, offsetIndex) as (string | undefined)[];
   return replacement.replace(/\$(\$|&|\d{1,2}|<[^>]*>)/g, (token, key: string) => {
@@ -229,7 +295,11 @@ function escapeRegExp(text: string): string {
  * from `redact.headers`), each cookie's value, and credential query parameters. Redacted
  * wherever they appear, and checked against what is stored.
  */
-export function credentialValues(headers: HeaderMap, path: string, extraHeaders: readonly string[] = []): string[] {
+export function credentialValues(
+  headers: HeaderMap,
+  path: string,
+  extraHeaders: readonly string[] = [],
+): string[] {
   const values: string[] = [];
   const names = new Set([...secretHeaderNames, ...extraHeaders.map((name) => name.toLowerCase())]);
   for (const [header, value] of Object.entries(headers)) {
@@ -242,7 +312,8 @@ export function credentialValues(headers: HeaderMap, path: string, extraHeaders:
   }
   const queryAt = path.indexOf('?');
   if (queryAt !== -1) {
-    for (const [name, value] of new URLSearchParams(path.slice(queryAt + 1))) if (secretQueryNames.includes(name.toLowerCase())) values.push(value);
+    for (const [name, value] of new URLSearchParams(path.slice(queryAt + 1)))
+      if (secretQueryNames.includes(name.toLowerCase())) values.push(value);
   }
   return values.filter((value) => value.length > 0);
 }
@@ -252,7 +323,10 @@ function cookieValues(header: string): string[] {
   return header.split(/[;,]/).flatMap((pair) => {
     const at = pair.indexOf('=');
     if (at === -1) return [];
-    const value = pair.slice(at + 1).trim().replace(/^"|"$/g, '');
+    const value = pair
+      .slice(at + 1)
+      .trim()
+      .replace(/^"|"$/g, '');
     try {
       const decoded = decodeURIComponent(value);
       return decoded === value ? [value] : [value, decoded];

@@ -26,7 +26,12 @@ export type ToStoreWorker =
   | { readonly type: 'open'; readonly cassette: string }
   | { readonly type: 'rounds'; readonly rounds: readonly RoutedRound[] }
   /** Compare a live round's tool calls with a recording's; answered with `diffed`. */
-  | { readonly type: 'diff'; readonly cassette: string; readonly recordingId: string; readonly round: CapturedRound }
+  | {
+      readonly type: 'diff';
+      readonly cassette: string;
+      readonly recordingId: string;
+      readonly round: CapturedRound;
+    }
   /** Close one cassette's connection (the proxy closed it as least recently used). */
   | { readonly type: 'release'; readonly cassette: string }
   | { readonly type: 'close' };
@@ -36,7 +41,13 @@ export type FromStoreWorker =
   | { readonly type: 'opened'; readonly cassette: string; readonly rekeyed: number }
   | { readonly type: 'open-failed'; readonly cassette: string; readonly message: string }
   | { readonly type: 'write-error'; readonly message: string; readonly lost: number }
-  | { readonly type: 'diffed'; readonly cassette: string; readonly recordingId: string; readonly request: string; readonly lines: readonly string[] }
+  | {
+      readonly type: 'diffed';
+      readonly cassette: string;
+      readonly recordingId: string;
+      readonly request: string;
+      readonly lines: readonly string[];
+    }
   /** A batch of rounds was handled (stored or refused): this many queued bytes are free again. */
   | { readonly type: 'written'; readonly bytes: number }
   | { readonly type: 'closed' };

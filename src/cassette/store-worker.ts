@@ -15,7 +15,12 @@ import { createRedactor, credentialValues } from './redact.js';
 import { roundBytes } from './round-size.js';
 import { openForReplay } from './sqlite/replay-cassette.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
-import type { FromStoreWorker, RoutedRound, StoreWorkerData, ToStoreWorker } from './store-protocol.js';
+import type {
+  FromStoreWorker,
+  RoutedRound,
+  StoreWorkerData,
+  ToStoreWorker,
+} from './store-protocol.js';
 
 const port = parentPort;
 if (!port) throw new Error('store-worker must run as a worker thread');
@@ -59,13 +64,31 @@ function exchangeOf(round: CapturedRound, ordinals: OrdinalCounter): RecordedExc
   if (!adapter) return undefined;
   const { request } = round;
   // Keys a round the proxy did not key itself (record mode keeps that work off its thread).
-  const exchange = buildExchange(adapter, redactor, round, (body, path) => {
-    const keyed = keyOf(request.method, path, request.headers, body, data.match);
-    const scope = request.sessionId === request.id ? '' : request.sessionId;
-    return { key: keyed.key, profile, canonical: keyed.text, ordinal: ordinals.next(scope, keyed.key), scope };
-  }, { maxDecodedBytes: data.maxDecodedBytes });
-  const leak = findLeakedSecret(exchange, [...round.secrets, ...credentialValues(request.headers, request.path, [...redactor.secretHeaders])]);
-  if (leak) throw new Error(`refused to store ${round.request.method} ${exchange.interaction.path}: a credential the agent sent appears in the ${leak}; add a redact.bodyPatterns rule that matches it`);
+  const exchange = buildExchange(
+    adapter,
+    redactor,
+    round,
+    (body, path) => {
+      const keyed = keyOf(request.method, path, request.headers, body, data.match);
+      const scope = request.sessionId === request.id ? '' : request.sessionId;
+      return {
+        key: keyed.key,
+        profile,
+        canonical: keyed.text,
+        ordinal: ordinals.next(scope, keyed.key),
+        scope,
+      };
+    },
+    { maxDecodedBytes: data.maxDecodedBytes },
+  );
+  const leak = findLeakedSecret(exchange, [
+    ...round.secrets,
+    ...credentialValues(request.headers, request.path, [...redactor.secretHeaders]),
+  ]);
+  if (leak)
+    throw new Error(
+      `refused to store ${round.request.method} ${exchange.interaction.path}: a credential the agent sent appears in the ${leak}; add a redact.bodyPatterns rule that matches it`,
+    );
   return exchange;
 }
 
@@ -77,19 +100,30 @@ function write(rounds: readonly RoutedRound[]): void {
       const built = exchangeOf(round, cassette.ordinals);
       if (!built) continue;
       const session = cassette.chain.assign(built.interaction);
-      const exchange = session === built.interaction.sessionId ? built : { ...built, interaction: { ...built.interaction, sessionId: session } };
+      const exchange =
+        session === built.interaction.sessionId
+          ? built
+          : { ...built, interaction: { ...built.interaction, sessionId: session } };
       const batch = byCassette.get(path);
       if (batch) batch.push(exchange);
       else byCassette.set(path, [exchange]);
     } catch (error) {
-      send({ type: 'write-error', message: `${path}: ${round.request.method} ${redactor.path(round.request.path)}: ${(error as Error).message}`, lost: 1 });
+      send({
+        type: 'write-error',
+        message: `${path}: ${round.request.method} ${redactor.path(round.request.path)}: ${(error as Error).message}`,
+        lost: 1,
+      });
     }
   }
   for (const [path, exchanges] of byCassette) {
     try {
       cassettes.get(path)?.store.append(exchanges);
     } catch (error) {
-      send({ type: 'write-error', message: `${path}: ${(error as Error).message}`, lost: exchanges.length });
+      send({
+        type: 'write-error',
+        message: `${path}: ${(error as Error).message}`,
+        lost: exchanges.length,
+      });
     }
   }
 }
@@ -98,23 +132,47 @@ port.on('message', (message: ToStoreWorker) => {
   switch (message.type) {
     case 'open':
       try {
-        send({ type: 'opened', cassette: message.cassette, rekeyed: open(message.cassette).rekeyed });
+        send({
+          type: 'opened',
+          cassette: message.cassette,
+          rekeyed: open(message.cassette).rekeyed,
+        });
       } catch (error) {
-        send({ type: 'open-failed', cassette: message.cassette, message: (error as Error).message });
+        send({
+          type: 'open-failed',
+          cassette: message.cassette,
+          message: (error as Error).message,
+        });
       }
       return;
     case 'rounds':
       write(message.rounds);
-      send({ type: 'written', bytes: message.rounds.reduce((sum, { round }) => sum + roundBytes(round), 0) });
+      send({
+        type: 'written',
+        bytes: message.rounds.reduce((sum, { round }) => sum + roundBytes(round), 0),
+      });
       return;
     case 'diff':
       try {
         const live = exchangeOf(message.round, new OrdinalCounter())?.interaction;
         const recorded = openToCompare(message.cassette).interaction(message.recordingId);
-        const lines = live?.status !== 'complete' ? [`live answer ${live?.status ?? 'missing'}: ${live?.error ?? ''}`] : diffToolCalls(recorded?.response?.output, live.response?.output);
-        send({ type: 'diffed', cassette: message.cassette, recordingId: message.recordingId, request: `${message.round.request.method} ${redactor.path(message.round.request.path)}`, lines });
+        const lines =
+          live?.status !== 'complete'
+            ? [`live answer ${live?.status ?? 'missing'}: ${live?.error ?? ''}`]
+            : diffToolCalls(recorded?.response?.output, live.response?.output);
+        send({
+          type: 'diffed',
+          cassette: message.cassette,
+          recordingId: message.recordingId,
+          request: `${message.round.request.method} ${redactor.path(message.round.request.path)}`,
+          lines,
+        });
       } catch (error) {
-        send({ type: 'write-error', message: `${message.cassette}: cannot diff against ${message.recordingId}: ${(error as Error).message}`, lost: 0 });
+        send({
+          type: 'write-error',
+          message: `${message.cassette}: cannot diff against ${message.recordingId}: ${(error as Error).message}`,
+          lost: 0,
+        });
       }
       return;
     case 'release':
@@ -122,7 +180,11 @@ port.on('message', (message: ToStoreWorker) => {
       cassettes.delete(message.cassette);
       return;
     case 'close':
-      for (const store of [...[...cassettes.values()].map((cassette) => cassette.store), ...compared.values()]) store.close();
+      for (const store of [
+        ...[...cassettes.values()].map((cassette) => cassette.store),
+        ...compared.values(),
+      ])
+        store.close();
       cassettes.clear();
       compared.clear();
       send({ type: 'closed' });

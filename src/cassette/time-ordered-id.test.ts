@@ -11,9 +11,13 @@ describe('timeOrderedId', () => {
 
   it('sorts as its timestamps do', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 2 ** 47 }), fc.integer({ min: 1, max: 2 ** 20 }), (earlier, gap) => {
-        expect(timeOrderedId(earlier) < timeOrderedId(earlier + gap)).toBe(true);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 2 ** 47 }),
+        fc.integer({ min: 1, max: 2 ** 20 }),
+        (earlier, gap) => {
+          expect(timeOrderedId(earlier) < timeOrderedId(earlier + gap)).toBe(true);
+        },
+      ),
     );
   });
 });

@@ -6,7 +6,12 @@ import { BatchQueue } from './batch-queue.js';
 import { effectiveRules } from './match-key.js';
 import type { CapturedRound } from './captured-round.js';
 import { roundBytes } from './round-size.js';
-import type { FromStoreWorker, RoutedRound, StoreWorkerData, ToStoreWorker } from './store-protocol.js';
+import type {
+  FromStoreWorker,
+  RoutedRound,
+  StoreWorkerData,
+  ToStoreWorker,
+} from './store-protocol.js';
 
 /** Takes captured rounds off the proxy's hands. */
 export interface Recorder {
@@ -29,8 +34,24 @@ export interface Recorder {
  * for the worker is bounded by `limits.maxStoreQueueBytes`: past it a round is not recorded,
  * and `onDropped` hears of it (a slow disk must not become unbounded memory).
  */
-export function startWorkerRecorder(config: Config, onError: (message: string) => void, onDiff: (diff: { cassette: string; recordingId: string; request: string; lines: readonly string[] }) => void = () => undefined, onDropped: () => void = () => undefined): Recorder {
-  const data: StoreWorkerData = { match: effectiveRules(config.match), redactHeaders: config.redact.headers, bodyPatterns: config.redact.bodyPatterns, builtinPatterns: config.redact.builtinPatterns, maxDecodedBytes: config.limits.maxDecodedBytes };
+export function startWorkerRecorder(
+  config: Config,
+  onError: (message: string) => void,
+  onDiff: (diff: {
+    cassette: string;
+    recordingId: string;
+    request: string;
+    lines: readonly string[];
+  }) => void = () => undefined,
+  onDropped: () => void = () => undefined,
+): Recorder {
+  const data: StoreWorkerData = {
+    match: effectiveRules(config.match),
+    redactHeaders: config.redact.headers,
+    bodyPatterns: config.redact.bodyPatterns,
+    builtinPatterns: config.redact.builtinPatterns,
+    maxDecodedBytes: config.limits.maxDecodedBytes,
+  };
   const worker = new Worker(workerScript('cassette/store-worker'), { workerData: data });
   const post = (message: ToStoreWorker): void => worker.postMessage(message);
   const opening = new Map<string, Promise<number>>();
@@ -38,7 +59,12 @@ export function startWorkerRecorder(config: Config, onError: (message: string) =
   let pendingBytes = 0;
   worker.on('message', (message: FromStoreWorker) => {
     if (message.type === 'written') pendingBytes = Math.max(0, pendingBytes - message.bytes);
-    if (message.type === 'write-error') onError(message.lost > 0 ? `could not store ${message.lost} interaction(s): ${message.message}` : message.message);
+    if (message.type === 'write-error')
+      onError(
+        message.lost > 0
+          ? `could not store ${message.lost} interaction(s): ${message.message}`
+          : message.message,
+      );
     if (message.type === 'diffed') onDiff(message);
   });
   worker.on('error', (error) => onError(`the store worker failed: ${error.message}`));
@@ -49,7 +75,11 @@ export function startWorkerRecorder(config: Config, onError: (message: string) =
       if (!opened) {
         opened = new Promise<number>((resolve, reject) => {
           const onMessage = (message: FromStoreWorker): void => {
-            if ((message.type !== 'opened' && message.type !== 'open-failed') || message.cassette !== cassette) return;
+            if (
+              (message.type !== 'opened' && message.type !== 'open-failed') ||
+              message.cassette !== cassette
+            )
+              return;
             worker.off('message', onMessage);
             if (message.type === 'opened') resolve(message.rekeyed);
             else reject(new CalltapeError('STORE_IO', message.message));
@@ -65,7 +95,9 @@ export function startWorkerRecorder(config: Config, onError: (message: string) =
       const bytes = roundBytes(round);
       if (pendingBytes + bytes > config.limits.maxStoreQueueBytes) {
         onDropped();
-        onError(`could not store 1 interaction(s): ${cassette}: ${round.request.method} ${round.request.path.split('?')[0] ?? ''}: the store queue holds ${pendingBytes} bytes, over limits.maxStoreQueueBytes (${config.limits.maxStoreQueueBytes})`);
+        onError(
+          `could not store 1 interaction(s): ${cassette}: ${round.request.method} ${round.request.path.split('?')[0] ?? ''}: the store queue holds ${pendingBytes} bytes, over limits.maxStoreQueueBytes (${config.limits.maxStoreQueueBytes})`,
+        );
         return;
       }
       pendingBytes += bytes;

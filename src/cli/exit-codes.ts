@@ -12,7 +12,11 @@ export const exitCodes = {
 } as const;
 
 /** Prints an error the way the CLI reports every failure and returns the exit code it maps to. */
-export function reportError(error: unknown, debug: boolean, write: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): number {
+export function reportError(
+  error: unknown,
+  debug: boolean,
+  write: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+): number {
   if (isCalltapeError(error)) {
     write(`${error.code}: ${error.message}`);
     if (error.hint) write(`hint: ${error.hint}`);
@@ -25,7 +29,9 @@ export function reportError(error: unknown, debug: boolean, write: (line: string
     write('hint: choose another --port (0 picks a free one) or --host.');
     return exitCodes.infrastructure;
   }
-  write(`calltape: ${debug ? ((error as Error).stack ?? String(error)) : ((error as Error).message ?? String(error))}`);
+  write(
+    `calltape: ${debug ? ((error as Error).stack ?? String(error)) : ((error as Error).message ?? String(error))}`,
+  );
   if (!debug) write('hint: run again with --debug for a stack trace.');
   return exitCodes.infrastructure;
 }

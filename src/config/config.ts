@@ -7,7 +7,9 @@ export interface MatchRules {
 }
 
 /** A built-in normaliser by name, or a regular expression and its replacement. */
-export type Normaliser = BuiltinNormaliser | { readonly pattern: string; readonly flags?: string; readonly replacement: string };
+export type Normaliser =
+  | BuiltinNormaliser
+  | { readonly pattern: string; readonly flags?: string; readonly replacement: string };
 export type BuiltinNormaliser = 'iso-datetime' | 'uuid' | 'tool-call-ids';
 
 /** The proxy's configuration, after defaults, file, environment and flags are merged. */
@@ -22,7 +24,10 @@ export interface Config {
   /** Absolute path of the SQLite store. */
   readonly cassette: string;
   readonly replayTiming: ReplayTiming;
-  readonly expiry: { readonly maxAge: string | null; readonly onExpired: 'warn' | 'error' | 'rerecord' };
+  readonly expiry: {
+    readonly maxAge: string | null;
+    readonly onExpired: 'warn' | 'error' | 'rerecord';
+  };
   readonly match: MatchConfig;
   readonly logLevel: LogLevel;
   readonly limits: LimitsConfig;
@@ -133,9 +138,20 @@ export const defaultConfig: Config = {
   cassette: 'recordings/calltape.sqlite',
   replayTiming: 'none',
   expiry: { maxAge: null, onExpired: 'warn' },
-  match: { ignorePaths: ['user', 'metadata', 'store', 'service_tier'], normalisers: ['iso-datetime', 'uuid'], onExhausted: 'error', streamAgnostic: false },
+  match: {
+    ignorePaths: ['user', 'metadata', 'store', 'service_tier'],
+    normalisers: ['iso-datetime', 'uuid'],
+    onExhausted: 'error',
+    streamAgnostic: false,
+  },
   logLevel: 'info',
-  limits: { maxBodyBytes: 32 * 1024 * 1024, maxResponseBytes: 32 * 1024 * 1024, maxDecodedBytes: 256 * 1024 * 1024, maxStoreQueueBytes: 256 * 1024 * 1024, maxConnections: 1024 },
+  limits: {
+    maxBodyBytes: 32 * 1024 * 1024,
+    maxResponseBytes: 32 * 1024 * 1024,
+    maxDecodedBytes: 256 * 1024 * 1024,
+    maxStoreQueueBytes: 256 * 1024 * 1024,
+    maxConnections: 1024,
+  },
   timeouts: {
     upstreamConnectMs: 10_000,
     upstreamHeadersMs: 600_000,
@@ -148,9 +164,21 @@ export const defaultConfig: Config = {
   },
   redact: { headers: [], bodyPatterns: [], builtinPatterns: true },
   cassettes: { allowRequestOverride: false, maxOpen: 32 },
-  mocks: { files: [], active: null, mode: 'intercept', maxHiddenRounds: 8, strictTools: false, allowTools: [] },
+  mocks: {
+    files: [],
+    active: null,
+    mode: 'intercept',
+    maxHiddenRounds: 8,
+    strictTools: false,
+    allowTools: [],
+  },
   mcp: { servers: {} },
-  shadow: { policies: null, database: 'recordings/calltape-shadow.sqlite', queueSize: 10_000, retention: { maxRows: 1_000_000, maxAge: '7d' } },
+  shadow: {
+    policies: null,
+    database: 'recordings/calltape-shadow.sqlite',
+    queueSize: 10_000,
+    retention: { maxRows: 1_000_000, maxAge: '7d' },
+  },
   admin: { token: null, allowedHosts: [] },
 };
 
@@ -164,14 +192,35 @@ export interface ConfigLayer {
   cassette?: string;
   replayTiming?: string;
   expiry?: { maxAge?: string | null; onExpired?: 'warn' | 'error' | 'rerecord' };
-  match?: { ignorePaths?: string[]; normalisers?: Normaliser[]; onExhausted?: 'error' | 'repeat-last'; streamAgnostic?: boolean };
+  match?: {
+    ignorePaths?: string[];
+    normalisers?: Normaliser[];
+    onExhausted?: 'error' | 'repeat-last';
+    streamAgnostic?: boolean;
+  };
   logLevel?: string;
   limits?: Partial<Record<keyof LimitsConfig, number>>;
   timeouts?: Partial<Record<keyof Config['timeouts'], number>>;
-  redact?: { headers?: string[]; bodyPatterns?: { pattern: string; flags?: string; replacement?: string }[]; builtinPatterns?: boolean };
+  redact?: {
+    headers?: string[];
+    bodyPatterns?: { pattern: string; flags?: string; replacement?: string }[];
+    builtinPatterns?: boolean;
+  };
   cassettes?: { allowRequestOverride?: boolean; maxOpen?: number };
-  mocks?: { files?: string[]; active?: string[] | null; mode?: 'intercept' | 'override'; maxHiddenRounds?: number; strictTools?: boolean; allowTools?: string[] };
+  mocks?: {
+    files?: string[];
+    active?: string[] | null;
+    mode?: 'intercept' | 'override';
+    maxHiddenRounds?: number;
+    strictTools?: boolean;
+    allowTools?: string[];
+  };
   mcp?: { servers?: Record<string, string> };
-  shadow?: { policies?: string | null; database?: string; queueSize?: number; retention?: { maxRows?: number | null; maxAge?: string | null } };
+  shadow?: {
+    policies?: string | null;
+    database?: string;
+    queueSize?: number;
+    retention?: { maxRows?: number | null; maxAge?: string | null };
+  };
   admin?: { token?: string | null; allowedHosts?: string[] };
 }

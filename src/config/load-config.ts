@@ -1,7 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { CalltapeError } from '../errors.js';
-import { defaultConfig, type Config, type ConfigLayer, type LogLevel, type ProxyMode } from './config.js';
+import {
+  defaultConfig,
+  type Config,
+  type ConfigLayer,
+  type LogLevel,
+  type ProxyMode,
+} from './config.js';
 import { validateConfigLayer } from './validate-config-layer.js';
 
 /** Flag values as the CLI received them (strings; validated here like every other layer). */
@@ -68,9 +74,18 @@ const flagNames: Record<string, string> = {
  * `--config`, else CALLTAPE_CONFIG, else ./proxy.config.json when present. Every layer is
  * validated against the schema; errors name the file or variable, the field and what was expected.
  */
-export function loadConfig(flags: ConfigFlags, env: Readonly<Record<string, string | undefined>>, cwd: string): LoadedConfig {
+export function loadConfig(
+  flags: ConfigFlags,
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
+): LoadedConfig {
   const explicit = flags.config ?? env['CALLTAPE_CONFIG'];
-  const file = explicit !== undefined ? resolve(cwd, explicit) : existsSync(resolve(cwd, 'proxy.config.json')) ? resolve(cwd, 'proxy.config.json') : undefined;
+  const file =
+    explicit !== undefined
+      ? resolve(cwd, explicit)
+      : existsSync(resolve(cwd, 'proxy.config.json'))
+        ? resolve(cwd, 'proxy.config.json')
+        : undefined;
   const fileLayer = file ? validateConfigLayer(readConfigFile(file), file) : {};
   const envLayer = validateConfigLayer(
     layerFrom({
@@ -92,15 +107,36 @@ export function loadConfig(flags: ConfigFlags, env: Readonly<Record<string, stri
     'environment',
     (pointer) => envNames[pointer] ?? pointer,
   );
-  const flagLayer = validateConfigLayer(layerFrom({ ...flags, maxBodyBytes: undefined, strictTools: flags.strictTools === undefined ? undefined : String(flags.strictTools) }), 'command line', (pointer) => flagNames[pointer] ?? pointer);
+  const flagLayer = validateConfigLayer(
+    layerFrom({
+      ...flags,
+      maxBodyBytes: undefined,
+      strictTools: flags.strictTools === undefined ? undefined : String(flags.strictTools),
+    }),
+    'command line',
+    (pointer) => flagNames[pointer] ?? pointer,
+  );
 
   const merged = [fileLayer, envLayer, flagLayer].reduce<ConfigLayer>(mergeLayers, {});
   // Paths from the file resolve against its folder; from a flag or variable, against the working folder.
-  const baseFor = (fromFlagOrEnv: boolean, inFile: boolean): string => (fromFlagOrEnv || !file || !inFile ? cwd : dirname(file));
-  const mocksBase = baseFor(flagLayer.mocks?.files !== undefined || envLayer.mocks?.files !== undefined, fileLayer.mocks?.files !== undefined);
-  const policiesBase = baseFor(flagLayer.shadow?.policies !== undefined || envLayer.shadow?.policies !== undefined, fileLayer.shadow?.policies !== undefined);
-  const databaseBase = baseFor(flagLayer.shadow?.database !== undefined || envLayer.shadow?.database !== undefined, fileLayer.shadow?.database !== undefined);
-  const cassetteBase = baseFor(flagLayer.cassette !== undefined || envLayer.cassette !== undefined, fileLayer.cassette !== undefined);
+  const baseFor = (fromFlagOrEnv: boolean, inFile: boolean): string =>
+    fromFlagOrEnv || !file || !inFile ? cwd : dirname(file);
+  const mocksBase = baseFor(
+    flagLayer.mocks?.files !== undefined || envLayer.mocks?.files !== undefined,
+    fileLayer.mocks?.files !== undefined,
+  );
+  const policiesBase = baseFor(
+    flagLayer.shadow?.policies !== undefined || envLayer.shadow?.policies !== undefined,
+    fileLayer.shadow?.policies !== undefined,
+  );
+  const databaseBase = baseFor(
+    flagLayer.shadow?.database !== undefined || envLayer.shadow?.database !== undefined,
+    fileLayer.shadow?.database !== undefined,
+  );
+  const cassetteBase = baseFor(
+    flagLayer.cassette !== undefined || envLayer.cassette !== undefined,
+    fileLayer.cassette !== undefined,
+  );
   const d = defaultConfig;
   return {
     file,
@@ -127,7 +163,11 @@ export function loadConfig(flags: ConfigFlags, env: Readonly<Record<string, stri
         builtinPatterns: merged.redact?.builtinPatterns ?? d.redact.builtinPatterns,
       },
       cassettes: { ...d.cassettes, ...merged.cassettes },
-      mocks: { ...d.mocks, ...merged.mocks, files: (merged.mocks?.files ?? d.mocks.files).map((path) => resolve(mocksBase, path)) },
+      mocks: {
+        ...d.mocks,
+        ...merged.mocks,
+        files: (merged.mocks?.files ?? d.mocks.files).map((path) => resolve(mocksBase, path)),
+      },
       mcp: { servers: { ...d.mcp.servers, ...merged.mcp?.servers } },
       shadow: {
         policies: merged.shadow?.policies ? resolve(policiesBase, merged.shadow.policies) : null,
@@ -135,7 +175,10 @@ export function loadConfig(flags: ConfigFlags, env: Readonly<Record<string, stri
         queueSize: merged.shadow?.queueSize ?? d.shadow.queueSize,
         retention: { ...d.shadow.retention, ...merged.shadow?.retention },
       },
-      admin: { token: merged.admin?.token ?? d.admin.token, allowedHosts: merged.admin?.allowedHosts ?? d.admin.allowedHosts },
+      admin: {
+        token: merged.admin?.token ?? d.admin.token,
+        allowedHosts: merged.admin?.allowedHosts ?? d.admin.allowedHosts,
+      },
     },
   };
 }
@@ -145,12 +188,19 @@ function readConfigFile(file: string): unknown {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new CalltapeError('CONFIG_INVALID', `${file}: cannot read the configuration file (${(error as NodeJS.ErrnoException).code ?? String(error)})`, 'Pass an existing file with --config or CALLTAPE_CONFIG.');
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `${file}: cannot read the configuration file (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+      'Pass an existing file with --config or CALLTAPE_CONFIG.',
+    );
   }
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new CalltapeError('CONFIG_INVALID', `${file}: not valid JSON: ${(error as Error).message}`);
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `${file}: not valid JSON: ${(error as Error).message}`,
+    );
   }
 }
 
@@ -159,13 +209,32 @@ function layerFrom(values: Record<string, string | undefined>): Record<string, u
   const layer: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(values)) {
     if (value === undefined || key === 'config') continue;
-    const typed = /^-?\d+$/.test(value) && (key === 'port' || key === 'maxBodyBytes') ? Number(value) : value;
+    const typed =
+      /^-?\d+$/.test(value) && (key === 'port' || key === 'maxBodyBytes') ? Number(value) : value;
     if (key === 'maxBodyBytes') layer['limits'] = { maxBodyBytes: typed };
-    else if (key === 'mocks') layer['mocks'] = { ...(layer['mocks'] as object | undefined), files: value.split(',').map((file) => file.trim()).filter(Boolean) };
-    else if (key === 'policies') layer['shadow'] = { ...(layer['shadow'] as object | undefined), policies: value };
-    else if (key === 'shadowDb') layer['shadow'] = { ...(layer['shadow'] as object | undefined), database: value };
+    else if (key === 'mocks')
+      layer['mocks'] = {
+        ...(layer['mocks'] as object | undefined),
+        files: value
+          .split(',')
+          .map((file) => file.trim())
+          .filter(Boolean),
+      };
+    else if (key === 'policies')
+      layer['shadow'] = { ...(layer['shadow'] as object | undefined), policies: value };
+    else if (key === 'shadowDb')
+      layer['shadow'] = { ...(layer['shadow'] as object | undefined), database: value };
     else if (key === 'adminToken') layer['admin'] = { token: value };
-    else if (key === 'strictTools') layer['mocks'] = { ...(layer['mocks'] as object | undefined), strictTools: value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value };
+    else if (key === 'strictTools')
+      layer['mocks'] = {
+        ...(layer['mocks'] as object | undefined),
+        strictTools:
+          value === 'true' || value === '1'
+            ? true
+            : value === 'false' || value === '0'
+              ? false
+              : value,
+      };
     else layer[key] = typed;
   }
   return layer;
@@ -182,7 +251,11 @@ function mergeLayers(base: ConfigLayer, next: ConfigLayer): ConfigLayer {
     redact: { ...base.redact, ...next.redact },
     mocks: { ...base.mocks, ...next.mocks },
     mcp: { servers: { ...base.mcp?.servers, ...next.mcp?.servers } },
-    shadow: { ...base.shadow, ...next.shadow, retention: { ...base.shadow?.retention, ...next.shadow?.retention } },
+    shadow: {
+      ...base.shadow,
+      ...next.shadow,
+      retention: { ...base.shadow?.retention, ...next.shadow?.retention },
+    },
     cassettes: { ...base.cassettes, ...next.cassettes },
     admin: { ...base.admin, ...next.admin },
   };

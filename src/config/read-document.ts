@@ -9,6 +9,9 @@ export function readDocument(path: string, what: string): unknown {
     const text = readFileSync(path, 'utf8');
     return extname(path) === '.json' ? JSON.parse(text) : parseYaml(text);
   } catch (error) {
-    throw new CalltapeError('CONFIG_INVALID', `${path}: cannot read the ${what}: ${(error as Error).message}`);
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `${path}: cannot read the ${what}: ${(error as Error).message}`,
+    );
   }
 }

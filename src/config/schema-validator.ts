@@ -14,14 +14,23 @@ export function configSchemaFile(name: string): string {
  * first use and kept: it answers the errors of a value, none when it is valid. Strict mode, all
  * errors, the data beside each error (for messages that show what was given).
  */
-export function schemaValidator(name: string, references: readonly string[] = []): (value: unknown) => readonly ErrorObject[] {
+export function schemaValidator(
+  name: string,
+  references: readonly string[] = [],
+): (value: unknown) => readonly ErrorObject[] {
   let validate: ReturnType<Ajv2020['compile']> | undefined;
   return (value) => {
     if (!validate) {
       // strictRequired is off: top-level anyOf lists name properties defined beside them, which is valid JSON Schema.
-      const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, verbose: true });
+      const ajv = new Ajv2020({
+        allErrors: true,
+        strict: true,
+        strictRequired: false,
+        verbose: true,
+      });
       addFormats.default(ajv);
-      for (const reference of references) ajv.addSchema(JSON.parse(readFileSync(configSchemaFile(reference), 'utf8')) as object);
+      for (const reference of references)
+        ajv.addSchema(JSON.parse(readFileSync(configSchemaFile(reference), 'utf8')) as object);
       validate = ajv.compile(JSON.parse(readFileSync(configSchemaFile(name), 'utf8')) as object);
     }
     return validate(value) ? [] : (validate.errors ?? []);
@@ -33,16 +42,36 @@ export function schemaValidator(name: string, references: readonly string[] = []
  * top-level list `listName` (`mocks[2] (get_weather)`), named by `nameOf`; the field is a dotted
  * path (`arguments.amount.max`, `items[0]`). `messages` replaces the text of given keywords.
  */
-export function schemaErrorText(error: ErrorObject, listName: string, nameOf: (index: number) => unknown, messages: { readonly [keyword: string]: string } = {}): string {
+export function schemaErrorText(
+  error: ErrorObject,
+  listName: string,
+  nameOf: (index: number) => unknown,
+  messages: { readonly [keyword: string]: string } = {},
+): string {
   const parts = error.instancePath.split('/').slice(1);
   const index = parts[0] === listName && parts[1] !== undefined ? Number(parts[1]) : undefined;
   const name = index !== undefined ? nameOf(index) : undefined;
-  const entry = index !== undefined ? `${listName}[${index}]${typeof name === 'string' ? ` (${name})` : ''}` : '';
-  const rest = (index !== undefined ? parts.slice(2) : parts).reduce((field, part) => (/^\d+$/.test(part) ? `${field}[${part}]` : field === '' ? part : `${field}.${part}`), '');
+  const entry =
+    index !== undefined
+      ? `${listName}[${index}]${typeof name === 'string' ? ` (${name})` : ''}`
+      : '';
+  const rest = (index !== undefined ? parts.slice(2) : parts).reduce(
+    (field, part) =>
+      /^\d+$/.test(part) ? `${field}[${part}]` : field === '' ? part : `${field}.${part}`,
+    '',
+  );
   const params = error.params as Record<string, unknown>;
   const unknownField = error.keyword === 'additionalProperties';
-  const field = unknownField ? [rest, String(params['additionalProperty'])].filter(Boolean).join('.') : rest;
-  const what = messages[error.keyword] ?? (unknownField ? 'unknown field' : error.keyword === 'enum' ? `must be one of ${JSON.stringify(params['allowedValues'])}` : (error.message ?? 'is invalid'));
+  const field = unknownField
+    ? [rest, String(params['additionalProperty'])].filter(Boolean).join('.')
+    : rest;
+  const what =
+    messages[error.keyword] ??
+    (unknownField
+      ? 'unknown field'
+      : error.keyword === 'enum'
+        ? `must be one of ${JSON.stringify(params['allowedValues'])}`
+        : (error.message ?? 'is invalid'));
   return `${[entry, field].filter(Boolean).join(': ') || '(file)'}: ${what}${unknownField || error.keyword === 'required' || messages[error.keyword] !== undefined ? '' : givenValue(error.data)}`;
 }
 

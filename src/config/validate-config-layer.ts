@@ -26,11 +26,24 @@ function validate(value: unknown): readonly ErrorObject[] {
  * layer in messages ("proxy.config.json", "environment"); `fieldName` maps a JSON pointer to the
  * name the user typed (an environment variable or flag) where that differs.
  */
-export function validateConfigLayer(layer: unknown, source: string, fieldName: (pointer: string) => string = (pointer) => pointer || '(root)'): ConfigLayer {
+export function validateConfigLayer(
+  layer: unknown,
+  source: string,
+  fieldName: (pointer: string) => string = (pointer) => pointer || '(root)',
+): ConfigLayer {
   const errors = validate(layer);
-  const lines = errors.length === 0 ? patternErrors(layer as ConfigLayer).map(([pointer, reason]) => `${fieldName(pointer)}: ${reason}`) : errors.map((error) => describe(error, fieldName));
+  const lines =
+    errors.length === 0
+      ? patternErrors(layer as ConfigLayer).map(
+          ([pointer, reason]) => `${fieldName(pointer)}: ${reason}`,
+        )
+      : errors.map((error) => describe(error, fieldName));
   if (lines.length === 0) return layer as ConfigLayer;
-  throw new CalltapeError('CONFIG_INVALID', [...new Set(lines.map((line) => `${source}: ${line}`))].join('\n'), `See ${configSchemaPath} for every field.`);
+  throw new CalltapeError(
+    'CONFIG_INVALID',
+    [...new Set(lines.map((line) => `${source}: ${line}`))].join('\n'),
+    `See ${configSchemaPath} for every field.`,
+  );
 }
 
 /**
@@ -39,16 +52,24 @@ export function validateConfigLayer(layer: unknown, source: string, fieldName: (
  */
 function patternErrors(layer: ConfigLayer): [string, string][] {
   const patterns: [string, string, string | undefined][] = [];
-  layer.redact?.bodyPatterns?.forEach((pattern, index) => patterns.push([`/redact/bodyPatterns/${index}/pattern`, pattern.pattern, pattern.flags]));
+  layer.redact?.bodyPatterns?.forEach((pattern, index) =>
+    patterns.push([`/redact/bodyPatterns/${index}/pattern`, pattern.pattern, pattern.flags]),
+  );
   layer.match?.normalisers?.forEach((normaliser, index) => {
-    if (typeof normaliser !== 'string') patterns.push([`/match/normalisers/${index}/pattern`, normaliser.pattern, normaliser.flags]);
+    if (typeof normaliser !== 'string')
+      patterns.push([`/match/normalisers/${index}/pattern`, normaliser.pattern, normaliser.flags]);
   });
   return patterns.flatMap(([pointer, source, flags]): [string, string][] => {
     try {
       compileUserPattern(source, flags ?? '');
       return [];
     } catch (error) {
-      return [[pointer, `the regex cannot run on calltape's linear-time engine: ${(error as Error).message}`]];
+      return [
+        [
+          pointer,
+          `the regex cannot run on calltape's linear-time engine: ${(error as Error).message}`,
+        ],
+      ];
     }
   });
 }
@@ -58,6 +79,9 @@ function describe(error: ErrorObject, fieldName: (pointer: string) => string): s
   if (error.keyword === 'additionalProperties') {
     return `${fieldName(`${error.instancePath}/${String(params['additionalProperty'])}`)}: unknown field`;
   }
-  const expected = error.keyword === 'enum' ? `must be one of ${JSON.stringify(params['allowedValues'])}` : (error.message ?? 'is invalid');
+  const expected =
+    error.keyword === 'enum'
+      ? `must be one of ${JSON.stringify(params['allowedValues'])}`
+      : (error.message ?? 'is invalid');
   return `${fieldName(error.instancePath)}: ${expected}${givenValue(error.data)}`;
 }

@@ -24,7 +24,12 @@ export interface Deduplicated<T> {
  * normalised text equals a kept item's, or their Levenshtein ratio reaches `threshold` (0..1).
  * `existing` items (cases already in the suite) are compared against but never returned.
  */
-export function dedupePrompts<T>(items: readonly T[], textOf: (item: T) => string, threshold: number, existing: readonly T[] = []): Deduplicated<T> {
+export function dedupePrompts<T>(
+  items: readonly T[],
+  textOf: (item: T) => string,
+  threshold: number,
+  existing: readonly T[] = [],
+): Deduplicated<T> {
   const seen = existing.map((item) => ({ item, text: normalisePrompt(textOf(item)) }));
   const kept: T[] = [];
   const dropped: { item: T; duplicateOf: T }[] = [];

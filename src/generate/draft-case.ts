@@ -24,13 +24,36 @@ export interface DraftOrigin {
  * ignored); a negative case forbids the tool (`never`), since the agent may rightly answer with
  * another tool. The id is a hash of the normalised prompt, so it is the same on every run.
  */
-export function draftCase(prompt: TopicPrompt, guidelines: ToolGuidelines, origin: DraftOrigin): { [field: string]: JsonValue } {
+export function draftCase(
+  prompt: TopicPrompt,
+  guidelines: ToolGuidelines,
+  origin: DraftOrigin,
+): { [field: string]: JsonValue } {
   const test_id = `gen-${prompt.tool}-${fnv1a(normalisePrompt(prompt.prompt)).toString(16).padStart(8, '0').slice(-8)}`;
-  const guideline = nearestGuideline(prompt.guideline, prompt.kind === 'positive' ? guidelines.should_use : guidelines.should_not_use);
-  const provenance = { source: 'generated', tool: prompt.tool, kind: prompt.kind, guideline, topic: prompt.topic, generator: origin.generator, guidelines_file: origin.guidelinesFile };
-  if (prompt.kind === 'negative') return { test_id, prompt: prompt.prompt, never: [prompt.tool], review: 'pending', provenance };
+  const guideline = nearestGuideline(
+    prompt.guideline,
+    prompt.kind === 'positive' ? guidelines.should_use : guidelines.should_not_use,
+  );
+  const provenance = {
+    source: 'generated',
+    tool: prompt.tool,
+    kind: prompt.kind,
+    guideline,
+    topic: prompt.topic,
+    generator: origin.generator,
+    guidelines_file: origin.guidelinesFile,
+  };
+  if (prompt.kind === 'negative')
+    return { test_id, prompt: prompt.prompt, never: [prompt.tool], review: 'pending', provenance };
   const hasArguments = Object.keys(prompt.arguments).length > 0;
-  return { test_id, prompt: prompt.prompt, expected_tool: prompt.tool, ...(hasArguments ? { arguments: prompt.arguments, extra_arguments: 'ignore' } : {}), review: 'pending', provenance };
+  return {
+    test_id,
+    prompt: prompt.prompt,
+    expected_tool: prompt.tool,
+    ...(hasArguments ? { arguments: prompt.arguments, extra_arguments: 'ignore' } : {}),
+    review: 'pending',
+    provenance,
+  };
 }
 
 /**

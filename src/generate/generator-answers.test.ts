@@ -5,7 +5,11 @@ import { spreadCounts } from './spread-counts.js';
 
 describe('topicsOf', () => {
   it('reads a topic tree, fenced or not, trimming names', () => {
-    expect(topicsOf('```json\n{"topics": [{"topic": " refunds ", "subtopics": ["late", "partial"]}, {"topic": "fees"}]}\n```')).toEqual([
+    expect(
+      topicsOf(
+        '```json\n{"topics": [{"topic": " refunds ", "subtopics": ["late", "partial"]}, {"topic": "fees"}]}\n```',
+      ),
+    ).toEqual([
       { topic: 'refunds', subtopics: ['late', 'partial'] },
       { topic: 'fees', subtopics: [] },
     ]);
@@ -16,7 +20,10 @@ describe('topicsOf', () => {
     ['{"cases": []}', 'the answer has no "topics"'],
     ['{"topics": []}', '"topics" is not a non-empty list'],
     ['{"topics": [{"topic": ""}]}', 'topics[0].topic is not a non-empty string'],
-    ['{"topics": [{"topic": "a", "subtopics": "b"}]}', 'topics[0].subtopics is not a list of non-empty strings'],
+    [
+      '{"topics": [{"topic": "a", "subtopics": "b"}]}',
+      'topics[0].subtopics is not a list of non-empty strings',
+    ],
     ['[{"topics": 1}]', 'the answer has no "topics"'],
   ])('refuses %s, saying what is wrong', (text, message) => {
     expect(() => topicsOf(text)).toThrow(GeneratorAnswerError);
@@ -26,9 +33,24 @@ describe('topicsOf', () => {
 
 describe('promptsOf', () => {
   it('reads positive cases with their arguments and negative ones without', () => {
-    const text = JSON.stringify({ cases: [{ prompt: ' Refunds in May? ', kind: 'positive', guideline: 'past payments', arguments: { query: 'refund' } }, { prompt: 'hi', kind: 'negative', guideline: 'greetings', arguments: { query: 'x' } }] });
+    const text = JSON.stringify({
+      cases: [
+        {
+          prompt: ' Refunds in May? ',
+          kind: 'positive',
+          guideline: 'past payments',
+          arguments: { query: 'refund' },
+        },
+        { prompt: 'hi', kind: 'negative', guideline: 'greetings', arguments: { query: 'x' } },
+      ],
+    });
     expect(promptsOf(text)).toEqual([
-      { prompt: 'Refunds in May?', kind: 'positive', guideline: 'past payments', arguments: { query: 'refund' } },
+      {
+        prompt: 'Refunds in May?',
+        kind: 'positive',
+        guideline: 'past payments',
+        arguments: { query: 'refund' },
+      },
       { prompt: 'hi', kind: 'negative', guideline: 'greetings', arguments: {} },
     ]);
   });
@@ -36,9 +58,18 @@ describe('promptsOf', () => {
   it.each([
     ['{"cases": {}}', '"cases" is not a list'],
     ['{"cases": [1]}', 'cases[0] is not an object'],
-    ['{"cases": [{"prompt": " ", "kind": "positive"}]}', 'cases[0].prompt is not a non-empty string'],
-    ['{"cases": [{"prompt": "a", "kind": "maybe"}]}', 'cases[0].kind is not "positive" or "negative"'],
-    ['{"cases": [{"prompt": "a", "kind": "positive", "arguments": [1]}]}', 'cases[0].arguments is not an object'],
+    [
+      '{"cases": [{"prompt": " ", "kind": "positive"}]}',
+      'cases[0].prompt is not a non-empty string',
+    ],
+    [
+      '{"cases": [{"prompt": "a", "kind": "maybe"}]}',
+      'cases[0].kind is not "positive" or "negative"',
+    ],
+    [
+      '{"cases": [{"prompt": "a", "kind": "positive", "arguments": [1]}]}',
+      'cases[0].arguments is not an object',
+    ],
   ])('refuses %s, saying what is wrong', (text, message) => {
     expect(() => promptsOf(text)).toThrow(message);
   });

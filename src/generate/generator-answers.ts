@@ -24,12 +24,22 @@ export class GeneratorAnswerError extends Error {
 /** The topic tree in a generator answer; throws GeneratorAnswerError naming what is wrong. */
 export function topicsOf(text: string): TopicNode[] {
   const topics = field(parseAnswer(text), 'topics', text);
-  if (!Array.isArray(topics) || topics.length === 0) throw new GeneratorAnswerError(`"topics" is not a non-empty list: ${excerpt(text)}`);
+  if (!Array.isArray(topics) || topics.length === 0)
+    throw new GeneratorAnswerError(`"topics" is not a non-empty list: ${excerpt(text)}`);
   return topics.map((entry, index) => {
     const topic = isObject(entry) ? entry['topic'] : undefined;
     const subtopics = isObject(entry) ? (entry['subtopics'] ?? []) : undefined;
-    if (typeof topic !== 'string' || topic.trim() === '') throw new GeneratorAnswerError(`topics[${index}].topic is not a non-empty string: ${excerpt(text)}`);
-    if (!Array.isArray(subtopics) || !subtopics.every((item) => typeof item === 'string' && item.trim() !== '')) throw new GeneratorAnswerError(`topics[${index}].subtopics is not a list of non-empty strings: ${excerpt(text)}`);
+    if (typeof topic !== 'string' || topic.trim() === '')
+      throw new GeneratorAnswerError(
+        `topics[${index}].topic is not a non-empty string: ${excerpt(text)}`,
+      );
+    if (
+      !Array.isArray(subtopics) ||
+      !subtopics.every((item) => typeof item === 'string' && item.trim() !== '')
+    )
+      throw new GeneratorAnswerError(
+        `topics[${index}].subtopics is not a list of non-empty strings: ${excerpt(text)}`,
+      );
     return { topic: topic.trim(), subtopics: subtopics.map((item) => (item as string).trim()) };
   });
 }
@@ -37,15 +47,31 @@ export function topicsOf(text: string): TopicNode[] {
 /** The cases in a generator answer; throws GeneratorAnswerError naming what is wrong. */
 export function promptsOf(text: string): GeneratedPrompt[] {
   const cases = field(parseAnswer(text), 'cases', text);
-  if (!Array.isArray(cases)) throw new GeneratorAnswerError(`"cases" is not a list: ${excerpt(text)}`);
+  if (!Array.isArray(cases))
+    throw new GeneratorAnswerError(`"cases" is not a list: ${excerpt(text)}`);
   return cases.map((entry, index) => {
-    if (!isObject(entry)) throw new GeneratorAnswerError(`cases[${index}] is not an object: ${excerpt(text)}`);
-    const { prompt, kind, guideline } = { prompt: entry['prompt'], kind: entry['kind'], guideline: entry['guideline'] ?? '' };
+    if (!isObject(entry))
+      throw new GeneratorAnswerError(`cases[${index}] is not an object: ${excerpt(text)}`);
+    const { prompt, kind, guideline } = {
+      prompt: entry['prompt'],
+      kind: entry['kind'],
+      guideline: entry['guideline'] ?? '',
+    };
     const args = entry['arguments'] ?? {};
-    if (typeof prompt !== 'string' || prompt.trim() === '') throw new GeneratorAnswerError(`cases[${index}].prompt is not a non-empty string: ${excerpt(text)}`);
-    if (kind !== 'positive' && kind !== 'negative') throw new GeneratorAnswerError(`cases[${index}].kind is not "positive" or "negative": ${excerpt(text)}`);
-    if (typeof guideline !== 'string') throw new GeneratorAnswerError(`cases[${index}].guideline is not a string: ${excerpt(text)}`);
-    if (!isObject(args)) throw new GeneratorAnswerError(`cases[${index}].arguments is not an object: ${excerpt(text)}`);
+    if (typeof prompt !== 'string' || prompt.trim() === '')
+      throw new GeneratorAnswerError(
+        `cases[${index}].prompt is not a non-empty string: ${excerpt(text)}`,
+      );
+    if (kind !== 'positive' && kind !== 'negative')
+      throw new GeneratorAnswerError(
+        `cases[${index}].kind is not "positive" or "negative": ${excerpt(text)}`,
+      );
+    if (typeof guideline !== 'string')
+      throw new GeneratorAnswerError(`cases[${index}].guideline is not a string: ${excerpt(text)}`);
+    if (!isObject(args))
+      throw new GeneratorAnswerError(
+        `cases[${index}].arguments is not an object: ${excerpt(text)}`,
+      );
     return { prompt: prompt.trim(), kind, guideline, arguments: kind === 'positive' ? args : {} };
   });
 }
@@ -60,7 +86,8 @@ function parseAnswer(text: string): unknown {
 }
 
 function field(answer: unknown, name: string, text: string): unknown {
-  if (!isObject(answer) || !Object.hasOwn(answer, name)) throw new GeneratorAnswerError(`the answer has no "${name}": ${excerpt(text)}`);
+  if (!isObject(answer) || !Object.hasOwn(answer, name))
+    throw new GeneratorAnswerError(`the answer has no "${name}": ${excerpt(text)}`);
   return answer[name];
 }
 

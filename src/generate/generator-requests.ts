@@ -24,11 +24,18 @@ const instructions = [
  * guidelines' own topics when they give some. A pure function of its inputs (no ids, no
  * timestamps), so a second run sends the same bytes and replays from the cassette.
  */
-export function topicTreeRequest(generator: GeneratorModel, tool: ToolBrief, agent: string, breadth: number): JsonValue {
+export function topicTreeRequest(
+  generator: GeneratorModel,
+  tool: ToolBrief,
+  agent: string,
+  breadth: number,
+): JsonValue {
   const seeds = tool.guidelines.topics;
   const content = [
     toolSection(tool, agent),
-    seeds.length > 0 ? `Start from these topics (keep them, refine them): ${seeds.map((topic) => JSON.stringify(topic)).join(', ')}.` : '',
+    seeds.length > 0
+      ? `Start from these topics (keep them, refine them): ${seeds.map((topic) => JSON.stringify(topic)).join(', ')}.`
+      : '',
     `List ${breadth} distinct topics users bring to this agent where the tool matters, each with 2 to 4 narrower subtopics.`,
     'Shape: {"topics": [{"topic": "…", "subtopics": ["…", "…"]}]}',
   ];
@@ -41,7 +48,13 @@ export function topicTreeRequest(generator: GeneratorModel, tool: ToolBrief, age
  * determines) and `negative` prompts for which it should not (each naming its should-not-use
  * guideline).
  */
-export function casesRequest(generator: GeneratorModel, tool: ToolBrief, agent: string, topic: string, counts: { readonly positive: number; readonly negative: number }): JsonValue {
+export function casesRequest(
+  generator: GeneratorModel,
+  tool: ToolBrief,
+  agent: string,
+  topic: string,
+  counts: { readonly positive: number; readonly negative: number },
+): JsonValue {
   const content = [
     toolSection(tool, agent),
     `Topic: ${topic}`,
@@ -54,8 +67,20 @@ export function casesRequest(generator: GeneratorModel, tool: ToolBrief, agent: 
 }
 
 function toolSection(tool: ToolBrief, agent: string): string {
-  const lines = [agent === '' ? '' : `The agent: ${agent}`, `The tool "${tool.name}"${tool.description === '' ? '' : `: ${tool.description}`}`, `Its parameters (JSON Schema): ${JSON.stringify(tool.parameters)}`];
-  if (tool.guidelines.should_use.length > 0) lines.push('The agent should call it for:', ...tool.guidelines.should_use.map((item) => `- ${item}`));
-  if (tool.guidelines.should_not_use.length > 0) lines.push('The agent should NOT call it for:', ...tool.guidelines.should_not_use.map((item) => `- ${item}`));
+  const lines = [
+    agent === '' ? '' : `The agent: ${agent}`,
+    `The tool "${tool.name}"${tool.description === '' ? '' : `: ${tool.description}`}`,
+    `Its parameters (JSON Schema): ${JSON.stringify(tool.parameters)}`,
+  ];
+  if (tool.guidelines.should_use.length > 0)
+    lines.push(
+      'The agent should call it for:',
+      ...tool.guidelines.should_use.map((item) => `- ${item}`),
+    );
+  if (tool.guidelines.should_not_use.length > 0)
+    lines.push(
+      'The agent should NOT call it for:',
+      ...tool.guidelines.should_not_use.map((item) => `- ${item}`),
+    );
   return lines.filter(Boolean).join('\n');
 }

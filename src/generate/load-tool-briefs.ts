@@ -12,18 +12,42 @@ import type { ToolBrief } from './generator-requests.js';
  * the tools file (an OpenAI `tools` array, or `{tool: schema}`). A guideline for a tool the
  * file does not define is refused, naming both files and the tool.
  */
-export function loadToolBriefs(toolsFile: string, guidelines: Guidelines, guidelinesFile: string, cwd: string): ToolBrief[] {
+export function loadToolBriefs(
+  toolsFile: string,
+  guidelines: Guidelines,
+  guidelinesFile: string,
+  cwd: string,
+): ToolBrief[] {
   const path = resolve(cwd, toolsFile);
   let value: JsonValue;
   try {
     value = JSON.parse(readFileSync(path, 'utf8')) as JsonValue;
   } catch (error) {
-    throw new CalltapeError('CONFIG_INVALID', `${path}: cannot read the tools: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `${path}: cannot read the tools: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   const schemas = schemaRegistry(value, path);
-  const descriptions = new Map(Array.isArray(value) ? openAiChatAdapter.parseRequest({ tools: value }).tools.map((tool) => [tool.name, tool.description ?? ''] as const) : []);
+  const descriptions = new Map(
+    Array.isArray(value)
+      ? openAiChatAdapter
+          .parseRequest({ tools: value })
+          .tools.map((tool) => [tool.name, tool.description ?? ''] as const)
+      : [],
+  );
   return [...guidelines.tools].map(([name, entry]) => {
-    if (!Object.hasOwn(schemas, name)) throw new CalltapeError('CONFIG_INVALID', `${resolve(cwd, guidelinesFile)}: tools.${name}: no such tool in ${path} (it defines ${Object.keys(schemas).join(', ')})`, 'Name the tool as the agent offers it to the model.');
-    return { name, description: descriptions.get(name) ?? '', parameters: schemas[name] ?? {}, guidelines: entry };
+    if (!Object.hasOwn(schemas, name))
+      throw new CalltapeError(
+        'CONFIG_INVALID',
+        `${resolve(cwd, guidelinesFile)}: tools.${name}: no such tool in ${path} (it defines ${Object.keys(schemas).join(', ')})`,
+        'Name the tool as the agent offers it to the model.',
+      );
+    return {
+      name,
+      description: descriptions.get(name) ?? '',
+      parameters: schemas[name] ?? {},
+      guidelines: entry,
+    };
   });
 }

@@ -9,7 +9,13 @@ const schemaErrors = schemaValidator('guidelines.schema.json');
 
 interface GuidelinesDocument {
   readonly description?: string;
-  readonly tools: { readonly [tool: string]: { readonly should_use?: readonly string[]; readonly should_not_use?: readonly string[]; readonly topics?: readonly string[] } };
+  readonly tools: {
+    readonly [tool: string]: {
+      readonly should_use?: readonly string[];
+      readonly should_not_use?: readonly string[];
+      readonly topics?: readonly string[];
+    };
+  };
 }
 
 /** Reads a guidelines file (YAML or JSON); errors name the file and the field. */
@@ -26,12 +32,20 @@ export function guidelinesFromValue(value: unknown, where: string): Guidelines {
   const errors = schemaErrors(value);
   if (errors.length > 0) {
     const lines = errors.map((error) => `${where}: ${schemaErrorText(error, '', () => undefined)}`);
-    throw new CalltapeError('CONFIG_INVALID', [...new Set(lines)].join('\n'), `See ${guidelinesSchemaPath} for every field.`);
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      [...new Set(lines)].join('\n'),
+      `See ${guidelinesSchemaPath} for every field.`,
+    );
   }
   const document = value as GuidelinesDocument;
   const tools = new Map<string, ToolGuidelines>();
   for (const [tool, entry] of Object.entries(document.tools)) {
-    tools.set(tool, { should_use: entry.should_use ?? [], should_not_use: entry.should_not_use ?? [], topics: entry.topics ?? [] });
+    tools.set(tool, {
+      should_use: entry.should_use ?? [],
+      should_not_use: entry.should_not_use ?? [],
+      topics: entry.topics ?? [],
+    });
   }
   return { description: document.description ?? '', tools };
 }

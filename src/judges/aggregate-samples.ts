@@ -10,7 +10,11 @@ export interface Sample {
  * One verdict from several samples: `majority` (a tie is a fail: the safer call for a gate),
  * `all` (every sample passed), `any` (one did), `mean` (mean score ≥ threshold).
  */
-export function aggregateSamples(samples: readonly Sample[], aggregate: SampleAggregate, passThreshold: number): { readonly pass: boolean; readonly score: number } {
+export function aggregateSamples(
+  samples: readonly Sample[],
+  aggregate: SampleAggregate,
+  passThreshold: number,
+): { readonly pass: boolean; readonly score: number } {
   const scores = samples.map((sample) => sample.score ?? (sample.pass ? 1 : 0));
   const score = scores.reduce((sum, value) => sum + value, 0) / Math.max(1, scores.length);
   const passes = samples.filter((sample) => sample.pass).length;

@@ -41,9 +41,14 @@ export function confusionOf(truth: readonly boolean[], predicted: readonly boole
 
 export function failDetection(confusion: Confusion): FailDetection {
   const { truePositive, falsePositive, falseNegative } = confusion;
-  const precision = truePositive + falsePositive === 0 ? null : truePositive / (truePositive + falsePositive);
-  const recall = truePositive + falseNegative === 0 ? null : truePositive / (truePositive + falseNegative);
-  const f1 = precision === null || recall === null || precision + recall === 0 ? null : (2 * precision * recall) / (precision + recall);
+  const precision =
+    truePositive + falsePositive === 0 ? null : truePositive / (truePositive + falsePositive);
+  const recall =
+    truePositive + falseNegative === 0 ? null : truePositive / (truePositive + falseNegative);
+  const f1 =
+    precision === null || recall === null || precision + recall === 0
+      ? null
+      : (2 * precision * recall) / (precision + recall);
   return { precision, recall, f1 };
 }
 
@@ -53,13 +58,16 @@ export function failDetection(confusion: Confusion): FailDetection {
  * agreement), and as 0 when they disagree with p_e = 1 (which cannot happen) — never NaN.
  */
 export function cohenKappa<T>(first: readonly T[], second: readonly T[]): number {
-  if (first.length !== second.length) throw new RangeError(`cohenKappa: ${first.length} labels against ${second.length}`);
+  if (first.length !== second.length)
+    throw new RangeError(`cohenKappa: ${first.length} labels against ${second.length}`);
   const count = first.length;
   if (count === 0) return 0;
   const agreed = first.filter((label, index) => label === second[index]).length / count;
   const marginals = new Map<T, [number, number]>();
-  for (const label of first) marginals.set(label, [(marginals.get(label)?.[0] ?? 0) + 1, marginals.get(label)?.[1] ?? 0]);
-  for (const label of second) marginals.set(label, [marginals.get(label)?.[0] ?? 0, (marginals.get(label)?.[1] ?? 0) + 1]);
+  for (const label of first)
+    marginals.set(label, [(marginals.get(label)?.[0] ?? 0) + 1, marginals.get(label)?.[1] ?? 0]);
+  for (const label of second)
+    marginals.set(label, [marginals.get(label)?.[0] ?? 0, (marginals.get(label)?.[1] ?? 0) + 1]);
   let expected = 0;
   for (const [left, right] of marginals.values()) expected += (left / count) * (right / count);
   if (expected >= 1) return agreed === 1 ? 1 : 0;
@@ -68,13 +76,16 @@ export function cohenKappa<T>(first: readonly T[], second: readonly T[]): number
 
 /** Ranks from 1, ties given the mean of the ranks they span. */
 export function averageRanks(values: readonly number[]): number[] {
-  const order = values.map((value, index) => ({ value, index })).sort((left, right) => left.value - right.value);
+  const order = values
+    .map((value, index) => ({ value, index }))
+    .sort((left, right) => left.value - right.value);
   const ranks = new Array<number>(values.length).fill(0);
-  for (let start = 0; start < order.length; ) {
+  for (let start = 0; start < order.length;) {
     let end = start;
     while (end + 1 < order.length && order[end + 1]?.value === order[start]?.value) end += 1;
     const rank = (start + end) / 2 + 1;
-    for (let position = start; position <= end; position += 1) ranks[order[position]?.index ?? 0] = rank;
+    for (let position = start; position <= end; position += 1)
+      ranks[order[position]?.index ?? 0] = rank;
     start = end + 1;
   }
   return ranks;
@@ -96,7 +107,9 @@ export function pearson(first: readonly number[], second: readonly number[]): nu
     squaresFirst += left * left;
     squaresSecond += right * right;
   }
-  return squaresFirst === 0 || squaresSecond === 0 ? null : product / Math.sqrt(squaresFirst * squaresSecond);
+  return squaresFirst === 0 || squaresSecond === 0
+    ? null
+    : product / Math.sqrt(squaresFirst * squaresSecond);
 }
 
 /** Spearman's ρ: Pearson's r of the average ranks (the tie-correct form). */

@@ -17,7 +17,9 @@ export type JudgeEndpoint = ModelEndpoint;
  */
 export function judgeSession(judge: string, run: string): string {
   const session = `${judgeSessionPrefix}:${judge}:${run}`;
-  return session.length <= 200 ? session : `${judgeSessionPrefix}:${judge}:#${fnv1a(run).toString(16)}`;
+  return session.length <= 200
+    ? session
+    : `${judgeSessionPrefix}:${judge}:#${fnv1a(run).toString(16)}`;
 }
 
 /**
@@ -25,12 +27,19 @@ export function judgeSession(judge: string, run: string): string {
  * Anthropic Messages). Rejects with a message naming the judge when the model cannot answer
  * (HTTP error, replay miss) or answers anything but the JSON verdict asked for.
  */
-export async function askJudgeModel(judge: LlmJudgeDefinition, body: JsonValue, session: string, endpoint: JudgeEndpoint): Promise<JudgeVerdict> {
+export async function askJudgeModel(
+  judge: LlmJudgeDefinition,
+  body: JsonValue,
+  session: string,
+  endpoint: JudgeEndpoint,
+): Promise<JudgeVerdict> {
   let text: string;
   try {
     text = await askThroughProxy(judge.provider, body, session, endpoint);
   } catch (error) {
-    throw new Error(`judge "${judge.name}" (${judge.model}) could not answer: ${(error as Error).message}`);
+    throw new Error(
+      `judge "${judge.name}" (${judge.model}) could not answer: ${(error as Error).message}`,
+    );
   }
   try {
     return verdictOf(text);

@@ -4,7 +4,11 @@ import { createUserCode } from '../user-code/user-code.js';
 
 export interface CodeJudges {
   /** Runs `judge(trajectory, testCase)` of the spec's module; rejects on a throw, a timeout or a module that cannot load. */
-  readonly run: (spec: CodeJudgeSpec, trajectory: Trajectory, testCase: TrajectoryCase) => Promise<JudgeVerdict>;
+  readonly run: (
+    spec: CodeJudgeSpec,
+    trajectory: Trajectory,
+    testCase: TrajectoryCase,
+  ) => Promise<JudgeVerdict>;
   /** Stops the judge thread. */
   close(): Promise<void>;
 }
@@ -14,11 +18,20 @@ export interface CodeJudges {
  * (the suite file's folder), `judge` or the default export is called, and a judge that does not
  * answer within its timeout (default 5 s) has its thread terminated.
  */
-export function createCodeJudges(options: { readonly baseDir: string; readonly defaultTimeoutMs?: number }): CodeJudges {
+export function createCodeJudges(options: {
+  readonly baseDir: string;
+  readonly defaultTimeoutMs?: number;
+}): CodeJudges {
   const code = createUserCode(options.baseDir);
   return {
     run: async (spec, trajectory, testCase) =>
-      (await code.call({ module: spec.code, exports: ['judge', 'default'], signature: 'judge(trajectory, testCase)', args: [trajectory, testCase], timeoutMs: spec.timeout_ms ?? options.defaultTimeoutMs ?? 5000 })) as JudgeVerdict,
+      (await code.call({
+        module: spec.code,
+        exports: ['judge', 'default'],
+        signature: 'judge(trajectory, testCase)',
+        args: [trajectory, testCase],
+        timeoutMs: spec.timeout_ms ?? options.defaultTimeoutMs ?? 5000,
+      })) as JudgeVerdict,
     close: () => code.close(),
   };
 }

@@ -1,5 +1,12 @@
 import type { Rating } from '../ratings/rating.js';
-import { cohenKappa, confusionOf, failDetection, kendallTauB, spearman, type Confusion } from './agreement.js';
+import {
+  cohenKappa,
+  confusionOf,
+  failDetection,
+  kendallTauB,
+  spearman,
+  type Confusion,
+} from './agreement.js';
 import { samplesDisagree } from './aggregate-samples.js';
 import type { JudgeDefinition, JudgeOutcome } from './judge-definition.js';
 import type { JudgeUsage } from './judge-definition.js';
@@ -54,13 +61,38 @@ export interface JudgeComparison {
 }
 
 /** Compares each judge's outcomes with the ratings. Pure: the same inputs give the same report. */
-export function compareJudges(ratings: readonly Rating[], judges: readonly JudgeDefinition[], outcomes: ReadonlyMap<string, ReadonlyMap<string, JudgeOutcome>>, usage: ReadonlyMap<string, JudgeUsage>): JudgeComparison {
-  const agreements = judges.map((judge) => agreementOf(judge, ratings, outcomes.get(judge.name) ?? new Map(), usage.get(judge.name)));
-  const ranked = agreements.filter((agreement) => agreement.kappa !== null).sort((left, right) => (right.kappa ?? 0) - (left.kappa ?? 0) || (left.cost ?? Infinity) - (right.cost ?? Infinity) || (left.name < right.name ? -1 : 1));
-  return { runs: ratings.length, rated_pass: ratings.filter((rating) => rating.rating === 'pass').length, rated_fail: ratings.filter((rating) => rating.rating === 'fail').length, judges: agreements, best: ranked[0]?.name ?? null };
+export function compareJudges(
+  ratings: readonly Rating[],
+  judges: readonly JudgeDefinition[],
+  outcomes: ReadonlyMap<string, ReadonlyMap<string, JudgeOutcome>>,
+  usage: ReadonlyMap<string, JudgeUsage>,
+): JudgeComparison {
+  const agreements = judges.map((judge) =>
+    agreementOf(judge, ratings, outcomes.get(judge.name) ?? new Map(), usage.get(judge.name)),
+  );
+  const ranked = agreements
+    .filter((agreement) => agreement.kappa !== null)
+    .sort(
+      (left, right) =>
+        (right.kappa ?? 0) - (left.kappa ?? 0) ||
+        (left.cost ?? Infinity) - (right.cost ?? Infinity) ||
+        (left.name < right.name ? -1 : 1),
+    );
+  return {
+    runs: ratings.length,
+    rated_pass: ratings.filter((rating) => rating.rating === 'pass').length,
+    rated_fail: ratings.filter((rating) => rating.rating === 'fail').length,
+    judges: agreements,
+    best: ranked[0]?.name ?? null,
+  };
 }
 
-function agreementOf(judge: JudgeDefinition, ratings: readonly Rating[], outcomes: ReadonlyMap<string, JudgeOutcome>, usage: JudgeUsage | undefined): JudgeAgreement {
+function agreementOf(
+  judge: JudgeDefinition,
+  ratings: readonly Rating[],
+  outcomes: ReadonlyMap<string, JudgeOutcome>,
+  usage: JudgeUsage | undefined,
+): JudgeAgreement {
   const answered = ratings.filter((rating) => outcomes.get(rating.run)?.verdict != null);
   const truth = answered.map((rating) => rating.rating === 'pass');
   const judged = answered.map((rating) => outcomes.get(rating.run)?.verdict === 'pass');
@@ -68,14 +100,27 @@ function agreementOf(judge: JudgeDefinition, ratings: readonly Rating[], outcome
   const detection = failDetection(confusion);
   const n = answered.length;
   const scores = answered.map((rating) => outcomes.get(rating.run)?.score ?? null);
-  const scored = n >= 2 && scores.every((score) => score !== null) && scores.some((score) => score !== 0 && score !== 1);
+  const scored =
+    n >= 2 &&
+    scores.every((score) => score !== null) &&
+    scores.some((score) => score !== 0 && score !== 1);
   const numeric = scores.map((score) => score ?? 0);
   const truthScores = truth.map((pass) => (pass ? 1 : 0));
-  const flaky = answered.filter((rating) => samplesDisagree(outcomes.get(rating.run)?.samples ?? [])).length;
+  const flaky = answered.filter((rating) =>
+    samplesDisagree(outcomes.get(rating.run)?.samples ?? []),
+  ).length;
   const disagreements = ratings.flatMap((rating): Disagreement[] => {
     const outcome = outcomes.get(rating.run);
     if (outcome?.verdict === rating.rating) return [];
-    return [{ run: rating.run, rating: rating.rating, note: rating.note ?? null, judged: outcome?.verdict ?? null, reason: outcome?.error ?? outcome?.reason ?? null }];
+    return [
+      {
+        run: rating.run,
+        rating: rating.rating,
+        note: rating.note ?? null,
+        judged: outcome?.verdict ?? null,
+        reason: outcome?.error ?? outcome?.reason ?? null,
+      },
+    ];
   });
   const price = judge.kind === 'llm' ? judge.price : undefined;
   const tokens = { input: usage?.inputTokens ?? 0, output: usage?.outputTokens ?? 0 };
@@ -93,7 +138,12 @@ function agreementOf(judge: JudgeDefinition, ratings: readonly Rating[], outcome
     spearman: scored ? spearman(numeric, truthScores) : null,
     kendall_tau: scored ? kendallTauB(numeric, truthScores) : null,
     tokens,
-    cost: judge.kind !== 'llm' ? 0 : price ? (tokens.input * price.input + tokens.output * price.output) / 1_000_000 : null,
+    cost:
+      judge.kind !== 'llm'
+        ? 0
+        : price
+          ? (tokens.input * price.input + tokens.output * price.output) / 1_000_000
+          : null,
     mean_latency_ms: usage?.meanLatencyMs ?? null,
     disagreements,
   };

@@ -7,18 +7,27 @@ import { comparisonCells, comparisonHeadline } from './render-comparison.js';
  * the terminal table and the JSON report, the best judge, and every disagreement with the rater's
  * note, so a person can re-read the runs in question.
  */
-export function comparisonHtml(comparison: JudgeComparison, context: { readonly set: string; readonly judgesFile: string }): string {
+export function comparisonHtml(
+  comparison: JudgeComparison,
+  context: { readonly set: string; readonly judgesFile: string },
+): string {
   const cells = comparisonCells(comparison);
   const headline = comparisonHeadline(comparison);
   const table = `<table><tr>${cells.head.map((cell) => `<th>${esc(cell)}</th>`).join('')}</tr>${cells.rows
-    .map((row, index) => `<tr data-judge="${esc(comparison.judges[index]?.name ?? '')}">${row.map((cell) => `<td>${esc(cell).replace(/\n/g, '<br>')}</td>`).join('')}</tr>`)
+    .map(
+      (row, index) =>
+        `<tr data-judge="${esc(comparison.judges[index]?.name ?? '')}">${row.map((cell) => `<td>${esc(cell).replace(/\n/g, '<br>')}</td>`).join('')}</tr>`,
+    )
     .join('')}</table>`;
   const disagreements = comparison.judges
     .filter((judge) => judge.disagreements.length > 0)
     .map(
       (judge) =>
         `<h3>${esc(judge.name)} disagrees on ${judge.disagreements.length} run(s)</h3><ul>${judge.disagreements
-          .map((item) => `<li><code>${esc(item.run)}</code>: rated <b class="${item.rating}">${item.rating}</b>, judged <b class="${item.judged ?? 'none'}">${item.judged ?? 'no answer'}</b>${item.reason ? ` — ${esc(item.reason)}` : ''}${item.note ? `<br><span class="note">rater's note: ${esc(item.note)}</span>` : ''}</li>`)
+          .map(
+            (item) =>
+              `<li><code>${esc(item.run)}</code>: rated <b class="${item.rating}">${item.rating}</b>, judged <b class="${item.judged ?? 'none'}">${item.judged ?? 'no answer'}</b>${item.reason ? ` — ${esc(item.reason)}` : ''}${item.note ? `<br><span class="note">rater's note: ${esc(item.note)}</span>` : ''}</li>`,
+          )
           .join('')}</ul>`,
     )
     .join('\n');

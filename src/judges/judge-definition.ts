@@ -14,7 +14,9 @@ export interface LlmJudgeDefinition {
   readonly model: string;
   readonly provider: 'openai' | 'anthropic';
   /** What the model is told a passing run does: a rubric, or the desired-behaviour guidelines. */
-  readonly prompt: { readonly kind: 'rubric'; readonly rubric: string } | { readonly kind: 'desired_behaviour'; readonly guidelines: Guidelines };
+  readonly prompt:
+    | { readonly kind: 'rubric'; readonly rubric: string }
+    | { readonly kind: 'desired_behaviour'; readonly guidelines: Guidelines };
   readonly temperature: number;
   readonly samples: number;
   readonly aggregate: SampleAggregate;

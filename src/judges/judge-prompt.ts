@@ -18,9 +18,22 @@ export const judgeInstructions = [
  * and a recorded verdict replays.
  */
 export function judgePromptFor(judge: LlmJudgeDefinition, view: RunView): string {
-  const criteria = judge.prompt.kind === 'rubric' ? `Rubric:\n${judge.prompt.rubric}` : `Desired behaviour:\n${renderGuidelines(judge.prompt.guidelines)}`;
-  const tools = view.tools.map((tool) => `- ${tool.name}${tool.description ? `: ${tool.description}` : ''}\n  parameters: ${JSON.stringify(tool.parameters)}`).join('\n') || '(no tools were offered)';
-  const run = { conversation: view.conversation, turns: view.turns, final_answer: view.finalAnswer };
+  const criteria =
+    judge.prompt.kind === 'rubric'
+      ? `Rubric:\n${judge.prompt.rubric}`
+      : `Desired behaviour:\n${renderGuidelines(judge.prompt.guidelines)}`;
+  const tools =
+    view.tools
+      .map(
+        (tool) =>
+          `- ${tool.name}${tool.description ? `: ${tool.description}` : ''}\n  parameters: ${JSON.stringify(tool.parameters)}`,
+      )
+      .join('\n') || '(no tools were offered)';
+  const run = {
+    conversation: view.conversation,
+    turns: view.turns,
+    final_answer: view.finalAnswer,
+  };
   return `${criteria}\n\nTools offered to the model:\n${tools}\n\nRun:\n${JSON.stringify(run, null, 1)}`;
 }
 

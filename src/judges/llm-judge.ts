@@ -29,15 +29,22 @@ const instructions = [
  * trajectories leave out. Any failure to get a verdict (HTTP error, replay miss, an answer that
  * is not the JSON asked for) rejects: the caller reports it as a judge error, not as a fail.
  */
-export function createLlmJudge(options: LlmJudgeOptions): (spec: LlmJudgeSpec, trajectory: Trajectory, testCase: TrajectoryCase) => Promise<JudgeVerdict> {
+export function createLlmJudge(
+  options: LlmJudgeOptions,
+): (spec: LlmJudgeSpec, trajectory: Trajectory, testCase: TrajectoryCase) => Promise<JudgeVerdict> {
   const adapter = adapterById('openai-chat');
   return async (spec, trajectory, testCase) => {
-    const body = openAiChatJudgeRequest(spec.model ?? options.model, instructions, judgePrompt(spec.rubric, trajectory, testCase));
+    const body = openAiChatJudgeRequest(
+      spec.model ?? options.model,
+      instructions,
+      judgePrompt(spec.rubric, trajectory, testCase),
+    );
     const response = await request(`${options.baseUrl.replace(/\/$/, '')}/chat/completions`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
-        'x-calltape-session': `${judgeSessionPrefix}:${testCase.test_id ?? trajectory.sessionId}`.slice(0, 200),
+        'x-calltape-session':
+          `${judgeSessionPrefix}:${testCase.test_id ?? trajectory.sessionId}`.slice(0, 200),
         ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
       },
       body: JSON.stringify(body),
@@ -46,23 +53,43 @@ export function createLlmJudge(options: LlmJudgeOptions): (spec: LlmJudgeSpec, t
     });
     const bytes = new Uint8Array(await response.body.arrayBuffer());
     const contentType = response.headers['content-type'];
-    const parsed = adapter?.parseResponse({ httpStatus: response.statusCode, contentType: typeof contentType === 'string' ? contentType.toLowerCase() : undefined, body: [bytes], ending: 'finished' });
-    if (!parsed || parsed.status !== 'complete' || !parsed.response) throw new Error(`the judge model answered ${response.statusCode}: ${parsed?.error ?? new TextDecoder().decode(bytes).slice(0, 300)}`);
+    const parsed = adapter?.parseResponse({
+      httpStatus: response.statusCode,
+      contentType: typeof contentType === 'string' ? contentType.toLowerCase() : undefined,
+      body: [bytes],
+      ending: 'finished',
+    });
+    if (!parsed || parsed.status !== 'complete' || !parsed.response)
+      throw new Error(
+        `the judge model answered ${response.statusCode}: ${parsed?.error ?? new TextDecoder().decode(bytes).slice(0, 300)}`,
+      );
     return verdictOf(parsed.response.output.text);
   };
 }
 
 /** The user message: rubric, the case's prompt, and the run as stable JSON. */
-export function judgePrompt(rubric: string, trajectory: Trajectory, testCase: TrajectoryCase): string {
+export function judgePrompt(
+  rubric: string,
+  trajectory: Trajectory,
+  testCase: TrajectoryCase,
+): string {
   const run = {
     turns: trajectory.turns.map((turn) => ({
       text: turn.text,
       status: turn.status,
-      calls: turn.calls.map((call) => ({ tool: call.name, arguments: call.arguments.ok ? call.arguments.value : call.argumentsRaw, result: call.result?.text ?? null, ...(call.result?.isError ? { failed: true } : {}) })),
+      calls: turn.calls.map((call) => ({
+        tool: call.name,
+        arguments: call.arguments.ok ? call.arguments.value : call.argumentsRaw,
+        result: call.result?.text ?? null,
+        ...(call.result?.isError ? { failed: true } : {}),
+      })),
     })),
     final_text: trajectory.finalText,
   };
-  const prompt = typeof testCase['prompt'] === 'string' ? `Task given to the agent:\n${testCase['prompt']}\n\n` : '';
+  const prompt =
+    typeof testCase['prompt'] === 'string'
+      ? `Task given to the agent:\n${testCase['prompt']}\n\n`
+      : '';
   return `Rubric:\n${rubric}\n\n${prompt}Run:\n${JSON.stringify(run, null, 1)}`;
 }
 
@@ -76,8 +103,13 @@ export function verdictOf(text: string): JudgeVerdict {
     throw new Error(`the judge model's answer is not JSON: ${text.slice(0, 200)}`);
   }
   const verdict = answer as { [key: string]: JsonValue };
-  if (typeof answer !== 'object' || answer === null || typeof verdict['pass'] !== 'boolean') throw new Error(`the judge model's answer has no boolean "pass": ${text.slice(0, 200)}`);
+  if (typeof answer !== 'object' || answer === null || typeof verdict['pass'] !== 'boolean')
+    throw new Error(`the judge model's answer has no boolean "pass": ${text.slice(0, 200)}`);
   const score = verdict['score'];
   const reason = verdict['reason'];
-  return { pass: verdict['pass'], ...(typeof score === 'number' ? { score } : {}), ...(typeof reason === 'string' ? { reason } : {}) };
+  return {
+    pass: verdict['pass'],
+    ...(typeof score === 'number' ? { score } : {}),
+    ...(typeof reason === 'string' ? { reason } : {}),
+  };
 }

@@ -17,36 +17,117 @@ const write = (name: string, text: string): string => {
 describe('loadJudges', () => {
   it('reads the bundled judges with their defaults and the guidelines file', () => {
     const judges = loadJudges('examples/bank/judges/judges.yaml', packageRoot);
-    expect(judges.map((judge) => [judge.name, judge.kind])).toEqual([['rubric-mini', 'llm'], ['desired-behaviour', 'llm'], ['suite-checks', 'check']]);
-    expect(judges[1]).toMatchObject({ provider: 'anthropic', samples: 1, aggregate: 'majority', temperature: 0, confirmOnFail: true, prompt: { kind: 'desired_behaviour' } });
+    expect(judges.map((judge) => [judge.name, judge.kind])).toEqual([
+      ['rubric-mini', 'llm'],
+      ['desired-behaviour', 'llm'],
+      ['suite-checks', 'check'],
+    ]);
+    expect(judges[1]).toMatchObject({
+      provider: 'anthropic',
+      samples: 1,
+      aggregate: 'majority',
+      temperature: 0,
+      confirmOnFail: true,
+      prompt: { kind: 'desired_behaviour' },
+    });
   });
 
   it('names the file, the judge and the field of every mistake', () => {
-    expect(() => loadJudges(write('unknown.yaml', 'judges:\n  - { name: a, llm: { model: m, rubric: r, sample: 3 } }\n'), folder)).toThrow(/unknown\.yaml: judges\[0\] \(a\): llm\.sample: unknown field/);
-    expect(() => loadJudges(write('both.yaml', 'judges:\n  - { name: a, llm: { model: m, rubric: r }, code: { module: x.js } }\n'), folder)).toThrow(/judges\[0\] \(a\): give exactly one of llm, code or check/);
-    expect(() => loadJudges(write('twice.yaml', 'judges:\n  - { name: a, llm: { model: m, rubric: r } }\n  - { name: a, llm: { model: n, rubric: r } }\n'), folder)).toThrow(/judges\[1\] \(a\): name: another judge is already named "a"/);
-    expect(() => loadJudges(write('template.yaml', 'judges:\n  - { name: a, llm: { model: m, template: desired_behaviour } }\n'), folder)).toThrow(/judges\[0\] \(a\): llm\.template: desired_behaviour needs the file's guidelines/);
-    expect(() => loadJudges(write('module.yaml', 'judges:\n  - { name: a, code: { module: ./missing.mjs } }\n'), folder)).toThrow(/judges\[0\] \(a\): code\.module: no such file/);
+    expect(() =>
+      loadJudges(
+        write(
+          'unknown.yaml',
+          'judges:\n  - { name: a, llm: { model: m, rubric: r, sample: 3 } }\n',
+        ),
+        folder,
+      ),
+    ).toThrow(/unknown\.yaml: judges\[0\] \(a\): llm\.sample: unknown field/);
+    expect(() =>
+      loadJudges(
+        write(
+          'both.yaml',
+          'judges:\n  - { name: a, llm: { model: m, rubric: r }, code: { module: x.js } }\n',
+        ),
+        folder,
+      ),
+    ).toThrow(/judges\[0\] \(a\): give exactly one of llm, code or check/);
+    expect(() =>
+      loadJudges(
+        write(
+          'twice.yaml',
+          'judges:\n  - { name: a, llm: { model: m, rubric: r } }\n  - { name: a, llm: { model: n, rubric: r } }\n',
+        ),
+        folder,
+      ),
+    ).toThrow(/judges\[1\] \(a\): name: another judge is already named "a"/);
+    expect(() =>
+      loadJudges(
+        write(
+          'template.yaml',
+          'judges:\n  - { name: a, llm: { model: m, template: desired_behaviour } }\n',
+        ),
+        folder,
+      ),
+    ).toThrow(/judges\[0\] \(a\): llm\.template: desired_behaviour needs the file's guidelines/);
+    expect(() =>
+      loadJudges(
+        write('module.yaml', 'judges:\n  - { name: a, code: { module: ./missing.mjs } }\n'),
+        folder,
+      ),
+    ).toThrow(/judges\[0\] \(a\): code\.module: no such file/);
   });
 
   it('takes guidelines inline, checked against the guidelines schema', () => {
-    const path = write('inline.yaml', 'guidelines:\n  tools:\n    search: { should_use: [current events], should_not_use: [greetings, arithmetic] }\njudges:\n  - { name: a, llm: { model: m, template: desired_behaviour } }\n');
+    const path = write(
+      'inline.yaml',
+      'guidelines:\n  tools:\n    search: { should_use: [current events], should_not_use: [greetings, arithmetic] }\njudges:\n  - { name: a, llm: { model: m, template: desired_behaviour } }\n',
+    );
     const [judge] = loadJudges(path, folder);
-    expect(judge?.kind === 'llm' && judge.prompt.kind === 'desired_behaviour' && renderGuidelines(judge.prompt.guidelines)).toBe('Tool "search":\n  The agent should use it for:\n  - current events\n  The agent should NOT use it for:\n  - greetings\n  - arithmetic');
-    expect(() => loadJudges(write('bad-inline.yaml', 'guidelines:\n  tools:\n    search: { should_use: [x], when: y }\njudges:\n  - { name: a, llm: { model: m, template: desired_behaviour } }\n'), folder)).toThrow(/guidelines: tools\.search\.when: unknown field/);
+    expect(
+      judge?.kind === 'llm' &&
+        judge.prompt.kind === 'desired_behaviour' &&
+        renderGuidelines(judge.prompt.guidelines),
+    ).toBe(
+      'Tool "search":\n  The agent should use it for:\n  - current events\n  The agent should NOT use it for:\n  - greetings\n  - arithmetic',
+    );
+    expect(() =>
+      loadJudges(
+        write(
+          'bad-inline.yaml',
+          'guidelines:\n  tools:\n    search: { should_use: [x], when: y }\njudges:\n  - { name: a, llm: { model: m, template: desired_behaviour } }\n',
+        ),
+        folder,
+      ),
+    ).toThrow(/guidelines: tools\.search\.when: unknown field/);
   });
 });
 
 describe('loadGuidelines', () => {
   it('reads should_use, should_not_use and topics per tool, in file order', () => {
     const guidelines = loadGuidelines('examples/bank/judges/guidelines.yaml', packageRoot);
-    expect([...guidelines.tools.keys()]).toEqual(['execute_transfer', 'get_balance', 'search_transactions']);
-    expect(guidelines.tools.get('get_balance')?.should_not_use).toEqual(['general questions about account types', 'greetings and small talk']);
-    const withTopics = loadGuidelines(write('topics.yaml', 'tools:\n  search: { should_use: [news], topics: [sport, weather] }\n'), folder);
-    expect(withTopics.tools.get('search')).toEqual({ should_use: ['news'], should_not_use: [], topics: ['sport', 'weather'] });
+    expect([...guidelines.tools.keys()]).toEqual([
+      'execute_transfer',
+      'get_balance',
+      'search_transactions',
+    ]);
+    expect(guidelines.tools.get('get_balance')?.should_not_use).toEqual([
+      'general questions about account types',
+      'greetings and small talk',
+    ]);
+    const withTopics = loadGuidelines(
+      write('topics.yaml', 'tools:\n  search: { should_use: [news], topics: [sport, weather] }\n'),
+      folder,
+    );
+    expect(withTopics.tools.get('search')).toEqual({
+      should_use: ['news'],
+      should_not_use: [],
+      topics: ['sport', 'weather'],
+    });
   });
 
   it('refuses a tool with neither list', () => {
-    expect(() => loadGuidelines(write('empty.yaml', 'tools:\n  search: { topics: [x] }\n'), folder)).toThrow(/empty\.yaml: tools\.search: must have required property 'should_use'/);
+    expect(() =>
+      loadGuidelines(write('empty.yaml', 'tools:\n  search: { topics: [x] }\n'), folder),
+    ).toThrow(/empty\.yaml: tools\.search: must have required property 'should_use'/);
   });
 });

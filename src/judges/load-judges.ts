@@ -44,21 +44,41 @@ export function loadJudges(file: string, cwd: string): JudgeDefinition[] {
   const errors = schemaErrors(value);
   if (errors.length > 0) {
     const nameOf = (index: number): unknown => (value as JudgesDocument).judges[index]?.name;
-    const lines = errors.filter((error) => error.keyword !== 'oneOf' || errors.length === 1).map((error) => `${path}: ${schemaErrorText(error, 'judges', nameOf, { oneOf: 'give exactly one of llm, code or check (llm: exactly one of rubric or template)' })}`);
-    throw new CalltapeError('CONFIG_INVALID', [...new Set(lines)].join('\n'), `See ${judgesSchemaPath} for every field.`);
+    const lines = errors
+      .filter((error) => error.keyword !== 'oneOf' || errors.length === 1)
+      .map(
+        (error) =>
+          `${path}: ${schemaErrorText(error, 'judges', nameOf, { oneOf: 'give exactly one of llm, code or check (llm: exactly one of rubric or template)' })}`,
+      );
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      [...new Set(lines)].join('\n'),
+      `See ${judgesSchemaPath} for every field.`,
+    );
   }
   const document = value as JudgesDocument;
   const folder = dirname(path);
   let guidelines: Guidelines | undefined;
   const guidelinesNeeded = (where: string): Guidelines => {
-    if (document.guidelines === undefined) throw new CalltapeError('CONFIG_INVALID', `${where}: llm.template: desired_behaviour needs the file's guidelines (a file, or the should_use / should_not_use lists inline)`);
-    guidelines ??= typeof document.guidelines === 'string' ? loadGuidelines(document.guidelines, folder) : guidelinesFromValue(document.guidelines, `${path}: guidelines`);
+    if (document.guidelines === undefined)
+      throw new CalltapeError(
+        'CONFIG_INVALID',
+        `${where}: llm.template: desired_behaviour needs the file's guidelines (a file, or the should_use / should_not_use lists inline)`,
+      );
+    guidelines ??=
+      typeof document.guidelines === 'string'
+        ? loadGuidelines(document.guidelines, folder)
+        : guidelinesFromValue(document.guidelines, `${path}: guidelines`);
     return guidelines;
   };
   const names = new Set<string>();
   return document.judges.map((judge, index): JudgeDefinition => {
     const where = `${path}: judges[${index}] (${judge.name})`;
-    if (names.has(judge.name)) throw new CalltapeError('CONFIG_INVALID', `${where}: name: another judge is already named "${judge.name}"`);
+    if (names.has(judge.name))
+      throw new CalltapeError(
+        'CONFIG_INVALID',
+        `${where}: name: another judge is already named "${judge.name}"`,
+      );
     names.add(judge.name);
     if (judge.llm) {
       const llm = judge.llm;
@@ -67,7 +87,10 @@ export function loadJudges(file: string, cwd: string): JudgeDefinition[] {
         name: judge.name,
         model: llm.model,
         provider: llm.provider ?? 'openai',
-        prompt: llm.rubric !== undefined ? { kind: 'rubric', rubric: llm.rubric } : { kind: 'desired_behaviour', guidelines: guidelinesNeeded(where) },
+        prompt:
+          llm.rubric !== undefined
+            ? { kind: 'rubric', rubric: llm.rubric }
+            : { kind: 'desired_behaviour', guidelines: guidelinesNeeded(where) },
         temperature: llm.temperature ?? 0,
         samples: llm.samples ?? 1,
         aggregate: llm.aggregate ?? 'majority',
@@ -79,10 +102,16 @@ export function loadJudges(file: string, cwd: string): JudgeDefinition[] {
     }
     if (judge.code) {
       const module = resolve(folder, judge.code.module);
-      if (!existsSync(module)) throw new CalltapeError('CONFIG_INVALID', `${where}: code.module: no such file ${module}`);
+      if (!existsSync(module))
+        throw new CalltapeError('CONFIG_INVALID', `${where}: code.module: no such file ${module}`);
       return { kind: 'code', name: judge.name, module, timeoutMs: judge.code.timeout_ms };
     }
     const check = judge.check ?? { suite: '' };
-    return { kind: 'check', name: judge.name, suite: loadSuite(resolve(folder, check.suite), folder), now: check.now ? new Date(check.now) : new Date() };
+    return {
+      kind: 'check',
+      name: judge.name,
+      suite: loadSuite(resolve(folder, check.suite), folder),
+      now: check.now ? new Date(check.now) : new Date(),
+    };
   });
 }

@@ -6,7 +6,12 @@ export const adminCookie = 'calltape_admin';
 /** Whether a listen address only accepts connections from this machine. */
 export function isLoopbackHost(host: string): boolean {
   const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return bare === 'localhost' || bare === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare) || /^::ffff:127\./.test(bare);
+  return (
+    bare === 'localhost' ||
+    bare === '::1' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare) ||
+    /^::ffff:127\./.test(bare)
+  );
 }
 
 /**
@@ -16,7 +21,10 @@ export function isLoopbackHost(host: string): boolean {
 export function presentedToken(request: IncomingMessage): string | undefined {
   const header = request.headers.authorization;
   if (header?.toLowerCase().startsWith('bearer ')) return header.slice(7).trim();
-  const cookie = request.headers.cookie?.split(';').map((part) => part.trim()).find((part) => part.startsWith(`${adminCookie}=`));
+  const cookie = request.headers.cookie
+    ?.split(';')
+    .map((part) => part.trim())
+    .find((part) => part.startsWith(`${adminCookie}=`));
   // A malformed escape in a cookie is the sender's problem: it stays as sent and simply fails to match.
   if (cookie) return decodeOrKeep(cookie.slice(adminCookie.length + 1));
   return new URL(request.url ?? '/', 'http://calltape').searchParams.get('token') ?? undefined;

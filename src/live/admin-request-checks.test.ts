@@ -4,8 +4,24 @@ import { adminHostAllowed, feedOriginAllowed, hostNameOf } from './admin-request
 
 describe('adminHostAllowed', () => {
   it('accepts loopback names and IP literals, refuses other names unless configured', () => {
-    for (const host of ['127.0.0.1:4545', 'localhost', 'LOCALHOST:1', '[::1]:4545', '10.0.0.7:80', '[fe80::1]']) expect(adminHostAllowed(host, [], false), host).toBe(true);
-    for (const host of ['evil.example', 'evil.example:4545', '127.0.0.1.nip.io', '', 'a b', 'localhost.evil.example']) expect(adminHostAllowed(host, [], false), host).toBe(false);
+    for (const host of [
+      '127.0.0.1:4545',
+      'localhost',
+      'LOCALHOST:1',
+      '[::1]:4545',
+      '10.0.0.7:80',
+      '[fe80::1]',
+    ])
+      expect(adminHostAllowed(host, [], false), host).toBe(true);
+    for (const host of [
+      'evil.example',
+      'evil.example:4545',
+      '127.0.0.1.nip.io',
+      '',
+      'a b',
+      'localhost.evil.example',
+    ])
+      expect(adminHostAllowed(host, [], false), host).toBe(false);
     expect(adminHostAllowed(undefined, [], false)).toBe(false);
     expect(adminHostAllowed('calltape.internal:4545', ['Calltape.Internal'], false)).toBe(true);
     expect(adminHostAllowed('evil.example', ['calltape.internal'], true)).toBe(false);
@@ -21,7 +37,16 @@ describe('feedOriginAllowed', () => {
   it('accepts no Origin and the proxy own origin, refuses any other', () => {
     expect(feedOriginAllowed(undefined, '127.0.0.1:4545')).toBe(true);
     expect(feedOriginAllowed('http://127.0.0.1:4545', '127.0.0.1:4545')).toBe(true);
-    for (const origin of ['http://127.0.0.1:4546', 'https://evil.example', 'null', 'file://', 'http://localhost:4545']) expect(feedOriginAllowed(origin, '127.0.0.1:4545'), origin).toBe(false);
-    fc.assert(fc.property(fc.string(), fc.string(), (origin, host) => void feedOriginAllowed(origin, host)));
+    for (const origin of [
+      'http://127.0.0.1:4546',
+      'https://evil.example',
+      'null',
+      'file://',
+      'http://localhost:4545',
+    ])
+      expect(feedOriginAllowed(origin, '127.0.0.1:4545'), origin).toBe(false);
+    fc.assert(
+      fc.property(fc.string(), fc.string(), (origin, host) => void feedOriginAllowed(origin, host)),
+    );
   });
 });

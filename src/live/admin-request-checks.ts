@@ -16,7 +16,11 @@ export function hostNameOf(header: string | undefined): string | undefined {
  * `Host`: only loopback names, IP literals (which no rebinding can produce) and names the user
  * configured are accepted. With an admin token and no configured names, the token is the guard.
  */
-export function adminHostAllowed(header: string | undefined, allowedHosts: readonly string[], tokenSet: boolean): boolean {
+export function adminHostAllowed(
+  header: string | undefined,
+  allowedHosts: readonly string[],
+  tokenSet: boolean,
+): boolean {
   const name = hostNameOf(header);
   if (name === undefined) return false;
   if (isLoopbackHost(name) || isIP(name) !== 0) return true;
@@ -29,12 +33,18 @@ export function adminHostAllowed(header: string | undefined, allowedHosts: reado
  * on WebSocket upgrades and let any page open one to any address, so a foreign origin is
  * refused; clients that are not browsers send none.
  */
-export function feedOriginAllowed(origin: string | undefined, hostHeader: string | undefined): boolean {
+export function feedOriginAllowed(
+  origin: string | undefined,
+  hostHeader: string | undefined,
+): boolean {
   if (origin === undefined) return true;
   if (hostHeader === undefined) return false;
   try {
     const parsed = new URL(origin);
-    return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.host.toLowerCase() === hostHeader.toLowerCase();
+    return (
+      (parsed.protocol === 'http:' || parsed.protocol === 'https:') &&
+      parsed.host.toLowerCase() === hostHeader.toLowerCase()
+    );
   } catch {
     return false;
   }

@@ -25,13 +25,20 @@ export interface AdminExtension {
   close(): void;
 }
 
-const json = (message: string, type: string): string => JSON.stringify({ error: { message, type } });
+const json = (message: string, type: string): string =>
+  JSON.stringify({ error: { message, type } });
 
 /** Sent on every admin answer: the dashboard's address (which may hold `?token=`) never leaves in a `Referer`. */
 export const noReferrer = { 'referrer-policy': 'no-referrer' } as const;
 
 /** The headers of an admin page: self-contained HTML that may talk only to this proxy. */
-export const adminPageHeaders = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:", ...noReferrer } as const;
+export const adminPageHeaders = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  'content-security-policy':
+    "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:",
+  ...noReferrer,
+} as const;
 
 const rawAnswer = (status: string, body: string, extra = ''): string =>
   `HTTP/1.1 ${status}\r\ncontent-type: application/json\r\n${extra}referrer-policy: no-referrer\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
@@ -40,10 +47,20 @@ const rawAnswer = (status: string, body: string, extra = ''): string =>
  * The admin surfaces: `GET /metrics`, the dashboard at `/calltape/`, its state at
  * `/calltape/api/state` and the feed at `/calltape/feed`. With a token, each one requires it.
  */
-export function createAdminRoutes(token: string | undefined, metrics: LiveMetrics, feed: Feed, state: () => object, allowedHosts: readonly string[] = [], extension?: AdminExtension): AdminRoutes {
-  const authorized = (request: IncomingMessage): boolean => token === undefined || tokenMatches(presentedToken(request), token);
-  const hostAllowed = (request: IncomingMessage): boolean => adminHostAllowed(request.headers.host, allowedHosts, token !== undefined);
-  const hostRefusal = (request: IncomingMessage): string => `calltape: the admin surfaces answer only to a loopback or configured Host (admin.allowedHosts); ${JSON.stringify((request.headers.host ?? '').slice(0, 100))} is neither`;
+export function createAdminRoutes(
+  token: string | undefined,
+  metrics: LiveMetrics,
+  feed: Feed,
+  state: () => object,
+  allowedHosts: readonly string[] = [],
+  extension?: AdminExtension,
+): AdminRoutes {
+  const authorized = (request: IncomingMessage): boolean =>
+    token === undefined || tokenMatches(presentedToken(request), token);
+  const hostAllowed = (request: IncomingMessage): boolean =>
+    adminHostAllowed(request.headers.host, allowedHosts, token !== undefined);
+  const hostRefusal = (request: IncomingMessage): string =>
+    `calltape: the admin surfaces answer only to a loopback or configured Host (admin.allowedHosts); ${JSON.stringify((request.headers.host ?? '').slice(0, 100))} is neither`;
   return {
     handle(request, response) {
       // Every request passes here first: a prefix test, so agent traffic pays no URL parse.
@@ -51,15 +68,27 @@ export function createAdminRoutes(token: string | undefined, metrics: LiveMetric
       if (!raw.startsWith('/metrics') && !raw.startsWith('/calltape')) return false;
       const url = new URL(raw, 'http://calltape');
       const path = url.pathname;
-      if (path !== '/metrics' && path !== '/calltape' && !path.startsWith('/calltape/')) return false;
+      if (path !== '/metrics' && path !== '/calltape' && !path.startsWith('/calltape/'))
+        return false;
       if (!hostAllowed(request)) {
-        response.writeHead(421, { 'content-type': 'application/json', ...noReferrer }).end(json(hostRefusal(request), 'calltape_misdirected'));
+        response
+          .writeHead(421, { 'content-type': 'application/json', ...noReferrer })
+          .end(json(hostRefusal(request), 'calltape_misdirected'));
         return true;
       }
       if (!authorized(request)) {
         response
-          .writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer realm="calltape"', ...noReferrer })
-          .end(json('calltape: this admin surface needs the admin token (Authorization: Bearer <token>, or ?token= in a browser)', 'calltape_unauthorized'));
+          .writeHead(401, {
+            'content-type': 'application/json',
+            'www-authenticate': 'Bearer realm="calltape"',
+            ...noReferrer,
+          })
+          .end(
+            json(
+              'calltape: this admin surface needs the admin token (Authorization: Bearer <token>, or ?token= in a browser)',
+              'calltape_unauthorized',
+            ),
+          );
         return true;
       }
       const reading = request.method === 'GET' || request.method === 'HEAD';
@@ -67,47 +96,88 @@ export function createAdminRoutes(token: string | undefined, metrics: LiveMetric
       if (reading && (path === '/calltape' || (page && url.searchParams.has('token')))) {
         // The dashboard's relative requests need the trailing slash; a token in the address becomes
         // a cookie scoped to the admin paths and leaves the address (and so every later Referer and history entry).
-        const headers: Record<string, string> = { location: addressWithoutToken(url), 'cache-control': 'no-store', ...noReferrer };
-        if (token !== undefined && url.searchParams.has('token')) headers['set-cookie'] = `${adminCookie}=${encodeURIComponent(token)}; Path=/calltape; HttpOnly; SameSite=Strict`;
+        const headers: Record<string, string> = {
+          location: addressWithoutToken(url),
+          'cache-control': 'no-store',
+          ...noReferrer,
+        };
+        if (token !== undefined && url.searchParams.has('token'))
+          headers['set-cookie'] =
+            `${adminCookie}=${encodeURIComponent(token)}; Path=/calltape; HttpOnly; SameSite=Strict`;
         response.writeHead(path === '/calltape' ? 301 : 303, headers).end();
         return true;
       }
       if (extension?.handle(request, response, url) === true) return true;
       if (request.method !== 'GET' && request.method !== 'HEAD') {
-        response.writeHead(405, { allow: 'GET', 'content-type': 'application/json', ...noReferrer }).end(json('calltape: admin surfaces answer GET only', 'invalid_request_error'));
+        response
+          .writeHead(405, { allow: 'GET', 'content-type': 'application/json', ...noReferrer })
+          .end(json('calltape: admin surfaces answer GET only', 'invalid_request_error'));
         return true;
       }
       if (path === '/metrics') {
         metrics.registry.metrics().then(
-          (text) => response.writeHead(200, { 'content-type': metrics.registry.contentType, ...noReferrer }).end(text),
-          (error: unknown) => response.writeHead(500, { 'content-type': 'text/plain' }).end(`calltape: metrics failed: ${(error as Error).message}`),
+          (text) =>
+            response
+              .writeHead(200, { 'content-type': metrics.registry.contentType, ...noReferrer })
+              .end(text),
+          (error: unknown) =>
+            response
+              .writeHead(500, { 'content-type': 'text/plain' })
+              .end(`calltape: metrics failed: ${(error as Error).message}`),
         );
       } else if (path === '/calltape/') {
         response.writeHead(200, adminPageHeaders).end(dashboardPage());
       } else if (path === '/calltape/api/state') {
-        response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', ...noReferrer }).end(JSON.stringify(state()));
+        response
+          .writeHead(200, {
+            'content-type': 'application/json',
+            'cache-control': 'no-store',
+            ...noReferrer,
+          })
+          .end(JSON.stringify(state()));
       } else {
-        response.writeHead(404, { 'content-type': 'application/json', ...noReferrer }).end(json('calltape: no such admin path', 'invalid_request_error'));
+        response
+          .writeHead(404, { 'content-type': 'application/json', ...noReferrer })
+          .end(json('calltape: no such admin path', 'invalid_request_error'));
       }
       return true;
     },
     upgrade(request, socket, head) {
       const raw = request.url ?? '/';
-      if (!raw.startsWith('/calltape/feed') || new URL(raw, 'http://calltape').pathname !== '/calltape/feed') return false;
+      if (
+        !raw.startsWith('/calltape/feed') ||
+        new URL(raw, 'http://calltape').pathname !== '/calltape/feed'
+      )
+        return false;
       if (!hostAllowed(request)) {
-        socket.end(rawAnswer('421 Misdirected Request', json(hostRefusal(request), 'calltape_misdirected')));
+        socket.end(
+          rawAnswer('421 Misdirected Request', json(hostRefusal(request), 'calltape_misdirected')),
+        );
         return true;
       }
       if (!feedOriginAllowed(request.headers.origin, request.headers.host)) {
-        socket.end(rawAnswer('403 Forbidden', json('calltape: the feed accepts WebSocket connections from the dashboard\'s own origin only', 'calltape_forbidden_origin')));
+        socket.end(
+          rawAnswer(
+            '403 Forbidden',
+            json(
+              "calltape: the feed accepts WebSocket connections from the dashboard's own origin only",
+              'calltape_forbidden_origin',
+            ),
+          ),
+        );
         return true;
       }
       if (authorized(request)) {
         feed.accept(request, socket, head);
         return true;
       }
-      const body = json('calltape: the feed needs the admin token (?token= or Authorization: Bearer)', 'calltape_unauthorized');
-      socket.end(rawAnswer('401 Unauthorized', body, 'www-authenticate: Bearer realm="calltape"\r\n'));
+      const body = json(
+        'calltape: the feed needs the admin token (?token= or Authorization: Bearer)',
+        'calltape_unauthorized',
+      );
+      socket.end(
+        rawAnswer('401 Unauthorized', body, 'www-authenticate: Bearer realm="calltape"\r\n'),
+      );
       return true;
     },
   };

@@ -25,7 +25,10 @@ interface Bucket {
  * as precise as one bucket. Pure bookkeeping; the caller owns the clock.
  */
 export class AlertWindow {
-  private readonly series = new Map<string, { buckets: Bucket[]; head: number; evaluated: number; failed: number }>();
+  private readonly series = new Map<
+    string,
+    { buckets: Bucket[]; head: number; evaluated: number; failed: number }
+  >();
   private readonly quietUntil = new Map<string, number>();
   private readonly bucketMs: number;
 
@@ -41,10 +44,12 @@ export class AlertWindow {
     const threshold = this.thresholds.get(policy);
     if (threshold === undefined) return undefined;
     let series = this.series.get(policy);
-    if (!series) this.series.set(policy, (series = { buckets: [], head: 0, evaluated: 0, failed: 0 }));
+    if (!series)
+      this.series.set(policy, (series = { buckets: [], head: 0, evaluated: 0, failed: 0 }));
     const start = now - (now % this.bucketMs);
     let last = series.buckets[series.buckets.length - 1];
-    if (!last || last.start !== start) series.buckets.push((last = { start, evaluated: 0, failed: 0 }));
+    if (!last || last.start !== start)
+      series.buckets.push((last = { start, evaluated: 0, failed: 0 }));
     last.evaluated++;
     series.evaluated++;
     if (failed) {
@@ -52,7 +57,11 @@ export class AlertWindow {
       series.failed++;
     }
     // Buckets that ended before the window began leave it.
-    for (let first = series.buckets[series.head]; first && first.start + this.bucketMs <= now - this.settings.windowMs; first = series.buckets[series.head]) {
+    for (
+      let first = series.buckets[series.head];
+      first && first.start + this.bucketMs <= now - this.settings.windowMs;
+      first = series.buckets[series.head]
+    ) {
       series.evaluated -= first.evaluated;
       series.failed -= first.failed;
       series.head++;
@@ -65,6 +74,14 @@ export class AlertWindow {
     const passRate = (series.evaluated - series.failed) / series.evaluated;
     if (passRate >= threshold || now < (this.quietUntil.get(policy) ?? 0)) return undefined;
     this.quietUntil.set(policy, now + this.settings.cooldownMs);
-    return { policy, passRate, threshold, evaluated: series.evaluated, failed: series.failed, windowMs: this.settings.windowMs, at: now };
+    return {
+      policy,
+      passRate,
+      threshold,
+      evaluated: series.evaluated,
+      failed: series.failed,
+      windowMs: this.settings.windowMs,
+      at: now,
+    };
   }
 }

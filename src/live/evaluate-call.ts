@@ -19,7 +19,13 @@ export interface CallEvaluation {
  * declared for the tool, per-argument constraints (the scoring engine's matchers), forbidden
  * tools and allow-lists. Pure: `sampleKey` identifies the call for deterministic sampling.
  */
-export function evaluateCall(policies: readonly CallPolicy[], call: ToolCall, declared: { readonly [tool: string]: JsonSchema } | undefined, sampleKey: string, options: ScoreOptions = {}): CallEvaluation {
+export function evaluateCall(
+  policies: readonly CallPolicy[],
+  call: ToolCall,
+  declared: { readonly [tool: string]: JsonSchema } | undefined,
+  sampleKey: string,
+  options: ScoreOptions = {},
+): CallEvaluation {
   const evaluated: string[] = [];
   const failures: PolicyFailure[] = [];
   let total = 0;
@@ -30,25 +36,58 @@ export function evaluateCall(policies: readonly CallPolicy[], call: ToolCall, de
     total += found.score;
     failures.push(...found.failures);
   }
-  return { evaluated, failures, score: evaluated.length === 0 ? 1 : Math.round((total / evaluated.length) * 1e9) / 1e9 };
+  return {
+    evaluated,
+    failures,
+    score: evaluated.length === 0 ? 1 : Math.round((total / evaluated.length) * 1e9) / 1e9,
+  };
 }
 
 function applies(policy: CallPolicy, tool: string): boolean {
   if (policy.kind === 'schema') return policy.tools === undefined || policy.tools.includes(tool);
-  if (policy.kind === 'arguments') return typeof policy.tool === 'string' ? policy.tool === tool : policy.tool.includes(tool);
+  if (policy.kind === 'arguments')
+    return typeof policy.tool === 'string' ? policy.tool === tool : policy.tool.includes(tool);
   return true;
 }
 
-function failuresOf(policy: CallPolicy, call: ToolCall, declared: { readonly [tool: string]: JsonSchema } | undefined, options: ScoreOptions): { score: number; failures: PolicyFailure[] } {
-  const fail = (failure: Omit<PolicyFailure, 'policy'>): { score: number; failures: PolicyFailure[] } => ({ score: 0, failures: [{ policy: policy.id, ...failure }] });
+function failuresOf(
+  policy: CallPolicy,
+  call: ToolCall,
+  declared: { readonly [tool: string]: JsonSchema } | undefined,
+  options: ScoreOptions,
+): { score: number; failures: PolicyFailure[] } {
+  const fail = (
+    failure: Omit<PolicyFailure, 'policy'>,
+  ): { score: number; failures: PolicyFailure[] } => ({
+    score: 0,
+    failures: [{ policy: policy.id, ...failure }],
+  });
   switch (policy.kind) {
     case 'schema': {
-      if (!call.complete) return fail({ reason: 'incomplete_call', message: `the ${call.name || '(unnamed)'} call was cut off before the model finished it` });
+      if (!call.complete)
+        return fail({
+          reason: 'incomplete_call',
+          message: `the ${call.name || '(unnamed)'} call was cut off before the model finished it`,
+        });
       const schema = declared?.[call.name];
-      if (!schema) return fail({ reason: 'undeclared_tool', message: `${call.name} is not among the tools the request declared` });
-      if (!call.arguments.ok) return fail({ reason: 'invalid_json', message: `the arguments are not JSON: ${call.arguments.error}` });
+      if (!schema)
+        return fail({
+          reason: 'undeclared_tool',
+          message: `${call.name} is not among the tools the request declared`,
+        });
+      if (!call.arguments.ok)
+        return fail({
+          reason: 'invalid_json',
+          message: `the arguments are not JSON: ${call.arguments.error}`,
+        });
       const violation = schemaViolation(schema, call.arguments.value);
-      return violation === undefined ? pass : fail({ reason: 'schema_violation', message: violation, path: violation.slice(0, violation.indexOf(':')) });
+      return violation === undefined
+        ? pass
+        : fail({
+            reason: 'schema_violation',
+            message: violation,
+            path: violation.slice(0, violation.indexOf(':')),
+          });
     }
     case 'arguments':
       return argumentFailures(policy, call, declared?.[call.name], options);
@@ -57,31 +96,69 @@ function failuresOf(policy: CallPolicy, call: ToolCall, declared: { readonly [to
       for (const forbidden of policy.tools) {
         const expectation = expectationObject(forbidden);
         if (matchCall(expectation, made, options).matches) {
-          const conditions = expectation.arguments === undefined && expectation.rules === undefined ? '' : ' with the forbidden arguments';
-          return fail({ reason: 'forbidden_call', message: `${call.name} was called${conditions}; policy ${policy.id} forbids it` });
+          const conditions =
+            expectation.arguments === undefined && expectation.rules === undefined
+              ? ''
+              : ' with the forbidden arguments';
+          return fail({
+            reason: 'forbidden_call',
+            message: `${call.name} was called${conditions}; policy ${policy.id} forbids it`,
+          });
         }
       }
       return pass;
     }
     case 'allow':
-      return policy.tools.includes(call.name) ? pass : fail({ reason: 'unlisted_tool', message: `${call.name} is not on the allow-list (${policy.tools.join(', ')})` });
+      return policy.tools.includes(call.name)
+        ? pass
+        : fail({
+            reason: 'unlisted_tool',
+            message: `${call.name} is not on the allow-list (${policy.tools.join(', ')})`,
+          });
   }
 }
 
 const pass = { score: 1, failures: [] };
 
 /** Constraints are scored per argument: the policy's score is the fraction met. */
-function argumentFailures(policy: ArgumentsPolicy, call: ToolCall, schema: JsonSchema | undefined, options: ScoreOptions): { score: number; failures: PolicyFailure[] } {
+function argumentFailures(
+  policy: ArgumentsPolicy,
+  call: ToolCall,
+  schema: JsonSchema | undefined,
+  options: ScoreOptions,
+): { score: number; failures: PolicyFailure[] } {
   const entries = Object.entries(policy.arguments);
-  if (!call.arguments.ok || call.arguments.value === null || typeof call.arguments.value !== 'object' || Array.isArray(call.arguments.value)) {
-    return { score: 0, failures: [{ policy: policy.id, reason: 'invalid_json', message: call.arguments.ok ? 'the arguments are not a JSON object' : `the arguments are not JSON: ${call.arguments.error}` }] };
+  if (
+    !call.arguments.ok ||
+    call.arguments.value === null ||
+    typeof call.arguments.value !== 'object' ||
+    Array.isArray(call.arguments.value)
+  ) {
+    return {
+      score: 0,
+      failures: [
+        {
+          policy: policy.id,
+          reason: 'invalid_json',
+          message: call.arguments.ok
+            ? 'the arguments are not a JSON object'
+            : `the arguments are not JSON: ${call.arguments.error}`,
+        },
+      ],
+    };
   }
   const args = call.arguments.value;
   const failures: PolicyFailure[] = [];
   for (const [path, constraint] of entries) {
     const actual = valueAt(args, path);
     if (actual === undefined) {
-      if (constraint.required) failures.push({ policy: policy.id, reason: 'missing_argument', message: `${path} is missing`, path });
+      if (constraint.required)
+        failures.push({
+          policy: policy.id,
+          reason: 'missing_argument',
+          message: `${path} is missing`,
+          path,
+        });
       continue;
     }
     // The arguments parsed once for every constraint, not re-parsed from the raw text per constraint.
@@ -91,26 +168,72 @@ function argumentFailures(policy: ArgumentsPolicy, call: ToolCall, schema: JsonS
   return { score: (entries.length - failures.length) / entries.length, failures };
 }
 
-function constraintProblem(path: string, constraint: ArgumentConstraint, actual: JsonValue, actualArguments: { readonly [key: string]: JsonValue }, call: ToolCall, schema: JsonSchema | undefined, options: ScoreOptions): Omit<PolicyFailure, 'policy' | 'path' | 'actual'> | undefined {
+function constraintProblem(
+  path: string,
+  constraint: ArgumentConstraint,
+  actual: JsonValue,
+  actualArguments: { readonly [key: string]: JsonValue },
+  call: ToolCall,
+  schema: JsonSchema | undefined,
+  options: ScoreOptions,
+): Omit<PolicyFailure, 'policy' | 'path' | 'actual'> | undefined {
   if (constraint.min !== undefined || constraint.max !== undefined) {
-    const number = typeof actual === 'number' ? actual : typeof actual === 'string' && actual.trim() !== '' && Number.isFinite(Number(actual)) ? Number(actual) : undefined;
-    if (number === undefined) return { reason: 'not_a_number', message: `${path} is ${JSON.stringify(actual)}, not a number` };
-    if (constraint.min !== undefined && number < constraint.min) return { reason: 'out_of_range', message: `${path} is ${number}, below the minimum ${constraint.min}`, expected: { min: constraint.min } };
-    if (constraint.max !== undefined && number > constraint.max) return { reason: 'out_of_range', message: `${path} is ${number}, above the maximum ${constraint.max}`, expected: { max: constraint.max } };
+    const number =
+      typeof actual === 'number'
+        ? actual
+        : typeof actual === 'string' && actual.trim() !== '' && Number.isFinite(Number(actual))
+          ? Number(actual)
+          : undefined;
+    if (number === undefined)
+      return {
+        reason: 'not_a_number',
+        message: `${path} is ${JSON.stringify(actual)}, not a number`,
+      };
+    if (constraint.min !== undefined && number < constraint.min)
+      return {
+        reason: 'out_of_range',
+        message: `${path} is ${number}, below the minimum ${constraint.min}`,
+        expected: { min: constraint.min },
+      };
+    if (constraint.max !== undefined && number > constraint.max)
+      return {
+        reason: 'out_of_range',
+        message: `${path} is ${number}, above the maximum ${constraint.max}`,
+        expected: { max: constraint.max },
+      };
   }
-  const strategy = constraint.matching_strategy ?? (constraint.any_of ? 'any_of' : constraint.pattern !== undefined ? 'regex' : undefined);
+  const strategy =
+    constraint.matching_strategy ??
+    (constraint.any_of ? 'any_of' : constraint.pattern !== undefined ? 'regex' : undefined);
   if (strategy === undefined) return undefined;
-  const expected: JsonValue = constraint.value ?? constraint.any_of?.[0] ?? constraint.pattern ?? null;
+  const expected: JsonValue =
+    constraint.value ?? constraint.any_of?.[0] ?? constraint.pattern ?? null;
   // The call scorer applies the rule exactly as in ground-truth cases: coercion by the argument's own schema, normalisers,
   // matcher. Only that argument's schema goes in: the schema policy judges the rest of the call.
   const own = schemaAt(schema, path);
-  const result = scoreCall(caseFor(constraint, strategy, path, call.name, expected), [{ name: call.name, arguments: actualArguments }], { ...options, ...(own ? { schemas: { [call.name]: nestedSchema(path, own) } } : {}) });
+  const result = scoreCall(
+    caseFor(constraint, strategy, path, call.name, expected),
+    [{ name: call.name, arguments: actualArguments }],
+    { ...options, ...(own ? { schemas: { [call.name]: nestedSchema(path, own) } } : {}) },
+  );
   const mismatch = result.mismatches[path];
   // Without an embedding nothing was decided: that is no verdict on the agent.
   if (result.is_correct || mismatch?.reason === 'embedding_unavailable') return undefined;
-  const wanted = constraint.any_of ? `one of ${JSON.stringify(constraint.any_of)}` : strategy === 'regex' ? `matching /${constraint.pattern ?? ''}/` : `${strategy} ${JSON.stringify(expected)}`;
-  const why = mismatch ? (mismatch.detail ? ` (${mismatch.detail})` : '') : ` (${result.error_message ?? 'it does not fit its declared schema'})`;
-  return { reason: 'value_mismatch', message: `${path} is ${JSON.stringify(actual)}, not ${wanted}${why}`, expected: constraint.any_of ? [...constraint.any_of] : expected };
+  const wanted = constraint.any_of
+    ? `one of ${JSON.stringify(constraint.any_of)}`
+    : strategy === 'regex'
+      ? `matching /${constraint.pattern ?? ''}/`
+      : `${strategy} ${JSON.stringify(expected)}`;
+  const why = mismatch
+    ? mismatch.detail
+      ? ` (${mismatch.detail})`
+      : ''
+    : ` (${result.error_message ?? 'it does not fit its declared schema'})`;
+  return {
+    reason: 'value_mismatch',
+    message: `${path} is ${JSON.stringify(actual)}, not ${wanted}${why}`,
+    expected: constraint.any_of ? [...constraint.any_of] : expected,
+  };
 }
 
 /**
@@ -120,7 +243,13 @@ function constraintProblem(path: string, constraint: ArgumentConstraint, actual:
  */
 const cases = new WeakMap<ArgumentConstraint, Map<string, TestCase>>();
 
-function caseFor(constraint: ArgumentConstraint, strategy: MatchingStrategy, path: string, tool: string, expected: JsonValue): TestCase {
+function caseFor(
+  constraint: ArgumentConstraint,
+  strategy: MatchingStrategy,
+  path: string,
+  tool: string,
+  expected: JsonValue,
+): TestCase {
   let byTool = cases.get(constraint);
   if (!byTool) cases.set(constraint, (byTool = new Map<string, TestCase>()));
   const key = `${tool}\n${path}`;
@@ -128,7 +257,15 @@ function caseFor(constraint: ArgumentConstraint, strategy: MatchingStrategy, pat
   if (!made) {
     const { required: _required, min: _min, max: _max, value: _value, ...rest } = constraint;
     const rule: ArgumentRule = { ...rest, matching_strategy: strategy };
-    byTool.set(key, (made = { expected_tool: tool, arguments: nest(path, expected), rules: { [path]: rule }, extra_arguments: 'ignore' }));
+    byTool.set(
+      key,
+      (made = {
+        expected_tool: tool,
+        arguments: nest(path, expected),
+        rules: { [path]: rule },
+        extra_arguments: 'ignore',
+      }),
+    );
   }
   return made;
 }
@@ -147,18 +284,24 @@ function nestedSchema(path: string, own: JsonSchema): JsonSchema {
   if (nested) nestedByText.delete(text);
   else {
     nested = nestSchema(path, own);
-    if (nestedByText.size >= maxNestedSchemas) nestedByText.delete(nestedByText.keys().next().value as string);
+    if (nestedByText.size >= maxNestedSchemas)
+      nestedByText.delete(nestedByText.keys().next().value as string);
   }
   nestedByText.set(text, nested);
   return nested;
 }
 
-function valueAt(value: { readonly [key: string]: JsonValue }, path: string): JsonValue | undefined {
+function valueAt(
+  value: { readonly [key: string]: JsonValue },
+  path: string,
+): JsonValue | undefined {
   let current: JsonValue | undefined = value;
   for (const part of path.split('.')) {
     if (current === null || typeof current !== 'object' || Array.isArray(current)) return undefined;
     // Own properties only: a policy path such as `constructor` must not read Object's.
-    current = Object.hasOwn(current, part) ? (current as { readonly [key: string]: JsonValue })[part] : undefined;
+    current = Object.hasOwn(current, part)
+      ? (current as { readonly [key: string]: JsonValue })[part]
+      : undefined;
   }
   return current;
 }
@@ -167,10 +310,24 @@ function valueAt(value: { readonly [key: string]: JsonValue }, path: string): Js
 function schemaAt(schema: JsonSchema | undefined, path: string): JsonSchema | undefined {
   let current: JsonValue | undefined = schema;
   for (const part of path.split('.')) {
-    const properties: JsonValue | undefined = current !== null && typeof current === 'object' && !Array.isArray(current) && Object.hasOwn(current, 'properties') ? current['properties'] : undefined;
-    current = properties !== null && typeof properties === 'object' && !Array.isArray(properties) && Object.hasOwn(properties, part) ? properties[part] : undefined;
+    const properties: JsonValue | undefined =
+      current !== null &&
+      typeof current === 'object' &&
+      !Array.isArray(current) &&
+      Object.hasOwn(current, 'properties')
+        ? current['properties']
+        : undefined;
+    current =
+      properties !== null &&
+      typeof properties === 'object' &&
+      !Array.isArray(properties) &&
+      Object.hasOwn(properties, part)
+        ? properties[part]
+        : undefined;
   }
-  return current !== null && typeof current === 'object' && !Array.isArray(current) ? current : undefined;
+  return current !== null && typeof current === 'object' && !Array.isArray(current)
+    ? current
+    : undefined;
 }
 
 /** A schema declaring only the argument at `path`, with its own schema: nothing else is required or refused. */
@@ -178,16 +335,31 @@ function nestSchema(path: string, schema: JsonSchema): JsonSchema {
   return path
     .split('.')
     .reverse()
-    .reduce<JsonSchema>((inner, part) => ({ type: 'object', properties: { [part]: inner } }), schema);
+    .reduce<JsonSchema>(
+      (inner, part) => ({ type: 'object', properties: { [part]: inner } }),
+      schema,
+    );
 }
 
 function nest(path: string, value: JsonValue): { [key: string]: JsonValue } {
   const parts = path.split('.');
   let nested: JsonValue = value;
-  for (let index = parts.length - 1; index > 0; index--) nested = { [parts[index] as string]: nested };
+  for (let index = parts.length - 1; index > 0; index--)
+    nested = { [parts[index] as string]: nested };
   return { [parts[0] as string]: nested };
 }
 
 function asTrajectoryCall(call: ToolCall): TrajectoryCall {
-  return { id: call.id, name: call.name, argumentsRaw: call.argumentsRaw, arguments: call.arguments, complete: call.complete, turn: 0, index: call.index, step: 0, result: undefined, mocked: false };
+  return {
+    id: call.id,
+    name: call.name,
+    argumentsRaw: call.argumentsRaw,
+    arguments: call.arguments,
+    complete: call.complete,
+    turn: 0,
+    index: call.index,
+    step: 0,
+    result: undefined,
+    mocked: false,
+  };
 }

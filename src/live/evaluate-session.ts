@@ -1,5 +1,11 @@
 import { stepCountCheck } from '../scoring/trajectory/step-count-check.js';
-import type { CodeJudgeSpec, JudgeVerdict, LlmJudgeSpec, TrajectoryCase, TrajectoryReason } from '../scoring/trajectory/types.js';
+import type {
+  CodeJudgeSpec,
+  JudgeVerdict,
+  LlmJudgeSpec,
+  TrajectoryCase,
+  TrajectoryReason,
+} from '../scoring/trajectory/types.js';
 import type { Trajectory } from '../trace/trajectory.js';
 import type { SessionPolicy } from './policy-types.js';
 import { sampled } from './sample.js';
@@ -9,9 +15,27 @@ import { undecidedReasons, type PolicyFailure, type PolicyReason } from './verdi
 export interface SessionContext {
   readonly caseId: string | undefined;
   /** Scores the session against its ground-truth case, when the suites have one; undefined when none does. */
-  readonly scoreCase?: (caseId: string, trajectory: Trajectory) => Promise<{ readonly status: 'pass' | 'fail' | 'error'; readonly score: number; readonly problems: readonly string[] } | undefined>;
-  readonly codeJudge?: (spec: CodeJudgeSpec, trajectory: Trajectory, testCase: TrajectoryCase) => Promise<JudgeVerdict>;
-  readonly llmJudge?: (spec: LlmJudgeSpec, trajectory: Trajectory, testCase: TrajectoryCase) => Promise<JudgeVerdict>;
+  readonly scoreCase?: (
+    caseId: string,
+    trajectory: Trajectory,
+  ) => Promise<
+    | {
+        readonly status: 'pass' | 'fail' | 'error';
+        readonly score: number;
+        readonly problems: readonly string[];
+      }
+    | undefined
+  >;
+  readonly codeJudge?: (
+    spec: CodeJudgeSpec,
+    trajectory: Trajectory,
+    testCase: TrajectoryCase,
+  ) => Promise<JudgeVerdict>;
+  readonly llmJudge?: (
+    spec: LlmJudgeSpec,
+    trajectory: Trajectory,
+    testCase: TrajectoryCase,
+  ) => Promise<JudgeVerdict>;
 }
 
 export interface SessionEvaluation {
@@ -21,7 +45,10 @@ export interface SessionEvaluation {
   readonly verdict: 'pass' | 'fail' | 'error';
 }
 
-const stepReasons: readonly ['max_steps' | 'max_turns' | 'max_calls_per_tool' | 'max_repeats', TrajectoryReason & PolicyReason][] = [
+const stepReasons: readonly [
+  'max_steps' | 'max_turns' | 'max_calls_per_tool' | 'max_repeats',
+  TrajectoryReason & PolicyReason,
+][] = [
   ['max_steps', 'too_many_steps'],
   ['max_turns', 'too_many_turns'],
   ['max_calls_per_tool', 'tool_limit_exceeded'],
@@ -33,7 +60,11 @@ const stepReasons: readonly ['max_steps' | 'max_turns' | 'max_calls_per_tool' | 
  * checks), its ground-truth case when it was tagged with one, code judges and sampled LLM
  * judges. A judge or case that cannot decide is an `error`, never a fail.
  */
-export async function evaluateSession(policies: readonly SessionPolicy[], trajectory: Trajectory, context: SessionContext): Promise<SessionEvaluation> {
+export async function evaluateSession(
+  policies: readonly SessionPolicy[],
+  trajectory: Trajectory,
+  context: SessionContext,
+): Promise<SessionEvaluation> {
   const evaluated: string[] = [];
   const failures: PolicyFailure[] = [];
   let total = 0;
@@ -52,10 +83,19 @@ export async function evaluateSession(policies: readonly SessionPolicy[], trajec
     }
   }
   const failed = failures.some((failure) => !undecidedReasons.has(failure.reason));
-  return { evaluated, failures, score: decided === 0 ? 1 : Math.round((total / decided) * 1e9) / 1e9, verdict: failed ? 'fail' : errors > 0 ? 'error' : 'pass' };
+  return {
+    evaluated,
+    failures,
+    score: decided === 0 ? 1 : Math.round((total / decided) * 1e9) / 1e9,
+    verdict: failed ? 'fail' : errors > 0 ? 'error' : 'pass',
+  };
 }
 
-async function outcomeOf(policy: SessionPolicy, trajectory: Trajectory, context: SessionContext): Promise<{ score: number; failures: PolicyFailure[]; error?: boolean } | undefined> {
+async function outcomeOf(
+  policy: SessionPolicy,
+  trajectory: Trajectory,
+  context: SessionContext,
+): Promise<{ score: number; failures: PolicyFailure[]; error?: boolean } | undefined> {
   switch (policy.kind) {
     case 'steps': {
       const failures: PolicyFailure[] = [];
@@ -64,7 +104,8 @@ async function outcomeOf(policy: SessionPolicy, trajectory: Trajectory, context:
         if (policy[field] === undefined) continue;
         limits++;
         const check = stepCountCheck({ [field]: policy[field] }, trajectory);
-        if (check.status === 'fail') failures.push({ policy: policy.id, reason, message: check.message ?? reason });
+        if (check.status === 'fail')
+          failures.push({ policy: policy.id, reason, message: check.message ?? reason });
       }
       return { score: limits === 0 ? 1 : (limits - failures.length) / limits, failures };
     }
@@ -74,19 +115,64 @@ async function outcomeOf(policy: SessionPolicy, trajectory: Trajectory, context:
       if (!result) return undefined;
       if (result.status === 'pass') return { score: result.score, failures: [] };
       const reason = result.status === 'error' ? 'case_error' : 'case_failed';
-      return { score: result.score, error: result.status === 'error', failures: [{ policy: policy.id, reason, message: `case ${context.caseId}: ${result.problems.join('; ') || result.status}` }] };
+      return {
+        score: result.score,
+        error: result.status === 'error',
+        failures: [
+          {
+            policy: policy.id,
+            reason,
+            message: `case ${context.caseId}: ${result.problems.join('; ') || result.status}`,
+          },
+        ],
+      };
     }
     case 'judge': {
       const testCase: TrajectoryCase = { test_id: context.caseId ?? trajectory.sessionId };
       try {
         const verdict =
           policy.code !== undefined
-            ? await required(context.codeJudge, 'code judges')({ code: policy.code, ...(policy.timeout_ms !== undefined ? { timeout_ms: policy.timeout_ms } : {}) }, trajectory, testCase)
-            : await required(context.llmJudge, 'LLM judges')({ rubric: policy.rubric ?? '', ...(policy.model !== undefined ? { model: policy.model } : {}) }, trajectory, testCase);
+            ? await required(context.codeJudge, 'code judges')(
+                {
+                  code: policy.code,
+                  ...(policy.timeout_ms !== undefined ? { timeout_ms: policy.timeout_ms } : {}),
+                },
+                trajectory,
+                testCase,
+              )
+            : await required(context.llmJudge, 'LLM judges')(
+                {
+                  rubric: policy.rubric ?? '',
+                  ...(policy.model !== undefined ? { model: policy.model } : {}),
+                },
+                trajectory,
+                testCase,
+              );
         const score = verdict.score ?? (verdict.pass ? 1 : 0);
-        return verdict.pass ? { score, failures: [] } : { score, failures: [{ policy: policy.id, reason: 'judge_failed', message: verdict.reason ?? 'the judge failed the session' }] };
+        return verdict.pass
+          ? { score, failures: [] }
+          : {
+              score,
+              failures: [
+                {
+                  policy: policy.id,
+                  reason: 'judge_failed',
+                  message: verdict.reason ?? 'the judge failed the session',
+                },
+              ],
+            };
       } catch (error) {
-        return { score: 0, error: true, failures: [{ policy: policy.id, reason: 'judge_error', message: `the judge could not decide: ${(error as Error).message}` }] };
+        return {
+          score: 0,
+          error: true,
+          failures: [
+            {
+              policy: policy.id,
+              reason: 'judge_error',
+              message: `the judge could not decide: ${(error as Error).message}`,
+            },
+          ],
+        };
       }
     }
   }

@@ -21,8 +21,20 @@ abstract class Exported {
 
   protected abstract values(): ExportedValue[];
 
-  get(): Promise<{ name: string; help: string; type: string; values: ExportedValue[]; aggregator: string }> {
-    return Promise.resolve({ name: this.name, help: this.help, type: this.type, values: this.values(), aggregator: this.aggregator });
+  get(): Promise<{
+    name: string;
+    help: string;
+    type: string;
+    values: ExportedValue[];
+    aggregator: string;
+  }> {
+    return Promise.resolve({
+      name: this.name,
+      help: this.help,
+      type: this.type,
+      values: this.values(),
+      aggregator: this.aggregator,
+    });
   }
 
   reset(): void {
@@ -71,12 +83,21 @@ export class FastHistogram extends Exported {
   readonly type = 'histogram';
   private readonly all: { labels: Labels; counts: number[]; sum: number; count: number }[] = [];
 
-  constructor(name: string, help: string, private readonly buckets: readonly number[]) {
+  constructor(
+    name: string,
+    help: string,
+    private readonly buckets: readonly number[],
+  ) {
     super(name, help);
   }
 
   series(labels: Labels): HistogramSeries {
-    const entry = { labels, counts: new Array<number>(this.buckets.length).fill(0), sum: 0, count: 0 };
+    const entry = {
+      labels,
+      counts: new Array<number>(this.buckets.length).fill(0),
+      sum: 0,
+      count: 0,
+    };
     this.all.push(entry);
     return {
       observe: (value) => {
@@ -93,10 +114,30 @@ export class FastHistogram extends Exported {
     return this.all.flatMap((entry) => {
       let cumulative = 0;
       return [
-        ...this.buckets.map((bound, index) => ({ value: (cumulative += entry.counts[index] ?? 0), labels: { le: bound }, sharedLabels: entry.labels, metricName: bucketName })),
-        { value: entry.count, labels: { le: '+Inf' }, sharedLabels: entry.labels, metricName: bucketName },
-        { value: entry.sum, labels: {}, sharedLabels: entry.labels, metricName: `${this.name}_sum` },
-        { value: entry.count, labels: {}, sharedLabels: entry.labels, metricName: `${this.name}_count` },
+        ...this.buckets.map((bound, index) => ({
+          value: (cumulative += entry.counts[index] ?? 0),
+          labels: { le: bound },
+          sharedLabels: entry.labels,
+          metricName: bucketName,
+        })),
+        {
+          value: entry.count,
+          labels: { le: '+Inf' },
+          sharedLabels: entry.labels,
+          metricName: bucketName,
+        },
+        {
+          value: entry.sum,
+          labels: {},
+          sharedLabels: entry.labels,
+          metricName: `${this.name}_sum`,
+        },
+        {
+          value: entry.count,
+          labels: {},
+          sharedLabels: entry.labels,
+          metricName: `${this.name}_count`,
+        },
       ];
     });
   }

@@ -17,7 +17,12 @@ export type FeedEvent =
   | ({ readonly type: 'call.scored' } & CallVerdict)
   | ({ readonly type: 'session.scored' } & SessionVerdict)
   | ({ readonly type: 'alert' } & Alert)
-  | { readonly type: 'policies.reloaded'; readonly at: number; readonly ok: boolean; readonly message: string };
+  | {
+      readonly type: 'policies.reloaded';
+      readonly at: number;
+      readonly ok: boolean;
+      readonly message: string;
+    };
 
 /** A client's filter: a field left out matches every event. */
 export interface FeedFilter {
@@ -40,12 +45,28 @@ export function feedFilterOf(query: URLSearchParams): FeedFilter {
 /** Whether an event passes a filter. Events without the filtered field (alerts have no session) pass only unfiltered. */
 export function matchesFilter(event: FeedEvent, filter: FeedFilter): boolean {
   if (filter.types && !filter.types.has(event.type)) return false;
-  if (filter.session !== undefined && (!('sessionId' in event) || event.sessionId !== filter.session)) return false;
+  if (
+    filter.session !== undefined &&
+    (!('sessionId' in event) || event.sessionId !== filter.session)
+  )
+    return false;
   if (filter.tool !== undefined) {
-    if (event.type === 'call.scored') return event.tool === filter.tool && (filter.verdict === undefined || event.verdict === filter.verdict);
-    if (event.type === 'session.scored') return event.trajectory.some((call) => call.tool === filter.tool) && (filter.verdict === undefined || event.verdict === filter.verdict);
+    if (event.type === 'call.scored')
+      return (
+        event.tool === filter.tool &&
+        (filter.verdict === undefined || event.verdict === filter.verdict)
+      );
+    if (event.type === 'session.scored')
+      return (
+        event.trajectory.some((call) => call.tool === filter.tool) &&
+        (filter.verdict === undefined || event.verdict === filter.verdict)
+      );
     return false;
   }
-  if (filter.verdict !== undefined) return (event.type === 'call.scored' || event.type === 'session.scored') && event.verdict === filter.verdict;
+  if (filter.verdict !== undefined)
+    return (
+      (event.type === 'call.scored' || event.type === 'session.scored') &&
+      event.verdict === filter.verdict
+    );
   return true;
 }

@@ -13,7 +13,10 @@ afterEach(() => {
 
 async function feedServer(): Promise<{ feed: Feed; url: string; dropped: () => number }> {
   let dropped = 0;
-  const feed = new Feed(() => undefined, () => dropped++);
+  const feed = new Feed(
+    () => undefined,
+    () => dropped++,
+  );
   const server = createServer();
   server.on('upgrade', (request, socket, head) => feed.accept(request, socket, head));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -21,11 +24,33 @@ async function feedServer(): Promise<{ feed: Feed; url: string; dropped: () => n
     feed.close();
     server.close();
   });
-  return { feed, url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/calltape/feed`, dropped: () => dropped };
+  return {
+    feed,
+    url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/calltape/feed`,
+    dropped: () => dropped,
+  };
 }
 
-const scored = (sessionId: string, tool: string, verdict: 'pass' | 'fail', padding = ''): FeedEvent => ({
-  type: 'call.scored', at: 0, interactionId: 'i', sessionId, wire: 'openai-chat', model: 'm', tool, callIndex: 0, arguments: padding, mocked: false, verdict, score: verdict === 'pass' ? 1 : 0, evaluated: ['p'], failures: [],
+const scored = (
+  sessionId: string,
+  tool: string,
+  verdict: 'pass' | 'fail',
+  padding = '',
+): FeedEvent => ({
+  type: 'call.scored',
+  at: 0,
+  interactionId: 'i',
+  sessionId,
+  wire: 'openai-chat',
+  model: 'm',
+  tool,
+  callIndex: 0,
+  arguments: padding,
+  mocked: false,
+  verdict,
+  score: verdict === 'pass' ? 1 : 0,
+  evaluated: ['p'],
+  failures: [],
 });
 
 describe('Feed', () => {
@@ -33,7 +58,9 @@ describe('Feed', () => {
     const { feed, url, dropped } = await feedServer();
     const slow = new WebSocket(url);
     const fast = new WebSocket(url);
-    await Promise.all([slow, fast].map((client) => new Promise((resolve) => client.once('message', resolve))));
+    await Promise.all(
+      [slow, fast].map((client) => new Promise((resolve) => client.once('message', resolve))),
+    );
     (slow as unknown as { _socket: Socket })._socket.pause();
     let received = 0;
     fast.on('message', () => received++);
@@ -59,7 +86,14 @@ describe('Feed', () => {
     const bySession = feedFilterOf(new URLSearchParams('session=a&type=call.scored'));
     expect(matchesFilter(scored('a', 't', 'pass'), bySession)).toBe(true);
     expect(matchesFilter(scored('b', 't', 'pass'), bySession)).toBe(false);
-    expect(matchesFilter({ type: 'policies.reloaded', at: 0, ok: true, message: '' }, bySession)).toBe(false);
-    expect(matchesFilter({ type: 'policies.reloaded', at: 0, ok: true, message: '' }, feedFilterOf(new URLSearchParams('')))).toBe(true);
+    expect(
+      matchesFilter({ type: 'policies.reloaded', at: 0, ok: true, message: '' }, bySession),
+    ).toBe(false);
+    expect(
+      matchesFilter(
+        { type: 'policies.reloaded', at: 0, ok: true, message: '' },
+        feedFilterOf(new URLSearchParams('')),
+      ),
+    ).toBe(true);
   });
 });

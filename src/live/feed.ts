@@ -12,13 +12,21 @@ const maxBufferedBytes = 1024 * 1024;
  * disconnected (code 1008) and counted; the proxy never waits for one.
  */
 export class Feed {
-  private readonly server = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 4096 });
+  private readonly server = new WebSocketServer({
+    noServer: true,
+    perMessageDeflate: false,
+    maxPayload: 4096,
+  });
   private readonly clients = new Map<WebSocket, FeedFilter>();
   /** Clients that answered the last ping; the others are gone (half-open) and are cut at the next one. */
   private readonly alive = new WeakSet<WebSocket>();
   private readonly heartbeat: NodeJS.Timeout;
 
-  constructor(private readonly onCount: (clients: number) => void, private readonly onDropped: () => void, idleMs = 300_000) {
+  constructor(
+    private readonly onCount: (clients: number) => void,
+    private readonly onDropped: () => void,
+    idleMs = 300_000,
+  ) {
     this.heartbeat = setInterval(() => this.ping(), Math.max(500, Math.floor(idleMs / 2)));
     this.heartbeat.unref();
   }

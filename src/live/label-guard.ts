@@ -9,7 +9,8 @@ export class LabelGuard {
   constructor(private readonly limit: number) {}
 
   value(raw: string | undefined): string {
-    const value = raw === undefined || raw === '' ? 'unknown' : raw.length > 64 ? raw.slice(0, 64) : raw;
+    const value =
+      raw === undefined || raw === '' ? 'unknown' : raw.length > 64 ? raw.slice(0, 64) : raw;
     if (this.seen.has(value)) return value;
     if (this.seen.size >= this.limit) return 'other';
     this.seen.add(value);

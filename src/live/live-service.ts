@@ -35,7 +35,8 @@ export interface LiveTap {
 export interface AnsweredRound {
   readonly adapterId: CapturedRound['adapterId'];
   readonly request: Pick<CapturedRound['request'], 'id' | 'sessionId' | 'startedAt'>;
-  readonly upstream: Pick<NonNullable<CapturedRound['upstream']>, 'status' | 'firstByteMs' | 'totalMs'> | undefined;
+  readonly upstream:
+    Pick<NonNullable<CapturedRound['upstream']>, 'status' | 'firstByteMs' | 'totalMs'> | undefined;
   readonly proxyError: CapturedRound['proxyError'];
 }
 
@@ -61,21 +62,39 @@ export interface LiveOtlp {
   readonly start: typeof startProxySpans;
 }
 
-export function createLiveService(config: Config, logger: Logger, otlp?: LiveOtlp, extension?: AdminExtension): LiveService {
+export function createLiveService(
+  config: Config,
+  logger: Logger,
+  otlp?: LiveOtlp,
+  extension?: AdminExtension,
+): LiveService {
   const token = config.admin.token ?? undefined;
   if (!token && !isLoopbackHost(config.host)) {
-    throw new CalltapeError('CONFIG_INVALID', `host ${config.host}: the admin surfaces (/metrics, /calltape/) would be open to the network; set an admin token (--admin-token, CALLTAPE_ADMIN_TOKEN or admin.token) or listen on 127.0.0.1`);
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `host ${config.host}: the admin surfaces (/metrics, /calltape/) would be open to the network; set an admin token (--admin-token, CALLTAPE_ADMIN_TOKEN or admin.token) or listen on 127.0.0.1`,
+    );
   }
-  let policies: Policies | undefined = config.shadow.policies ? loadPolicies(config.shadow.policies, process.cwd()) : undefined;
+  let policies: Policies | undefined = config.shadow.policies
+    ? loadPolicies(config.shadow.policies, process.cwd())
+    : undefined;
   const recent = new RecentActivity();
   let queue: ShadowQueue | undefined;
   const metrics = new LiveMetrics(() => queue?.depth ?? 0);
-  const feed = new Feed((clients) => metrics.feedClients.set(clients), () => metrics.feedDropped.inc(), config.timeouts.webSocketIdleMs);
+  const feed = new Feed(
+    (clients) => metrics.feedClients.set(clients),
+    () => metrics.feedDropped.inc(),
+    config.timeouts.webSocketIdleMs,
+  );
   let alerts = policies ? alertWindowFor(policies) : undefined;
   const publish = (event: FeedEvent): void => feed.publish(event);
   // Shadow verdicts of a session come once the scorer saw it go idle: the span waits a minute longer for them.
   const tracing: ProxySpans | undefined = otlp?.start(otlp.settings, {
-    redactor: createRedactor(config.redact.headers, config.redact.bodyPatterns, config.redact.builtinPatterns),
+    redactor: createRedactor(
+      config.redact.headers,
+      config.redact.bodyPatterns,
+      config.redact.builtinPatterns,
+    ),
     logger,
     maxDecodedBytes: config.limits.maxDecodedBytes,
     sessionIdleMs: (policies?.sessionIdleMs ?? 0) + 60_000,
@@ -90,7 +109,8 @@ export function createLiveService(config: Config, logger: Logger, otlp?: LiveOtl
     for (const verdict of verdicts) {
       if (verdict.evaluated.length === 0) continue;
       publish({ type: 'call.scored', ...verdict });
-      for (const policy of verdict.evaluated) noteAlert(policy, policyFailed(verdict.failures, policy));
+      for (const policy of verdict.evaluated)
+        noteAlert(policy, policyFailed(verdict.failures, policy));
     }
   };
   const onSessions = (verdicts: readonly SessionVerdict[]): void => {
@@ -99,7 +119,8 @@ export function createLiveService(config: Config, logger: Logger, otlp?: LiveOtl
     recent.addSessions(verdicts);
     for (const verdict of verdicts) {
       publish({ type: 'session.scored', ...verdict });
-      for (const policy of verdict.evaluated) noteAlert(policy, policyFailed(verdict.failures, policy));
+      for (const policy of verdict.evaluated)
+        noteAlert(policy, policyFailed(verdict.failures, policy));
     }
   };
   const noteAlert = (policy: string, failed: boolean): void => {
@@ -110,7 +131,9 @@ export function createLiveService(config: Config, logger: Logger, otlp?: LiveOtl
     metrics.alerts.inc({ policy: alert.policy });
     recent.addAlert(alert);
     publish({ type: 'alert', ...alert });
-    logger.error(`alert: policy ${alert.policy} passed ${(alert.passRate * 100).toFixed(1)}% of ${alert.evaluated} evaluations in the last ${Math.round(alert.windowMs / 1000)} s (threshold ${(alert.threshold * 100).toFixed(1)}%)`);
+    logger.error(
+      `alert: policy ${alert.policy} passed ${(alert.passRate * 100).toFixed(1)}% of ${alert.evaluated} evaluations in the last ${Math.round(alert.windowMs / 1000)} s (threshold ${(alert.threshold * 100).toFixed(1)}%)`,
+    );
     postAlert(webhook, alert).catch((error: unknown) => {
       metrics.alertDeliveryFailures.inc();
       logger.error((error as Error).message);
@@ -119,11 +142,22 @@ export function createLiveService(config: Config, logger: Logger, otlp?: LiveOtl
 
   let watcher: { close(): void } | undefined;
   if (policies) {
-    const retentionAge = config.shadow.retention.maxAge === null ? null : (parseDuration(config.shadow.retention.maxAge) ?? null);
+    const retentionAge =
+      config.shadow.retention.maxAge === null
+        ? null
+        : (parseDuration(config.shadow.retention.maxAge) ?? null);
     // Opened once here so a database that cannot be created or migrated fails the start, naming the file; the worker then owns it.
     new ShadowStore(config.shadow.database, { maxRows: null, maxAgeMs: null }).close();
     queue = new ShadowQueue(
-      { database: config.shadow.database, retention: { maxRows: config.shadow.retention.maxRows, maxAgeMs: retentionAge }, redactHeaders: config.redact.headers, bodyPatterns: config.redact.bodyPatterns, builtinPatterns: config.redact.builtinPatterns, maxDecodedBytes: config.limits.maxDecodedBytes, policies },
+      {
+        database: config.shadow.database,
+        retention: { maxRows: config.shadow.retention.maxRows, maxAgeMs: retentionAge },
+        redactHeaders: config.redact.headers,
+        bodyPatterns: config.redact.bodyPatterns,
+        builtinPatterns: config.redact.builtinPatterns,
+        maxDecodedBytes: config.limits.maxDecodedBytes,
+        policies,
+      },
       config.shadow.queueSize,
       { calls: onCalls, sessions: onSessions, error: (message) => logger.error(message) },
     );
@@ -139,7 +173,12 @@ export function createLiveService(config: Config, logger: Logger, otlp?: LiveOtl
         metrics.reloads.inc({ result: 'ok' });
         metrics.policiesLoaded.set(Date.now() / 1000);
         logger.info(`${file}: policies reloaded (${next.policies.length})`);
-        publish({ type: 'policies.reloaded', at: Date.now(), ok: true, message: `${next.policies.length} policies in force` });
+        publish({
+          type: 'policies.reloaded',
+          at: Date.now(),
+          ok: true,
+          message: `${next.policies.length} policies in force`,
+        });
       } catch (error) {
         metrics.reloads.inc({ result: 'error' });
         const message = `${(error as Error).message}; keeping the last good policies`;
@@ -151,16 +190,52 @@ export function createLiveService(config: Config, logger: Logger, otlp?: LiveOtl
 
   function answered(round: AnsweredRound, model: string | undefined): void {
     const upstream = round.upstream;
-    metrics.request(round.adapterId, model, upstream?.status, upstream?.firstByteMs, upstream?.totalMs ?? 0);
+    metrics.request(
+      round.adapterId,
+      model,
+      upstream?.status,
+      upstream?.firstByteMs,
+      upstream?.totalMs ?? 0,
+    );
     if (feed.size === 0) return;
-    publish({ type: 'call.captured', at: round.request.startedAt, interactionId: round.request.id, sessionId: round.request.sessionId, route: round.adapterId, model: model ?? 'unknown', status: upstream?.status ?? round.proxyError?.status ?? null, firstByteMs: upstream?.firstByteMs ?? null, totalMs: upstream?.totalMs ?? 0 });
+    publish({
+      type: 'call.captured',
+      at: round.request.startedAt,
+      interactionId: round.request.id,
+      sessionId: round.request.sessionId,
+      route: round.adapterId,
+      model: model ?? 'unknown',
+      status: upstream?.status ?? round.proxyError?.status ?? null,
+      firstByteMs: upstream?.firstByteMs ?? null,
+      totalMs: upstream?.totalMs ?? 0,
+    });
   }
 
-  const admin = createAdminRoutes(token, metrics, feed, () => ({
-    shadow: policies ? { policies: policies.policies.map((policy) => ({ id: policy.id, kind: policy.kind, threshold: policy.threshold ?? null })), file: policies.file } : null,
-    queue: { depth: queue?.depth ?? 0, accepted: queue?.accepted ?? 0, dropped: queue?.dropped ?? 0 },
-    ...recent.snapshot(),
-  }), config.admin.allowedHosts, extension);
+  const admin = createAdminRoutes(
+    token,
+    metrics,
+    feed,
+    () => ({
+      shadow: policies
+        ? {
+            policies: policies.policies.map((policy) => ({
+              id: policy.id,
+              kind: policy.kind,
+              threshold: policy.threshold ?? null,
+            })),
+            file: policies.file,
+          }
+        : null,
+      queue: {
+        depth: queue?.depth ?? 0,
+        accepted: queue?.accepted ?? 0,
+        dropped: queue?.dropped ?? 0,
+      },
+      ...recent.snapshot(),
+    }),
+    config.admin.allowedHosts,
+    extension,
+  );
 
   return {
     capturing: queue !== undefined || tracing !== undefined,
@@ -192,6 +267,10 @@ export function createLiveService(config: Config, logger: Logger, otlp?: LiveOtl
 
 function alertWindowFor(policies: Policies): { window: AlertWindow; webhook: string } | undefined {
   if (!policies.alerts) return undefined;
-  const thresholds = new Map(policies.policies.flatMap((policy) => (policy.threshold === undefined ? [] : [[policy.id, policy.threshold] as const])));
+  const thresholds = new Map(
+    policies.policies.flatMap((policy) =>
+      policy.threshold === undefined ? [] : [[policy.id, policy.threshold] as const],
+    ),
+  );
   return { window: new AlertWindow(policies.alerts, thresholds), webhook: policies.alerts.webhook };
 }

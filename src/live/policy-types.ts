@@ -53,7 +53,10 @@ export interface AllowPolicy extends PolicyBase {
 }
 
 /** Step and loop limits per session, checked when the session ends. */
-export interface StepsPolicy extends PolicyBase, Pick<Expectations, 'max_steps' | 'max_turns' | 'max_calls_per_tool' | 'max_repeats'> {
+export interface StepsPolicy
+  extends
+    PolicyBase,
+    Pick<Expectations, 'max_steps' | 'max_turns' | 'max_calls_per_tool' | 'max_repeats'> {
   readonly kind: 'steps';
 }
 
@@ -74,11 +77,23 @@ export interface JudgePolicy extends PolicyBase {
   readonly model?: LlmJudgeSpec['model'];
 }
 
-export type Policy = SchemaPolicy | ArgumentsPolicy | NeverPolicy | AllowPolicy | StepsPolicy | CasesPolicy | JudgePolicy;
+export type Policy =
+  | SchemaPolicy
+  | ArgumentsPolicy
+  | NeverPolicy
+  | AllowPolicy
+  | StepsPolicy
+  | CasesPolicy
+  | JudgePolicy;
 export type CallPolicy = SchemaPolicy | ArgumentsPolicy | NeverPolicy | AllowPolicy;
 export type SessionPolicy = StepsPolicy | CasesPolicy | JudgePolicy;
 
-export const callPolicyKinds: ReadonlySet<Policy['kind']> = new Set(['schema', 'arguments', 'never', 'allow']);
+export const callPolicyKinds: ReadonlySet<Policy['kind']> = new Set([
+  'schema',
+  'arguments',
+  'never',
+  'allow',
+]);
 
 export function isCallPolicy(policy: Policy): policy is CallPolicy {
   return callPolicyKinds.has(policy.kind);
@@ -95,7 +110,11 @@ export interface Policies {
   readonly policies: readonly Policy[];
   /** Suites of `cases` policies, loaded. */
   readonly suites: readonly Suite[];
-  readonly judge: { readonly model: string; readonly apiKeyEnv: string | undefined; readonly embeddingModel: string };
+  readonly judge: {
+    readonly model: string;
+    readonly apiKeyEnv: string | undefined;
+    readonly embeddingModel: string;
+  };
   readonly alerts: AlertSettings | undefined;
 }
 

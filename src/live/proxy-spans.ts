@@ -2,7 +2,13 @@ import { buildExchange } from '../cassette/build-exchange.js';
 import type { CapturedRound } from '../cassette/captured-round.js';
 import type { Redactor } from '../cassette/redact.js';
 import type { Logger } from '../logger.js';
-import { policyFailed, undecidedReasons, type CallVerdict, type PolicyFailure, type SessionVerdict } from './verdict-types.js';
+import {
+  policyFailed,
+  undecidedReasons,
+  type CallVerdict,
+  type PolicyFailure,
+  type SessionVerdict,
+} from './verdict-types.js';
 import { adapterById } from '../providers/adapters.js';
 import type { Evaluation } from '../otel/gen-ai-spans.js';
 import type { OtlpSettings } from '../otel/otlp-settings.js';
@@ -48,7 +54,12 @@ export function startProxySpans(settings: OtlpSettings, options: ProxySpanOption
   const tracing = startOtlpTracing(settings, {
     dropped: (spans) => options.dropped('span', spans),
     exported: options.exported,
-    failing: (message) => (message === undefined ? options.logger.info('OTLP export recovered') : options.logger.error(`OTLP export failed: ${message}; spans are dropped (counted in calltape_otlp_dropped_total) until the collector answers`)),
+    failing: (message) =>
+      message === undefined
+        ? options.logger.info('OTLP export recovered')
+        : options.logger.error(
+            `OTLP export failed: ${message}; spans are dropped (counted in calltape_otlp_dropped_total) until the collector answers`,
+          ),
   });
   const spans = new SessionSpans(tracing.tracer, { capture: { content: settings.captureContent } });
   const queue: CapturedRound[] = [];
@@ -68,13 +79,22 @@ export function startProxySpans(settings: OtlpSettings, options: ProxySpanOption
     const adapter = adapterById(round.adapterId);
     if (!adapter) return;
     try {
-      spans.interaction(buildExchange(adapter, options.redactor, round, undefined, { maxDecodedBytes: options.maxDecodedBytes }).interaction);
+      spans.interaction(
+        buildExchange(adapter, options.redactor, round, undefined, {
+          maxDecodedBytes: options.maxDecodedBytes,
+        }).interaction,
+      );
     } catch (error) {
       options.dropped('round', 1);
-      options.logger.error(`OTLP export: cannot trace round ${round.request.id}: ${(error as Error).message}`);
+      options.logger.error(
+        `OTLP export: cannot trace round ${round.request.id}: ${(error as Error).message}`,
+      );
     }
   };
-  const sweep = setInterval(() => spans.endIdle(Date.now() - options.sessionIdleMs), Math.min(10_000, Math.max(50, Math.floor(options.sessionIdleMs / 2))));
+  const sweep = setInterval(
+    () => spans.endIdle(Date.now() - options.sessionIdleMs),
+    Math.min(10_000, Math.max(50, Math.floor(options.sessionIdleMs / 2))),
+  );
   sweep.unref();
 
   return {
@@ -89,14 +109,41 @@ export function startProxySpans(settings: OtlpSettings, options: ProxySpanOption
     calls(verdicts) {
       drain();
       for (const verdict of verdicts) {
-        for (const policy of verdict.evaluated) spans.evaluate(verdict.sessionId, policyEvaluation(policy, verdict.failures, verdict.evaluated.length === 1 ? verdict.score : undefined, { 'calltape.interaction.id': verdict.interactionId, 'gen_ai.tool.name': verdict.tool, 'calltape.tool.call.index': verdict.callIndex }), verdict.at);
+        for (const policy of verdict.evaluated)
+          spans.evaluate(
+            verdict.sessionId,
+            policyEvaluation(
+              policy,
+              verdict.failures,
+              verdict.evaluated.length === 1 ? verdict.score : undefined,
+              {
+                'calltape.interaction.id': verdict.interactionId,
+                'gen_ai.tool.name': verdict.tool,
+                'calltape.tool.call.index': verdict.callIndex,
+              },
+            ),
+            verdict.at,
+          );
       }
     },
     sessions(verdicts) {
       drain();
       for (const verdict of verdicts) {
-        for (const policy of verdict.evaluated) spans.evaluate(verdict.sessionId, policyEvaluation(policy, verdict.failures, verdict.evaluated.length === 1 ? verdict.score : undefined, verdict.caseId === undefined ? {} : { 'calltape.case.id': verdict.caseId }), verdict.endedAt);
-        spans.end(verdict.sessionId, verdict.verdict === 'fail' ? 'the session failed a shadow policy' : undefined);
+        for (const policy of verdict.evaluated)
+          spans.evaluate(
+            verdict.sessionId,
+            policyEvaluation(
+              policy,
+              verdict.failures,
+              verdict.evaluated.length === 1 ? verdict.score : undefined,
+              verdict.caseId === undefined ? {} : { 'calltape.case.id': verdict.caseId },
+            ),
+            verdict.endedAt,
+          );
+        spans.end(
+          verdict.sessionId,
+          verdict.verdict === 'fail' ? 'the session failed a shadow policy' : undefined,
+        );
       }
     },
     async close(graceMs) {
@@ -109,7 +156,12 @@ export function startProxySpans(settings: OtlpSettings, options: ProxySpanOption
 }
 
 /** One policy's verdict on a call or session as an evaluation: pass, fail, or error (it could not decide). */
-export function policyEvaluation(policy: string, failures: readonly PolicyFailure[], score: number | undefined, extra: Evaluation['extra']): Evaluation {
+export function policyEvaluation(
+  policy: string,
+  failures: readonly PolicyFailure[],
+  score: number | undefined,
+  extra: Evaluation['extra'],
+): Evaluation {
   const own = failures.filter((failure) => failure.policy === policy);
   const undecided = own.length > 0 && own.every((failure) => undecidedReasons.has(failure.reason));
   const label = policyFailed(failures, policy) ? 'fail' : undecided ? 'error' : 'pass';

@@ -55,17 +55,24 @@ export class RecentActivity {
       if (!last || last.minute < minute) series.push((last = { minute, passed: 0, failed: 0 }));
       const bucket = last.minute === minute ? last : series.find((item) => item.minute === minute);
       if (bucket) bucket[call.verdict === 'pass' ? 'passed' : 'failed']++;
-      while (series.length > 0 && (series[0] as MinuteCounts).minute <= minute - this.keepMinutes) series.shift();
+      while (series.length > 0 && (series[0] as MinuteCounts).minute <= minute - this.keepMinutes)
+        series.shift();
     }
     if (this.calls.length > this.maxCalls * 2) this.calls = this.calls.slice(-this.maxCalls);
   }
 
   addSessions(verdicts: readonly SessionVerdict[]): void {
     for (const session of verdicts) if (session.verdict !== 'pass') this.sessions.push(session);
-    if (this.sessions.length > this.maxSessions * 2) this.sessions = this.sessions.slice(-this.maxSessions);
+    if (this.sessions.length > this.maxSessions * 2)
+      this.sessions = this.sessions.slice(-this.maxSessions);
   }
 
   snapshot(): ActivitySnapshot {
-    return { calls: this.calls.slice(-this.maxCalls), failingSessions: this.sessions.slice(-this.maxSessions), alerts: this.alerts.slice(-this.maxAlerts), passRates: Object.fromEntries(this.minutes) };
+    return {
+      calls: this.calls.slice(-this.maxCalls),
+      failingSessions: this.sessions.slice(-this.maxSessions),
+      alerts: this.alerts.slice(-this.maxAlerts),
+      passRates: Object.fromEntries(this.minutes),
+    };
   }
 }

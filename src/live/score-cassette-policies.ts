@@ -23,21 +23,40 @@ export interface PolicyScoreResult {
  * judges run; LLM judges and semantic rules, which need a model, are left out. Results go to
  * `database` (a temporary file when none is given) and are read back as the shadow report.
  */
-export async function scoreCassetteWithPolicies(policies: Policies, cassette: string, database: string | undefined): Promise<PolicyScoreResult> {
-  const offline = policies.policies.filter((policy) => !(policy.kind === 'judge' && policy.rubric !== undefined));
-  const skipped = policies.policies.filter((policy) => !offline.includes(policy)).map((policy) => policy.id);
-  const temporary = database === undefined ? mkdtempSync(join(tmpdir(), 'calltape-score-')) : undefined;
+export async function scoreCassetteWithPolicies(
+  policies: Policies,
+  cassette: string,
+  database: string | undefined,
+): Promise<PolicyScoreResult> {
+  const offline = policies.policies.filter(
+    (policy) => !(policy.kind === 'judge' && policy.rubric !== undefined),
+  );
+  const skipped = policies.policies
+    .filter((policy) => !offline.includes(policy))
+    .map((policy) => policy.id);
+  const temporary =
+    database === undefined ? mkdtempSync(join(tmpdir(), 'calltape-score-')) : undefined;
   const path = database ?? join(temporary as string, 'shadow.sqlite');
   const store = new ShadowStore(path, { maxRows: null, maxAgeMs: null });
   const judges = createCodeJudges({ baseDir: dirname(policies.file) });
-  const scorer = new ShadowScorer({ ...policies, policies: offline, maxOpenSessions: Number.MAX_SAFE_INTEGER }, { codeJudge: judges.run });
+  const scorer = new ShadowScorer(
+    { ...policies, policies: offline, maxOpenSessions: Number.MAX_SAFE_INTEGER },
+    { codeJudge: judges.run },
+  );
   try {
     const interactions = readInteractions(cassette)
       .filter((interaction) => !interaction.sessionId.startsWith(judgeSessionPrefix))
-      .sort((left, right) => left.timing.startedAt - right.timing.startedAt || (left.id < right.id ? -1 : 1));
+      .sort(
+        (left, right) =>
+          left.timing.startedAt - right.timing.startedAt || (left.id < right.id ? -1 : 1),
+      );
     let failedCalls = 0;
     for (const interaction of interactions) {
-      const { verdicts } = await scorer.scoreInteraction(interaction, undefined, interaction.timing.startedAt);
+      const { verdicts } = await scorer.scoreInteraction(
+        interaction,
+        undefined,
+        interaction.timing.startedAt,
+      );
       failedCalls += verdicts.filter((verdict) => verdict.verdict === 'fail').length;
       store.write(verdicts, []);
     }
@@ -45,7 +64,16 @@ export async function scoreCassetteWithPolicies(policies: Policies, cassette: st
     store.write([], sessions);
     store.close();
     const first = interactions[0]?.timing.startedAt ?? 0;
-    return { report: shadowReport(path, first, Math.max(first, interactions.at(-1)?.timing.startedAt ?? first)), failedCalls, failedSessions: sessions.filter((session) => session.verdict === 'fail').length, skipped };
+    return {
+      report: shadowReport(
+        path,
+        first,
+        Math.max(first, interactions.at(-1)?.timing.startedAt ?? first),
+      ),
+      failedCalls,
+      failedSessions: sessions.filter((session) => session.verdict === 'fail').length,
+      skipped,
+    };
   } finally {
     await judges.close();
     if (temporary) rmSync(temporary, { recursive: true, force: true });

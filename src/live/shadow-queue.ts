@@ -59,7 +59,9 @@ export class ShadowQueue {
           break;
       }
     });
-    this.worker.on('error', (error) => events.error(`the shadow-scoring worker failed: ${error.message}`));
+    this.worker.on('error', (error) =>
+      events.error(`the shadow-scoring worker failed: ${error.message}`),
+    );
     this.worker.once('exit', () => {
       this.exited = true;
       this.busy = false;
@@ -107,16 +109,19 @@ export class ShadowQueue {
   close(graceMs: number): Promise<void> {
     this.closing ??= (async () => {
       const deadline = Date.now() + graceMs;
-      const until = (ms: number): Promise<void> => new Promise<void>((resolve) => {
-        this.wake = resolve;
-        setTimeout(resolve, Math.max(0, ms)).unref();
-      });
+      const until = (ms: number): Promise<void> =>
+        new Promise<void>((resolve) => {
+          this.wake = resolve;
+          setTimeout(resolve, Math.max(0, ms)).unref();
+        });
       while ((this.size > 0 || this.busy) && !this.exited && Date.now() < deadline) {
         if (!this.busy) this.deliver();
         await until(deadline - Date.now());
       }
       if (this.size > 0) {
-        this.events.error(`shadow scoring: ${this.size} round trip(s) left unscored at shutdown (the grace period ran out)`);
+        this.events.error(
+          `shadow scoring: ${this.size} round trip(s) left unscored at shutdown (the grace period ran out)`,
+        );
         this.dropped += this.size;
         this.ring.fill(undefined);
         this.size = 0;

@@ -27,7 +27,12 @@ export interface ShadowReport {
   readonly byModel: readonly PassRateRow[];
   readonly byPolicy: readonly PassRateRow[];
   readonly offenders: readonly Offender[];
-  readonly worstSessions: readonly { readonly session: string; readonly failures: number; readonly verdict: string; readonly endedAt: number }[];
+  readonly worstSessions: readonly {
+    readonly session: string;
+    readonly failures: number;
+    readonly verdict: string;
+    readonly endedAt: number;
+  }[];
 }
 
 /** Reads the shadow database for the window from `since` (epoch ms) to now. */
@@ -36,26 +41,78 @@ export function shadowReport(path: string, since: number, now = Date.now()): Sha
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });
   } catch (error) {
-    throw new CalltapeError('CONFIG_INVALID', `${path}: cannot open the shadow-scoring database: ${(error as Error).message}`, 'It is written by calltape proxy --policies; pass --db when it is elsewhere.');
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `${path}: cannot open the shadow-scoring database: ${(error as Error).message}`,
+      'It is written by calltape proxy --policies; pass --db when it is elsewhere.',
+    );
   }
   try {
     const rates = (sql: string): PassRateRow[] =>
-      (db.prepare(sql).all(since) as { name: string; evaluated: number; failed: number; mean: number | null }[]).map((row) => ({ name: row.name, evaluated: row.evaluated, failed: row.failed, passRate: row.evaluated === 0 ? 1 : (row.evaluated - row.failed) / row.evaluated, meanScore: row.mean }));
+      (
+        db.prepare(sql).all(since) as {
+          name: string;
+          evaluated: number;
+          failed: number;
+          mean: number | null;
+        }[]
+      ).map((row) => ({
+        name: row.name,
+        evaluated: row.evaluated,
+        failed: row.failed,
+        passRate: row.evaluated === 0 ? 1 : (row.evaluated - row.failed) / row.evaluated,
+        meanScore: row.mean,
+      }));
     const scored = "FROM calls WHERE at >= ? AND evaluated != '[]'";
-    const byTool = rates(`SELECT tool AS name, count(*) AS evaluated, sum(verdict = 'fail') AS failed, avg(score) AS mean ${scored} GROUP BY tool ORDER BY failed * 1.0 / count(*) DESC, tool`);
-    const byModel = rates(`SELECT model AS name, count(*) AS evaluated, sum(verdict = 'fail') AS failed, avg(score) AS mean ${scored} GROUP BY model ORDER BY failed * 1.0 / count(*) DESC, model`);
-    const byPolicy = (db.prepare('SELECT policy AS name, sum(evaluated) AS evaluated, sum(failed) AS failed FROM policy_counts WHERE minute >= ? GROUP BY policy ORDER BY sum(failed) * 1.0 / sum(evaluated) DESC, policy').all(Math.floor(since / 60_000)) as { name: string; evaluated: number; failed: number }[]).map(
-      (row) => ({ ...row, passRate: row.evaluated === 0 ? 1 : (row.evaluated - row.failed) / row.evaluated, meanScore: null }),
+    const byTool = rates(
+      `SELECT tool AS name, count(*) AS evaluated, sum(verdict = 'fail') AS failed, avg(score) AS mean ${scored} GROUP BY tool ORDER BY failed * 1.0 / count(*) DESC, tool`,
     );
+    const byModel = rates(
+      `SELECT model AS name, count(*) AS evaluated, sum(verdict = 'fail') AS failed, avg(score) AS mean ${scored} GROUP BY model ORDER BY failed * 1.0 / count(*) DESC, model`,
+    );
+    const byPolicy = (
+      db
+        .prepare(
+          'SELECT policy AS name, sum(evaluated) AS evaluated, sum(failed) AS failed FROM policy_counts WHERE minute >= ? GROUP BY policy ORDER BY sum(failed) * 1.0 / sum(evaluated) DESC, policy',
+        )
+        .all(Math.floor(since / 60_000)) as { name: string; evaluated: number; failed: number }[]
+    ).map((row) => ({
+      ...row,
+      passRate: row.evaluated === 0 ? 1 : (row.evaluated - row.failed) / row.evaluated,
+      meanScore: null,
+    }));
     const offenders = db
-      .prepare('SELECT policy, tool, reason, count(*) AS count, max(message) AS example, max(session_id) AS session FROM failures WHERE at >= ? GROUP BY policy, tool, reason ORDER BY count DESC, policy, tool, reason LIMIT 10')
+      .prepare(
+        'SELECT policy, tool, reason, count(*) AS count, max(message) AS example, max(session_id) AS session FROM failures WHERE at >= ? GROUP BY policy, tool, reason ORDER BY count DESC, policy, tool, reason LIMIT 10',
+      )
       .all(since) as Offender[];
-    const worstSessions = (db
-      .prepare("SELECT s.session_id AS session, s.verdict AS verdict, s.ended_at AS endedAt, (SELECT count(*) FROM failures f WHERE f.session_id = s.session_id AND f.at >= ?) AS failures FROM sessions s WHERE s.ended_at >= ? AND s.verdict != 'pass' ORDER BY failures DESC, s.ended_at DESC LIMIT 5")
-      .all(since, since) as { session: string; failures: number; verdict: string; endedAt: number }[]);
+    const worstSessions = db
+      .prepare(
+        "SELECT s.session_id AS session, s.verdict AS verdict, s.ended_at AS endedAt, (SELECT count(*) FROM failures f WHERE f.session_id = s.session_id AND f.at >= ?) AS failures FROM sessions s WHERE s.ended_at >= ? AND s.verdict != 'pass' ORDER BY failures DESC, s.ended_at DESC LIMIT 5",
+      )
+      .all(since, since) as {
+      session: string;
+      failures: number;
+      verdict: string;
+      endedAt: number;
+    }[];
     const calls = db.prepare(`SELECT count(*) ${scored}`).pluck().get(since) as number;
-    const sessions = db.prepare("SELECT count(*) AS total, coalesce(sum(verdict = 'fail'), 0) AS failed FROM sessions WHERE ended_at >= ?").get(since) as { total: number; failed: number };
-    return { since, until: now, calls, sessions, byTool, byModel, byPolicy, offenders, worstSessions };
+    const sessions = db
+      .prepare(
+        "SELECT count(*) AS total, coalesce(sum(verdict = 'fail'), 0) AS failed FROM sessions WHERE ended_at >= ?",
+      )
+      .get(since) as { total: number; failed: number };
+    return {
+      since,
+      until: now,
+      calls,
+      sessions,
+      byTool,
+      byModel,
+      byPolicy,
+      offenders,
+      worstSessions,
+    };
   } finally {
     db.close();
   }

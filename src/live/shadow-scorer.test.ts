@@ -17,52 +17,123 @@ const policies: Policies = {
   judge: { model: 'm', apiKeyEnv: undefined, embeddingModel: 'e' },
   alerts: undefined,
 };
-const tool = { name: 'lookup', description: undefined, parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] }, strict: undefined };
-const user = (text: string): Message => ({ role: 'user', text, toolCalls: [], toolCallId: undefined, isError: undefined });
+const tool = {
+  name: 'lookup',
+  description: undefined,
+  parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+  strict: undefined,
+};
+const user = (text: string): Message => ({
+  role: 'user',
+  text,
+  toolCalls: [],
+  toolCallId: undefined,
+  isError: undefined,
+});
 
 /** Round trip `turn` of an agent asking `lookup` again and again, resending the whole history each time. */
 function roundTrip(session: string, turn: number, history: Message[]): Interaction {
-  const call = { id: `call_${turn}`, index: 0, name: 'lookup', argumentsRaw: '{"id":"A"}', arguments: { ok: true as const, value: { id: 'A' } }, complete: true };
+  const call = {
+    id: `call_${turn}`,
+    index: 0,
+    name: 'lookup',
+    argumentsRaw: '{"id":"A"}',
+    arguments: { ok: true as const, value: { id: 'A' } },
+    complete: true,
+  };
   const interaction: Interaction = {
     id: `${session}-${turn}`,
     sessionId: session,
     provider: 'openai-chat',
     method: 'POST',
     path: '/v1/chat/completions',
-    request: { model: 'gpt-test', stream: false, messages: [...history], tools: [tool], toolChoice: undefined },
-    response: { id: `r${turn}`, model: 'gpt-test', output: { text: '', refusal: undefined, toolCalls: [call], finishReason: { unified: 'tool-calls', raw: 'tool_calls' } }, alternatives: [], usage: undefined },
+    request: {
+      model: 'gpt-test',
+      stream: false,
+      messages: [...history],
+      tools: [tool],
+      toolChoice: undefined,
+    },
+    response: {
+      id: `r${turn}`,
+      model: 'gpt-test',
+      output: {
+        text: '',
+        refusal: undefined,
+        toolCalls: [call],
+        finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+      },
+      alternatives: [],
+      usage: undefined,
+    },
     status: 'complete',
     httpStatus: 200,
     error: undefined,
     timing: { startedAt: 1_000 + turn, firstByteMs: 1, totalMs: 2 },
   };
-  history.push({ role: 'assistant', text: '', toolCalls: [call], toolCallId: undefined, isError: undefined }, { role: 'tool', text: `result ${turn}`, toolCalls: [], toolCallId: call.id, isError: undefined });
+  history.push(
+    { role: 'assistant', text: '', toolCalls: [call], toolCallId: undefined, isError: undefined },
+    {
+      role: 'tool',
+      text: `result ${turn}`,
+      toolCalls: [],
+      toolCallId: call.id,
+      isError: undefined,
+    },
+  );
   return interaction;
 }
 
 describe('ShadowScorer', () => {
   it('scores calls as they come and sessions when they idle out, with tool results paired and history kept once', async () => {
     const judged: Trajectory[] = [];
-    const scorer = new ShadowScorer(policies, { codeJudge: (_spec, trajectory) => (judged.push(trajectory), Promise.resolve({ pass: true })) });
+    const scorer = new ShadowScorer(policies, {
+      codeJudge: (_spec, trajectory) => (judged.push(trajectory), Promise.resolve({ pass: true })),
+    });
     const history = [user('x'.repeat(10_000))];
     for (let turn = 0; turn < 3; turn++) {
-      const { verdicts } = await scorer.scoreInteraction(roundTrip('s', turn, history), undefined, 10 * turn);
-      expect(verdicts).toMatchObject([{ tool: 'lookup', verdict: 'pass', evaluated: ['schema'], sessionId: 's' }]);
+      const { verdicts } = await scorer.scoreInteraction(
+        roundTrip('s', turn, history),
+        undefined,
+        10 * turn,
+      );
+      expect(verdicts).toMatchObject([
+        { tool: 'lookup', verdict: 'pass', evaluated: ['schema'], sessionId: 's' },
+      ]);
     }
     expect(scorer.takeIdle(500)).toEqual([]);
     const idle = scorer.takeIdle(1_020);
     expect(idle.map((session) => session.id)).toEqual(['s']);
     // The resent history is not kept: only each tool result, once.
-    expect(idle[0]?.interactions.map((interaction) => interaction.request.messages.map((message) => message.text))).toEqual([[], ['result 0'], ['result 1']]);
+    expect(
+      idle[0]?.interactions.map((interaction) =>
+        interaction.request.messages.map((message) => message.text),
+      ),
+    ).toEqual([[], ['result 0'], ['result 1']]);
     const [verdict] = await scorer.endSessions(idle);
-    expect(verdict).toMatchObject({ sessionId: 's', verdict: 'fail', turns: 3, calls: 3, evaluated: ['loops', 'judge'], failures: [{ policy: 'loops', reason: 'repeated_call' }] });
-    expect(judged[0]?.calls.map((call) => call.result?.text)).toEqual(['result 0', 'result 1', undefined]);
+    expect(verdict).toMatchObject({
+      sessionId: 's',
+      verdict: 'fail',
+      turns: 3,
+      calls: 3,
+      evaluated: ['loops', 'judge'],
+      failures: [{ policy: 'loops', reason: 'repeated_call' }],
+    });
+    expect(judged[0]?.calls.map((call) => call.result?.text)).toEqual([
+      'result 0',
+      'result 1',
+      undefined,
+    ]);
   });
 
   it('ends the longest-idle session early when too many are open', async () => {
     const scorer = new ShadowScorer(policies, {});
     for (const [index, session] of ['a', 'b', 'a', 'c'].entries()) {
-      const { evicted } = await scorer.scoreInteraction(roundTrip(session, index, [user(session)]), undefined, index);
+      const { evicted } = await scorer.scoreInteraction(
+        roundTrip(session, index, [user(session)]),
+        undefined,
+        index,
+      );
       expect(evicted.map((item) => item.id)).toEqual(session === 'c' ? ['b'] : []);
     }
     expect(scorer.takeAll().map((session) => session.id)).toEqual(['a', 'c']);

@@ -1,4 +1,9 @@
-import type { LlmJudgeSpec, CodeJudgeSpec, JudgeVerdict, TrajectoryCase } from '../scoring/trajectory/types.js';
+import type {
+  LlmJudgeSpec,
+  CodeJudgeSpec,
+  JudgeVerdict,
+  TrajectoryCase,
+} from '../scoring/trajectory/types.js';
 import { scoreCase } from '../scoring/score-case.js';
 import type { Suite, SuiteCase } from '../scoring/suite-types.js';
 import { schemasFromTools } from '../scoring/schemas-from-tools.js';
@@ -8,7 +13,12 @@ import type { Interaction, JsonSchema } from '../trace/trace.js';
 import type { Trajectory } from '../trace/trajectory.js';
 import { evaluateCall } from './evaluate-call.js';
 import { evaluateSession, type SessionContext } from './evaluate-session.js';
-import { isCallPolicy, type CallPolicy, type Policies, type SessionPolicy } from './policy-types.js';
+import {
+  isCallPolicy,
+  type CallPolicy,
+  type Policies,
+  type SessionPolicy,
+} from './policy-types.js';
 import { sampled } from './sample.js';
 import type { CallVerdict, SessionVerdict } from './verdict-types.js';
 
@@ -30,10 +40,21 @@ export interface OpenSession {
 
 /** What scoring needs from outside: judges and embeddings do I/O, so they are injected. */
 export interface ScorerRunners {
-  readonly codeJudge?: (spec: CodeJudgeSpec, trajectory: Trajectory, testCase: TrajectoryCase) => Promise<JudgeVerdict>;
-  readonly llmJudge?: (spec: LlmJudgeSpec, trajectory: Trajectory, testCase: TrajectoryCase) => Promise<JudgeVerdict>;
+  readonly codeJudge?: (
+    spec: CodeJudgeSpec,
+    trajectory: Trajectory,
+    testCase: TrajectoryCase,
+  ) => Promise<JudgeVerdict>;
+  readonly llmJudge?: (
+    spec: LlmJudgeSpec,
+    trajectory: Trajectory,
+    testCase: TrajectoryCase,
+  ) => Promise<JudgeVerdict>;
   /** Vectors for the texts a call's semantic rules compare; undefined when embeddings are unavailable. */
-  readonly embeddings?: (texts: readonly string[], model: string) => Promise<((text: string) => readonly number[] | undefined) | undefined>;
+  readonly embeddings?: (
+    texts: readonly string[],
+    model: string,
+  ) => Promise<((text: string) => readonly number[] | undefined) | undefined>;
 }
 
 /**
@@ -50,16 +71,24 @@ export class ShadowScorer {
   private readonly chain = new ConversationChain();
   private readonly open = new Map<string, OpenSession>();
 
-  constructor(policies: Policies, private readonly runners: ScorerRunners) {
+  constructor(
+    policies: Policies,
+    private readonly runners: ScorerRunners,
+  ) {
     this.usePolicies(policies);
   }
 
   usePolicies(next: Policies): void {
     this.policies = next;
     this.callPolicies = next.policies.filter(isCallPolicy);
-    this.sessionPolicies = next.policies.filter((policy): policy is SessionPolicy => !isCallPolicy(policy));
+    this.sessionPolicies = next.policies.filter(
+      (policy): policy is SessionPolicy => !isCallPolicy(policy),
+    );
     this.cases = new Map();
-    for (const suite of next.suites) suite.cases.forEach((testCase, index) => this.cases.set(testCase.test_id, { suite, testCase, index }));
+    for (const suite of next.suites)
+      suite.cases.forEach((testCase, index) =>
+        this.cases.set(testCase.test_id, { suite, testCase, index }),
+      );
   }
 
   get current(): Policies {
@@ -70,17 +99,30 @@ export class ShadowScorer {
    * Scores the calls of one interaction; returns their verdicts, and sessions pushed out because
    * more than `maxOpenSessions` are open (the caller ends those).
    */
-  async scoreInteraction(interaction: Interaction, caseTag: string | undefined, now: number): Promise<{ verdicts: CallVerdict[]; evicted: OpenSession[] }> {
+  async scoreInteraction(
+    interaction: Interaction,
+    caseTag: string | undefined,
+    now: number,
+  ): Promise<{ verdicts: CallVerdict[]; evicted: OpenSession[] }> {
     const sessionId = this.chain.assign(interaction);
     const session = this.touch(sessionId, interaction, caseTag, now);
-    const declared = interaction.request.tools.length > 0 ? (schemasFromTools(interaction.request.tools) as { [tool: string]: JsonSchema }) : undefined;
+    const declared =
+      interaction.request.tools.length > 0
+        ? (schemasFromTools(interaction.request.tools) as { [tool: string]: JsonSchema })
+        : undefined;
     const model = interaction.request.model ?? interaction.response?.model ?? 'unknown';
     const mocked = new Set((interaction.mocked ?? []).map((call) => call.callId));
     const verdicts: CallVerdict[] = [];
     for (const call of interaction.response?.output.toolCalls ?? []) {
       const sampleKey = `${interaction.id}:${call.index}`;
       const embeddings = await this.semanticLookup(call.argumentsRaw, sampleKey);
-      const result = evaluateCall(this.callPolicies, call, declared, sampleKey, embeddings ? { embeddings } : {});
+      const result = evaluateCall(
+        this.callPolicies,
+        call,
+        declared,
+        sampleKey,
+        embeddings ? { embeddings } : {},
+      );
       const verdict: CallVerdict = {
         at: interaction.timing.startedAt,
         interactionId: interaction.id,
@@ -132,9 +174,15 @@ export class ShadowScorer {
     const verdicts: SessionVerdict[] = [];
     for (const session of ended) {
       // The session's round trips, ordered, with tool results paired, as one trajectory.
-      const trajectory = buildTrajectories(session.interactions.map((interaction) => ({ ...interaction, sessionId: session.id })))[0];
+      const trajectory = buildTrajectories(
+        session.interactions.map((interaction) => ({ ...interaction, sessionId: session.id })),
+      )[0];
       if (!trajectory) continue;
-      const result = await evaluateSession(this.sessionPolicies, { ...trajectory, sessionId: session.id }, this.contextFor(session));
+      const result = await evaluateSession(
+        this.sessionPolicies,
+        { ...trajectory, sessionId: session.id },
+        this.contextFor(session),
+      );
       verdicts.push({
         sessionId: session.id,
         caseId: session.caseId,
@@ -142,31 +190,59 @@ export class ShadowScorer {
         endedAt: session.lastAt,
         model: session.model,
         // A run with a failing call is a failing run, whatever the session policies say.
-        verdict: [...session.verdicts.values()].some((call) => call.verdict === 'fail') ? 'fail' : result.verdict,
+        verdict: [...session.verdicts.values()].some((call) => call.verdict === 'fail')
+          ? 'fail'
+          : result.verdict,
         score: result.score,
         turns: trajectory.counts.turns,
         calls: trajectory.counts.calls,
         evaluated: result.evaluated,
         failures: result.failures,
         trajectory: trajectory.calls.map((call) => {
-          const scored = session.verdicts.get(`${trajectory.turns[call.turn]?.interactionId ?? ''}:${call.index}`);
-          return { turn: call.turn + 1, tool: call.name, arguments: call.argumentsRaw, verdict: scored?.verdict ?? 'unscored', failures: (scored?.failures ?? []).map((failure) => `${failure.policy}: ${failure.message}`) };
+          const scored = session.verdicts.get(
+            `${trajectory.turns[call.turn]?.interactionId ?? ''}:${call.index}`,
+          );
+          return {
+            turn: call.turn + 1,
+            tool: call.name,
+            arguments: call.argumentsRaw,
+            verdict: scored?.verdict ?? 'unscored',
+            failures: (scored?.failures ?? []).map(
+              (failure) => `${failure.policy}: ${failure.message}`,
+            ),
+          };
         }),
       });
     }
     return verdicts;
   }
 
-  private touch(sessionId: string, interaction: Interaction, caseTag: string | undefined, now: number): OpenSession {
+  private touch(
+    sessionId: string,
+    interaction: Interaction,
+    caseTag: string | undefined,
+    now: number,
+  ): OpenSession {
     let session = this.open.get(sessionId);
     if (session) this.open.delete(sessionId);
-    else session = { id: sessionId, results: new Set(), interactions: [], verdicts: new Map(), caseId: undefined, model: 'unknown', startedAt: interaction.timing.startedAt, lastAt: now };
+    else
+      session = {
+        id: sessionId,
+        results: new Set(),
+        interactions: [],
+        verdicts: new Map(),
+        caseId: undefined,
+        model: 'unknown',
+        startedAt: interaction.timing.startedAt,
+        lastAt: now,
+      };
     // Re-inserted: the map stays in order of last activity, longest idle first.
     this.open.set(sessionId, session);
     session.interactions.push(slim(interaction, session));
     if (session.interactions.length > maxInteractionsPerSession) session.interactions.shift();
     session.lastAt = now;
-    session.caseId = caseTag ?? session.caseId ?? (this.cases.has(sessionId) ? sessionId : undefined);
+    session.caseId =
+      caseTag ?? session.caseId ?? (this.cases.has(sessionId) ? sessionId : undefined);
     session.model = interaction.request.model ?? session.model;
     return session;
   }
@@ -179,11 +255,29 @@ export class ShadowScorer {
         const found = this.cases.get(caseId);
         const run = found?.suite.runs[0];
         if (!found || !run) return undefined;
-        const outcome = { session: session.id, trajectory, interactions: session.interactions, error: null, durationMs: 0, agent: null, problems: [] };
+        const outcome = {
+          session: session.id,
+          trajectory,
+          interactions: session.interactions,
+          error: null,
+          durationMs: 0,
+          agent: null,
+          problems: [],
+        };
         // The clock of relative placeholders ({{TODAY}}) is when the session started: the same trace always scores the same.
-        const result = await scoreCase(found.suite, run, found.testCase, found.index, outcome, { now: new Date(session.startedAt), judges: { ...(codeJudge ? { code: codeJudge } : {}), ...(llmJudge ? { llm: llmJudge } : {}) } });
+        const result = await scoreCase(found.suite, run, found.testCase, found.index, outcome, {
+          now: new Date(session.startedAt),
+          judges: {
+            ...(codeJudge ? { code: codeJudge } : {}),
+            ...(llmJudge ? { llm: llmJudge } : {}),
+          },
+        });
         // Live, a session not offered the expected tool is one the case cannot judge: an error, with the problem saying why.
-        return { status: result.status === 'unreliable' ? 'error' : result.status, score: result.score, problems: result.problems };
+        return {
+          status: result.status === 'unreliable' ? 'error' : result.status,
+          score: result.score,
+          problems: result.problems,
+        };
       },
       ...(codeJudge ? { codeJudge } : {}),
       ...(llmJudge ? { llmJudge } : {}),
@@ -191,12 +285,16 @@ export class ShadowScorer {
   }
 
   /** The embeddings a sampled semantic rule needs for this call; undefined when none applies. */
-  private async semanticLookup(argumentsRaw: string, sampleKey: string): Promise<((text: string) => readonly number[] | undefined) | undefined> {
+  private async semanticLookup(
+    argumentsRaw: string,
+    sampleKey: string,
+  ): Promise<((text: string) => readonly number[] | undefined) | undefined> {
     const texts = new Set<string>();
     for (const policy of this.callPolicies) {
       if (policy.kind !== 'arguments' || !sampled(policy.sample, policy.id, sampleKey)) continue;
       for (const constraint of Object.values(policy.arguments)) {
-        if (constraint.matching_strategy === 'semantic' && typeof constraint.value === 'string') texts.add(constraint.value);
+        if (constraint.matching_strategy === 'semantic' && typeof constraint.value === 'string')
+          texts.add(constraint.value);
       }
     }
     if (texts.size === 0 || !this.runners.embeddings) return undefined;
@@ -213,7 +311,12 @@ export class ShadowScorer {
  */
 function slim(interaction: Interaction, session: OpenSession): Interaction {
   const messages = interaction.request.messages.filter((message) => {
-    if (message.role !== 'tool' || message.toolCallId === undefined || session.results.has(message.toolCallId)) return false;
+    if (
+      message.role !== 'tool' ||
+      message.toolCallId === undefined ||
+      session.results.has(message.toolCallId)
+    )
+      return false;
     session.results.add(message.toolCallId);
     return true;
   });
@@ -232,5 +335,6 @@ function parseOrNull(text: string): unknown {
 function collectStrings(value: unknown, into: Set<string>): void {
   if (typeof value === 'string') into.add(value);
   else if (Array.isArray(value)) for (const item of value) collectStrings(item, into);
-  else if (value !== null && typeof value === 'object') for (const item of Object.values(value)) collectStrings(item, into);
+  else if (value !== null && typeof value === 'object')
+    for (const item of Object.values(value)) collectStrings(item, into);
 }

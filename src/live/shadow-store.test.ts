@@ -7,7 +7,18 @@ import { ShadowStore } from './shadow-store.js';
 import type { CallVerdict } from './verdict-types.js';
 
 const call = (at: number, session: string, verdict: 'pass' | 'fail'): CallVerdict => ({
-  at, interactionId: `i-${session}`, sessionId: session, wire: 'openai-chat', model: 'm', tool: 't', callIndex: 0, arguments: '{}', mocked: false, verdict, score: verdict === 'pass' ? 1 : 0, evaluated: ['p'],
+  at,
+  interactionId: `i-${session}`,
+  sessionId: session,
+  wire: 'openai-chat',
+  model: 'm',
+  tool: 't',
+  callIndex: 0,
+  arguments: '{}',
+  mocked: false,
+  verdict,
+  score: verdict === 'pass' ? 1 : 0,
+  evaluated: ['p'],
   failures: verdict === 'pass' ? [] : [{ policy: 'p', reason: 'value_mismatch', message: 'no' }],
 });
 

@@ -84,9 +84,26 @@ export class ShadowStore {
   private readonly countPolicy: Database.Statement;
   private retainedAt = 0;
   /** Retention statements, prepared once: retention runs with every write. */
-  private readonly trim: { readonly [name in 'callsBefore' | 'sessionsBefore' | 'failuresBefore' | 'countsBefore' | 'nthCall' | 'callsBelow' | 'callFailuresBelow' | 'nthSession' | 'sessionsBelow' | 'sessionFailuresBelow']: Database.Statement };
+  private readonly trim: {
+    readonly [
+      name in
+        | 'callsBefore'
+        | 'sessionsBefore'
+        | 'failuresBefore'
+        | 'countsBefore'
+        | 'nthCall'
+        | 'callsBelow'
+        | 'callFailuresBelow'
+        | 'nthSession'
+        | 'sessionsBelow'
+        | 'sessionFailuresBelow'
+    ]: Database.Statement;
+  };
 
-  constructor(readonly path: string, private readonly retention: Retention) {
+  constructor(
+    readonly path: string,
+    private readonly retention: Retention,
+  ) {
     try {
       mkdirSync(dirname(path), { recursive: true });
       this.db = new Database(path);
@@ -95,11 +112,20 @@ export class ShadowStore {
       this.db.pragma('busy_timeout = 5000');
       this.db.exec(schema);
     } catch (error) {
-      throw new CalltapeError('STORE_IO', `${path}: cannot open the shadow-scoring database: ${(error as Error).message}`);
+      throw new CalltapeError(
+        'STORE_IO',
+        `${path}: cannot open the shadow-scoring database: ${(error as Error).message}`,
+      );
     }
-    this.insertCall = this.db.prepare('INSERT INTO calls (at, interaction_id, session_id, wire, model, tool, call_index, mocked, verdict, score, arguments, evaluated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
-    this.insertFailure = this.db.prepare('INSERT INTO failures (call_id, session_row, at, session_id, tool, model, policy, reason, path, expected, actual, message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
-    this.insertSession = this.db.prepare('INSERT INTO sessions (session_id, case_id, started_at, ended_at, model, verdict, score, turns, calls, evaluated, trajectory) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    this.insertCall = this.db.prepare(
+      'INSERT INTO calls (at, interaction_id, session_id, wire, model, tool, call_index, mocked, verdict, score, arguments, evaluated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    this.insertFailure = this.db.prepare(
+      'INSERT INTO failures (call_id, session_row, at, session_id, tool, model, policy, reason, path, expected, actual, message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    this.insertSession = this.db.prepare(
+      'INSERT INTO sessions (session_id, case_id, started_at, ended_at, model, verdict, score, turns, calls, evaluated, trajectory) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
     this.trim = {
       callsBefore: this.db.prepare('DELETE FROM calls WHERE at < ?'),
       sessionsBefore: this.db.prepare('DELETE FROM sessions WHERE ended_at < ?'),
@@ -107,10 +133,16 @@ export class ShadowStore {
       countsBefore: this.db.prepare('DELETE FROM policy_counts WHERE minute < ?'),
       nthCall: this.db.prepare('SELECT id FROM calls ORDER BY id DESC LIMIT 1 OFFSET ?').pluck(),
       callsBelow: this.db.prepare('DELETE FROM calls WHERE id < ?'),
-      callFailuresBelow: this.db.prepare('DELETE FROM failures WHERE call_id IS NOT NULL AND call_id < ?'),
-      nthSession: this.db.prepare('SELECT id FROM sessions ORDER BY id DESC LIMIT 1 OFFSET ?').pluck(),
+      callFailuresBelow: this.db.prepare(
+        'DELETE FROM failures WHERE call_id IS NOT NULL AND call_id < ?',
+      ),
+      nthSession: this.db
+        .prepare('SELECT id FROM sessions ORDER BY id DESC LIMIT 1 OFFSET ?')
+        .pluck(),
       sessionsBelow: this.db.prepare('DELETE FROM sessions WHERE id < ?'),
-      sessionFailuresBelow: this.db.prepare('DELETE FROM failures WHERE session_row IS NOT NULL AND session_row < ?'),
+      sessionFailuresBelow: this.db.prepare(
+        'DELETE FROM failures WHERE session_row IS NOT NULL AND session_row < ?',
+      ),
     };
     this.countPolicy = this.db.prepare(
       'INSERT INTO policy_counts (minute, policy, tool, model, evaluated, failed) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (minute, policy, tool, model) DO UPDATE SET evaluated = evaluated + excluded.evaluated, failed = failed + excluded.failed',
@@ -120,27 +152,107 @@ export class ShadowStore {
   /** Writes one batch in one transaction, then applies retention. */
   write(calls: readonly CallVerdict[], sessions: readonly SessionVerdict[]): void {
     // Evaluations are counted per minute, policy, tool and model: one upsert per group per batch, not per call.
-    const counts = new Map<string, { minute: number; policy: string; tool: string; model: string; evaluated: number; failed: number }>();
-    const count = (at: number, policy: string, tool: string, model: string, failed: boolean): void => {
+    const counts = new Map<
+      string,
+      {
+        minute: number;
+        policy: string;
+        tool: string;
+        model: string;
+        evaluated: number;
+        failed: number;
+      }
+    >();
+    const count = (
+      at: number,
+      policy: string,
+      tool: string,
+      model: string,
+      failed: boolean,
+    ): void => {
       const minute = Math.floor(at / 60_000);
       const key = `${minute}\u0000${policy}\u0000${tool}\u0000${model}`;
       let group = counts.get(key);
-      if (!group) counts.set(key, (group = { minute, policy, tool, model, evaluated: 0, failed: 0 }));
+      if (!group)
+        counts.set(key, (group = { minute, policy, tool, model, evaluated: 0, failed: 0 }));
       group.evaluated++;
       if (failed) group.failed++;
     };
     this.db.transaction(() => {
       for (const call of calls) {
-        const { lastInsertRowid } = this.insertCall.run(call.at, call.interactionId, call.sessionId, call.wire, call.model, call.tool, call.callIndex, call.mocked ? 1 : 0, call.verdict, call.score, call.arguments, JSON.stringify(call.evaluated));
-        for (const failure of call.failures) this.insertFailure.run(lastInsertRowid, null, call.at, call.sessionId, call.tool, call.model, failure.policy, failure.reason, failure.path ?? null, json(failure.expected), json(failure.actual), failure.message);
-        for (const policy of call.evaluated) count(call.at, policy, call.tool, call.model, policyFailed(call.failures, policy));
+        const { lastInsertRowid } = this.insertCall.run(
+          call.at,
+          call.interactionId,
+          call.sessionId,
+          call.wire,
+          call.model,
+          call.tool,
+          call.callIndex,
+          call.mocked ? 1 : 0,
+          call.verdict,
+          call.score,
+          call.arguments,
+          JSON.stringify(call.evaluated),
+        );
+        for (const failure of call.failures)
+          this.insertFailure.run(
+            lastInsertRowid,
+            null,
+            call.at,
+            call.sessionId,
+            call.tool,
+            call.model,
+            failure.policy,
+            failure.reason,
+            failure.path ?? null,
+            json(failure.expected),
+            json(failure.actual),
+            failure.message,
+          );
+        for (const policy of call.evaluated)
+          count(call.at, policy, call.tool, call.model, policyFailed(call.failures, policy));
       }
       for (const session of sessions) {
-        const { lastInsertRowid } = this.insertSession.run(session.sessionId, session.caseId ?? null, session.startedAt, session.endedAt, session.model, session.verdict, session.score, session.turns, session.calls, JSON.stringify(session.evaluated), JSON.stringify(session.trajectory));
-        for (const failure of session.failures) this.insertFailure.run(null, lastInsertRowid, session.endedAt, session.sessionId, '', session.model, failure.policy, failure.reason, failure.path ?? null, json(failure.expected), json(failure.actual), failure.message);
-        for (const policy of session.evaluated) count(session.endedAt, policy, '', session.model, policyFailed(session.failures, policy));
+        const { lastInsertRowid } = this.insertSession.run(
+          session.sessionId,
+          session.caseId ?? null,
+          session.startedAt,
+          session.endedAt,
+          session.model,
+          session.verdict,
+          session.score,
+          session.turns,
+          session.calls,
+          JSON.stringify(session.evaluated),
+          JSON.stringify(session.trajectory),
+        );
+        for (const failure of session.failures)
+          this.insertFailure.run(
+            null,
+            lastInsertRowid,
+            session.endedAt,
+            session.sessionId,
+            '',
+            session.model,
+            failure.policy,
+            failure.reason,
+            failure.path ?? null,
+            json(failure.expected),
+            json(failure.actual),
+            failure.message,
+          );
+        for (const policy of session.evaluated)
+          count(session.endedAt, policy, '', session.model, policyFailed(session.failures, policy));
       }
-      for (const group of counts.values()) this.countPolicy.run(group.minute, group.policy, group.tool, group.model, group.evaluated, group.failed);
+      for (const group of counts.values())
+        this.countPolicy.run(
+          group.minute,
+          group.policy,
+          group.tool,
+          group.model,
+          group.evaluated,
+          group.failed,
+        );
       this.applyRetention(Date.now());
     })();
   }

@@ -37,7 +37,11 @@ const store = new ShadowStore(data.database, data.retention);
  * short), but SQLite's cost per row falls steeply with rows per commit, so writes are gathered:
  * at most every 100 ms, or at 512 calls.
  */
-const unwritten = { calls: [] as CallVerdict[], sessions: [] as SessionVerdict[], timer: undefined as NodeJS.Timeout | undefined };
+const unwritten = {
+  calls: [] as CallVerdict[],
+  sessions: [] as SessionVerdict[],
+  timer: undefined as NodeJS.Timeout | undefined,
+};
 function storeLater(calls: readonly CallVerdict[], sessions: readonly SessionVerdict[]): void {
   for (const call of calls) unwritten.calls.push(call);
   for (const session of sessions) unwritten.sessions.push(session);
@@ -54,7 +58,10 @@ function writeNow(): void {
   try {
     store.write(calls, sessions);
   } catch (error) {
-    send({ type: 'error', message: `shadow scoring could not store ${calls.length} call and ${sessions.length} session verdict(s): ${(error as Error).message}` });
+    send({
+      type: 'error',
+      message: `shadow scoring could not store ${calls.length} call and ${sessions.length} session verdict(s): ${(error as Error).message}`,
+    });
   }
 }
 
@@ -72,9 +79,14 @@ const scorer: ShadowScorer = new ShadowScorer(data.policies, {
     return codeJudges.run(spec, trajectory, testCase);
   },
   llmJudge: (spec, trajectory, testCase) => {
-    if (proxyBaseUrl === undefined) return Promise.reject(new Error('the proxy is not listening yet'));
+    if (proxyBaseUrl === undefined)
+      return Promise.reject(new Error('the proxy is not listening yet'));
     const key = apiKey();
-    return createLlmJudge({ baseUrl: proxyBaseUrl, model: scorer.current.judge.model, ...(key ? { apiKey: key } : {}) })(spec, trajectory, testCase);
+    return createLlmJudge({
+      baseUrl: proxyBaseUrl,
+      model: scorer.current.judge.model,
+      ...(key ? { apiKey: key } : {}),
+    })(spec, trajectory, testCase);
   },
   embeddings: async (texts, model) => {
     const missing = texts.filter((text) => !vectors.has(`${model}\u0000${text}`));
@@ -87,7 +99,10 @@ const scorer: ShadowScorer = new ShadowScorer(data.policies, {
         });
         while (vectors.size > 10_000) vectors.delete(vectors.keys().next().value as string);
       } catch (error) {
-        send({ type: 'error', message: `shadow scoring could not fetch embeddings: ${(error as Error).message}` });
+        send({
+          type: 'error',
+          message: `shadow scoring could not fetch embeddings: ${(error as Error).message}`,
+        });
       }
     }
     return (text) => vectors.get(`${model}\u0000${text}`);
@@ -105,7 +120,12 @@ function usePolicies(next: Policies): void {
 let work: Promise<void> = Promise.resolve();
 /** Runs tasks strictly one after another: a slow judge holds back the queue, which the proxy thread bounds. */
 const enqueue = (task: () => Promise<void> | void): void => {
-  work = work.then(task).catch((error: unknown) => send({ type: 'error', message: `shadow scoring failed: ${(error as Error).stack ?? String(error)}` }));
+  work = work.then(task).catch((error: unknown) =>
+    send({
+      type: 'error',
+      message: `shadow scoring failed: ${(error as Error).stack ?? String(error)}`,
+    }),
+  );
 };
 
 port.on('message', (message: ToShadowWorker) => {
@@ -147,18 +167,30 @@ async function scoreRounds(rounds: readonly CapturedRound[]): Promise<void> {
       if (!adapter || round.request.sessionId.startsWith(judgeSessionPrefix)) continue;
       let interaction: Interaction;
       try {
-        interaction = buildExchange(adapter, redactor, round, undefined, { maxDecodedBytes: data.maxDecodedBytes }).interaction;
+        interaction = buildExchange(adapter, redactor, round, undefined, {
+          maxDecodedBytes: data.maxDecodedBytes,
+        }).interaction;
       } catch (error) {
-        send({ type: 'error', message: `shadow scoring could not parse ${round.request.method} ${redactor.path(round.request.path)}: ${(error as Error).message}` });
+        send({
+          type: 'error',
+          message: `shadow scoring could not parse ${round.request.method} ${redactor.path(round.request.path)}: ${(error as Error).message}`,
+        });
         continue;
       }
-      const scored = await scorer.scoreInteraction(interaction, headerText(round.request.headers, 'x-calltape-case'), Date.now());
+      const scored = await scorer.scoreInteraction(
+        interaction,
+        headerText(round.request.headers, 'x-calltape-case'),
+        Date.now(),
+      );
       verdicts.push(...scored.verdicts);
       evicted.push(...scored.evicted);
     }
     storeLater(verdicts, []);
   } catch (error) {
-    send({ type: 'error', message: `shadow scoring failed on a batch of ${rounds.length}: ${(error as Error).stack ?? String(error)}` });
+    send({
+      type: 'error',
+      message: `shadow scoring failed on a batch of ${rounds.length}: ${(error as Error).stack ?? String(error)}`,
+    });
   }
   // Acknowledged whatever happened: the proxy thread sends the next batch only after this.
   send({ type: 'batch-done', calls: verdicts });

@@ -91,5 +91,7 @@ export const undecidedReasons: ReadonlySet<PolicyReason> = new Set(['judge_error
 
 /** Whether `policy` failed (decided against the call or session) among these failures. */
 export function policyFailed(failures: readonly PolicyFailure[], policy: string): boolean {
-  return failures.some((failure) => failure.policy === policy && !undecidedReasons.has(failure.reason));
+  return failures.some(
+    (failure) => failure.policy === policy && !undecidedReasons.has(failure.reason),
+  );
 }

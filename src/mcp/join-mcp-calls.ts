@@ -35,18 +35,28 @@ export interface JoinedCall {
  * MCP tool names (`notes__add`, `notes.add`): a model tool name ending in a separator and the
  * MCP name matches too. An MCP call nothing matches keeps the relay's own session.
  */
-export function joinMcpCalls(modelCalls: readonly ModelToolCall[], serverCalls: readonly ServerToolCall[]): Map<string, JoinedCall> {
+export function joinMcpCalls(
+  modelCalls: readonly ModelToolCall[],
+  serverCalls: readonly ServerToolCall[],
+): Map<string, JoinedCall> {
   const claimed = new Set<number>();
-  const byTime = [...modelCalls.keys()].sort((a, b) => (modelCalls[a]?.startedAt ?? 0) - (modelCalls[b]?.startedAt ?? 0) || a - b);
+  const byTime = [...modelCalls.keys()].sort(
+    (a, b) => (modelCalls[a]?.startedAt ?? 0) - (modelCalls[b]?.startedAt ?? 0) || a - b,
+  );
   const joined = new Map<string, JoinedCall>();
   for (const call of [...serverCalls].sort((a, b) => a.startedAt - b.startedAt)) {
     const tool = call.subject;
     const args = canonicalArguments(asObject(call.params)?.['arguments'] ?? {});
     const match = byTime.find((index) => {
       const model = modelCalls[index];
-      if (!model || claimed.has(index) || model.startedAt > call.startedAt || tool === undefined) return false;
+      if (!model || claimed.has(index) || model.startedAt > call.startedAt || tool === undefined)
+        return false;
       if (call.sessionGiven && model.sessionId !== call.sessionId) return false;
-      return sameTool(model.name, tool) && model.argumentsJson !== null && canonicalJson(model.argumentsJson) === args;
+      return (
+        sameTool(model.name, tool) &&
+        model.argumentsJson !== null &&
+        canonicalJson(model.argumentsJson) === args
+      );
     });
     if (match === undefined) {
       joined.set(call.id, { sessionId: call.sessionId, callId: null });
@@ -76,5 +86,11 @@ function sameTool(modelName: string, mcpName: string): boolean {
   if (modelName === mcpName) return true;
   if (!modelName.endsWith(mcpName)) return false;
   const separator = modelName.charAt(modelName.length - mcpName.length - 1);
-  return separator === '_' || separator === '.' || separator === '-' || separator === ':' || separator === '/';
+  return (
+    separator === '_' ||
+    separator === '.' ||
+    separator === '-' ||
+    separator === ':' ||
+    separator === '/'
+  );
 }

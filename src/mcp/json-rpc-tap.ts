@@ -15,7 +15,11 @@ export class JsonRpcTap {
   private pendingBytes = 0;
   private stopped = false;
 
-  constructor(contentType: string | undefined, private readonly onMessage: (message: JsonRpcMessage) => void, private readonly maxBytes: number) {
+  constructor(
+    contentType: string | undefined,
+    private readonly onMessage: (message: JsonRpcMessage) => void,
+    private readonly maxBytes: number,
+  ) {
     const type = contentType?.split(';')[0]?.trim().toLowerCase();
     this.stopped = type !== 'text/event-stream' && type !== 'application/json';
     if (type === 'text/event-stream') {
@@ -55,6 +59,7 @@ export class JsonRpcTap {
     } catch {
       return;
     }
-    for (const item of Array.isArray(value) ? value : [value]) this.onMessage(classifyMessage(item));
+    for (const item of Array.isArray(value) ? value : [value])
+      this.onMessage(classifyMessage(item));
   }
 }

@@ -4,10 +4,33 @@ import { parseMessage } from './json-rpc.js';
 
 describe('parseMessage', () => {
   it('tells requests, notifications and responses apart', () => {
-    expect(parseMessage('{"jsonrpc":"2.0","id":1,"method":"tools/list"}')).toEqual({ kind: 'request', id: 1, method: 'tools/list', params: undefined });
-    expect(parseMessage('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}')).toEqual({ kind: 'notification', method: 'notifications/cancelled', params: { requestId: 1 } });
-    expect(parseMessage('{"jsonrpc":"2.0","id":"a","result":{}}')).toEqual({ kind: 'response', id: 'a', result: {}, error: undefined });
-    expect(parseMessage('{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"nope"}}')).toEqual({ kind: 'response', id: 2, result: undefined, error: { code: -32601, message: 'nope' } });
+    expect(parseMessage('{"jsonrpc":"2.0","id":1,"method":"tools/list"}')).toEqual({
+      kind: 'request',
+      id: 1,
+      method: 'tools/list',
+      params: undefined,
+    });
+    expect(
+      parseMessage('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}'),
+    ).toEqual({
+      kind: 'notification',
+      method: 'notifications/cancelled',
+      params: { requestId: 1 },
+    });
+    expect(parseMessage('{"jsonrpc":"2.0","id":"a","result":{}}')).toEqual({
+      kind: 'response',
+      id: 'a',
+      result: {},
+      error: undefined,
+    });
+    expect(
+      parseMessage('{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"nope"}}'),
+    ).toEqual({
+      kind: 'response',
+      id: 2,
+      result: undefined,
+      error: { code: -32601, message: 'nope' },
+    });
   });
 
   it('never takes an inherited property for a field', () => {

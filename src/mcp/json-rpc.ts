@@ -12,9 +12,23 @@ export interface JsonRpcError {
 
 /** One parsed JSON-RPC message, by its kind; anything else on the line is `other` (forwarded, never recorded). */
 export type JsonRpcMessage =
-  | { readonly kind: 'request'; readonly id: JsonRpcId; readonly method: string; readonly params: JsonValue | undefined }
-  | { readonly kind: 'notification'; readonly method: string; readonly params: JsonValue | undefined }
-  | { readonly kind: 'response'; readonly id: JsonRpcId; readonly result: JsonValue | undefined; readonly error: JsonRpcError | undefined }
+  | {
+      readonly kind: 'request';
+      readonly id: JsonRpcId;
+      readonly method: string;
+      readonly params: JsonValue | undefined;
+    }
+  | {
+      readonly kind: 'notification';
+      readonly method: string;
+      readonly params: JsonValue | undefined;
+    }
+  | {
+      readonly kind: 'response';
+      readonly id: JsonRpcId;
+      readonly result: JsonValue | undefined;
+      readonly error: JsonRpcError | undefined;
+    }
   | { readonly kind: 'other' };
 
 const other = { kind: 'other' } as const;
@@ -54,19 +68,30 @@ function asError(value: JsonValue | undefined): JsonRpcError | undefined {
   const code = value['code'];
   const message = value['message'];
   if (typeof code !== 'number' || typeof message !== 'string') return undefined;
-  return Object.hasOwn(value, 'data') && value['data'] !== undefined ? { code, message, data: value['data'] } : { code, message };
+  return Object.hasOwn(value, 'data') && value['data'] !== undefined
+    ? { code, message, data: value['data'] }
+    : { code, message };
 }
 
 /** The response message answering request `id` (an HTTP body, or one SSE event's data). */
-export function responseMessage(id: JsonRpcId | null, answer: { readonly result: JsonValue } | { readonly error: JsonRpcError }): { readonly [key: string]: JsonValue } {
-  return 'result' in answer ? { jsonrpc: '2.0', id, result: answer.result } : { jsonrpc: '2.0', id, error: answerError(answer.error) };
+export function responseMessage(
+  id: JsonRpcId | null,
+  answer: { readonly result: JsonValue } | { readonly error: JsonRpcError },
+): { readonly [key: string]: JsonValue } {
+  return 'result' in answer
+    ? { jsonrpc: '2.0', id, result: answer.result }
+    : { jsonrpc: '2.0', id, error: answerError(answer.error) };
 }
 
 function answerError(error: JsonRpcError): { readonly [key: string]: JsonValue } {
-  return error.data === undefined ? { code: error.code, message: error.message } : { code: error.code, message: error.message, data: error.data };
+  return error.data === undefined
+    ? { code: error.code, message: error.message }
+    : { code: error.code, message: error.message, data: error.data };
 }
 
 /** A JSON value as an object, or undefined. */
-export function asObject(value: JsonValue | undefined): { readonly [key: string]: JsonValue } | undefined {
+export function asObject(
+  value: JsonValue | undefined,
+): { readonly [key: string]: JsonValue } | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
 }

@@ -15,7 +15,11 @@ export class LineSplitter {
   push(chunk: Buffer): { readonly bytes: Buffer; readonly complete: boolean }[] {
     const out: { bytes: Buffer; complete: boolean }[] = [];
     let start = 0;
-    for (let newline = chunk.indexOf(10, start); newline !== -1; newline = chunk.indexOf(10, start)) {
+    for (
+      let newline = chunk.indexOf(10, start);
+      newline !== -1;
+      newline = chunk.indexOf(10, start)
+    ) {
       const piece = chunk.subarray(start, newline + 1);
       out.push({ bytes: this.oversized ? piece : this.take(piece), complete: !this.oversized });
       this.oversized = false;

@@ -7,7 +7,11 @@ import { LineSplitter } from './line-splitter.js';
  * While a destination is full (`write` returned false) the source is paused until it drains,
  * so a slow reader bounds what the relay buffers.
  */
-export function readLines(source: Readable, onLine: (bytes: Buffer, complete: boolean) => void, onEnd: () => void): void {
+export function readLines(
+  source: Readable,
+  onLine: (bytes: Buffer, complete: boolean) => void,
+  onEnd: () => void,
+): void {
   const splitter = new LineSplitter();
   source.on('data', (chunk: Buffer) => {
     for (const line of splitter.push(chunk)) onLine(line.bytes, line.complete);
@@ -20,7 +24,10 @@ export function readLines(source: Readable, onLine: (bytes: Buffer, complete: bo
 }
 
 /** A writer that pauses `source` while `destination` is full. */
-export function writerTo(destination: Writable, source: Readable): (bytes: Buffer | string) => void {
+export function writerTo(
+  destination: Writable,
+  source: Readable,
+): (bytes: Buffer | string) => void {
   return (bytes) => {
     if (destination.destroyed || destination.writableEnded) return;
     if (!destination.write(bytes) && !source.isPaused()) {

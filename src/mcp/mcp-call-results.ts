@@ -5,14 +5,20 @@ import { exchangeFailed } from './mcp-exchange.js';
 import { joinMcpCalls, type ModelToolCall, type ServerToolCall } from './join-mcp-calls.js';
 
 /** A stored tools/call with its answer. */
-export type AnsweredToolCall = ServerToolCall & { readonly result: JsonValue | undefined; readonly error: JsonRpcError | undefined };
+export type AnsweredToolCall = ServerToolCall & {
+  readonly result: JsonValue | undefined;
+  readonly error: JsonRpcError | undefined;
+};
 
 /**
  * What MCP servers answered the model's tool calls, by the model's call id (`joinMcpCalls`):
  * the server's own verdict — `isError`, or a JSON-RPC error — which the agent's tool message
  * may not carry (OpenAI tool messages have no error flag). The step-status checks read it.
  */
-export function mcpResultsByCall(interactions: readonly Interaction[], exchanges: readonly AnsweredToolCall[]): Map<string, ToolResult> {
+export function mcpResultsByCall(
+  interactions: readonly Interaction[],
+  exchanges: readonly AnsweredToolCall[],
+): Map<string, ToolResult> {
   const modelCalls: ModelToolCall[] = interactions.flatMap((interaction) =>
     (interaction.response?.output.toolCalls ?? []).map((call) => ({
       sessionId: interaction.sessionId,
@@ -27,7 +33,8 @@ export function mcpResultsByCall(interactions: readonly Interaction[], exchanges
   const results = new Map<string, ToolResult>();
   for (const exchange of exchanges) {
     const callId = joined.get(exchange.id)?.callId;
-    if (callId) results.set(callId, { text: resultText(exchange), isError: exchangeFailed(exchange) });
+    if (callId)
+      results.set(callId, { text: resultText(exchange), isError: exchangeFailed(exchange) });
   }
   return results;
 }
@@ -36,5 +43,8 @@ function resultText(exchange: AnsweredToolCall): string {
   if (exchange.error) return `error ${exchange.error.code}: ${exchange.error.message}`;
   const content = asObject(exchange.result)?.['content'];
   if (!Array.isArray(content)) return JSON.stringify(exchange.result ?? null);
-  return content.map((block) => asObject(block)?.['text']).filter((text): text is string => typeof text === 'string').join('\n');
+  return content
+    .map((block) => asObject(block)?.['text'])
+    .filter((text): text is string => typeof text === 'string')
+    .join('\n');
 }

@@ -32,5 +32,10 @@ export interface McpExchange {
 export function exchangeFailed(exchange: Pick<McpExchange, 'result' | 'error'>): boolean {
   if (exchange.error) return true;
   const result = exchange.result;
-  return typeof result === 'object' && result !== null && !Array.isArray(result) && result['isError'] === true;
+  return (
+    typeof result === 'object' &&
+    result !== null &&
+    !Array.isArray(result) &&
+    result['isError'] === true
+  );
 }

@@ -1,4 +1,9 @@
-import { classifyMessage, responseMessage, type JsonRpcError, type JsonRpcMessage } from './json-rpc.js';
+import {
+  classifyMessage,
+  responseMessage,
+  type JsonRpcError,
+  type JsonRpcMessage,
+} from './json-rpc.js';
 import { mcpSubject } from './mcp-request.js';
 
 /** A POST body of the Streamable HTTP transport: one message, or (before 2025-06-18) a batch. */
@@ -15,7 +20,9 @@ export function parseMcpPost(body: Buffer): McpPost | undefined {
   } catch {
     return undefined;
   }
-  return Array.isArray(value) ? { messages: value.map(classifyMessage), batch: true } : { messages: [classifyMessage(value)], batch: false };
+  return Array.isArray(value)
+    ? { messages: value.map(classifyMessage), batch: true }
+    : { messages: [classifyMessage(value)], batch: false };
 }
 
 /** The request headers SEP-2243 has clients mirror from the body, as received. */
@@ -29,12 +36,17 @@ export interface MirroredHeaders {
  * request, so replay does too), or undefined when they agree or are absent. `Mcp-Name` may be
  * sent base64-encoded as `=?base64?…?=`.
  */
-export function headerMismatch(headers: MirroredHeaders, message: JsonRpcMessage): string | undefined {
+export function headerMismatch(
+  headers: MirroredHeaders,
+  message: JsonRpcMessage,
+): string | undefined {
   if (message.kind !== 'request' && message.kind !== 'notification') return undefined;
-  if (headers.method !== undefined && headers.method !== message.method) return `the Mcp-Method header (${headers.method}) does not match the body's method (${message.method})`;
+  if (headers.method !== undefined && headers.method !== message.method)
+    return `the Mcp-Method header (${headers.method}) does not match the body's method (${message.method})`;
   const subject = mcpSubject(message.method, message.params);
   const name = headers.name === undefined ? undefined : decodeHeaderValue(headers.name);
-  if (name !== undefined && subject !== undefined && name !== subject) return `the Mcp-Name header (${name}) does not match the body's ${message.method.startsWith('resources/') ? 'uri' : 'name'} (${subject})`;
+  if (name !== undefined && subject !== undefined && name !== subject)
+    return `the Mcp-Name header (${name}) does not match the body's ${message.method.startsWith('resources/') ? 'uri' : 'name'} (${subject})`;
   return undefined;
 }
 

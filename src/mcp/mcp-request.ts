@@ -13,7 +13,10 @@ export interface CanonicalMcpRequest {
  * `initialize` is matched by method alone — a client upgrade changes its clientInfo, not the
  * server's answer. Keys are sorted in the text, so argument order never matters.
  */
-export function canonicalMcpRequest(method: string, params: JsonValue | undefined): CanonicalMcpRequest {
+export function canonicalMcpRequest(
+  method: string,
+  params: JsonValue | undefined,
+): CanonicalMcpRequest {
   if (method === 'initialize') return { method, params: {} };
   const { _meta: _ignored, ...rest } = asObject(params) ?? {};
   return { method, params: rest };
@@ -32,5 +35,11 @@ export function mcpSubject(method: string, params: JsonValue | undefined): strin
 
 /** Methods recorded and replayed; everything else (ping, logging, notifications) is relayed only. */
 export function isRecordedMethod(method: string): boolean {
-  return method === 'initialize' || method.startsWith('tools/') || method.startsWith('resources/') || method.startsWith('prompts/') || method === 'completion/complete';
+  return (
+    method === 'initialize' ||
+    method.startsWith('tools/') ||
+    method.startsWith('resources/') ||
+    method.startsWith('prompts/') ||
+    method === 'completion/complete'
+  );
 }

@@ -7,7 +7,12 @@ import { chooseMcpAnswer } from './choose-mcp-answer.js';
 import { diffMcpAnswers, type ComparedAnswer } from './diff-mcp-answers.js';
 import { asObject, type JsonRpcError, type JsonRpcId } from './json-rpc.js';
 import type { McpServerMockSet } from './mcp-mock-types.js';
-import { canonicalMcpRequest, canonicalMcpText, isRecordedMethod, mcpSubject } from './mcp-request.js';
+import {
+  canonicalMcpRequest,
+  canonicalMcpText,
+  isRecordedMethod,
+  mcpSubject,
+} from './mcp-request.js';
 import type { McpStore } from './mcp-store.js';
 import { explainMcpMiss } from './nearest-mcp-recording.js';
 import { redactMcpParams, redactMcpResult } from './redact-mcp.js';
@@ -80,7 +85,15 @@ export class McpResponder {
     const redacted = redactMcpParams(params, this.options.redactor);
     const canonical = canonicalMcpText(canonicalMcpRequest(method, redacted));
     const key = requestKey(canonical);
-    return { method, params: redacted, key, canonical, ordinal: this.ordinals.next(this.options.server, key), startedAt: this.clock(), started: performance.now() };
+    return {
+      method,
+      params: redacted,
+      key,
+      canonical,
+      ordinal: this.ordinals.next(this.options.server, key),
+      startedAt: this.clock(),
+      started: performance.now(),
+    };
   }
 
   /**
@@ -92,18 +105,31 @@ export class McpResponder {
     const pending = this.begin(method, params);
     if (pending) return this.mock(pending, id, params) ?? this.replay(pending, params);
     if (method === 'ping' || method === 'logging/setLevel') return { result: {} };
-    return { error: { code: -32601, message: `calltape replay: method ${method} is not answered without the server` } };
+    return {
+      error: {
+        code: -32601,
+        message: `calltape replay: method ${method} is not answered without the server`,
+      },
+    };
   }
 
   /** A mock's answer to a tools/call, when the tool is mocked. */
-  mock(pending: PendingMcpRequest, id: JsonRpcId, params: JsonValue | undefined): McpAnswer | undefined {
+  mock(
+    pending: PendingMcpRequest,
+    id: JsonRpcId,
+    params: JsonValue | undefined,
+  ): McpAnswer | undefined {
     if (pending.method !== 'tools/call') return undefined;
     const call = asObject(params);
     const name = call?.['name'];
     if (typeof name !== 'string') return undefined;
     const entry = this.options.mocks.mocks.get(name);
     if (!entry) return undefined;
-    const result = chooseMcpAnswer(entry.spec, { name, id: String(id), arguments: asObject(call?.['arguments']) ?? {} });
+    const result = chooseMcpAnswer(entry.spec, {
+      name,
+      id: String(id),
+      arguments: asObject(call?.['arguments']) ?? {},
+    });
     this.record(pending, { result }, entry.set);
     return { result };
   }
@@ -117,18 +143,45 @@ export class McpResponder {
     const declared = mocks.tools !== undefined || mocks.mocks.size > 0;
     if (pending.method === 'initialize' && declared) {
       const requested = asObject(params)?.['protocolVersion'];
-      return { result: { protocolVersion: typeof requested === 'string' ? requested : '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: server, version: 'calltape-mock' } } };
+      return {
+        result: {
+          protocolVersion: typeof requested === 'string' ? requested : '2025-06-18',
+          capabilities: { tools: {} },
+          serverInfo: { name: server, version: 'calltape-mock' },
+        },
+      };
     }
-    if (pending.method === 'tools/list' && mocks.tools) return { result: { tools: [...mocks.tools] } };
+    if (pending.method === 'tools/list' && mocks.tools)
+      return { result: { tools: [...mocks.tools] } };
     const requested = canonicalMcpRequest(pending.method, pending.params);
-    const miss = explainMcpMiss(server, requested, reader?.count(server, pending.key) ?? 0, reader?.candidates(server, pending.method) ?? []);
+    const miss = explainMcpMiss(
+      server,
+      requested,
+      reader?.count(server, pending.key) ?? 0,
+      reader?.candidates(server, pending.method) ?? [],
+    );
     if (this.options.onMiss) this.options.onMiss(miss.message);
     else this.misses.push(miss.message);
-    return { error: { code: missErrorCode, message: miss.message, data: { calltape: 'CASSETTE_MISS', server, ...(miss.nearest ? { nearest: miss.nearest } : {}), ...(miss.field ? { field: miss.field } : {}) } } };
+    return {
+      error: {
+        code: missErrorCode,
+        message: miss.message,
+        data: {
+          calltape: 'CASSETTE_MISS',
+          server,
+          ...(miss.nearest ? { nearest: miss.nearest } : {}),
+          ...(miss.field ? { field: miss.field } : {}),
+        },
+      },
+    };
   }
 
   /** Stores an exchange (record mode), or in diff mode compares it; results pass the same redaction as params. */
-  record(pending: PendingMcpRequest, answer: { readonly result?: JsonValue | undefined; readonly error?: JsonRpcError | undefined }, mockSet?: string): void {
+  record(
+    pending: PendingMcpRequest,
+    answer: { readonly result?: JsonValue | undefined; readonly error?: JsonRpcError | undefined },
+    mockSet?: string,
+  ): void {
     if (this.options.onDiff) return this.compare(pending, answer, this.options.onDiff);
     const writer = this.options.writer;
     if (!writer) return;
@@ -151,18 +204,34 @@ export class McpResponder {
     });
   }
 
-  private compare(pending: PendingMcpRequest, answer: ComparedAnswer, onDiff: (diff: McpDiff) => void): void {
+  private compare(
+    pending: PendingMcpRequest,
+    answer: ComparedAnswer,
+    onDiff: (diff: McpDiff) => void,
+  ): void {
     const { server, session, reader, redactor } = this.options;
     const subject = mcpSubject(pending.method, pending.params);
     const request = `${pending.method}${subject === undefined ? '' : ` ${subject}`} on ${server}`;
     const recording = reader?.find(server, pending.key, pending.ordinal, session);
-    if (!recording) return onDiff({ request, recordingId: undefined, lines: ['no recording matches this request'] });
-    const live = { result: redactMcpResult(answer.result, redactor), error: answer.error ? redactError(answer.error, redactor) : undefined };
+    if (!recording)
+      return onDiff({
+        request,
+        recordingId: undefined,
+        lines: ['no recording matches this request'],
+      });
+    const live = {
+      result: redactMcpResult(answer.result, redactor),
+      error: answer.error ? redactError(answer.error, redactor) : undefined,
+    };
     onDiff({ request, recordingId: recording.id, lines: diffMcpAnswers(recording, live) });
   }
 }
 
 function redactError(error: JsonRpcError, redactor: Redactor): JsonRpcError {
   const data = redactMcpResult(error.data, redactor);
-  return { code: error.code, message: redactor.text(error.message), ...(data !== undefined ? { data } : {}) };
+  return {
+    code: error.code,
+    message: redactor.text(error.message),
+    ...(data !== undefined ? { data } : {}),
+  };
 }

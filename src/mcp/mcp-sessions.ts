@@ -21,7 +21,8 @@ export class McpSessions<T> {
     const key = keyOf(server, session);
     this.entries.delete(key);
     this.entries.set(key, value);
-    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value as string);
+    if (this.entries.size > this.max)
+      this.entries.delete(this.entries.keys().next().value as string);
   }
 
   delete(server: string, session: string): boolean {

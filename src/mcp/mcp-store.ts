@@ -13,9 +13,12 @@ export interface McpRecording {
 }
 
 /** A stored exchange as listings read it. */
-export type StoredMcpExchange = Omit<McpExchange, 'key' | 'canonical'> & { readonly failed: boolean };
+export type StoredMcpExchange = Omit<McpExchange, 'key' | 'canonical'> & {
+  readonly failed: boolean;
+};
 
-const columns = 'id, session_id, session_given, server, method, subject, params, result, error, key_ordinal, started_at, total_ms, mock_set, is_error';
+const columns =
+  'id, session_id, session_given, server, method, subject, params, result, error, key_ordinal, started_at, total_ms, mock_set, is_error';
 
 /**
  * The MCP side of a cassette: table `mcp_exchanges` beside the LLM interactions in the same
@@ -28,10 +31,16 @@ export class McpStore {
   private readonly hasTable: boolean;
   private readonly statements = new Map<string, Database.Statement>();
 
-  constructor(readonly path: string, options: { readonly readonly: boolean }) {
+  constructor(
+    readonly path: string,
+    options: { readonly readonly: boolean },
+  ) {
     // The one cassette opener: read-only never writes a byte (a WAL file at rest is read into memory), writing migrates.
     this.db = openCassette(path, options.readonly ? 'read' : 'write');
-    this.hasTable = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'mcp_exchanges'").get() !== undefined;
+    this.hasTable =
+      this.db
+        .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'mcp_exchanges'")
+        .get() !== undefined;
   }
 
   append(exchange: McpExchange): void {
@@ -63,32 +72,56 @@ export class McpStore {
   /** The recording of the Nth identical request to a server, preferring one made in the same session. */
   find(server: string, key: string, ordinal: number, session: string): McpRecording | undefined {
     if (!this.hasTable) return undefined;
-    const row = this.statement('SELECT id, result, error FROM mcp_exchanges WHERE server = ? AND request_key = ? AND key_ordinal = ? ORDER BY (session_id = ?) DESC, seq LIMIT 1').get(server, key, ordinal, session) as { id: string; result: string | null; error: string | null } | undefined;
-    return row && { id: row.id, result: parse(row.result) as JsonValue | undefined, error: parse(row.error) as JsonRpcError | undefined };
+    const row = this.statement(
+      'SELECT id, result, error FROM mcp_exchanges WHERE server = ? AND request_key = ? AND key_ordinal = ? ORDER BY (session_id = ?) DESC, seq LIMIT 1',
+    ).get(server, key, ordinal, session) as
+      { id: string; result: string | null; error: string | null } | undefined;
+    return (
+      row && {
+        id: row.id,
+        result: parse(row.result) as JsonValue | undefined,
+        error: parse(row.error) as JsonRpcError | undefined,
+      }
+    );
   }
 
   /** How many times a request was recorded for a server (0 when never). */
   count(server: string, key: string): number {
     if (!this.hasTable) return 0;
-    const value = this.statement('SELECT max(key_ordinal) FROM mcp_exchanges WHERE server = ? AND request_key = ?').pluck().get(server, key) as number | null;
+    const value = this.statement(
+      'SELECT max(key_ordinal) FROM mcp_exchanges WHERE server = ? AND request_key = ?',
+    )
+      .pluck()
+      .get(server, key) as number | null;
     return value === null ? 0 : value + 1;
   }
 
   /** Canonical requests recorded for a server and method (newest 1000), to explain a miss. */
-  candidates(server: string, method: string): { readonly id: string; readonly canonical: string }[] {
+  candidates(
+    server: string,
+    method: string,
+  ): { readonly id: string; readonly canonical: string }[] {
     if (!this.hasTable) return [];
-    return this.statement('SELECT id, canonical_request AS canonical FROM mcp_exchanges WHERE server = ? AND method = ? ORDER BY seq DESC LIMIT 1000').all(server, method) as { id: string; canonical: string }[];
+    return this.statement(
+      'SELECT id, canonical_request AS canonical FROM mcp_exchanges WHERE server = ? AND method = ? ORDER BY seq DESC LIMIT 1000',
+    ).all(server, method) as { id: string; canonical: string }[];
   }
 
   /** Whether anything was recorded for a server. */
   hasServer(server: string): boolean {
-    return this.hasTable && this.statement('SELECT 1 FROM mcp_exchanges WHERE server = ? LIMIT 1').get(server) !== undefined;
+    return (
+      this.hasTable &&
+      this.statement('SELECT 1 FROM mcp_exchanges WHERE server = ? LIMIT 1').get(server) !==
+        undefined
+    );
   }
 
   /** Every stored exchange in capture order, optionally of one method. */
   list(filter: { readonly method?: string } = {}): StoredMcpExchange[] {
     if (!this.hasTable) return [];
-    const rows = this.statement(`SELECT ${columns} FROM mcp_exchanges WHERE (@method IS NULL OR method = @method) ORDER BY started_at, seq`).all({ method: filter.method ?? null }) as Row[];
+    const rows = this.statement(
+      `SELECT ${columns} FROM mcp_exchanges WHERE (@method IS NULL OR method = @method) ORDER BY started_at, seq`,
+    ).all({ method: filter.method ?? null }) as Row[];
     return rows.map((row) => ({
       id: row.id,
       sessionId: row.session_id,

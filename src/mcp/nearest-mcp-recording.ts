@@ -18,23 +18,51 @@ export interface McpMiss {
  * is the one with the fewest differing leaves — a recording of the same tool always nearer
  * than one of another tool.
  */
-export function explainMcpMiss(server: string, requested: CanonicalMcpRequest, recordedTimes: number, candidates: readonly { readonly id: string; readonly canonical: string }[]): McpMiss {
+export function explainMcpMiss(
+  server: string,
+  requested: CanonicalMcpRequest,
+  recordedTimes: number,
+  candidates: readonly { readonly id: string; readonly canonical: string }[],
+): McpMiss {
   const what = `${requested.method}${typeof requested.params['name'] === 'string' ? ` ${requested.params['name']}` : typeof requested.params['uri'] === 'string' ? ` ${requested.params['uri']}` : ''}`;
-  if (recordedTimes > 0) return { message: `calltape replay: ${what} on ${server} was recorded ${recordedTimes} time(s); this is call ${recordedTimes + 1}`, nearest: undefined, field: undefined };
+  if (recordedTimes > 0)
+    return {
+      message: `calltape replay: ${what} on ${server} was recorded ${recordedTimes} time(s); this is call ${recordedTimes + 1}`,
+      nearest: undefined,
+      field: undefined,
+    };
   let best: { id: string; distance: number; path: string; line: string } | undefined;
   for (const candidate of candidates) {
     const recorded = JSON.parse(candidate.canonical) as CanonicalMcpRequest;
-    const differences = diff(recorded.params as Record<string, unknown>, requested.params as Record<string, unknown>);
+    const differences = diff(
+      recorded.params as Record<string, unknown>,
+      requested.params as Record<string, unknown>,
+    );
     const first = differences.find((difference) => difference.path[0] === 'name') ?? differences[0];
     if (!first) continue;
-    const distance = differences.length + (recorded.params['name'] === requested.params['name'] ? 0 : 1000);
+    const distance =
+      differences.length + (recorded.params['name'] === requested.params['name'] ? 0 : 1000);
     if (best && distance >= best.distance) continue;
     const before = first.type === 'CREATE' ? '(absent)' : show(first.oldValue);
     const after = first.type === 'REMOVE' ? '(absent)' : show(first.value);
-    best = { id: candidate.id, distance, path: formatPath(first.path), line: `${before} → ${after}` };
+    best = {
+      id: candidate.id,
+      distance,
+      path: formatPath(first.path),
+      line: `${before} → ${after}`,
+    };
   }
-  if (!best) return { message: `calltape replay: no recording of ${what} on ${server}`, nearest: undefined, field: undefined };
-  return { message: `calltape replay: no recording of ${what} on ${server}; the nearest (${best.id}) differs first at ${best.path}: ${best.line}`, nearest: best.id, field: best.path };
+  if (!best)
+    return {
+      message: `calltape replay: no recording of ${what} on ${server}`,
+      nearest: undefined,
+      field: undefined,
+    };
+  return {
+    message: `calltape replay: no recording of ${what} on ${server}; the nearest (${best.id}) differs first at ${best.path}: ${best.line}`,
+    nearest: best.id,
+    field: best.path,
+  };
 }
 
 function show(value: unknown): string {

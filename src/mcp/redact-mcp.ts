@@ -2,7 +2,8 @@ import type { Redactor } from '../cassette/redact.js';
 import type { JsonValue } from '../trace/trace.js';
 
 /** Argument names whose values are credentials wherever they appear (`api_key`, `accessToken`, `client-secret`…). */
-const secretName = /(^|[_-]|[a-z])(token|secret|password|passwd|api[_-]?key|apikey|authorization|credentials?|cookie)$/i;
+const secretName =
+  /(^|[_-]|[a-z])(token|secret|password|passwd|api[_-]?key|apikey|authorization|credentials?|cookie)$/i;
 
 /** Whether an argument name holds a credential. */
 export function isSecretName(name: string): boolean {
@@ -15,7 +16,10 @@ export function isSecretName(name: string): boolean {
  * over every string. Replay keys the request after the same step, so a redacted argument still
  * matches its recording.
  */
-export function redactMcpParams(value: JsonValue | undefined, redactor: Redactor): JsonValue | undefined {
+export function redactMcpParams(
+  value: JsonValue | undefined,
+  redactor: Redactor,
+): JsonValue | undefined {
   return redactValue(value, redactor, true);
 }
 
@@ -24,16 +28,28 @@ export function redactMcpParams(value: JsonValue | undefined, redactor: Redactor
  * judged here, because an answer's keys are the server's vocabulary (a tools/list schema may
  * well declare an `api_key` parameter, which replay must serve intact).
  */
-export function redactMcpResult(value: JsonValue | undefined, redactor: Redactor): JsonValue | undefined {
+export function redactMcpResult(
+  value: JsonValue | undefined,
+  redactor: Redactor,
+): JsonValue | undefined {
   return redactValue(value, redactor, false);
 }
 
-function redactValue(value: JsonValue | undefined, redactor: Redactor, byName: boolean): JsonValue | undefined {
+function redactValue(
+  value: JsonValue | undefined,
+  redactor: Redactor,
+  byName: boolean,
+): JsonValue | undefined {
   if (value === undefined) return undefined;
   if (typeof value === 'string') return redactor.text(value);
-  if (Array.isArray(value)) return value.map((item) => redactValue(item, redactor, byName) as JsonValue);
+  if (Array.isArray(value))
+    return value.map((item) => redactValue(item, redactor, byName) as JsonValue);
   if (typeof value !== 'object' || value === null) return value;
   const out: { [key: string]: JsonValue } = {};
-  for (const [key, item] of Object.entries(value)) out[key] = byName && isSecretName(key) && item !== null ? 'REDACTED' : (redactValue(item, redactor, byName) as JsonValue);
+  for (const [key, item] of Object.entries(value))
+    out[key] =
+      byName && isSecretName(key) && item !== null
+        ? 'REDACTED'
+        : (redactValue(item, redactor, byName) as JsonValue);
   return out;
 }

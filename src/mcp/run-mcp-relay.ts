@@ -44,14 +44,26 @@ function answerOffline({ input, output, responder }: McpRelayOptions): Promise<n
         if (!complete) return;
         const message = parseMessage(bytes.toString('utf8'));
         if (message.kind !== 'request') return;
-        write(answerLine(message.id, responder.answerOffline(message.method, message.params, message.id)));
+        write(
+          answerLine(
+            message.id,
+            responder.answerOffline(message.method, message.params, message.id),
+          ),
+        );
       },
       () => resolve(responder.misses.length > 0 ? 1 : 0),
     );
   });
 }
 
-function relayToServer({ command, env, responder, input, output, errors }: McpRelayOptions): Promise<number> {
+function relayToServer({
+  command,
+  env,
+  responder,
+  input,
+  output,
+  errors,
+}: McpRelayOptions): Promise<number> {
   const [file, ...args] = command as [string, ...string[]];
   const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'], env });
   const inFlight = new Map<string, PendingMcpRequest>();

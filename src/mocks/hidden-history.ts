@@ -15,7 +15,8 @@ export class HiddenHistory {
   set(key: PrefixKey, messages: readonly JsonValue[]): void {
     this.entries.delete(key);
     this.entries.set(key, messages);
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as PrefixKey);
+    if (this.entries.size > this.capacity)
+      this.entries.delete(this.entries.keys().next().value as PrefixKey);
   }
 
   get(key: PrefixKey): readonly JsonValue[] | undefined {
@@ -35,7 +36,8 @@ export class MockCounters {
     const count = this.counts.get(key) ?? 0;
     this.counts.delete(key);
     this.counts.set(key, count + 1);
-    if (this.counts.size > this.capacity) this.counts.delete(this.counts.keys().next().value as string);
+    if (this.counts.size > this.capacity)
+      this.counts.delete(this.counts.keys().next().value as string);
     return count;
   }
 }
@@ -55,7 +57,8 @@ export class AnsweredCalls<T> {
     if (known !== undefined) return known;
     const fresh = await answer();
     this.answers.set(callId, fresh);
-    if (this.answers.size > this.capacity) this.answers.delete(this.answers.keys().next().value as string);
+    if (this.answers.size > this.capacity)
+      this.answers.delete(this.answers.keys().next().value as string);
     return fresh;
   }
 }

@@ -15,7 +15,10 @@ function folderWith(files: Record<string, string>): string {
   for (const [name, text] of Object.entries(files)) writeFileSync(join(folder, name), text);
   return folder;
 }
-function load(files: Record<string, string>, names = Object.keys(files).filter((name) => /\.(ya?ml|json)$/.test(name))): MockRegistry {
+function load(
+  files: Record<string, string>,
+  names = Object.keys(files).filter((name) => /\.(ya?ml|json)$/.test(name)),
+): MockRegistry {
   const registry = loadMocks(names, folderWith(files));
   loaded.push(registry);
   return registry;
@@ -28,7 +31,11 @@ function loadError(files: Record<string, string>): string {
   }
   return 'loaded';
 }
-const call = (name: string, args: object, id = 'call_1'): MockCall => ({ id, name, argumentsRaw: JSON.stringify(args) });
+const call = (name: string, args: object, id = 'call_1'): MockCall => ({
+  id,
+  name,
+  argumentsRaw: JSON.stringify(args),
+});
 const context = { session: '', occurrence: 0 };
 
 const banking = `
@@ -55,68 +62,167 @@ mocks:
 describe('mock answers', () => {
   it('static results with templates keep the argument type when a string is only the placeholder', async () => {
     const mocks = load({ 'banking.yaml': banking }).select(['banking']);
-    expect(await mocks.get('get_balance')?.answer(call('get_balance', { account_id: 'ACC-1' }), context)).toEqual({ content: '{"balance":120,"account":"ACC-1","note":"balance of ACC-1 on get_balance"}', isError: false, delayMs: 0 });
-    expect(await mocks.get('get_balance')?.answer(call('get_balance', {}), context)).toEqual({ content: '{"error":"calltape mock get_balance: the call has no argument account_id"}', isError: true, delayMs: 0 });
-    expect(await mocks.get('get_balance')?.answer({ id: 'c', name: 'get_balance', argumentsRaw: '{"account_id":' }, context)).toMatchObject({ isError: true });
+    expect(
+      await mocks.get('get_balance')?.answer(call('get_balance', { account_id: 'ACC-1' }), context),
+    ).toEqual({
+      content: '{"balance":120,"account":"ACC-1","note":"balance of ACC-1 on get_balance"}',
+      isError: false,
+      delayMs: 0,
+    });
+    expect(await mocks.get('get_balance')?.answer(call('get_balance', {}), context)).toEqual({
+      content: '{"error":"calltape mock get_balance: the call has no argument account_id"}',
+      isError: true,
+      delayMs: 0,
+    });
+    expect(
+      await mocks
+        .get('get_balance')
+        ?.answer({ id: 'c', name: 'get_balance', argumentsRaw: '{"account_id":' }, context),
+    ).toMatchObject({ isError: true });
   });
 
   it('conditional answers: first match wins, with the scoring matchers, else otherwise', async () => {
     const lookup = load({ 'banking.yaml': banking }).select(['banking']).get('lookup_order');
-    expect(await lookup?.answer(call('lookup_order', { order_id: 'A-17' }), context)).toMatchObject({ content: 'shipped', isError: false });
-    expect(await lookup?.answer(call('lookup_order', { order_id: 'B-9' }), context)).toMatchObject({ content: '{"error":"order is archived"}', isError: true });
-    expect(await lookup?.answer(call('lookup_order', { order_id: 'C-1' }), context)).toMatchObject({ content: '{"code":404}', isError: true });
+    expect(await lookup?.answer(call('lookup_order', { order_id: 'A-17' }), context)).toMatchObject(
+      { content: 'shipped', isError: false },
+    );
+    expect(await lookup?.answer(call('lookup_order', { order_id: 'B-9' }), context)).toMatchObject({
+      content: '{"error":"order is archived"}',
+      isError: true,
+    });
+    expect(await lookup?.answer(call('lookup_order', { order_id: 'C-1' }), context)).toMatchObject({
+      content: '{"code":404}',
+      isError: true,
+    });
   });
 
   it('sequences: by occurrence, then repeat the last or error', async () => {
     const flaky = load({ 'banking.yaml': banking }).select(['banking']).get('flaky');
-    const answers = await Promise.all([0, 1, 2].map(async (occurrence) => flaky?.answer(call('flaky', {}), { session: '', occurrence })));
+    const answers = await Promise.all(
+      [0, 1, 2].map(async (occurrence) =>
+        flaky?.answer(call('flaky', {}), { session: '', occurrence }),
+      ),
+    );
     expect(answers).toEqual([
       { content: '{"error":"timeout"}', isError: true, delayMs: 0 },
       { content: 'ok', isError: false, delayMs: 5 },
       { content: 'ok', isError: false, delayMs: 5 },
     ]);
-    const strict = load({ 's.yaml': 'mocks: [{ tool: t, sequence: [{ result: 1 }], after: error }]' }).select(['s']).get('t');
-    expect(await strict?.answer(call('t', {}), { session: '', occurrence: 1 })).toEqual({ content: '{"error":"calltape mock t: the sequence of 1 answer(s) is used up"}', isError: true, delayMs: 0 });
+    const strict = load({
+      's.yaml': 'mocks: [{ tool: t, sequence: [{ result: 1 }], after: error }]',
+    })
+      .select(['s'])
+      .get('t');
+    expect(await strict?.answer(call('t', {}), { session: '', occurrence: 1 })).toEqual({
+      content: '{"error":"calltape mock t: the sequence of 1 answer(s) is used up"}',
+      isError: true,
+      delayMs: 0,
+    });
   });
 
   it('module mocks: respond(call, context) on a worker thread, with a timeout', async () => {
     const registry = load({
-      'quotes.json': JSON.stringify({ mocks: [{ tool: 'quote', module: './quote.mjs' }, { tool: 'stuck', module: './stuck.mjs', timeout_ms: 100 }] }),
-      'quote.mjs': 'export function respond(call, context) { return { result: { price: call.arguments.qty * 3, seen: context.occurrence } }; }',
+      'quotes.json': JSON.stringify({
+        mocks: [
+          { tool: 'quote', module: './quote.mjs' },
+          { tool: 'stuck', module: './stuck.mjs', timeout_ms: 100 },
+        ],
+      }),
+      'quote.mjs':
+        'export function respond(call, context) { return { result: { price: call.arguments.qty * 3, seen: context.occurrence } }; }',
       'stuck.mjs': 'export default function () { for (;;) {} }',
     });
     const mocks = registry.select(['quotes']);
-    expect(await mocks.get('quote')?.answer(call('quote', { qty: 4 }), { session: 's', occurrence: 2 })).toEqual({ content: '{"price":12,"seen":2}', isError: false, delayMs: 0 });
-    expect(await mocks.get('stuck')?.answer(call('stuck', {}), context)).toEqual({ content: '{"error":"calltape mock stuck: timed out after 100 ms"}', isError: true, delayMs: 0 });
+    expect(
+      await mocks.get('quote')?.answer(call('quote', { qty: 4 }), { session: 's', occurrence: 2 }),
+    ).toEqual({ content: '{"price":12,"seen":2}', isError: false, delayMs: 0 });
+    expect(await mocks.get('stuck')?.answer(call('stuck', {}), context)).toEqual({
+      content: '{"error":"calltape mock stuck: timed out after 100 ms"}',
+      isError: true,
+      delayMs: 0,
+    });
   });
 
   it('sets are selected by file name; two selected sets mocking one tool is an error', () => {
-    const registry = load({ 'a.yaml': 'mocks: [{ tool: t, result: 1 }]', 'b.yaml': 'mocks: [{ tool: t, result: 2 }]' });
+    const registry = load({
+      'a.yaml': 'mocks: [{ tool: t, result: 1 }]',
+      'b.yaml': 'mocks: [{ tool: t, result: 2 }]',
+    });
     expect([...registry.sets.keys()]).toEqual(['a', 'b']);
-    expect(() => registry.select(['a', 'b'])).toThrow('mock sets "a" and "b" both mock t; select one of them');
+    expect(() => registry.select(['a', 'b'])).toThrow(
+      'mock sets "a" and "b" both mock t; select one of them',
+    );
     expect(() => registry.select(['c'])).toThrow('no mock set named "c" (loaded: a, b)');
   });
 });
 
 describe('mock files are checked at load time', () => {
   it('names the file, the mock and the field', () => {
-    expect(loadError({ 'm.yaml': 'mocks: [{ tool: t, reslt: 1 }]' })).toBe('m.yaml: mocks[0] (t): reslt: unknown field');
-    expect(loadError({ 'm.yaml': 'mocks: [{ tool: t, result: 1, sequence: [{ result: 2 }] }]' })).toBe('m.yaml: mocks[0] (t): give exactly one of result, error, when, sequence or module');
-    expect(loadError({ 'm.yaml': 'mocks: [{ tool: t, when: [{ arguments: {a: 1}, result: 1 }], after: error }]' })).toBe('m.yaml: mocks[0] (t): after: only means something beside sequence');
-    expect(loadError({ 'm.yaml': 'mocks: [{ tool: t, when: [{ rules: { a: { matching_strategy: fuzy } }, result: 1 }] }]' })).toContain('m.yaml: mocks[0] (t): when[0].rules.a.matching_strategy: must be one of');
-    expect(loadError({ 'm.yaml': 'mocks: [{ tool: t, result: 1 }, { tool: t, result: 2 }]' })).toBe('m.yaml: mocks[1] (t): t is mocked twice in this file');
-    expect(loadError({ 'm.yaml': 'mocks: [{ tool: t, module: ./nope.mjs }]' })).toBe('m.yaml: mocks[0] (t): module: no such file nope.mjs');
-    expect(loadError({ 'm.yaml': 'mocks: [{ tool: t, when: [{ arguments: { a: "(" }, rules: { a: { matching_strategy: regex } }, result: 1 }] }]' })).toMatch(/^m\.yaml: mocks\[0\] \(t\): when\[0\]\.rules\.a: the regex does not compile/);
+    expect(loadError({ 'm.yaml': 'mocks: [{ tool: t, reslt: 1 }]' })).toBe(
+      'm.yaml: mocks[0] (t): reslt: unknown field',
+    );
+    expect(
+      loadError({ 'm.yaml': 'mocks: [{ tool: t, result: 1, sequence: [{ result: 2 }] }]' }),
+    ).toBe('m.yaml: mocks[0] (t): give exactly one of result, error, when, sequence or module');
+    expect(
+      loadError({
+        'm.yaml': 'mocks: [{ tool: t, when: [{ arguments: {a: 1}, result: 1 }], after: error }]',
+      }),
+    ).toBe('m.yaml: mocks[0] (t): after: only means something beside sequence');
+    expect(
+      loadError({
+        'm.yaml':
+          'mocks: [{ tool: t, when: [{ rules: { a: { matching_strategy: fuzy } }, result: 1 }] }]',
+      }),
+    ).toContain('m.yaml: mocks[0] (t): when[0].rules.a.matching_strategy: must be one of');
+    expect(loadError({ 'm.yaml': 'mocks: [{ tool: t, result: 1 }, { tool: t, result: 2 }]' })).toBe(
+      'm.yaml: mocks[1] (t): t is mocked twice in this file',
+    );
+    expect(loadError({ 'm.yaml': 'mocks: [{ tool: t, module: ./nope.mjs }]' })).toBe(
+      'm.yaml: mocks[0] (t): module: no such file nope.mjs',
+    );
+    expect(
+      loadError({
+        'm.yaml':
+          'mocks: [{ tool: t, when: [{ arguments: { a: "(" }, rules: { a: { matching_strategy: regex } }, result: 1 }] }]',
+      }),
+    ).toMatch(/^m\.yaml: mocks\[0\] \(t\): when\[0\]\.rules\.a: the regex does not compile/);
     expect(loadError({ 'm.json': '{"mocks": [' })).toMatch(/^m\.json: cannot read the mock file/);
   });
 
   it('with the tools declared: an unknown tool, or a template or condition naming a missing argument', () => {
-    const tools = 'tools: { get_balance: { type: object, properties: { account_id: { type: string } } } }\n';
-    expect(loadError({ 'm.yaml': `${tools}mocks: [{ tool: get_balanse, result: 1 }]` })).toBe('m.yaml: mocks[0] (get_balanse): tool: get_balanse is not one of the tools this file declares (get_balance)');
-    expect(loadError({ 'm.yaml': `${tools}mocks: [{ tool: get_balance, result: "{{args.acount_id}}" }]` })).toBe('m.yaml: mocks[0] (get_balance): result: the template names {{args.acount_id}}, but get_balance has no argument acount_id (it has: account_id)');
-    expect(loadError({ 'm.yaml': `${tools}mocks: [{ tool: get_balance, sequence: [{ result: 1 }, { error: "{{args.x}}" }] }]` })).toBe('m.yaml: mocks[0] (get_balance): sequence[1].error: the template names {{args.x}}, but get_balance has no argument x (it has: account_id)');
-    expect(loadError({ 'm.yaml': `${tools}mocks: [{ tool: get_balance, when: [{ arguments: { acct: 1 }, result: 1 }] }]` })).toBe('m.yaml: mocks[0] (get_balance): when[0].arguments.acct: get_balance has no argument acct');
-    expect(loadError({ 'm.yaml': 'tools: ./tools.json\nmocks: [{ tool: x, result: 1 }]', 'tools.json': '[{"type":"function","function":{"name":"y","parameters":{}}}]' })).toBe('m.yaml: mocks[0] (x): tool: x is not one of the tools this file declares (y)');
+    const tools =
+      'tools: { get_balance: { type: object, properties: { account_id: { type: string } } } }\n';
+    expect(loadError({ 'm.yaml': `${tools}mocks: [{ tool: get_balanse, result: 1 }]` })).toBe(
+      'm.yaml: mocks[0] (get_balanse): tool: get_balanse is not one of the tools this file declares (get_balance)',
+    );
+    expect(
+      loadError({
+        'm.yaml': `${tools}mocks: [{ tool: get_balance, result: "{{args.acount_id}}" }]`,
+      }),
+    ).toBe(
+      'm.yaml: mocks[0] (get_balance): result: the template names {{args.acount_id}}, but get_balance has no argument acount_id (it has: account_id)',
+    );
+    expect(
+      loadError({
+        'm.yaml': `${tools}mocks: [{ tool: get_balance, sequence: [{ result: 1 }, { error: "{{args.x}}" }] }]`,
+      }),
+    ).toBe(
+      'm.yaml: mocks[0] (get_balance): sequence[1].error: the template names {{args.x}}, but get_balance has no argument x (it has: account_id)',
+    );
+    expect(
+      loadError({
+        'm.yaml': `${tools}mocks: [{ tool: get_balance, when: [{ arguments: { acct: 1 }, result: 1 }] }]`,
+      }),
+    ).toBe(
+      'm.yaml: mocks[0] (get_balance): when[0].arguments.acct: get_balance has no argument acct',
+    );
+    expect(
+      loadError({
+        'm.yaml': 'tools: ./tools.json\nmocks: [{ tool: x, result: 1 }]',
+        'tools.json': '[{"type":"function","function":{"name":"y","parameters":{}}}]',
+      }),
+    ).toBe('m.yaml: mocks[0] (x): tool: x is not one of the tools this file declares (y)');
   });
 });
 
@@ -126,8 +232,18 @@ describe('the shipped example mock sets', () => {
     const registry = loadMocks(['config/mocks/bank.yaml'], packageRoot);
     loaded.push(registry);
     const bank = registry.select(['bank']);
-    expect(await bank.get('issue_refund')?.answer(call('issue_refund', { order_id: 'A-17', amount: 20 }), context)).toMatchObject({ content: '{"refunded":true,"order":"A-17","amount":20}', isError: false });
-    expect(await bank.get('issue_refund')?.answer(call('issue_refund', { order_id: 'A-17', amount: 5000 }), context)).toMatchObject({ isError: true });
-    expect(await bank.get('lookup_order')?.answer(call('lookup_order', { order_id: 'B-12' }), context)).toMatchObject({ content: '{"error":"the order is archived"}' });
+    expect(
+      await bank
+        .get('issue_refund')
+        ?.answer(call('issue_refund', { order_id: 'A-17', amount: 20 }), context),
+    ).toMatchObject({ content: '{"refunded":true,"order":"A-17","amount":20}', isError: false });
+    expect(
+      await bank
+        .get('issue_refund')
+        ?.answer(call('issue_refund', { order_id: 'A-17', amount: 5000 }), context),
+    ).toMatchObject({ isError: true });
+    expect(
+      await bank.get('lookup_order')?.answer(call('lookup_order', { order_id: 'B-12' }), context),
+    ).toMatchObject({ content: '{"error":"the order is archived"}' });
   });
 });

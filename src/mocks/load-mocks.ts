@@ -39,7 +39,11 @@ export function loadMocks(files: readonly string[], cwd: string): MockRegistry {
   for (const file of files) {
     const path = resolve(cwd, file);
     const name = basename(path, extname(path));
-    if (sets.has(name)) throw new CalltapeError('CONFIG_INVALID', `${path}: another mock file is already named "${name}"; mock sets are named after their files`);
+    if (sets.has(name))
+      throw new CalltapeError(
+        'CONFIG_INVALID',
+        `${path}: another mock file is already named "${name}"; mock sets are named after their files`,
+      );
     sets.set(name, loadFile(path, name, code));
   }
   return {
@@ -48,10 +52,18 @@ export function loadMocks(files: readonly string[], cwd: string): MockRegistry {
       const selected = new Map<string, Mock>();
       for (const name of names) {
         const set = sets.get(name);
-        if (!set) throw new CalltapeError('CONFIG_INVALID', `no mock set named "${name}" (loaded: ${[...sets.keys()].join(', ') || 'none'})`);
+        if (!set)
+          throw new CalltapeError(
+            'CONFIG_INVALID',
+            `no mock set named "${name}" (loaded: ${[...sets.keys()].join(', ') || 'none'})`,
+          );
         for (const [tool, mock] of set) {
           const other = selected.get(tool);
-          if (other) throw new CalltapeError('CONFIG_INVALID', `mock sets "${other.set}" and "${name}" both mock ${tool}; select one of them`);
+          if (other)
+            throw new CalltapeError(
+              'CONFIG_INVALID',
+              `mock sets "${other.set}" and "${name}" both mock ${tool}; select one of them`,
+            );
           selected.set(tool, mock);
         }
       }
@@ -61,19 +73,43 @@ export function loadMocks(files: readonly string[], cwd: string): MockRegistry {
   };
 }
 
-function loadFile(path: string, set: string, code: { current: UserCode | undefined }): Map<string, Mock> {
+function loadFile(
+  path: string,
+  set: string,
+  code: { current: UserCode | undefined },
+): Map<string, Mock> {
   const value = readDocument(path, 'mock file');
   const errors = schemaErrors(value);
-  if (errors.length > 0) throw new CalltapeError('CONFIG_INVALID', describeErrors(path, value, errors).join('\n'), `See ${mocksSchemaPath} for every field.`);
+  if (errors.length > 0)
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      describeErrors(path, value, errors).join('\n'),
+      `See ${mocksSchemaPath} for every field.`,
+    );
   const file = value as MockFile;
-  const schemas = file.tools === undefined ? undefined : typeof file.tools === 'string' ? loadSchemaRegistry(file.tools, dirname(path)) : schemaRegistry(file.tools as JsonValue, `${path}: tools`);
+  const schemas =
+    file.tools === undefined
+      ? undefined
+      : typeof file.tools === 'string'
+        ? loadSchemaRegistry(file.tools, dirname(path))
+        : schemaRegistry(file.tools as JsonValue, `${path}: tools`);
   const mocks = new Map<string, Mock>();
   (file.mocks ?? []).forEach((spec, index) => {
     const where = `${path}: mocks[${index}] (${spec.tool})`;
-    if (mocks.has(spec.tool)) throw new CalltapeError('CONFIG_INVALID', `${where}: ${spec.tool} is mocked twice in this file`);
+    if (mocks.has(spec.tool))
+      throw new CalltapeError(
+        'CONFIG_INVALID',
+        `${where}: ${spec.tool} is mocked twice in this file`,
+      );
     checkMock(spec, where, schemas?.[spec.tool], schemas);
-    const module = spec.module === undefined ? undefined : isAbsolute(spec.module) ? spec.module : resolve(dirname(path), spec.module);
-    if (module !== undefined && !existsSync(module)) throw new CalltapeError('CONFIG_INVALID', `${where}: module: no such file ${module}`);
+    const module =
+      spec.module === undefined
+        ? undefined
+        : isAbsolute(spec.module)
+          ? spec.module
+          : resolve(dirname(path), spec.module);
+    if (module !== undefined && !existsSync(module))
+      throw new CalltapeError('CONFIG_INVALID', `${where}: module: no such file ${module}`);
     mocks.set(spec.tool, {
       tool: spec.tool,
       set,
@@ -83,7 +119,23 @@ function loadFile(path: string, set: string, code: { current: UserCode | undefin
         else {
           code.current ??= createUserCode(dirname(path));
           try {
-            answer = moduleAnswer(await code.current.call({ module, exports: ['respond', 'default'], signature: 'respond(call, context)', args: [{ id: call.id, name: call.name, arguments: safeParse(call.argumentsRaw), arguments_raw: call.argumentsRaw }, context], timeoutMs: spec.timeout_ms ?? 5000 }));
+            answer = moduleAnswer(
+              await code.current.call({
+                module,
+                exports: ['respond', 'default'],
+                signature: 'respond(call, context)',
+                args: [
+                  {
+                    id: call.id,
+                    name: call.name,
+                    arguments: safeParse(call.argumentsRaw),
+                    arguments_raw: call.argumentsRaw,
+                  },
+                  context,
+                ],
+                timeoutMs: spec.timeout_ms ?? 5000,
+              }),
+            );
           } catch (error) {
             answer = { error: `calltape mock ${spec.tool}: ${(error as Error).message}` };
           }
@@ -95,22 +147,63 @@ function loadFile(path: string, set: string, code: { current: UserCode | undefin
   return mocks;
 }
 
-function checkMock(spec: MockSpec, where: string, schema: JsonSchema | undefined, schemas: { [tool: string]: JsonSchema } | undefined): void {
-  if (spec.otherwise && !spec.when) throw new CalltapeError('CONFIG_INVALID', `${where}: otherwise: only means something beside when`);
-  if (spec.after && !spec.sequence) throw new CalltapeError('CONFIG_INVALID', `${where}: after: only means something beside sequence`);
-  if (spec.timeout_ms !== undefined && !spec.module) throw new CalltapeError('CONFIG_INVALID', `${where}: timeout_ms: only means something beside module`);
-  if (schemas && !schema) throw new CalltapeError('CONFIG_INVALID', `${where}: tool: ${spec.tool} is not one of the tools this file declares (${Object.keys(schemas).sort().join(', ')})`);
-  const answers: [string, AnswerSpec][] = [['', spec], ...(spec.when ?? []).map((answer, index): [string, AnswerSpec] => [`when[${index}].`, answer]), ...(spec.otherwise ? [['otherwise.', spec.otherwise] as [string, AnswerSpec]] : []), ...(spec.sequence ?? []).map((answer, index): [string, AnswerSpec] => [`sequence[${index}].`, answer])];
+function checkMock(
+  spec: MockSpec,
+  where: string,
+  schema: JsonSchema | undefined,
+  schemas: { [tool: string]: JsonSchema } | undefined,
+): void {
+  if (spec.otherwise && !spec.when)
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `${where}: otherwise: only means something beside when`,
+    );
+  if (spec.after && !spec.sequence)
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `${where}: after: only means something beside sequence`,
+    );
+  if (spec.timeout_ms !== undefined && !spec.module)
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `${where}: timeout_ms: only means something beside module`,
+    );
+  if (schemas && !schema)
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `${where}: tool: ${spec.tool} is not one of the tools this file declares (${Object.keys(schemas).sort().join(', ')})`,
+    );
+  const answers: [string, AnswerSpec][] = [
+    ['', spec],
+    ...(spec.when ?? []).map((answer, index): [string, AnswerSpec] => [`when[${index}].`, answer]),
+    ...(spec.otherwise ? [['otherwise.', spec.otherwise] as [string, AnswerSpec]] : []),
+    ...(spec.sequence ?? []).map((answer, index): [string, AnswerSpec] => [
+      `sequence[${index}].`,
+      answer,
+    ]),
+  ];
   for (const [prefix, answer] of answers) {
     for (const field of ['result', 'error'] as const) {
       for (const argument of templateArguments(answer[field])) {
-        if (schema && !hasPath(schema, argument)) throw new CalltapeError('CONFIG_INVALID', `${where}: ${prefix}${field}: the template names {{args.${argument}}}, but ${spec.tool} has no argument ${argument} (it has: ${Object.keys(properties(schema) ?? {}).sort().join(', ') || 'none'})`);
+        if (schema && !hasPath(schema, argument))
+          throw new CalltapeError(
+            'CONFIG_INVALID',
+            `${where}: ${prefix}${field}: the template names {{args.${argument}}}, but ${spec.tool} has no argument ${argument} (it has: ${
+              Object.keys(properties(schema) ?? {})
+                .sort()
+                .join(', ') || 'none'
+            })`,
+          );
       }
     }
   }
   (spec.when ?? []).forEach((condition, index) => {
     for (const argument of Object.keys(condition.arguments ?? {})) {
-      if (schema && !hasPath(schema, argument)) throw new CalltapeError('CONFIG_INVALID', `${where}: when[${index}].arguments.${argument}: ${spec.tool} has no argument ${argument}`);
+      if (schema && !hasPath(schema, argument))
+        throw new CalltapeError(
+          'CONFIG_INVALID',
+          `${where}: when[${index}].arguments.${argument}: ${spec.tool} has no argument ${argument}`,
+        );
     }
     // The scorer's own checks: a rule that needs an expected value and has none, a regex that does not compile.
     checkRules(condition.rules, condition.arguments, `${where}: when[${index}].rules`);
@@ -120,7 +213,10 @@ function checkMock(spec: MockSpec, where: string, schema: JsonSchema | undefined
       try {
         compileUserPattern(String(pattern), rule.flags ?? '');
       } catch (error) {
-        throw new CalltapeError('CONFIG_INVALID', `${where}: when[${index}].rules.${path}: the regex does not compile: ${(error as Error).message}`);
+        throw new CalltapeError(
+          'CONFIG_INVALID',
+          `${where}: when[${index}].rules.${path}: the regex does not compile: ${(error as Error).message}`,
+        );
       }
     }
   });
@@ -136,7 +232,11 @@ function hasPath(schema: JsonSchema, path: string): boolean {
   let current: JsonSchema | undefined = schema;
   for (const segment of path.split('.')) {
     if (!current) return true;
-    if (/^\d+$/.test(segment) && Object.hasOwn(current, 'items') && typeof current['items'] === 'object') {
+    if (
+      /^\d+$/.test(segment) &&
+      Object.hasOwn(current, 'items') &&
+      typeof current['items'] === 'object'
+    ) {
       current = current['items'] as JsonSchema;
       continue;
     }
@@ -159,16 +259,26 @@ function safeParse(text: string): JsonValue | null {
 
 /** Messages naming the mock (by index and tool) and the field; alternatives (`oneOf`) report the deepest branch only. */
 function describeErrors(path: string, value: unknown, errors: readonly ErrorObject[]): string[] {
-  const depth = (error: ErrorObject): number => error.instancePath.split('/').length + (error.keyword === 'additionalProperties' ? 1 : 0);
+  const depth = (error: ErrorObject): number =>
+    error.instancePath.split('/').length + (error.keyword === 'additionalProperties' ? 1 : 0);
   const deepest = Math.max(...errors.map(depth));
   const mocks = (value as { mocks?: { tool?: unknown }[] } | null)?.mocks;
   // A failed oneOf also reports each branch's missing property: the oneOf message says it better.
-  const oneOfAt = new Set(errors.filter((error) => error.keyword === 'oneOf').map((error) => error.instancePath));
+  const oneOfAt = new Set(
+    errors.filter((error) => error.keyword === 'oneOf').map((error) => error.instancePath),
+  );
   return [
     ...new Set(
       errors
-        .filter((error) => depth(error) === deepest && !(error.keyword === 'required' && oneOfAt.has(error.instancePath)))
-        .map((error) => `${path}: ${schemaErrorText(error, 'mocks', (index) => mocks?.[index]?.tool, { oneOf: 'give exactly one of result, error, when, sequence or module' })}`),
+        .filter(
+          (error) =>
+            depth(error) === deepest &&
+            !(error.keyword === 'required' && oneOfAt.has(error.instancePath)),
+        )
+        .map(
+          (error) =>
+            `${path}: ${schemaErrorText(error, 'mocks', (index) => mocks?.[index]?.tool, { oneOf: 'give exactly one of result, error, when, sequence or module' })}`,
+        ),
     ),
   ];
 }

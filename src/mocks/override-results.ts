@@ -23,9 +23,22 @@ export async function overrideToolResults(
   const contents = new Map<string, string>();
   for (const result of results) {
     const mock = mocks.get(result.name) as Mock;
-    const answer = await answered.get(result.callId, async () => ({ ...(await mock.answer({ id: result.callId, name: result.name, argumentsRaw: result.argumentsRaw }, { session, occurrence: counters.next(session, mock.set, result.name) })), set: mock.set }));
+    const answer = await answered.get(result.callId, async () => ({
+      ...(await mock.answer(
+        { id: result.callId, name: result.name, argumentsRaw: result.argumentsRaw },
+        { session, occurrence: counters.next(session, mock.set, result.name) },
+      )),
+      set: mock.set,
+    }));
     contents.set(result.callId, answer.content);
-    mocked.push({ callId: result.callId, name: result.name, set: answer.set, content: answer.content, isError: answer.isError, agentResult: result.content });
+    mocked.push({
+      callId: result.callId,
+      name: result.name,
+      set: answer.set,
+      content: answer.content,
+      isError: answer.isError,
+      agentResult: result.content,
+    });
   }
   return { body: wire.withToolResults(body, contents), mocked };
 }

@@ -1,6 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CalltapeError } from '../errors.js';
-import type { ProviderAdapter, ToolLoopWire, ToolResultMessage } from '../providers/provider-adapter.js';
+import type {
+  ProviderAdapter,
+  ToolLoopWire,
+  ToolResultMessage,
+} from '../providers/provider-adapter.js';
 import { answerKey, emptyPrefix, prefixKeys, type PrefixKey } from '../trace/prefix-hash.js';
 import type { JsonValue, ResponseSummary, ToolCall } from '../trace/trace.js';
 import type { HiddenHistory, MockCounters } from './hidden-history.js';
@@ -52,7 +56,9 @@ export interface ToolLoopOptions {
 }
 
 /** What the agent gets: a round's answer (rewritten when some of its calls were mocked), or an error. */
-export type LoopOutcome = { readonly kind: 'answer'; readonly round: LoopRound; readonly body: string | undefined } | { readonly kind: 'error'; readonly error: CalltapeError };
+export type LoopOutcome =
+  | { readonly kind: 'answer'; readonly round: LoopRound; readonly body: string | undefined }
+  | { readonly kind: 'error'; readonly error: CalltapeError };
 
 /**
  * Answers the model's calls to mocked tools inside the proxy. The agent's request goes upstream
@@ -63,15 +69,23 @@ export type LoopOutcome = { readonly kind: 'answer'; readonly round: LoopRound; 
  * the agent's next request. Text the model wrote in a hidden round stays in the model's history
  * and the cassette; the agent sees only the final turn.
  */
-export async function runToolLoop(agentBody: JsonValue, options: ToolLoopOptions): Promise<LoopOutcome> {
+export async function runToolLoop(
+  agentBody: JsonValue,
+  options: ToolLoopOptions,
+): Promise<LoopOutcome> {
   const { adapter, mocks, history } = options;
   const wire = adapter.toolLoop;
   const visiblePrefix = prefixKeys(adapter.parseRequest(agentBody).messages).at(-1) ?? emptyPrefix;
   let body = wire.splice(agentBody, (key) => history.get(key)) ?? agentBody;
   // Kept under the agent's conversation prefix, and under the response id for wires that continue by id.
-  const remember = (key: PrefixKey, responseId: string | undefined, messages: readonly JsonValue[]): void => {
+  const remember = (
+    key: PrefixKey,
+    responseId: string | undefined,
+    messages: readonly JsonValue[],
+  ): void => {
     history.set(key, messages);
-    if (responseId !== undefined && wire.responseKey) history.set(wire.responseKey(responseId), messages);
+    if (responseId !== undefined && wire.responseKey)
+      history.set(wire.responseKey(responseId), messages);
   };
   const hidden: JsonValue[] = [];
   for (let round = 0; ; round++) {
@@ -81,19 +95,32 @@ export async function runToolLoop(agentBody: JsonValue, options: ToolLoopOptions
       answered.record(unmockedRound);
       return { kind: 'answer', round: answered, body: undefined };
     }
-    const mocked = output.toolCalls.filter((call) => mocks.has(call.name) && call.id !== undefined && call.complete);
+    const mocked = output.toolCalls.filter(
+      (call) => mocks.has(call.name) && call.id !== undefined && call.complete,
+    );
     const unmocked = output.toolCalls.filter((call) => !mocked.includes(call));
-    const escaped = options.strictTools ? unmocked.filter((call) => !options.allowTools.has(call.name)) : [];
+    const escaped = options.strictTools
+      ? unmocked.filter((call) => !options.allowTools.has(call.name))
+      : [];
     if (escaped.length > 0) {
       answered.record(unmockedRound);
       const names = [...new Set(escaped.map((call) => call.name))].join(', ');
-      return { kind: 'error', error: new CalltapeError('STRICT_TOOLS', `calltape: the model called ${names}, which is neither mocked nor allowed (mocks.strictTools); mock it or add it to mocks.allowTools`) };
+      return {
+        kind: 'error',
+        error: new CalltapeError(
+          'STRICT_TOOLS',
+          `calltape: the model called ${names}, which is neither mocked nor allowed (mocks.strictTools); mock it or add it to mocks.allowTools`,
+        ),
+      };
     }
     if (mocked.length === 0) {
       answered.record(unmockedRound);
       // The agent will send this turn back, in full or by reference to its items: put the hidden rounds before it.
       if (hidden.length > 0) {
-        remember(answerKey(visiblePrefix, output), answered.response?.id, [...hidden, ...wire.turnMessages(output, [])]);
+        remember(answerKey(visiblePrefix, output), answered.response?.id, [
+          ...hidden,
+          ...wire.turnMessages(output, []),
+        ]);
         const before = [...hidden];
         for (const key of wire.referenceKeys?.(answered.body) ?? []) history.set(key, before);
       }
@@ -101,33 +128,68 @@ export async function runToolLoop(agentBody: JsonValue, options: ToolLoopOptions
     }
     if (round >= options.maxHiddenRounds) {
       answered.record(unmockedRound);
-      return { kind: 'error', error: new CalltapeError('MOCK_LOOP', `calltape: the model kept calling mocked tools for ${round + 1} rounds (mocks.maxHiddenRounds is ${options.maxHiddenRounds}); its last turn called ${mocked.map((call) => call.name).join(', ')}`) };
+      return {
+        kind: 'error',
+        error: new CalltapeError(
+          'MOCK_LOOP',
+          `calltape: the model kept calling mocked tools for ${round + 1} rounds (mocks.maxHiddenRounds is ${options.maxHiddenRounds}); its last turn called ${mocked.map((call) => call.name).join(', ')}`,
+        ),
+      };
     }
     const results = await answerAll(mocked, options);
     const turn = wire.turnMessages(output, results);
     if (unmocked.length === 0) {
       answered.record({ mocked: results, hidden: true });
       hidden.push(...turn);
-      body = wire.continueAfter?.(body, answered.response?.id, results) ?? wire.appendMessages(body, turn);
+      body =
+        wire.continueAfter?.(body, answered.response?.id, results) ??
+        wire.appendMessages(body, turn);
       continue;
     }
     // Some calls are the agent's: it sees the turn without the mocked ones and runs the rest.
-    remember(answerKey(visiblePrefix, { text: output.text, toolCalls: unmocked }), answered.response?.id, [...hidden, ...turn]);
-    const visible = wire.withoutCalls(answered.body, options.form, new Set(mocked.map((call) => call.id as string)));
+    remember(
+      answerKey(visiblePrefix, { text: output.text, toolCalls: unmocked }),
+      answered.response?.id,
+      [...hidden, ...turn],
+    );
+    const visible = wire.withoutCalls(
+      answered.body,
+      options.form,
+      new Set(mocked.map((call) => call.id as string)),
+    );
     answered.record({ mocked: results, hidden: false, agentResponse: visible });
-    if (visible === undefined) return { kind: 'error', error: new CalltapeError('MOCK_LOOP', 'calltape: could not rewrite the model turn without its mocked calls') };
+    if (visible === undefined)
+      return {
+        kind: 'error',
+        error: new CalltapeError(
+          'MOCK_LOOP',
+          'calltape: could not rewrite the model turn without its mocked calls',
+        ),
+      };
     return { kind: 'answer', round: answered, body: visible };
   }
 }
 
-async function answerAll(calls: readonly ToolCall[], options: ToolLoopOptions): Promise<MockedCallRecord[]> {
+async function answerAll(
+  calls: readonly ToolCall[],
+  options: ToolLoopOptions,
+): Promise<MockedCallRecord[]> {
   return Promise.all(
     calls.map(async (call) => {
       const mock = options.mocks.get(call.name) as Mock;
       const occurrence = options.counters.next(options.session, mock.set, call.name);
-      const answer = await mock.answer({ id: call.id as string, name: call.name, argumentsRaw: call.argumentsRaw }, { session: options.session, occurrence });
+      const answer = await mock.answer(
+        { id: call.id as string, name: call.name, argumentsRaw: call.argumentsRaw },
+        { session: options.session, occurrence },
+      );
       if (answer.delayMs > 0) await sleep(answer.delayMs);
-      return { callId: call.id as string, name: call.name, set: mock.set, content: answer.content, isError: answer.isError };
+      return {
+        callId: call.id as string,
+        name: call.name,
+        set: mock.set,
+        content: answer.content,
+        isError: answer.isError,
+      };
     }),
   );
 }

@@ -27,12 +27,26 @@ type OtelEnv = Readonly<Record<string, string | undefined>>;
  * `--otlp-endpoint` is a base URL like `OTEL_EXPORTER_OTLP_ENDPOINT`: `/v1/traces` is appended
  * unless the URL already ends in it.
  */
-export function otlpSettings(flag: string | undefined, captureFlag: boolean | undefined, env: OtelEnv): OtlpSettings | undefined {
-  const captureContent = captureFlag === true || /^true$/i.test(env['OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT'] ?? '');
+export function otlpSettings(
+  flag: string | undefined,
+  captureFlag: boolean | undefined,
+  env: OtelEnv,
+): OtlpSettings | undefined {
+  const captureContent =
+    captureFlag === true ||
+    /^true$/i.test(env['OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT'] ?? '');
   const fromEnv = env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'] ?? env['OTEL_EXPORTER_OTLP_ENDPOINT'];
   if (flag === undefined && (fromEnv === undefined || fromEnv === '')) return undefined;
-  const protocol = env['OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'] ?? env['OTEL_EXPORTER_OTLP_PROTOCOL'] ?? 'http/protobuf';
-  if (protocol !== 'http/protobuf' && protocol !== 'http/json') throw new CalltapeError('CONFIG_INVALID', `OTEL_EXPORTER_OTLP_PROTOCOL: "${protocol}" is not supported`, 'calltape exports OTLP over HTTP: use http/protobuf (the default) or http/json.');
+  const protocol =
+    env['OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'] ??
+    env['OTEL_EXPORTER_OTLP_PROTOCOL'] ??
+    'http/protobuf';
+  if (protocol !== 'http/protobuf' && protocol !== 'http/json')
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `OTEL_EXPORTER_OTLP_PROTOCOL: "${protocol}" is not supported`,
+      'calltape exports OTLP over HTTP: use http/protobuf (the default) or http/json.',
+    );
   if (flag !== undefined) return { url: tracesUrl(flag), protocol, captureContent };
   tracesUrl(fromEnv ?? '', 'OTEL_EXPORTER_OTLP_ENDPOINT');
   return { url: undefined, protocol, captureContent };
@@ -43,9 +57,17 @@ function tracesUrl(base: string, source = '--otlp-endpoint'): string {
   try {
     url = new URL(base);
   } catch {
-    throw new CalltapeError('CONFIG_INVALID', `${source}: "${base}" is not a URL`, 'Give the collector\'s OTLP/HTTP base URL, e.g. http://localhost:4318');
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `${source}: "${base}" is not a URL`,
+      "Give the collector's OTLP/HTTP base URL, e.g. http://localhost:4318",
+    );
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CalltapeError('CONFIG_INVALID', `${source}: "${base}" is not an http(s) URL (calltape exports OTLP over HTTP)`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `${source}: "${base}" is not an http(s) URL (calltape exports OTLP over HTTP)`,
+    );
   if (source !== '--otlp-endpoint') return base;
   return url.pathname.endsWith('/v1/traces') ? base : `${base.replace(/\/+$/, '')}/v1/traces`;
 }

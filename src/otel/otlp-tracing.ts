@@ -3,7 +3,14 @@ import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as OtlpProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BasicTracerProvider, BatchSpanProcessor, SimpleSpanProcessor, type ReadableSpan, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import {
+  BasicTracerProvider,
+  BatchSpanProcessor,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+  type SpanExporter,
+  type SpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import type { OtlpSettings } from './otlp-settings.js';
 import { packageVersion } from '../package-root.js';
 
@@ -32,9 +39,24 @@ const maxQueueSize = 4096;
  * `span.end()` only appends to the queue. A collector that is down or slow costs spans, counted
  * and logged once per outage, never a stall or an exception.
  */
-export function startOtlpTracing(settings: Pick<OtlpSettings, 'url' | 'protocol'>, events: { readonly dropped?: (spans: number) => void; readonly exported?: (spans: number) => void; readonly failing?: (message: string | undefined) => void } = {}, exporter?: SpanExporter): OtlpTracing {
-  const config = { ...(settings.url === undefined ? {} : { url: settings.url }), timeoutMillis: 10_000 };
-  const inner = exporter ?? (settings.protocol === 'http/json' ? new OtlpJsonExporter(config) : new OtlpProtobufExporter(config));
+export function startOtlpTracing(
+  settings: Pick<OtlpSettings, 'url' | 'protocol'>,
+  events: {
+    readonly dropped?: (spans: number) => void;
+    readonly exported?: (spans: number) => void;
+    readonly failing?: (message: string | undefined) => void;
+  } = {},
+  exporter?: SpanExporter,
+): OtlpTracing {
+  const config = {
+    ...(settings.url === undefined ? {} : { url: settings.url }),
+    timeoutMillis: 10_000,
+  };
+  const inner =
+    exporter ??
+    (settings.protocol === 'http/json'
+      ? new OtlpJsonExporter(config)
+      : new OtlpProtobufExporter(config));
   const counts = { exported: 0, dropped: 0, queued: 0 };
   let failing = false;
   const drop = (spans: number): void => {
@@ -52,7 +74,8 @@ export function startOtlpTracing(settings: Pick<OtlpSettings, 'url' | 'protocol'
           failing = false;
         } else {
           drop(spans.length);
-          if (!failing) events.failing?.(result.error?.message ?? 'the collector did not accept the batch');
+          if (!failing)
+            events.failing?.(result.error?.message ?? 'the collector did not accept the batch');
           failing = true;
         }
         done(result);
@@ -61,7 +84,13 @@ export function startOtlpTracing(settings: Pick<OtlpSettings, 'url' | 'protocol'
     shutdown: () => inner.shutdown(),
     ...(inner.forceFlush ? { forceFlush: () => inner.forceFlush?.() ?? Promise.resolve() } : {}),
   };
-  const batch = exporter ? new SimpleSpanProcessor(counting) : new BatchSpanProcessor(counting, { maxQueueSize, maxExportBatchSize: 512, scheduledDelayMillis: 1000 });
+  const batch = exporter
+    ? new SimpleSpanProcessor(counting)
+    : new BatchSpanProcessor(counting, {
+        maxQueueSize,
+        maxExportBatchSize: 512,
+        scheduledDelayMillis: 1000,
+      });
   // The batch processor drops silently when full; counted here, where a span joins the queue.
   const bounded: SpanProcessor = {
     onStart: (span, context) => batch.onStart(span, context),
@@ -73,7 +102,13 @@ export function startOtlpTracing(settings: Pick<OtlpSettings, 'url' | 'protocol'
     forceFlush: () => batch.forceFlush(),
     shutdown: () => batch.shutdown(),
   };
-  const provider = new BasicTracerProvider({ resource: resourceFromAttributes({ 'service.name': process.env['OTEL_SERVICE_NAME'] ?? 'calltape', 'service.version': packageVersion }), spanProcessors: [bounded] });
+  const provider = new BasicTracerProvider({
+    resource: resourceFromAttributes({
+      'service.name': process.env['OTEL_SERVICE_NAME'] ?? 'calltape',
+      'service.version': packageVersion,
+    }),
+    spanProcessors: [bounded],
+  });
   return {
     tracer: provider.getTracer('calltape', packageVersion),
     counters: () => ({ exported: counts.exported, dropped: counts.dropped }),

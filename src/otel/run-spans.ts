@@ -12,7 +12,9 @@ import { startOtlpTracing, type OtlpTracing } from './otlp-tracing.js';
 import { SessionSpans } from './session-spans.js';
 
 /** Where a finished run's spans go: an OTLP collector, or an OTLP/JSON file. */
-export type SpanTarget = { readonly kind: 'collector'; readonly settings: OtlpSettings } | { readonly kind: 'file'; readonly path: string; readonly captureContent: boolean };
+export type SpanTarget =
+  | { readonly kind: 'collector'; readonly settings: OtlpSettings }
+  | { readonly kind: 'file'; readonly path: string; readonly captureContent: boolean };
 
 /** What a run sent: spans written, and spans lost on the way (a collector that failed). */
 export interface SpanTally {
@@ -30,21 +32,45 @@ export class RunSpans {
   private readonly spans: SessionSpans;
   private readonly memory: InMemorySpanExporter | undefined;
 
-  constructor(private readonly target: SpanTarget, options: { readonly agentName?: string; readonly logger?: Logger } = {}) {
+  constructor(
+    private readonly target: SpanTarget,
+    options: { readonly agentName?: string; readonly logger?: Logger } = {},
+  ) {
     this.memory = target.kind === 'file' ? new InMemorySpanExporter() : undefined;
-    const settings = target.kind === 'collector' ? target.settings : { url: undefined, protocol: 'http/json' as const };
-    this.tracing = startOtlpTracing(settings, { failing: (message) => message !== undefined && options.logger?.error(`OTLP export failed: ${message}`) }, this.memory);
-    const content = target.kind === 'collector' ? target.settings.captureContent : target.captureContent;
-    this.spans = new SessionSpans(this.tracing.tracer, { capture: { content }, ...(options.agentName === undefined ? {} : { agentName: options.agentName }) });
+    const settings =
+      target.kind === 'collector'
+        ? target.settings
+        : { url: undefined, protocol: 'http/json' as const };
+    this.tracing = startOtlpTracing(
+      settings,
+      {
+        failing: (message) =>
+          message !== undefined && options.logger?.error(`OTLP export failed: ${message}`),
+      },
+      this.memory,
+    );
+    const content =
+      target.kind === 'collector' ? target.settings.captureContent : target.captureContent;
+    this.spans = new SessionSpans(this.tracing.tracer, {
+      capture: { content },
+      ...(options.agentName === undefined ? {} : { agentName: options.agentName }),
+    });
   }
 
   /** One whole session: its rounds in order, then the evaluations, then its end. */
-  session(interactions: readonly Interaction[], evaluations: readonly Evaluation[] = [], rootAttributes: SpanAttributes = {}, error?: string): void {
+  session(
+    interactions: readonly Interaction[],
+    evaluations: readonly Evaluation[] = [],
+    rootAttributes: SpanAttributes = {},
+    error?: string,
+  ): void {
     const ordered = [...interactions].sort((a, b) => a.timing.startedAt - b.timing.startedAt);
     const [first] = ordered;
     if (!first) return;
     for (const interaction of ordered) this.spans.interaction(interaction, rootAttributes);
-    const endMs = Math.max(...ordered.map((interaction) => interaction.timing.startedAt + interaction.timing.totalMs));
+    const endMs = Math.max(
+      ...ordered.map((interaction) => interaction.timing.startedAt + interaction.timing.totalMs),
+    );
     for (const evaluation of evaluations) this.spans.evaluate(first.sessionId, evaluation, endMs);
     this.spans.end(first.sessionId, error);
   }
@@ -63,7 +89,14 @@ export class RunSpans {
   /** A test case: its session's spans, with the case's verdict, its call score and every check (judges included) as evaluations. */
   case(result: CaseResult, interactions: readonly Interaction[]): void {
     const extra = { 'calltape.case.id': result.test_id, 'calltape.run': result.run };
-    this.session(interactions, caseEvaluations(result), { ...extra, 'calltape.case.status': result.status }, result.status === 'pass' ? undefined : `case ${result.status}: ${result.problems[0] ?? result.error ?? ''}`.trim());
+    this.session(
+      interactions,
+      caseEvaluations(result),
+      { ...extra, 'calltape.case.status': result.status },
+      result.status === 'pass'
+        ? undefined
+        : `case ${result.status}: ${result.problems[0] ?? result.error ?? ''}`.trim(),
+    );
   }
 
   /** Sends (or writes) everything; for a file, the OTLP/JSON export request holding every span. */
@@ -74,7 +107,11 @@ export class RunSpans {
     const { exported, dropped } = this.tracing.counters();
     if (this.target.kind === 'collector') return { spans: exported, dropped };
     const bytes = JsonTraceSerializer.serializeRequest(finished);
-    if (!bytes) throw new CalltapeError('STORE_IO', `${this.target.path}: the spans could not be serialised as OTLP/JSON`);
+    if (!bytes)
+      throw new CalltapeError(
+        'STORE_IO',
+        `${this.target.path}: the spans could not be serialised as OTLP/JSON`,
+      );
     const path = resolve(this.target.path);
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, bytes);
@@ -85,10 +122,33 @@ export class RunSpans {
 /** A case's scores as evaluations: the case, the call scorer, each trajectory check. */
 export function caseEvaluations(result: CaseResult): Evaluation[] {
   const extra = { 'calltape.case.id': result.test_id, 'calltape.run': result.run };
-  const evaluations: Evaluation[] = [{ name: 'calltape.case', score: result.score, label: result.status, explanation: [...result.problems, ...(result.error ? [result.error] : [])].join('; '), ...(result.status === 'error' ? { errorType: 'case_error' } : {}), extra }];
-  if (result.call) evaluations.push({ name: 'calltape.call', score: result.call.score, label: result.call.is_correct ? 'pass' : 'fail', ...(result.call.error_message ? { explanation: result.call.error_message } : {}), extra });
+  const evaluations: Evaluation[] = [
+    {
+      name: 'calltape.case',
+      score: result.score,
+      label: result.status,
+      explanation: [...result.problems, ...(result.error ? [result.error] : [])].join('; '),
+      ...(result.status === 'error' ? { errorType: 'case_error' } : {}),
+      extra,
+    },
+  ];
+  if (result.call)
+    evaluations.push({
+      name: 'calltape.call',
+      score: result.call.score,
+      label: result.call.is_correct ? 'pass' : 'fail',
+      ...(result.call.error_message ? { explanation: result.call.error_message } : {}),
+      extra,
+    });
   for (const check of result.trajectory?.checks ?? []) {
-    evaluations.push({ name: `calltape.check.${check.check}`, score: check.score, label: check.status, ...(check.message ? { explanation: check.message } : {}), ...(check.status === 'error' ? { errorType: check.reasons[0] ?? 'undecided' } : {}), extra });
+    evaluations.push({
+      name: `calltape.check.${check.check}`,
+      score: check.score,
+      label: check.status,
+      ...(check.message ? { explanation: check.message } : {}),
+      ...(check.status === 'error' ? { errorType: check.reasons[0] ?? 'undecided' } : {}),
+      extra,
+    });
   }
   return evaluations;
 }

@@ -1,15 +1,38 @@
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
 import type { Interaction, Message, ToolCall } from '../trace/trace.js';
 import { SessionSpans } from './session-spans.js';
 
-const call = (id: string | undefined, name: string): ToolCall => ({ id, index: 0, name, argumentsRaw: '{}', arguments: { ok: true, value: {} }, complete: true });
-const toolResult = (id: string, text: string): Message => ({ role: 'tool', text, toolCalls: [], toolCallId: id, isError: undefined });
+const call = (id: string | undefined, name: string): ToolCall => ({
+  id,
+  index: 0,
+  name,
+  argumentsRaw: '{}',
+  arguments: { ok: true, value: {} },
+  complete: true,
+});
+const toolResult = (id: string, text: string): Message => ({
+  role: 'tool',
+  text,
+  toolCalls: [],
+  toolCallId: id,
+  isError: undefined,
+});
 
 /** Epoch milliseconds (the SDK reads small numbers as performance.now() times). */
 const t0 = 1_764_460_800_000;
 
-function round(id: string, sessionId: string, startedAt: number, messages: Message[], calls: ToolCall[]): Interaction {
+function round(
+  id: string,
+  sessionId: string,
+  startedAt: number,
+  messages: Message[],
+  calls: ToolCall[],
+): Interaction {
   return {
     id,
     sessionId,
@@ -17,7 +40,18 @@ function round(id: string, sessionId: string, startedAt: number, messages: Messa
     method: 'POST',
     path: '/v1/chat/completions',
     request: { model: 'm', stream: false, messages, tools: [], toolChoice: undefined },
-    response: { id: undefined, model: 'm', output: { text: '', refusal: undefined, toolCalls: calls, finishReason: { unified: 'stop', raw: 'stop' } }, alternatives: [], usage: undefined },
+    response: {
+      id: undefined,
+      model: 'm',
+      output: {
+        text: '',
+        refusal: undefined,
+        toolCalls: calls,
+        finishReason: { unified: 'stop', raw: 'stop' },
+      },
+      alternatives: [],
+      usage: undefined,
+    },
     status: 'complete',
     httpStatus: 200,
     error: undefined,
@@ -25,29 +59,66 @@ function round(id: string, sessionId: string, startedAt: number, messages: Messa
   };
 }
 
-function tracing(maxOpen?: number): { spans: SessionSpans; finished: () => { name: string; parent: string | undefined; id: string; start: number; end: number }[] } {
+function tracing(maxOpen?: number): {
+  spans: SessionSpans;
+  finished: () => {
+    name: string;
+    parent: string | undefined;
+    id: string;
+    start: number;
+    end: number;
+  }[];
+} {
   const exporter = new InMemorySpanExporter();
   const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-  const spans = new SessionSpans(provider.getTracer('test'), { capture: { content: false }, ...(maxOpen === undefined ? {} : { maxOpen }) });
+  const spans = new SessionSpans(provider.getTracer('test'), {
+    capture: { content: false },
+    ...(maxOpen === undefined ? {} : { maxOpen }),
+  });
   const ms = (time: [number, number]): number => time[0] * 1000 + Math.round(time[1] / 1e6) - t0;
-  return { spans, finished: () => exporter.getFinishedSpans().map((span) => ({ name: span.name, parent: span.parentSpanContext?.spanId, id: span.spanContext().spanId, start: ms(span.startTime), end: ms(span.endTime) })) };
+  return {
+    spans,
+    finished: () =>
+      exporter.getFinishedSpans().map((span) => ({
+        name: span.name,
+        parent: span.parentSpanContext?.spanId,
+        id: span.spanContext().spanId,
+        start: ms(span.startTime),
+        end: ms(span.endTime),
+      })),
+  };
 }
 
 describe('session spans', () => {
   it('ends each parallel call when its result comes back, and a call without an id with the session', () => {
     const { spans, finished } = tracing();
-    spans.interaction(round('r1', 's', 1000, [], [call('a', 'search'), call('b', 'fetch'), call(undefined, 'log')]));
+    spans.interaction(
+      round('r1', 's', 1000, [], [call('a', 'search'), call('b', 'fetch'), call(undefined, 'log')]),
+    );
     spans.interaction(round('r2', 's', 1100, [toolResult('a', 'x')], []));
-    expect(finished().map((span) => span.name)).toEqual(['chat m', 'execute_tool search', 'chat m']);
+    expect(finished().map((span) => span.name)).toEqual([
+      'chat m',
+      'execute_tool search',
+      'chat m',
+    ]);
     spans.interaction(round('r3', 's', 1300, [toolResult('b', 'y')], []));
     spans.end('s');
     const all = finished();
     const root = all.find((span) => span.name === 'invoke_agent');
     expect(root).toMatchObject({ start: 1000, end: 1310, parent: undefined });
     for (const span of all.filter((item) => item !== root)) expect(span.parent).toBe(root?.id);
-    expect(all.find((span) => span.name === 'execute_tool search')).toMatchObject({ start: 1010, end: 1100 });
-    expect(all.find((span) => span.name === 'execute_tool fetch')).toMatchObject({ start: 1010, end: 1300 });
-    expect(all.find((span) => span.name === 'execute_tool log')).toMatchObject({ start: 1010, end: 1310 });
+    expect(all.find((span) => span.name === 'execute_tool search')).toMatchObject({
+      start: 1010,
+      end: 1100,
+    });
+    expect(all.find((span) => span.name === 'execute_tool fetch')).toMatchObject({
+      start: 1010,
+      end: 1300,
+    });
+    expect(all.find((span) => span.name === 'execute_tool log')).toMatchObject({
+      start: 1010,
+      end: 1310,
+    });
   });
 
   it('keeps at most maxOpen sessions open, ending the least recently active', () => {

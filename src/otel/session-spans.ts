@@ -1,6 +1,26 @@
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span, type Tracer } from '@opentelemetry/api';
+import {
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Context,
+  type Span,
+  type Tracer,
+} from '@opentelemetry/api';
 import type { Interaction, ToolCall, ToolDefinition } from '../trace/trace.js';
-import { agentAttributes, agentSpanName, chatSpan, evaluationAttributes, evaluationEventName, toolSpan, type ContentCapture, type Evaluation, type SpanAttributes, type SpanPlan, type ToolOutcome } from './gen-ai-spans.js';
+import {
+  agentAttributes,
+  agentSpanName,
+  chatSpan,
+  evaluationAttributes,
+  evaluationEventName,
+  toolSpan,
+  type ContentCapture,
+  type Evaluation,
+  type SpanAttributes,
+  type SpanPlan,
+  type ToolOutcome,
+} from './gen-ai-spans.js';
 
 /** A tool call the model asked for whose result has not come back yet. */
 interface PendingCall {
@@ -40,7 +60,10 @@ export class SessionSpans {
   private readonly open = new Map<string, OpenSession>();
   private readonly maxOpen: number;
 
-  constructor(private readonly tracer: Tracer, private readonly options: SessionSpanOptions) {
+  constructor(
+    private readonly tracer: Tracer,
+    private readonly options: SessionSpanOptions,
+  ) {
     this.maxOpen = options.maxOpen ?? 10_000;
   }
 
@@ -58,7 +81,21 @@ export class SessionSpans {
       const pending = session.pending.get(message.toolCallId);
       if (!pending) continue;
       session.pending.delete(message.toolCallId);
-      this.write(toolSpan(pending.call, { ...pending, endMs: startMs, outcome: pending.outcome ?? { content: message.text, isError: message.isError === true } }, this.options.capture), session.context);
+      this.write(
+        toolSpan(
+          pending.call,
+          {
+            ...pending,
+            endMs: startMs,
+            outcome: pending.outcome ?? {
+              content: message.text,
+              isError: message.isError === true,
+            },
+          },
+          this.options.capture,
+        ),
+        session.context,
+      );
     }
     const chat = chatSpan(interaction, this.options.capture);
     this.write(chat, session.context);
@@ -67,7 +104,13 @@ export class SessionSpans {
     const mocked = new Map((interaction.mocked ?? []).map((result) => [result.callId, result]));
     for (const call of interaction.response?.output.toolCalls ?? []) {
       const answer = call.id === undefined ? undefined : mocked.get(call.id);
-      const pending: PendingCall = { call, startMs: chat.endMs, definition: definitions.get(call.name), mocked: answer !== undefined, outcome: answer && { content: answer.content, isError: answer.isError } };
+      const pending: PendingCall = {
+        call,
+        startMs: chat.endMs,
+        definition: definitions.get(call.name),
+        mocked: answer !== undefined,
+        outcome: answer && { content: answer.content, isError: answer.isError },
+      };
       if (call.id === undefined) session.unmatched.push(pending);
       else session.pending.set(call.id, pending);
     }
@@ -95,7 +138,11 @@ export class SessionSpans {
     const session = this.open.get(sessionId);
     if (!session) return;
     this.open.delete(sessionId);
-    for (const pending of [...session.pending.values(), ...session.unmatched]) this.write(toolSpan(pending.call, { ...pending, endMs: session.lastMs }, this.options.capture), session.context);
+    for (const pending of [...session.pending.values(), ...session.unmatched])
+      this.write(
+        toolSpan(pending.call, { ...pending, endMs: session.lastMs }, this.options.capture),
+        session.context,
+      );
     if (error !== undefined) session.root.setStatus({ code: SpanStatusCode.ERROR, message: error });
     session.root.end(session.lastMs);
   }
@@ -110,7 +157,11 @@ export class SessionSpans {
     for (const id of [...this.open.keys()]) this.end(id);
   }
 
-  private session(sessionId: string, first: Interaction, rootAttributes: SpanAttributes): OpenSession {
+  private session(
+    sessionId: string,
+    first: Interaction,
+    rootAttributes: SpanAttributes,
+  ): OpenSession {
     const existing = this.open.get(sessionId);
     if (existing) {
       // Most recently active last, so the first entry is the one to end when over the bound.
@@ -122,16 +173,42 @@ export class SessionSpans {
       const oldest = this.open.keys().next();
       if (!oldest.done) this.end(oldest.value);
     }
-    const extra = this.options.agentName === undefined ? rootAttributes : { ...rootAttributes, 'gen_ai.agent.name': this.options.agentName };
-    const root = this.tracer.startSpan(agentSpanName(this.options.agentName), { kind: SpanKind.INTERNAL, startTime: first.timing.startedAt, attributes: agentAttributes(sessionId, first.provider, extra) }, ROOT_CONTEXT);
-    const session: OpenSession = { root, context: trace.setSpan(ROOT_CONTEXT, root), pending: new Map(), unmatched: [], lastMs: first.timing.startedAt };
+    const extra =
+      this.options.agentName === undefined
+        ? rootAttributes
+        : { ...rootAttributes, 'gen_ai.agent.name': this.options.agentName };
+    const root = this.tracer.startSpan(
+      agentSpanName(this.options.agentName),
+      {
+        kind: SpanKind.INTERNAL,
+        startTime: first.timing.startedAt,
+        attributes: agentAttributes(sessionId, first.provider, extra),
+      },
+      ROOT_CONTEXT,
+    );
+    const session: OpenSession = {
+      root,
+      context: trace.setSpan(ROOT_CONTEXT, root),
+      pending: new Map(),
+      unmatched: [],
+      lastMs: first.timing.startedAt,
+    };
     this.open.set(sessionId, session);
     return session;
   }
 
   private write(plan: SpanPlan, parent: Context): void {
-    const span = this.tracer.startSpan(plan.name, { kind: plan.kind === 'client' ? SpanKind.CLIENT : SpanKind.INTERNAL, startTime: plan.startMs, attributes: plan.attributes }, parent);
-    if (plan.error !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: plan.error });
+    const span = this.tracer.startSpan(
+      plan.name,
+      {
+        kind: plan.kind === 'client' ? SpanKind.CLIENT : SpanKind.INTERNAL,
+        startTime: plan.startMs,
+        attributes: plan.attributes,
+      },
+      parent,
+    );
+    if (plan.error !== undefined)
+      span.setStatus({ code: SpanStatusCode.ERROR, message: plan.error });
     span.end(plan.endMs);
   }
 }

@@ -4,7 +4,11 @@ import { openAiResponsesAdapter } from './openai-responses/openai-responses-adap
 import type { ProviderAdapter } from './provider-adapter.js';
 
 /** Every wire format the proxy captures, in match order. Routes none of them matches pass through untouched. */
-export const adapters: readonly ProviderAdapter[] = [openAiChatAdapter, openAiResponsesAdapter, anthropicMessagesAdapter];
+export const adapters: readonly ProviderAdapter[] = [
+  openAiChatAdapter,
+  openAiResponsesAdapter,
+  anthropicMessagesAdapter,
+];
 
 export function findAdapter(method: string, path: string): ProviderAdapter | undefined {
   return adapters.find((adapter) => adapter.matches(method, path));

@@ -13,9 +13,19 @@ export interface JsonAnswerModel {
  * `response_format: json_object`, or Messages with the instructions as `system`. Pure, so the
  * same inputs give the same bytes (and so the same cassette recording).
  */
-export function jsonAnswerRequest(model: JsonAnswerModel, instructions: string, content: string): JsonValue {
+export function jsonAnswerRequest(
+  model: JsonAnswerModel,
+  instructions: string,
+  content: string,
+): JsonValue {
   if (model.provider === 'anthropic') {
-    return { model: model.model, max_tokens: model.maxTokens, temperature: model.temperature, system: instructions, messages: [{ role: 'user', content }] };
+    return {
+      model: model.model,
+      max_tokens: model.maxTokens,
+      temperature: model.temperature,
+      system: instructions,
+      messages: [{ role: 'user', content }],
+    };
   }
   return {
     model: model.model,

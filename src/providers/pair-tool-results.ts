@@ -16,9 +16,15 @@ export function pairToolResults(messages: Iterable<Message>): PairedToolResult[]
   const calls = new Map<string, { name: string; argumentsRaw: string }>();
   const results: PairedToolResult[] = [];
   for (const message of messages) {
-    for (const call of message.toolCalls) if (call.id !== undefined) calls.set(call.id, { name: call.name, argumentsRaw: call.argumentsRaw });
-    const answered = message.role === 'tool' && message.toolCallId !== undefined ? calls.get(message.toolCallId) : undefined;
-    if (answered && message.toolCallId !== undefined) results.push({ callId: message.toolCallId, ...answered, content: message.text });
+    for (const call of message.toolCalls)
+      if (call.id !== undefined)
+        calls.set(call.id, { name: call.name, argumentsRaw: call.argumentsRaw });
+    const answered =
+      message.role === 'tool' && message.toolCallId !== undefined
+        ? calls.get(message.toolCallId)
+        : undefined;
+    if (answered && message.toolCallId !== undefined)
+      results.push({ callId: message.toolCallId, ...answered, content: message.text });
   }
   return results;
 }

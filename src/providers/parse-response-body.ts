@@ -22,15 +22,36 @@ export interface ResponseReader {
 export function parseResponseBody(input: ResponseInput, reader: ResponseReader): ParsedResponse {
   if (input.contentType?.includes('text/event-stream')) {
     const parsed = reader.stream(decodeSse(input.body), input.ending);
-    if (input.httpStatus >= 400 && parsed.status === 'complete') return { ...parsed, status: 'upstream-error', error: `HTTP ${input.httpStatus}` };
+    if (input.httpStatus >= 400 && parsed.status === 'complete')
+      return { ...parsed, status: 'upstream-error', error: `HTTP ${input.httpStatus}` };
     return parsed;
   }
   const text = decodeText(input.body);
   const parsed = parseJson(text);
-  if (input.ending === 'client-aborted') return { response: undefined, status: 'aborted', error: 'the agent disconnected before the response ended' };
-  if (input.ending === 'upstream-failed') return { response: undefined, status: 'truncated', error: 'the upstream connection failed before the response ended' };
-  if (input.httpStatus >= 400) return { response: undefined, status: 'upstream-error', error: `HTTP ${input.httpStatus}: ${(reader.errorMessage ?? openAiErrorMessage)(parsed.ok ? parsed.value : undefined) ?? text.slice(0, 500)}` };
-  if (!parsed.ok) return { response: undefined, status: 'upstream-error', error: `the upstream answered with invalid JSON: ${parsed.error}` };
+  if (input.ending === 'client-aborted')
+    return {
+      response: undefined,
+      status: 'aborted',
+      error: 'the agent disconnected before the response ended',
+    };
+  if (input.ending === 'upstream-failed')
+    return {
+      response: undefined,
+      status: 'truncated',
+      error: 'the upstream connection failed before the response ended',
+    };
+  if (input.httpStatus >= 400)
+    return {
+      response: undefined,
+      status: 'upstream-error',
+      error: `HTTP ${input.httpStatus}: ${(reader.errorMessage ?? openAiErrorMessage)(parsed.ok ? parsed.value : undefined) ?? text.slice(0, 500)}`,
+    };
+  if (!parsed.ok)
+    return {
+      response: undefined,
+      status: 'upstream-error',
+      error: `the upstream answered with invalid JSON: ${parsed.error}`,
+    };
   return reader.whole(parsed.value);
 }
 

@@ -1,7 +1,14 @@
 import type { CalltapeError } from '../errors.js';
 import type { PairedToolResult } from './pair-tool-results.js';
 import type { PrefixKey } from '../trace/prefix-hash.js';
-import type { AssistantOutput, InteractionStatus, JsonValue, ProviderId, RequestSummary, ResponseSummary } from '../trace/trace.js';
+import type {
+  AssistantOutput,
+  InteractionStatus,
+  JsonValue,
+  ProviderId,
+  RequestSummary,
+  ResponseSummary,
+} from '../trace/trace.js';
 
 /** How the response's byte stream ended, as the proxy observed it. */
 export type ResponseEnding =
@@ -53,7 +60,11 @@ export interface ToolLoopWire {
    * For wires that keep the conversation server-side: the next hidden round's body, continuing
    * the answered response by id with only the results. Undefined: append instead.
    */
-  continueAfter?(body: JsonValue, responseId: string | undefined, results: readonly ToolResultMessage[]): JsonValue | undefined;
+  continueAfter?(
+    body: JsonValue,
+    responseId: string | undefined,
+    results: readonly ToolResultMessage[],
+  ): JsonValue | undefined;
   /** For wires that continue by response id: the key the hidden history of a response is kept under, beside the prefix key. */
   responseKey?(responseId: string): PrefixKey;
   /**
@@ -67,13 +78,20 @@ export interface ToolLoopWire {
    * the prefix key of the agent's conversation up to and including it and may return the
    * messages to stand in its place. Undefined when nothing was replaced.
    */
-  splice(body: JsonValue, replace: (key: PrefixKey) => readonly JsonValue[] | undefined): JsonValue | undefined;
+  splice(
+    body: JsonValue,
+    replace: (key: PrefixKey) => readonly JsonValue[] | undefined,
+  ): JsonValue | undefined;
   /** The tool results the request carries, each with the call it answers (found in an earlier assistant message of the request). */
   toolResults(body: JsonValue): PairedToolResult[];
   /** The request body with the content of some tool results replaced, by call id. */
   withToolResults(body: JsonValue, contents: ReadonlyMap<string, string>): JsonValue;
   /** The agent-visible answer: a whole response body (in the form it was answered in) without the calls `drop` names. */
-  withoutCalls(body: string, form: { readonly stream: boolean; readonly includeUsage: boolean }, drop: ReadonlySet<string>): string | undefined;
+  withoutCalls(
+    body: string,
+    form: { readonly stream: boolean; readonly includeUsage: boolean },
+    drop: ReadonlySet<string>,
+  ): string | undefined;
 }
 
 export interface ProviderAdapter {
@@ -94,7 +112,10 @@ export interface ProviderAdapter {
    * Re-expresses a whole recorded body in the other form: a JSON answer as the provider's
    * stream, or a finished stream as the JSON answer. Undefined when it cannot (truncated stream).
    */
-  convertBody(body: string, to: { readonly stream: boolean; readonly includeUsage: boolean }): { readonly contentType: string; readonly body: string } | undefined;
+  convertBody(
+    body: string,
+    to: { readonly stream: boolean; readonly includeUsage: boolean },
+  ): { readonly contentType: string; readonly body: string } | undefined;
   /** Present when this wire format supports mock tools answered inside the proxy. */
   readonly toolLoop?: ToolLoopWire;
 }

@@ -24,7 +24,11 @@ import type { ProxyObserver, Where } from './route-types.js';
 export type RoundDecision =
   | { readonly kind: 'hit'; readonly recording: Recording; readonly match: MatchKey }
   | { readonly kind: 'miss'; readonly error: CalltapeError }
-  | { readonly kind: 'forward'; readonly match: MatchKey | undefined; readonly compareWith: string | null | undefined };
+  | {
+      readonly kind: 'forward';
+      readonly match: MatchKey | undefined;
+      readonly compareWith: string | null | undefined;
+    };
 
 /** A request as the pipeline identifies it. */
 export interface RoundRequest {
@@ -42,7 +46,13 @@ export interface RoundRequest {
 export interface FinishedRound {
   readonly adapter: ProviderAdapter;
   readonly where: Where;
-  readonly request: { readonly id: string; readonly method: string; readonly headers: IncomingHttpHeaders; readonly body: Uint8Array; readonly startedAt: number };
+  readonly request: {
+    readonly id: string;
+    readonly method: string;
+    readonly headers: IncomingHttpHeaders;
+    readonly body: Uint8Array;
+    readonly startedAt: number;
+  };
   readonly upstream: CapturedUpstream | undefined;
   readonly match: MatchKey | undefined;
   readonly proxyError?: CalltapeError | undefined;
@@ -94,13 +104,32 @@ export class CapturePipeline {
     const lookingUp = where.mode === 'replay' || where.mode === 'auto' || where.mode === 'diff';
     if (!lookingUp || !reader) return { kind: 'forward', match: undefined, compareWith: undefined };
     const label = request.label ?? this.options.redactor.path(where.path);
-    const keyed = this.keys.keyFor(request.method, where.path, request.headers, request.text, where.cassette, where.sessionId);
-    const found = lookUpRecording({ reader, keyed, where, method: request.method, label, config: this.options.config, stats: this.options.stats, logger: this.options.logger });
-    if (found.kind === 'forward') return { kind: 'forward', match: keyed.match, compareWith: found.compareWith };
+    const keyed = this.keys.keyFor(
+      request.method,
+      where.path,
+      request.headers,
+      request.text,
+      where.cassette,
+      where.sessionId,
+    );
+    const found = lookUpRecording({
+      reader,
+      keyed,
+      where,
+      method: request.method,
+      label,
+      config: this.options.config,
+      stats: this.options.stats,
+      logger: this.options.logger,
+    });
+    if (found.kind === 'forward')
+      return { kind: 'forward', match: keyed.match, compareWith: found.compareWith };
     if (found.kind === 'hit') {
       this.options.stats.hits++;
       this.options.stats.served.add(found.recording.id);
-      this.options.logger.debug(() => `${request.method} ${label} → replayed ${found.recording.id}`);
+      this.options.logger.debug(
+        () => `${request.method} ${label} → replayed ${found.recording.id}`,
+      );
       return { kind: 'hit', recording: found.recording, match: keyed.match };
     }
     this.missed(where, found.error);
@@ -124,9 +153,22 @@ export class CapturePipeline {
   finishRound(round: FinishedRound): void {
     const { recorder, stats, observer, live } = this.options;
     if (round.where.mode === 'diff' && round.source === 'upstream') return this.compare(round);
-    const store = round.source === 'upstream' && (round.where.mode === 'record' || round.where.mode === 'auto');
+    const store =
+      round.source === 'upstream' && (round.where.mode === 'record' || round.where.mode === 'auto');
     if (!store && !observer && !this.tapping) {
-      live?.answered({ adapterId: round.adapter.id, request: { id: round.request.id, sessionId: round.where.sessionId ?? round.request.id, startedAt: round.request.startedAt }, upstream: round.upstream, proxyError: outline(round.proxyError) }, round.model);
+      live?.answered(
+        {
+          adapterId: round.adapter.id,
+          request: {
+            id: round.request.id,
+            sessionId: round.where.sessionId ?? round.request.id,
+            startedAt: round.request.startedAt,
+          },
+          upstream: round.upstream,
+          proxyError: outline(round.proxyError),
+        },
+        round.model,
+      );
       return;
     }
     const captured = capturedRound(round);
@@ -136,9 +178,13 @@ export class CapturePipeline {
     }
     if (observer) {
       try {
-        observer.interaction(buildExchange(round.adapter, this.options.redactor, captured).interaction);
+        observer.interaction(
+          buildExchange(round.adapter, this.options.redactor, captured).interaction,
+        );
       } catch (error) {
-        this.options.logger.error(`calltape: cannot trace ${round.request.method} ${this.options.redactor.path(round.where.path)}: ${(error as Error).message}`);
+        this.options.logger.error(
+          `calltape: cannot trace ${round.request.method} ${this.options.redactor.path(round.where.path)}: ${(error as Error).message}`,
+        );
       }
     }
     live?.round(captured, round.model);
@@ -146,8 +192,14 @@ export class CapturePipeline {
 
   private compare(round: FinishedRound): void {
     const { stats, recorder, redactor } = this.options;
-    if (round.compareWith === null && stats.diffs.length < maxReasons) stats.diffs.push({ request: `${round.request.method} ${redactor.path(round.where.path)}`, recordingId: undefined, lines: ['no recording matches this request'] });
-    else if (round.compareWith) recorder.diff(round.where.cassette, round.compareWith, capturedRound(round));
+    if (round.compareWith === null && stats.diffs.length < maxReasons)
+      stats.diffs.push({
+        request: `${round.request.method} ${redactor.path(round.where.path)}`,
+        recordingId: undefined,
+        lines: ['no recording matches this request'],
+      });
+    else if (round.compareWith)
+      recorder.diff(round.where.cassette, round.compareWith, capturedRound(round));
   }
 }
 
@@ -159,7 +211,15 @@ function capturedRound(round: FinishedRound): CapturedRound {
   const headers = withoutSessionHeader(round.request.headers);
   return {
     adapterId: round.adapter.id,
-    request: { id: round.request.id, sessionId: round.where.sessionId ?? round.request.id, method: round.request.method, path: round.where.path, headers, body: round.request.body, startedAt: round.request.startedAt },
+    request: {
+      id: round.request.id,
+      sessionId: round.where.sessionId ?? round.request.id,
+      method: round.request.method,
+      path: round.where.path,
+      headers,
+      body: round.request.body,
+      startedAt: round.request.startedAt,
+    },
     upstream: round.upstream,
     match: round.match,
     secrets: credentialValues(headers, round.where.path),
@@ -169,7 +229,19 @@ function capturedRound(round: FinishedRound): CapturedRound {
 }
 
 /** The mock-tools part of a tool-loop round: the calls answered, whether it was hidden, and the agent's view where it differs. */
-export function loopMocks(outcome: RoundOutcome, agentRequest: Uint8Array | undefined): NonNullable<FinishedRound['mocks']> {
-  const view = { ...(agentRequest ? { request: agentRequest } : {}), ...(outcome.agentResponse !== undefined ? { response: Buffer.from(outcome.agentResponse) } : {}) };
-  return { mocked: outcome.mocked, hidden: outcome.hidden, ...(Object.keys(view).length > 0 ? { agentView: view } : {}) };
+export function loopMocks(
+  outcome: RoundOutcome,
+  agentRequest: Uint8Array | undefined,
+): NonNullable<FinishedRound['mocks']> {
+  const view = {
+    ...(agentRequest ? { request: agentRequest } : {}),
+    ...(outcome.agentResponse !== undefined
+      ? { response: Buffer.from(outcome.agentResponse) }
+      : {}),
+  };
+  return {
+    mocked: outcome.mocked,
+    hidden: outcome.hidden,
+    ...(Object.keys(view).length > 0 ? { agentView: view } : {}),
+  };
 }

@@ -66,7 +66,12 @@ export class CapturedRoute {
     this.factor = timingFactor(options.config.replayTiming);
   }
 
-  async handle(adapter: ProviderAdapter, request: IncomingMessage, response: ServerResponse, where: Where): Promise<void> {
+  async handle(
+    adapter: ProviderAdapter,
+    request: IncomingMessage,
+    response: ServerResponse,
+    where: Where,
+  ): Promise<void> {
     const { config, logger } = this.options;
     const startedAt = Date.now();
     const startedPerf = performance.now();
@@ -74,21 +79,49 @@ export class CapturedRoute {
     const read = await readRequestBody(request, config.limits.maxBodyBytes);
     if (read.kind === 'aborted') return;
     if (read.kind === 'too-large') {
-      logger.info(`${method} ${this.options.pipeline.redactedPath(where.path)}: request body over ${config.limits.maxBodyBytes} bytes rejected (413)`);
-      sendError(response, adapter, new CalltapeError('BODY_TOO_LARGE', `calltape: the request body exceeds the limit of ${config.limits.maxBodyBytes} bytes (limits.maxBodyBytes)`), true);
+      logger.info(
+        `${method} ${this.options.pipeline.redactedPath(where.path)}: request body over ${config.limits.maxBodyBytes} bytes rejected (413)`,
+      );
+      sendError(
+        response,
+        adapter,
+        new CalltapeError(
+          'BODY_TOO_LARGE',
+          `calltape: the request body exceeds the limit of ${config.limits.maxBodyBytes} bytes (limits.maxBodyBytes)`,
+        ),
+        true,
+      );
       return;
     }
     const cassette = await this.options.cassettes.open(where.cassette, where.mode);
     if (cassette instanceof CalltapeError) return sendError(response, adapter, cassette);
-    const base = { adapter, request, response, where, method, id: timeOrderedId(), startedAt, startedPerf, agentBody: read.body, body: read.body };
+    const base = {
+      adapter,
+      request,
+      response,
+      where,
+      method,
+      id: timeOrderedId(),
+      startedAt,
+      startedPerf,
+      agentBody: read.body,
+      body: read.body,
+    };
     let model: string | undefined;
     try {
       // Parsed only to reject bad JSON before it costs an upstream call (and to label metrics by model); summaries are built off this path.
       model = requestedModel(JSON.parse(read.body.toString('utf8')));
     } catch (error) {
-      const invalid = new CalltapeError('INVALID_JSON', `calltape: the request body is not valid JSON (${(error as Error).message})`);
+      const invalid = new CalltapeError(
+        'INVALID_JSON',
+        `calltape: the request body is not valid JSON (${(error as Error).message})`,
+      );
       sendError(response, adapter, invalid);
-      if (where.mode === 'record') this.options.pipeline.finishRound({ ...this.finished({ ...base, model: undefined }, undefined), proxyError: invalid });
+      if (where.mode === 'record')
+        this.options.pipeline.finishRound({
+          ...this.finished({ ...base, model: undefined }, undefined),
+          proxyError: invalid,
+        });
       return;
     }
     const mocks = this.mocksFor(base.adapter, request, response);
@@ -96,13 +129,31 @@ export class CapturedRoute {
     const round = mocks ? await this.overridden({ ...base, model }, mocks) : { ...base, model };
     const wire = adapter.toolLoop;
     if (mocks && wire && this.options.mockState && this.loops(mocks)) {
-      return answerWithMocks(loopRounds({ ...this.options, round: { ...round, adapter: { ...adapter, toolLoop: wire } }, mocks, reader: cassette.reader, mockState: this.options.mockState }));
+      return answerWithMocks(
+        loopRounds({
+          ...this.options,
+          round: { ...round, adapter: { ...adapter, toolLoop: wire } },
+          mocks,
+          reader: cassette.reader,
+          mockState: this.options.mockState,
+        }),
+      );
     }
-    this.serve(round, this.options.pipeline.decide({ adapter, where, method, headers: request.headers, text: round.body.toString('utf8') }, cassette.reader));
+    this.serve(
+      round,
+      this.options.pipeline.decide(
+        { adapter, where, method, headers: request.headers, text: round.body.toString('utf8') },
+        cassette.reader,
+      ),
+    );
   }
 
   /** The mocks this request runs with (undefined: none configured); false when the request was answered with an error. */
-  private mocksFor(adapter: ProviderAdapter, request: IncomingMessage, response: ServerResponse): ReadonlyMap<string, Mock> | undefined | false {
+  private mocksFor(
+    adapter: ProviderAdapter,
+    request: IncomingMessage,
+    response: ServerResponse,
+  ): ReadonlyMap<string, Mock> | undefined | false {
     const { mockState } = this.options;
     const mocks = mockState ? selectMocks(mockState, request.headers) : undefined;
     if (mocks instanceof CalltapeError) {
@@ -111,7 +162,14 @@ export class CapturedRoute {
     }
     if (mocks && mocks.size > 0 && !adapter.toolLoop) {
       // Passing the request through would let the agent run the very tools the mocks stand for.
-      sendError(response, adapter, new CalltapeError('INVALID_REQUEST', `calltape: mock tools are not answered on ${adapter.id} yet; run this agent without mocks (x-calltape-mocks: none), or through /v1/chat/completions or /v1/messages`));
+      sendError(
+        response,
+        adapter,
+        new CalltapeError(
+          'INVALID_REQUEST',
+          `calltape: mock tools are not answered on ${adapter.id} yet; run this agent without mocks (x-calltape-mocks: none), or through /v1/chat/completions or /v1/messages`,
+        ),
+      );
       return false;
     }
     return mocks;
@@ -128,8 +186,17 @@ export class CapturedRoute {
     const { config, mockState } = this.options;
     const wire = round.adapter.toolLoop;
     if (config.mocks.mode !== 'override' || mocks.size === 0 || !wire || !mockState) return round;
-    const replaced = await overrideToolResults(JSON.parse(round.body.toString('utf8')) as JsonValue, wire, mocks, mockState.answered, mockState.counters, round.where.sessionId ?? '');
-    return replaced ? { ...round, body: Buffer.from(JSON.stringify(replaced.body)), overridden: replaced.mocked } : round;
+    const replaced = await overrideToolResults(
+      JSON.parse(round.body.toString('utf8')) as JsonValue,
+      wire,
+      mocks,
+      mockState.answered,
+      mockState.counters,
+      round.where.sessionId ?? '',
+    );
+    return replaced
+      ? { ...round, body: Buffer.from(JSON.stringify(replaced.body)), overridden: replaced.mocked }
+      : round;
   }
 
   private serve(round: HttpRound, decision: RoundDecision): void {
@@ -137,8 +204,17 @@ export class CapturedRoute {
     if (decision.kind === 'miss') return sendError(response, adapter, decision.error);
     if (decision.kind === 'forward') return this.forward(round, decision);
     const { recording } = decision;
-    replayRecording(this.options.config.match.streamAgnostic ? inRequestedForm(recording, adapter, round.body.toString('utf8')) : recording, response, this.factor);
-    this.options.pipeline.finishRound({ ...this.finished(round, upstreamOfRecording(recording)), source: 'recording' });
+    replayRecording(
+      this.options.config.match.streamAgnostic
+        ? inRequestedForm(recording, adapter, round.body.toString('utf8'))
+        : recording,
+      response,
+      this.factor,
+    );
+    this.options.pipeline.finishRound({
+      ...this.finished(round, upstreamOfRecording(recording)),
+      source: 'recording',
+    });
   }
 
   private forward(round: HttpRound, decision: Extract<RoundDecision, { kind: 'forward' }>): void {
@@ -147,33 +223,63 @@ export class CapturedRoute {
     let failure: CalltapeError | undefined;
     forwardUpstream({
       dispatcher: upstream.pool,
-      request: { method: round.method, path: upstream.pathPrefix + round.where.path, headers: upstreamRequestHeaders(round.request.headers), body: round.body, startedPerf: round.startedPerf, capture: round.where.mode !== 'passthrough' || pipeline.tapping, maxCaptureBytes: config.limits.maxResponseBytes },
+      request: {
+        method: round.method,
+        path: upstream.pathPrefix + round.where.path,
+        headers: upstreamRequestHeaders(round.request.headers),
+        body: round.body,
+        startedPerf: round.startedPerf,
+        capture: round.where.mode !== 'passthrough' || pipeline.tapping,
+        maxCaptureBytes: config.limits.maxResponseBytes,
+      },
       agent: round.response,
       delivery: 'stream',
       onFailureBeforeHeaders: (error) => {
-        failure = classifyUpstreamFailure(error, upstream.url, { connectMs: config.timeouts.upstreamConnectMs, headersMs: config.timeouts.upstreamHeadersMs });
+        failure = classifyUpstreamFailure(error, upstream.url, {
+          connectMs: config.timeouts.upstreamConnectMs,
+          headersMs: config.timeouts.upstreamHeadersMs,
+        });
         logger.error(failure.message);
         sendError(round.response, round.adapter, failure);
       },
       onDone: (outcome) => {
-        logger.debug(() => `${round.method} ${pipeline.redactedPath(round.where.path)} → ${outcome.status ?? failure?.status ?? '-'} ${outcome.ending} ${outcome.totalMs.toFixed(1)} ms`);
+        logger.debug(
+          () =>
+            `${round.method} ${pipeline.redactedPath(round.where.path)} → ${outcome.status ?? failure?.status ?? '-'} ${outcome.ending} ${outcome.totalMs.toFixed(1)} ms`,
+        );
         const { error: _error, ...captured } = outcome;
-        pipeline.finishRound({ ...this.finished(round, captured), match: decision.match, proxyError: failure, compareWith: decision.compareWith });
+        pipeline.finishRound({
+          ...this.finished(round, captured),
+          match: decision.match,
+          proxyError: failure,
+          compareWith: decision.compareWith,
+        });
       },
     });
   }
 
   /** The round as the pipeline's sinks take it, answered from the upstream. */
-  private finished(round: HttpRound, upstream: Parameters<CapturePipeline['finishRound']>[0]['upstream']): Parameters<CapturePipeline['finishRound']>[0] {
+  private finished(
+    round: HttpRound,
+    upstream: Parameters<CapturePipeline['finishRound']>[0]['upstream'],
+  ): Parameters<CapturePipeline['finishRound']>[0] {
     return {
       adapter: round.adapter,
       where: round.where,
-      request: { id: round.id, method: round.method, headers: round.request.headers, body: round.body, startedAt: round.startedAt },
+      request: {
+        id: round.id,
+        method: round.method,
+        headers: round.request.headers,
+        body: round.body,
+        startedAt: round.startedAt,
+      },
       upstream,
       match: undefined,
       source: 'upstream',
       model: round.model,
-      ...(round.overridden ? { mocks: { mocked: round.overridden, agentView: { request: round.agentBody } } } : {}),
+      ...(round.overridden
+        ? { mocks: { mocked: round.overridden, agentView: { request: round.agentBody } } }
+        : {}),
     };
   }
 }

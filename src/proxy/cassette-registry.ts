@@ -47,7 +47,11 @@ export class CassetteRegistry {
     private readonly logger: Logger,
     /** The rules replay keys stale recordings by, in memory. */
     private readonly rules: MatchRules,
-    private readonly options: CassetteRegistryOptions = { pinned: '', reservedPaths: [], maxOpen: Number.POSITIVE_INFINITY },
+    private readonly options: CassetteRegistryOptions = {
+      pinned: '',
+      reservedPaths: [],
+      maxOpen: Number.POSITIVE_INFINITY,
+    },
   ) {}
 
   /** The file a cassette name stands for (the name was validated to stay inside the folder). */
@@ -59,23 +63,33 @@ export class CassetteRegistry {
     if (mode === 'passthrough' || !this.recorder) return { path, reader: undefined };
     if (path !== this.options.pinned) {
       const refusal = cassetteFileRefusal(this.folder, path, this.options.reservedPaths);
-      if (refusal) throw new CalltapeError('INVALID_REQUEST', `calltape: cassette refused: ${refusal}`);
+      if (refusal)
+        throw new CalltapeError('INVALID_REQUEST', `calltape: cassette refused: ${refusal}`);
     }
-    if ((mode === 'replay' || mode === 'diff') && !existsSync(path)) throw new CalltapeError('CASSETTE_MISS', `calltape: no such cassette to ${mode}: ${path}`, missingCassetteHint(path, 'calltape proxy --mode record (or auto)'));
+    if ((mode === 'replay' || mode === 'diff') && !existsSync(path))
+      throw new CalltapeError(
+        'CASSETTE_MISS',
+        `calltape: no such cassette to ${mode}: ${path}`,
+        missingCassetteHint(path, 'calltape proxy --mode record (or auto)'),
+      );
     if (!this.modes.has(path)) this.modes.set(path, mode);
     this.touch(path);
     // Replay and diff only read: the worker, which writes, never opens the file for them.
     const readOnly = mode === 'replay' || mode === 'diff';
     if (!readOnly) {
       const rekeyed = await this.recorder.open(path);
-      if (rekeyed > 0) this.logger.info(`${path}: re-keyed ${rekeyed} recording(s) for the current match rules`);
+      if (rekeyed > 0)
+        this.logger.info(`${path}: re-keyed ${rekeyed} recording(s) for the current match rules`);
     }
     if (mode === 'record') return { path, reader: undefined };
     let reader = this.readers.get(path);
     if (!reader) {
       if (readOnly) {
         const { db, rekeyed } = openForReplay(path, this.rules);
-        if (rekeyed > 0) this.logger.info(`${path}: re-keyed ${rekeyed} recording(s) in memory for the current match rules (the file is left as it is)`);
+        if (rekeyed > 0)
+          this.logger.info(
+            `${path}: re-keyed ${rekeyed} recording(s) in memory for the current match rules (the file is left as it is)`,
+          );
         reader = new CassetteReader(path, db);
       } else reader = new CassetteReader(path);
       this.readers.set(path, reader);
@@ -88,7 +102,10 @@ export class CassetteRegistry {
     try {
       return await this.get(path, mode);
     } catch (error) {
-      const failure = error instanceof CalltapeError ? error : new CalltapeError('STORE_IO', `calltape: ${path}: ${(error as Error).message}`);
+      const failure =
+        error instanceof CalltapeError
+          ? error
+          : new CalltapeError('STORE_IO', `calltape: ${path}: ${(error as Error).message}`);
       this.logger.error(failure.message);
       return failure;
     }
@@ -119,12 +136,20 @@ export class CassetteRegistry {
 
   /** Per cassette opened: its mode and the ids of its recordings that were served (also of readers closed early). */
   usage(served: ReadonlySet<string>): { path: string; mode: ProxyMode; servedIds: string[] }[] {
-    return [...this.modes.entries()].map(([path, mode]) => ({ path, mode, servedIds: (this.readers.get(path)?.ids() ?? this.closedIds.get(path) ?? []).filter((id) => served.has(id)) }));
+    return [...this.modes.entries()].map(([path, mode]) => ({
+      path,
+      mode,
+      servedIds: (this.readers.get(path)?.ids() ?? this.closedIds.get(path) ?? []).filter((id) =>
+        served.has(id),
+      ),
+    }));
   }
 
   /** Ids of recordings (in every cassette opened for replay) that were never served. */
   unusedRecordings(served: ReadonlySet<string>): string[] {
-    return [...this.closedIds.values(), ...[...this.readers.values()].map((reader) => reader.ids())].flat().filter((id) => !served.has(id));
+    return [...this.closedIds.values(), ...[...this.readers.values()].map((reader) => reader.ids())]
+      .flat()
+      .filter((id) => !served.has(id));
   }
 
   close(): void {

@@ -8,6 +8,18 @@ import { forwardUpstream, type ForwardRequest, type UpstreamOutcome } from './fo
  * see it. The agent's disconnect still tears the upstream request down at once, and so does an
  * answer past `maxCaptureBytes` (the outcome's error is then `ResponseTooLarge`).
  */
-export function collectUpstream(dispatcher: Dispatcher, request: Omit<ForwardRequest, 'capture'> & { readonly maxCaptureBytes: number }, agent: ServerResponse): Promise<UpstreamOutcome> {
-  return new Promise((resolve) => forwardUpstream({ dispatcher, request: { ...request, capture: true }, agent, delivery: 'collect', onDone: resolve }));
+export function collectUpstream(
+  dispatcher: Dispatcher,
+  request: Omit<ForwardRequest, 'capture'> & { readonly maxCaptureBytes: number },
+  agent: ServerResponse,
+): Promise<UpstreamOutcome> {
+  return new Promise((resolve) =>
+    forwardUpstream({
+      dispatcher,
+      request: { ...request, capture: true },
+      agent,
+      delivery: 'collect',
+      onDone: resolve,
+    }),
+  );
 }

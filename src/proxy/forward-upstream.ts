@@ -91,7 +91,18 @@ export function forwardUpstream(options: ForwardOptions): void {
     if (settled) return;
     settled = true;
     response.off('close', onAgentClose);
-    options.onDone({ status, headers, chunks, chunkTimes, firstByteMs, totalMs: performance.now() - request.startedPerf, ending, error, errorMessage: error?.message, truncated: budget.truncated });
+    options.onDone({
+      status,
+      headers,
+      chunks,
+      chunkTimes,
+      firstByteMs,
+      totalMs: performance.now() - request.startedPerf,
+      ending,
+      error,
+      errorMessage: error?.message,
+      truncated: budget.truncated,
+    });
   };
 
   const onAgentClose = (): void => {
@@ -113,7 +124,8 @@ export function forwardUpstream(options: ForwardOptions): void {
       if (!deliver) return;
       response.writeHead(statusCode, agentResponseHeaders(responseHeaders));
       // A stream's headers go out now (the agent's SDK resolves on them); a whole body's go out with it, in one write.
-      if (String(responseHeaders['content-type']).includes('text/event-stream')) response.flushHeaders();
+      if (String(responseHeaders['content-type']).includes('text/event-stream'))
+        response.flushHeaders();
     },
     onResponseData(dataController, chunk) {
       const now = performance.now() - request.startedPerf;
@@ -150,5 +162,13 @@ export function forwardUpstream(options: ForwardOptions): void {
     },
   };
 
-  dispatcher.dispatch({ method: request.method as Dispatcher.HttpMethod, path: request.path, headers: request.headers, body: request.body }, handler);
+  dispatcher.dispatch(
+    {
+      method: request.method as Dispatcher.HttpMethod,
+      path: request.path,
+      headers: request.headers,
+      body: request.body,
+    },
+    handler,
+  );
 }

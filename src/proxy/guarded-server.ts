@@ -6,7 +6,11 @@ import type { Logger } from '../logger.js';
 import type { ConnectionTracker } from './connection-tracker.js';
 import { closeWhenIdle } from './guard/close-when-idle.js';
 import { errorShapeFor } from './guard/error-shape-for.js';
-import { guardRequestListener, guardUpgradeListener, type ListenerGuard } from './guard/guard-listeners.js';
+import {
+  guardRequestListener,
+  guardUpgradeListener,
+  type ListenerGuard,
+} from './guard/guard-listeners.js';
 
 /** What the proxy's HTTP server hands its requests and upgrades to, and where failures are told. */
 export interface GuardedServerOptions {
@@ -30,22 +34,36 @@ export function createGuardedServer(options: GuardedServerOptions): Server {
   const failed: ListenerGuard = {
     onFailure: (kind, error, request) => {
       options.listenerFailed(kind);
-      logger.error(`LISTENER_FAILED: ${kind} ${request.method ?? ''} ${redactor.path(request.url ?? '').slice(0, 200)}: ${(error as Error).stack ?? String(error)}`);
+      logger.error(
+        `LISTENER_FAILED: ${kind} ${request.method ?? ''} ${redactor.path(request.url ?? '').slice(0, 200)}: ${(error as Error).stack ?? String(error)}`,
+      );
     },
     errorShape: errorShapeFor,
   };
   // Timeouts are enforced on this sweep, so it runs often enough for the shortest one to hold.
-  const connectionsCheckingInterval = Math.min(30_000, Math.max(250, Math.floor(Math.min(config.timeouts.requestHeadersMs, config.timeouts.requestMs) / 4)));
-  const server = createServer({ connectionsCheckingInterval }, guardRequestListener((request, response) => {
-    connections.request(response);
-    return options.onRequest(request, response);
-  }, failed));
-  server.on('upgrade', guardUpgradeListener((request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    connections.upgrade(socket);
-    // Until a relay takes the socket over (and arms this again): a handshake that stalls is freed too.
-    closeWhenIdle(socket, config.timeouts.webSocketIdleMs);
-    options.onUpgrade(request, socket, head);
-  }, failed));
+  const connectionsCheckingInterval = Math.min(
+    30_000,
+    Math.max(
+      250,
+      Math.floor(Math.min(config.timeouts.requestHeadersMs, config.timeouts.requestMs) / 4),
+    ),
+  );
+  const server = createServer(
+    { connectionsCheckingInterval },
+    guardRequestListener((request, response) => {
+      connections.request(response);
+      return options.onRequest(request, response);
+    }, failed),
+  );
+  server.on(
+    'upgrade',
+    guardUpgradeListener((request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      connections.upgrade(socket);
+      // Until a relay takes the socket over (and arms this again): a handshake that stalls is freed too.
+      closeWhenIdle(socket, config.timeouts.webSocketIdleMs);
+      options.onUpgrade(request, socket, head);
+    }, failed),
+  );
   // Idle agent sockets outlive the client pools' own idle timeouts, so a reused socket is never one we just closed.
   server.keepAliveTimeout = config.timeouts.keepAliveMs;
   // Node measures both from a request's first byte, not over keep-alive idle time: a slow or half-open request is cut here.

@@ -1,7 +1,17 @@
 import type { IncomingHttpHeaders } from 'node:http';
 
 /** Hop-by-hop headers (RFC 9110 §7.6.1) plus ones the proxy sets itself; never forwarded. */
-const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+const hopByHop = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
 
 /** calltape's own request header naming the session; consumed, never forwarded. */
 export const sessionHeader = 'x-calltape-session';
@@ -17,7 +27,13 @@ export function upstreamRequestHeaders(headers: IncomingHttpHeaders): OutgoingHe
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined || hopByHop.has(name) || dropped.has(name)) continue;
     // undici sets host and content-length from the target and the buffered body.
-    if (name === 'host' || name === 'content-length' || name === sessionHeader || name === mocksHeader) continue;
+    if (
+      name === 'host' ||
+      name === 'content-length' ||
+      name === sessionHeader ||
+      name === mocksHeader
+    )
+      continue;
     result[name] = value;
   }
   return result;
@@ -33,12 +49,22 @@ export function agentResponseHeaders(headers: IncomingHttpHeaders): OutgoingHead
   }
   const contentType = headers['content-type'];
   // Tell nginx-style buffers in front of the agent not to hold stream events back.
-  if (typeof contentType === 'string' && contentType.includes('text/event-stream') && result['x-accel-buffering'] === undefined) result['x-accel-buffering'] = 'no';
+  if (
+    typeof contentType === 'string' &&
+    contentType.includes('text/event-stream') &&
+    result['x-accel-buffering'] === undefined
+  )
+    result['x-accel-buffering'] = 'no';
   return result;
 }
 
 function connectionTokens(value: string | string[] | undefined): Set<string> {
   if (value === undefined) return new Set();
   const text = Array.isArray(value) ? value.join(',') : value;
-  return new Set(text.split(',').map((token) => token.trim().toLowerCase()).filter(Boolean));
+  return new Set(
+    text
+      .split(',')
+      .map((token) => token.trim().toLowerCase())
+      .filter(Boolean),
+  );
 }

@@ -55,36 +55,89 @@ export function loopRounds(options: LoopRoundsOptions): MockedRouteContext {
   };
 }
 
-async function answerRound(options: LoopRoundsOptions, body: Buffer, index: number): ReturnType<MockedRouteContext['answer']> {
+async function answerRound(
+  options: LoopRoundsOptions,
+  body: Buffer,
+  index: number,
+): ReturnType<MockedRouteContext['answer']> {
   const { pipeline, round } = options;
   // Rounds after the first are round trips of their own; the first keeps what the agent sent when hidden history went in.
   const finished: FinishedRound = {
     adapter: round.adapter,
     where: round.where,
-    request: { id: index > 0 ? timeOrderedId() : round.id, method: round.method, headers: round.request.headers, body, startedAt: Date.now() },
+    request: {
+      id: index > 0 ? timeOrderedId() : round.id,
+      method: round.method,
+      headers: round.request.headers,
+      body,
+      startedAt: Date.now(),
+    },
     upstream: undefined,
     match: undefined,
     source: 'upstream',
     model: round.model,
   };
   const agentRequest = index === 0 && !body.equals(round.agentBody) ? round.agentBody : undefined;
-  const finish = (source: RoundSource, outcome: RoundOutcome, base: FinishedRound): void => pipeline.finishRound({ ...base, mocks: loopMocks(outcome, agentRequest), ...(source.kind === 'recording' ? { source: 'recording' } : {}) });
-  const decision = pipeline.decide({ adapter: round.adapter, where: round.where, method: round.method, headers: round.request.headers, text: body.toString('utf8') }, options.reader);
+  const finish = (source: RoundSource, outcome: RoundOutcome, base: FinishedRound): void =>
+    pipeline.finishRound({
+      ...base,
+      mocks: loopMocks(outcome, agentRequest),
+      ...(source.kind === 'recording' ? { source: 'recording' } : {}),
+    });
+  const decision = pipeline.decide(
+    {
+      adapter: round.adapter,
+      where: round.where,
+      method: round.method,
+      headers: round.request.headers,
+      text: body.toString('utf8'),
+    },
+    options.reader,
+  );
   if (decision.kind === 'miss') throw decision.error;
   if (decision.kind === 'hit') {
     const source: RoundSource = { kind: 'recording', recording: decision.recording };
-    return { source, record: (outcome) => finish(source, outcome, { ...finished, upstream: upstreamOfRecording(decision.recording) }) };
+    return {
+      source,
+      record: (outcome) =>
+        finish(source, outcome, { ...finished, upstream: upstreamOfRecording(decision.recording) }),
+    };
   }
   const upstream = options.upstreams[round.adapter.upstream];
   const { config } = options;
-  const outcome = await collectUpstream(upstream.pool, { method: round.method, path: upstream.pathPrefix + round.where.path, headers: { ...upstreamRequestHeaders(round.request.headers), 'accept-encoding': 'identity' }, body, startedPerf: performance.now(), maxCaptureBytes: config.limits.maxResponseBytes }, round.response);
+  const outcome = await collectUpstream(
+    upstream.pool,
+    {
+      method: round.method,
+      path: upstream.pathPrefix + round.where.path,
+      headers: { ...upstreamRequestHeaders(round.request.headers), 'accept-encoding': 'identity' },
+      body,
+      startedPerf: performance.now(),
+      maxCaptureBytes: config.limits.maxResponseBytes,
+    },
+    round.response,
+  );
   const { error: upstreamError, ...captured } = outcome;
   const live = { ...finished, upstream: captured, match: decision.match };
   if (outcome.status === undefined || upstreamError instanceof ResponseTooLarge) {
-    const failure = upstreamError instanceof ResponseTooLarge ? heldAnswerTooLarge('limits.maxResponseBytes', upstreamError.maxBytes) : classifyUpstreamFailure(upstreamError ?? new Error('no answer'), upstream.url, { connectMs: config.timeouts.upstreamConnectMs, headersMs: config.timeouts.upstreamHeadersMs });
+    const failure =
+      upstreamError instanceof ResponseTooLarge
+        ? heldAnswerTooLarge('limits.maxResponseBytes', upstreamError.maxBytes)
+        : classifyUpstreamFailure(upstreamError ?? new Error('no answer'), upstream.url, {
+            connectMs: config.timeouts.upstreamConnectMs,
+            headersMs: config.timeouts.upstreamHeadersMs,
+          });
     // The part captured is kept, marked truncated with the reason (the agent got none of it).
-    const upstreamPart = upstreamError instanceof ResponseTooLarge ? { ...captured, truncated: failure.message } : captured;
-    pipeline.finishRound({ ...live, upstream: upstreamPart, proxyError: failure, mocks: loopMocks({ mocked: [], hidden: false }, agentRequest) });
+    const upstreamPart =
+      upstreamError instanceof ResponseTooLarge
+        ? { ...captured, truncated: failure.message }
+        : captured;
+    pipeline.finishRound({
+      ...live,
+      upstream: upstreamPart,
+      proxyError: failure,
+      mocks: loopMocks({ mocked: [], hidden: false }, agentRequest),
+    });
     options.logger.error(failure.message);
     throw failure;
   }

@@ -58,20 +58,44 @@ export class HttpRouter {
     }
     if (this.options.admin.handle(request, response)) return;
     const route = parseSessionRoute(url, request.headers[sessionHeader]);
-    if ('error' in route) return sendError(response, openAiChatAdapter, new CalltapeError('INVALID_REQUEST', route.error));
+    if ('error' in route)
+      return sendError(
+        response,
+        openAiChatAdapter,
+        new CalltapeError('INVALID_REQUEST', route.error),
+      );
     const refusal = routeRefusal(route, this.options.allowRequestOverride);
-    if (refusal) return sendError(response, openAiChatAdapter, new CalltapeError('INVALID_REQUEST', refusal));
+    if (refusal)
+      return sendError(response, openAiChatAdapter, new CalltapeError('INVALID_REQUEST', refusal));
     const mode = route.cassette?.mode ?? this.options.mode;
-    if (route.path.startsWith('/mcp/')) return this.options.mcpRoute.handle(request, response, { sessionId: route.sessionId, path: route.path + route.query, cassette: this.options.cassetteFor(route), mode });
+    if (route.path.startsWith('/mcp/'))
+      return this.options.mcpRoute.handle(request, response, {
+        sessionId: route.sessionId,
+        path: route.path + route.query,
+        cassette: this.options.cassetteFor(route),
+        mode,
+      });
     const routed = routePath(method, route.path);
-    const nearMiss = routed.nearMiss && nearMissHint(routed.nearMiss, method, redactor.path(route.path), this.options.origin());
+    const nearMiss =
+      routed.nearMiss &&
+      nearMissHint(routed.nearMiss, method, redactor.path(route.path), this.options.origin());
     if (nearMiss !== undefined) this.warnOnce(route.path, nearMiss);
     const adapter = findAdapter(method, routed.path);
-    const where = { sessionId: route.sessionId, path: routed.path + route.query, cassette: this.options.cassetteFor(route), mode, nearMiss };
+    const where = {
+      sessionId: route.sessionId,
+      path: routed.path + route.query,
+      cassette: this.options.cassetteFor(route),
+      mode,
+      nearMiss,
+    };
     if (adapter) return this.options.capturedRoute.handle(adapter, request, response, where);
     if (mode === 'replay') {
       // Replay never touches the network: a route calltape does not record cannot be answered.
-      const miss = new CalltapeError('CASSETTE_MISS', nearMiss ?? `calltape: replay answers only recorded routes (POST /v1/chat/completions, /v1/responses, /v1/messages); ${method} ${redactor.path(route.path)} is not recorded`);
+      const miss = new CalltapeError(
+        'CASSETTE_MISS',
+        nearMiss ??
+          `calltape: replay answers only recorded routes (POST /v1/chat/completions, /v1/responses, /v1/messages); ${method} ${redactor.path(route.path)} is not recorded`,
+      );
       this.options.pipeline.missed(where, miss);
       return sendError(response, openAiChatAdapter, miss);
     }

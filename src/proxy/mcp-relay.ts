@@ -45,7 +45,9 @@ const maxOwedPerSession = 1000;
 export class McpRelay {
   private readonly owedBySession = new McpSessions<Map<string, Owed>>();
 
-  constructor(private readonly options: { readonly logger: Logger; readonly maxCaptureBytes: number }) {}
+  constructor(
+    private readonly options: { readonly logger: Logger; readonly maxCaptureBytes: number },
+  ) {}
 
   forward(relayed: McpRelayRequest): void {
     const { request, response, upstream } = relayed;
@@ -56,7 +58,8 @@ export class McpRelay {
     const onMessage = (message: JsonRpcMessage): void => {
       if (message.kind !== 'response') return;
       const key = idKey(message.id);
-      const later = session === undefined ? undefined : this.owedBySession.get(relayed.server, session);
+      const later =
+        session === undefined ? undefined : this.owedBySession.get(relayed.server, session);
       const entry = owed.get(key) ?? later?.get(key);
       if (!entry) return;
       owed.delete(key);
@@ -65,7 +68,14 @@ export class McpRelay {
     };
     forwardUpstream({
       dispatcher: upstream.pool,
-      request: { method, path: `${upstream.pathPrefix || '/'}${relayed.query}`, headers: upstreamRequestHeaders(request.headers), body: relayed.body ?? Buffer.alloc(0), startedPerf: performance.now(), capture: false },
+      request: {
+        method,
+        path: `${upstream.pathPrefix || '/'}${relayed.query}`,
+        headers: upstreamRequestHeaders(request.headers),
+        body: relayed.body ?? Buffer.alloc(0),
+        startedPerf: performance.now(),
+        capture: false,
+      },
       agent: response,
       delivery: 'stream',
       observer: {
@@ -75,21 +85,37 @@ export class McpRelay {
             session = given;
             relayed.onSession?.(given);
           }
-          tap = new JsonRpcTap(headerValue(headers['content-type']), onMessage, this.options.maxCaptureBytes);
+          tap = new JsonRpcTap(
+            headerValue(headers['content-type']),
+            onMessage,
+            this.options.maxCaptureBytes,
+          );
         },
         data: (chunk) => tap?.push(chunk),
       },
       onFailureBeforeHeaders: (error) => {
-        this.options.logger.error(`calltape: MCP server ${relayed.server} (${upstream.url}) failed: ${error.message}`);
-        const body = mcpErrorBody({ code: -32603, message: `calltape: could not reach the MCP server ${relayed.server} (${error.message})` });
-        if (!response.headersSent) response.writeHead(502, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+        this.options.logger.error(
+          `calltape: MCP server ${relayed.server} (${upstream.url}) failed: ${error.message}`,
+        );
+        const body = mcpErrorBody({
+          code: -32603,
+          message: `calltape: could not reach the MCP server ${relayed.server} (${error.message})`,
+        });
+        if (!response.headersSent)
+          response
+            .writeHead(502, {
+              'content-type': 'application/json',
+              'content-length': Buffer.byteLength(body),
+            })
+            .end(body);
       },
       onDone: () => {
         tap?.end();
         if (owed.size > 0 && session !== undefined) this.keepOwed(relayed.server, session, owed);
       },
     });
-    if (method === 'DELETE' && session !== undefined) this.owedBySession.delete(relayed.server, session);
+    if (method === 'DELETE' && session !== undefined)
+      this.owedBySession.delete(relayed.server, session);
   }
 
   /** Answers the POST's stream ended without: a resumed GET stream may still bring them. */

@@ -6,7 +6,12 @@ import { CalltapeError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { answerMcpPost } from '../mcp/answer-mcp-post.js';
 import { responseMessage, type JsonRpcError } from '../mcp/json-rpc.js';
-import { headerMismatch, mcpErrorBody, parseMcpPost, type McpPost } from '../mcp/mcp-http-request.js';
+import {
+  headerMismatch,
+  mcpErrorBody,
+  parseMcpPost,
+  type McpPost,
+} from '../mcp/mcp-http-request.js';
 import type { McpServerMockSet } from '../mcp/mcp-mock-types.js';
 import { McpResponder, type McpDiff, type PendingMcpRequest } from '../mcp/mcp-responder.js';
 import { McpSessions } from '../mcp/mcp-sessions.js';
@@ -55,47 +60,95 @@ export class McpRoute {
 
   constructor(private readonly options: McpRouteOptions) {
     this.mocks = options.mocks;
-    this.relay = new McpRelay({ logger: options.logger, maxCaptureBytes: options.config.limits.maxResponseBytes });
+    this.relay = new McpRelay({
+      logger: options.logger,
+      maxCaptureBytes: options.config.limits.maxResponseBytes,
+    });
   }
 
   async handle(request: IncomingMessage, response: ServerResponse, where: Where): Promise<void> {
     const queryAt = where.path.indexOf('?');
-    const server = decodeURIComponent((queryAt === -1 ? where.path : where.path.slice(0, queryAt)).slice('/mcp/'.length));
+    const server = decodeURIComponent(
+      (queryAt === -1 ? where.path : where.path.slice(0, queryAt)).slice('/mcp/'.length),
+    );
     const query = queryAt === -1 ? '' : where.path.slice(queryAt);
     const servers = this.options.config.mcp.servers;
     const url = Object.hasOwn(servers, server) ? servers[server] : undefined;
     if (url === undefined && !this.mocks.has(server)) {
       const known = [...Object.keys(servers), ...this.mocks.keys()];
-      return send(response, 404, { code: -32601, message: `calltape: no MCP server named "${server}" (mcp.servers${known.length > 0 ? ` has ${known.join(', ')}` : ' is empty'})` });
+      return send(response, 404, {
+        code: -32601,
+        message: `calltape: no MCP server named "${server}" (mcp.servers${known.length > 0 ? ` has ${known.join(', ')}` : ' is empty'})`,
+      });
     }
     const method = request.method ?? 'GET';
     let body: Buffer | undefined;
     if (method === 'POST') {
       const read = await readRequestBody(request, this.options.config.limits.maxBodyBytes);
       if (read.kind === 'aborted') return;
-      if (read.kind === 'too-large') return send(response, 413, { code: -32600, message: `calltape: the request body exceeds the limit of ${this.options.config.limits.maxBodyBytes} bytes (limits.maxBodyBytes)` });
+      if (read.kind === 'too-large')
+        return send(response, 413, {
+          code: -32600,
+          message: `calltape: the request body exceeds the limit of ${this.options.config.limits.maxBodyBytes} bytes (limits.maxBodyBytes)`,
+        });
       body = read.body;
     }
     const post = body && parseMcpPost(body);
     const sessionId = headerValue(request.headers['mcp-session-id']);
-    const initializing = post?.messages.some((message) => message.kind === 'request' && message.method === 'initialize') === true;
+    const initializing =
+      post?.messages.some(
+        (message) => message.kind === 'request' && message.method === 'initialize',
+      ) === true;
     const known = sessionId === undefined ? undefined : this.sessions.get(server, sessionId);
-    const offline = known?.offline ?? (url === undefined || where.mode === 'replay' || (where.mode === 'auto' && this.recorded(where.cassette, server)));
-    if (offline) return this.answer({ request, response, where, server, post, method, sessionId, initializing, known });
+    const offline =
+      known?.offline ??
+      (url === undefined ||
+        where.mode === 'replay' ||
+        (where.mode === 'auto' && this.recorded(where.cassette, server)));
+    if (offline)
+      return this.answer({
+        request,
+        response,
+        where,
+        server,
+        post,
+        method,
+        sessionId,
+        initializing,
+        known,
+      });
     const upstream = this.upstreamOf(server, url as string);
     // A stateless server's client sends no session id: one session per calltape session then.
-    const session = initializing ? this.session(server, { where, request }, false) : (known ?? this.remember(server, sessionId ?? statelessKey(where), this.session(server, { where, request }, false)));
+    const session = initializing
+      ? this.session(server, { where, request }, false)
+      : (known ??
+        this.remember(
+          server,
+          sessionId ?? statelessKey(where),
+          this.session(server, { where, request }, false),
+        ));
     const { responder } = session;
     const owed = new Map<string, { responder: McpResponder; pending: PendingMcpRequest }>();
     for (const message of post?.messages ?? []) {
       if (message.kind !== 'request') continue;
       const pending = responder.begin(message.method, message.params);
       if (!pending) continue;
-      const mocked = post?.batch === false ? responder.mock(pending, message.id, message.params) : undefined;
-      if (mocked) return sendJson(response, 200, JSON.stringify(responseMessage(message.id, mocked)));
+      const mocked =
+        post?.batch === false ? responder.mock(pending, message.id, message.params) : undefined;
+      if (mocked)
+        return sendJson(response, 200, JSON.stringify(responseMessage(message.id, mocked)));
       owed.set(idKey(message.id), { responder, pending });
     }
-    this.relay.forward({ server, upstream, request, response, body, query, owed, onSession: (given) => this.remember(server, given, session) });
+    this.relay.forward({
+      server,
+      upstream,
+      request,
+      response,
+      body,
+      query,
+      owed,
+      onSession: (given) => this.remember(server, given, session),
+    });
   }
 
   /** Closes what the route opened: cassettes and server connections. */
@@ -105,17 +158,42 @@ export class McpRoute {
     await Promise.all([...this.upstreams.values()].map((upstream) => upstream.pool.destroy()));
   }
 
-  private answer(call: { request: IncomingMessage; response: ServerResponse; where: Where; server: string; post: McpPost | undefined; method: string; sessionId: string | undefined; initializing: boolean; known: McpSession | undefined }): void {
+  private answer(call: {
+    request: IncomingMessage;
+    response: ServerResponse;
+    where: Where;
+    server: string;
+    post: McpPost | undefined;
+    method: string;
+    sessionId: string | undefined;
+    initializing: boolean;
+    known: McpSession | undefined;
+  }): void {
     const { response, server, post, sessionId } = call;
     if (call.method === 'GET') return void response.writeHead(405, { allow: 'POST, DELETE' }).end();
     if (call.method === 'DELETE') {
       const ended = sessionId !== undefined && this.sessions.delete(server, sessionId);
       return void response.writeHead(ended ? 200 : 404).end();
     }
-    if (call.method !== 'POST') return void response.writeHead(405, { allow: 'POST, GET, DELETE' }).end();
-    if (!post) return send(response, 400, { code: -32700, message: 'Parse error: the body is not JSON' });
-    const mismatch = post.batch ? undefined : headerMismatch({ method: headerValue(call.request.headers['mcp-method']), name: headerValue(call.request.headers['mcp-name']) }, post.messages[0] as McpPost['messages'][number]);
-    if (mismatch) return send(response, 400, { code: -32001, message: `Header mismatch: ${mismatch}`, data: { calltape: 'HEADER_MISMATCH' } });
+    if (call.method !== 'POST')
+      return void response.writeHead(405, { allow: 'POST, GET, DELETE' }).end();
+    if (!post)
+      return send(response, 400, { code: -32700, message: 'Parse error: the body is not JSON' });
+    const mismatch = post.batch
+      ? undefined
+      : headerMismatch(
+          {
+            method: headerValue(call.request.headers['mcp-method']),
+            name: headerValue(call.request.headers['mcp-name']),
+          },
+          post.messages[0] as McpPost['messages'][number],
+        );
+    if (mismatch)
+      return send(response, 400, {
+        code: -32001,
+        message: `Header mismatch: ${mismatch}`,
+        data: { calltape: 'HEADER_MISMATCH' },
+      });
     let session = call.known;
     let issued: string | undefined;
     if (call.initializing) {
@@ -123,10 +201,15 @@ export class McpRoute {
       session = this.remember(server, issued, this.session(server, call, true));
     } else if (!session && sessionId !== undefined) {
       // The session is not one calltape issued (a proxy restart, or a recorded id): the client must initialize again.
-      return send(response, 404, { code: -32001, message: `Session not found: calltape issued no MCP session ${sessionId} for ${server}` });
+      return send(response, 404, {
+        code: -32001,
+        message: `Session not found: calltape issued no MCP session ${sessionId} for ${server}`,
+      });
     }
     // A client that never initialized (a stateless server's) shares one session per calltape session.
-    session ??= this.sessions.get(server, statelessKey(call.where)) ?? this.remember(server, statelessKey(call.where), this.session(server, call, true));
+    session ??=
+      this.sessions.get(server, statelessKey(call.where)) ??
+      this.remember(server, statelessKey(call.where), this.session(server, call, true));
     const answer = answerMcpPost(session.responder, post);
     const headers = issued === undefined ? {} : { 'mcp-session-id': issued };
     if (answer.status === 202) return void response.writeHead(202, headers).end();
@@ -138,17 +221,26 @@ export class McpRoute {
     return session;
   }
 
-  private session(server: string, { where, request }: { readonly where: Where; readonly request: IncomingMessage }, offline: boolean): McpSession {
+  private session(
+    server: string,
+    { where, request }: { readonly where: Where; readonly request: IncomingMessage },
+    offline: boolean,
+  ): McpSession {
     const { config, redactor, pipeline } = this.options;
     const responder = new McpResponder({
       server,
       session: where.sessionId ?? timeOrderedId(),
       sessionGiven: where.sessionId !== undefined,
       // The server's credentials (Authorization…) are redacted wherever they appear in what is stored.
-      redactor: redactor.withSecrets(credentialValues(request.headers, where.path, config.redact.headers)),
+      redactor: redactor.withSecrets(
+        credentialValues(request.headers, where.path, config.redact.headers),
+      ),
       mocks: this.mocks.get(server) ?? noMocks,
       reader: offline || where.mode === 'diff' ? this.store(where.cassette, 'read') : undefined,
-      writer: where.mode === 'record' || where.mode === 'auto' ? this.store(where.cassette, 'write') : undefined,
+      writer:
+        where.mode === 'record' || where.mode === 'auto'
+          ? this.store(where.cassette, 'write')
+          : undefined,
       ...(where.mode === 'diff' && !offline ? { onDiff: this.options.noteDiff } : {}),
       onMiss: (message) => pipeline.missed(where, new CalltapeError('CASSETTE_MISS', message)),
     });
@@ -188,6 +280,17 @@ function send(response: ServerResponse, status: number, error: JsonRpcError): vo
   sendJson(response, status, mcpErrorBody(error));
 }
 
-function sendJson(response: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
-  response.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+function sendJson(
+  response: ServerResponse,
+  status: number,
+  body: string,
+  headers: Record<string, string> = {},
+): void {
+  response
+    .writeHead(status, {
+      ...headers,
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+    })
+    .end(body);
 }

@@ -18,13 +18,24 @@ export interface MockState {
 }
 
 /** The mocks a request runs with: the sets its `x-calltape-mocks` header names (`none` for none), else the default sets. */
-export function selectMocks(state: MockState, headers: IncomingMessage['headers']): ReadonlyMap<string, Mock> | CalltapeError {
+export function selectMocks(
+  state: MockState,
+  headers: IncomingMessage['headers'],
+): ReadonlyMap<string, Mock> | CalltapeError {
   const header = headers[mocksHeader];
-  const named = (Array.isArray(header) ? header.join(',') : header)?.split(',').map((name) => name.trim()).filter(Boolean);
+  const named = (Array.isArray(header) ? header.join(',') : header)
+    ?.split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   try {
-    return state.registry.select(named === undefined ? state.defaultSets : named.includes('none') ? [] : named);
+    return state.registry.select(
+      named === undefined ? state.defaultSets : named.includes('none') ? [] : named,
+    );
   } catch (error) {
-    return new CalltapeError('INVALID_REQUEST', `calltape: ${mocksHeader}: ${(error as Error).message}`);
+    return new CalltapeError(
+      'INVALID_REQUEST',
+      `calltape: ${mocksHeader}: ${(error as Error).message}`,
+    );
   }
 }
 
@@ -42,7 +53,16 @@ export function loadMockState(config: Config): MockState | undefined {
   }
   if (config.mocks.mode === 'override' && config.mocks.strictTools) {
     void registry.close();
-    throw new CalltapeError('CONFIG_INVALID', 'mocks.strictTools: needs mocks.mode "intercept" (in override mode the agent runs every tool itself, so nothing can be refused before it runs)');
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      'mocks.strictTools: needs mocks.mode "intercept" (in override mode the agent runs every tool itself, so nothing can be refused before it runs)',
+    );
   }
-  return { registry, defaultSets, history: new HiddenHistory(), counters: new MockCounters(), answered: new AnsweredCalls() };
+  return {
+    registry,
+    defaultSets,
+    history: new HiddenHistory(),
+    counters: new MockCounters(),
+    answered: new AnsweredCalls(),
+  };
 }

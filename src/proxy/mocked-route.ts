@@ -3,7 +3,12 @@ import { decodeContent } from '../cassette/decode-content.js';
 import { headerText } from '../cassette/header-text.js';
 import type { Recording } from '../cassette/sqlite/cassette-reader.js';
 import { CalltapeError } from '../errors.js';
-import { runToolLoop, type LoopRound, type RoundOutcome, type ToolLoopOptions } from '../mocks/tool-loop.js';
+import {
+  runToolLoop,
+  type LoopRound,
+  type RoundOutcome,
+  type ToolLoopOptions,
+} from '../mocks/tool-loop.js';
 import type { ProviderAdapter } from '../providers/provider-adapter.js';
 import type { JsonValue } from '../trace/trace.js';
 import type { UpstreamOutcome } from './forward-upstream.js';
@@ -12,7 +17,9 @@ import { heldAnswerTooLarge } from './guard/capture-budget.js';
 import { sendError } from './send-error.js';
 
 /** One upstream answer for a loop round: from the cassette, or forwarded and collected. */
-export type RoundSource = { readonly kind: 'recording'; readonly recording: Recording } | { readonly kind: 'upstream'; readonly outcome: UpstreamOutcome };
+export type RoundSource =
+  | { readonly kind: 'recording'; readonly recording: Recording }
+  | { readonly kind: 'upstream'; readonly outcome: UpstreamOutcome };
 
 export interface MockedRouteContext extends Omit<ToolLoopOptions, 'roundTrip' | 'form'> {
   readonly response: ServerResponse;
@@ -20,7 +27,9 @@ export interface MockedRouteContext extends Omit<ToolLoopOptions, 'roundTrip' | 
   /** The agent's bytes: sent as they are when nothing is spliced in. */
   readonly agentBytes: Buffer;
   /** Answers a request body: a recording (replay, auto hit) or the upstream (record, auto miss); throws CalltapeError on a miss or a failure before headers. */
-  answer(body: Buffer): Promise<{ readonly source: RoundSource; readonly record: (outcome: RoundOutcome) => void }>;
+  answer(
+    body: Buffer,
+  ): Promise<{ readonly source: RoundSource; readonly record: (outcome: RoundOutcome) => void }>;
   /** `limits.maxDecodedBytes`: a compressed answer that decodes to more is refused, not held. */
   readonly maxDecodedBytes: number;
   /** Counts an answer calltape refused (strict tools), for the run's exit code. */
@@ -42,7 +51,8 @@ export async function answerWithMocks(context: MockedRouteContext): Promise<void
       ...context,
       form,
       roundTrip: async (body): Promise<LoopRound> => {
-        const bytes = body === context.agentBody ? context.agentBytes : Buffer.from(JSON.stringify(body));
+        const bytes =
+          body === context.agentBody ? context.agentBytes : Buffer.from(JSON.stringify(body));
         const { source, record } = await context.answer(bytes);
         const round = roundOf(adapter, source, context.maxDecodedBytes);
         if (round) return { ...round, record };
@@ -61,24 +71,66 @@ export async function answerWithMocks(context: MockedRouteContext): Promise<void
     return;
   }
   // The round is the one roundTrip built below, headers and all.
-  const round = outcome.round as LoopRound & { readonly headers: Record<string, string | string[]>; readonly cut: boolean };
+  const round = outcome.round as LoopRound & {
+    readonly headers: Record<string, string | string[]>;
+    readonly cut: boolean;
+  };
   const headers = { ...round.headers };
   delete headers['content-length'];
   delete headers['content-encoding'];
   delete headers['transfer-encoding'];
   const body = outcome.body ?? round.body;
-  if (!String(headers['content-type'] ?? '').includes('text/event-stream')) headers['content-length'] = String(Buffer.byteLength(body));
+  if (!String(headers['content-type'] ?? '').includes('text/event-stream'))
+    headers['content-length'] = String(Buffer.byteLength(body));
   response.writeHead(round.status, headers);
   if (round.cut) response.destroy();
   else response.end(body);
 }
 
 /** The loop's view of an answer; undefined when its body decodes to more than `maxDecodedBytes` (a decompression bomb). */
-function roundOf(adapter: ProviderAdapter, source: RoundSource, maxDecodedBytes: number): (Omit<LoopRound, 'record'> & { readonly headers: Record<string, string | string[]>; readonly cut: boolean }) | undefined {
-  const raw = source.kind === 'recording' ? { status: source.recording.httpStatus, headers: source.recording.headers ?? {}, body: source.recording.body ?? Buffer.alloc(0), ending: (source.recording.ending ?? 'finished') as UpstreamOutcome['ending'] } : { status: source.outcome.status ?? 502, headers: agentResponseHeaders((source.outcome.headers ?? {}) as IncomingHttpHeaders), body: Buffer.concat(source.outcome.chunks), ending: source.outcome.ending };
-  const decoded = decodeContent(raw.body, headerText(raw.headers, 'content-encoding'), maxDecodedBytes);
+function roundOf(
+  adapter: ProviderAdapter,
+  source: RoundSource,
+  maxDecodedBytes: number,
+):
+  | (Omit<LoopRound, 'record'> & {
+      readonly headers: Record<string, string | string[]>;
+      readonly cut: boolean;
+    })
+  | undefined {
+  const raw =
+    source.kind === 'recording'
+      ? {
+          status: source.recording.httpStatus,
+          headers: source.recording.headers ?? {},
+          body: source.recording.body ?? Buffer.alloc(0),
+          ending: (source.recording.ending ?? 'finished') as UpstreamOutcome['ending'],
+        }
+      : {
+          status: source.outcome.status ?? 502,
+          headers: agentResponseHeaders((source.outcome.headers ?? {}) as IncomingHttpHeaders),
+          body: Buffer.concat(source.outcome.chunks),
+          ending: source.outcome.ending,
+        };
+  const decoded = decodeContent(
+    raw.body,
+    headerText(raw.headers, 'content-encoding'),
+    maxDecodedBytes,
+  );
   if (decoded.truncated !== undefined) return undefined;
-  const parsed = adapter.parseResponse({ httpStatus: raw.status, contentType: headerText(raw.headers, 'content-type')?.toLowerCase(), body: [decoded.bytes], ending: raw.ending });
+  const parsed = adapter.parseResponse({
+    httpStatus: raw.status,
+    contentType: headerText(raw.headers, 'content-type')?.toLowerCase(),
+    body: [decoded.bytes],
+    ending: raw.ending,
+  });
   const text = new TextDecoder().decode(decoded.bytes);
-  return { status: raw.status, headers: raw.headers, body: text, response: parsed.response, complete: parsed.status === 'complete', cut: raw.ending !== 'finished' };
+  return {
+    status: raw.status,
+    headers: raw.headers,
+    body: text,
+    response: parsed.response,
+    complete: parsed.status === 'complete',
+    cut: raw.ending !== 'finished',
+  };
 }

@@ -25,15 +25,35 @@ export interface PassThroughTimeouts {
   readonly webSocketIdleMs: number;
 }
 
-export function createPassThrough(upstream: string, timeouts: PassThroughTimeouts, errorBody: (message: string) => string, logger: Logger): PassThrough {
-  const agent = upstream.startsWith('https:') ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
-  const proxy = createProxyServer({ target: upstream, changeOrigin: true, xfwd: false, agent, proxyTimeout: timeouts.headersMs });
+export function createPassThrough(
+  upstream: string,
+  timeouts: PassThroughTimeouts,
+  errorBody: (message: string) => string,
+  logger: Logger,
+): PassThrough {
+  const agent = upstream.startsWith('https:')
+    ? new HttpsAgent({ keepAlive: true })
+    : new HttpAgent({ keepAlive: true });
+  const proxy = createProxyServer({
+    target: upstream,
+    changeOrigin: true,
+    xfwd: false,
+    agent,
+    proxyTimeout: timeouts.headersMs,
+  });
   proxy.on('error', (error, _request, response) => {
     logger.error(`pass-through to ${upstream} failed: ${error.message}`);
     if (!('writeHead' in response)) return void response.destroy();
     if (response.headersSent) return void response.destroy(error);
-    const body = errorBody(`calltape: could not reach the upstream ${upstream} (${(error as NodeJS.ErrnoException).code ?? error.message})`);
-    response.writeHead(502, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+    const body = errorBody(
+      `calltape: could not reach the upstream ${upstream} (${(error as NodeJS.ErrnoException).code ?? error.message})`,
+    );
+    response
+      .writeHead(502, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+      })
+      .end(body);
   });
   return {
     web: (request, response) => void proxy.web(request, response),
@@ -56,7 +76,15 @@ export interface PassThroughs {
   close(): void;
 }
 
-export function createPassThroughs(upstreams: { readonly openai: string; readonly anthropic: string }, timeouts: PassThroughTimeouts, errorBodies: { readonly openai: (message: string) => string; readonly anthropic: (message: string) => string }, logger: Logger): PassThroughs {
+export function createPassThroughs(
+  upstreams: { readonly openai: string; readonly anthropic: string },
+  timeouts: PassThroughTimeouts,
+  errorBodies: {
+    readonly openai: (message: string) => string;
+    readonly anthropic: (message: string) => string;
+  },
+  logger: Logger,
+): PassThroughs {
   const openai = createPassThrough(upstreams.openai, timeouts, errorBodies.openai, logger);
   const anthropic = createPassThrough(upstreams.anthropic, timeouts, errorBodies.anthropic, logger);
   return {

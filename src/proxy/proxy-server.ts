@@ -67,49 +67,152 @@ export interface RunningProxy {
 }
 
 /** Starts the proxy described by `config` (LLM routes, `/mcp/<name>`, admin); resolves once it is listening. */
-export async function startProxy(config: Config, options: ProxyOptions = {}): Promise<RunningProxy> {
+export async function startProxy(
+  config: Config,
+  options: ProxyOptions = {},
+): Promise<RunningProxy> {
   const logger = options.logger ?? createLogger(config.logLevel);
   if ((config.mode === 'replay' || config.mode === 'diff') && !existsSync(config.cassette)) {
-    throw new CalltapeError('STORE_IO', `${config.cassette}: no such cassette to ${config.mode}`, missingCassetteHint(config.cassette, options.recordCommand ?? 'calltape proxy --mode record (or --mode auto)'));
+    throw new CalltapeError(
+      'STORE_IO',
+      `${config.cassette}: no such cassette to ${config.mode}`,
+      missingCassetteHint(
+        config.cassette,
+        options.recordCommand ?? 'calltape proxy --mode record (or --mode auto)',
+      ),
+    );
   }
   // Mock files are checked before anything starts: a bad one is a configuration error, never a call-time surprise.
   const mcpMocks = loadAllMcpMocks(config.mocks.files, process.cwd());
   const mockState = loadMockState(config);
   // The same redaction the store applies, so keys are computed from what is stored; also keeps log lines clean.
-  const redactor = createRedactor(config.redact.headers, config.redact.bodyPatterns, config.redact.builtinPatterns);
+  const redactor = createRedactor(
+    config.redact.headers,
+    config.redact.bodyPatterns,
+    config.redact.builtinPatterns,
+  );
   // Checked before anything starts too: a non-loopback host without an admin token, a bad policies file.
   let live: LiveService;
   try {
     // The OTel SDK is loaded only when export is on: it costs every start otherwise.
-    live = createLiveService(config, logger, options.otlp && { settings: options.otlp, start: (await import('../live/proxy-spans.js')).startProxySpans }, options.adminExtension);
+    live = createLiveService(
+      config,
+      logger,
+      options.otlp && {
+        settings: options.otlp,
+        start: (await import('../live/proxy-spans.js')).startProxySpans,
+      },
+      options.adminExtension,
+    );
   } catch (error) {
     await mockState?.registry.close();
     throw error;
   }
   const stats = emptyStats();
   // The store worker opens cassettes in every mode but passthrough: it creates, migrates and re-keys them.
-  const recorder = startWorkerRecorder(config, (message) => logger.error(message), (diff) => noteDiff(stats, diff, logger), () => live.storeDropped());
-  const cassettes = new CassetteRegistry(recorder, dirname(config.cassette), logger, effectiveRules(config.match), { pinned: config.cassette, reservedPaths: [config.shadow.database], maxOpen: config.cassettes.maxOpen });
+  const recorder = startWorkerRecorder(
+    config,
+    (message) => logger.error(message),
+    (diff) => noteDiff(stats, diff, logger),
+    () => live.storeDropped(),
+  );
+  const cassettes = new CassetteRegistry(
+    recorder,
+    dirname(config.cassette),
+    logger,
+    effectiveRules(config.match),
+    {
+      pinned: config.cassette,
+      reservedPaths: [config.shadow.database],
+      maxOpen: config.cassettes.maxOpen,
+    },
+  );
   try {
     await cassettes.get(config.cassette, config.mode);
   } catch (error) {
     await recorder.close();
     await mockState?.registry.close();
     await live.close();
-    throw error instanceof CalltapeError ? new CalltapeError('STORE_IO', error.message, error.hint) : error;
+    throw error instanceof CalltapeError
+      ? new CalltapeError('STORE_IO', error.message, error.hint)
+      : error;
   }
-  const upstreams = { openai: createUpstream(config), anthropic: createUpstream(config, config.anthropicUpstream) };
+  const upstreams = {
+    openai: createUpstream(config),
+    anthropic: createUpstream(config, config.anthropicUpstream),
+  };
   const startedAt = Date.now();
-  const pipeline = new CapturePipeline({ config, logger, redactor, recorder, stats, observer: options.observer, live });
-  const passThroughs = createPassThroughs({ openai: config.upstream, anthropic: config.anthropicUpstream }, { headersMs: config.timeouts.upstreamHeadersMs, webSocketIdleMs: config.timeouts.webSocketIdleMs }, { openai: unreachableBody(openAiChatAdapter), anthropic: unreachableBody(anthropicMessagesAdapter) }, logger);
-  const cassetteFor = (route: SessionRoute): string => (route.cassette ? cassettes.pathOf(route.cassette.name) : config.cassette);
-  const mcpRoute = new McpRoute({ config, logger, redactor, pipeline, mocks: mcpMocks, noteDiff: (diff) => noteDiff(stats, diff, logger) });
-  const capturedRoute = new CapturedRoute({ config, logger, upstreams, cassettes, pipeline, mockState });
-  const websocketRoute = new WebSocketRoute({ config, logger, upstream: upstreams.openai, cassettes, pipeline, mockState });
-  const upgradeRoute = new UpgradeRoute({ mode: config.mode, allowRequestOverride: config.cassettes.allowRequestOverride, redactor, pipeline, websocketRoute, passThroughs, cassetteFor });
+  const pipeline = new CapturePipeline({
+    config,
+    logger,
+    redactor,
+    recorder,
+    stats,
+    observer: options.observer,
+    live,
+  });
+  const passThroughs = createPassThroughs(
+    { openai: config.upstream, anthropic: config.anthropicUpstream },
+    {
+      headersMs: config.timeouts.upstreamHeadersMs,
+      webSocketIdleMs: config.timeouts.webSocketIdleMs,
+    },
+    {
+      openai: unreachableBody(openAiChatAdapter),
+      anthropic: unreachableBody(anthropicMessagesAdapter),
+    },
+    logger,
+  );
+  const cassetteFor = (route: SessionRoute): string =>
+    route.cassette ? cassettes.pathOf(route.cassette.name) : config.cassette;
+  const mcpRoute = new McpRoute({
+    config,
+    logger,
+    redactor,
+    pipeline,
+    mocks: mcpMocks,
+    noteDiff: (diff) => noteDiff(stats, diff, logger),
+  });
+  const capturedRoute = new CapturedRoute({
+    config,
+    logger,
+    upstreams,
+    cassettes,
+    pipeline,
+    mockState,
+  });
+  const websocketRoute = new WebSocketRoute({
+    config,
+    logger,
+    upstream: upstreams.openai,
+    cassettes,
+    pipeline,
+    mockState,
+  });
+  const upgradeRoute = new UpgradeRoute({
+    mode: config.mode,
+    allowRequestOverride: config.cassettes.allowRequestOverride,
+    redactor,
+    pipeline,
+    websocketRoute,
+    passThroughs,
+    cassetteFor,
+  });
   /** The origin served, once listening (requests arrive only after). */
   let origin = '';
-  const router = new HttpRouter({ mode: config.mode, allowRequestOverride: config.cassettes.allowRequestOverride, logger, redactor, pipeline, capturedRoute, mcpRoute, passThroughs, admin: live, cassetteFor, origin: () => origin });
+  const router = new HttpRouter({
+    mode: config.mode,
+    allowRequestOverride: config.cassettes.allowRequestOverride,
+    logger,
+    redactor,
+    pipeline,
+    capturedRoute,
+    mcpRoute,
+    passThroughs,
+    admin: live,
+    cassetteFor,
+    origin: () => origin,
+  });
   const connections = new ConnectionTracker();
 
   const server = createGuardedServer({
@@ -132,7 +235,11 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
     await recorder.close();
     await mockState?.registry.close();
     passThroughs.close();
-    await Promise.all([upstreams.openai.pool.destroy(), upstreams.anthropic.pool.destroy(), mcpRoute.close()]);
+    await Promise.all([
+      upstreams.openai.pool.destroy(),
+      upstreams.anthropic.pool.destroy(),
+      mcpRoute.close(),
+    ]);
   };
 
   try {
@@ -168,7 +275,14 @@ export async function startProxy(config: Config, options: ProxyOptions = {}): Pr
         server.closeAllConnections();
         connections.destroyUpgraded();
         const endedAt = Date.now();
-        usage = cassettes.usage(stats.served).map(({ path, mode, servedIds }) => ({ cassette: resolve(path), mode, startedAt, endedAt, servedIds, missed: stats.missedIn.get(path) ?? 0 }));
+        usage = cassettes.usage(stats.served).map(({ path, mode, servedIds }) => ({
+          cassette: resolve(path),
+          mode,
+          startedAt,
+          endedAt,
+          servedIds,
+          missed: stats.missedIn.get(path) ?? 0,
+        }));
         await release();
       })();
       return closing;
@@ -188,7 +302,18 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 
 /** Run statistics before the first request. */
 function emptyStats(): ReplayStats {
-  return { hits: 0, misses: 0, recorded: 0, expired: 0, served: new Set(), missReasons: [], missedIn: new Map(), diffs: [], compared: 0, refused: 0 };
+  return {
+    hits: 0,
+    misses: 0,
+    recorded: 0,
+    expired: 0,
+    served: new Set(),
+    missReasons: [],
+    missedIn: new Map(),
+    diffs: [],
+    compared: 0,
+    refused: 0,
+  };
 }
 
 /** Diff mode: a live answer compared with its recording (counted; kept and logged when they differ). */
@@ -196,10 +321,13 @@ function noteDiff(stats: ReplayStats, diff: ReplayStats['diffs'][number], logger
   stats.compared++;
   if (diff.lines.length === 0) return;
   if (stats.diffs.length < maxReasons) stats.diffs.push(diff);
-  logger.info(`diff ${diff.request} vs recording ${diff.recordingId ?? ''}:\n  ${diff.lines.join('\n  ')}`);
+  logger.info(
+    `diff ${diff.request} vs recording ${diff.recordingId ?? ''}:\n  ${diff.lines.join('\n  ')}`,
+  );
 }
 
 /** A pass-through failure's body in a wire's error shape. */
 function unreachableBody(adapter: ProviderAdapter): (message: string) => string {
-  return (message) => JSON.stringify(adapter.errorBody(new CalltapeError('UPSTREAM_UNREACHABLE', message)));
+  return (message) =>
+    JSON.stringify(adapter.errorBody(new CalltapeError('UPSTREAM_UNREACHABLE', message)));
 }

@@ -23,7 +23,10 @@ export function readRequestBody(request: IncomingMessage, limit: number): Promis
     };
     const onEnd = (): void => {
       cleanup();
-      resolve({ kind: 'ok', body: parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts, size) });
+      resolve({
+        kind: 'ok',
+        body: parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts, size),
+      });
     };
     const onClose = (): void => {
       cleanup();

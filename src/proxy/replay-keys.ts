@@ -1,5 +1,12 @@
 import type { IncomingMessage } from 'node:http';
-import { effectiveRules, keyOf, keyProfile, OrdinalCounter, parseBody, type MatchKey } from '../cassette/match-key.js';
+import {
+  effectiveRules,
+  keyOf,
+  keyProfile,
+  OrdinalCounter,
+  parseBody,
+  type MatchKey,
+} from '../cassette/match-key.js';
 import type { Redactor } from '../cassette/redact.js';
 import type { MatchConfig } from '../config/config.js';
 
@@ -14,16 +21,41 @@ export class ReplayKeys {
   /** One count per cassette. */
   private readonly ordinals = new Map<string, OrdinalCounter>();
 
-  constructor(match: MatchConfig, private readonly redactor: Redactor) {
+  constructor(
+    match: MatchConfig,
+    private readonly redactor: Redactor,
+  ) {
     this.rules = effectiveRules(match);
     this.profile = keyProfile(this.rules);
   }
 
-  keyFor(method: string, path: string, headers: IncomingMessage['headers'], bodyText: string, cassette: string, session: string | undefined): { match: MatchKey; canonical: ReturnType<typeof keyOf>['canonical'] } {
-    const keyed = keyOf(method, this.redactor.path(path), headers, parseBody(this.redactor.text(bodyText)), this.rules);
+  keyFor(
+    method: string,
+    path: string,
+    headers: IncomingMessage['headers'],
+    bodyText: string,
+    cassette: string,
+    session: string | undefined,
+  ): { match: MatchKey; canonical: ReturnType<typeof keyOf>['canonical'] } {
+    const keyed = keyOf(
+      method,
+      this.redactor.path(path),
+      headers,
+      parseBody(this.redactor.text(bodyText)),
+      this.rules,
+    );
     const scope = session ?? '';
     let counter = this.ordinals.get(cassette);
     if (!counter) this.ordinals.set(cassette, (counter = new OrdinalCounter()));
-    return { match: { key: keyed.key, profile: this.profile, canonical: keyed.text, ordinal: counter.next(scope, keyed.key), scope }, canonical: keyed.canonical };
+    return {
+      match: {
+        key: keyed.key,
+        profile: this.profile,
+        canonical: keyed.text,
+        ordinal: counter.next(scope, keyed.key),
+        scope,
+      },
+      canonical: keyed.canonical,
+    };
   }
 }

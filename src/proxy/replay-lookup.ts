@@ -50,7 +50,11 @@ export function formatAge(ms: number): string {
   return hours >= 48 ? `${Math.floor(hours / 24)} days` : `${Math.floor(hours)} hours`;
 }
 
-export function findRecording(reader: CassetteReader, match: MatchKey, onExhausted: 'error' | 'repeat-last'): Recording | undefined {
+export function findRecording(
+  reader: CassetteReader,
+  match: MatchKey,
+  onExhausted: 'error' | 'repeat-last',
+): Recording | undefined {
   const exact = reader.find(match.key, match.ordinal, match.scope);
   if (exact || onExhausted === 'error') return exact;
   const last = reader.lastOrdinal(match.key);
@@ -58,20 +62,37 @@ export function findRecording(reader: CassetteReader, match: MatchKey, onExhaust
 }
 
 /** How a miss says to record what is missing; commands that know how the user records replace it with their own words. */
-export const recordHint = 'Record it again in record mode, or in auto mode to record only what is missing.';
+export const recordHint =
+  'Record it again in record mode, or in auto mode to record only what is missing.';
 
-export function describeMiss(reader: CassetteReader, keyed: { match: MatchKey; canonical: Parameters<CassetteReader['nearest']>[0] }, cassette: string, method: string, path: string): CalltapeError {
+export function describeMiss(
+  reader: CassetteReader,
+  keyed: { match: MatchKey; canonical: Parameters<CassetteReader['nearest']>[0] },
+  cassette: string,
+  method: string,
+  path: string,
+): CalltapeError {
   const recorded = reader.lastOrdinal(keyed.match.key);
   const scope = keyed.match.scope ? `session "${keyed.match.scope}"` : 'this run';
   if (recorded !== undefined) {
-    return new CalltapeError('CASSETTE_MISS', `calltape: cassette ${cassette}: ${method} ${path} was recorded ${recorded + 1} time(s); this is request ${keyed.match.ordinal + 1} of it in ${scope}. Re-record, or set match.onExhausted to "repeat-last".`);
+    return new CalltapeError(
+      'CASSETTE_MISS',
+      `calltape: cassette ${cassette}: ${method} ${path} was recorded ${recorded + 1} time(s); this is request ${keyed.match.ordinal + 1} of it in ${scope}. Re-record, or set match.onExhausted to "repeat-last".`,
+    );
   }
   const nearest = reader.nearest(keyed.canonical);
-  const detail = nearest ? `; the nearest recording (${nearest.id}) differs at ${nearest.mismatch.field}:\n  ${nearest.mismatch.lines.join('\n  ')}` : '; the cassette has no recording of this kind';
-  return new CalltapeError('CASSETTE_MISS', `calltape: cassette ${cassette} has no recording for ${method} ${path}${detail}\n${recordHint}`);
+  const detail = nearest
+    ? `; the nearest recording (${nearest.id}) differs at ${nearest.mismatch.field}:\n  ${nearest.mismatch.lines.join('\n  ')}`
+    : '; the cassette has no recording of this kind';
+  return new CalltapeError(
+    'CASSETTE_MISS',
+    `calltape: cassette ${cassette} has no recording for ${method} ${path}${detail}\n${recordHint}`,
+  );
 }
 
-export function withoutSessionHeader(headers: IncomingMessage['headers']): IncomingMessage['headers'] {
+export function withoutSessionHeader(
+  headers: IncomingMessage['headers'],
+): IncomingMessage['headers'] {
   if (headers[sessionHeader] === undefined) return headers;
   const { [sessionHeader]: _session, ...rest } = headers;
   return rest;
@@ -94,5 +115,14 @@ export function upstreamOfRecording(recording: Recording): CapturedRound['upstre
     chunks.push(body.subarray(start));
     chunkTimes.push(chunkTimes.at(-1) ?? 0);
   }
-  return { status: recording.httpStatus, headers: recording.headers, chunks, chunkTimes, firstByteMs: chunkTimes[0], totalMs: chunkTimes.at(-1) ?? 0, ending: (recording.ending ?? 'finished') as ResponseEnding, errorMessage: recording.error ?? undefined };
+  return {
+    status: recording.httpStatus,
+    headers: recording.headers,
+    chunks,
+    chunkTimes,
+    firstByteMs: chunkTimes[0],
+    totalMs: chunkTimes.at(-1) ?? 0,
+    ending: (recording.ending ?? 'finished') as ResponseEnding,
+    errorMessage: recording.error ?? undefined,
+  };
 }

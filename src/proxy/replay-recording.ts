@@ -6,7 +6,13 @@ import type { ProviderAdapter } from '../providers/provider-adapter.js';
 import { parseBody } from '../cassette/match-key.js';
 
 /** Recorded headers that describe the original connection, not the response; never replayed. */
-const connectionHeaders = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'date']);
+const connectionHeaders = new Set([
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'date',
+]);
 
 /** How replayed chunks are paced: `none`, `exact` or `scaled:F`, as a factor on recorded times (0 = no waiting). */
 export function timingFactor(timing: string): number {
@@ -19,10 +25,15 @@ export function timingFactor(timing: string): number {
  * Re-emits a recorded response: status, headers and the body in its recorded chunks, byte for
  * byte, optionally at the recorded pace; a stream that was cut when recorded is cut again.
  */
-export function replayRecording(recording: Recording, response: ServerResponse, factor: number): void {
+export function replayRecording(
+  recording: Recording,
+  response: ServerResponse,
+  factor: number,
+): void {
   const body = recording.body ?? Buffer.alloc(0);
   const headers: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(recording.headers ?? {})) if (!connectionHeaders.has(name)) headers[name] = value;
+  for (const [name, value] of Object.entries(recording.headers ?? {}))
+    if (!connectionHeaders.has(name)) headers[name] = value;
   const streaming = String(headers['content-type'] ?? '').includes('text/event-stream');
   if (!streaming) headers['content-length'] = String(body.length);
   headers['x-calltape-replay'] = recording.id;
@@ -35,7 +46,8 @@ export function replayRecording(recording: Recording, response: ServerResponse, 
     if (end > start) pieces.push({ bytes: body.subarray(start, end), atMs });
     start = Math.max(start, end);
   }
-  if (start < body.length) pieces.push({ bytes: body.subarray(start), atMs: pieces.at(-1)?.atMs ?? 0 });
+  if (start < body.length)
+    pieces.push({ bytes: body.subarray(start), atMs: pieces.at(-1)?.atMs ?? 0 });
   const cut = recording.ending === 'upstream-failed' || recording.ending === 'client-aborted';
   const began = performance.now();
 
@@ -64,14 +76,29 @@ export function replayRecording(recording: Recording, response: ServerResponse, 
  * re-emitted as a stream, or a finished stream as JSON. Unchanged when the forms agree, and for
  * answers that are not a finished success (errors and cut streams replay as recorded).
  */
-export function inRequestedForm(recording: Recording, adapter: ProviderAdapter, requestText: string): Recording {
+export function inRequestedForm(
+  recording: Recording,
+  adapter: ProviderAdapter,
+  requestText: string,
+): Recording {
   const wanted = adapter.requestedForm(parseBody(requestText));
-  const recordedStream = headerText(recording.headers, 'content-type')?.includes('text/event-stream') ?? false;
-  if (recordedStream === wanted.stream || recording.status !== 'complete' || !recording.body) return recording;
+  const recordedStream =
+    headerText(recording.headers, 'content-type')?.includes('text/event-stream') ?? false;
+  if (recordedStream === wanted.stream || recording.status !== 'complete' || !recording.body)
+    return recording;
   const decoded = decodeContent(recording.body, headerText(recording.headers, 'content-encoding'));
   const converted = adapter.convertBody(new TextDecoder().decode(decoded.bytes), wanted);
   if (!converted || decoded.error) return recording;
   const body = Buffer.from(converted.body, 'utf8');
-  const { 'content-encoding': _encoding, 'content-type': _type, ...headers } = recording.headers ?? {};
-  return { ...recording, headers: { ...headers, 'content-type': converted.contentType }, body, chunks: [[body.length, recording.chunks.at(-1)?.[1] ?? 0]] };
+  const {
+    'content-encoding': _encoding,
+    'content-type': _type,
+    ...headers
+  } = recording.headers ?? {};
+  return {
+    ...recording,
+    headers: { ...headers, 'content-type': converted.contentType },
+    body,
+    chunks: [[body.length, recording.chunks.at(-1)?.[1] ?? 0]],
+  };
 }

@@ -26,13 +26,20 @@ const withoutVersion = new Set(['/chat/completions', '/responses', '/embeddings'
  * either base URL matches the other. Pure.
  */
 export function routePath(method: string, path: string): RoutedPath {
-  if (method === 'POST' && path === '/messages') return { path: '/v1/messages', nearMiss: undefined };
+  if (method === 'POST' && path === '/messages')
+    return { path: '/v1/messages', nearMiss: undefined };
   if (withoutVersion.has(path)) return { path, nearMiss: openAi };
-  if (path.startsWith('/v1/v1/')) return { path, nearMiss: path === '/v1/v1/messages' ? anthropic : openAi };
+  if (path.startsWith('/v1/v1/'))
+    return { path, nearMiss: path === '/v1/v1/messages' ? anthropic : openAi };
   return { path, nearMiss: undefined };
 }
 
 /** What to tell the user about a near miss: the base URL to set, with the proxy's origin. */
-export function nearMissHint(nearMiss: NearMiss, method: string, path: string, origin: string): string {
+export function nearMissHint(
+  nearMiss: NearMiss,
+  method: string,
+  path: string,
+  origin: string,
+): string {
   return `calltape: ${method} ${path} is not one of calltape's routes (/v1/chat/completions, /v1/responses, /v1/messages): the agent's base URL looks off by a /v1; set ${nearMiss.variable}=${origin}${nearMiss.suffix}`;
 }

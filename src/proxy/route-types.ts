@@ -34,6 +34,7 @@ export interface Where {
 
 /** The model a request body asks for (`model` at the top level on every wire), for metric labels. */
 export function requestedModel(body: unknown): string | undefined {
-  const model = body !== null && typeof body === 'object' ? (body as { model?: unknown }).model : undefined;
+  const model =
+    body !== null && typeof body === 'object' ? (body as { model?: unknown }).model : undefined;
   return typeof model === 'string' ? model : undefined;
 }

@@ -3,7 +3,12 @@ import type { CalltapeError } from '../errors.js';
 import type { ProviderAdapter } from '../providers/provider-adapter.js';
 
 /** Answers with an error in the provider's own envelope, so the agent's SDK raises a typed error. */
-export function sendError(response: ServerResponse, adapter: ProviderAdapter, error: CalltapeError, closeConnection = false): void {
+export function sendError(
+  response: ServerResponse,
+  adapter: ProviderAdapter,
+  error: CalltapeError,
+  closeConnection = false,
+): void {
   if (response.headersSent) {
     response.destroy();
     return;

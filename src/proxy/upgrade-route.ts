@@ -38,11 +38,27 @@ export class UpgradeRoute {
     const refusal = routeRefusal(route, this.options.allowRequestOverride);
     if (refusal) return refuse(socket, new CalltapeError('INVALID_REQUEST', refusal));
     const mode = route.cassette?.mode ?? this.options.mode;
-    if (!route.path.startsWith('/v1/')) return refuse(socket, new CalltapeError('INVALID_REQUEST', `calltape: WebSocket upgrades are relayed under /v1/ only; ${redactor.path(route.path)} is not`));
-    const where = { sessionId: route.sessionId, path: route.path + route.query, cassette: this.options.cassetteFor(route), mode };
-    if (/\/responses$/.test(route.path)) return this.options.websocketRoute.handle(request, socket, head, where);
+    if (!route.path.startsWith('/v1/'))
+      return refuse(
+        socket,
+        new CalltapeError(
+          'INVALID_REQUEST',
+          `calltape: WebSocket upgrades are relayed under /v1/ only; ${redactor.path(route.path)} is not`,
+        ),
+      );
+    const where = {
+      sessionId: route.sessionId,
+      path: route.path + route.query,
+      cassette: this.options.cassetteFor(route),
+      mode,
+    };
+    if (/\/responses$/.test(route.path))
+      return this.options.websocketRoute.handle(request, socket, head, where);
     if (mode === 'replay') {
-      const miss = new CalltapeError('CASSETTE_MISS', `calltape: replay cannot answer a WebSocket upgrade to ${redactor.path(route.path)}: only /v1/responses WebSocket traffic is recorded`);
+      const miss = new CalltapeError(
+        'CASSETTE_MISS',
+        `calltape: replay cannot answer a WebSocket upgrade to ${redactor.path(route.path)}: only /v1/responses WebSocket traffic is recorded`,
+      );
       this.options.pipeline.missed(where, miss);
       return refuse(socket, miss);
     }
@@ -56,5 +72,7 @@ export class UpgradeRoute {
 function refuse(socket: Duplex, error: CalltapeError): void {
   const body = JSON.stringify(openAiChatAdapter.errorBody(error));
   const reason = error.status === 404 ? 'Not Found' : 'Bad Request';
-  socket.end(`HTTP/1.1 ${error.status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${error.status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }

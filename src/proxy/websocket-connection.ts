@@ -11,7 +11,14 @@ import type { Where } from './route-types.js';
 import { timeOrderedId } from '../cassette/time-ordered-id.js';
 import type { CalltapeError } from '../errors.js';
 import { CaptureBudget, heldAnswerTooLarge } from './guard/capture-budget.js';
-import { endsRound, frameEvent, frameModel, frameType, storedFrames, validCode } from './websocket-frames.js';
+import {
+  endsRound,
+  frameEvent,
+  frameModel,
+  frameType,
+  storedFrames,
+  validCode,
+} from './websocket-frames.js';
 import { websocketErrorFrame } from './websocket-error-frame.js';
 
 export interface WebSocketConnectionOptions {
@@ -61,7 +68,8 @@ export class WebSocketConnection {
     const { client } = options;
     client.on('close', (code, reason) => {
       if (this.round) this.endRound('client-aborted');
-      if (this.upstream && this.upstream.readyState !== WebSocket.CLOSED) this.upstream.close(validCode(code), reason);
+      if (this.upstream && this.upstream.readyState !== WebSocket.CLOSED)
+        this.upstream.close(validCode(code), reason);
     });
     client.on('error', () => this.upstream?.terminate());
   }
@@ -72,10 +80,15 @@ export class WebSocketConnection {
     if (text !== undefined && frameType(text) === 'response.create') {
       if (this.round) this.endRound('upstream-failed');
       const decision = this.decide(text);
-      if (decision.kind === 'miss') return this.options.client.send(websocketErrorFrame(this.options.adapter, decision.error));
+      if (decision.kind === 'miss')
+        return this.options.client.send(websocketErrorFrame(this.options.adapter, decision.error));
       if (decision.kind === 'hit') {
         for (const frame of storedFrames(decision.recording.body)) this.options.client.send(frame);
-        return this.options.pipeline.finishRound({ ...this.finished(Buffer.from(text), timeOrderedId(), Date.now()), upstream: upstreamOfRecording(decision.recording), source: 'recording' });
+        return this.options.pipeline.finishRound({
+          ...this.finished(Buffer.from(text), timeOrderedId(), Date.now()),
+          upstream: upstreamOfRecording(decision.recording),
+          source: 'recording',
+        });
       }
       this.round = this.openRound(text, decision.match);
     }
@@ -91,7 +104,11 @@ export class WebSocketConnection {
     let finish: (mocks: FinishedRound['mocks']) => void;
     if (decision.kind === 'hit') {
       frames = storedFrames(decision.recording.body);
-      const round = { ...this.finished(Buffer.from(frame), timeOrderedId(), Date.now()), upstream: upstreamOfRecording(decision.recording), source: 'recording' as const };
+      const round = {
+        ...this.finished(Buffer.from(frame), timeOrderedId(), Date.now()),
+        upstream: upstreamOfRecording(decision.recording),
+        source: 'recording' as const,
+      };
       finish = (mocks) => this.options.pipeline.finishRound({ ...round, mocks });
     } else {
       const open = this.openRound(frame, decision.match);
@@ -110,8 +127,20 @@ export class WebSocketConnection {
       finish = (mocks) => this.finish(open, 'finished', mocks);
     }
     const sse = frames.map(frameEvent).join('');
-    const parsed = this.options.adapter.parseResponse({ httpStatus: 200, contentType: 'text/event-stream', body: [Buffer.from(sse)], ending: 'finished' });
-    return { status: 200, body: sse, response: parsed.response, complete: parsed.status === 'complete', frames, record: (outcome) => finish(loopMocks(outcome, undefined)) };
+    const parsed = this.options.adapter.parseResponse({
+      httpStatus: 200,
+      contentType: 'text/event-stream',
+      body: [Buffer.from(sse)],
+      ending: 'finished',
+    });
+    return {
+      status: 200,
+      body: sse,
+      response: parsed.response,
+      complete: parsed.status === 'complete',
+      frames,
+      record: (outcome) => finish(loopMocks(outcome, undefined)),
+    };
   }
 
   /**
@@ -124,7 +153,10 @@ export class WebSocketConnection {
     const upstream = this.upstream;
     this.upstream = undefined;
     this.pending.length = 0;
-    upstream?.removeAllListeners().on('error', () => undefined).terminate();
+    upstream
+      ?.removeAllListeners()
+      .on('error', () => undefined)
+      .terminate();
     const error = heldAnswerTooLarge('limits.maxResponseBytes', this.options.maxCaptureBytes);
     this.finish(round, 'upstream-failed', undefined, error);
     return error;
@@ -132,11 +164,30 @@ export class WebSocketConnection {
 
   private decide(text: string): ReturnType<CapturePipeline['decide']> {
     const { adapter, where, headers, pipeline } = this.options;
-    return pipeline.decide({ adapter, where, method: 'POST', headers, text, label: `${pipeline.redactedPath(where.path)} (WebSocket)` }, this.options.reader);
+    return pipeline.decide(
+      {
+        adapter,
+        where,
+        method: 'POST',
+        headers,
+        text,
+        label: `${pipeline.redactedPath(where.path)} (WebSocket)`,
+      },
+      this.options.reader,
+    );
   }
 
   private openRound(text: string, match: MatchKey | undefined): OpenRound {
-    return { id: timeOrderedId(), body: Buffer.from(text), startedAt: Date.now(), startedPerf: performance.now(), match, frames: [], times: [], budget: new CaptureBudget(this.options.maxCaptureBytes) };
+    return {
+      id: timeOrderedId(),
+      body: Buffer.from(text),
+      startedAt: Date.now(),
+      startedPerf: performance.now(),
+      match,
+      frames: [],
+      times: [],
+      budget: new CaptureBudget(this.options.maxCaptureBytes),
+    };
   }
 
   private send(data: RawData, binary: boolean): void {
@@ -162,7 +213,9 @@ export class WebSocketConnection {
     });
     upstream.on('close', (code, reason) => client.close(validCode(code), reason));
     upstream.on('error', (error) => {
-      logger.error(`calltape: the upstream WebSocket for ${this.options.pipeline.redactedPath(this.options.where.path)} failed: ${error.message}`);
+      logger.error(
+        `calltape: the upstream WebSocket for ${this.options.pipeline.redactedPath(this.options.where.path)} failed: ${error.message}`,
+      );
       client.close(1011, 'upstream failed');
     });
     return upstream;
@@ -181,14 +234,43 @@ export class WebSocketConnection {
     if (done) this.finish(done, ending, undefined);
   }
 
-  private finish(round: OpenRound, ending: ResponseEnding, mocks: FinishedRound['mocks'], proxyError?: CalltapeError): void {
-    const upstream = { status: 200, headers: { 'content-type': 'text/event-stream', 'x-calltape-transport': 'websocket' }, chunks: round.frames, chunkTimes: round.times, firstByteMs: round.times[0], totalMs: round.times.at(-1) ?? 0, ending, errorMessage: undefined, truncated: proxyError?.message ?? round.budget.truncated };
-    this.options.pipeline.finishRound({ ...this.finished(round.body, round.id, round.startedAt), upstream, match: round.match, proxyError, ...(mocks ? { mocks } : {}) });
+  private finish(
+    round: OpenRound,
+    ending: ResponseEnding,
+    mocks: FinishedRound['mocks'],
+    proxyError?: CalltapeError,
+  ): void {
+    const upstream = {
+      status: 200,
+      headers: { 'content-type': 'text/event-stream', 'x-calltape-transport': 'websocket' },
+      chunks: round.frames,
+      chunkTimes: round.times,
+      firstByteMs: round.times[0],
+      totalMs: round.times.at(-1) ?? 0,
+      ending,
+      errorMessage: undefined,
+      truncated: proxyError?.message ?? round.budget.truncated,
+    };
+    this.options.pipeline.finishRound({
+      ...this.finished(round.body, round.id, round.startedAt),
+      upstream,
+      match: round.match,
+      proxyError,
+      ...(mocks ? { mocks } : {}),
+    });
   }
 
   /** A round of this connection as the pipeline's sinks take it. */
   private finished(body: Buffer, id: string, startedAt: number): FinishedRound {
     const { adapter, where, headers } = this.options;
-    return { adapter, where, request: { id, method: 'POST', headers, body, startedAt }, upstream: undefined, match: undefined, source: 'upstream', model: frameModel(body) };
+    return {
+      adapter,
+      where,
+      request: { id, method: 'POST', headers, body, startedAt },
+      upstream: undefined,
+      match: undefined,
+      source: 'upstream',
+      model: frameModel(body),
+    };
   }
 }

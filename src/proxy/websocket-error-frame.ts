@@ -9,6 +9,7 @@ import type { JsonValue } from '../trace/trace.js';
  */
 export function websocketErrorFrame(adapter: ProviderAdapter, error: CalltapeError): string {
   const body = adapter.errorBody(error);
-  const envelope: Record<string, JsonValue> = body !== null && typeof body === 'object' && !Array.isArray(body) ? body : { error: body };
+  const envelope: Record<string, JsonValue> =
+    body !== null && typeof body === 'object' && !Array.isArray(body) ? body : { error: body };
   return JSON.stringify({ type: 'error', status: error.status, ...envelope });
 }

@@ -27,7 +27,10 @@ export interface WebSocketMockTurnOptions {
  * the agent gets only the final turn's frames (rewritten without the mocked calls when the turn
  * mixes them with its own), or an error frame.
  */
-export async function answerTurnWithMocks(frame: string, options: WebSocketMockTurnOptions): Promise<void> {
+export async function answerTurnWithMocks(
+  frame: string,
+  options: WebSocketMockTurnOptions,
+): Promise<void> {
   const { client, adapter, config, mockState } = options;
   const agentBody = parseJson(frame);
   if (!agentBody.ok) return;
@@ -42,12 +45,21 @@ export async function answerTurnWithMocks(frame: string, options: WebSocketMockT
     allowTools: new Set(config.mocks.allowTools),
     form: { stream: true, includeUsage: false },
     roundTrip: (body) => options.connection.loopRound(JSON.stringify(body)),
-  }).catch((error: unknown) => ({ kind: 'error' as const, error: error instanceof CalltapeError ? error : new CalltapeError('UPSTREAM_UNREACHABLE', (error as Error).message) }));
+  }).catch((error: unknown) => ({
+    kind: 'error' as const,
+    error:
+      error instanceof CalltapeError
+        ? error
+        : new CalltapeError('UPSTREAM_UNREACHABLE', (error as Error).message),
+  }));
   if (outcome.kind === 'error') {
     if (outcome.error.code === 'STRICT_TOOLS') options.pipeline.refused(outcome.error);
     client.send(websocketErrorFrame(adapter, outcome.error));
     return;
   }
-  const visible = outcome.body === undefined ? (outcome.round as WebSocketLoopRound).frames : storedFrames(Buffer.from(outcome.body));
+  const visible =
+    outcome.body === undefined
+      ? (outcome.round as WebSocketLoopRound).frames
+      : storedFrames(Buffer.from(outcome.body));
   for (const text of visible) client.send(text);
 }

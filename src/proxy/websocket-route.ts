@@ -18,7 +18,13 @@ import { websocketErrorFrame } from './websocket-error-frame.js';
 import { answerTurnWithMocks } from './websocket-mock-turn.js';
 
 /** The handshake is the ws library's to make; everything else the agent sent goes upstream. */
-const handshake = new Set(['sec-websocket-key', 'sec-websocket-version', 'sec-websocket-extensions', 'upgrade', 'connection']);
+const handshake = new Set([
+  'sec-websocket-key',
+  'sec-websocket-version',
+  'sec-websocket-extensions',
+  'upgrade',
+  'connection',
+]);
 
 export interface WebSocketRouteOptions {
   readonly config: Config;
@@ -53,19 +59,50 @@ export class WebSocketRoute {
   private async accept(client: WebSocket, request: IncomingMessage, where: Where): Promise<void> {
     const { mockState, config, pipeline } = this.options;
     const mocks = mockState ? selectMocks(mockState, request.headers) : undefined;
-    if (mocks instanceof CalltapeError) return this.refuse(client, mocks, 1008, 'bad x-calltape-mocks');
+    if (mocks instanceof CalltapeError)
+      return this.refuse(client, mocks, 1008, 'bad x-calltape-mocks');
     const cassette = await this.options.cassettes.open(where.cassette, where.mode);
     // Nothing can be answered (and in replay nothing may go to the network): say why and hang up.
-    if (cassette instanceof CalltapeError) return this.refuse(client, cassette, 1011, 'cassette unavailable');
-    const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => name !== sessionHeader));
-    const connection = new WebSocketConnection({ client, adapter: this.adapter, where, headers, reader: cassette.reader, pipeline, logger: this.options.logger, maxCaptureBytes: this.options.config.limits.maxResponseBytes, connectUpstream: () => this.connectUpstream(request, where) });
+    if (cassette instanceof CalltapeError)
+      return this.refuse(client, cassette, 1011, 'cassette unavailable');
+    const headers = Object.fromEntries(
+      Object.entries(request.headers).filter(([name]) => name !== sessionHeader),
+    );
+    const connection = new WebSocketConnection({
+      client,
+      adapter: this.adapter,
+      where,
+      headers,
+      reader: cassette.reader,
+      pipeline,
+      logger: this.options.logger,
+      maxCaptureBytes: this.options.config.limits.maxResponseBytes,
+      connectUpstream: () => this.connectUpstream(request, where),
+    });
     const wire = this.adapter.toolLoop;
     let turns = Promise.resolve();
     client.on('message', (data, binary) => {
       const text = binary ? undefined : data.toString();
-      if (text === undefined || frameType(text) !== 'response.create' || !mocks || mocks.size === 0 || !mockState || !wire) return connection.relay(data, binary);
+      if (
+        text === undefined ||
+        frameType(text) !== 'response.create' ||
+        !mocks ||
+        mocks.size === 0 ||
+        !mockState ||
+        !wire
+      )
+        return connection.relay(data, binary);
       // Turns under mocks are answered one after another, as the agent sent them.
-      const options = { client, connection, adapter: { ...this.adapter, toolLoop: wire }, mocks, mockState, config, pipeline, session: where.sessionId ?? '' };
+      const options = {
+        client,
+        connection,
+        adapter: { ...this.adapter, toolLoop: wire },
+        mocks,
+        mockState,
+        config,
+        pipeline,
+        session: where.sessionId ?? '',
+      };
       turns = turns.then(() => answerTurnWithMocks(text, options));
     });
   }
@@ -78,7 +115,11 @@ export class WebSocketRoute {
   private connectUpstream(request: IncomingMessage, where: Where): WebSocket {
     const { upstream } = this.options;
     const target = `${upstream.origin.replace(/^http/, 'ws')}${upstream.pathPrefix}${where.path}`;
-    const outgoing = Object.fromEntries(Object.entries(upstreamRequestHeaders(request.headers)).filter(([name]) => !handshake.has(name)));
+    const outgoing = Object.fromEntries(
+      Object.entries(upstreamRequestHeaders(request.headers)).filter(
+        ([name]) => !handshake.has(name),
+      ),
+    );
     return new WebSocket(target, { headers: outgoing, perMessageDeflate: false });
   }
 }

@@ -18,27 +18,50 @@ export interface RaterState {
 }
 
 /** What the shell must do after a key: store a rating, or nothing. */
-export type RaterEffect = { readonly kind: 'rate'; readonly rating: Rating } | { readonly kind: 'none' };
+export type RaterEffect =
+  { readonly kind: 'rate'; readonly rating: Rating } | { readonly kind: 'none' };
 
 /** Starts at the first run not yet rated: a session resumes where the last one stopped. */
-export function startRater(runs: readonly string[], ratings: ReadonlyMap<string, Rating>): RaterState {
+export function startRater(
+  runs: readonly string[],
+  ratings: ReadonlyMap<string, Rating>,
+): RaterState {
   const first = runs.findIndex((run) => !ratings.has(run));
-  return { runs, position: first === -1 ? runs.length : first, ratings, typing: undefined, note: undefined, done: first === -1 };
+  return {
+    runs,
+    position: first === -1 ? runs.length : first,
+    ratings,
+    typing: undefined,
+    note: undefined,
+    done: first === -1,
+  };
 }
 
 /**
  * One key press. `p` pass, `f` fail, `s` skip, `n` note (type, Enter to keep, Esc to drop),
  * `b` back, `q` quit. Pass and fail move on to the next unrated run.
  */
-export function pressKey(state: RaterState, key: string, context: { readonly now: () => string; readonly rater?: string }): { state: RaterState; effect: RaterEffect } {
+export function pressKey(
+  state: RaterState,
+  key: string,
+  context: { readonly now: () => string; readonly rater?: string },
+): { state: RaterState; effect: RaterEffect } {
   const none = { kind: 'none' } as const;
   if (state.typing !== undefined) {
-    if (key === '\r' || key === '\n') return { state: { ...state, typing: undefined, note: state.typing.trim() || undefined }, effect: none };
+    if (key === '\r' || key === '\n')
+      return {
+        state: { ...state, typing: undefined, note: state.typing.trim() || undefined },
+        effect: none,
+      };
     if (key === '\u001b') return { state: { ...state, typing: undefined }, effect: none };
-    if (key === '\u007f' || key === '\b') return { state: { ...state, typing: state.typing.slice(0, -1) }, effect: none };
+    if (key === '\u007f' || key === '\b')
+      return { state: { ...state, typing: state.typing.slice(0, -1) }, effect: none };
     if (key === '\u0003') return { state: { ...state, done: true }, effect: none };
     // A paste arrives as one chunk: keep its printable characters.
-    return { state: { ...state, typing: state.typing + key.replace(controlCharacters, '') }, effect: none };
+    return {
+      state: { ...state, typing: state.typing + key.replace(controlCharacters, '') },
+      effect: none,
+    };
   }
   const run = state.runs[state.position];
   switch (key) {
@@ -47,16 +70,35 @@ export function pressKey(state: RaterState, key: string, context: { readonly now
       if (run === undefined) return { state, effect: none };
       const value: RatingValue = key === 'p' ? 'pass' : 'fail';
       const note = state.note ?? state.ratings.get(run)?.note;
-      const rating: Rating = { run, rating: value, ...(note !== undefined ? { note } : {}), ...(context.rater !== undefined ? { rater: context.rater } : {}), at: context.now() };
+      const rating: Rating = {
+        run,
+        rating: value,
+        ...(note !== undefined ? { note } : {}),
+        ...(context.rater !== undefined ? { rater: context.rater } : {}),
+        at: context.now(),
+      };
       const ratings = new Map(state.ratings).set(run, rating);
-      return { state: advance({ ...state, ratings, note: undefined }), effect: { kind: 'rate', rating } };
+      return {
+        state: advance({ ...state, ratings, note: undefined }),
+        effect: { kind: 'rate', rating },
+      };
     }
     case 's':
       return { state: advance({ ...state, note: undefined }), effect: none };
     case 'b':
-      return { state: { ...state, position: Math.max(0, state.position - 1), note: undefined, done: false }, effect: none };
+      return {
+        state: {
+          ...state,
+          position: Math.max(0, state.position - 1),
+          note: undefined,
+          done: false,
+        },
+        effect: none,
+      };
     case 'n':
-      return run === undefined ? { state, effect: none } : { state: { ...state, typing: '' }, effect: none };
+      return run === undefined
+        ? { state, effect: none }
+        : { state: { ...state, typing: '' }, effect: none };
     case 'q':
     case '\u0003':
       return { state: { ...state, done: true }, effect: none };
@@ -66,10 +108,18 @@ export function pressKey(state: RaterState, key: string, context: { readonly now
 }
 
 /** Rated / total and the pass share, for the status line. */
-export function progressOf(state: RaterState): { readonly rated: number; readonly total: number; readonly passShare: number } {
+export function progressOf(state: RaterState): {
+  readonly rated: number;
+  readonly total: number;
+  readonly passShare: number;
+} {
   const rated = state.runs.filter((run) => state.ratings.has(run));
   const passed = rated.filter((run) => state.ratings.get(run)?.rating === 'pass').length;
-  return { rated: rated.length, total: state.runs.length, passShare: rated.length === 0 ? 0 : passed / rated.length };
+  return {
+    rated: rated.length,
+    total: state.runs.length,
+    passShare: rated.length === 0 ? 0 : passed / rated.length,
+  };
 }
 
 /**

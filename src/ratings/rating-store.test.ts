@@ -17,7 +17,9 @@ const rating = fc.record(
     rating: fc.constantFrom('pass' as const, 'fail' as const),
     note: fc.string(),
     rater: fc.string({ minLength: 1 }),
-    at: fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((date) => date.toISOString()),
+    at: fc
+      .date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true })
+      .map((date) => date.toISOString()),
   },
   { requiredKeys: ['run', 'rating', 'at'] },
 );
@@ -28,11 +30,18 @@ describe('RatingStore', () => {
     const path = join(folder, 'store.sqlite');
     const store = new RatingStore(path);
     store.put('golden', { run: 'a#1', rating: 'pass', at: '2026-12-01T00:00:00.000Z' });
-    store.put('golden', { run: 'a#1', rating: 'fail', note: 'missed the memo', at: '2026-12-01T00:01:00.000Z' });
+    store.put('golden', {
+      run: 'a#1',
+      rating: 'fail',
+      note: 'missed the memo',
+      at: '2026-12-01T00:01:00.000Z',
+    });
     store.put('other', { run: 'a#2', rating: 'pass', rater: 'bo', at: '2026-12-01T00:02:00.000Z' });
     store.close();
     const again = new RatingStore(path, { readonly: true });
-    expect(again.list('golden')).toEqual([{ run: 'a#1', rating: 'fail', note: 'missed the memo', at: '2026-12-01T00:01:00.000Z' }]);
+    expect(again.list('golden')).toEqual([
+      { run: 'a#1', rating: 'fail', note: 'missed the memo', at: '2026-12-01T00:01:00.000Z' },
+    ]);
     expect(again.sets()).toEqual(['golden', 'other']);
     again.close();
     const db = new Database(path, { readonly: true });
@@ -52,7 +61,12 @@ describe('RatingStore', () => {
   it('an import is all or nothing: a bad rating leaves the earlier ones untouched', () => {
     const store = new RatingStore(join(folder, 'atomic.sqlite'));
     store.put('golden', { run: 'a#1', rating: 'pass', at: 'x' });
-    expect(() => store.putAll('golden', [{ run: 'a#1', rating: 'fail', at: 'y' }, { run: 'a#2', rating: 'maybe' as 'pass', at: 'y' }])).toThrow();
+    expect(() =>
+      store.putAll('golden', [
+        { run: 'a#1', rating: 'fail', at: 'y' },
+        { run: 'a#2', rating: 'maybe' as 'pass', at: 'y' },
+      ]),
+    ).toThrow();
     expect(store.list('golden')).toEqual([{ run: 'a#1', rating: 'pass', at: 'x' }]);
     store.close();
   });
@@ -62,23 +76,50 @@ describe('ratings YAML', () => {
   it('round-trips every set losslessly, through the store too', () => {
     let round = 0;
     fc.assert(
-      fc.property(fc.dictionary(fc.stringMatching(/^[a-z]{1,6}$/), ratingList, { maxKeys: 3 }), (sets) => {
-        const expected = new Map(Object.entries(sets).map(([name, list]) => [name, [...list].sort((left, right) => (left.run < right.run ? -1 : 1))]));
-        const read = ratingsFromText(ratingsToYaml(new Map(Object.entries(sets))), 'golden.yaml');
-        expect(new Map([...read].map(([name, list]) => [name, [...list]]))).toEqual(expected);
-        const store = new RatingStore(join(folder, `round-${(round += 1)}.sqlite`));
-        for (const [name, list] of read) store.putAll(name, list);
-        const back = new Map(store.sets().map((name): [string, Rating[]] => [name, store.list(name)]));
-        store.close();
-        expect(ratingsToYaml(back)).toBe(ratingsToYaml(new Map([...expected].filter(([, list]) => list.length > 0))));
-      }),
+      fc.property(
+        fc.dictionary(fc.stringMatching(/^[a-z]{1,6}$/), ratingList, { maxKeys: 3 }),
+        (sets) => {
+          const expected = new Map(
+            Object.entries(sets).map(([name, list]) => [
+              name,
+              [...list].sort((left, right) => (left.run < right.run ? -1 : 1)),
+            ]),
+          );
+          const read = ratingsFromText(ratingsToYaml(new Map(Object.entries(sets))), 'golden.yaml');
+          expect(new Map([...read].map(([name, list]) => [name, [...list]]))).toEqual(expected);
+          const store = new RatingStore(join(folder, `round-${(round += 1)}.sqlite`));
+          for (const [name, list] of read) store.putAll(name, list);
+          const back = new Map(
+            store.sets().map((name): [string, Rating[]] => [name, store.list(name)]),
+          );
+          store.close();
+          expect(ratingsToYaml(back)).toBe(
+            ratingsToYaml(new Map([...expected].filter(([, list]) => list.length > 0))),
+          );
+        },
+      ),
       { numRuns: 25 },
     );
   });
 
   it('names the file and the entry of a bad rating, and a run rated twice', () => {
-    expect(() => ratingsFromText('version: 1\nsets:\n  golden:\n    - { run: a#1, rating: maybe, at: 2026-12-01T00:00:00Z }\n', 'g.yaml')).toThrow(/g\.yaml: sets\.golden\[0\]\.rating: must be one of \["pass","fail"\]/);
-    expect(() => ratingsFromText('version: 1\nsets:\n  golden:\n    - { run: a#1, rating: pass, at: 2026-12-01T00:00:00Z, score: 3 }\n', 'g.yaml')).toThrow(/score: unknown field/);
-    expect(() => ratingsFromText('version: 1\nsets:\n  golden:\n    - { run: a#1, rating: pass, at: 2026-12-01T00:00:00Z }\n    - { run: a#1, rating: fail, at: 2026-12-01T00:00:00Z }\n', 'g.yaml')).toThrow(/g\.yaml: sets\.golden: the run "a#1" is rated twice/);
+    expect(() =>
+      ratingsFromText(
+        'version: 1\nsets:\n  golden:\n    - { run: a#1, rating: maybe, at: 2026-12-01T00:00:00Z }\n',
+        'g.yaml',
+      ),
+    ).toThrow(/g\.yaml: sets\.golden\[0\]\.rating: must be one of \["pass","fail"\]/);
+    expect(() =>
+      ratingsFromText(
+        'version: 1\nsets:\n  golden:\n    - { run: a#1, rating: pass, at: 2026-12-01T00:00:00Z, score: 3 }\n',
+        'g.yaml',
+      ),
+    ).toThrow(/score: unknown field/);
+    expect(() =>
+      ratingsFromText(
+        'version: 1\nsets:\n  golden:\n    - { run: a#1, rating: pass, at: 2026-12-01T00:00:00Z }\n    - { run: a#1, rating: fail, at: 2026-12-01T00:00:00Z }\n',
+        'g.yaml',
+      ),
+    ).toThrow(/g\.yaml: sets\.golden: the run "a#1" is rated twice/);
   });
 });

@@ -29,7 +29,10 @@ interface RatingRow {
 
 /** The ratings file: --ratings, else CALLTAPE_RATINGS, else recordings/calltape-ratings.sqlite. */
 export function ratingsFile(flag: string | undefined, cwd: string): string {
-  return resolve(cwd, flag ?? process.env['CALLTAPE_RATINGS'] ?? 'recordings/calltape-ratings.sqlite');
+  return resolve(
+    cwd,
+    flag ?? process.env['CALLTAPE_RATINGS'] ?? 'recordings/calltape-ratings.sqlite',
+  );
 }
 
 /**
@@ -46,34 +49,63 @@ export class RatingStore {
   private readonly setsStatement: Database.Statement;
   private readonly deleteStatement: Database.Statement;
 
-  constructor(readonly path: string, options: { readonly readonly?: boolean } = {}) {
+  constructor(
+    readonly path: string,
+    options: { readonly readonly?: boolean } = {},
+  ) {
     try {
       if (!options.readonly) mkdirSync(dirname(path), { recursive: true });
-      this.db = new Database(path, { readonly: options.readonly === true, fileMustExist: options.readonly === true });
+      this.db = new Database(path, {
+        readonly: options.readonly === true,
+        fileMustExist: options.readonly === true,
+      });
       this.db.pragma('busy_timeout = 5000');
       const version = this.db.pragma('user_version', { simple: true }) as number;
-      if (version > schemaVersion) throw new Error(`written by a newer calltape (schema ${version}; this one reads up to ${schemaVersion})`);
+      if (version > schemaVersion)
+        throw new Error(
+          `written by a newer calltape (schema ${version}; this one reads up to ${schemaVersion})`,
+        );
       if (!options.readonly) {
         this.db.pragma('journal_mode = WAL');
         this.db.exec(schema);
         this.db.pragma(`user_version = ${schemaVersion}`);
       }
     } catch (error) {
-      throw new CalltapeError(options.readonly ? 'CONFIG_INVALID' : 'STORE_IO', `${path}: cannot open the ratings database: ${(error as Error).message}`, options.readonly ? 'Ratings are written by calltape rate or calltape ratings import.' : undefined, { cause: error });
+      throw new CalltapeError(
+        options.readonly ? 'CONFIG_INVALID' : 'STORE_IO',
+        `${path}: cannot open the ratings database: ${(error as Error).message}`,
+        options.readonly
+          ? 'Ratings are written by calltape rate or calltape ratings import.'
+          : undefined,
+        { cause: error },
+      );
     }
     this.upsertStatement = this.db.prepare(
       `INSERT INTO ratings (set_name, run, rating, note, rater, at) VALUES (@set, @run, @rating, @note, @rater, @at)
        ON CONFLICT (set_name, run) DO UPDATE SET rating = excluded.rating, note = excluded.note, rater = excluded.rater, at = excluded.at`,
     );
-    this.getStatement = this.db.prepare('SELECT run, rating, note, rater, at FROM ratings WHERE set_name = ? AND run = ?');
-    this.listStatement = this.db.prepare('SELECT run, rating, note, rater, at FROM ratings WHERE set_name = ? ORDER BY run');
-    this.setsStatement = this.db.prepare('SELECT DISTINCT set_name FROM ratings ORDER BY set_name').pluck();
+    this.getStatement = this.db.prepare(
+      'SELECT run, rating, note, rater, at FROM ratings WHERE set_name = ? AND run = ?',
+    );
+    this.listStatement = this.db.prepare(
+      'SELECT run, rating, note, rater, at FROM ratings WHERE set_name = ? ORDER BY run',
+    );
+    this.setsStatement = this.db
+      .prepare('SELECT DISTINCT set_name FROM ratings ORDER BY set_name')
+      .pluck();
     this.deleteStatement = this.db.prepare('DELETE FROM ratings WHERE set_name = ? AND run = ?');
   }
 
   /** Stores (or replaces) a rating in a set, committed before this returns. */
   put(set: string, rating: Rating): void {
-    this.upsertStatement.run({ set, run: rating.run, rating: rating.rating, note: rating.note ?? null, rater: rating.rater ?? null, at: rating.at });
+    this.upsertStatement.run({
+      set,
+      run: rating.run,
+      rating: rating.rating,
+      note: rating.note ?? null,
+      rater: rating.rater ?? null,
+      at: rating.at,
+    });
   }
 
   /** Several ratings in one transaction: all or none (an import). */
@@ -109,5 +141,11 @@ export class RatingStore {
 }
 
 function fromRow(row: RatingRow): Rating {
-  return { run: row.run, rating: row.rating, ...(row.note !== null ? { note: row.note } : {}), ...(row.rater !== null ? { rater: row.rater } : {}), at: row.at };
+  return {
+    run: row.run,
+    rating: row.rating,
+    ...(row.note !== null ? { note: row.note } : {}),
+    ...(row.rater !== null ? { rater: row.rater } : {}),
+    at: row.at,
+  };
 }

@@ -44,5 +44,7 @@ export function parseRunReference(text: string): RunReference | undefined {
 
 /** The reference's text form, the inverse of `parseRunReference`. */
 export function formatRunReference(reference: RunReference): string {
-  return reference.kind === 'case' ? `run:${reference.runId}/${reference.session}` : `${reference.cassette}#${reference.session}`;
+  return reference.kind === 'case'
+    ? `run:${reference.runId}/${reference.session}`
+    : `${reference.cassette}#${reference.session}`;
 }

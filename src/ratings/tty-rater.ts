@@ -41,7 +41,10 @@ export async function rateOnTerminal(options: TtyRaterOptions): Promise<Rating[]
     await new Promise<void>((resolve) => {
       const onData = (chunk: string): void => {
         for (const key of keysOf(chunk)) {
-          const next = pressKey(state, key, { now: () => new Date().toISOString(), ...(options.rater !== undefined ? { rater: options.rater } : {}) });
+          const next = pressKey(state, key, {
+            now: () => new Date().toISOString(),
+            ...(options.rater !== undefined ? { rater: options.rater } : {}),
+          });
           if (next.effect.kind === 'rate') {
             options.store.put(options.set, next.effect.rating);
             given.push(next.effect.rating);
@@ -62,7 +65,9 @@ export async function rateOnTerminal(options: TtyRaterOptions): Promise<Rating[]
     input.pause();
   }
   const progress = progressOf(state);
-  output.write(`\u001b[2J\u001b[H${given.length} rating(s) stored in ${options.store.path} (set "${options.set}"): ${progress.rated}/${progress.total} rated, ${pct(progress.passShare)} pass.\n`);
+  output.write(
+    `\u001b[2J\u001b[H${given.length} rating(s) stored in ${options.store.path} (set "${options.set}"): ${progress.rated}/${progress.total} rated, ${pct(progress.passShare)} pass.\n`,
+  );
   return given;
 }
 
@@ -80,7 +85,9 @@ function screen(state: RaterState, options: TtyRaterOptions): string {
     body,
     '',
     `[${state.position + 1}/${state.runs.length}] rated ${progress.rated}/${progress.total}, pass ${pct(progress.passShare)}${current ? ` · this run: ${current.rating}${current.note ? ` (${current.note})` : ''}` : ''}${state.note ? ` · note: ${state.note}` : ''}`,
-    state.typing !== undefined ? `note (Enter keeps, Esc drops): ${state.typing}` : 'p pass · f fail · s skip · n note · b back · q quit',
+    state.typing !== undefined
+      ? `note (Enter keeps, Esc drops): ${state.typing}`
+      : 'p pass · f fail · s skip · n note · b back · q quit',
   ];
   return `${lines.join('\n')}\n`;
 }

@@ -25,7 +25,11 @@ export interface ConfigurationColumn {
 /** A tool or tag, and each configuration's pass count for it (null when no case of that configuration has it). */
 export interface MatrixRow {
   readonly group: string;
-  readonly cells: readonly ({ readonly passed: number; readonly total: number; readonly pass_rate: number } | null)[];
+  readonly cells: readonly ({
+    readonly passed: number;
+    readonly total: number;
+    readonly pass_rate: number;
+  } | null)[];
 }
 
 /** Run configurations side by side: one column each, rows per expected tool and per tag. */
@@ -40,14 +44,26 @@ export interface ConfigurationMatrix {
  * is one table. Unreliable cases (expected tool not offered) count in no pass rate here, as in
  * the summaries; they are counted in their own column.
  */
-export function configurationMatrix(result: Pick<SuiteRunResult, 'runs' | 'cases'>): ConfigurationMatrix {
-  const columns = result.runs.map((run) => column(run, result.cases.filter((item) => item.run === run.run)));
+export function configurationMatrix(
+  result: Pick<SuiteRunResult, 'runs' | 'cases'>,
+): ConfigurationMatrix {
+  const columns = result.runs.map((run) =>
+    column(
+      run,
+      result.cases.filter((item) => item.run === run.run),
+    ),
+  );
   const rows = (by: 'tools' | 'tags'): MatrixRow[] => {
-    const groups = [...new Set(result.cases.flatMap((item) => (item.status === 'unreliable' ? [] : item[by])))].sort();
+    const groups = [
+      ...new Set(result.cases.flatMap((item) => (item.status === 'unreliable' ? [] : item[by]))),
+    ].sort();
     return groups.map((group) => ({
       group,
       cells: result.runs.map((run) => {
-        const own = result.cases.filter((item) => item.run === run.run && item.status !== 'unreliable' && item[by].includes(group));
+        const own = result.cases.filter(
+          (item) =>
+            item.run === run.run && item.status !== 'unreliable' && item[by].includes(group),
+        );
         if (own.length === 0) return null;
         const passed = own.filter((item) => item.status === 'pass').length;
         return { passed, total: own.length, pass_rate: round(passed / own.length) };
@@ -58,19 +74,34 @@ export function configurationMatrix(result: Pick<SuiteRunResult, 'runs' | 'cases
 }
 
 /** A line of the side-by-side table: a labelled row of one text cell per configuration, or a section title. */
-export type MatrixLine = { readonly kind: 'row'; readonly label: string; readonly cells: readonly string[] } | { readonly kind: 'section'; readonly title: string };
+export type MatrixLine =
+  | { readonly kind: 'row'; readonly label: string; readonly cells: readonly string[] }
+  | { readonly kind: 'section'; readonly title: string };
 
 /** The side-by-side table as text cells, the same for the terminal and the HTML report. */
 export function matrixLines(matrix: ConfigurationMatrix): MatrixLine[] {
   const columns = matrix.columns;
-  const row = (label: string, cell: (column: ConfigurationColumn) => string): MatrixLine => ({ kind: 'row', label, cells: columns.map(cell) });
+  const row = (label: string, cell: (column: ConfigurationColumn) => string): MatrixLine => ({
+    kind: 'row',
+    label,
+    cells: columns.map(cell),
+  });
   const lines: MatrixLine[] = [
     row('model', (column) => column.model ?? '-'),
-    row('tools offered', (column) => (column.tools_offered === null ? 'unknown' : column.tools_offered.join(', ') || '(none)')),
-    row('pass rate', (column) => `${pct(column.pass_rate)} (${column.passed}/${column.cases - column.unreliable})`),
+    row('tools offered', (column) =>
+      column.tools_offered === null ? 'unknown' : column.tools_offered.join(', ') || '(none)',
+    ),
+    row(
+      'pass rate',
+      (column) => `${pct(column.pass_rate)} (${column.passed}/${column.cases - column.unreliable})`,
+    ),
     row('unreliable', (column) => String(column.unreliable)),
     row('mean score', (column) => column.mean_score.toFixed(3)),
-    row('judge verdicts', (column) => `${column.judge.pass} pass · ${column.judge.fail} fail${column.judge.error > 0 ? ` · ${column.judge.error} error` : ''}`),
+    row(
+      'judge verdicts',
+      (column) =>
+        `${column.judge.pass} pass · ${column.judge.fail} fail${column.judge.error > 0 ? ` · ${column.judge.error} error` : ''}`,
+    ),
     row('tokens (in + out)', (column) => `${column.tokens.input} + ${column.tokens.output}`),
     row('cost', (column) => (column.cost_usd === null ? '-' : `$${column.cost_usd.toFixed(4)}`)),
     row('mean latency', (column) => `${column.mean_latency_ms} ms`),
@@ -78,7 +109,14 @@ export function matrixLines(matrix: ConfigurationMatrix): MatrixLine[] {
   const groups = (title: string, rows: readonly MatrixRow[]): void => {
     if (rows.length === 0) return;
     lines.push({ kind: 'section', title });
-    for (const item of rows) lines.push({ kind: 'row', label: item.group, cells: item.cells.map((cell) => (cell === null ? '-' : `${pct(cell.pass_rate)} (${cell.passed}/${cell.total})`)) });
+    for (const item of rows)
+      lines.push({
+        kind: 'row',
+        label: item.group,
+        cells: item.cells.map((cell) =>
+          cell === null ? '-' : `${pct(cell.pass_rate)} (${cell.passed}/${cell.total})`,
+        ),
+      });
   };
   groups('pass rate per expected tool', matrix.by_tool);
   groups('pass rate per tag', matrix.by_tag);
@@ -87,8 +125,13 @@ export function matrixLines(matrix: ConfigurationMatrix): MatrixLine[] {
 
 function column(run: ConfigurationSummary, cases: readonly CaseResult[]): ConfigurationColumn {
   const judge = { pass: 0, fail: 0, error: 0 };
-  for (const item of cases) for (const check of item.trajectory?.checks ?? []) if (check.check === 'judge') judge[check.status] += 1;
-  const tokens = { input: sum(cases.map((item) => item.tokens.input)), output: sum(cases.map((item) => item.tokens.output)) };
+  for (const item of cases)
+    for (const check of item.trajectory?.checks ?? [])
+      if (check.check === 'judge') judge[check.status] += 1;
+  const tokens = {
+    input: sum(cases.map((item) => item.tokens.input)),
+    output: sum(cases.map((item) => item.tokens.output)),
+  };
   const price = run.price ?? null;
   return {
     run: run.run,
@@ -101,8 +144,13 @@ function column(run: ConfigurationSummary, cases: readonly CaseResult[]): Config
     mean_score: run.mean_score,
     judge,
     tokens,
-    cost_usd: price ? round((tokens.input * price.input + tokens.output * price.output) / 1_000_000) : null,
-    mean_latency_ms: cases.length === 0 ? 0 : Math.round(sum(cases.map((item) => item.duration_ms)) / cases.length),
+    cost_usd: price
+      ? round((tokens.input * price.input + tokens.output * price.output) / 1_000_000)
+      : null,
+    mean_latency_ms:
+      cases.length === 0
+        ? 0
+        : Math.round(sum(cases.map((item) => item.duration_ms)) / cases.length),
   };
 }
 

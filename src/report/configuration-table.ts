@@ -5,6 +5,11 @@ import { matrixLines, type ConfigurationMatrix } from './configuration-matrix.js
 export function configurationTable(matrix: ConfigurationMatrix): string {
   const head = ['', ...matrix.columns.map((column) => column.run)];
   const table = new Table({ head, style: { head: [], border: [] } });
-  for (const line of matrixLines(matrix)) table.push(line.kind === 'row' ? [line.label, ...line.cells] : [{ colSpan: head.length, content: line.title }]);
+  for (const line of matrixLines(matrix))
+    table.push(
+      line.kind === 'row'
+        ? [line.label, ...line.cells]
+        : [{ colSpan: head.length, content: line.title }],
+    );
   return `${table.toString()}\n`;
 }

@@ -10,15 +10,36 @@ import { caseName, groupRows, offeredLine } from './report-text.js';
  * case opens to its problems (per-argument diffs) and a timeline of its turns and calls.
  */
 export function htmlReport(result: SuiteRunResult): string {
-  const runs = result.runs.map((run) => `<tr><td>${esc(run.run)}</td><td>${esc(run.model ?? '-')}</td><td>${run.total}</td><td>${run.passed}</td><td>${run.failed}</td><td>${run.errors}</td><td>${run.unreliable ?? 0}</td><td>${pct(run.pass_rate)}</td><td>${run.mean_score.toFixed(3)}</td><td class="offered">${esc(offeredLine(run))}</td></tr>`).join('');
-  const tools = groupRows(result, 'tools').map((row) => `<tr><td>${esc(row.run)}</td><td>${esc(row.group)}</td><td>${row.total}</td><td>${row.passed}</td><td>${row.rate}</td></tr>`).join('');
-  const gates = result.gates.map((gate) => `<li class="${gate.pass ? 'pass' : 'fail'}"><b>${gate.pass ? 'pass' : 'FAIL'}</b> <code>${esc(gate.gate)}${gate.subject ? ` ${esc(gate.subject)}` : ''}</code>${result.runs.length > 1 ? ` [${esc(gate.run)}]` : ''}: ${esc(gate.message)}</li>`).join('');
+  const runs = result.runs
+    .map(
+      (run) =>
+        `<tr><td>${esc(run.run)}</td><td>${esc(run.model ?? '-')}</td><td>${run.total}</td><td>${run.passed}</td><td>${run.failed}</td><td>${run.errors}</td><td>${run.unreliable ?? 0}</td><td>${pct(run.pass_rate)}</td><td>${run.mean_score.toFixed(3)}</td><td class="offered">${esc(offeredLine(run))}</td></tr>`,
+    )
+    .join('');
+  const tools = groupRows(result, 'tools')
+    .map(
+      (row) =>
+        `<tr><td>${esc(row.run)}</td><td>${esc(row.group)}</td><td>${row.total}</td><td>${row.passed}</td><td>${row.rate}</td></tr>`,
+    )
+    .join('');
+  const gates = result.gates
+    .map(
+      (gate) =>
+        `<li class="${gate.pass ? 'pass' : 'fail'}"><b>${gate.pass ? 'pass' : 'FAIL'}</b> <code>${esc(gate.gate)}${gate.subject ? ` ${esc(gate.subject)}` : ''}</code>${result.runs.length > 1 ? ` [${esc(gate.run)}]` : ''}: ${esc(gate.message)}</li>`,
+    )
+    .join('');
   const cases = result.cases
     .map((item) => {
       const turns = new Map<number, typeof item.calls>();
       for (const call of item.calls) turns.set(call.turn, [...(turns.get(call.turn) ?? []), call]);
-      const timeline = [...turns.entries()].map(([turn, calls]) => `<li><span class="turn">turn ${turn}</span> ${calls.map((call) => `<code>${esc(call.name)}(${esc(call.arguments)})</code>${call.mocked ? ' <span class="badge">mocked</span>' : ''}`).join(' ‖ ')}</li>`).join('');
-      const search = `${caseName(result, item)} ${item.tags.join(' ')} ${item.tools.join(' ')}`.toLowerCase();
+      const timeline = [...turns.entries()]
+        .map(
+          ([turn, calls]) =>
+            `<li><span class="turn">turn ${turn}</span> ${calls.map((call) => `<code>${esc(call.name)}(${esc(call.arguments)})</code>${call.mocked ? ' <span class="badge">mocked</span>' : ''}`).join(' ‖ ')}</li>`,
+        )
+        .join('');
+      const search =
+        `${caseName(result, item)} ${item.tags.join(' ')} ${item.tools.join(' ')}`.toLowerCase();
       return `<details class="case ${item.status}" data-status="${item.status}" data-search="${esc(search)}"><summary><span class="status">${item.status}</span> ${esc(caseName(result, item))} <span class="score">${item.score.toFixed(3)}</span>${item.tags.map((tag) => ` <span class="tag">${esc(tag)}</span>`).join('')}</summary>${item.problems.length > 0 ? `<pre>${esc(item.problems.join('\n'))}</pre>` : ''}<ol class="timeline">${timeline || '<li>no tool call</li>'}</ol><p class="facts">${item.turns} turn(s) · ${item.duration_ms} ms · ${item.tokens.input} + ${item.tokens.output} tokens${item.agent ? ` · agent exit ${item.agent.exit_code ?? item.agent.signal ?? '?'}` : ''}</p>${item.agent?.stdout ? `<pre class="out">${esc(item.agent.stdout)}</pre>` : ''}${item.agent?.stderr ? `<pre class="out err">${esc(item.agent.stderr)}</pre>` : ''}</details>`;
     })
     .join('\n');
@@ -72,7 +93,11 @@ ${cases}
 function sideBySide(result: SuiteRunResult): string {
   const matrix = configurationMatrix(result);
   const span = matrix.columns.length + 1;
-  const body = matrixLines(matrix).map((line) => (line.kind === 'row' ? `<tr><th>${esc(line.label)}</th>${line.cells.map((cell) => `<td>${esc(cell)}</td>`).join('')}</tr>` : `<tr><th colspan="${span}">${esc(line.title)}</th></tr>`));
+  const body = matrixLines(matrix).map((line) =>
+    line.kind === 'row'
+      ? `<tr><th>${esc(line.label)}</th>${line.cells.map((cell) => `<td>${esc(cell)}</td>`).join('')}</tr>`
+      : `<tr><th colspan="${span}">${esc(line.title)}</th></tr>`,
+  );
   return `<table class="side-by-side"><tr><th></th>${matrix.columns.map((column) => `<th>${esc(column.run)}</th>`).join('')}</tr>${body.join('')}</table>`;
 }
 

@@ -13,6 +13,8 @@ export function baselineOf(report: unknown): Map<string, number> | undefined {
   const runs = (report as { schema_version?: unknown; runs?: unknown } | null)?.runs;
   if (!Array.isArray(runs)) return undefined;
   const rates = new Map<string, number>();
-  for (const run of runs as { run?: unknown; pass_rate?: unknown }[]) if (typeof run.run === 'string' && typeof run.pass_rate === 'number') rates.set(run.run, run.pass_rate);
+  for (const run of runs as { run?: unknown; pass_rate?: unknown }[])
+    if (typeof run.run === 'string' && typeof run.pass_rate === 'number')
+      rates.set(run.run, run.pass_rate);
   return rates;
 }

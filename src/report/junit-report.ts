@@ -22,17 +22,40 @@ export function junitReport(result: SuiteRunResult): string {
         '@_name': item.test_id,
         '@_classname': `${result.suite}.${run.run}`,
         '@_time': seconds(item.duration_ms),
-        ...(item.status === 'fail' ? { failure: { '@_message': firstLine(item.problems[0] ?? 'failed'), '@_type': 'calltape.fail', '#text': detail(result, item) } } : {}),
+        ...(item.status === 'fail'
+          ? {
+              failure: {
+                '@_message': firstLine(item.problems[0] ?? 'failed'),
+                '@_type': 'calltape.fail',
+                '#text': detail(result, item),
+              },
+            }
+          : {}),
         // Neither pass nor fail: CI shows it as skipped, with why.
-        ...(item.status === 'unreliable' ? { skipped: { '@_message': firstLine(item.problems[0] ?? 'unreliable') } } : {}),
-        ...(item.status === 'error' ? { error: { '@_message': firstLine(item.error ?? item.problems[0] ?? 'error'), '@_type': 'calltape.error', '#text': detail(result, item) } } : {}),
+        ...(item.status === 'unreliable'
+          ? { skipped: { '@_message': firstLine(item.problems[0] ?? 'unreliable') } }
+          : {}),
+        ...(item.status === 'error'
+          ? {
+              error: {
+                '@_message': firstLine(item.error ?? item.problems[0] ?? 'error'),
+                '@_type': 'calltape.error',
+                '#text': detail(result, item),
+              },
+            }
+          : {}),
         ...(item.agent?.stdout ? { 'system-out': item.agent.stdout } : {}),
         ...(item.agent?.stderr ? { 'system-err': item.agent.stderr } : {}),
       })),
     };
   });
   // eslint-disable-next-line @typescript-eslint/no-deprecated -- moving to fast-xml-builder is a dependency change of its own
-  const builder = new XMLBuilder({ ignoreAttributes: false, format: true, suppressEmptyNode: true, processEntities: true });
+  const builder = new XMLBuilder({
+    ignoreAttributes: false,
+    format: true,
+    suppressEmptyNode: true,
+    processEntities: true,
+  });
   const body = builder.build({
     testsuites: {
       '@_name': `calltape ${result.suite}`,
@@ -47,7 +70,11 @@ export function junitReport(result: SuiteRunResult): string {
 }
 
 function detail(result: SuiteRunResult, item: SuiteRunResult['cases'][number]): string {
-  return [`case ${caseName(result, item)}: score ${item.score}`, `called: ${callsLine(item)}`, ...item.problems].join('\n');
+  return [
+    `case ${caseName(result, item)}: score ${item.score}`,
+    `called: ${callsLine(item)}`,
+    ...item.problems,
+  ].join('\n');
 }
 
 function firstLine(text: string): string {

@@ -25,7 +25,11 @@ export function groupRows(result: SuiteRunResult, by: 'tools' | 'tags'): GroupRo
       rows.set(key, row);
     }
   }
-  return [...rows.values()].sort((left, right) => (left.run === right.run ? (left.group < right.group ? -1 : 1) : left.run < right.run ? -1 : 1)).map((row) => ({ ...row, rate: pct(row.total === 0 ? 1 : row.passed / row.total) }));
+  return [...rows.values()]
+    .sort((left, right) =>
+      left.run === right.run ? (left.group < right.group ? -1 : 1) : left.run < right.run ? -1 : 1,
+    )
+    .map((row) => ({ ...row, rate: pct(row.total === 0 ? 1 : row.passed / row.total) }));
 }
 
 /** The case's name in reports: `run/test_id` when there are several runs. */
@@ -36,7 +40,12 @@ export function caseName(result: SuiteRunResult, item: CaseResult): string {
 /** The calls a case's run made, on one line. */
 export function callsLine(item: CaseResult): string {
   if (item.calls.length === 0) return '(no tool call)';
-  return item.calls.map((call) => `${call.name}(${call.arguments.length > 120 ? `${call.arguments.slice(0, 117)}...` : call.arguments})${call.mocked ? ' [mocked]' : ''}`).join(', ');
+  return item.calls
+    .map(
+      (call) =>
+        `${call.name}(${call.arguments.length > 120 ? `${call.arguments.slice(0, 117)}...` : call.arguments})${call.mocked ? ' [mocked]' : ''}`,
+    )
+    .join(', ');
 }
 
 /** Cases that failed or could not run; unreliable ones are listed apart (`unreliableCases`). */

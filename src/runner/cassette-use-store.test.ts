@@ -3,7 +3,19 @@ import { describe, expect, it } from 'vitest';
 import { temporaryFolder } from '../../test/support/test-proxy.js';
 import { CassetteUseStore } from './cassette-use-store.js';
 
-const usage = (startedAt: number, servedIds: string[], shard?: { index: number; count: number }) => ({ cassette: '/c.sqlite', mode: 'replay' as const, startedAt, endedAt: startedAt + 1, servedIds, missed: 0, ...(shard ? { shard } : {}) });
+const usage = (
+  startedAt: number,
+  servedIds: string[],
+  shard?: { index: number; count: number },
+) => ({
+  cassette: '/c.sqlite',
+  mode: 'replay' as const,
+  startedAt,
+  endedAt: startedAt + 1,
+  servedIds,
+  missed: 0,
+  ...(shard ? { shard } : {}),
+});
 
 describe('cassette use of sharded runs', () => {
   it('keeps what every shard of the last sharded run served, since the earliest shard started', () => {
@@ -12,7 +24,12 @@ describe('cassette use of sharded runs', () => {
     store.note([usage(300, ['b'], { index: 2, count: 3 })]);
     store.note([usage(200, ['a', 'shared'], { index: 1, count: 3 })]);
     store.note([usage(250, ['c', 'shared'], { index: 3, count: 3 })]);
-    expect(store.last('/c.sqlite')).toEqual({ mode: 'replay', startedAt: 200, servedIds: new Set(['a', 'shared', 'b', 'c']), shards: 3 });
+    expect(store.last('/c.sqlite')).toEqual({
+      mode: 'replay',
+      startedAt: 200,
+      servedIds: new Set(['a', 'shared', 'b', 'c']),
+      shards: 3,
+    });
     store.note([usage(400, ['whole'])]);
     expect(store.last('/c.sqlite')?.servedIds).toEqual(new Set(['whole']));
     store.close();

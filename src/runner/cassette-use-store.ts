@@ -47,18 +47,30 @@ interface RunRow {
  * cassette so that replaying a committed cassette never changes it.
  */
 export class CassetteUseStore {
-  private readonly insertRun: Database.Statement<[string, string, number, number, number, number, number | null, number | null]>;
+  private readonly insertRun: Database.Statement<
+    [string, string, number, number, number, number, number | null, number | null]
+  >;
   private readonly insertServed: Database.Statement<[number | bigint, string]>;
   private readonly lastRun: Database.Statement<[string], RunRow>;
   private readonly lastOfShard: Database.Statement<[string, number, number], RunRow>;
   private readonly servedOf: Database.Statement<[number], string>;
 
   private constructor(private readonly db: Database.Database) {
-    this.insertRun = db.prepare('INSERT INTO cassette_runs (cassette, mode, started_at, ended_at, served, missed, shard_index, shard_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
-    this.insertServed = db.prepare('INSERT OR IGNORE INTO cassette_runs_served (run_id, interaction_id) VALUES (?, ?)');
-    this.lastRun = db.prepare("SELECT id, mode, started_at, shard_index, shard_count FROM cassette_runs WHERE cassette = ? AND mode != 'passthrough' ORDER BY id DESC LIMIT 1");
-    this.lastOfShard = db.prepare("SELECT id, mode, started_at, shard_index, shard_count FROM cassette_runs WHERE cassette = ? AND shard_count = ? AND shard_index = ? AND mode != 'passthrough' ORDER BY id DESC LIMIT 1");
-    this.servedOf = db.prepare<[number], string>('SELECT interaction_id FROM cassette_runs_served WHERE run_id = ?').pluck();
+    this.insertRun = db.prepare(
+      'INSERT INTO cassette_runs (cassette, mode, started_at, ended_at, served, missed, shard_index, shard_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    this.insertServed = db.prepare(
+      'INSERT OR IGNORE INTO cassette_runs_served (run_id, interaction_id) VALUES (?, ?)',
+    );
+    this.lastRun = db.prepare(
+      "SELECT id, mode, started_at, shard_index, shard_count FROM cassette_runs WHERE cassette = ? AND mode != 'passthrough' ORDER BY id DESC LIMIT 1",
+    );
+    this.lastOfShard = db.prepare(
+      "SELECT id, mode, started_at, shard_index, shard_count FROM cassette_runs WHERE cassette = ? AND shard_count = ? AND shard_index = ? AND mode != 'passthrough' ORDER BY id DESC LIMIT 1",
+    );
+    this.servedOf = db
+      .prepare<[number], string>('SELECT interaction_id FROM cassette_runs_served WHERE run_id = ?')
+      .pluck();
   }
 
   /** Opens (creating) the runs database for noting runs. */
@@ -71,11 +83,19 @@ export class CassetteUseStore {
       db.pragma('foreign_keys = ON');
       db.exec(schema);
       // Databases from before sharded runs were noted: add the shard columns.
-      const columns = new Set((db.pragma('table_info(cassette_runs)') as { name: string }[]).map((column) => column.name));
-      for (const column of ['shard_index', 'shard_count']) if (!columns.has(column)) db.exec(`ALTER TABLE cassette_runs ADD COLUMN ${column} INTEGER`);
+      const columns = new Set(
+        (db.pragma('table_info(cassette_runs)') as { name: string }[]).map((column) => column.name),
+      );
+      for (const column of ['shard_index', 'shard_count'])
+        if (!columns.has(column)) db.exec(`ALTER TABLE cassette_runs ADD COLUMN ${column} INTEGER`);
       return new CassetteUseStore(db);
     } catch (error) {
-      throw new CalltapeError('STORE_IO', `${path}: cannot open the runs database: ${(error as Error).message}`, undefined, { cause: error });
+      throw new CalltapeError(
+        'STORE_IO',
+        `${path}: cannot open the runs database: ${(error as Error).message}`,
+        undefined,
+        { cause: error },
+      );
     }
   }
 
@@ -88,7 +108,16 @@ export class CassetteUseStore {
   note(usages: readonly CassetteUsage[]): void {
     this.db.transaction(() => {
       for (const usage of usages) {
-        const id = this.insertRun.run(usage.cassette, usage.mode, usage.startedAt, usage.endedAt, usage.servedIds.length, usage.missed, usage.shard?.index ?? null, usage.shard?.count ?? null).lastInsertRowid;
+        const id = this.insertRun.run(
+          usage.cassette,
+          usage.mode,
+          usage.startedAt,
+          usage.endedAt,
+          usage.servedIds.length,
+          usage.missed,
+          usage.shard?.index ?? null,
+          usage.shard?.count ?? null,
+        ).lastInsertRowid;
         for (const interaction of usage.servedIds) this.insertServed.run(id, interaction);
       }
     })();
@@ -103,13 +132,30 @@ export class CassetteUseStore {
   last(cassette: string): LastCassetteRun | undefined {
     const row = this.lastRun.get(cassette);
     if (!row) return undefined;
-    if (row.shard_count === null || row.shard_count <= 1) return { mode: row.mode, startedAt: row.started_at, servedIds: new Set(this.servedOf.all(row.id)) };
+    if (row.shard_count === null || row.shard_count <= 1)
+      return {
+        mode: row.mode,
+        startedAt: row.started_at,
+        servedIds: new Set(this.servedOf.all(row.id)),
+      };
     const count = row.shard_count;
-    const shards = Array.from({ length: count }, (_, at) => this.lastOfShard.get(cassette, count, at + 1));
+    const shards = Array.from({ length: count }, (_, at) =>
+      this.lastOfShard.get(cassette, count, at + 1),
+    );
     const missing = shards.flatMap((shard, at) => (shard ? [] : [`${at + 1}/${count}`]));
-    if (missing.length > 0) throw new CalltapeError('CONFIG_INVALID', `${cassette}: the last run was sharded, but no run of shard ${missing.join(', ')} is noted in this runs database; prune keeps what every shard used, so it needs them all`, 'Run every shard with the same --runs-db (or merge their databases), or run the suite unsharded once.');
+    if (missing.length > 0)
+      throw new CalltapeError(
+        'CONFIG_INVALID',
+        `${cassette}: the last run was sharded, but no run of shard ${missing.join(', ')} is noted in this runs database; prune keeps what every shard used, so it needs them all`,
+        'Run every shard with the same --runs-db (or merge their databases), or run the suite unsharded once.',
+      );
     const present = shards.filter((shard): shard is RunRow => shard !== undefined);
-    return { mode: row.mode, startedAt: Math.min(...present.map((shard) => shard.started_at)), servedIds: new Set(present.flatMap((shard) => this.servedOf.all(shard.id))), shards: count };
+    return {
+      mode: row.mode,
+      startedAt: Math.min(...present.map((shard) => shard.started_at)),
+      servedIds: new Set(present.flatMap((shard) => this.servedOf.all(shard.id))),
+      shards: count,
+    };
   }
 
   close(): void {
@@ -122,7 +168,11 @@ export class CassetteUseStore {
  * reported through `warn`, never thrown: the run itself succeeded, only `cassettes prune` will
  * not know about it.
  */
-export function noteCassetteUse(runsDatabase: string, usages: readonly CassetteUsage[], warn: (message: string) => void = (message) => process.stderr.write(`${message}\n`)): void {
+export function noteCassetteUse(
+  runsDatabase: string,
+  usages: readonly CassetteUsage[],
+  warn: (message: string) => void = (message) => process.stderr.write(`${message}\n`),
+): void {
   if (usages.length === 0) return;
   try {
     const store = CassetteUseStore.forWriting(runsDatabase);
@@ -132,6 +182,8 @@ export function noteCassetteUse(runsDatabase: string, usages: readonly CassetteU
       store.close();
     }
   } catch (error) {
-    warn(`calltape: could not note this run in ${runsDatabase} (cassettes prune will not know what it used): ${(error as Error).message}`);
+    warn(
+      `calltape: could not note this run in ${runsDatabase} (cassettes prune will not know what it used): ${(error as Error).message}`,
+    );
   }
 }

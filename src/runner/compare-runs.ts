@@ -1,7 +1,12 @@
 /** One side of a comparison: a run configuration's case results. */
 export interface ComparedSide {
   readonly label: string;
-  readonly cases: readonly { readonly test_id: string; readonly status: string; readonly score: number; readonly problem: string | null }[];
+  readonly cases: readonly {
+    readonly test_id: string;
+    readonly status: string;
+    readonly score: number;
+    readonly problem: string | null;
+  }[];
 }
 
 export interface CaseChange {
@@ -38,12 +43,26 @@ export function compareRuns(a: ComparedSide, b: ComparedSide): RunComparison {
   for (const next of b.cases) {
     const previous = before.get(next.test_id);
     if (!previous) continue;
-    const change = { test_id: next.test_id, from: previous.status, to: next.status, from_score: previous.score, to_score: next.score };
-    if (previous.status === 'pass' && next.status !== 'pass') regressions.push({ ...change, problem: next.problem });
-    else if (previous.status !== 'pass' && next.status === 'pass') fixes.push({ ...change, problem: previous.problem });
-    else if (Math.abs(previous.score - next.score) > 1e-9) scoreChanges.push({ ...change, problem: next.problem });
+    const change = {
+      test_id: next.test_id,
+      from: previous.status,
+      to: next.status,
+      from_score: previous.score,
+      to_score: next.score,
+    };
+    if (previous.status === 'pass' && next.status !== 'pass')
+      regressions.push({ ...change, problem: next.problem });
+    else if (previous.status !== 'pass' && next.status === 'pass')
+      fixes.push({ ...change, problem: previous.problem });
+    else if (Math.abs(previous.score - next.score) > 1e-9)
+      scoreChanges.push({ ...change, problem: next.problem });
   }
-  const rate = (side: ComparedSide): number => (side.cases.length === 0 ? 1 : Math.round((side.cases.filter((item) => item.status === 'pass').length / side.cases.length) * 1e6) / 1e6);
+  const rate = (side: ComparedSide): number =>
+    side.cases.length === 0
+      ? 1
+      : Math.round(
+          (side.cases.filter((item) => item.status === 'pass').length / side.cases.length) * 1e6,
+        ) / 1e6;
   return {
     a: a.label,
     b: b.label,

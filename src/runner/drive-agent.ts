@@ -10,7 +10,12 @@ const outputLimit = 64 * 1024;
  * prompt goes in as the last argument, on stdin, or as CALLTAPE_PROMPT. A run past its timeout
  * has its whole process group killed. Output is kept (the first 64 KiB of each stream) for the report.
  */
-export async function driveAgent(spec: AgentSpec, testCase: SuiteCase, urls: { readonly openai: string; readonly anthropic: string }, extraEnv: { readonly [name: string]: string }): Promise<NonNullable<CaseResult['agent']>> {
+export async function driveAgent(
+  spec: AgentSpec,
+  testCase: SuiteCase,
+  urls: { readonly openai: string; readonly anthropic: string },
+  extraEnv: { readonly [name: string]: string },
+): Promise<NonNullable<CaseResult['agent']>> {
   const prompt = testCase.prompt ?? '';
   const command = spec.input === 'arg' ? `${spec.command} ${shellQuote(prompt)}` : spec.command;
   const child = spawn(command, {
@@ -34,7 +39,8 @@ export async function driveAgent(spec: AgentSpec, testCase: SuiteCase, urls: { r
     stream.on('data', (chunk: Buffer) => {
       if (text.length < outputLimit) text += chunk.toString('utf8');
     });
-    return () => (text.length > outputLimit ? `${text.slice(0, outputLimit)}\n[… truncated]` : text);
+    return () =>
+      text.length > outputLimit ? `${text.slice(0, outputLimit)}\n[… truncated]` : text;
   };
   const stdout = collect(child.stdout);
   const stderr = collect(child.stderr);
@@ -53,7 +59,9 @@ export async function driveAgent(spec: AgentSpec, testCase: SuiteCase, urls: { r
     child.once('error', (error) => {
       clearTimeout(timer);
       resolve([127, null]);
-      process.stderr.write(`calltape test: cannot start the agent (${spec.command}): ${error.message}\n`);
+      process.stderr.write(
+        `calltape test: cannot start the agent (${spec.command}): ${error.message}\n`,
+      );
     });
     child.once('close', (exitCode, exitSignal) => {
       clearTimeout(timer);

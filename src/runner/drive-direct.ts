@@ -8,9 +8,28 @@ import type { RunConfig, SuiteCase } from '../scoring/suite-types.js';
  * prompt, with its tools and model) through the proxy under the case's session, so cassettes
  * and mocks apply, and the model's answer is the run. Resolves with why it could not run, or null.
  */
-export async function driveDirect(proxyUrl: string, run: RunConfig, testCase: SuiteCase, session: string, options: { readonly apiKey: string; readonly mockSets: readonly string[] | undefined; readonly timeoutMs: number }): Promise<string | null> {
-  const messages: JsonValue[] = testCase.messages ? [...testCase.messages] : [...(run.system ? [{ role: 'system', content: run.system }] : []), { role: 'user', content: testCase.prompt ?? '' }];
-  const body = { model: run.model ?? '', messages, ...(run.tools.length > 0 ? { tools: run.tools } : {}) };
+export async function driveDirect(
+  proxyUrl: string,
+  run: RunConfig,
+  testCase: SuiteCase,
+  session: string,
+  options: {
+    readonly apiKey: string;
+    readonly mockSets: readonly string[] | undefined;
+    readonly timeoutMs: number;
+  },
+): Promise<string | null> {
+  const messages: JsonValue[] = testCase.messages
+    ? [...testCase.messages]
+    : [
+        ...(run.system ? [{ role: 'system', content: run.system }] : []),
+        { role: 'user', content: testCase.prompt ?? '' },
+      ];
+  const body = {
+    model: run.model ?? '',
+    messages,
+    ...(run.tools.length > 0 ? { tools: run.tools } : {}),
+  };
   const response = await request(`${proxyUrl}/v1/chat/completions`, {
     method: 'POST',
     headers: {

@@ -10,11 +10,23 @@ import type { Gates, Suite, SuiteCase } from '../scoring/suite-types.js';
  */
 export function filterSuite(suite: Suite, filter: string | undefined): Suite {
   if (filter === undefined) return suite;
-  const patterns = filter.split(',').map((pattern) => pattern.trim()).filter(Boolean);
-  if (patterns.length === 0) throw new CalltapeError('CONFIG_INVALID', `command line: --filter: give a test id, tag or tool (got "${filter}")`);
+  const patterns = filter
+    .split(',')
+    .map((pattern) => pattern.trim())
+    .filter(Boolean);
+  if (patterns.length === 0)
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `command line: --filter: give a test id, tag or tool (got "${filter}")`,
+    );
   const matches = picomatch(patterns, { nocase: false, dot: true });
   const cases = suite.cases.filter((testCase) => selectors(testCase).some((name) => matches(name)));
-  if (cases.length === 0) throw new CalltapeError('CONFIG_INVALID', `${suite.file}: --filter ${filter}: no case matches by test id, tag or tool`, 'calltape test <suite> --list shows every case with its tags and tools.');
+  if (cases.length === 0)
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `${suite.file}: --filter ${filter}: no case matches by test id, tag or tool`,
+      'calltape test <suite> --list shows every case with its tags and tools.',
+    );
   return { ...suite, cases, gates: narrowGates(suite.gates, cases) };
 }
 
@@ -26,7 +38,10 @@ export function filterSuite(suite: Suite, filter: string | undefined): Suite {
 function narrowGates(gates: Gates, cases: readonly SuiteCase[]): Gates {
   const tags = new Set(cases.flatMap((testCase) => testCase.tags ?? []));
   const tools = new Set(cases.flatMap(expectedTools));
-  const keep = (subjects: { readonly [name: string]: number } | undefined, present: ReadonlySet<string>): { [name: string]: number } | undefined => {
+  const keep = (
+    subjects: { readonly [name: string]: number } | undefined,
+    present: ReadonlySet<string>,
+  ): { [name: string]: number } | undefined => {
     if (subjects === undefined) return undefined;
     const kept = Object.fromEntries(Object.entries(subjects).filter(([name]) => present.has(name)));
     return Object.keys(kept).length > 0 ? kept : undefined;
@@ -34,7 +49,11 @@ function narrowGates(gates: Gates, cases: readonly SuiteCase[]): Gates {
   const { max_regression: _dropped, per_tag, per_tool, ...rest } = gates;
   const perTag = keep(per_tag, tags);
   const perTool = keep(per_tool, tools);
-  return { ...rest, ...(perTag ? { per_tag: perTag } : {}), ...(perTool ? { per_tool: perTool } : {}) };
+  return {
+    ...rest,
+    ...(perTag ? { per_tag: perTag } : {}),
+    ...(perTool ? { per_tool: perTool } : {}),
+  };
 }
 
 /** What a filter can name a case by. */

@@ -3,7 +3,12 @@ import type { CaseResult } from '../scoring/case-result.js';
 import { caseResult } from '../../test/support/case-result.js';
 import { evaluateGates, requireEvaluableGates, summarise } from './gates.js';
 
-const result = (test_id: string, status: CaseResult['status'], score: number, extra: Partial<CaseResult> = {}): CaseResult => caseResult(test_id, { status, score, ...extra });
+const result = (
+  test_id: string,
+  status: CaseResult['status'],
+  score: number,
+  extra: Partial<CaseResult> = {},
+): CaseResult => caseResult(test_id, { status, score, ...extra });
 
 const results = [
   result('a', 'pass', 1, { tags: ['transfer'], tools: ['execute_transfer'] }),
@@ -14,11 +19,26 @@ const results = [
 
 describe('gates', () => {
   it('summarise counts errors apart from fails', () => {
-    expect(summarise(results, 'default')).toEqual({ run: 'default', total: 4, passed: 2, failed: 1, errors: 1, unreliable: 0, pass_rate: 0.5, mean_score: 0.625 });
+    expect(summarise(results, 'default')).toEqual({
+      run: 'default',
+      total: 4,
+      passed: 2,
+      failed: 1,
+      errors: 1,
+      unreliable: 0,
+      pass_rate: 0.5,
+      mean_score: 0.625,
+    });
   });
 
   it('each gate passes at its threshold and fails below it, saying by how much', () => {
-    const verdicts = (gates: Parameters<typeof evaluateGates>[0]) => evaluateGates(gates, results, ['default'], undefined).map((gate) => [gate.gate, gate.subject, gate.pass, gate.message]);
+    const verdicts = (gates: Parameters<typeof evaluateGates>[0]) =>
+      evaluateGates(gates, results, ['default'], undefined).map((gate) => [
+        gate.gate,
+        gate.subject,
+        gate.pass,
+        gate.message,
+      ]);
     expect(verdicts({ pass_rate: 0.5, mean_score: 0.625 })).toEqual([
       ['pass_rate', null, true, '50% (2/4 cases passed); at least 50%'],
       ['mean_score', null, true, '0.625 (mean score 0.625); at least 0.625'],
@@ -27,7 +47,12 @@ describe('gates', () => {
       ['pass_rate', null, false, '50% (2/4 cases passed); needs 75%, short by 25%'],
       ['mean_score', null, false, '0.625 (mean score 0.625); needs 0.7, short by 0.075'],
     ]);
-    expect(verdicts({ per_tag: { balance: 0.5, transfer: 1 }, per_tool: { get_balance: 1, execute_transfer: 0.5 } })).toEqual([
+    expect(
+      verdicts({
+        per_tag: { balance: 0.5, transfer: 1 },
+        per_tool: { get_balance: 1, execute_transfer: 0.5 },
+      }),
+    ).toEqual([
       ['per_tag', 'balance', true, '50% (1/2 cases passed); at least 50%'],
       ['per_tag', 'transfer', false, '50% (1/2 cases passed); needs 100%, short by 50%'],
       ['per_tool', 'get_balance', false, '50% (1/2 cases passed); needs 100%, short by 50%'],
@@ -36,35 +61,114 @@ describe('gates', () => {
   });
 
   it('a per-tag or per-tool gate naming nothing fails, and no gates means every case must pass', () => {
-    expect(evaluateGates({ per_tag: { tranfser: 1 } }, results, ['default'], undefined)[0]).toMatchObject({ pass: false, message: 'no case carries the tag tranfser' });
-    expect(evaluateGates({}, results, ['default'], undefined)).toMatchObject([{ gate: 'pass_rate', threshold: 1, pass: false }]);
-    expect(evaluateGates({}, [result('a', 'pass', 1)], ['default'], undefined)).toMatchObject([{ gate: 'pass_rate', pass: true }]);
+    expect(
+      evaluateGates({ per_tag: { tranfser: 1 } }, results, ['default'], undefined)[0],
+    ).toMatchObject({ pass: false, message: 'no case carries the tag tranfser' });
+    expect(evaluateGates({}, results, ['default'], undefined)).toMatchObject([
+      { gate: 'pass_rate', threshold: 1, pass: false },
+    ]);
+    expect(evaluateGates({}, [result('a', 'pass', 1)], ['default'], undefined)).toMatchObject([
+      { gate: 'pass_rate', pass: true },
+    ]);
   });
 
   it('an unreliable case is neither pass nor fail: left out of the summary, counted by the gates as `unreliable` says', () => {
-    const mixed = [...results, result('e', 'unreliable', 1, { tags: ['transfer'], tools: ['execute_transfer'] })];
-    expect(summarise(mixed, 'default')).toMatchObject({ total: 5, passed: 2, failed: 1, errors: 1, unreliable: 1, pass_rate: 0.5, mean_score: 0.625 });
+    const mixed = [
+      ...results,
+      result('e', 'unreliable', 1, { tags: ['transfer'], tools: ['execute_transfer'] }),
+    ];
+    expect(summarise(mixed, 'default')).toMatchObject({
+      total: 5,
+      passed: 2,
+      failed: 1,
+      errors: 1,
+      unreliable: 1,
+      pass_rate: 0.5,
+      mean_score: 0.625,
+    });
     // The default counts it as failing: a gate never passes because a tool went missing.
-    expect(evaluateGates({ pass_rate: 0.5 }, mixed, ['default'], undefined)[0]).toMatchObject({ pass: false, actual: 0.4, message: '40% (2/5 cases passed; 1 unreliable counted as failing); needs 50%, short by 10%' });
-    expect(evaluateGates({ pass_rate: 0.5, mean_score: 0.6, unreliable: 'ignore' }, mixed, ['default'], undefined)).toMatchObject([
-      { gate: 'pass_rate', pass: true, actual: 0.5, message: '50% (2/4 cases passed; 1 unreliable left out); at least 50%' },
+    expect(evaluateGates({ pass_rate: 0.5 }, mixed, ['default'], undefined)[0]).toMatchObject({
+      pass: false,
+      actual: 0.4,
+      message: '40% (2/5 cases passed; 1 unreliable counted as failing); needs 50%, short by 10%',
+    });
+    expect(
+      evaluateGates(
+        { pass_rate: 0.5, mean_score: 0.6, unreliable: 'ignore' },
+        mixed,
+        ['default'],
+        undefined,
+      ),
+    ).toMatchObject([
+      {
+        gate: 'pass_rate',
+        pass: true,
+        actual: 0.5,
+        message: '50% (2/4 cases passed; 1 unreliable left out); at least 50%',
+      },
       { gate: 'mean_score', pass: true, actual: 0.625 },
     ]);
-    expect(evaluateGates({ per_tag: { transfer: 0.5 }, unreliable: 'ignore' }, mixed, ['default'], undefined)[0]).toMatchObject({ pass: true, message: '50% (1/2 cases passed); at least 50%' });
-    expect(evaluateGates({ per_tag: { transfer: 0.5 } }, mixed, ['default'], undefined)[0]).toMatchObject({ pass: false, message: '33.3% (1/3 cases passed); needs 50%, short by 16.7%' });
+    expect(
+      evaluateGates(
+        { per_tag: { transfer: 0.5 }, unreliable: 'ignore' },
+        mixed,
+        ['default'],
+        undefined,
+      )[0],
+    ).toMatchObject({ pass: true, message: '50% (1/2 cases passed); at least 50%' });
+    expect(
+      evaluateGates({ per_tag: { transfer: 0.5 } }, mixed, ['default'], undefined)[0],
+    ).toMatchObject({
+      pass: false,
+      message: '33.3% (1/3 cases passed); needs 50%, short by 16.7%',
+    });
     // `unreliable` alone declares no threshold: every counted case must still pass.
-    expect(evaluateGates({ unreliable: 'ignore' }, [result('a', 'pass', 1), result('b', 'unreliable', 0)], ['default'], undefined)).toMatchObject([{ gate: 'pass_rate', threshold: 1, pass: true }]);
+    expect(
+      evaluateGates(
+        { unreliable: 'ignore' },
+        [result('a', 'pass', 1), result('b', 'unreliable', 0)],
+        ['default'],
+        undefined,
+      ),
+    ).toMatchObject([{ gate: 'pass_rate', threshold: 1, pass: true }]);
   });
 
   it('max_regression compares with the baseline run of the same name', () => {
-    expect(evaluateGates({ max_regression: 0.25 }, results, ['default'], new Map([['default', 0.75]]))[0]).toMatchObject({ pass: true, actual: 0.25 });
-    expect(evaluateGates({ max_regression: 0.2 }, results, ['default'], new Map([['default', 0.75]]))[0]).toMatchObject({ pass: false, message: 'pass rate 75% → 50% (−25%; at most −20% allowed)' });
+    expect(
+      evaluateGates(
+        { max_regression: 0.25 },
+        results,
+        ['default'],
+        new Map([['default', 0.75]]),
+      )[0],
+    ).toMatchObject({ pass: true, actual: 0.25 });
+    expect(
+      evaluateGates({ max_regression: 0.2 }, results, ['default'], new Map([['default', 0.75]]))[0],
+    ).toMatchObject({ pass: false, message: 'pass rate 75% → 50% (−25%; at most −20% allowed)' });
   });
 
   it('a max_regression gate that cannot be evaluated is a configuration error, never a silent pass', () => {
-    expect(() => requireEvaluableGates('suite.yaml', { max_regression: 0.2 }, ['default'], undefined)).toThrow('suite.yaml: gates.max_regression: needs a baseline');
-    expect(() => requireEvaluableGates('suite.yaml', { max_regression: 0.2 }, ['default', 'large'], new Map([['default', 1]]))).toThrow('the baseline has no run "large" (it has "default")');
-    expect(() => requireEvaluableGates('suite.yaml', { max_regression: 0.2 }, ['default'], new Map([['default', 1]]))).not.toThrow();
-    expect(() => requireEvaluableGates('suite.yaml', { pass_rate: 1 }, ['default'], undefined)).not.toThrow();
+    expect(() =>
+      requireEvaluableGates('suite.yaml', { max_regression: 0.2 }, ['default'], undefined),
+    ).toThrow('suite.yaml: gates.max_regression: needs a baseline');
+    expect(() =>
+      requireEvaluableGates(
+        'suite.yaml',
+        { max_regression: 0.2 },
+        ['default', 'large'],
+        new Map([['default', 1]]),
+      ),
+    ).toThrow('the baseline has no run "large" (it has "default")');
+    expect(() =>
+      requireEvaluableGates(
+        'suite.yaml',
+        { max_regression: 0.2 },
+        ['default'],
+        new Map([['default', 1]]),
+      ),
+    ).not.toThrow();
+    expect(() =>
+      requireEvaluableGates('suite.yaml', { pass_rate: 1 }, ['default'], undefined),
+    ).not.toThrow();
   });
 });

@@ -25,8 +25,19 @@ export function summarise(results: readonly CaseResult[], run: string): RunSumma
 }
 
 /** A report's row for a run configuration: its summary, its model and the tools its cases offered the model (first offer first). */
-export function summariseConfiguration(results: readonly CaseResult[], run: string, model: string | null, price: Price | null): ConfigurationSummary {
-  const offered = [...new Set(results.filter((result) => result.run === run).flatMap((result) => result.tools_offered ?? []))];
+export function summariseConfiguration(
+  results: readonly CaseResult[],
+  run: string,
+  model: string | null,
+  price: Price | null,
+): ConfigurationSummary {
+  const offered = [
+    ...new Set(
+      results
+        .filter((result) => result.run === run)
+        .flatMap((result) => result.tools_offered ?? []),
+    ),
+  ];
   return { ...summarise(results, run), model, tools_offered: offered, price };
 }
 
@@ -35,11 +46,26 @@ export function summariseConfiguration(results: readonly CaseResult[], run: stri
  * `max_regression` gate needs a baseline, and one holding every run configuration of the suite.
  * A gate that cannot be evaluated must never pass silently.
  */
-export function requireEvaluableGates(file: string, gates: Gates, runs: readonly string[], baseline: ReadonlyMap<string, number> | undefined): void {
+export function requireEvaluableGates(
+  file: string,
+  gates: Gates,
+  runs: readonly string[],
+  baseline: ReadonlyMap<string, number> | undefined,
+): void {
   if (gates.max_regression === undefined) return;
-  if (!baseline) throw new CalltapeError('CONFIG_INVALID', `${file}: gates.max_regression: needs a baseline to compare with, and none was given`, 'Pass --baseline <run id or JSON report> (an earlier run of this suite), or remove the gate.');
+  if (!baseline)
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `${file}: gates.max_regression: needs a baseline to compare with, and none was given`,
+      'Pass --baseline <run id or JSON report> (an earlier run of this suite), or remove the gate.',
+    );
   const absent = runs.filter((run) => !baseline.has(run));
-  if (absent.length > 0) throw new CalltapeError('CONFIG_INVALID', `${file}: gates.max_regression: the baseline has no run ${absent.map((run) => `"${run}"`).join(', ')} (it has ${[...baseline.keys()].map((run) => `"${run}"`).join(', ') || 'none'})`, 'Use a baseline from a run of this suite.');
+  if (absent.length > 0)
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `${file}: gates.max_regression: the baseline has no run ${absent.map((run) => `"${run}"`).join(', ')} (it has ${[...baseline.keys()].map((run) => `"${run}"`).join(', ') || 'none'})`,
+      'Use a baseline from a run of this suite.',
+    );
 }
 
 /**
@@ -48,30 +74,93 @@ export function requireEvaluableGates(file: string, gates: Gates, runs: readonly
  * per-tag or per-tool gate that matches no case fails — a typo must not pass silently.
  * `max_regression` compares pass rates with the baseline run of the same name.
  */
-export function evaluateGates(gates: Gates, results: readonly CaseResult[], runs: readonly string[], baseline: ReadonlyMap<string, number> | undefined): GateResult[] {
+export function evaluateGates(
+  gates: Gates,
+  results: readonly CaseResult[],
+  runs: readonly string[],
+  baseline: ReadonlyMap<string, number> | undefined,
+): GateResult[] {
   const { unreliable = 'fail', ...thresholds } = gates;
   const declared: Gates = Object.keys(thresholds).length > 0 ? thresholds : { pass_rate: 1 };
   const outcomes: GateResult[] = [];
   for (const run of runs) {
     // `unreliable: fail` counts a case not offered its tool as a failure; `ignore` leaves it out.
-    const own = results.filter((result) => result.run === run && (unreliable === 'fail' || result.status !== 'unreliable'));
+    const own = results.filter(
+      (result) => result.run === run && (unreliable === 'fail' || result.status !== 'unreliable'),
+    );
     const summary = summarise(results, run);
     const passed = own.filter((result) => result.status === 'pass').length;
     const apart = own.filter((result) => result.status === 'unreliable').length;
-    const note = apart > 0 ? `; ${apart} unreliable counted as failing` : (summary.unreliable ?? 0) > 0 ? `; ${summary.unreliable ?? 0} unreliable left out` : '';
-    if (declared.pass_rate !== undefined) outcomes.push(atLeast('pass_rate', run, null, declared.pass_rate, rate(passed, own.length), `${passed}/${own.length} cases passed${note}`));
+    const note =
+      apart > 0
+        ? `; ${apart} unreliable counted as failing`
+        : (summary.unreliable ?? 0) > 0
+          ? `; ${summary.unreliable ?? 0} unreliable left out`
+          : '';
+    if (declared.pass_rate !== undefined)
+      outcomes.push(
+        atLeast(
+          'pass_rate',
+          run,
+          null,
+          declared.pass_rate,
+          rate(passed, own.length),
+          `${passed}/${own.length} cases passed${note}`,
+        ),
+      );
     if (declared.mean_score !== undefined) {
-      const mean = meanScore(own.map((result) => (result.status === 'unreliable' ? { score: 0 } : result)));
-      outcomes.push(atLeast('mean_score', run, null, declared.mean_score, mean, `mean score ${mean}${note}`));
+      const mean = meanScore(
+        own.map((result) => (result.status === 'unreliable' ? { score: 0 } : result)),
+      );
+      outcomes.push(
+        atLeast('mean_score', run, null, declared.mean_score, mean, `mean score ${mean}${note}`),
+      );
     }
-    for (const [tag, threshold] of Object.entries(declared.per_tag ?? {})) outcomes.push(subsetGate('per_tag', run, tag, threshold, own.filter((result) => result.tags.includes(tag))));
-    for (const [tool, threshold] of Object.entries(declared.per_tool ?? {})) outcomes.push(subsetGate('per_tool', run, tool, threshold, own.filter((result) => result.tools.includes(tool))));
+    for (const [tag, threshold] of Object.entries(declared.per_tag ?? {}))
+      outcomes.push(
+        subsetGate(
+          'per_tag',
+          run,
+          tag,
+          threshold,
+          own.filter((result) => result.tags.includes(tag)),
+        ),
+      );
+    for (const [tool, threshold] of Object.entries(declared.per_tool ?? {}))
+      outcomes.push(
+        subsetGate(
+          'per_tool',
+          run,
+          tool,
+          threshold,
+          own.filter((result) => result.tools.includes(tool)),
+        ),
+      );
     if (declared.max_regression !== undefined) {
       const before = baseline?.get(run);
-      if (before === undefined) outcomes.push({ gate: 'max_regression', run, subject: null, threshold: declared.max_regression, actual: null, pass: true, message: baseline ? `the baseline has no run "${run}"; nothing to compare` : 'no --baseline given; nothing to compare' });
+      if (before === undefined)
+        outcomes.push({
+          gate: 'max_regression',
+          run,
+          subject: null,
+          threshold: declared.max_regression,
+          actual: null,
+          pass: true,
+          message: baseline
+            ? `the baseline has no run "${run}"; nothing to compare`
+            : 'no --baseline given; nothing to compare',
+        });
       else {
         const drop = round(before - summary.pass_rate);
-        outcomes.push({ gate: 'max_regression', run, subject: null, threshold: declared.max_regression, actual: drop, pass: drop <= declared.max_regression, message: `pass rate ${pct(before)} → ${pct(summary.pass_rate)} (${drop > 0 ? `−${pct(drop)}` : 'no drop'}; at most −${pct(declared.max_regression)} allowed)` });
+        outcomes.push({
+          gate: 'max_regression',
+          run,
+          subject: null,
+          threshold: declared.max_regression,
+          actual: drop,
+          pass: drop <= declared.max_regression,
+          message: `pass rate ${pct(before)} → ${pct(summary.pass_rate)} (${drop > 0 ? `−${pct(drop)}` : 'no drop'}; at most −${pct(declared.max_regression)} allowed)`,
+        });
       }
     }
   }
@@ -79,20 +168,59 @@ export function evaluateGates(gates: Gates, results: readonly CaseResult[], runs
 }
 
 function meanScore(cases: readonly { readonly score: number }[]): number {
-  return cases.length === 0 ? 1 : round(cases.reduce((sum, result) => sum + result.score, 0) / cases.length);
+  return cases.length === 0
+    ? 1
+    : round(cases.reduce((sum, result) => sum + result.score, 0) / cases.length);
 }
 
-function subsetGate(gate: 'per_tag' | 'per_tool', run: string, subject: string, threshold: number, cases: readonly CaseResult[]): GateResult {
-  if (cases.length === 0) return { gate, run, subject, threshold, actual: null, pass: false, message: `no case ${gate === 'per_tag' ? 'carries the tag' : 'expects the tool'} ${subject}` };
+function subsetGate(
+  gate: 'per_tag' | 'per_tool',
+  run: string,
+  subject: string,
+  threshold: number,
+  cases: readonly CaseResult[],
+): GateResult {
+  if (cases.length === 0)
+    return {
+      gate,
+      run,
+      subject,
+      threshold,
+      actual: null,
+      pass: false,
+      message: `no case ${gate === 'per_tag' ? 'carries the tag' : 'expects the tool'} ${subject}`,
+    };
   const passed = cases.filter((result) => result.status === 'pass').length;
-  return atLeast(gate, run, subject, threshold, rate(passed, cases.length), `${passed}/${cases.length} cases passed`);
+  return atLeast(
+    gate,
+    run,
+    subject,
+    threshold,
+    rate(passed, cases.length),
+    `${passed}/${cases.length} cases passed`,
+  );
 }
 
-function atLeast(gate: GateResult['gate'], run: string, subject: string | null, threshold: number, actual: number, facts: string): GateResult {
+function atLeast(
+  gate: GateResult['gate'],
+  run: string,
+  subject: string | null,
+  threshold: number,
+  actual: number,
+  facts: string,
+): GateResult {
   const pass = actual >= threshold;
   const value = gate === 'mean_score' ? String(actual) : pct(actual);
   const wanted = gate === 'mean_score' ? String(threshold) : pct(threshold);
-  return { gate, run, subject, threshold, actual, pass, message: `${value} (${facts}); ${pass ? 'at least' : 'needs'} ${wanted}${pass ? '' : `, short by ${gate === 'mean_score' ? round(threshold - actual) : pct(threshold - actual)}`}` };
+  return {
+    gate,
+    run,
+    subject,
+    threshold,
+    actual,
+    pass,
+    message: `${value} (${facts}); ${pass ? 'at least' : 'needs'} ${wanted}${pass ? '' : `, short by ${gate === 'mean_score' ? round(threshold - actual) : pct(threshold - actual)}`}`,
+  };
 }
 
 function rate(passed: number, total: number): number {

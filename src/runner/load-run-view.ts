@@ -21,10 +21,18 @@ export interface RunSources {
  */
 export function loadRunView(run: string, sources: RunSources): RunView {
   const reference = parseRunReference(run);
-  if (!reference) throw new CalltapeError('CONFIG_INVALID', `"${run}" is not a run: write <cassette>#<session id> or run:<id>/<session>`);
+  if (!reference)
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `"${run}" is not a run: write <cassette>#<session id> or run:<id>/<session>`,
+    );
   const { cassette, session } = locate(reference, run, sources);
   const view = buildRunView(run, readInteractions(cassette, { sessionId: session }));
-  if (!view) throw new CalltapeError('CONFIG_INVALID', `${run}: the run no longer exists: ${cassette} has no session "${session}"`);
+  if (!view)
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `${run}: the run no longer exists: ${cassette} has no session "${session}"`,
+    );
   return view;
 }
 
@@ -39,13 +47,20 @@ export function listRuns(target: string, sources: RunSources): string[] {
     return report.cases.map((item) => `run:${stored[1]}/${item.session}`);
   }
   const cassette = resolve(sources.cwd, target);
-  if (!existsSync(cassette)) throw new CalltapeError('CONFIG_INVALID', `${target}: no such cassette`);
+  if (!existsSync(cassette))
+    throw new CalltapeError('CONFIG_INVALID', `${target}: no such cassette`);
   const sessions: string[] = [];
   for (const interaction of readInteractions(cassette)) {
-    if (!interaction.sessionId.startsWith(judgeSessionPrefix) && !sessions.includes(interaction.sessionId)) sessions.push(interaction.sessionId);
+    if (
+      !interaction.sessionId.startsWith(judgeSessionPrefix) &&
+      !sessions.includes(interaction.sessionId)
+    )
+      sessions.push(interaction.sessionId);
   }
   // Session ids sort the way people number them (TC-2 before TC-10), whatever order they ran in.
-  return sessions.sort((left, right) => left.localeCompare(right, 'en', { numeric: true })).map((session) => `${target}#${session}`);
+  return sessions
+    .sort((left, right) => left.localeCompare(right, 'en', { numeric: true }))
+    .map((session) => `${target}#${session}`);
 }
 
 /** The interactions of a run (judges that read the trace, not the view). */
@@ -56,17 +71,33 @@ export function loadRunInteractions(run: string, sources: RunSources): Interacti
   return readInteractions(cassette, { sessionId: session });
 }
 
-function locate(reference: RunReference, run: string, sources: RunSources): { cassette: string; session: string } {
+function locate(
+  reference: RunReference,
+  run: string,
+  sources: RunSources,
+): { cassette: string; session: string } {
   if (reference.kind === 'session') {
     const cassette = resolve(sources.cwd, reference.cassette);
-    if (!existsSync(cassette)) throw new CalltapeError('CONFIG_INVALID', `${run}: the run no longer exists: no cassette ${cassette}`);
+    if (!existsSync(cassette))
+      throw new CalltapeError(
+        'CONFIG_INVALID',
+        `${run}: the run no longer exists: no cassette ${cassette}`,
+      );
     return { cassette, session: reference.session };
   }
   const report = storedReport(reference.runId, sources, run);
   const found = report.cases.find((item) => item.session === reference.session);
-  if (!found) throw new CalltapeError('CONFIG_INVALID', `${run}: the run no longer exists: stored run #${reference.runId} has no case "${reference.session}"`);
+  if (!found)
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `${run}: the run no longer exists: stored run #${reference.runId} has no case "${reference.session}"`,
+    );
   const cassette = resolve(sources.cwd, report.cassette);
-  if (!existsSync(cassette)) throw new CalltapeError('CONFIG_INVALID', `${run}: the run no longer exists: no cassette ${cassette}`);
+  if (!existsSync(cassette))
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `${run}: the run no longer exists: no cassette ${cassette}`,
+    );
   return { cassette, session: found.session };
 }
 
@@ -74,7 +105,11 @@ function storedReport(id: number, sources: RunSources, what: string): SuiteRunRe
   const store = new RunStore(sources.runsDb, { readonly: true });
   try {
     const report = store.report(id);
-    if (report === undefined) throw new CalltapeError('CONFIG_INVALID', `${what}: the run no longer exists: no run #${id} in ${sources.runsDb}`);
+    if (report === undefined)
+      throw new CalltapeError(
+        'CONFIG_INVALID',
+        `${what}: the run no longer exists: no run #${id} in ${sources.runsDb}`,
+      );
     return JSON.parse(report) as SuiteRunResult;
   } finally {
     store.close();

@@ -22,7 +22,12 @@ export interface RatingPageSources extends RunSources {
 /** The rating page of a proxy started without sources: its cassette, and the files `calltape rate` uses by default. */
 export function defaultRatingSources(cassette: string): RatingPageSources {
   const cwd = process.cwd();
-  return { cwd, ratingsDb: ratingsFile(undefined, cwd), runsDb: runsDatabaseFile(undefined), defaultTarget: relative(cwd, cassette) || cassette };
+  return {
+    cwd,
+    ratingsDb: ratingsFile(undefined, cwd),
+    runsDb: runsDatabaseFile(undefined),
+    defaultTarget: relative(cwd, cassette) || cassette,
+  };
 }
 
 /** What the page shows of a rating session: the same state the terminal rater keeps. */
@@ -69,7 +74,12 @@ export function createRatingPage(sources: RatingPageSources): AdminExtension {
     pages: ['/calltape/rate'],
     handle(request, response, url) {
       const path = url.pathname;
-      if (path !== '/calltape/rate' && path !== '/calltape/api/rate' && path !== '/calltape/api/rate/view') return false;
+      if (
+        path !== '/calltape/rate' &&
+        path !== '/calltape/api/rate' &&
+        path !== '/calltape/api/rate/view'
+      )
+        return false;
       const reading = request.method === 'GET' || request.method === 'HEAD';
       if (path === '/calltape/rate' && reading) {
         page ??= readFileSync(join(packageRoot, 'assets', 'rate.html'), 'utf8');
@@ -77,18 +87,46 @@ export function createRatingPage(sources: RatingPageSources): AdminExtension {
       } else if (path === '/calltape/api/rate/view' && reading) {
         answer(response, () => loadRunView(url.searchParams.get('run') ?? '', sources));
       } else if (path === '/calltape/api/rate' && reading) {
-        answer(response, () => stateOf(startSession(url.searchParams.get('runs') || sources.defaultTarget, url.searchParams.get('set') || defaultSet), null));
+        answer(response, () =>
+          stateOf(
+            startSession(
+              url.searchParams.get('runs') || sources.defaultTarget,
+              url.searchParams.get('set') || defaultSet,
+            ),
+            null,
+          ),
+        );
       } else if (path === '/calltape/api/rate' && request.method === 'POST') {
-        if (!feedOriginAllowed(request.headers.origin, request.headers.host) || !/^application\/json\b/i.test(request.headers['content-type'] ?? '')) {
-          sendError(response, 403, 'calltape: ratings are written by the rating page itself (same origin, JSON)', 'calltape_forbidden_origin');
+        if (
+          !feedOriginAllowed(request.headers.origin, request.headers.host) ||
+          !/^application\/json\b/i.test(request.headers['content-type'] ?? '')
+        ) {
+          sendError(
+            response,
+            403,
+            'calltape: ratings are written by the rating page itself (same origin, JSON)',
+            'calltape_forbidden_origin',
+          );
           return true;
         }
         readBody(request).then(
           (body) => answer(response, () => press(parseKeyPress(body))),
-          () => sendError(response, 413, `calltape: a rating request holds at most ${maxBodyBytes} bytes`, 'invalid_request_error'),
+          () =>
+            sendError(
+              response,
+              413,
+              `calltape: a rating request holds at most ${maxBodyBytes} bytes`,
+              'invalid_request_error',
+            ),
         );
       } else {
-        response.writeHead(405, { allow: path === '/calltape/api/rate' ? 'GET, POST' : 'GET', 'content-type': 'application/json', ...noReferrer }).end(errorBody('calltape: method not allowed here', 'invalid_request_error'));
+        response
+          .writeHead(405, {
+            allow: path === '/calltape/api/rate' ? 'GET, POST' : 'GET',
+            'content-type': 'application/json',
+            ...noReferrer,
+          })
+          .end(errorBody('calltape: method not allowed here', 'invalid_request_error'));
       }
       return true;
     },
@@ -97,22 +135,55 @@ export function createRatingPage(sources: RatingPageSources): AdminExtension {
     },
   };
 
-  function startSession(target: string, set: string): { target: string; set: string; state: RaterState } {
+  function startSession(
+    target: string,
+    set: string,
+  ): { target: string; set: string; state: RaterState } {
     const runs = listRuns(target, sources);
-    return { target, set, state: startRater(runs, new Map(ratings().list(set).map((rating) => [rating.run, rating]))) };
+    return {
+      target,
+      set,
+      state: startRater(
+        runs,
+        new Map(
+          ratings()
+            .list(set)
+            .map((rating) => [rating.run, rating]),
+        ),
+      ),
+    };
   }
 
   function press(keyPress: KeyPress): RatingPageState {
     const session = startSession(keyPress.runs, keyPress.set);
-    const position = keyPress.run === null ? session.state.runs.length : session.state.runs.indexOf(keyPress.run);
-    if (position === -1) throw new CalltapeError('CONFIG_INVALID', `${keyPress.run ?? ''}: the run is no longer in ${keyPress.runs}`);
-    const state: RaterState = { ...session.state, position, done: position >= session.state.runs.length, note: keyPress.note?.trim() || undefined };
-    const next = pressKey(state, keyPress.key, { now: () => new Date().toISOString(), ...(keyPress.rater ? { rater: keyPress.rater } : {}) });
+    const position =
+      keyPress.run === null ? session.state.runs.length : session.state.runs.indexOf(keyPress.run);
+    if (position === -1)
+      throw new CalltapeError(
+        'CONFIG_INVALID',
+        `${keyPress.run ?? ''}: the run is no longer in ${keyPress.runs}`,
+      );
+    const state: RaterState = {
+      ...session.state,
+      position,
+      done: position >= session.state.runs.length,
+      note: keyPress.note?.trim() || undefined,
+    };
+    const next = pressKey(state, keyPress.key, {
+      now: () => new Date().toISOString(),
+      ...(keyPress.rater ? { rater: keyPress.rater } : {}),
+    });
     if (next.effect.kind === 'rate') ratings().put(keyPress.set, next.effect.rating);
-    return stateOf({ ...session, state: next.state }, next.effect.kind === 'rate' ? next.effect.rating : null);
+    return stateOf(
+      { ...session, state: next.state },
+      next.effect.kind === 'rate' ? next.effect.rating : null,
+    );
   }
 
-  function stateOf(session: { target: string; set: string; state: RaterState }, stored: Rating | null): RatingPageState {
+  function stateOf(
+    session: { target: string; set: string; state: RaterState },
+    stored: Rating | null,
+  ): RatingPageState {
     const { state } = session;
     return {
       target: session.target,
@@ -135,20 +206,40 @@ function parseKeyPress(body: string): KeyPress {
   } catch {
     throw new CalltapeError('CONFIG_INVALID', 'the rating request is not JSON');
   }
-  const record = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  const record =
+    typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
   const text = (name: string, limit: number): string | undefined => {
     const field = Object.hasOwn(record, name) ? record[name] : undefined;
     if (field === undefined || field === null) return undefined;
-    if (typeof field !== 'string' || field.length > limit) throw new CalltapeError('CONFIG_INVALID', `the rating request's "${name}" must be text of at most ${limit} characters`);
+    if (typeof field !== 'string' || field.length > limit)
+      throw new CalltapeError(
+        'CONFIG_INVALID',
+        `the rating request's "${name}" must be text of at most ${limit} characters`,
+      );
     return field;
   };
   const key = text('key', 1);
-  if (key !== 'p' && key !== 'f' && key !== 's' && key !== 'b') throw new CalltapeError('CONFIG_INVALID', 'the rating request\'s "key" must be p (pass), f (fail), s (skip) or b (back)');
+  if (key !== 'p' && key !== 'f' && key !== 's' && key !== 'b')
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      'the rating request\'s "key" must be p (pass), f (fail), s (skip) or b (back)',
+    );
   const runs = text('runs', 4096);
-  if (!runs) throw new CalltapeError('CONFIG_INVALID', 'the rating request names no runs ("runs": a cassette or run:<id>)');
+  if (!runs)
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      'the rating request names no runs ("runs": a cassette or run:<id>)',
+    );
   const note = text('note', 10_000);
   const rater = text('rater', 200);
-  return { runs, set: text('set', 200) || defaultSet, run: text('run', 4096) ?? null, key, ...(note !== undefined ? { note } : {}), ...(rater ? { rater } : {}) };
+  return {
+    runs,
+    set: text('set', 200) || defaultSet,
+    run: text('run', 4096) ?? null,
+    key,
+    ...(note !== undefined ? { note } : {}),
+    ...(rater ? { rater } : {}),
+  };
 }
 
 /** Answers with the value as JSON; a CalltapeError is the caller's mistake (400), anything else ours (500). */
@@ -158,14 +249,27 @@ function answer(response: ServerResponse, compute: () => unknown): void {
     body = JSON.stringify(compute());
   } catch (error) {
     const ours = !(error instanceof CalltapeError);
-    sendError(response, ours ? 500 : 400, `calltape: ${(error as Error).message}`, ours ? 'calltape_error' : 'invalid_request_error');
+    sendError(
+      response,
+      ours ? 500 : 400,
+      `calltape: ${(error as Error).message}`,
+      ours ? 'calltape_error' : 'invalid_request_error',
+    );
     return;
   }
-  response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', ...noReferrer }).end(body);
+  response
+    .writeHead(200, {
+      'content-type': 'application/json',
+      'cache-control': 'no-store',
+      ...noReferrer,
+    })
+    .end(body);
 }
 
 function sendError(response: ServerResponse, status: number, message: string, type: string): void {
-  response.writeHead(status, { 'content-type': 'application/json', ...noReferrer }).end(errorBody(message, type));
+  response
+    .writeHead(status, { 'content-type': 'application/json', ...noReferrer })
+    .end(errorBody(message, type));
 }
 
 function errorBody(message: string, type: string): string {

@@ -75,7 +75,14 @@ export interface StoredRun {
   readonly duration_ms: number;
   readonly passed: boolean;
   readonly exit_code: number;
-  readonly configs: readonly { readonly name: string; readonly model: string | null; readonly total: number; readonly passed: number; readonly pass_rate: number; readonly mean_score: number }[];
+  readonly configs: readonly {
+    readonly name: string;
+    readonly model: string | null;
+    readonly total: number;
+    readonly passed: number;
+    readonly pass_rate: number;
+    readonly mean_score: number;
+  }[];
 }
 
 /**
@@ -87,17 +94,29 @@ export interface StoredRun {
 export class RunStore {
   private readonly db: Database.Database;
 
-  constructor(readonly path: string, options: { readonly readonly?: boolean } = {}) {
+  constructor(
+    readonly path: string,
+    options: { readonly readonly?: boolean } = {},
+  ) {
     try {
       if (!options.readonly) mkdirSync(dirname(path), { recursive: true });
-      this.db = new Database(path, { readonly: options.readonly === true, fileMustExist: options.readonly === true });
+      this.db = new Database(path, {
+        readonly: options.readonly === true,
+        fileMustExist: options.readonly === true,
+      });
       if (!options.readonly) {
         this.db.pragma('journal_mode = WAL');
         this.db.exec(schema);
       }
       this.db.pragma('foreign_keys = ON');
     } catch (error) {
-      throw new CalltapeError(options.readonly ? 'CONFIG_INVALID' : 'STORE_IO', `${path}: cannot open the runs database: ${(error as Error).message}`, options.readonly ? 'Runs are stored by calltape test; run one first, or pass --runs-db.' : undefined);
+      throw new CalltapeError(
+        options.readonly ? 'CONFIG_INVALID' : 'STORE_IO',
+        `${path}: cannot open the runs database: ${(error as Error).message}`,
+        options.readonly
+          ? 'Runs are stored by calltape test; run one first, or pass --runs-db.'
+          : undefined,
+      );
     }
   }
 
@@ -105,16 +124,72 @@ export class RunStore {
   save(result: SuiteRunResult, exitCode: number, report: string): number {
     const insert = this.db.transaction(() => {
       const { lastInsertRowid } = this.db
-        .prepare('INSERT INTO runs (suite, file, mode, drive, cassette, started_at, duration_ms, passed, exit_code, report) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
-        .run(result.suite, result.file, result.mode, result.drive, result.cassette, result.started_at, result.duration_ms, result.passed ? 1 : 0, exitCode, report);
+        .prepare(
+          'INSERT INTO runs (suite, file, mode, drive, cassette, started_at, duration_ms, passed, exit_code, report) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        )
+        .run(
+          result.suite,
+          result.file,
+          result.mode,
+          result.drive,
+          result.cassette,
+          result.started_at,
+          result.duration_ms,
+          result.passed ? 1 : 0,
+          exitCode,
+          report,
+        );
       const id = Number(lastInsertRowid);
-      const config = this.db.prepare('INSERT INTO run_configs (run_id, name, model, total, passed, failed, errors, pass_rate, mean_score) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
-      for (const run of result.runs) config.run(id, run.run, run.model, run.total, run.passed, run.failed, run.errors, run.pass_rate, run.mean_score);
-      const caseRow = this.db.prepare('INSERT INTO case_results (run_id, config, test_id, position, status, score, tags, tools, duration_ms, turns, input_tokens, output_tokens, error, problems, calls) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
-      const diff = this.db.prepare('INSERT INTO argument_diffs (run_id, config, test_id, path, expected, actual, reason, strategy) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+      const config = this.db.prepare(
+        'INSERT INTO run_configs (run_id, name, model, total, passed, failed, errors, pass_rate, mean_score) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      );
+      for (const run of result.runs)
+        config.run(
+          id,
+          run.run,
+          run.model,
+          run.total,
+          run.passed,
+          run.failed,
+          run.errors,
+          run.pass_rate,
+          run.mean_score,
+        );
+      const caseRow = this.db.prepare(
+        'INSERT INTO case_results (run_id, config, test_id, position, status, score, tags, tools, duration_ms, turns, input_tokens, output_tokens, error, problems, calls) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      );
+      const diff = this.db.prepare(
+        'INSERT INTO argument_diffs (run_id, config, test_id, path, expected, actual, reason, strategy) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      );
       for (const item of result.cases) {
-        caseRow.run(id, item.run, item.test_id, item.index, item.status, item.score, JSON.stringify(item.tags), JSON.stringify(item.tools), item.duration_ms, item.turns, item.tokens.input, item.tokens.output, item.error, JSON.stringify(item.problems), JSON.stringify(item.calls));
-        for (const [path, mismatch] of Object.entries(item.call?.mismatches ?? {})) diff.run(id, item.run, item.test_id, path, json(mismatch.expected), json(mismatch.actual), mismatch.reason, mismatch.strategy);
+        caseRow.run(
+          id,
+          item.run,
+          item.test_id,
+          item.index,
+          item.status,
+          item.score,
+          JSON.stringify(item.tags),
+          JSON.stringify(item.tools),
+          item.duration_ms,
+          item.turns,
+          item.tokens.input,
+          item.tokens.output,
+          item.error,
+          JSON.stringify(item.problems),
+          JSON.stringify(item.calls),
+        );
+        for (const [path, mismatch] of Object.entries(item.call?.mismatches ?? {}))
+          diff.run(
+            id,
+            item.run,
+            item.test_id,
+            path,
+            json(mismatch.expected),
+            json(mismatch.actual),
+            mismatch.reason,
+            mismatch.strategy,
+          );
       }
       return id;
     });
@@ -122,23 +197,47 @@ export class RunStore {
   }
 
   list(limit = 50): StoredRun[] {
-    const runs = this.db.prepare('SELECT id, suite, mode, started_at, duration_ms, passed, exit_code FROM runs ORDER BY id DESC LIMIT ?').all(limit) as (Omit<StoredRun, 'configs' | 'passed'> & { passed: number })[];
-    const configs = this.db.prepare('SELECT name, model, total, passed, pass_rate, mean_score FROM run_configs WHERE run_id = ? ORDER BY rowid');
-    return runs.map((run) => ({ ...run, passed: run.passed === 1, configs: configs.all(run.id) as StoredRun['configs'][number][] }));
+    const runs = this.db
+      .prepare(
+        'SELECT id, suite, mode, started_at, duration_ms, passed, exit_code FROM runs ORDER BY id DESC LIMIT ?',
+      )
+      .all(limit) as (Omit<StoredRun, 'configs' | 'passed'> & { passed: number })[];
+    const configs = this.db.prepare(
+      'SELECT name, model, total, passed, pass_rate, mean_score FROM run_configs WHERE run_id = ? ORDER BY rowid',
+    );
+    return runs.map((run) => ({
+      ...run,
+      passed: run.passed === 1,
+      configs: configs.all(run.id) as StoredRun['configs'][number][],
+    }));
   }
 
   /** The JSON report a run was stored with; undefined when there is no such run. */
   report(id: number): string | undefined {
-    return (this.db.prepare('SELECT report FROM runs WHERE id = ?').get(id) as { report: string } | undefined)?.report;
+    return (
+      this.db.prepare('SELECT report FROM runs WHERE id = ?').get(id) as
+        { report: string } | undefined
+    )?.report;
   }
 
   /** Case results of one run configuration of a run, in suite order. */
-  cases(id: number, config: string): { test_id: string; status: string; score: number; problems: string }[] {
-    return this.db.prepare('SELECT test_id, status, score, problems FROM case_results WHERE run_id = ? AND config = ? ORDER BY position').all(id, config) as { test_id: string; status: string; score: number; problems: string }[];
+  cases(
+    id: number,
+    config: string,
+  ): { test_id: string; status: string; score: number; problems: string }[] {
+    return this.db
+      .prepare(
+        'SELECT test_id, status, score, problems FROM case_results WHERE run_id = ? AND config = ? ORDER BY position',
+      )
+      .all(id, config) as { test_id: string; status: string; score: number; problems: string }[];
   }
 
   configs(id: number): string[] {
-    return (this.db.prepare('SELECT name FROM run_configs WHERE run_id = ? ORDER BY rowid').all(id) as { name: string }[]).map((row) => row.name);
+    return (
+      this.db.prepare('SELECT name FROM run_configs WHERE run_id = ? ORDER BY rowid').all(id) as {
+        name: string;
+      }[]
+    ).map((row) => row.name);
   }
 
   close(): void {

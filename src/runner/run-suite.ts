@@ -40,7 +40,8 @@ export interface SuiteRunOptions {
   /** Told, once the proxy has closed, what the run did with its cassette (for the runs database). */
   readonly onCassetteUse?: (usages: readonly CassetteUsage[]) => void;
   /** Told each scored case with its session's round trips (OpenTelemetry export). */
-  readonly spans?: { case(result: CaseResult, interactions: readonly Interaction[]): void } | undefined;
+  readonly spans?:
+    { case(result: CaseResult, interactions: readonly Interaction[]): void } | undefined;
 }
 
 export type { SuiteRunResult } from '../report/run-result.js';
@@ -53,14 +54,32 @@ export type { SuiteRunResult } from '../report/run-result.js';
  */
 export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<SuiteRunResult> {
   const started = Date.now();
-  if (suite.cases.length === 0 && suite.drafts.length > 0) throw new CalltapeError('CONFIG_INVALID', `${suite.file}: cases: all ${suite.drafts.length} case(s) are drafts (review: pending or rejected); a draft never runs or counts in a gate`, `Review them first: calltape review ${relative(process.cwd(), suite.file) || suite.file} --accept <ids>.`);
-  requireEvaluableGates(suite.file, suite.gates, suite.runs.map((run) => run.name), options.baseline);
+  if (suite.cases.length === 0 && suite.drafts.length > 0)
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `${suite.file}: cases: all ${suite.drafts.length} case(s) are drafts (review: pending or rejected); a draft never runs or counts in a gate`,
+      `Review them first: calltape review ${relative(process.cwd(), suite.file) || suite.file} --accept <ids>.`,
+    );
+  requireEvaluableGates(
+    suite.file,
+    suite.gates,
+    suite.runs.map((run) => run.name),
+    options.baseline,
+  );
   if (!suite.agent) {
     const modelless = suite.runs.find((run) => run.model === undefined);
-    if (modelless) throw new CalltapeError('CONFIG_INVALID', `${suite.file}: model: direct mode (no agent) needs a model${suite.runs.length > 1 ? ` (run "${modelless.name}" has none)` : ''}`);
+    if (modelless)
+      throw new CalltapeError(
+        'CONFIG_INVALID',
+        `${suite.file}: model: direct mode (no agent) needs a model${suite.runs.length > 1 ? ` (run "${modelless.name}" has none)` : ''}`,
+      );
   }
   suite.cases.forEach((testCase, index) => {
-    if (testCase.prompt === undefined && !(testCase.messages && !suite.agent)) throw new CalltapeError('CONFIG_INVALID', `${suite.file}: case "${testCase.test_id}" (#${index + 1}): prompt: every case needs a prompt${suite.agent ? ' (it is the agent\'s input)' : ' (or messages)'}`);
+    if (testCase.prompt === undefined && !(testCase.messages && !suite.agent))
+      throw new CalltapeError(
+        'CONFIG_INVALID',
+        `${suite.file}: case "${testCase.test_id}" (#${index + 1}): prompt: every case needs a prompt${suite.agent ? " (it is the agent's input)" : ' (or messages)'}`,
+      );
   });
 
   const caseMocks = [...new Set(suite.cases.flatMap((testCase) => testCase.mocks ?? []))];
@@ -74,7 +93,11 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
       port: 0,
       mode: options.mode,
       cassette: suite.cassette,
-      mocks: { ...options.config.mocks, files: [...new Set([...suite.mocks, ...caseMocks])], active: suiteSets },
+      mocks: {
+        ...options.config.mocks,
+        files: [...new Set([...suite.mocks, ...caseMocks])],
+        active: suiteSets,
+      },
     },
     {
       logger: options.logger,
@@ -96,24 +119,48 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
   const codeJudges = createCodeJudges({ baseDir: dirname(suite.file) });
   const limit = pLimit(Math.max(1, options.concurrency ?? cpus().length));
   // Judges per run configuration: the LLM judge asks the run's model unless a rubric names another.
-  const judgesFor = (run: RunConfig): JudgeRunners => ({ code: codeJudges.run, llm: createLlmJudge({ baseUrl: proxy.baseUrl, model: run.model ?? 'gpt-4o-mini', ...(apiKey ? { apiKey } : {}) }) });
+  const judgesFor = (run: RunConfig): JudgeRunners => ({
+    code: codeJudges.run,
+    llm: createLlmJudge({
+      baseUrl: proxy.baseUrl,
+      model: run.model ?? 'gpt-4o-mini',
+      ...(apiKey ? { apiKey } : {}),
+    }),
+  });
   const judges = new Map(suite.runs.map((run) => [run, judgesFor(run)]));
   try {
-    const jobs = suite.runs.flatMap((run) => suite.cases.map((testCase, index) => ({ run, testCase, index })));
+    const jobs = suite.runs.flatMap((run) =>
+      suite.cases.map((testCase, index) => ({ run, testCase, index })),
+    );
     const results = await Promise.all(
       jobs.map(({ run, testCase, index }) =>
         limit(async () => {
-          const session = suite.runs.length > 1 ? `${run.name}/${testCase.test_id}` : testCase.test_id;
-          const outcome = await driveCase(suite, run, testCase, session, proxy.url, { apiKey, sessions, misses });
-          const result = await scoreCase(suite, run, testCase, index, outcome, { now: options.now, judges: judges.get(run) ?? judgesFor(run) });
+          const session =
+            suite.runs.length > 1 ? `${run.name}/${testCase.test_id}` : testCase.test_id;
+          const outcome = await driveCase(suite, run, testCase, session, proxy.url, {
+            apiKey,
+            sessions,
+            misses,
+          });
+          const result = await scoreCase(suite, run, testCase, index, outcome, {
+            now: options.now,
+            judges: judges.get(run) ?? judgesFor(run),
+          });
           options.onCase?.(result);
           options.spans?.case(result, sessions.get(session) ?? []);
           return result;
         }),
       ),
     );
-    const runs = suite.runs.map((run) => summariseConfiguration(results, run.name, run.model ?? null, run.price ?? null));
-    const gates = evaluateGates(suite.gates, results, suite.runs.map((run) => run.name), options.baseline);
+    const runs = suite.runs.map((run) =>
+      summariseConfiguration(results, run.name, run.model ?? null, run.price ?? null),
+    );
+    const gates = evaluateGates(
+      suite.gates,
+      results,
+      suite.runs.map((run) => run.name),
+      options.baseline,
+    );
     return {
       suite: suite.name,
       file: suite.file,
@@ -125,7 +172,8 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
       runs,
       cases: results,
       gates,
-      passed: gates.every((gate) => gate.pass) && results.every((result) => result.status !== 'error'),
+      passed:
+        gates.every((gate) => gate.pass) && results.every((result) => result.status !== 'error'),
       ...draftListing(suite),
     };
   } finally {
@@ -141,7 +189,11 @@ async function driveCase(
   testCase: SuiteCase,
   session: string,
   proxyUrl: string,
-  context: { readonly apiKey: string; readonly sessions: ReadonlyMap<string, Interaction[]>; readonly misses: ReadonlyMap<string, string[]> },
+  context: {
+    readonly apiKey: string;
+    readonly sessions: ReadonlyMap<string, Interaction[]>;
+    readonly misses: ReadonlyMap<string, string[]>;
+  },
 ): Promise<CaseRun> {
   const began = performance.now();
   const mockSets = testCase.mocks ? [...suite.mocks, ...testCase.mocks].map(setName) : undefined;
@@ -151,29 +203,61 @@ async function driveCase(
   try {
     if (suite.agent) {
       const prefix = `${proxyUrl}/s/${encodeURIComponent(session)}`;
-      agent = await driveAgent(suite.agent, testCase, { openai: `${prefix}/v1`, anthropic: prefix }, {
-        ...(context.apiKey ? { OPENAI_API_KEY: context.apiKey, ANTHROPIC_API_KEY: context.apiKey } : {}),
-        ...(run.model ? { CALLTAPE_MODEL: run.model } : {}),
-        CALLTAPE_RUN: run.name,
-      });
-      if (agent.timed_out) problems.push(`the agent did not finish within ${suite.agent.timeoutMs} ms`);
-      else if (agent.exit_code !== 0) problems.push(`the agent exited with ${agent.exit_code ?? agent.signal ?? 'an error'}${agent.stderr ? `: ${lastLine(agent.stderr)}` : ''}`);
+      agent = await driveAgent(
+        suite.agent,
+        testCase,
+        { openai: `${prefix}/v1`, anthropic: prefix },
+        {
+          ...(context.apiKey
+            ? { OPENAI_API_KEY: context.apiKey, ANTHROPIC_API_KEY: context.apiKey }
+            : {}),
+          ...(run.model ? { CALLTAPE_MODEL: run.model } : {}),
+          CALLTAPE_RUN: run.name,
+        },
+      );
+      if (agent.timed_out)
+        problems.push(`the agent did not finish within ${suite.agent.timeoutMs} ms`);
+      else if (agent.exit_code !== 0)
+        problems.push(
+          `the agent exited with ${agent.exit_code ?? agent.signal ?? 'an error'}${agent.stderr ? `: ${lastLine(agent.stderr)}` : ''}`,
+        );
     } else {
-      error = await driveDirect(proxyUrl, run, testCase, session, { apiKey: context.apiKey || 'sk-calltape-unset', mockSets, timeoutMs: 600_000 });
+      error = await driveDirect(proxyUrl, run, testCase, session, {
+        apiKey: context.apiKey || 'sk-calltape-unset',
+        mockSets,
+        timeoutMs: 600_000,
+      });
     }
   } catch (failure) {
     error = `the case could not run: ${(failure as Error).message}`;
   }
   // A replay miss means the cassette cannot answer this case: it is not a verdict on the model.
   const missed = context.misses.get(session);
-  if (missed && missed.length > 0) error = `replay miss: ${withRecordHint(missed[0] ?? '', `calltape test ${relative(process.cwd(), suite.file) || suite.file} --mode record (or --mode auto to record only what is missing)`)}`;
+  if (missed && missed.length > 0)
+    error = `replay miss: ${withRecordHint(missed[0] ?? '', `calltape test ${relative(process.cwd(), suite.file) || suite.file} --mode record (or --mode auto to record only what is missing)`)}`;
   const interactions = context.sessions.get(session) ?? [];
   // The upstream could not be reached (or timed out): whatever the agent did next says nothing about the model.
-  const unreachable = interactions.find((interaction) => interaction.status === 'proxy-error' && (interaction.httpStatus === 502 || interaction.httpStatus === 504));
-  if (unreachable && error === null) error = `the upstream failed: ${unreachable.error ?? `HTTP ${unreachable.httpStatus}`}`;
+  const unreachable = interactions.find(
+    (interaction) =>
+      interaction.status === 'proxy-error' &&
+      (interaction.httpStatus === 502 || interaction.httpStatus === 504),
+  );
+  if (unreachable && error === null)
+    error = `the upstream failed: ${unreachable.error ?? `HTTP ${unreachable.httpStatus}`}`;
   // What MCP servers answered (recorded in this run, or replayed from the recording): their failure verdicts reach the step-status checks.
-  const [trajectory] = buildTrajectories(interactions, mcpResultsByCall(interactions, readMcpToolCalls(suite.cassette)));
-  return { session, trajectory, interactions, error, durationMs: performance.now() - began, agent, problems };
+  const [trajectory] = buildTrajectories(
+    interactions,
+    mcpResultsByCall(interactions, readMcpToolCalls(suite.cassette)),
+  );
+  return {
+    session,
+    trajectory,
+    interactions,
+    error,
+    durationMs: performance.now() - began,
+    agent,
+    problems,
+  };
 }
 
 function setName(file: string): string {
@@ -182,6 +266,14 @@ function setName(file: string): string {
 
 /** The line of an agent's stderr that says what went wrong: the first error line, else the last line. */
 function lastLine(text: string): string {
-  const lines = text.trim().split('\n').map((line) => line.trim()).filter(Boolean);
-  return (lines.find((line) => /^[A-Z]\w*Error\b|\bError: /.test(line)) ?? lines.at(-1) ?? '').slice(0, 300);
+  const lines = text
+    .trim()
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+  return (
+    lines.find((line) => /^[A-Z]\w*Error\b|\bError: /.test(line)) ??
+    lines.at(-1) ??
+    ''
+  ).slice(0, 300);
 }

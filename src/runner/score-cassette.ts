@@ -19,9 +19,18 @@ import type { Suite } from '../scoring/suite-types.js';
  * no session in the cassette is an error. LLM judges are not asked (nothing is sent anywhere):
  * a rubric case reports a judge error.
  */
-export async function scoreCassette(suite: Suite, cassette: string, options: { readonly now: Date; readonly baseline?: ReadonlyMap<string, number> }): Promise<SuiteRunResult> {
+export async function scoreCassette(
+  suite: Suite,
+  cassette: string,
+  options: { readonly now: Date; readonly baseline?: ReadonlyMap<string, number> },
+): Promise<SuiteRunResult> {
   const started = Date.now();
-  requireEvaluableGates(suite.file, suite.gates, suite.runs.map((run) => run.name), options.baseline);
+  requireEvaluableGates(
+    suite.file,
+    suite.gates,
+    suite.runs.map((run) => run.name),
+    options.baseline,
+  );
   const sessions = new Map<string, Interaction[]>();
   for (const interaction of readInteractions(cassette)) {
     const own = sessions.get(interaction.sessionId);
@@ -35,14 +44,33 @@ export async function scoreCassette(suite: Suite, cassette: string, options: { r
     const results: CaseResult[] = [];
     for (const run of suite.runs) {
       for (const [index, testCase] of suite.cases.entries()) {
-        const session = suite.runs.length > 1 ? `${run.name}/${testCase.test_id}` : testCase.test_id;
+        const session =
+          suite.runs.length > 1 ? `${run.name}/${testCase.test_id}` : testCase.test_id;
         const interactions = sessions.get(session) ?? [];
-        const [trajectory] = buildTrajectories(interactions, mcpResultsByCall(interactions, mcpCalls));
-        const error = interactions.length === 0 ? `no recorded session "${session}" in ${cassette}` : null;
-        results.push(await scoreCase(suite, run, testCase, index, { session, trajectory, interactions, error, durationMs: 0, agent: null, problems: [] }, { now: options.now, judges: { code: codeJudges.run } }));
+        const [trajectory] = buildTrajectories(
+          interactions,
+          mcpResultsByCall(interactions, mcpCalls),
+        );
+        const error =
+          interactions.length === 0 ? `no recorded session "${session}" in ${cassette}` : null;
+        results.push(
+          await scoreCase(
+            suite,
+            run,
+            testCase,
+            index,
+            { session, trajectory, interactions, error, durationMs: 0, agent: null, problems: [] },
+            { now: options.now, judges: { code: codeJudges.run } },
+          ),
+        );
       }
     }
-    const gates = evaluateGates(suite.gates, results, suite.runs.map((run) => run.name), options.baseline);
+    const gates = evaluateGates(
+      suite.gates,
+      results,
+      suite.runs.map((run) => run.name),
+      options.baseline,
+    );
     return {
       suite: suite.name,
       file: suite.file,
@@ -51,10 +79,13 @@ export async function scoreCassette(suite: Suite, cassette: string, options: { r
       cassette,
       started_at: new Date(started).toISOString(),
       duration_ms: Date.now() - started,
-      runs: suite.runs.map((run) => summariseConfiguration(results, run.name, run.model ?? null, run.price ?? null)),
+      runs: suite.runs.map((run) =>
+        summariseConfiguration(results, run.name, run.model ?? null, run.price ?? null),
+      ),
       cases: results,
       gates,
-      passed: gates.every((gate) => gate.pass) && results.every((result) => result.status !== 'error'),
+      passed:
+        gates.every((gate) => gate.pass) && results.every((result) => result.status !== 'error'),
       ...draftListing(suite),
     };
   } finally {

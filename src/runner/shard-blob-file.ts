@@ -23,12 +23,27 @@ export function readBlob(file: string): NamedBlob {
   try {
     parsed = JSON.parse(readFileSync(resolve(file), 'utf8'));
   } catch (error) {
-    throw new CalltapeError('CONFIG_INVALID', `${file}: cannot read the shard blob: ${(error as Error).message}`);
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `${file}: cannot read the shard blob: ${(error as Error).message}`,
+    );
   }
   const blob = parsed as Partial<ShardBlob> | null;
   const shard = blob?.shard;
-  if (typeof blob !== 'object' || blob === null || typeof blob.suite_sha256 !== 'string' || !Array.isArray(blob.order) || typeof shard?.index !== 'number' || typeof shard.count !== 'number' || typeof blob.result !== 'object' || !Array.isArray(blob.result?.cases)) {
-    throw new CalltapeError('CONFIG_INVALID', `${file}: not a calltape shard blob (written by calltape test <suite> --shard i/n --blob <file>)`);
+  if (
+    typeof blob !== 'object' ||
+    blob === null ||
+    typeof blob.suite_sha256 !== 'string' ||
+    !Array.isArray(blob.order) ||
+    typeof shard?.index !== 'number' ||
+    typeof shard.count !== 'number' ||
+    typeof blob.result !== 'object' ||
+    !Array.isArray(blob.result?.cases)
+  ) {
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `${file}: not a calltape shard blob (written by calltape test <suite> --shard i/n --blob <file>)`,
+    );
   }
   return { file, blob: blob as ShardBlob };
 }

@@ -13,7 +13,11 @@ export function parseShard(text: string): Shard {
   const match = /^(\d+)\/(\d+)$/.exec(text.trim());
   const index = Number(match?.[1]);
   const count = Number(match?.[2]);
-  if (!match || count < 1 || index < 1 || index > count) throw new CalltapeError('CONFIG_INVALID', `command line: --shard: give i/n with 1 ≤ i ≤ n, e.g. 2/4 (got "${text}")`);
+  if (!match || count < 1 || index < 1 || index > count)
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `command line: --shard: give i/n with 1 ≤ i ≤ n, e.g. 2/4 (got "${text}")`,
+    );
   return { index, count };
 }
 
@@ -31,5 +35,10 @@ export function shardOf(suiteName: string, testId: string, count: number): numbe
  * the whole by `calltape merge-reports`, never on one shard. A shard may hold no case.
  */
 export function shardSuite(suite: Suite, suiteName: string, shard: Shard): Suite {
-  return { ...suite, cases: suite.cases.filter((testCase) => shardOf(suiteName, testCase.test_id, shard.count) === shard.index) };
+  return {
+    ...suite,
+    cases: suite.cases.filter(
+      (testCase) => shardOf(suiteName, testCase.test_id, shard.count) === shard.index,
+    ),
+  };
 }

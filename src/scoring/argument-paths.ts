@@ -9,7 +9,13 @@ export function valuesAt(root: JsonValue, path: string): JsonValue[] {
     const key = each ? part.slice(0, -2) : part;
     const next: JsonValue[] = [];
     for (const value of current) {
-      if (typeof value !== 'object' || value === null || Array.isArray(value) || !hasOwn(value, key)) continue;
+      if (
+        typeof value !== 'object' ||
+        value === null ||
+        Array.isArray(value) ||
+        !hasOwn(value, key)
+      )
+        continue;
       const child = value[key] as JsonValue;
       if (each && Array.isArray(child)) next.push(...child);
       else if (!each) next.push(child);

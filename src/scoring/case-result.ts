@@ -26,7 +26,12 @@ export interface CaseResult {
   /** The trajectory checks' verdict, for cases with expect / never / judge. */
   readonly trajectory: TrajectoryResult | null;
   /** The calls the run made, in order. */
-  readonly calls: readonly { readonly name: string; readonly arguments: string; readonly mocked: boolean; /** Counting from 1: the LLM round trip the call was made in. */ readonly turn: number }[];
+  readonly calls: readonly {
+    readonly name: string;
+    readonly arguments: string;
+    readonly mocked: boolean;
+    /** Counting from 1: the LLM round trip the call was made in. */ readonly turn: number;
+  }[];
   /** Why the case failed or errored, one line each, for humans. */
   readonly problems: readonly string[];
   readonly error: string | null;
@@ -34,5 +39,11 @@ export interface CaseResult {
   readonly turns: number;
   readonly tokens: { readonly input: number; readonly output: number };
   /** Agent mode: how the agent process ended and what it printed (truncated). */
-  readonly agent: { readonly exit_code: number | null; readonly signal: string | null; readonly timed_out: boolean; readonly stdout: string; readonly stderr: string } | null;
+  readonly agent: {
+    readonly exit_code: number | null;
+    readonly signal: string | null;
+    readonly timed_out: boolean;
+    readonly stdout: string;
+    readonly stderr: string;
+  } | null;
 }

@@ -32,7 +32,14 @@ export const messages: Record<ReasonCode, string> = {
  * explanations of the assigned pairs only (`pairAt`, asked for those alone), and the multiple-call
  * policy for the calls left over. Shared by the reference and the compiled scorer.
  */
-export function combinePairs(expectedCount: number, actualCount: number, policy: NonNullable<TestCase['multiple_calls']>, threshold: number, scores: readonly (readonly number[])[], pairAt: (row: number, column: number) => PairScore): ScoreResult {
+export function combinePairs(
+  expectedCount: number,
+  actualCount: number,
+  policy: NonNullable<TestCase['multiple_calls']>,
+  threshold: number,
+  scores: readonly (readonly number[])[],
+  pairAt: (row: number, column: number) => PairScore,
+): ScoreResult {
   let assignment: (number | null)[];
   if (expectedCount === 1 && policy === 'first') assignment = [0];
   else if (expectedCount === 1) assignment = [bestIndex(scores[0] ?? [])];
@@ -55,7 +62,8 @@ export function combinePairs(expectedCount: number, actualCount: number, policy:
     }
     total += pair.score;
     const prefix = expectedCount > 1 ? `calls[${row}].` : '';
-    for (const [path, mismatch] of Object.entries(pair.mismatches)) setOwn(mismatches, `${prefix}${path}`, mismatch);
+    for (const [path, mismatch] of Object.entries(pair.mismatches))
+      setOwn(mismatches, `${prefix}${path}`, mismatch);
     for (const reason of pair.reasons) reasons.add(reason);
     message ??= pair.message;
   });
@@ -69,12 +77,26 @@ export function combinePairs(expectedCount: number, actualCount: number, policy:
     if (policy === 'penalize') score *= expectedCount / (expectedCount + extra);
     if (policy === 'all') {
       // Every call must be a correct one: extra calls are scored against the expectation too.
-      const extraScores = Array.from({ length: actualCount }, (_, column) => column).filter((column) => !used.has(column)).map((column) => Math.max(...scores.map((row) => row[column] ?? 0)));
-      score = (total + extraScores.reduce((sum, value) => sum + value, 0)) / (expectedCount + extra);
+      const extraScores = Array.from({ length: actualCount }, (_, column) => column)
+        .filter((column) => !used.has(column))
+        .map((column) => Math.max(...scores.map((row) => row[column] ?? 0)));
+      score =
+        (total + extraScores.reduce((sum, value) => sum + value, 0)) / (expectedCount + extra);
     }
   }
-  const matchedTools = assignment.map((column, row) => (column === null ? null : (pairAt(row, column).tool ?? null)));
-  return finish(score, mismatches, [...reasons], assignment, matchedTools, extra, threshold, message);
+  const matchedTools = assignment.map((column, row) =>
+    column === null ? null : (pairAt(row, column).tool ?? null),
+  );
+  return finish(
+    score,
+    mismatches,
+    [...reasons],
+    assignment,
+    matchedTools,
+    extra,
+    threshold,
+    message,
+  );
 }
 
 function bestIndex(row: readonly number[]): number {
@@ -85,7 +107,16 @@ function bestIndex(row: readonly number[]): number {
   return best;
 }
 
-export function finish(score: number, mismatches: Record<string, Mismatch>, reasons: ReasonCode[], assignment: (number | null)[], matchedTools: (string | null)[], extra: number, threshold: number, message: string | null): ScoreResult {
+export function finish(
+  score: number,
+  mismatches: Record<string, Mismatch>,
+  reasons: ReasonCode[],
+  assignment: (number | null)[],
+  matchedTools: (string | null)[],
+  extra: number,
+  threshold: number,
+  message: string | null,
+): ScoreResult {
   const rounded = Math.round(score * 1e9) / 1e9;
   const paths = Object.keys(mismatches);
   let sortedMismatches = mismatches;

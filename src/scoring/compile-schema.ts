@@ -1,6 +1,11 @@
 import { jsonEqual } from './json-equal.js';
 import type { JsonSchema, JsonValue } from '../trace/trace.js';
-import { allowsType, child, normaliseBySchema, subSchema } from './normalise/normalise-by-schema.js';
+import {
+  allowsType,
+  child,
+  normaliseBySchema,
+  subSchema,
+} from './normalise/normalise-by-schema.js';
 import { ownValue, setOwn } from './own.js';
 
 /**
@@ -23,7 +28,8 @@ const compiled = new WeakMap<JsonSchema, CompiledSchema>();
 
 export function compileSchema(schema: JsonSchema): CompiledSchema {
   let known = compiled.get(schema);
-  if (!known) compiled.set(schema, (known = { normalise: normaliser(schema), valid: checker(schema) }));
+  if (!known)
+    compiled.set(schema, (known = { normalise: normaliser(schema), valid: checker(schema) }));
   return known;
 }
 
@@ -31,7 +37,13 @@ export function compileSchema(schema: JsonSchema): CompiledSchema {
 function normaliser(schema: JsonSchema | undefined): (value: JsonValue) => JsonValue {
   if (schema === undefined) return (value) => normaliseBySchema(value, undefined, true);
   const stringAllowed = allowsType(schema, 'string');
-  const leafOnly = !stringAllowed && (allowsType(schema, 'number') || allowsType(schema, 'integer') || allowsType(schema, 'boolean') || allowsType(schema, 'object') || allowsType(schema, 'array'));
+  const leafOnly =
+    !stringAllowed &&
+    (allowsType(schema, 'number') ||
+      allowsType(schema, 'integer') ||
+      allowsType(schema, 'boolean') ||
+      allowsType(schema, 'object') ||
+      allowsType(schema, 'array'));
   const format = ownValue(schema, 'format');
   const plainStrings = !leafOnly && format !== 'date-time' && format !== 'date';
   const properties = subSchema(schema, 'properties');
@@ -40,7 +52,11 @@ function normaliser(schema: JsonSchema | undefined): (value: JsonValue) => JsonV
   const memberNormalisers = new Map<string, (value: JsonValue) => JsonValue>();
   const memberOf = (key: string): ((value: JsonValue) => JsonValue) => {
     let found = memberNormalisers.get(key);
-    if (!found) memberNormalisers.set(key, (found = normaliser((properties ? child(properties, key) : undefined) ?? additional)));
+    if (!found)
+      memberNormalisers.set(
+        key,
+        (found = normaliser((properties ? child(properties, key) : undefined) ?? additional)),
+      );
     return found;
   };
   const itemNormaliser = items === undefined ? undefined : normaliser(items);
@@ -48,7 +64,8 @@ function normaliser(schema: JsonSchema | undefined): (value: JsonValue) => JsonV
   for (const key of properties ? Object.keys(properties) : []) {
     const propertySchema = child(properties, key);
     const fallback = propertySchema === undefined ? undefined : ownValue(propertySchema, 'default');
-    if (fallback !== undefined) defaults.push([key, normaliseBySchema(fallback, propertySchema, true)]);
+    if (fallback !== undefined)
+      defaults.push([key, normaliseBySchema(fallback, propertySchema, true)]);
   }
   const printable = /^[\x20-\x7e]*$/;
   return (value) => {
@@ -61,7 +78,9 @@ function normaliser(schema: JsonSchema | undefined): (value: JsonValue) => JsonV
       let result: JsonValue[] | undefined;
       for (let index = 0; index < value.length; index++) {
         const item = value[index] as JsonValue;
-        const normalised = itemNormaliser ? itemNormaliser(item) : normaliseBySchema(item, undefined, true);
+        const normalised = itemNormaliser
+          ? itemNormaliser(item)
+          : normaliseBySchema(item, undefined, true);
         if (normalised !== item) (result ??= value.slice())[index] = normalised;
       }
       return result ?? value;
@@ -75,7 +94,8 @@ function normaliser(schema: JsonSchema | undefined): (value: JsonValue) => JsonV
         const normalised = memberOf(key)(item);
         if (normalised !== item) setOwn((result ??= { ...value }), key, normalised);
       }
-      for (const [key, fallback] of defaults) if (!Object.hasOwn(value, key)) setOwn((result ??= { ...value }), key, fallback);
+      for (const [key, fallback] of defaults)
+        if (!Object.hasOwn(value, key)) setOwn((result ??= { ...value }), key, fallback);
       return result ?? value;
     }
     return value;
@@ -83,7 +103,16 @@ function normaliser(schema: JsonSchema | undefined): (value: JsonValue) => JsonV
 }
 
 /** Keywords that never change validity. */
-const annotations = new Set(['description', 'title', 'default', 'examples', '$comment', 'deprecated', 'readOnly', 'writeOnly']);
+const annotations = new Set([
+  'description',
+  'title',
+  'default',
+  'examples',
+  '$comment',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+]);
 const types = new Set(['object', 'array', 'string', 'number', 'integer', 'boolean', 'null']);
 type Check = (value: JsonValue) => boolean;
 
@@ -135,7 +164,8 @@ function checker(schema: JsonValue): Check | undefined {
     switch (keyword) {
       case 'type': {
         const list = Array.isArray(value) ? value : [value];
-        if (list.length === 0 || list.some((type) => typeof type !== 'string' || !types.has(type))) return undefined;
+        if (list.length === 0 || list.some((type) => typeof type !== 'string' || !types.has(type)))
+          return undefined;
         const each = list.map((type) => typeCheck(type as string));
         checks.push(
           each.length === 1
@@ -150,7 +180,8 @@ function checker(schema: JsonValue): Check | undefined {
       case 'enum':
         if (!Array.isArray(value)) return undefined;
         checks.push((item) => {
-          for (const allowed of value) if (allowed === item || jsonEqual(allowed, item)) return true;
+          for (const allowed of value)
+            if (allowed === item || jsonEqual(allowed, item)) return true;
           return false;
         });
         break;
@@ -158,11 +189,13 @@ function checker(schema: JsonValue): Check | undefined {
         checks.push((item) => jsonEqual(value, item));
         break;
       case 'required': {
-        if (!Array.isArray(value) || value.some((name) => typeof name !== 'string')) return undefined;
+        if (!Array.isArray(value) || value.some((name) => typeof name !== 'string'))
+          return undefined;
         const names = value as string[];
         checks.push((item) => {
           if (!isObject(item)) return true;
-          for (const name of names) if (!Object.hasOwn(item, name) || item[name] === undefined) return false;
+          for (const name of names)
+            if (!Object.hasOwn(item, name) || item[name] === undefined) return false;
           return true;
         });
         break;
@@ -177,7 +210,13 @@ function checker(schema: JsonValue): Check | undefined {
         }
         checks.push((item) => {
           if (!isObject(item)) return true;
-          for (const [name, check] of members) if (Object.hasOwn(item, name) && item[name] !== undefined && !check(item[name] as JsonValue)) return false;
+          for (const [name, check] of members)
+            if (
+              Object.hasOwn(item, name) &&
+              item[name] !== undefined &&
+              !check(item[name] as JsonValue)
+            )
+              return false;
           return true;
         });
         break;
@@ -186,10 +225,14 @@ function checker(schema: JsonValue): Check | undefined {
         const check = checker(value);
         if (!check) return undefined;
         const declared = ownValue(schema, 'properties');
-        const listed = isObject(declared ?? null) ? new Set(Object.keys(declared as object)) : new Set<string>();
+        const listed = isObject(declared ?? null)
+          ? new Set(Object.keys(declared as object))
+          : new Set<string>();
         checks.push((item) => {
           if (!isObject(item)) return true;
-          for (const name in item) if (Object.hasOwn(item, name) && !listed.has(name) && !check(item[name] as JsonValue)) return false;
+          for (const name in item)
+            if (Object.hasOwn(item, name) && !listed.has(name) && !check(item[name] as JsonValue))
+              return false;
           return true;
         });
         break;
@@ -211,7 +254,14 @@ function checker(schema: JsonValue): Check | undefined {
       case 'exclusiveMaximum': {
         const limit = bound(schema, keyword);
         if (limit === null || limit === undefined) return undefined;
-        const test = keyword === 'minimum' ? (n: number) => n >= limit : keyword === 'maximum' ? (n: number) => n <= limit : keyword === 'exclusiveMinimum' ? (n: number) => n > limit : (n: number) => n < limit;
+        const test =
+          keyword === 'minimum'
+            ? (n: number) => n >= limit
+            : keyword === 'maximum'
+              ? (n: number) => n <= limit
+              : keyword === 'exclusiveMinimum'
+                ? (n: number) => n > limit
+                : (n: number) => n < limit;
         checks.push((item) => typeof item !== 'number' || test(item));
         break;
       }
@@ -221,7 +271,9 @@ function checker(schema: JsonValue): Check | undefined {
       case 'maxItems': {
         const limit = bound(schema, keyword);
         if (limit === null || limit === undefined) return undefined;
-        const size = keyword.endsWith('Length') ? (item: JsonValue) => (typeof item === 'string' ? length(item) : undefined) : (item: JsonValue) => (Array.isArray(item) ? item.length : undefined);
+        const size = keyword.endsWith('Length')
+          ? (item: JsonValue) => (typeof item === 'string' ? length(item) : undefined)
+          : (item: JsonValue) => (Array.isArray(item) ? item.length : undefined);
         const minimum = keyword.startsWith('min');
         checks.push((item) => {
           const count = size(item);

@@ -7,87 +7,231 @@ import { packageRoot } from '../package-root.js';
 import type { JsonSchema, JsonValue } from '../trace/trace.js';
 import { scoreCall } from './score-call.js';
 import { scoreCallReference } from './score-call-reference.js';
-import { omitted, type ActualCall, type ArgumentRule, type ExpectedCall, type TestCase } from './types.js';
+import {
+  omitted,
+  type ActualCall,
+  type ArgumentRule,
+  type ExpectedCall,
+  type TestCase,
+} from './types.js';
 
 const now = new Date('2026-11-30T12:00:00Z');
-const leaf = fc.constantFrom<JsonValue>(250, '250', ' 250.00 ', 3, '3', true, 'yes', false, null, 'Paris', ' paris ', 'PARIS!', 'Zürich', 'Zu\u0308rich', '2026-03-30T15:00:00Z', '2026-03-30 17:00+02:00', '{{TODAY}}', '{{NOW-2h}}', '2026-11-30', 'a-b_c', '');
+const leaf = fc.constantFrom<JsonValue>(
+  250,
+  '250',
+  ' 250.00 ',
+  3,
+  '3',
+  true,
+  'yes',
+  false,
+  null,
+  'Paris',
+  ' paris ',
+  'PARIS!',
+  'Zürich',
+  'Zu\u0308rich',
+  '2026-03-30T15:00:00Z',
+  '2026-03-30 17:00+02:00',
+  '{{TODAY}}',
+  '{{NOW-2h}}',
+  '2026-11-30',
+  'a-b_c',
+  '',
+);
 const value: fc.Arbitrary<JsonValue> = fc.letrec<{ value: JsonValue }>((tie) => ({
-  value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, leaf, leaf, fc.array(tie('value'), { maxLength: 3 }), fc.dictionary(fc.constantFrom('city', 'zip', 'sku'), tie('value'), { maxKeys: 2 })),
+  value: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    leaf,
+    leaf,
+    fc.array(tie('value'), { maxLength: 3 }),
+    fc.dictionary(fc.constantFrom('city', 'zip', 'sku'), tie('value'), { maxKeys: 2 }),
+  ),
 })).value;
 const names = ['amount', 'city', 'items', 'when', 'flag', 'note'] as const;
 const args = fc.dictionary(fc.constantFrom(...names), value, { maxKeys: 4 });
 const rule: fc.Arbitrary<ArgumentRule> = fc.oneof(
-  fc.constantFrom<ArgumentRule>({ matching_strategy: 'ignore_case' }, { matching_strategy: 'loose_string' }, { matching_strategy: 'substring' }, { matching_strategy: 'fuzzy', threshold: 0.7 }, { matching_strategy: 'fuzzy', algorithm: 'jaro_winkler' }, { matching_strategy: 'numeric', tolerance: 1 }, { matching_strategy: 'datetime', tolerance: 3600 }, { matching_strategy: 'ignore' }, { unordered: true }, { critical: true }, { weight: 3 }, { normalise: ['loose_string'] }),
-  fc.constantFrom<ArgumentRule>({ matching_strategy: 'regex', pattern: '[A-Za-z ]+', flags: 'i' }, { matching_strategy: 'numeric', min: 0, max: 260 }, { any_of: ['Paris', 250, omitted] }, { any_of: [omitted] }, { any_of: [['a', 'b'], 3], matching_strategy: 'loose_string' }),
+  fc.constantFrom<ArgumentRule>(
+    { matching_strategy: 'ignore_case' },
+    { matching_strategy: 'loose_string' },
+    { matching_strategy: 'substring' },
+    { matching_strategy: 'fuzzy', threshold: 0.7 },
+    { matching_strategy: 'fuzzy', algorithm: 'jaro_winkler' },
+    { matching_strategy: 'numeric', tolerance: 1 },
+    { matching_strategy: 'datetime', tolerance: 3600 },
+    { matching_strategy: 'ignore' },
+    { unordered: true },
+    { critical: true },
+    { weight: 3 },
+    { normalise: ['loose_string'] },
+  ),
+  fc.constantFrom<ArgumentRule>(
+    { matching_strategy: 'regex', pattern: '[A-Za-z ]+', flags: 'i' },
+    { matching_strategy: 'numeric', min: 0, max: 260 },
+    { any_of: ['Paris', 250, omitted] },
+    { any_of: [omitted] },
+    { any_of: [['a', 'b'], 3], matching_strategy: 'loose_string' },
+  ),
 );
 /** Rules on present arguments (any rule) and on absent ones (only rules that stand alone), plus globs. */
 const rules = (expected: { [name: string]: JsonValue }) =>
-  fc.dictionary(fc.constantFrom(...names, 'items[].sku', 'c*', '*'), rule, { maxKeys: 3 }).map((drawn) => {
-    const kept: Record<string, ArgumentRule> = {};
-    for (const [path, candidate] of Object.entries(drawn)) {
-      const present = path.includes('*') || Object.hasOwn(expected, path);
-      const alone = candidate.any_of !== undefined || candidate.pattern !== undefined || candidate.min !== undefined || candidate.matching_strategy === 'ignore';
-      if (path === 'items[].sku' ? Array.isArray(expected['items']) && expected['items'].some((item) => typeof item === 'object' && item !== null && !Array.isArray(item) && Object.hasOwn(item, 'sku')) : present || alone) kept[path] = candidate;
-    }
-    return kept;
-  });
-const expectedCall = fc.tuple(fc.constantFrom<ExpectedCall['expected_tool']>('t', 'u', ['t', 'u'], 'get_*'), args).chain(([tool, expected]) => rules(expected).map((drawn): ExpectedCall => ({ expected_tool: tool, arguments: expected, ...(Object.keys(drawn).length > 0 ? { rules: drawn } : {}) })));
-const schema: JsonSchema = { type: 'object', properties: { amount: { type: 'number' }, city: { type: 'string' }, flag: { type: 'boolean', default: false }, when: { type: 'string', format: 'date-time' }, items: { type: 'array', items: { type: 'object' } } } };
+  fc
+    .dictionary(fc.constantFrom(...names, 'items[].sku', 'c*', '*'), rule, { maxKeys: 3 })
+    .map((drawn) => {
+      const kept: Record<string, ArgumentRule> = {};
+      for (const [path, candidate] of Object.entries(drawn)) {
+        const present = path.includes('*') || Object.hasOwn(expected, path);
+        const alone =
+          candidate.any_of !== undefined ||
+          candidate.pattern !== undefined ||
+          candidate.min !== undefined ||
+          candidate.matching_strategy === 'ignore';
+        if (
+          path === 'items[].sku'
+            ? Array.isArray(expected['items']) &&
+              expected['items'].some(
+                (item) =>
+                  typeof item === 'object' &&
+                  item !== null &&
+                  !Array.isArray(item) &&
+                  Object.hasOwn(item, 'sku'),
+              )
+            : present || alone
+        )
+          kept[path] = candidate;
+      }
+      return kept;
+    });
+const expectedCall = fc
+  .tuple(fc.constantFrom<ExpectedCall['expected_tool']>('t', 'u', ['t', 'u'], 'get_*'), args)
+  .chain(([tool, expected]) =>
+    rules(expected).map((drawn): ExpectedCall => ({
+      expected_tool: tool,
+      arguments: expected,
+      ...(Object.keys(drawn).length > 0 ? { rules: drawn } : {}),
+    })),
+  );
+const schema: JsonSchema = {
+  type: 'object',
+  properties: {
+    amount: { type: 'number' },
+    city: { type: 'string' },
+    flag: { type: 'boolean', default: false },
+    when: { type: 'string', format: 'date-time' },
+    items: { type: 'array', items: { type: 'object' } },
+  },
+};
 const testCase = fc.record({
   calls: fc.array(expectedCall, { minLength: 1, maxLength: 3 }),
   extra: fc.constantFrom<TestCase['extra_arguments']>(undefined, 'ignore', 'penalize', 'fail'),
-  multiple: fc.constantFrom<TestCase['multiple_calls']>(undefined, 'first', 'best', 'all', 'penalize'),
+  multiple: fc.constantFrom<TestCase['multiple_calls']>(
+    undefined,
+    'first',
+    'best',
+    'all',
+    'penalize',
+  ),
   threshold: fc.constantFrom(undefined, 0.5),
   alternative: fc.option(args, { nil: undefined }),
 });
 const tools = fc.constantFrom('t', 'u', 'get_weather', 'v');
-const randomCall = fc.record({ name: tools, arguments: fc.oneof(args, args.map((value) => JSON.stringify(value)), fc.constantFrom('{not json', '[1]', '')) });
+const randomCall = fc.record({
+  name: tools,
+  arguments: fc.oneof(
+    args,
+    args.map((value) => JSON.stringify(value)),
+    fc.constantFrom('{not json', '[1]', ''),
+  ),
+});
 /** Mostly calls made from the expectation itself (so they match, nearly match or differ in one argument), some random ones. */
 const actualCalls = (expected: readonly ExpectedCall[]) =>
   fc.array(
     fc.oneof(
       randomCall,
-      fc.tuple(fc.nat(expected.length - 1), tools, fc.constantFrom('same', 'text', 'drop', 'add'), value).map(([index, name, change, extra]): ActualCall => {
-        const base: { [name: string]: JsonValue } = { ...(expected[index]?.arguments ?? {}) };
-        const [key] = Object.keys(base);
-        if (change === 'text') return { name, arguments: JSON.stringify(base) };
-        if (change === 'drop' && key !== undefined) delete base[key];
-        if (change === 'add') base['note'] = extra;
-        return { name, arguments: base };
-      }),
+      fc
+        .tuple(
+          fc.nat(expected.length - 1),
+          tools,
+          fc.constantFrom('same', 'text', 'drop', 'add'),
+          value,
+        )
+        .map(([index, name, change, extra]): ActualCall => {
+          const base: { [name: string]: JsonValue } = { ...(expected[index]?.arguments ?? {}) };
+          const [key] = Object.keys(base);
+          if (change === 'text') return { name, arguments: JSON.stringify(base) };
+          if (change === 'drop' && key !== undefined) delete base[key];
+          if (change === 'add') base['note'] = extra;
+          return { name, arguments: base };
+        }),
     ),
     { maxLength: 4 },
   );
 
-function build(drawn: { calls: ExpectedCall[]; extra: TestCase['extra_arguments']; multiple: TestCase['multiple_calls']; threshold: number | undefined; alternative: { [name: string]: JsonValue } | undefined }): TestCase {
+function build(drawn: {
+  calls: ExpectedCall[];
+  extra: TestCase['extra_arguments'];
+  multiple: TestCase['multiple_calls'];
+  threshold: number | undefined;
+  alternative: { [name: string]: JsonValue } | undefined;
+}): TestCase {
   const [first] = drawn.calls;
-  const options = { ...(drawn.extra ? { extra_arguments: drawn.extra } : {}), ...(drawn.multiple ? { multiple_calls: drawn.multiple } : {}), ...(drawn.threshold !== undefined ? { pass_threshold: drawn.threshold } : {}) };
-  if (drawn.calls.length === 1 && first) return { ...first, ...(drawn.alternative ? { alternatives: [{ tool: 'v', arguments: drawn.alternative }] } : {}), ...options };
+  const options = {
+    ...(drawn.extra ? { extra_arguments: drawn.extra } : {}),
+    ...(drawn.multiple ? { multiple_calls: drawn.multiple } : {}),
+    ...(drawn.threshold !== undefined ? { pass_threshold: drawn.threshold } : {}),
+  };
+  if (drawn.calls.length === 1 && first)
+    return {
+      ...first,
+      ...(drawn.alternative ? { alternatives: [{ tool: 'v', arguments: drawn.alternative }] } : {}),
+      ...options,
+    };
   return { expected_calls: drawn.calls, ...options };
 }
 
 describe('the compiled scorer', () => {
   it('gives byte-identical results to the reference scorer on generated cases, first seen and reused (property)', () => {
     fc.assert(
-      fc.property(testCase.chain((drawn) => fc.tuple(fc.constant(build(drawn)), actualCalls(drawn.calls))), fc.boolean(), ([built, calls], withSchema) => {
-        const options = { now, ...(withSchema ? { schemas: { t: schema, get_weather: schema } } : {}) };
-        const reference = JSON.stringify(scoreCallReference(built, calls, options));
-        expect(JSON.stringify(scoreCall(built, calls, options))).toBe(reference);
-        // The second scoring runs the cached compiled case.
-        expect(JSON.stringify(scoreCall(built, calls, options))).toBe(reference);
-      }),
+      fc.property(
+        testCase.chain((drawn) => fc.tuple(fc.constant(build(drawn)), actualCalls(drawn.calls))),
+        fc.boolean(),
+        ([built, calls], withSchema) => {
+          const options = {
+            now,
+            ...(withSchema ? { schemas: { t: schema, get_weather: schema } } : {}),
+          };
+          const reference = JSON.stringify(scoreCallReference(built, calls, options));
+          expect(JSON.stringify(scoreCall(built, calls, options))).toBe(reference);
+          // The second scoring runs the cached compiled case.
+          expect(JSON.stringify(scoreCall(built, calls, options))).toBe(reference);
+        },
+      ),
       { numRuns: 600 },
     );
   });
 
   it('gives byte-identical results to the reference scorer on the BFCL-shaped workload', () => {
     // Every fourth input: each brings its own schemas, and compiling thousands of validators is what makes the whole file slow.
-    const lines = gunzipSync(readFileSync(join(packageRoot, 'bench/workloads/scoring-workload.jsonl.gz'))).toString('utf8').trim().split('\n').filter((_, index) => index % 4 === 0);
+    const lines = gunzipSync(
+      readFileSync(join(packageRoot, 'bench/workloads/scoring-workload.jsonl.gz')),
+    )
+      .toString('utf8')
+      .trim()
+      .split('\n')
+      .filter((_, index) => index % 4 === 0);
     let differing = 0;
     for (const line of lines) {
-      const input = JSON.parse(line) as { test_case: TestCase; actual_calls: ActualCall[]; schemas: { [tool: string]: JsonSchema } };
+      const input = JSON.parse(line) as {
+        test_case: TestCase;
+        actual_calls: ActualCall[];
+        schemas: { [tool: string]: JsonSchema };
+      };
       const options = { schemas: input.schemas, now };
-      if (JSON.stringify(scoreCall(input.test_case, input.actual_calls, options)) !== JSON.stringify(scoreCallReference(input.test_case, input.actual_calls, options))) differing++;
+      if (
+        JSON.stringify(scoreCall(input.test_case, input.actual_calls, options)) !==
+        JSON.stringify(scoreCallReference(input.test_case, input.actual_calls, options))
+      )
+        differing++;
     }
     expect(lines.length).toBe(2111);
     expect(differing).toBe(0);

@@ -15,11 +15,20 @@ type SchemaAt = JsonSchema | undefined | typeof inferred;
  * omitted marker, JSON text where an object is expected) answers false and takes the full path,
  * so it can never pass a call the full comparison would fail.
  */
-export function equalAfterNormalising(expected: JsonValue, actual: JsonValue, extra: 'ignore' | 'penalize' | 'fail'): boolean {
+export function equalAfterNormalising(
+  expected: JsonValue,
+  actual: JsonValue,
+  extra: 'ignore' | 'penalize' | 'fail',
+): boolean {
   return equalAt(expected, actual, inferred, extra !== 'ignore');
 }
 
-function equalAt(expected: JsonValue, actual: JsonValue, at: SchemaAt, strictKeys: boolean): boolean {
+function equalAt(
+  expected: JsonValue,
+  actual: JsonValue,
+  at: SchemaAt,
+  strictKeys: boolean,
+): boolean {
   if (typeof expected !== 'object' || expected === null) {
     if (typeof expected === 'string' && expected.includes('{{')) return false;
     // Equal values normalise to equal values: only differing ones need the normaliser.
@@ -35,7 +44,9 @@ function equalAt(expected: JsonValue, actual: JsonValue, at: SchemaAt, strictKey
     if (!Array.isArray(actual) || actual.length !== expected.length) return false;
     // Every element is read with the schema inferred from the first, as inferSchema does.
     const items = at === inferred ? inferSchema(expected[0]) : subSchema(at, 'items');
-    for (let index = 0; index < expected.length; index++) if (!equalAt(expected[index] as JsonValue, actual[index] as JsonValue, items, strictKeys)) return false;
+    for (let index = 0; index < expected.length; index++)
+      if (!equalAt(expected[index] as JsonValue, actual[index] as JsonValue, items, strictKeys))
+        return false;
     return true;
   }
   if (Array.isArray(actual) || Object.hasOwn(expected, '$omitted')) return false;
@@ -46,9 +57,15 @@ function equalAt(expected: JsonValue, actual: JsonValue, at: SchemaAt, strictKey
   for (const key in expected) {
     if (!Object.hasOwn(expected, key)) continue;
     keys++;
-    const value = Object.hasOwn(actual, key) ? (actual as { readonly [key: string]: JsonValue })[key] : undefined;
-    const schema = at === inferred ? inferred : ((properties ? child(properties, key) : undefined) ?? additional);
-    if (value === undefined || !equalAt(expected[key] as JsonValue, value, schema, strictKeys)) return false;
+    const value = Object.hasOwn(actual, key)
+      ? (actual as { readonly [key: string]: JsonValue })[key]
+      : undefined;
+    const schema =
+      at === inferred
+        ? inferred
+        : ((properties ? child(properties, key) : undefined) ?? additional);
+    if (value === undefined || !equalAt(expected[key] as JsonValue, value, schema, strictKeys))
+      return false;
   }
   // Every expected key was found in actual: equal counts mean no key beyond them.
   if (strictKeys) for (const key in actual) if (Object.hasOwn(actual, key)) keys--;

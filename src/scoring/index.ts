@@ -7,7 +7,17 @@ export { semanticTexts } from './semantic-texts.js';
 export { resolvePlaceholders } from './placeholders.js';
 export { parseCallArguments } from './parse-arguments.js';
 export { omitted, reasonCodes } from './types.js';
-export type { ActualCall, ArgumentRule, ExpectedCall, MatchingStrategy, Mismatch, ReasonCode, ScoreOptions, ScoreResult, TestCase } from './types.js';
+export type {
+  ActualCall,
+  ArgumentRule,
+  ExpectedCall,
+  MatchingStrategy,
+  Mismatch,
+  ReasonCode,
+  ScoreOptions,
+  ScoreResult,
+  TestCase,
+} from './types.js';
 export { namedNormalisers, type NamedNormaliser } from './normalise/named-normalisers.js';
 export { schemasFromTools } from './schemas-from-tools.js';
 export { scoreTrajectory, deterministicChecks } from './trajectory/score-trajectory.js';

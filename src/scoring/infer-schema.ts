@@ -18,7 +18,10 @@ export function inferSchema(value: JsonValue | undefined): JsonSchema | undefine
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'number') return numberSchema;
   if (typeof value === 'boolean') return booleanSchema;
-  if (typeof value === 'string') return looksLikeDate.test(value) && normaliseDateTime(value) !== undefined ? dateTimeSchema : stringSchema;
+  if (typeof value === 'string')
+    return looksLikeDate.test(value) && normaliseDateTime(value) !== undefined
+      ? dateTimeSchema
+      : stringSchema;
   if (Array.isArray(value)) {
     const items = inferSchema(value[0]);
     return items ? { type: 'array', items } : { type: 'array' };

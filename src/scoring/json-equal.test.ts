@@ -19,7 +19,9 @@ describe('JSON equality', () => {
   it('agrees with Node’s deep strict equality on parsed JSON (property)', () => {
     fc.assert(
       fc.property(fc.jsonValue(), fc.jsonValue(), (left, right) => {
-        expect(jsonEqual(left as JsonValue, right as JsonValue)).toBe(isDeepStrictEqual(left, right));
+        expect(jsonEqual(left as JsonValue, right as JsonValue)).toBe(
+          isDeepStrictEqual(left, right),
+        );
         expect(jsonEqual(left as JsonValue, structuredClone(left) as JsonValue)).toBe(true);
       }),
     );
@@ -37,8 +39,14 @@ describe('JSON equality', () => {
 
   it('scores an argument object without a prototype under a fuzzy rule (regression: a.valueOf is not a function)', () => {
     const bare = Object.create(null) as { [key: string]: JsonValue };
-    const testCase = { expected_tool: 'u', arguments: { amount: bare }, rules: { amount: { matching_strategy: 'fuzzy' as const, threshold: 0.7 } } };
-    const calls = [{ name: 'u', arguments: { amount: Object.create(null) as { [key: string]: JsonValue } } }];
+    const testCase = {
+      expected_tool: 'u',
+      arguments: { amount: bare },
+      rules: { amount: { matching_strategy: 'fuzzy' as const, threshold: 0.7 } },
+    };
+    const calls = [
+      { name: 'u', arguments: { amount: Object.create(null) as { [key: string]: JsonValue } } },
+    ];
     const reference = scoreCallReference(testCase, calls);
     expect(reference.is_correct).toBe(true);
     expect(scoreCall(testCase, calls)).toEqual(reference);

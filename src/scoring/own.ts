@@ -3,7 +3,10 @@
  * must never reach `Object.prototype` (`constructor`, `toString`, `__proto__`…) and a write must
  * never set a prototype: a call sending `"constructor": "x"` is an argument like any other.
  */
-export function ownValue<T>(record: { readonly [key: string]: T } | undefined, key: string): T | undefined {
+export function ownValue<T>(
+  record: { readonly [key: string]: T } | undefined,
+  key: string,
+): T | undefined {
   return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
@@ -13,6 +16,12 @@ export function hasOwn(record: object | undefined, key: string): boolean {
 
 /** Assigns an own data property; `__proto__` becomes a plain key rather than the prototype. */
 export function setOwn<T>(record: { [key: string]: T }, key: string, value: T): void {
-  if (key === '__proto__') Object.defineProperty(record, key, { value, writable: true, enumerable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(record, key, {
+      value,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
   else record[key] = value;
 }

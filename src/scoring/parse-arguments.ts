@@ -1,7 +1,9 @@
 import type { JsonValue } from '../trace/trace.js';
 import type { ActualCall } from './types.js';
 
-export type ParsedCallArguments = { readonly ok: true; readonly value: { readonly [name: string]: JsonValue } } | { readonly ok: false; readonly error: string };
+export type ParsedCallArguments =
+  | { readonly ok: true; readonly value: { readonly [name: string]: JsonValue } }
+  | { readonly ok: false; readonly error: string };
 
 /**
  * A call's arguments as an object: a JSON string (OpenAI) is parsed, an object taken as is,
@@ -9,7 +11,8 @@ export type ParsedCallArguments = { readonly ok: true; readonly value: { readonl
  */
 export function parseCallArguments(call: ActualCall): ParsedCallArguments {
   const raw = call.arguments;
-  if (raw === null || raw === undefined || (typeof raw === 'string' && raw.trim() === '')) return { ok: true, value: {} };
+  if (raw === null || raw === undefined || (typeof raw === 'string' && raw.trim() === ''))
+    return { ok: true, value: {} };
   let value: unknown = raw;
   if (typeof raw === 'string') {
     try {
@@ -18,6 +21,10 @@ export function parseCallArguments(call: ActualCall): ParsedCallArguments {
       return { ok: false, error: `arguments are not valid JSON: ${(error as Error).message}` };
     }
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, error: `arguments are not a JSON object: ${JSON.stringify(value).slice(0, 100)}` };
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return {
+      ok: false,
+      error: `arguments are not a JSON object: ${JSON.stringify(value).slice(0, 100)}`,
+    };
   return { ok: true, value: value as { [name: string]: JsonValue } };
 }

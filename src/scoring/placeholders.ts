@@ -18,13 +18,21 @@ export function hasPlaceholder(value: JsonValue): boolean {
   if (typeof value === 'string') return value.includes('{{');
   if (Array.isArray(value)) return value.some(hasPlaceholder);
   if (typeof value === 'object' && value !== null) {
-    for (const key in value) if (Object.hasOwn(value, key) && hasPlaceholder(value[key] as JsonValue)) return true;
+    for (const key in value)
+      if (Object.hasOwn(value, key) && hasPlaceholder(value[key] as JsonValue)) return true;
   }
   return false;
 }
 
 function resolve(value: JsonValue, now: Date): JsonValue {
-  if (typeof value === 'string') return value.includes('{{') ? value.replace(placeholder, (_match, name: string, sign?: string, amount?: string, unit?: keyof typeof unitMs) => render(name, sign, amount, unit, now)) : value;
+  if (typeof value === 'string')
+    return value.includes('{{')
+      ? value.replace(
+          placeholder,
+          (_match, name: string, sign?: string, amount?: string, unit?: keyof typeof unitMs) =>
+            render(name, sign, amount, unit, now),
+        )
+      : value;
   if (Array.isArray(value)) return value.map((item) => resolve(item, now));
   if (typeof value === 'object' && value !== null) {
     const result: Record<string, JsonValue> = {};
@@ -34,9 +42,16 @@ function resolve(value: JsonValue, now: Date): JsonValue {
   return value;
 }
 
-function render(name: string, sign: string | undefined, amount: string | undefined, unit: keyof typeof unitMs | undefined, now: Date): string {
+function render(
+  name: string,
+  sign: string | undefined,
+  amount: string | undefined,
+  unit: keyof typeof unitMs | undefined,
+  now: Date,
+): string {
   const dayShift = name === 'TOMORROW' ? 1 : name === 'YESTERDAY' ? -1 : 0;
-  const offset = sign && amount && unit ? (sign === '-' ? -1 : 1) * Number(amount) * unitMs[unit] : 0;
+  const offset =
+    sign && amount && unit ? (sign === '-' ? -1 : 1) * Number(amount) * unitMs[unit] : 0;
   const instant = new Date(now.getTime() + dayShift * unitMs.d + offset);
   return name === 'NOW' ? instant.toISOString() : instant.toISOString().slice(0, 10);
 }

@@ -19,7 +19,12 @@ export interface RuleTable {
 }
 
 const tables = new WeakMap<object, RuleTable>();
-const empty: RuleTable = { exact: new Map(), globs: [], standalone: new Map(), globStandalone: false };
+const empty: RuleTable = {
+  exact: new Map(),
+  globs: [],
+  standalone: new Map(),
+  globStandalone: false,
+};
 
 /** Whether a tool name or rule path is a glob (`search_*`). Tool names cannot hold `*` on any wire. */
 export function isGlob(text: string): boolean {
@@ -28,7 +33,12 @@ export function isGlob(text: string): boolean {
 
 /** `search_*` → a regex over a whole name or path; `*` never crosses `.` or `[`. */
 export function globPattern(glob: string): RegExp {
-  return new RegExp(`^${glob.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^.[\\]]*')}$`);
+  return new RegExp(
+    `^${glob
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('[^.[\\]]*')}$`,
+  );
 }
 
 /** Tool names an expectation accepts: exact names or globs. */
@@ -39,7 +49,11 @@ export function nameMatches(accepted: string, name: string): boolean {
 /** Rules that need no expected value to be checked: they carry their own acceptable values, pattern or range. */
 export function standsAlone(rule: ArgumentRule): boolean {
   const strategy = rule.matching_strategy;
-  return rule.any_of !== undefined || (strategy === 'regex' && rule.pattern !== undefined) || (strategy === 'numeric' && (rule.min !== undefined || rule.max !== undefined));
+  return (
+    rule.any_of !== undefined ||
+    (strategy === 'regex' && rule.pattern !== undefined) ||
+    (strategy === 'numeric' && (rule.min !== undefined || rule.max !== undefined))
+  );
 }
 
 export function ruleTable(rules: { readonly [path: string]: ArgumentRule } | undefined): RuleTable {

@@ -15,15 +15,32 @@ const optionKeys = ['schemas', 'now', 'embeddings', 'normalisers'];
  * anywhere in it or in `options`, a rule that needs an expected value and has none, or a schema
  * that does not compile throws a `CalltapeError` (`CONFIG_INVALID`) naming the path and the key.
  */
-export function scoreCall(testCase: TestCase, actualCalls: readonly ActualCall[], options: ScoreOptions = {}): ScoreResult {
+export function scoreCall(
+  testCase: TestCase,
+  actualCalls: readonly ActualCall[],
+  options: ScoreOptions = {},
+): ScoreResult {
   checkOptions(options);
-  if (!Array.isArray(actualCalls)) throw invalid('scoreCall', `actual calls must be a list of { name, arguments } (got ${JSON.stringify(actualCalls)?.slice(0, 80)})`);
+  if (!Array.isArray(actualCalls))
+    throw invalid(
+      'scoreCall',
+      `actual calls must be a list of { name, arguments } (got ${JSON.stringify(actualCalls)?.slice(0, 80)})`,
+    );
   return compileCase(testCase).score(actualCalls, options);
 }
 
 /** The options a library caller passes, checked on every call (they are usually a fresh object). */
 export function checkOptions(options: ScoreOptions, extra: readonly string[] = []): void {
-  checkKeys(options, extra.length === 0 ? optionKeys : [...optionKeys, ...extra], 'scoreCall options');
-  if (options.now !== undefined && !(options.now instanceof Date)) throw invalid('scoreCall options.now', 'must be a Date');
-  if (options.schemas !== undefined && !isRecord(options.schemas)) throw invalid('scoreCall options.schemas', 'must be an object of JSON Schemas by tool name (for a request\'s tools: schemasFromTools(tools))');
+  checkKeys(
+    options,
+    extra.length === 0 ? optionKeys : [...optionKeys, ...extra],
+    'scoreCall options',
+  );
+  if (options.now !== undefined && !(options.now instanceof Date))
+    throw invalid('scoreCall options.now', 'must be a Date');
+  if (options.schemas !== undefined && !isRecord(options.schemas))
+    throw invalid(
+      'scoreCall options.schemas',
+      "must be an object of JSON Schemas by tool name (for a request's tools: schemasFromTools(tools))",
+    );
 }

@@ -9,7 +9,13 @@ import type { Trajectory } from '../trace/trajectory.js';
 import type { CaseResult } from './case-result.js';
 import type { RunConfig, Suite, SuiteCase } from './suite-types.js';
 
-const emptyTrajectory = (session: string): Trajectory => ({ sessionId: session, turns: [], calls: [], finalText: '', counts: { turns: 0, calls: 0, byTool: {} } });
+const emptyTrajectory = (session: string): Trajectory => ({
+  sessionId: session,
+  turns: [],
+  calls: [],
+  finalText: '',
+  counts: { turns: 0, calls: 0, byTool: {} },
+});
 
 export interface CaseRun {
   readonly session: string;
@@ -29,31 +35,70 @@ export interface CaseRun {
  * (suite checks underneath). A case passes when every part present passes; a run that could not
  * happen, or a judge that could not answer, is an `error` rather than a fail.
  */
-export async function scoreCase(suite: Suite, run: RunConfig, testCase: SuiteCase, index: number, outcome: CaseRun, options: { readonly now: Date; readonly judges: JudgeRunners }): Promise<CaseResult> {
+export async function scoreCase(
+  suite: Suite,
+  run: RunConfig,
+  testCase: SuiteCase,
+  index: number,
+  outcome: CaseRun,
+  options: { readonly now: Date; readonly judges: JudgeRunners },
+): Promise<CaseResult> {
   const trajectory = outcome.trajectory ?? emptyTrajectory(outcome.session);
   const captured = outcome.interactions[0]?.request.tools;
   // The suite's tool schemas; else the ones the agent offered the model.
-  const schemas = Object.keys(run.schemas).length > 0 ? run.schemas : captured ? schemasFromTools(captured) : {};
+  const schemas =
+    Object.keys(run.schemas).length > 0 ? run.schemas : captured ? schemasFromTools(captured) : {};
   const calls = trajectory.calls.map((call) => ({ name: call.name, arguments: call.argumentsRaw }));
   const classic = testCase.expected_tool !== undefined || testCase.expected_calls !== undefined;
-  const call: ScoreResult | null = outcome.error === null && classic ? scoreCall({ ...suite.defaults, ...testCase }, calls, { schemas, now: options.now }) : null;
+  const call: ScoreResult | null =
+    outcome.error === null && classic
+      ? scoreCall({ ...suite.defaults, ...testCase }, calls, { schemas, now: options.now })
+      : null;
   const checks = mergeChecks(suite.checks, testCase);
-  const hasChecks = checks.expect !== undefined || checks.never !== undefined || checks.judge !== undefined;
-  const verdict: TrajectoryResult | null = outcome.error === null && hasChecks ? await scoreTrajectory(checks, trajectory, { schemas, now: options.now, judges: options.judges }) : null;
+  const hasChecks =
+    checks.expect !== undefined || checks.never !== undefined || checks.judge !== undefined;
+  const verdict: TrajectoryResult | null =
+    outcome.error === null && hasChecks
+      ? await scoreTrajectory(checks, trajectory, {
+          schemas,
+          now: options.now,
+          judges: options.judges,
+        })
+      : null;
 
   const problems = [...outcome.problems];
   if (call && !call.is_correct) problems.push(...callProblems(call));
-  if (verdict) for (const check of verdict.checks) if (check.status !== 'pass' && check.message) problems.push(`${check.check}: ${check.message}`);
-  const scores = [call?.score, verdict?.score].filter((score): score is number => score !== undefined);
-  const score = outcome.error !== null ? 0 : scores.length === 0 ? 1 : scores.reduce((sum, value) => sum + value, 0) / scores.length;
-  const failed = outcome.problems.length > 0 || call?.is_correct === false || verdict?.status === 'fail';
+  if (verdict)
+    for (const check of verdict.checks)
+      if (check.status !== 'pass' && check.message)
+        problems.push(`${check.check}: ${check.message}`);
+  const scores = [call?.score, verdict?.score].filter(
+    (score): score is number => score !== undefined,
+  );
+  const score =
+    outcome.error !== null
+      ? 0
+      : scores.length === 0
+        ? 1
+        : scores.reduce((sum, value) => sum + value, 0) / scores.length;
+  const failed =
+    outcome.problems.length > 0 || call?.is_correct === false || verdict?.status === 'fail';
   const offered = toolsOffered(outcome.interactions);
   const expected = expectedTools(testCase);
   // Only a run that reached the model says what it was offered; one with no request at all is judged as usual.
-  const notOffered = outcome.interactions.length > 0 ? expected.filter((tool) => !offered.includes(tool)) : [];
-  if (notOffered.length > 0) problems.unshift(`${notOffered.length === 1 ? 'the expected tool' : 'the expected tools'} ${notOffered.join(', ')} ${notOffered.length === 1 ? 'was' : 'were'} not offered to the model in this run (offered: ${offered.join(', ') || 'none'})`);
+  const notOffered =
+    outcome.interactions.length > 0 ? expected.filter((tool) => !offered.includes(tool)) : [];
+  if (notOffered.length > 0)
+    problems.unshift(
+      `${notOffered.length === 1 ? 'the expected tool' : 'the expected tools'} ${notOffered.join(', ')} ${notOffered.length === 1 ? 'was' : 'were'} not offered to the model in this run (offered: ${offered.join(', ') || 'none'})`,
+    );
   const judged = failed ? 'fail' : verdict?.status === 'error' ? 'error' : 'pass';
-  const status = outcome.error !== null ? 'error' : notOffered.length > 0 && judged !== 'error' ? 'unreliable' : judged;
+  const status =
+    outcome.error !== null
+      ? 'error'
+      : notOffered.length > 0 && judged !== 'error'
+        ? 'unreliable'
+        : judged;
   const usage = outcome.interactions.map((interaction) => interaction.response?.usage);
   return {
     run: run.name,
@@ -67,12 +112,20 @@ export async function scoreCase(suite: Suite, run: RunConfig, testCase: SuiteCas
     score: Math.round(score * 1e9) / 1e9,
     call,
     trajectory: verdict,
-    calls: trajectory.calls.map((made) => ({ name: made.name, arguments: made.argumentsRaw, mocked: made.mocked, turn: made.turn + 1 })),
+    calls: trajectory.calls.map((made) => ({
+      name: made.name,
+      arguments: made.argumentsRaw,
+      mocked: made.mocked,
+      turn: made.turn + 1,
+    })),
     problems: outcome.error !== null ? [outcome.error] : problems,
     error: outcome.error,
     duration_ms: Math.round(outcome.durationMs),
     turns: trajectory.counts.turns,
-    tokens: { input: usage.reduce((sum, item) => sum + (item?.inputTokens ?? 0), 0), output: usage.reduce((sum, item) => sum + (item?.outputTokens ?? 0), 0) },
+    tokens: {
+      input: usage.reduce((sum, item) => sum + (item?.inputTokens ?? 0), 0),
+      output: usage.reduce((sum, item) => sum + (item?.outputTokens ?? 0), 0),
+    },
     agent: outcome.agent,
   };
 }
@@ -80,26 +133,54 @@ export async function scoreCase(suite: Suite, run: RunConfig, testCase: SuiteCas
 /** Every tool offered to the model in a run's round trips, by name, first offer first. */
 export function toolsOffered(interactions: readonly Interaction[]): string[] {
   const names = new Set<string>();
-  for (const interaction of [...interactions].sort((left, right) => left.timing.startedAt - right.timing.startedAt)) for (const tool of interaction.request.tools) names.add(tool.name);
+  for (const interaction of [...interactions].sort(
+    (left, right) => left.timing.startedAt - right.timing.startedAt,
+  ))
+    for (const tool of interaction.request.tools) names.add(tool.name);
   return [...names];
 }
 
 /** The tools a case expects, for per-tool gates: expected_tool(s), parallel expected calls, and the calls its trajectory expects. */
 export function expectedTools(testCase: SuiteCase): string[] {
-  const names = (tool: string | readonly string[] | null | undefined): readonly string[] => (tool === null || tool === undefined ? [] : typeof tool === 'string' ? [tool] : tool);
-  const trajectory = testCase.expect?.mode === 'never' ? [] : (testCase.expect?.calls ?? []).flatMap((expected) => names(typeof expected === 'string' ? expected : expected.tool));
-  return [...new Set([...names(testCase.expected_tool), ...(testCase.expected_calls ?? []).flatMap((expected) => names(expected.expected_tool)), ...trajectory])];
+  const names = (tool: string | readonly string[] | null | undefined): readonly string[] =>
+    tool === null || tool === undefined ? [] : typeof tool === 'string' ? [tool] : tool;
+  const trajectory =
+    testCase.expect?.mode === 'never'
+      ? []
+      : (testCase.expect?.calls ?? []).flatMap((expected) =>
+          names(typeof expected === 'string' ? expected : expected.tool),
+        );
+  return [
+    ...new Set([
+      ...names(testCase.expected_tool),
+      ...(testCase.expected_calls ?? []).flatMap((expected) => names(expected.expected_tool)),
+      ...trajectory,
+    ]),
+  ];
 }
 
 /** One line per argument mismatch: `amount: expected 150, got "15" (exact, value_mismatch)`. */
 function callProblems(result: ScoreResult): string[] {
-  const lines = Object.entries(result.mismatches).map(([path, mismatch]) => `${path}: ${describe(mismatch)}`);
+  const lines = Object.entries(result.mismatches).map(
+    ([path, mismatch]) => `${path}: ${describe(mismatch)}`,
+  );
   if (lines.length === 0 && result.error_message) lines.push(result.error_message);
-  else if (result.reasons.some((reason) => reason === 'extra_call' || reason === 'wrong_tool' || reason === 'missing_tool_call' || reason === 'invalid_json' || reason === 'schema_violation')) lines.unshift(result.error_message ?? result.reasons.join(', '));
+  else if (
+    result.reasons.some(
+      (reason) =>
+        reason === 'extra_call' ||
+        reason === 'wrong_tool' ||
+        reason === 'missing_tool_call' ||
+        reason === 'invalid_json' ||
+        reason === 'schema_violation',
+    )
+  )
+    lines.unshift(result.error_message ?? result.reasons.join(', '));
   return lines;
 }
 
 function describe(mismatch: Mismatch): string {
-  const show = (value: unknown): string => (value === undefined ? '(absent)' : JSON.stringify(value));
+  const show = (value: unknown): string =>
+    value === undefined ? '(absent)' : JSON.stringify(value);
   return `expected ${show(mismatch.expected)}, got ${show(mismatch.actual)} (${mismatch.strategy}, ${mismatch.reason}${mismatch.detail ? `, ${mismatch.detail}` : ''})`;
 }

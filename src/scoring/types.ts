@@ -1,7 +1,18 @@
 import type { JsonSchema, JsonValue } from '../trace/trace.js';
 
 /** How one argument is compared. */
-export type MatchingStrategy = 'exact' | 'ignore_case' | 'loose_string' | 'substring' | 'regex' | 'fuzzy' | 'numeric' | 'datetime' | 'semantic' | 'any_of' | 'ignore';
+export type MatchingStrategy =
+  | 'exact'
+  | 'ignore_case'
+  | 'loose_string'
+  | 'substring'
+  | 'regex'
+  | 'fuzzy'
+  | 'numeric'
+  | 'datetime'
+  | 'semantic'
+  | 'any_of'
+  | 'ignore';
 
 /**
  * The marker for "this argument may be absent" inside an `any_of` list. A list holding only the
@@ -53,7 +64,11 @@ export interface ExpectedCall {
   readonly arguments?: { readonly [name: string]: JsonValue };
   readonly rules?: { readonly [path: string]: ArgumentRule };
   /** Other acceptable calls, each with its own arguments and rules. */
-  readonly alternatives?: readonly { readonly tool: string; readonly arguments?: { readonly [name: string]: JsonValue }; readonly rules?: { readonly [path: string]: ArgumentRule } }[];
+  readonly alternatives?: readonly {
+    readonly tool: string;
+    readonly arguments?: { readonly [name: string]: JsonValue };
+    readonly rules?: { readonly [path: string]: ArgumentRule };
+  }[];
 }
 
 /** A ground-truth test case: the classic single-call record, or several parallel calls. */

@@ -7,7 +7,12 @@ const copy = <T>(value: T): T => structuredClone(value);
 
 describe('schemaViolation', () => {
   it('validates a schema that arrives as a new object on every call (each captured request parses its tools afresh)', () => {
-    const schema: JsonSchema = { $id: 'https://example.com/transfer', type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] };
+    const schema: JsonSchema = {
+      $id: 'https://example.com/transfer',
+      type: 'object',
+      properties: { amount: { type: 'number' } },
+      required: ['amount'],
+    };
     for (let index = 0; index < 5; index++) {
       // Same $id every time: a schema registered under its id would refuse the second object.
       expect(schemaViolation(copy(schema), { amount: 'lots' })).toBe('amount: must be number');
@@ -16,19 +21,45 @@ describe('schemaViolation', () => {
   });
 
   it('gives the same answer for a fresh copy as for the original, whatever the schema and value', () => {
-    const leaf = fc.constantFrom<JsonSchema>({ type: 'string' }, { type: 'number' }, { type: 'integer', minimum: 0 }, { enum: ['a', 'b'] }, { type: 'string', format: 'email' });
-    const schemas = fc.dictionary(fc.constantFrom('a', 'b', 'c'), leaf).map((properties): JsonSchema => ({ type: 'object', properties, required: Object.keys(properties).slice(0, 1), additionalProperties: false }));
+    const leaf = fc.constantFrom<JsonSchema>(
+      { type: 'string' },
+      { type: 'number' },
+      { type: 'integer', minimum: 0 },
+      { enum: ['a', 'b'] },
+      { type: 'string', format: 'email' },
+    );
+    const schemas = fc
+      .dictionary(fc.constantFrom('a', 'b', 'c'), leaf)
+      .map((properties): JsonSchema => ({
+        type: 'object',
+        properties,
+        required: Object.keys(properties).slice(0, 1),
+        additionalProperties: false,
+      }));
     fc.assert(
-      fc.property(schemas, fc.dictionary(fc.constantFrom('a', 'b', 'c', 'd'), fc.jsonValue()), (schema, value) => {
-        expect(schemaViolation(copy(schema), value as JsonValue)).toBe(schemaViolation(schema, value as JsonValue));
-      }),
+      fc.property(
+        schemas,
+        fc.dictionary(fc.constantFrom('a', 'b', 'c', 'd'), fc.jsonValue()),
+        (schema, value) => {
+          expect(schemaViolation(copy(schema), value as JsonValue)).toBe(
+            schemaViolation(schema, value as JsonValue),
+          );
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   it('keeps validating correctly after more distinct schemas than it keeps validators for', () => {
-    const numbered = (index: number): JsonSchema => ({ type: 'object', properties: { [`field${index}`]: { type: 'number' } }, required: [`field${index}`] });
-    for (let index = 0; index < 2_100; index++) expect(schemaViolation(numbered(index), {})).toBe(`(arguments): must have required property 'field${index}'`);
+    const numbered = (index: number): JsonSchema => ({
+      type: 'object',
+      properties: { [`field${index}`]: { type: 'number' } },
+      required: [`field${index}`],
+    });
+    for (let index = 0; index < 2_100; index++)
+      expect(schemaViolation(numbered(index), {})).toBe(
+        `(arguments): must have required property 'field${index}'`,
+      );
     expect(schemaViolation(numbered(0), { field0: 1 })).toBeUndefined();
     expect(schemaViolation(numbered(0), { field0: 'x' })).toBe('field0: must be number');
   });

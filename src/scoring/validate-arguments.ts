@@ -3,7 +3,12 @@ import addFormats from 'ajv-formats';
 import type { JsonSchema, JsonValue } from '../trace/trace.js';
 
 // ownProperties: a schema requiring `constructor` is not met by Object's constructor.
-const ajv = new Ajv2020({ allErrors: false, strict: false, validateSchema: false, ownProperties: true });
+const ajv = new Ajv2020({
+  allErrors: false,
+  strict: false,
+  validateSchema: false,
+  ownProperties: true,
+});
 addFormats.default(ajv);
 /** Validators by schema object: the fast path when the same object comes back (a suite's schemas). */
 const compiled = new WeakMap<JsonSchema, Compiled>();
@@ -54,10 +59,16 @@ export function schemaCompileError(schema: JsonSchema): string | undefined {
  */
 export function schemaViolation(schema: JsonSchema, value: JsonValue): string | undefined {
   const validate = validatorFor(schema);
-  if (typeof validate !== 'function') return `(schema): the tool's schema does not compile: ${validate.error}`;
+  if (typeof validate !== 'function')
+    return `(schema): the tool's schema does not compile: ${validate.error}`;
   if (validate(value)) return undefined;
   const error = validate.errors?.[0];
-  const path = error?.instancePath ? error.instancePath.slice(1).replace(/\//g, '.') : '(arguments)';
-  const extra = error?.keyword === 'additionalProperties' ? ` (${String((error.params as Record<string, unknown>)['additionalProperty'])})` : '';
+  const path = error?.instancePath
+    ? error.instancePath.slice(1).replace(/\//g, '.')
+    : '(arguments)';
+  const extra =
+    error?.keyword === 'additionalProperties'
+      ? ` (${String((error.params as Record<string, unknown>)['additionalProperty'])})`
+      : '';
   return `${path}: ${error?.message ?? 'invalid'}${extra}`;
 }

@@ -15,11 +15,14 @@ describe('decodeSse', () => {
   });
 
   it('drops an event the stream ends inside (truncation is visible to callers)', () => {
-    expect(decodeSse([encoder.encode('data: 1\n\ndata: {"partial"')])).toEqual([{ event: undefined, data: '1' }]);
+    expect(decodeSse([encoder.encode('data: 1\n\ndata: {"partial"')])).toEqual([
+      { event: undefined, data: '1' },
+    ]);
   });
 
   it('decodes identically however the bytes are split, multi-byte characters included', () => {
-    const text = 'data: {"city":"Zürich ☃ 東京 🌧"}\r\n\r\nevent: error\ndata: {"x":"\\u00e9"}\n\n: comment\n\ndata: [DONE]\n\n';
+    const text =
+      'data: {"city":"Zürich ☃ 東京 🌧"}\r\n\r\nevent: error\ndata: {"x":"\\u00e9"}\n\n: comment\n\ndata: [DONE]\n\n';
     const bytes = encoder.encode(text);
     const whole = decodeSse([bytes]);
     expect(whole).toHaveLength(3);

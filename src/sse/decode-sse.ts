@@ -15,7 +15,8 @@ export interface ServerSentEvent {
 export function decodeSse(chunks: Iterable<Uint8Array>): ServerSentEvent[] {
   const events: ServerSentEvent[] = [];
   const parser = createParser({
-    onEvent: (message: EventSourceMessage) => events.push({ event: message.event, data: message.data }),
+    onEvent: (message: EventSourceMessage) =>
+      events.push({ event: message.event, data: message.data }),
   });
   const decoder = new TextDecoder('utf-8');
   for (const chunk of chunks) parser.feed(decoder.decode(chunk, { stream: true }));

@@ -15,7 +15,10 @@ export function loadSchemaRegistry(file: string, cwd: string): { [tool: string]:
   try {
     value = JSON.parse(readFileSync(path, 'utf8')) as JsonValue;
   } catch (error) {
-    throw new CalltapeError('CONFIG_INVALID', `${path}: cannot read the schema registry: ${(error as Error).message}`);
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `${path}: cannot read the schema registry: ${(error as Error).message}`,
+    );
   }
   return schemaRegistry(value, path);
 }
@@ -24,13 +27,25 @@ export function loadSchemaRegistry(file: string, cwd: string): { [tool: string]:
 export function schemaRegistry(value: JsonValue, where: string): { [tool: string]: JsonSchema } {
   if (Array.isArray(value)) {
     const tools = openAiChatAdapter.parseRequest({ tools: value }).tools;
-    if (tools.length === 0) throw new CalltapeError('CONFIG_INVALID', `${where}: no {"type":"function","function":{…}} tool definitions in the array`);
+    if (tools.length === 0)
+      throw new CalltapeError(
+        'CONFIG_INVALID',
+        `${where}: no {"type":"function","function":{…}} tool definitions in the array`,
+      );
     return schemasFromTools(tools);
   }
-  if (typeof value !== 'object' || value === null) throw new CalltapeError('CONFIG_INVALID', `${where}: expected an object of schemas by tool name, or a tools array`);
+  if (typeof value !== 'object' || value === null)
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `${where}: expected an object of schemas by tool name, or a tools array`,
+    );
   const schemas: { [tool: string]: JsonSchema } = {};
   for (const [tool, schema] of Object.entries(value)) {
-    if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) throw new CalltapeError('CONFIG_INVALID', `${where}: /${tool}: expected a JSON Schema object`);
+    if (typeof schema !== 'object' || schema === null || Array.isArray(schema))
+      throw new CalltapeError(
+        'CONFIG_INVALID',
+        `${where}: /${tool}: expected a JSON Schema object`,
+      );
     schemas[tool] = schema;
   }
   return schemas;

@@ -25,7 +25,12 @@ export function loadSuite(file: string, cwd: string): Suite {
   const folder = dirname(path);
   const raw = readSuiteFile(path);
   const problems = describeErrors(path, raw, schemaErrors(raw));
-  if (problems.length > 0) throw new CalltapeError('CONFIG_INVALID', problems.join('\n'), `See ${suiteSchemaPath} for every field.`);
+  if (problems.length > 0)
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      problems.join('\n'),
+      `See ${suiteSchemaPath} for every field.`,
+    );
   const value = raw as RawSuite;
   const seen = new Map<string, number>();
   const cases = value.cases.map((entry, index): SuiteCase => {
@@ -33,26 +38,52 @@ export function loadSuite(file: string, cwd: string): Suite {
     validateTestCase(entry, { file: path, index });
     const id = entry.test_id ?? `case-${index + 1}`;
     const earlier = seen.get(id);
-    if (earlier !== undefined) throw new CalltapeError('CONFIG_INVALID', `${path}: case "${id}": test_id: also used by case #${earlier + 1}; ids name sessions and report rows, so they must be unique`);
+    if (earlier !== undefined)
+      throw new CalltapeError(
+        'CONFIG_INVALID',
+        `${path}: case "${id}": test_id: also used by case #${earlier + 1}; ids name sessions and report rows, so they must be unique`,
+      );
     seen.set(id, index);
-    const mocks = entry.mocks?.map((mock) => existing(resolve(folder, mock), `${path}: case "${id}": mocks`));
+    const mocks = entry.mocks?.map((mock) =>
+      existing(resolve(folder, mock), `${path}: case "${id}": mocks`),
+    );
     return { ...entry, test_id: id, ...(mocks ? { mocks } : {}) } as SuiteCase;
   });
   const suiteTools = toolsOf(value.tools, folder, `${path}: tools`);
   const runs: RunConfig[] = (value.runs ?? [{ name: 'default' }]).map((run, index) => {
-    const tools = run.tools === undefined ? suiteTools : toolsOf(run.tools, folder, `${path}: runs[${index}].tools`);
-    return { name: run.name, model: run.model ?? value.model, system: run.system ?? value.system, tools: tools.definitions, schemas: tools.schemas, price: run.price };
+    const tools =
+      run.tools === undefined
+        ? suiteTools
+        : toolsOf(run.tools, folder, `${path}: runs[${index}].tools`);
+    return {
+      name: run.name,
+      model: run.model ?? value.model,
+      system: run.system ?? value.system,
+      tools: tools.definitions,
+      schemas: tools.schemas,
+      price: run.price,
+    };
   });
   const names = new Set<string>();
   for (const run of runs) {
-    if (names.has(run.name)) throw new CalltapeError('CONFIG_INVALID', `${path}: runs: the name "${run.name}" is used twice`);
+    if (names.has(run.name))
+      throw new CalltapeError(
+        'CONFIG_INVALID',
+        `${path}: runs: the name "${run.name}" is used twice`,
+      );
     names.add(run.name);
   }
   const name = value.name ?? basename(path, extname(path));
   return {
     file: path,
     name,
-    agent: value.agent && { command: value.agent.command, input: value.agent.input ?? 'arg', cwd: value.agent.cwd ? resolve(folder, value.agent.cwd) : cwd, timeoutMs: value.agent.timeout_ms ?? 120_000, env: value.agent.env ?? {} },
+    agent: value.agent && {
+      command: value.agent.command,
+      input: value.agent.input ?? 'arg',
+      cwd: value.agent.cwd ? resolve(folder, value.agent.cwd) : cwd,
+      timeoutMs: value.agent.timeout_ms ?? 120_000,
+      env: value.agent.env ?? {},
+    },
     runs,
     mocks: (value.mocks ?? []).map((mock) => existing(resolve(folder, mock), `${path}: mocks`)),
     // One rule for both: relative to the suite file, so a suite runs the same from any directory.
@@ -75,8 +106,20 @@ interface RawSuite {
   readonly mocks?: string[];
   readonly cassette?: string;
   readonly now?: string;
-  readonly agent?: { command: string; input?: 'arg' | 'stdin' | 'env'; cwd?: string; timeout_ms?: number; env?: Record<string, string> };
-  readonly runs?: { name: string; model?: string; system?: string; tools?: string | JsonValue[] | { [tool: string]: JsonValue }; price?: Price }[];
+  readonly agent?: {
+    command: string;
+    input?: 'arg' | 'stdin' | 'env';
+    cwd?: string;
+    timeout_ms?: number;
+    env?: Record<string, string>;
+  };
+  readonly runs?: {
+    name: string;
+    model?: string;
+    system?: string;
+    tools?: string | JsonValue[] | { [tool: string]: JsonValue };
+    price?: Price;
+  }[];
   readonly checks?: Suite['checks'];
   readonly defaults?: Suite['defaults'];
   readonly gates?: Suite['gates'];
@@ -88,13 +131,23 @@ function readSuiteFile(path: string): unknown {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    const near = (error as NodeJS.ErrnoException).code === 'ENOENT' ? nearestFile(path, ['.yaml', '.yml', '.json']) : undefined;
-    throw new CalltapeError('CONFIG_INVALID', `${path}: cannot read the suite: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, near === undefined ? undefined : `Did you mean ${relative(process.cwd(), near) || near}?`);
+    const near =
+      (error as NodeJS.ErrnoException).code === 'ENOENT'
+        ? nearestFile(path, ['.yaml', '.yml', '.json'])
+        : undefined;
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `${path}: cannot read the suite: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+      near === undefined ? undefined : `Did you mean ${relative(process.cwd(), near) || near}?`,
+    );
   }
   const extension = extname(path).toLowerCase();
   try {
     if (extension === '.jsonl') {
-      const lines = text.split('\n').map((line, index) => [line.trim(), index + 1] as const).filter(([line]) => line !== '');
+      const lines = text
+        .split('\n')
+        .map((line, index) => [line.trim(), index + 1] as const)
+        .filter(([line]) => line !== '');
       const parsed = lines.map(([line, number]) => {
         try {
           return JSON.parse(line) as Record<string, unknown>;
@@ -103,17 +156,27 @@ function readSuiteFile(path: string): unknown {
         }
       });
       const [first] = parsed;
-      const settings = first && Object.keys(first).length === 1 && typeof first['suite'] === 'object' ? (first['suite'] as Record<string, unknown>) : undefined;
+      const settings =
+        first && Object.keys(first).length === 1 && typeof first['suite'] === 'object'
+          ? (first['suite'] as Record<string, unknown>)
+          : undefined;
       return { ...settings, cases: settings ? parsed.slice(1) : parsed };
     }
     return extension === '.json' ? JSON.parse(text) : parseYaml(text);
   } catch (error) {
-    throw new CalltapeError('CONFIG_INVALID', `${path}: not valid ${extension === '.jsonl' ? 'JSON lines' : extension === '.json' ? 'JSON' : 'YAML'}: ${(error as Error).message}`);
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `${path}: not valid ${extension === '.jsonl' ? 'JSON lines' : extension === '.json' ? 'JSON' : 'YAML'}: ${(error as Error).message}`,
+    );
   }
 }
 
 /** Tool definitions to send, and parameter schemas to score with, from inline definitions or a file. */
-function toolsOf(value: RawSuite['tools'], folder: string, where: string): { definitions: JsonValue[]; schemas: { [tool: string]: JsonSchema } } {
+function toolsOf(
+  value: RawSuite['tools'],
+  folder: string,
+  where: string,
+): { definitions: JsonValue[]; schemas: { [tool: string]: JsonSchema } } {
   if (value === undefined) return { definitions: [], schemas: {} };
   let tools: JsonValue = value as JsonValue;
   let at = where;
@@ -123,23 +186,34 @@ function toolsOf(value: RawSuite['tools'], folder: string, where: string): { def
     try {
       tools = JSON.parse(readFileSync(path, 'utf8')) as JsonValue;
     } catch (error) {
-      throw new CalltapeError('CONFIG_INVALID', `${path}: not valid JSON: ${(error as Error).message}`);
+      throw new CalltapeError(
+        'CONFIG_INVALID',
+        `${path}: not valid JSON: ${(error as Error).message}`,
+      );
     }
   }
   const schemas = schemaRegistry(tools, at);
-  const definitions = Array.isArray(tools) ? tools : Object.entries(schemas).map(([name, parameters]): JsonValue => ({ type: 'function', function: { name, parameters } }));
+  const definitions = Array.isArray(tools)
+    ? tools
+    : Object.entries(schemas).map(([name, parameters]): JsonValue => ({
+        type: 'function',
+        function: { name, parameters },
+      }));
   return { definitions, schemas };
 }
 
 function existing(path: string, where: string): string {
-  if (!existsSync(path)) throw new CalltapeError('CONFIG_INVALID', `${where}: no such file ${path}`);
+  if (!existsSync(path))
+    throw new CalltapeError('CONFIG_INVALID', `${where}: no such file ${path}`);
   return isAbsolute(path) ? path : resolve(path);
 }
 
 /** Messages naming the case (by test_id or position) and the field; alternatives report their deepest branch only. */
 function describeErrors(path: string, value: unknown, errors: readonly ErrorObject[]): string[] {
   if (errors.length === 0) return [];
-  const depth = (error: ErrorObject): number => error.instancePath.split('/').length + (error.keyword === 'additionalProperties' || error.keyword === 'unevaluatedProperties' ? 1 : 0);
+  const depth = (error: ErrorObject): number =>
+    error.instancePath.split('/').length +
+    (error.keyword === 'additionalProperties' || error.keyword === 'unevaluatedProperties' ? 1 : 0);
   const cases = (value as { cases?: { test_id?: unknown }[] } | null)?.cases;
   // Errors are grouped by case, each case reporting its deepest ones.
   const byCase = new Map<string, ErrorObject[]>();
@@ -150,19 +224,41 @@ function describeErrors(path: string, value: unknown, errors: readonly ErrorObje
   }
   const lines: string[] = [];
   for (const group of byCase.values()) {
-    const concrete = group.filter((error) => error.keyword !== 'anyOf' && error.keyword !== 'oneOf' && error.keyword !== 'allOf');
+    const concrete = group.filter(
+      (error) =>
+        error.keyword !== 'anyOf' && error.keyword !== 'oneOf' && error.keyword !== 'allOf',
+    );
     const candidates = concrete.length > 0 ? concrete : group;
     const deepest = Math.max(...candidates.map(depth));
     for (const error of candidates.filter((candidate) => depth(candidate) === deepest)) {
       const parts = error.instancePath.split('/').slice(1);
       const index = parts[0] === 'cases' && parts[1] !== undefined ? Number(parts[1]) : undefined;
       const id = index !== undefined ? cases?.[index]?.test_id : undefined;
-      const where = index !== undefined ? `case ${typeof id === 'string' ? `"${id}"` : `#${index + 1}`}` : '';
-      const rest = (index !== undefined ? parts.slice(2) : parts).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~')).reduce((field, part) => (/^\d+$/.test(part) ? `${field}[${part}]` : field === '' ? part : `${field}.${part}`), '');
+      const where =
+        index !== undefined ? `case ${typeof id === 'string' ? `"${id}"` : `#${index + 1}`}` : '';
+      const rest = (index !== undefined ? parts.slice(2) : parts)
+        .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+        .reduce(
+          (field, part) =>
+            /^\d+$/.test(part) ? `${field}[${part}]` : field === '' ? part : `${field}.${part}`,
+          '',
+        );
       const params = error.params as Record<string, unknown>;
-      const extra = error.keyword === 'additionalProperties' ? String(params['additionalProperty']) : error.keyword === 'unevaluatedProperties' ? String(params['unevaluatedProperty']) : undefined;
+      const extra =
+        error.keyword === 'additionalProperties'
+          ? String(params['additionalProperty'])
+          : error.keyword === 'unevaluatedProperties'
+            ? String(params['unevaluatedProperty'])
+            : undefined;
       const field = extra !== undefined ? [rest, extra].filter(Boolean).join('.') : rest;
-      const what = extra !== undefined ? 'unknown field' : error.keyword === 'required' && index !== undefined && rest === '' ? 'needs expected_tool, expected_calls, expect, never or judge' : error.keyword === 'enum' ? `must be one of ${JSON.stringify(params['allowedValues'])}${givenValue(error.data)}` : `${error.message ?? 'is invalid'}${error.keyword === 'required' ? '' : givenValue(error.data)}`;
+      const what =
+        extra !== undefined
+          ? 'unknown field'
+          : error.keyword === 'required' && index !== undefined && rest === ''
+            ? 'needs expected_tool, expected_calls, expect, never or judge'
+            : error.keyword === 'enum'
+              ? `must be one of ${JSON.stringify(params['allowedValues'])}${givenValue(error.data)}`
+              : `${error.message ?? 'is invalid'}${error.keyword === 'required' ? '' : givenValue(error.data)}`;
       lines.push(`${path}: ${[where, field].filter(Boolean).join(': ') || '(suite)'}: ${what}`);
     }
   }

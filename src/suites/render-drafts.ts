@@ -7,21 +7,33 @@ export function renderDrafts(suite: Suite, shownPath: string): string {
   const lines = [`${shownPath}: ${suite.drafts.length} draft case(s), ${pending} pending review`];
   for (const draft of suite.drafts) {
     const origin = draft.provenance;
-    lines.push('', `${draft.test_id} [${draft.review ?? 'pending'}]${origin ? ` ${origin.source}${origin.kind ? ` ${origin.kind}` : ''}${origin.tool ? ` · ${origin.tool}` : ''}` : ''}`);
+    lines.push(
+      '',
+      `${draft.test_id} [${draft.review ?? 'pending'}]${origin ? ` ${origin.source}${origin.kind ? ` ${origin.kind}` : ''}${origin.tool ? ` · ${origin.tool}` : ''}` : ''}`,
+    );
     if (draft.prompt !== undefined) lines.push(`  prompt:    ${draft.prompt}`);
     if (origin?.guideline) lines.push(`  guideline: ${origin.guideline}`);
     if (origin?.topic) lines.push(`  topic:     ${origin.topic}`);
     lines.push(`  expects:   ${expectation(draft)}`);
   }
-  lines.push('', `Decide with: calltape review ${shownPath} --accept <ids|all> --reject <ids|all> [--keep-rejected]`);
+  lines.push(
+    '',
+    `Decide with: calltape review ${shownPath} --accept <ids|all> --reject <ids|all> [--keep-rejected]`,
+  );
   return `${lines.join('\n')}\n`;
 }
 
 function expectation(draft: SuiteCase): string {
   const parts: string[] = [];
   if (draft.expected_tool === null) parts.push('no tool call');
-  else if (draft.expected_tool !== undefined) parts.push(`${[draft.expected_tool].flat().join(' | ')}${draft.arguments && Object.keys(draft.arguments).length > 0 ? ` ${JSON.stringify(draft.arguments)}` : ''}`);
-  if (draft.never && draft.never.length > 0) parts.push(`never ${draft.never.map((call) => (typeof call === 'string' ? call : [call.tool].flat().join(' | '))).join(', ')}`);
+  else if (draft.expected_tool !== undefined)
+    parts.push(
+      `${[draft.expected_tool].flat().join(' | ')}${draft.arguments && Object.keys(draft.arguments).length > 0 ? ` ${JSON.stringify(draft.arguments)}` : ''}`,
+    );
+  if (draft.never && draft.never.length > 0)
+    parts.push(
+      `never ${draft.never.map((call) => (typeof call === 'string' ? call : [call.tool].flat().join(' | '))).join(', ')}`,
+    );
   if (draft.expected_calls) parts.push(`${draft.expected_calls.length} call(s)`);
   return parts.join('; ') || 'trajectory checks';
 }

@@ -19,14 +19,27 @@ export interface ReviewDecisions {
  * no draft, one both accepted and rejected: CONFIG_INVALID naming the file and the case), and
  * the file is replaced whole, so a refused review changes nothing.
  */
-export function reviewDrafts(path: string, decisions: ReviewDecisions, cwd: string): { accepted: string[]; rejected: string[] } {
+export function reviewDrafts(
+  path: string,
+  decisions: ReviewDecisions,
+  cwd: string,
+): { accepted: string[]; rejected: string[] } {
   const suite = loadSuite(path, cwd);
-  const pending = suite.drafts.filter((draft) => draft.review === 'pending').map((draft) => draft.test_id);
+  const pending = suite.drafts
+    .filter((draft) => draft.review === 'pending')
+    .map((draft) => draft.test_id);
   const accepted = decisions.accept === 'all' ? pending : [...new Set(decisions.accept)];
-  const rejected = decisions.reject === 'all' ? pending.filter((id) => !accepted.includes(id)) : [...new Set(decisions.reject)];
+  const rejected =
+    decisions.reject === 'all'
+      ? pending.filter((id) => !accepted.includes(id))
+      : [...new Set(decisions.reject)];
   for (const id of [...accepted, ...rejected]) checkDraft(suite, id, pending);
   const both = accepted.find((id) => rejected.includes(id));
-  if (both !== undefined) throw new CalltapeError('CONFIG_INVALID', `${suite.file}: case "${both}": both accepted and rejected`);
+  if (both !== undefined)
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `${suite.file}: case "${both}": both accepted and rejected`,
+    );
   const document = openSuiteDocument(suite.file);
   const decided = new Set([...accepted, ...rejected]);
   // Walk backwards, so removing an item leaves the positions still to visit where they were.
@@ -34,7 +47,8 @@ export function reviewDrafts(path: string, decisions: ReviewDecisions, cwd: stri
     const item = document.cases.items[index];
     if (!isMap(item)) continue;
     const idNode = item.get('test_id', true);
-    const id = isScalar(idNode) && typeof idNode.value === 'string' ? idNode.value : `case-${index + 1}`;
+    const id =
+      isScalar(idNode) && typeof idNode.value === 'string' ? idNode.value : `case-${index + 1}`;
     if (!decided.has(id)) continue;
     if (accepted.includes(id)) item.delete('review');
     else if (decisions.keepRejected) item.set('review', 'rejected');
@@ -45,9 +59,18 @@ export function reviewDrafts(path: string, decisions: ReviewDecisions, cwd: stri
 }
 
 function checkDraft(suite: Suite, id: string, pending: readonly string[]): void {
-  const listed = pending.length > 0 ? `pending: ${pending.join(', ')}` : 'no case is pending review';
+  const listed =
+    pending.length > 0 ? `pending: ${pending.join(', ')}` : 'no case is pending review';
   const draft: SuiteCase | undefined = suite.drafts.find((testCase) => testCase.test_id === id);
   if (draft) return;
-  if (suite.cases.some((testCase) => testCase.test_id === id)) throw new CalltapeError('CONFIG_INVALID', `${suite.file}: case "${id}": review: not a draft (it is already an ordinary case); ${listed}`);
-  throw new CalltapeError('CONFIG_INVALID', `${suite.file}: case "${id}": no such case; ${listed}`, 'calltape review <suite> --list shows every draft.');
+  if (suite.cases.some((testCase) => testCase.test_id === id))
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `${suite.file}: case "${id}": review: not a draft (it is already an ordinary case); ${listed}`,
+    );
+  throw new CalltapeError(
+    'CONFIG_INVALID',
+    `${suite.file}: case "${id}": no such case; ${listed}`,
+    'calltape review <suite> --list shows every draft.',
+  );
 }

@@ -17,12 +17,26 @@ export interface SuiteDocument {
 }
 
 /** Opens a YAML or JSON suite for editing; a file that does not exist yet opens as `fresh`. */
-export function openSuiteDocument(path: string, fresh: { readonly [field: string]: JsonValue } = {}): SuiteDocument {
+export function openSuiteDocument(
+  path: string,
+  fresh: { readonly [field: string]: JsonValue } = {},
+): SuiteDocument {
   const extension = extname(path).toLowerCase();
-  if (extension !== '.yaml' && extension !== '.yml' && extension !== '.json') throw new CalltapeError('CONFIG_INVALID', `${path}: calltape writes suites as .yaml, .yml or .json (not ${extension || 'no extension'})`);
-  const document = existsSync(path) ? parseDocument(readFileSync(path, 'utf8')) : new Document({ ...fresh, cases: [] });
-  if (document.errors.length > 0) throw new CalltapeError('CONFIG_INVALID', `${path}: not valid ${extension === '.json' ? 'JSON' : 'YAML'}: ${document.errors[0]?.message ?? ''}`);
-  if (!isMap(document.contents)) throw new CalltapeError('CONFIG_INVALID', `${path}: (suite): must be an object with cases`);
+  if (extension !== '.yaml' && extension !== '.yml' && extension !== '.json')
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `${path}: calltape writes suites as .yaml, .yml or .json (not ${extension || 'no extension'})`,
+    );
+  const document = existsSync(path)
+    ? parseDocument(readFileSync(path, 'utf8'))
+    : new Document({ ...fresh, cases: [] });
+  if (document.errors.length > 0)
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `${path}: not valid ${extension === '.json' ? 'JSON' : 'YAML'}: ${document.errors[0]?.message ?? ''}`,
+    );
+  if (!isMap(document.contents))
+    throw new CalltapeError('CONFIG_INVALID', `${path}: (suite): must be an object with cases`);
   if (!document.has('cases')) document.set('cases', document.createNode([]));
   const cases = document.get('cases', true);
   if (!isSeq(cases)) throw new CalltapeError('CONFIG_INVALID', `${path}: cases: must be a list`);
@@ -36,7 +50,10 @@ export function openSuiteDocument(path: string, fresh: { readonly [field: string
  */
 export function saveSuiteDocument(suite: SuiteDocument): void {
   const extension = extname(suite.path);
-  const text = extension.toLowerCase() === '.json' ? `${JSON.stringify(suite.document.toJS(), null, 2)}\n` : suite.document.toString({ lineWidth: 0 });
+  const text =
+    extension.toLowerCase() === '.json'
+      ? `${JSON.stringify(suite.document.toJS(), null, 2)}\n`
+      : suite.document.toString({ lineWidth: 0 });
   const temporary = `${suite.path.slice(0, suite.path.length - extension.length)}.calltape-${process.pid}${extension}`;
   writeFileSync(temporary, text);
   try {

@@ -22,8 +22,24 @@ describe('validateTestCase', () => {
       test_id: 'TC-7',
       expected_tool: 'issue_refund',
       arguments: { amount: 20 },
-      expect: { calls: ['search_kb', { tool: 'issue_refund', arguments: { amount: 20 }, times: 1 }], mode: 'ordered', unlisted: 'fail', before: [['search_kb', 'issue_refund']], max_steps: 6, max_turns: 4, max_calls_per_tool: { search_kb: 2 }, max_repeats: 2 },
-      never: ['send_email', { tool: 'issue_refund', arguments: { amount: 500 }, rules: { amount: { matching_strategy: 'numeric', tolerance: 100 } } }],
+      expect: {
+        calls: ['search_kb', { tool: 'issue_refund', arguments: { amount: 20 }, times: 1 }],
+        mode: 'ordered',
+        unlisted: 'fail',
+        before: [['search_kb', 'issue_refund']],
+        max_steps: 6,
+        max_turns: 4,
+        max_calls_per_tool: { search_kb: 2 },
+        max_repeats: 2,
+      },
+      never: [
+        'send_email',
+        {
+          tool: 'issue_refund',
+          arguments: { amount: 500 },
+          rules: { amount: { matching_strategy: 'numeric', tolerance: 100 } },
+        },
+      ],
       judge: [{ code: './policy.mjs', timeout_ms: 1000 }, { rubric: 'Polite and correct.' }],
     };
     expect(problem(full)).toBe('valid');
@@ -31,12 +47,28 @@ describe('validateTestCase', () => {
   });
 
   it('names the file, the case and the field of every mistake', () => {
-    expect(problem({ test_id: 'TC-7', expect: { calls: ['a'], mode: 'in-order' } })).toBe(`${file}: case "TC-7": expect.mode: must be one of ["all","any","ordered","exact","never","subset","superset","unordered"] (got "in-order")`);
-    expect(problem({ expect: { calls: [{ toool: 'a' }] } }, 2)).toBe(`${file}: case #3: expect.calls[0].toool: unknown field`);
-    expect(problem({ expect: { max_stepz: 3 } })).toBe(`${file}: case #1: expect.max_stepz: unknown field`);
-    expect(problem({ never: [{ tool: 'a', times: 0 }] })).toBe(`${file}: case #1: never[0].times: must be >= 1 (got 0)`);
-    expect(problem({ judge: { code: './missing.mjs' } })).toBe(`${file}: case #1: judge.code: no such file ${join(folder, 'missing.mjs')}`);
-    expect(problem({ expect: { calls: [{ tool: 'a', min: 3, max: 2 }], min_steps: 4, max_steps: 1 } })).toBe(`${file}: case #1: expect.calls[0].min: 3 is above max 2\n${file}: case #1: expect.min_steps: 4 is above max_steps 1`);
-    expect(problem({ prompt: 'nothing to check' })).toBe(`${file}: case #1: (case): needs expected_tool, expected_calls, expect, never or judge`);
+    expect(problem({ test_id: 'TC-7', expect: { calls: ['a'], mode: 'in-order' } })).toBe(
+      `${file}: case "TC-7": expect.mode: must be one of ["all","any","ordered","exact","never","subset","superset","unordered"] (got "in-order")`,
+    );
+    expect(problem({ expect: { calls: [{ toool: 'a' }] } }, 2)).toBe(
+      `${file}: case #3: expect.calls[0].toool: unknown field`,
+    );
+    expect(problem({ expect: { max_stepz: 3 } })).toBe(
+      `${file}: case #1: expect.max_stepz: unknown field`,
+    );
+    expect(problem({ never: [{ tool: 'a', times: 0 }] })).toBe(
+      `${file}: case #1: never[0].times: must be >= 1 (got 0)`,
+    );
+    expect(problem({ judge: { code: './missing.mjs' } })).toBe(
+      `${file}: case #1: judge.code: no such file ${join(folder, 'missing.mjs')}`,
+    );
+    expect(
+      problem({ expect: { calls: [{ tool: 'a', min: 3, max: 2 }], min_steps: 4, max_steps: 1 } }),
+    ).toBe(
+      `${file}: case #1: expect.calls[0].min: 3 is above max 2\n${file}: case #1: expect.min_steps: 4 is above max_steps 1`,
+    );
+    expect(problem({ prompt: 'nothing to check' })).toBe(
+      `${file}: case #1: (case): needs expected_tool, expected_calls, expect, never or judge`,
+    );
   });
 });

@@ -25,11 +25,22 @@ export interface CaseSource {
  * the field, e.g. `suites/refunds.json: case "TC-7": expect.mode: must be one of [...]`.
  */
 export function validateTestCase(value: unknown, source: CaseSource): TestCase & TrajectoryCase {
-  const id = typeof value === 'object' && value !== null && typeof (value as Record<string, unknown>)['test_id'] === 'string' ? `"${(value as Record<string, string>)['test_id']}"` : `#${source.index + 1}`;
+  const id =
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Record<string, unknown>)['test_id'] === 'string'
+      ? `"${(value as Record<string, string>)['test_id']}"`
+      : `#${source.index + 1}`;
   const where = `${source.file}: case ${id}`;
   const problems = describeErrors(schemaErrors(value));
-  if (problems.length === 0) problems.push(...semanticProblems(value as TrajectoryCase, dirname(source.file)));
-  if (problems.length > 0) throw new CalltapeError('CONFIG_INVALID', problems.map((problem) => `${where}: ${problem}`).join('\n'), `See ${testCaseSchemaPath} for every field.`);
+  if (problems.length === 0)
+    problems.push(...semanticProblems(value as TrajectoryCase, dirname(source.file)));
+  if (problems.length > 0)
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      problems.map((problem) => `${where}: ${problem}`).join('\n'),
+      `See ${testCaseSchemaPath} for every field.`,
+    );
   // The scorer's own checks, at load time rather than mid-run: rules that need an expected value and have none, schemas that do not compile.
   checkTestCase(value, `${where}:`);
   checkTrajectoryCase(value as object, `${where}:`);
@@ -43,7 +54,11 @@ function fieldOf(pointer: string): string {
     .slice(1)
     .split('/')
     .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path === '' ? part : `${path}.${part}`), '');
+    .reduce(
+      (path, part) =>
+        /^\d+$/.test(part) ? `${path}[${part}]` : path === '' ? part : `${path}.${part}`,
+      '',
+    );
 }
 
 /**
@@ -51,7 +66,8 @@ function fieldOf(pointer: string): string {
  * deepest — the branch the user evidently meant — and drop the summary `anyOf` errors.
  */
 function describeErrors(errors: readonly ErrorObject[]): string[] {
-  const depth = (error: ErrorObject): number => error.instancePath.split('/').length + (error.keyword === 'additionalProperties' ? 1 : 0);
+  const depth = (error: ErrorObject): number =>
+    error.instancePath.split('/').length + (error.keyword === 'additionalProperties' ? 1 : 0);
   const concrete = errors.filter((error) => error.keyword !== 'anyOf' || error.instancePath === '');
   const deepest = Math.max(...concrete.map(depth));
   const chosen = concrete.filter((error) => depth(error) === deepest);
@@ -59,10 +75,18 @@ function describeErrors(errors: readonly ErrorObject[]): string[] {
     ...new Set(
       chosen.map((error) => {
         const params = error.params as Record<string, unknown>;
-        if (error.keyword === 'additionalProperties') return `${fieldOf(`${error.instancePath}/${String(params['additionalProperty'])}`)}: unknown field`;
+        if (error.keyword === 'additionalProperties')
+          return `${fieldOf(`${error.instancePath}/${String(params['additionalProperty'])}`)}: unknown field`;
         // At the top, `required` only comes from the "what does this case check" alternatives.
-        if (error.keyword === 'anyOf' || (error.keyword === 'required' && error.instancePath === '')) return '(case): needs expected_tool, expected_calls, expect, never or judge';
-        const expected = error.keyword === 'enum' ? `must be one of ${JSON.stringify(params['allowedValues'])}` : (error.message ?? 'is invalid');
+        if (
+          error.keyword === 'anyOf' ||
+          (error.keyword === 'required' && error.instancePath === '')
+        )
+          return '(case): needs expected_tool, expected_calls, expect, never or judge';
+        const expected =
+          error.keyword === 'enum'
+            ? `must be one of ${JSON.stringify(params['allowedValues'])}`
+            : (error.message ?? 'is invalid');
         return `${fieldOf(error.instancePath)}: ${expected} (got ${JSON.stringify(error.data)})`;
       }),
     ),
@@ -75,15 +99,34 @@ function semanticProblems(testCase: TrajectoryCase, suiteFolder: string): string
     list?.forEach((expectation, index) => {
       if (typeof expectation === 'string') return;
       const at = `${field}[${index}]`;
-      if (expectation.times !== undefined && (expectation.min !== undefined || expectation.max !== undefined)) problems.push(`${at}: times sets both min and max; give times, or min/max`);
-      if (expectation.min !== undefined && expectation.max !== undefined && expectation.min > expectation.max) problems.push(`${at}.min: ${expectation.min} is above max ${expectation.max}`);
+      if (
+        expectation.times !== undefined &&
+        (expectation.min !== undefined || expectation.max !== undefined)
+      )
+        problems.push(`${at}: times sets both min and max; give times, or min/max`);
+      if (
+        expectation.min !== undefined &&
+        expectation.max !== undefined &&
+        expectation.min > expectation.max
+      )
+        problems.push(`${at}.min: ${expectation.min} is above max ${expectation.max}`);
     });
   };
   expectations('expect.calls', testCase.expect?.calls);
   expectations('never', testCase.never);
   const limits = testCase.expect;
-  if (limits?.min_steps !== undefined && limits.max_steps !== undefined && limits.min_steps > limits.max_steps) problems.push(`expect.min_steps: ${limits.min_steps} is above max_steps ${limits.max_steps}`);
-  const judges: readonly JudgeSpec[] = testCase.judge === undefined ? [] : Array.isArray(testCase.judge) ? (testCase.judge as readonly JudgeSpec[]) : [testCase.judge as JudgeSpec];
+  if (
+    limits?.min_steps !== undefined &&
+    limits.max_steps !== undefined &&
+    limits.min_steps > limits.max_steps
+  )
+    problems.push(`expect.min_steps: ${limits.min_steps} is above max_steps ${limits.max_steps}`);
+  const judges: readonly JudgeSpec[] =
+    testCase.judge === undefined
+      ? []
+      : Array.isArray(testCase.judge)
+        ? (testCase.judge as readonly JudgeSpec[])
+        : [testCase.judge as JudgeSpec];
   judges.forEach((judge, index) => {
     if (!('code' in judge)) return;
     const path = isAbsolute(judge.code) ? judge.code : resolve(suiteFolder, judge.code);

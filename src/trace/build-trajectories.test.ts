@@ -8,12 +8,32 @@ import type { Interaction, JsonValue, Message, ToolCall } from './trace.js';
 import type { Trajectory } from './trajectory.js';
 
 let clock = 0;
-const call = (id: string, name: string, args: object): ToolCall => ({ id, index: 0, name, argumentsRaw: JSON.stringify(args), arguments: { ok: true, value: args as never }, complete: true });
-const message = (role: Message['role'], text: string, extra: Partial<Message> = {}): Message => ({ role, text, toolCalls: [], toolCallId: undefined, isError: undefined, ...extra });
-const assistant = (text: string, calls: ToolCall[] = []): Message => message('assistant', text, { toolCalls: calls });
+const call = (id: string, name: string, args: object): ToolCall => ({
+  id,
+  index: 0,
+  name,
+  argumentsRaw: JSON.stringify(args),
+  arguments: { ok: true, value: args as never },
+  complete: true,
+});
+const message = (role: Message['role'], text: string, extra: Partial<Message> = {}): Message => ({
+  role,
+  text,
+  toolCalls: [],
+  toolCallId: undefined,
+  isError: undefined,
+  ...extra,
+});
+const assistant = (text: string, calls: ToolCall[] = []): Message =>
+  message('assistant', text, { toolCalls: calls });
 
 /** A round trip: the messages sent, and the answer (text and calls). */
-function round(id: string, messages: Message[], answer: { text?: string; calls?: ToolCall[] }, sessionId = id): Interaction {
+function round(
+  id: string,
+  messages: Message[],
+  answer: { text?: string; calls?: ToolCall[] },
+  sessionId = id,
+): Interaction {
   return {
     id,
     sessionId,
@@ -21,7 +41,18 @@ function round(id: string, messages: Message[], answer: { text?: string; calls?:
     method: 'POST',
     path: '/v1/chat/completions',
     request: { model: 'm', stream: false, messages, tools: [], toolChoice: undefined },
-    response: { id: undefined, model: 'm', output: { text: answer.text ?? '', refusal: undefined, toolCalls: answer.calls ?? [], finishReason: { unified: answer.calls?.length ? 'tool-calls' : 'stop', raw: undefined } }, alternatives: [], usage: undefined },
+    response: {
+      id: undefined,
+      model: 'm',
+      output: {
+        text: answer.text ?? '',
+        refusal: undefined,
+        toolCalls: answer.calls ?? [],
+        finishReason: { unified: answer.calls?.length ? 'tool-calls' : 'stop', raw: undefined },
+      },
+      alternatives: [],
+      usage: undefined,
+    },
     status: 'complete',
     httpStatus: 200,
     error: undefined,
@@ -35,7 +66,17 @@ function agentRun(prefix: string, question: string, sessionId?: string): Interac
   const user = message('user', question);
   const search = call(`${prefix}_call_1`, 'search', { q: question });
   const first = round(`${prefix}-1`, [system, user], { calls: [search] }, sessionId);
-  const second = round(`${prefix}-2`, [system, user, assistant('', [search]), message('tool', 'result for ' + question, { toolCallId: search.id })], { text: `The answer to ${question}` }, sessionId);
+  const second = round(
+    `${prefix}-2`,
+    [
+      system,
+      user,
+      assistant('', [search]),
+      message('tool', 'result for ' + question, { toolCallId: search.id }),
+    ],
+    { text: `The answer to ${question}` },
+    sessionId,
+  );
   return [first, second];
 }
 
@@ -51,7 +92,9 @@ describe('conversation chaining', () => {
     const chain = new ConversationChain();
     const [a1, a2] = agentRun('a', 'refunds?');
     const [b1, b2] = agentRun('b', 'shipping?');
-    expect([a1, b1, b2, a2].map((interaction) => chain.assign(interaction as Interaction))).toEqual(['a-1', 'b-1', 'b-1', 'a-1']);
+    expect([a1, b1, b2, a2].map((interaction) => chain.assign(interaction as Interaction))).toEqual(
+      ['a-1', 'b-1', 'b-1', 'a-1'],
+    );
     const [e1] = agentRun('e', 'refunds?', 'explicit');
     expect(chain.assign(e1 as Interaction)).toBe('explicit');
   });
@@ -60,8 +103,20 @@ describe('conversation chaining', () => {
     const chain = new ConversationChain();
     const [first, second] = agentRun('a', 'q');
     chain.assign(first as Interaction);
-    const messages = (second as Interaction).request.messages.map((m) => (m.role === 'assistant' ? { ...m, toolCalls: m.toolCalls.map((c) => ({ ...c, argumentsRaw: ` ${c.argumentsRaw} ` })) } : m));
-    expect(chain.assign({ ...(second as Interaction), request: { ...(second as Interaction).request, messages } })).toBe('a-1');
+    const messages = (second as Interaction).request.messages.map((m) =>
+      m.role === 'assistant'
+        ? {
+            ...m,
+            toolCalls: m.toolCalls.map((c) => ({ ...c, argumentsRaw: ` ${c.argumentsRaw} ` })),
+          }
+        : m,
+    );
+    expect(
+      chain.assign({
+        ...(second as Interaction),
+        request: { ...(second as Interaction).request, messages },
+      }),
+    ).toBe('a-1');
   });
 
   it('forgets the oldest conversations beyond its capacity', () => {
@@ -76,22 +131,45 @@ describe('conversation chaining', () => {
 describe('buildTrajectories', () => {
   it('groups a chained run into turns with calls, results, final text and counts; judge sessions stay out', () => {
     const run = agentRun('a', 'refunds?');
-    const judge = round('j-1', [message('user', 'judge this')], { text: '{"pass":true}' }, `${judgeSessionPrefix}:x`);
+    const judge = round(
+      'j-1',
+      [message('user', 'judge this')],
+      { text: '{"pass":true}' },
+      `${judgeSessionPrefix}:x`,
+    );
     const [trajectory, ...others] = buildTrajectories([...run].reverse().concat(judge));
     expect(others).toEqual([]);
     expect(trajectory).toMatchObject({
       sessionId: 'a-1',
       finalText: 'The answer to refunds?',
       counts: { turns: 2, calls: 1, byTool: { search: 1 }, userTurns: 1 },
-      calls: [{ id: 'a_call_1', name: 'search', turn: 0, index: 0, step: 0, result: { text: 'result for refunds?', isError: undefined }, mocked: false }],
+      calls: [
+        {
+          id: 'a_call_1',
+          name: 'search',
+          turn: 0,
+          index: 0,
+          step: 0,
+          result: { text: 'result for refunds?', isError: undefined },
+          mocked: false,
+        },
+      ],
     });
     expect(trajectory?.turns.map((turn) => turn.interactionId)).toEqual(['a-1', 'a-2']);
   });
 
   it('counts user turns as the longest request of the run shows them', () => {
     const [first, second] = agentRun('u', 'first?', 'u');
-    const followUp = round('u-3', [...(second?.request.messages ?? []), assistant('The answer'), message('user', 'and then?')], { text: 'then this' }, 'u');
-    expect(buildTrajectories([first as Interaction, second as Interaction, followUp])[0]?.counts.userTurns).toBe(2);
+    const followUp = round(
+      'u-3',
+      [...(second?.request.messages ?? []), assistant('The answer'), message('user', 'and then?')],
+      { text: 'then this' },
+      'u',
+    );
+    expect(
+      buildTrajectories([first as Interaction, second as Interaction, followUp])[0]?.counts
+        .userTurns,
+    ).toBe(2);
   });
 
   it('any interleaving of concurrent runs gives the same trajectories (property)', () => {
@@ -99,9 +177,17 @@ describe('buildTrajectories', () => {
     fc.assert(
       fc.property(fc.shuffledSubarray([0, 1, 2], { minLength: 3, maxLength: 3 }), (order) => {
         // Each run's own turns stay in order (a turn needs the previous answer); runs interleave freely.
-        const interleaved = order.flatMap((index) => [runs[index]?.[0] as Interaction]).concat(order.map((index) => runs[index]?.[1] as Interaction));
-        const restamped = interleaved.map((interaction, position) => ({ ...interaction, timing: { ...interaction.timing, startedAt: position } }));
-        const trajectories = buildTrajectories(restamped).map((trajectory) => [trajectory.sessionId, trajectory.turns.map((turn) => turn.interactionId)]);
+        const interleaved = order
+          .flatMap((index) => [runs[index]?.[0] as Interaction])
+          .concat(order.map((index) => runs[index]?.[1] as Interaction));
+        const restamped = interleaved.map((interaction, position) => ({
+          ...interaction,
+          timing: { ...interaction.timing, startedAt: position },
+        }));
+        const trajectories = buildTrajectories(restamped).map((trajectory) => [
+          trajectory.sessionId,
+          trajectory.turns.map((turn) => turn.interactionId),
+        ]);
         expect(trajectories.sort()).toEqual([
           ['a-1', ['a-1', 'a-2']],
           ['b-1', ['b-1', 'b-2']],
@@ -126,7 +212,9 @@ describe('what MCP servers answered', () => {
   });
 
   it('fails the step-status check on a call the server answered with isError, though the OpenAI tool message has no error flag', () => {
-    const failed = served({ result: { content: [{ type: 'text', text: 'permission denied' }], isError: true } });
+    const failed = served({
+      result: { content: [{ type: 'text', text: 'permission denied' }], isError: true },
+    });
     const [trajectory] = buildTrajectories(run, mcpResultsByCall(run, [failed]));
     expect(trajectory?.calls[0]?.result).toEqual({ text: 'result for refunds?', isError: true });
     expect(statusCheck({ must_succeed: ['search'] }, trajectory as Trajectory).status).toBe('fail');
@@ -135,9 +223,15 @@ describe('what MCP servers answered', () => {
   });
 
   it('counts a JSON-RPC error as a failed call, and a plain answer as a success', () => {
-    const [errored] = buildTrajectories(run, mcpResultsByCall(run, [served({ error: { code: -32602, message: 'bad arguments' } })]));
+    const [errored] = buildTrajectories(
+      run,
+      mcpResultsByCall(run, [served({ error: { code: -32602, message: 'bad arguments' } })]),
+    );
     expect(statusCheck({ max_failed_calls: 0 }, errored as Trajectory).status).toBe('fail');
-    const [answered] = buildTrajectories(run, mcpResultsByCall(run, [served({ result: { content: [{ type: 'text', text: 'ok' }] } })]));
+    const [answered] = buildTrajectories(
+      run,
+      mcpResultsByCall(run, [served({ result: { content: [{ type: 'text', text: 'ok' }] } })]),
+    );
     expect(answered?.calls[0]?.result).toEqual({ text: 'result for refunds?', isError: false });
   });
 });

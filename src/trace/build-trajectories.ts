@@ -14,8 +14,15 @@ export const judgeSessionPrefix = 'calltape-judge';
  * too: the model made them, though the agent never saw them. `serverResults` are what MCP
  * servers answered calls (by call id): their failure verdict wins over the agent's message.
  */
-export function buildTrajectories(interactions: readonly Interaction[], serverResults: ReadonlyMap<string, ToolResult> = new Map()): Trajectory[] {
-  const ordered = [...interactions].sort((left, right) => left.timing.startedAt - right.timing.startedAt || (left.id < right.id ? -1 : left.id > right.id ? 1 : 0));
+export function buildTrajectories(
+  interactions: readonly Interaction[],
+  serverResults: ReadonlyMap<string, ToolResult> = new Map(),
+): Trajectory[] {
+  const ordered = [...interactions].sort(
+    (left, right) =>
+      left.timing.startedAt - right.timing.startedAt ||
+      (left.id < right.id ? -1 : left.id > right.id ? 1 : 0),
+  );
   const chain = new ConversationChain();
   const sessions = new Map<string, Interaction[]>();
   for (const interaction of ordered) {
@@ -25,10 +32,16 @@ export function buildTrajectories(interactions: readonly Interaction[], serverRe
     if (!members) sessions.set(session, (members = []));
     members.push(interaction);
   }
-  return [...sessions].map(([sessionId, members]) => trajectoryOf(sessionId, members, serverResults));
+  return [...sessions].map(([sessionId, members]) =>
+    trajectoryOf(sessionId, members, serverResults),
+  );
 }
 
-function trajectoryOf(sessionId: string, interactions: readonly Interaction[], serverResults: ReadonlyMap<string, ToolResult>): Trajectory {
+function trajectoryOf(
+  sessionId: string,
+  interactions: readonly Interaction[],
+  serverResults: ReadonlyMap<string, ToolResult>,
+): Trajectory {
   const results = new Map<string, ToolResult>();
   const mocked = new Set<string>();
   for (const interaction of interactions) {
@@ -40,12 +53,17 @@ function trajectoryOf(sessionId: string, interactions: readonly Interaction[], s
   let userTurns = 0;
   for (const interaction of interactions) {
     // Each request carries the conversation so far: the longest one counts its user turns.
-    userTurns = Math.max(userTurns, interaction.request.messages.filter((message) => message.role === 'user').length);
+    userTurns = Math.max(
+      userTurns,
+      interaction.request.messages.filter((message) => message.role === 'user').length,
+    );
     for (const message of interaction.request.messages) {
-      if (message.role === 'tool' && message.toolCallId !== undefined) results.set(message.toolCallId, { text: message.text, isError: message.isError });
+      if (message.role === 'tool' && message.toolCallId !== undefined)
+        results.set(message.toolCallId, { text: message.text, isError: message.isError });
     }
   }
-  for (const [id, server] of serverResults) results.set(id, { text: results.get(id)?.text ?? server.text, isError: server.isError });
+  for (const [id, server] of serverResults)
+    results.set(id, { text: results.get(id)?.text ?? server.text, isError: server.isError });
   const calls: TrajectoryCall[] = [];
   const byTool: Record<string, number> = {};
   const turns: Turn[] = interactions.map((interaction, index) => {
@@ -67,8 +85,22 @@ function trajectoryOf(sessionId: string, interactions: readonly Interaction[], s
       byTool[call.name] = (byTool[call.name] ?? 0) + 1;
       return placed;
     });
-    return { index, interactionId: interaction.id, startedAt: interaction.timing.startedAt, status: interaction.status, text: output?.text ?? '', finishReason: output?.finishReason, calls: turnCalls };
+    return {
+      index,
+      interactionId: interaction.id,
+      startedAt: interaction.timing.startedAt,
+      status: interaction.status,
+      text: output?.text ?? '',
+      finishReason: output?.finishReason,
+      calls: turnCalls,
+    };
   });
   const finalText = [...turns].reverse().find((turn) => turn.text !== '')?.text ?? '';
-  return { sessionId, turns, calls, finalText, counts: { turns: turns.length, calls: calls.length, byTool, userTurns } };
+  return {
+    sessionId,
+    turns,
+    calls,
+    finalText,
+    counts: { turns: turns.length, calls: calls.length, byTool, userTurns },
+  };
 }

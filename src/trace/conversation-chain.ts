@@ -40,7 +40,10 @@ export class ConversationChain {
 
   private lookup(interaction: Interaction, keysOf: () => readonly PrefixKey[]): string {
     if (interaction.sessionId !== interaction.id) return interaction.sessionId;
-    const continued = interaction.request.continues === undefined ? undefined : this.responses.get(interaction.request.continues);
+    const continued =
+      interaction.request.continues === undefined
+        ? undefined
+        : this.responses.get(interaction.request.continues);
     if (continued !== undefined) return continued;
     const messages = interaction.request.messages;
     const keys = keysOf();
@@ -58,12 +61,14 @@ export class ConversationChain {
     const responseId = interaction.response?.id;
     if (responseId !== undefined) {
       this.responses.set(responseId, session);
-      if (this.responses.size > this.capacity) this.responses.delete(this.responses.keys().next().value as string);
+      if (this.responses.size > this.capacity)
+        this.responses.delete(this.responses.keys().next().value as string);
     }
     const key = answerKey(keys[keys.length - 1] ?? emptyPrefix, output);
     this.sessions.delete(key);
     this.sessions.set(key, session);
     // Oldest first out: a conversation idle for 100k round trips is unlikely to resume.
-    if (this.sessions.size > this.capacity) this.sessions.delete(this.sessions.keys().next().value as PrefixKey);
+    if (this.sessions.size > this.capacity)
+      this.sessions.delete(this.sessions.keys().next().value as PrefixKey);
   }
 }

@@ -16,7 +16,10 @@ export function nextKey(previous: PrefixKey, message: Message): PrefixKey {
 }
 
 /** The key after the model's answer (an assistant message), following `previous`. */
-export function answerKey(previous: PrefixKey, output: Pick<AssistantOutput, 'text' | 'toolCalls'>): PrefixKey {
+export function answerKey(
+  previous: PrefixKey,
+  output: Pick<AssistantOutput, 'text' | 'toolCalls'>,
+): PrefixKey {
   return extend(previous, form('assistant', output.text, output.toolCalls, undefined));
 }
 
@@ -56,7 +59,12 @@ function extend(previous: PrefixKey, text: string): PrefixKey {
   return (BigInt(high >>> 0) << 32n) | BigInt((low ^ (low >>> 16)) >>> 0);
 }
 
-function form(role: string, text: string, calls: readonly ToolCall[], toolCallId: string | undefined): string {
+function form(
+  role: string,
+  text: string,
+  calls: readonly ToolCall[],
+  toolCallId: string | undefined,
+): string {
   let result = `${role}\u0001${text.trim()}\u0001${toolCallId ?? ''}`;
   for (const call of calls) result += `\u0001${call.id ?? `${call.name}(${call.argumentsRaw})`}`;
   return result;

@@ -8,15 +8,15 @@
 export type ProviderId = 'openai-chat' | 'openai-responses' | 'anthropic-messages';
 
 /** A JSON value as it appears in request and response bodies. */
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+export type JsonValue =
+  null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
 /** A JSON Schema object (draft 2020-12 / OpenAPI subset, as providers accept it). */
 export type JsonSchema = { [key: string]: JsonValue };
 
 /** The outcome of parsing a tool call's argument string. Malformed JSON is kept, never fixed up. */
 export type ParsedArguments =
-  | { readonly ok: true; readonly value: JsonValue }
-  | { readonly ok: false; readonly error: string };
+  { readonly ok: true; readonly value: JsonValue } | { readonly ok: false; readonly error: string };
 
 /** One tool call the model made. */
 export interface ToolCall {
@@ -39,7 +39,8 @@ export interface ToolCall {
 
 /** Why the model stopped, normalised, with the provider's own value beside it. */
 export interface FinishReason {
-  readonly unified: 'stop' | 'tool-calls' | 'length' | 'content-filter' | 'error' | 'other' | 'unknown';
+  readonly unified:
+    'stop' | 'tool-calls' | 'length' | 'content-filter' | 'error' | 'other' | 'unknown';
   /** The provider's value verbatim (`tool_calls`, `end_turn`…); undefined when none was sent. */
   readonly raw: string | undefined;
 }
@@ -124,7 +125,8 @@ export interface ResponseSummary {
  * - `proxy-error`: calltape rejected or could not forward the request (bad JSON, too large,
  *   upstream unreachable or timed out).
  */
-export type InteractionStatus = 'complete' | 'upstream-error' | 'truncated' | 'aborted' | 'proxy-error';
+export type InteractionStatus =
+  'complete' | 'upstream-error' | 'truncated' | 'aborted' | 'proxy-error';
 
 /** Wall-clock timing of one round trip, measured at the proxy. */
 export interface Timing {

@@ -10,4 +10,6 @@ export interface UserCodeRequest {
   readonly args: readonly unknown[];
 }
 
-export type UserCodeResponse = { readonly id: number; readonly ok: true; readonly value: unknown } | { readonly id: number; readonly ok: false; readonly error: string };
+export type UserCodeResponse =
+  | { readonly id: number; readonly ok: true; readonly value: unknown }
+  | { readonly id: number; readonly ok: false; readonly error: string };

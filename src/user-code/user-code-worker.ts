@@ -17,7 +17,10 @@ async function load(path: string): Promise<Record<string, unknown>> {
     return (await import(pathToFileURL(path).href)) as Record<string, unknown>;
   } catch (error) {
     const message = (error as Error).message;
-    const hint = path.endsWith('.ts') && /Unknown file extension/.test(message) ? ' (a .ts module needs a TypeScript loader, e.g. node --import tsx, or compile it to .js)' : '';
+    const hint =
+      path.endsWith('.ts') && /Unknown file extension/.test(message)
+        ? ' (a .ts module needs a TypeScript loader, e.g. node --import tsx, or compile it to .js)'
+        : '';
     throw new Error(`cannot load ${path}: ${message}${hint}`);
   }
 }
@@ -26,22 +29,37 @@ async function call(request: UserCodeRequest): Promise<unknown> {
   let module = loaded.get(request.module);
   if (!module) loaded.set(request.module, (module = load(request.module)));
   const exported = await module;
-  const fn = request.exports.map((name) => exported[name]).find((value) => typeof value === 'function');
-  if (!fn) throw new Error(`${request.module} exports no ${request.exports[0]} function (export function ${request.signature} { … })`);
+  const fn = request.exports
+    .map((name) => exported[name])
+    .find((value) => typeof value === 'function');
+  if (!fn)
+    throw new Error(
+      `${request.module} exports no ${request.exports[0]} function (export function ${request.signature} { … })`,
+    );
   return (fn as UserFunction)(...request.args);
 }
 
 port.on('message', (request: UserCodeRequest) => {
   // The last step catches its own errors, so the chain never rejects.
-  void call(request).then(
-    (value): UserCodeResponse => ({ id: request.id, ok: true, value }),
-    (error: unknown): UserCodeResponse => ({ id: request.id, ok: false, error: error instanceof Error ? error.message : String(error) }),
-  ).then((response) => {
-    try {
-      port.postMessage(response);
-    } catch (error) {
-      // An answer that cannot cross threads (a function, a symbol) is the user code's error.
-      port.postMessage({ id: request.id, ok: false, error: `answered something that is not plain data: ${(error as Error).message}` } satisfies UserCodeResponse);
-    }
-  });
+  void call(request)
+    .then(
+      (value): UserCodeResponse => ({ id: request.id, ok: true, value }),
+      (error: unknown): UserCodeResponse => ({
+        id: request.id,
+        ok: false,
+        error: error instanceof Error ? error.message : String(error),
+      }),
+    )
+    .then((response) => {
+      try {
+        port.postMessage(response);
+      } catch (error) {
+        // An answer that cannot cross threads (a function, a symbol) is the user code's error.
+        port.postMessage({
+          id: request.id,
+          ok: false,
+          error: `answered something that is not plain data: ${(error as Error).message}`,
+        } satisfies UserCodeResponse);
+      }
+    });
 });

@@ -28,7 +28,14 @@ export interface UserCode {
 export function createUserCode(baseDir: string): UserCode {
   let worker: Worker | undefined;
   let nextId = 0;
-  const pending = new Map<number, { worker: Worker; resolve: (response: UserCodeResponse) => void; reject: (error: Error) => void }>();
+  const pending = new Map<
+    number,
+    {
+      worker: Worker;
+      resolve: (response: UserCodeResponse) => void;
+      reject: (error: Error) => void;
+    }
+  >();
 
   /** Fails the calls waiting on one thread (or on any, with no thread given). */
   const failAll = (on: Worker | undefined, error: Error): void => {
@@ -62,7 +69,13 @@ export function createUserCode(baseDir: string): UserCode {
     async call(call) {
       const id = nextId++;
       const current = thread();
-      const request: UserCodeRequest = { id, module: isAbsolute(call.module) ? call.module : resolve(baseDir, call.module), exports: call.exports, signature: call.signature, args: call.args };
+      const request: UserCodeRequest = {
+        id,
+        module: isAbsolute(call.module) ? call.module : resolve(baseDir, call.module),
+        exports: call.exports,
+        signature: call.signature,
+        args: call.args,
+      };
       const response = await new Promise<UserCodeResponse>((resolveResponse, reject) => {
         const timer = setTimeout(() => {
           pending.delete(id);
@@ -71,11 +84,17 @@ export function createUserCode(baseDir: string): UserCode {
           void current.terminate();
           reject(new Error(`timed out after ${call.timeoutMs} ms`));
         }, call.timeoutMs);
-        const settle = <T>(finish: (value: T) => void) => (value: T): void => {
-          clearTimeout(timer);
-          finish(value);
-        };
-        pending.set(id, { worker: current, resolve: settle(resolveResponse), reject: settle(reject) });
+        const settle =
+          <T>(finish: (value: T) => void) =>
+          (value: T): void => {
+            clearTimeout(timer);
+            finish(value);
+          };
+        pending.set(id, {
+          worker: current,
+          resolve: settle(resolveResponse),
+          reject: settle(reject),
+        });
         try {
           current.postMessage(request);
         } catch (error) {

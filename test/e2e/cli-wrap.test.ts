@@ -16,19 +16,45 @@ describe('calltape record|replay -- <command>', () => {
   it('records an agent run, replays it offline with the same result, and fails a drifted run', async () => {
     const upstream = await startScriptedUpstream(scriptedWeatherModel);
     const cassette = join(temporaryFolder(), 'weather.sqlite');
-    const recorded = await runCliAsync(['record', '--cassette', cassette, '--upstream', upstream.url, '--', process.execPath, agent, question], { env: { OPENAI_API_KEY: 'sk-test-record-0123456789' } });
+    const recorded = await runCliAsync(
+      [
+        'record',
+        '--cassette',
+        cassette,
+        '--upstream',
+        upstream.url,
+        '--',
+        process.execPath,
+        agent,
+        question,
+      ],
+      { env: { OPENAI_API_KEY: 'sk-test-record-0123456789' } },
+    );
     await upstream.close();
     expect(recorded.stderr).toContain('calltape record: 3 recorded');
     expect(recorded.status).toBe(0);
     expect(recorded.stdout).toContain('Paris is 12°C and Tokyo 18°C');
 
     // No upstream, no API key: the agent still gets its answers.
-    const replayed = await runCliAsync(['replay', '--cassette', cassette, '--', process.execPath, agent, question], { env: { OPENAI_API_KEY: '' } });
+    const replayed = await runCliAsync(
+      ['replay', '--cassette', cassette, '--', process.execPath, agent, question],
+      { env: { OPENAI_API_KEY: '' } },
+    );
     expect(replayed.status).toBe(0);
     expect(replayed.stdout).toBe(recorded.stdout);
-    expect(replayed.stderr).toContain('calltape replay: 3 replayed, 0 missed, 0 unused recording(s)');
+    expect(replayed.stderr).toContain(
+      'calltape replay: 3 replayed, 0 missed, 0 unused recording(s)',
+    );
 
-    const drifted = await runCliAsync(['replay', '--cassette', cassette, '--', process.execPath, agent, 'What is the weather in Oslo?']);
+    const drifted = await runCliAsync([
+      'replay',
+      '--cassette',
+      cassette,
+      '--',
+      process.execPath,
+      agent,
+      'What is the weather in Oslo?',
+    ]);
     expect(drifted.status).not.toBe(0);
     expect(drifted.stderr).toContain('0 replayed, 1 missed, 3 unused recording(s)');
     expect(drifted.stderr).toContain('differs at messages[1].content');
@@ -37,10 +63,28 @@ describe('calltape record|replay -- <command>', () => {
   it('exits 1 on a miss even when the command itself exits 0', async () => {
     const cassette = join(temporaryFolder(), 'empty.sqlite');
     const upstream = await startScriptedUpstream(scriptedWeatherModel);
-    await runCliAsync(['record', '--cassette', cassette, '--upstream', upstream.url, '--', process.execPath, '-e', '0']);
+    await runCliAsync([
+      'record',
+      '--cassette',
+      cassette,
+      '--upstream',
+      upstream.url,
+      '--',
+      process.execPath,
+      '-e',
+      '0',
+    ]);
     await upstream.close();
     const script = `fetch(process.env.OPENAI_BASE_URL + '/chat/completions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"model":"m","messages":[]}' }).then((r) => console.log(r.status))`;
-    const result = await runCliAsync(['replay', '--cassette', cassette, '--', process.execPath, '-e', script]);
+    const result = await runCliAsync([
+      'replay',
+      '--cassette',
+      cassette,
+      '--',
+      process.execPath,
+      '-e',
+      script,
+    ]);
     expect(result.stdout.trim()).toBe('404');
     expect(result.status).toBe(1);
   });
@@ -58,30 +102,63 @@ describe('calltape cassettes prune | merge', () => {
     const folder = temporaryFolder();
     const weather = join(folder, 'weather.sqlite');
     const other = join(folder, 'other.sqlite');
-    const env = { OPENAI_API_KEY: 'sk-test-record-0123456789', CALLTAPE_RUNS_DB: join(folder, 'runs.sqlite') };
-    const neverRun = await runCliAsync(['cassettes', 'prune', join(packageRoot, 'recordings/bank-demo.sqlite')], { env });
+    const env = {
+      OPENAI_API_KEY: 'sk-test-record-0123456789',
+      CALLTAPE_RUNS_DB: join(folder, 'runs.sqlite'),
+    };
+    const neverRun = await runCliAsync(
+      ['cassettes', 'prune', join(packageRoot, 'recordings/bank-demo.sqlite')],
+      { env },
+    );
     expect(neverRun.status).toBe(2);
     expect(neverRun.stderr).toContain('no run of this cassette is noted');
-    expect((await runCliAsync(['record', '--cassette', weather, '--upstream', upstream.url, '--', process.execPath, agent, question], { env })).status).toBe(0);
+    expect(
+      (
+        await runCliAsync(
+          [
+            'record',
+            '--cassette',
+            weather,
+            '--upstream',
+            upstream.url,
+            '--',
+            process.execPath,
+            agent,
+            question,
+          ],
+          { env },
+        )
+      ).status,
+    ).toBe(0);
     await agentRun(other, 'record', 'What is the weather in Oslo?');
     await upstream.close();
 
     // After a record run, what it recorded is in use.
-    expect((await runCliAsync(['cassettes', 'prune', weather, '--yes'], { env })).stdout).toContain('nothing to prune: the last run (record');
+    expect((await runCliAsync(['cassettes', 'prune', weather, '--yes'], { env })).stdout).toContain(
+      'nothing to prune: the last run (record',
+    );
 
     const merged = await runCliAsync(['cassettes', 'merge', weather, other], { env });
     expect(merged.stdout).toContain('merged 3 interaction(s)');
 
     // Replaying only the weather run uses 3 of the 6 recordings…
-    const replayed = await runCliAsync(['replay', '--cassette', weather, '--', process.execPath, agent, question], { env });
+    const replayed = await runCliAsync(
+      ['replay', '--cassette', weather, '--', process.execPath, agent, question],
+      { env },
+    );
     expect(replayed.stderr).toContain('3 replayed, 0 missed, 3 unused recording(s)');
     const listed = await runCliAsync(['cassettes', 'prune', weather], { env });
     expect(listed.stdout).toContain('3 recording(s) the last run (replay');
     expect(listed.stdout).toContain('not a terminal: a dry run; pass --yes to delete');
     expect(listed.stdout.match(/POST \/v1\/chat\/completions/g)).toHaveLength(3);
-    expect((await runCliAsync(['cassettes', 'prune', weather, '--yes'], { env })).stdout).toContain('deleted 3 recording(s)');
+    expect((await runCliAsync(['cassettes', 'prune', weather, '--yes'], { env })).stdout).toContain(
+      'deleted 3 recording(s)',
+    );
     // …and after pruning the same run still replays in full.
-    const again = await runCliAsync(['replay', '--cassette', weather, '--', process.execPath, agent, question], { env });
+    const again = await runCliAsync(
+      ['replay', '--cassette', weather, '--', process.execPath, agent, question],
+      { env },
+    );
     expect(again.status).toBe(0);
     expect(again.stderr).toContain('3 replayed, 0 missed, 0 unused recording(s)');
     // Eight CLI runs, each a process start: room for a loaded CI machine.
@@ -91,17 +168,52 @@ describe('calltape cassettes prune | merge', () => {
     const upstream = await startScriptedUpstream(scriptedWeatherModel);
     const folder = temporaryFolder();
     const cassette = join(folder, 'weather.sqlite');
-    const env = { OPENAI_API_KEY: 'sk-test-record-0123456789', CALLTAPE_RUNS_DB: join(folder, 'runs.sqlite') };
+    const env = {
+      OPENAI_API_KEY: 'sk-test-record-0123456789',
+      CALLTAPE_RUNS_DB: join(folder, 'runs.sqlite'),
+    };
     // Recorded in process: only the auto run needs noting.
     await agentRun(cassette, 'record', 'What is the weather in Oslo?');
     await agentRun(cassette, 'record', question);
     // auto replays the Paris/Tokyo run and records a new one; only the Oslo run is unused.
-    const auto = await runCliAsync(['auto', '--cassette', cassette, '--upstream', upstream.url, '--', 'sh', '-c', `"$0" "$1" "$2" && "$0" "$1" "$3"`, process.execPath, agent, question, 'What is the weather in Lima?'], { env });
+    const auto = await runCliAsync(
+      [
+        'auto',
+        '--cassette',
+        cassette,
+        '--upstream',
+        upstream.url,
+        '--',
+        'sh',
+        '-c',
+        `"$0" "$1" "$2" && "$0" "$1" "$3"`,
+        process.execPath,
+        agent,
+        question,
+        'What is the weather in Lima?',
+      ],
+      { env },
+    );
     await upstream.close();
     expect(auto.stderr).toContain('3 replayed, 0 missed, 3 recorded');
     const pruned = await runCliAsync(['cassettes', 'prune', cassette, '--yes'], { env });
     expect(pruned.stdout).toContain('deleted 3 recording(s)');
-    const replayed = await runCliAsync(['replay', '--cassette', cassette, '--', 'sh', '-c', `"$0" "$1" "$2" && "$0" "$1" "$3"`, process.execPath, agent, question, 'What is the weather in Lima?'], { env });
+    const replayed = await runCliAsync(
+      [
+        'replay',
+        '--cassette',
+        cassette,
+        '--',
+        'sh',
+        '-c',
+        `"$0" "$1" "$2" && "$0" "$1" "$3"`,
+        process.execPath,
+        agent,
+        question,
+        'What is the weather in Lima?',
+      ],
+      { env },
+    );
     expect(replayed.status).toBe(0);
     expect(replayed.stderr).toContain('6 replayed, 0 missed, 0 unused recording(s)');
   }, 90_000);
@@ -112,23 +224,75 @@ describe('calltape diff -- <command>', () => {
     const upstream = await startScriptedUpstream(scriptedWeatherModel);
     const cassette = join(temporaryFolder(), 'weather.sqlite');
     const env = { OPENAI_API_KEY: 'sk-test-record-0123456789' };
-    await runCliAsync(['record', '--cassette', cassette, '--upstream', upstream.url, '--', process.execPath, agent, question], { env });
-    const same = await runCliAsync(['diff', '--cassette', cassette, '--upstream', upstream.url, '--', process.execPath, agent, question], { env });
-    expect(same.stderr).toContain('calltape diff: 3 compared with their recording, 0 differ, 0 without a recording');
+    await runCliAsync(
+      [
+        'record',
+        '--cassette',
+        cassette,
+        '--upstream',
+        upstream.url,
+        '--',
+        process.execPath,
+        agent,
+        question,
+      ],
+      { env },
+    );
+    const same = await runCliAsync(
+      [
+        'diff',
+        '--cassette',
+        cassette,
+        '--upstream',
+        upstream.url,
+        '--',
+        process.execPath,
+        agent,
+        question,
+      ],
+      { env },
+    );
+    expect(same.stderr).toContain(
+      'calltape diff: 3 compared with their recording, 0 differ, 0 without a recording',
+    );
     expect(same.status).toBe(0);
 
     // The model now answers differently: Tokyo in Fahrenheit.
     upstream.setScript((request, callNumber) => {
       const firstTurn = !request.body.includes('"role":"tool"');
       if (!firstTurn) return scriptedWeatherModel(request, callNumber);
-      const turn = { toolCalls: [{ id: 'call_paris', name: 'get_weather', arguments: '{"city":"Paris","unit":"celsius"}' }, { id: 'call_tokyo', name: 'get_weather', arguments: '{"city":"Tokyo","unit":"fahrenheit"}' }] };
+      const turn = {
+        toolCalls: [
+          { id: 'call_paris', name: 'get_weather', arguments: '{"city":"Paris","unit":"celsius"}' },
+          {
+            id: 'call_tokyo',
+            name: 'get_weather',
+            arguments: '{"city":"Tokyo","unit":"fahrenheit"}',
+          },
+        ],
+      };
       return { kind: 'sse', body: encodeSse(chatCompletionChunks(turn, seededRandom(1))) };
     });
-    const drifted = await runCliAsync(['diff', '--cassette', cassette, '--upstream', upstream.url, '--', process.execPath, agent, question], { env });
+    const drifted = await runCliAsync(
+      [
+        'diff',
+        '--cassette',
+        cassette,
+        '--upstream',
+        upstream.url,
+        '--',
+        process.execPath,
+        agent,
+        question,
+      ],
+      { env },
+    );
     await upstream.close();
     expect(drifted.status).toBe(1);
     // Once the first turn differs the conversation diverges, so the later requests have no recording.
-    expect(drifted.stderr).toContain('1 compared with their recording, 1 differ, 2 without a recording');
+    expect(drifted.stderr).toContain(
+      '1 compared with their recording, 1 differ, 2 without a recording',
+    );
     expect(drifted.stderr).toContain('call 1 get_weather: unit: "celsius" → "fahrenheit"');
   });
 });

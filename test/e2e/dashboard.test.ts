@@ -20,7 +20,19 @@ let browser: Browser | undefined;
 beforeAll(async () => {
   if (!available) return;
   // The flags keep Chromium off the network it would otherwise try (this machine has none).
-  browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  browser = await chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
 });
 afterAll(async () => {
   await browser?.close();
@@ -32,9 +44,21 @@ describe.skipIf(!available)('the dashboard in headless Chromium', () => {
     running.push(upstream);
     const folder = temporaryFolder();
     const token = 'dashboard-token-0123456789';
-    const proxy = await startTestProxy(upstream.url, { mode: 'passthrough', admin: { ...defaultConfig.admin, token }, shadow: { ...defaultConfig.shadow, policies: writePolicies(folder, bankPolicies()), database: join(folder, 'shadow.sqlite') } });
+    const proxy = await startTestProxy(upstream.url, {
+      mode: 'passthrough',
+      admin: { ...defaultConfig.admin, token },
+      shadow: {
+        ...defaultConfig.shadow,
+        policies: writePolicies(folder, bankPolicies()),
+        database: join(folder, 'shadow.sqlite'),
+      },
+    });
     running.push(proxy);
-    const client = new OpenAI({ apiKey: 'sk-test-key-0123456789abcdef', baseURL: proxy.baseUrl, maxRetries: 0 });
+    const client = new OpenAI({
+      apiKey: 'sk-test-key-0123456789abcdef',
+      baseURL: proxy.baseUrl,
+      maxRetries: 0,
+    });
     await ask(client, 'transfer 120 euros', { session: 'earlier' });
 
     const context = await (browser as Browser).newContext();
@@ -43,7 +67,8 @@ describe.skipIf(!available)('the dashboard in headless Chromium', () => {
     const elsewhere: string[] = [];
     await context.route('**/*', (route) => {
       const url = route.request().url();
-      if (url.startsWith(proxy.url) || url.startsWith(proxy.url.replace('http', 'ws'))) return route.continue();
+      if (url.startsWith(proxy.url) || url.startsWith(proxy.url.replace('http', 'ws')))
+        return route.continue();
       elsewhere.push(url);
       return route.abort();
     });
@@ -53,18 +78,28 @@ describe.skipIf(!available)('the dashboard in headless Chromium', () => {
     await page.goto(`${proxy.url}/calltape/?token=${token}`);
     await page.locator('#status[data-state="live"]').waitFor({ timeout: 10_000 });
     // The call scored before the page opened is in the table from the state API.
-    await page.locator('tr[data-tool="transfer_money"][data-verdict="pass"]').waitFor({ timeout: 10_000 });
+    await page
+      .locator('tr[data-tool="transfer_money"][data-verdict="pass"]')
+      .waitFor({ timeout: 10_000 });
 
     await ask(client, 'transfer big', { session: 'during' });
     const row = page.locator('tr[data-tool="transfer_money"][data-verdict="fail"]');
     await row.waitFor({ timeout: 10_000 });
-    expect(await row.locator('td.why').textContent()).toBe('transfer-limits: amount is 25000, above the maximum 10000');
-    expect(await row.locator('td.args').textContent()).toBe('{"amount":25000,"currency":"USD","to":"ACCT-12345"}');
-    expect(await page.locator('#chart polyline[data-tool="transfer_money"], #chart circle').count()).toBeGreaterThan(0);
+    expect(await row.locator('td.why').textContent()).toBe(
+      'transfer-limits: amount is 25000, above the maximum 10000',
+    );
+    expect(await row.locator('td.args').textContent()).toBe(
+      '{"amount":25000,"currency":"USD","to":"ACCT-12345"}',
+    );
+    expect(
+      await page.locator('#chart polyline[data-tool="transfer_money"], #chart circle').count(),
+    ).toBeGreaterThan(0);
     // Once the session idles out, it is listed among the failing sessions with its trajectory.
     const session = page.locator('.session[data-session="during"]');
     await session.waitFor({ timeout: 10_000 });
-    expect(await session.locator('li').first().textContent()).toBe('turn 1: transfer_money({"amount":25000,"currency":"USD","to":"ACCT-12345"}) — fail: transfer-limits: amount is 25000, above the maximum 10000');
+    expect(await session.locator('li').first().textContent()).toBe(
+      'turn 1: transfer_money({"amount":25000,"currency":"USD","to":"ACCT-12345"}) — fail: transfer-limits: amount is 25000, above the maximum 10000',
+    );
     // Filtering the table by verdict hides the passing call.
     await page.selectOption('#filter-verdict', 'fail');
     expect(await page.locator('tr[data-verdict="pass"]').isHidden()).toBe(true);
@@ -79,9 +114,21 @@ describe.skipIf(!available)('the dashboard in headless Chromium', () => {
     running.push(upstream);
     const folder = temporaryFolder();
     const token = 'dashboard-token-0123456789';
-    const proxy = await startTestProxy(upstream.url, { mode: 'passthrough', admin: { ...defaultConfig.admin, token }, shadow: { ...defaultConfig.shadow, policies: writePolicies(folder, bankPolicies()), database: join(folder, 'shadow.sqlite') } });
+    const proxy = await startTestProxy(upstream.url, {
+      mode: 'passthrough',
+      admin: { ...defaultConfig.admin, token },
+      shadow: {
+        ...defaultConfig.shadow,
+        policies: writePolicies(folder, bankPolicies()),
+        database: join(folder, 'shadow.sqlite'),
+      },
+    });
     running.push(proxy);
-    const client = new OpenAI({ apiKey: 'sk-test-key-0123456789abcdef', baseURL: proxy.baseUrl, maxRetries: 0 });
+    const client = new OpenAI({
+      apiKey: 'sk-test-key-0123456789abcdef',
+      baseURL: proxy.baseUrl,
+      maxRetries: 0,
+    });
     const context = await (browser as Browser).newContext();
     running.push({ close: () => context.close() });
     // The page gets the state as it was before the call; the call is scored before that answer arrives.
@@ -94,13 +141,18 @@ describe.skipIf(!available)('the dashboard in headless Chromium', () => {
     const page = await context.newPage();
     await page.goto(`${proxy.url}/calltape/?token=${token}`);
     await page.locator('#status[data-state="live"]').waitFor({ timeout: 10_000 });
-    await page.locator('tr[data-tool="transfer_money"][data-verdict="fail"]').waitFor({ timeout: 10_000 });
+    await page
+      .locator('tr[data-tool="transfer_money"][data-verdict="fail"]')
+      .waitFor({ timeout: 10_000 });
     // Shown once, though the reconnect-safe page may see it in both the state and the feed.
     expect(await page.locator('tr[data-tool="transfer_money"]').count()).toBe(1);
   });
 
   it('shows nothing without the token', async () => {
-    const proxy = await startTestProxy('http://127.0.0.1:9', { mode: 'passthrough', admin: { ...defaultConfig.admin, token: 'dashboard-token-0123456789' } });
+    const proxy = await startTestProxy('http://127.0.0.1:9', {
+      mode: 'passthrough',
+      admin: { ...defaultConfig.admin, token: 'dashboard-token-0123456789' },
+    });
     running.push(proxy);
     const page = await (browser as Browser).newPage();
     running.push({ close: () => page.close() });

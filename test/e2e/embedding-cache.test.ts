@@ -10,7 +10,9 @@ import { temporaryFolder } from '../support/test-proxy.js';
 /** A deterministic fake embedding: letter frequencies, so similar wordings are close. */
 function embed(text: string): number[] {
   const vector = new Array<number>(26).fill(0);
-  for (const char of text.toLowerCase()) if (char >= 'a' && char <= 'z') vector[char.charCodeAt(0) - 97] = (vector[char.charCodeAt(0) - 97] ?? 0) + 1 / 3;
+  for (const char of text.toLowerCase())
+    if (char >= 'a' && char <= 'z')
+      vector[char.charCodeAt(0) - 97] = (vector[char.charCodeAt(0) - 97] ?? 0) + 1 / 3;
   return vector;
 }
 
@@ -18,10 +20,26 @@ describe('EmbeddingCache', () => {
   it('fetches missing embeddings once, caches them in the cassette, and scores the same offline', async () => {
     const upstream = await startScriptedUpstream((request) => {
       const body = JSON.parse(request.body) as { model: string; input: string[] };
-      return { kind: 'json', body: { object: 'list', model: body.model, data: body.input.map((text, index) => ({ object: 'embedding', index, embedding: embed(text) })), usage: { prompt_tokens: 1, total_tokens: 1 } } };
+      return {
+        kind: 'json',
+        body: {
+          object: 'list',
+          model: body.model,
+          data: body.input.map((text, index) => ({
+            object: 'embedding',
+            index,
+            embedding: embed(text),
+          })),
+          usage: { prompt_tokens: 1, total_tokens: 1 },
+        },
+      };
     });
     const cassette = join(temporaryFolder(), 'c.sqlite');
-    const testCase: TestCase = { expected_tool: 'support', arguments: { intent: 'cancel my subscription' }, rules: { intent: { matching_strategy: 'semantic', threshold: 0.8 } } };
+    const testCase: TestCase = {
+      expected_tool: 'support',
+      arguments: { intent: 'cancel my subscription' },
+      rules: { intent: { matching_strategy: 'semantic', threshold: 0.8 } },
+    };
     const calls = [{ name: 'support', arguments: { intent: 'cancel the subscription' } }];
     const model = 'text-embedding-3-small';
 
@@ -37,7 +55,9 @@ describe('EmbeddingCache', () => {
     await offline.prefetch(semanticTexts(testCase, calls), model);
     const scoredOffline = scoreCall(testCase, calls, { embeddings: offline.lookup(model) });
     expect(JSON.stringify(scoredOffline)).toBe(JSON.stringify(scoredOnline));
-    expect(offline.lookup(model)('cancel my subscription')).toEqual(embed('cancel my subscription'));
+    expect(offline.lookup(model)('cancel my subscription')).toEqual(
+      embed('cancel my subscription'),
+    );
     expect(scoredOnline.is_correct).toBe(true);
   });
 });

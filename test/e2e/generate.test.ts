@@ -14,9 +14,44 @@ import { generateArgs } from '../../examples/bank/generate/generate-args.js';
 const folder = temporaryFolder();
 const tools = join(packageRoot, 'examples/bank/tools.json');
 const guidelines = join(folder, 'guidelines.yaml');
-writeFileSync(guidelines, ['description: A banking assistant.', 'tools:', '  search_transactions:', '    should_use: [the customer asks about past payments]', '    should_not_use: [questions about balances]', '    topics: [refunds]', ''].join('\n'));
-const generate = (out: string, extra: readonly string[] = [], cassette = join(folder, 'generate.sqlite')): ReturnType<typeof runCliAsync> =>
-  runCliAsync(['generate', '--guidelines', guidelines, '--tools', tools, '--out', out, '--positive', '4', '--negative', '3', '--breadth', '2', '--cassette', cassette, ...extra], { cwd: folder });
+writeFileSync(
+  guidelines,
+  [
+    'description: A banking assistant.',
+    'tools:',
+    '  search_transactions:',
+    '    should_use: [the customer asks about past payments]',
+    '    should_not_use: [questions about balances]',
+    '    topics: [refunds]',
+    '',
+  ].join('\n'),
+);
+const generate = (
+  out: string,
+  extra: readonly string[] = [],
+  cassette = join(folder, 'generate.sqlite'),
+): ReturnType<typeof runCliAsync> =>
+  runCliAsync(
+    [
+      'generate',
+      '--guidelines',
+      guidelines,
+      '--tools',
+      tools,
+      '--out',
+      out,
+      '--positive',
+      '4',
+      '--negative',
+      '3',
+      '--breadth',
+      '2',
+      '--cassette',
+      cassette,
+      ...extra,
+    ],
+    { cwd: folder },
+  );
 const recorded = recordedRows;
 
 let upstream: ScriptedUpstream;
@@ -32,11 +67,17 @@ describe('calltape generate', () => {
     const first = join(folder, 'first.yaml');
     const recording = await generate(first, ['--mode', 'record', '--upstream', upstream.url]);
     expect(recording.status, recording.stderr).toBe(0);
-    expect(upstream.received[0]?.body).toContain('Start from these topics (keep them, refine them): \\"refunds\\"');
+    expect(upstream.received[0]?.body).toContain(
+      'Start from these topics (keep them, refine them): \\"refunds\\"',
+    );
     // One topic-tree request, then one per subtopic that gets a case (7 cases over 4 subtopics).
-    expect(upstream.received.map((request) => request.url)).toEqual(Array(5).fill('/v1/chat/completions'));
+    expect(upstream.received.map((request) => request.url)).toEqual(
+      Array(5).fill('/v1/chat/completions'),
+    );
     // Each of the 4 subtopic answers carried one paraphrase of its first prompt.
-    expect(recording.stdout).toContain('2 topic(s) over 1 tool(s); 11 prompt(s) written, 7 kept (63.6%), 4 near-duplicate(s) dropped');
+    expect(recording.stdout).toContain(
+      '2 topic(s) over 1 tool(s); 11 prompt(s) written, 7 kept (63.6%), 4 near-duplicate(s) dropped',
+    );
     const suite = loadSuite(first, folder);
     expect(suite.cases).toEqual([]);
     expect(suite.drafts).toHaveLength(7);
@@ -44,7 +85,17 @@ describe('calltape generate', () => {
     const positives = suite.drafts.filter((draft) => draft.provenance?.kind === 'positive');
     const negatives = suite.drafts.filter((draft) => draft.provenance?.kind === 'negative');
     expect(positives).toHaveLength(4);
-    expect(positives[0]).toMatchObject({ expected_tool: 'search_transactions', arguments: { query: 'search_transactions topic 1 › detail 1a 1' }, extra_arguments: 'ignore', provenance: { source: 'generated', guideline: 'the customer asks about past payments', generator: 'gpt-4o-mini', guidelines_file: 'guidelines.yaml' } });
+    expect(positives[0]).toMatchObject({
+      expected_tool: 'search_transactions',
+      arguments: { query: 'search_transactions topic 1 › detail 1a 1' },
+      extra_arguments: 'ignore',
+      provenance: {
+        source: 'generated',
+        guideline: 'the customer asks about past payments',
+        generator: 'gpt-4o-mini',
+        guidelines_file: 'guidelines.yaml',
+      },
+    });
     expect(negatives.map((draft) => draft.never)).toEqual(Array(3).fill(['search_transactions']));
     expect(negatives[0]?.provenance?.guideline).toBe('questions about balances');
     expect(readFileSync(first, 'utf8')).toMatch(/^tools: \.\.\/.*examples\/bank\/tools\.json$/m);
@@ -63,34 +114,82 @@ describe('calltape generate', () => {
     const cassette = join(folder, 'anthropic.sqlite');
     const extra = ['--provider', 'anthropic', '--generator-model', 'claude-sonnet-4-5'];
     const calls = upstream.received.length;
-    const recording = await generate(join(folder, 'claude-one.yaml'), [...extra, '--mode', 'record', '--anthropic-upstream', upstream.url], cassette);
+    const recording = await generate(
+      join(folder, 'claude-one.yaml'),
+      [...extra, '--mode', 'record', '--anthropic-upstream', upstream.url],
+      cassette,
+    );
     expect(recording.status, recording.stderr).toBe(0);
-    expect(upstream.received.slice(calls).map((request) => request.url)).toEqual(Array(5).fill('/v1/messages'));
-    expect(JSON.parse(upstream.received[calls]?.body ?? '{}')).toMatchObject({ model: 'claude-sonnet-4-5', system: expect.stringContaining('You write test cases') as string });
+    expect(upstream.received.slice(calls).map((request) => request.url)).toEqual(
+      Array(5).fill('/v1/messages'),
+    );
+    expect(JSON.parse(upstream.received[calls]?.body ?? '{}')).toMatchObject({
+      model: 'claude-sonnet-4-5',
+      system: expect.stringContaining('You write test cases') as string,
+    });
     const replay = await generate(join(folder, 'claude-two.yaml'), extra, cassette);
     expect(replay.status, replay.stderr).toBe(0);
-    expect(readFileSync(join(folder, 'claude-two.yaml'), 'utf8')).toBe(readFileSync(join(folder, 'claude-one.yaml'), 'utf8'));
-    expect(loadSuite(join(folder, 'claude-one.yaml'), folder).drafts[0]?.provenance?.generator).toBe('claude-sonnet-4-5');
+    expect(readFileSync(join(folder, 'claude-two.yaml'), 'utf8')).toBe(
+      readFileSync(join(folder, 'claude-one.yaml'), 'utf8'),
+    );
+    expect(
+      loadSuite(join(folder, 'claude-one.yaml'), folder).drafts[0]?.provenance?.generator,
+    ).toBe('claude-sonnet-4-5');
   });
 
   it('replays the bundled bank demo offline into a pending suite for search_transactions, the same on every run', async () => {
     const cassette = join(folder, 'bank-generate.sqlite');
     copyFileSync(join(packageRoot, 'recordings/bank-generate.sqlite'), cassette);
-    const demo = (out: string): ReturnType<typeof runCliAsync> => runCliAsync([...generateArgs, '--out', out, '--cassette', cassette]);
-    const [one, two] = [await demo(join(folder, 'bank-one.yaml')), await demo(join(folder, 'bank-two.yaml'))];
+    const demo = (out: string): ReturnType<typeof runCliAsync> =>
+      runCliAsync([...generateArgs, '--out', out, '--cassette', cassette]);
+    const [one, two] = [
+      await demo(join(folder, 'bank-one.yaml')),
+      await demo(join(folder, 'bank-two.yaml')),
+    ];
     expect(one.status, one.stderr).toBe(0);
-    expect(one.stdout).toContain('3 topic(s) over 1 tool(s); 11 prompt(s) written, 10 kept (90.9%), 1 near-duplicate(s) dropped');
-    expect(readFileSync(join(folder, 'bank-two.yaml'), 'utf8')).toBe(readFileSync(join(folder, 'bank-one.yaml'), 'utf8'));
+    expect(one.stdout).toContain(
+      '3 topic(s) over 1 tool(s); 11 prompt(s) written, 10 kept (90.9%), 1 near-duplicate(s) dropped',
+    );
+    expect(readFileSync(join(folder, 'bank-two.yaml'), 'utf8')).toBe(
+      readFileSync(join(folder, 'bank-one.yaml'), 'utf8'),
+    );
     expect(two.status).toBe(0);
     const drafts = loadSuite(join(folder, 'bank-one.yaml'), folder).drafts;
-    expect(drafts.map((draft) => draft.provenance?.kind)).toEqual(['positive', 'negative', 'positive', 'negative', 'positive', 'negative', 'positive', 'negative', 'positive', 'positive']);
-    expect(drafts.find((draft) => draft.prompt === 'How much money is in my savings account right now?')?.provenance?.guideline).toBe('questions about balances');
+    expect(drafts.map((draft) => draft.provenance?.kind)).toEqual([
+      'positive',
+      'negative',
+      'positive',
+      'negative',
+      'positive',
+      'negative',
+      'positive',
+      'negative',
+      'positive',
+      'positive',
+    ]);
+    expect(
+      drafts.find((draft) => draft.prompt === 'How much money is in my savings account right now?')
+        ?.provenance?.guideline,
+    ).toBe('questions about balances');
   });
 
   it('appends to an existing suite without repeating its prompts, and calltape test lists the drafts but gates only reviewed cases', async () => {
     const out = join(folder, 'grown.yaml');
     const source = loadSuite(join(folder, 'first.yaml'), folder).drafts[0]?.prompt ?? '';
-    writeFileSync(out, ['# Hand-written cases stay as they are.', 'model: gpt-4o-mini', `tools: ${tools}`, 'cases:', '  - test_id: greet', '    prompt: hello there', '    expected_tool: null', `  - test_id: own\n    prompt: ${JSON.stringify(source.toLowerCase())}\n    expected_tool: search_transactions`, ''].join('\n'));
+    writeFileSync(
+      out,
+      [
+        '# Hand-written cases stay as they are.',
+        'model: gpt-4o-mini',
+        `tools: ${tools}`,
+        'cases:',
+        '  - test_id: greet',
+        '    prompt: hello there',
+        '    expected_tool: null',
+        `  - test_id: own\n    prompt: ${JSON.stringify(source.toLowerCase())}\n    expected_tool: search_transactions`,
+        '',
+      ].join('\n'),
+    );
     const result = await generate(out);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toContain('11 prompt(s) written, 6 kept');
@@ -103,10 +202,30 @@ describe('calltape generate', () => {
     const listed = await runCliAsync(['test', out, '--list'], { cwd: folder });
     expect(listed.stdout).toContain('grown.yaml: 2 case(s)');
     expect(listed.stdout).toContain('  + 6 draft case(s), not run (calltape review grown.yaml)\n');
-    upstream.setScript(() => ({ kind: 'json', body: chatCompletion({ text: 'Hello! How can I help?' }) }));
-    const test = await runCliAsync(['test', out, '--mode', 'record', '--upstream', upstream.url, '--cassette', join(folder, 'grown-test.sqlite'), '--filter', 'greet', '--no-store'], { cwd: folder });
+    upstream.setScript(() => ({
+      kind: 'json',
+      body: chatCompletion({ text: 'Hello! How can I help?' }),
+    }));
+    const test = await runCliAsync(
+      [
+        'test',
+        out,
+        '--mode',
+        'record',
+        '--upstream',
+        upstream.url,
+        '--cassette',
+        join(folder, 'grown-test.sqlite'),
+        '--filter',
+        'greet',
+        '--no-store',
+      ],
+      { cwd: folder },
+    );
     upstream.setScript(scriptedGenerator);
-    expect(test.stdout).toMatch(/6 draft case\(s\) not run and not gated; pending review: gen-search_transactions-[0-9a-f]{8}/);
+    expect(test.stdout).toMatch(
+      /6 draft case\(s\) not run and not gated; pending review: gen-search_transactions-[0-9a-f]{8}/,
+    );
     expect(test.stdout).toContain('1 case run(s)');
     expect(test.status, test.stdout + test.stderr).toBe(0);
   });
@@ -114,26 +233,42 @@ describe('calltape generate', () => {
   it('refuses a suite of drafts only in calltape test, naming the file and how to review (exit 2)', async () => {
     const result = await runCliAsync(['test', join(folder, 'first.yaml')], { cwd: folder });
     expect(result.status).toBe(2);
-    expect(result.stderr).toContain(`CONFIG_INVALID: ${join(folder, 'first.yaml')}: cases: all 7 case(s) are drafts`);
+    expect(result.stderr).toContain(
+      `CONFIG_INVALID: ${join(folder, 'first.yaml')}: cases: all 7 case(s) are drafts`,
+    );
     expect(result.stderr).toContain('calltape review');
   });
 
   it('refuses guidelines for a tool the tools file does not define, naming the file and the field (exit 2)', async () => {
     const bad = join(folder, 'unknown-tool.yaml');
     writeFileSync(bad, 'tools:\n  search_transaction:\n    should_use: [past payments]\n');
-    const result = await runCliAsync(['generate', '--guidelines', bad, '--tools', tools, '--out', join(folder, 'never.yaml')], { cwd: folder });
+    const result = await runCliAsync(
+      ['generate', '--guidelines', bad, '--tools', tools, '--out', join(folder, 'never.yaml')],
+      { cwd: folder },
+    );
     expect(result.status).toBe(2);
-    expect(result.stderr).toContain(`CONFIG_INVALID: ${bad}: tools.search_transaction: no such tool in ${tools}`);
+    expect(result.stderr).toContain(
+      `CONFIG_INVALID: ${bad}: tools.search_transaction: no such tool in ${tools}`,
+    );
     expect(existsSync(join(folder, 'never.yaml'))).toBe(false);
   });
 
   it('refuses a generator answer that is not the JSON asked for (exit 3) and writes no suite at all', async () => {
-    upstream.setScript(() => ({ kind: 'json', body: chatCompletion({ text: 'Sure! Here are some topics: refunds, fees.' }) }));
+    upstream.setScript(() => ({
+      kind: 'json',
+      body: chatCompletion({ text: 'Sure! Here are some topics: refunds, fees.' }),
+    }));
     const out = join(folder, 'chatty.yaml');
-    const result = await generate(out, ['--mode', 'record', '--upstream', upstream.url], join(folder, 'chatty.sqlite'));
+    const result = await generate(
+      out,
+      ['--mode', 'record', '--upstream', upstream.url],
+      join(folder, 'chatty.sqlite'),
+    );
     upstream.setScript(scriptedGenerator);
     expect(result.status).toBe(3);
-    expect(result.stderr).toContain('GENERATOR_FAILED: generator gpt-4o-mini: the topic tree of "search_transactions": the answer is not JSON: Sure! Here are some topics');
+    expect(result.stderr).toContain(
+      'GENERATOR_FAILED: generator gpt-4o-mini: the topic tree of "search_transactions": the answer is not JSON: Sure! Here are some topics',
+    );
     expect(existsSync(out)).toBe(false);
     expect(readdirSync(folder).filter((name) => name.includes('.calltape-'))).toEqual([]);
   });
@@ -148,7 +283,8 @@ describe('calltape generate', () => {
 });
 
 describe('calltape review', () => {
-  const review = (suite: string, extra: readonly string[] = []): ReturnType<typeof runCliAsync> => runCliAsync(['review', suite, ...extra], { cwd: folder });
+  const review = (suite: string, extra: readonly string[] = []): ReturnType<typeof runCliAsync> =>
+    runCliAsync(['review', suite, ...extra], { cwd: folder });
 
   it('lists every draft with its prompt, guideline and expectation, and changes nothing', async () => {
     const suite = join(folder, 'listed.yaml');
@@ -156,7 +292,9 @@ describe('calltape review', () => {
     const result = await review(suite);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toContain('listed.yaml: 7 draft case(s), 7 pending review');
-    expect(result.stdout).toMatch(/gen-search_transactions-[0-9a-f]{8} \[pending\] generated positive · search_transactions\n {2}prompt: {4}Please [a-z ]+\?\n {2}guideline: the customer asks about past payments\n {2}topic: {5}search_transactions topic 1 › detail 1a\n {2}expects: {3}search_transactions \{"query":/);
+    expect(result.stdout).toMatch(
+      /gen-search_transactions-[0-9a-f]{8} \[pending\] generated positive · search_transactions\n {2}prompt: {4}Please [a-z ]+\?\n {2}guideline: the customer asks about past payments\n {2}topic: {5}search_transactions topic 1 › detail 1a\n {2}expects: {3}search_transactions \{"query":/,
+    );
     expect(result.stdout).toContain('expects:   never search_transactions');
     expect(readFileSync(suite, 'utf8')).toBe(readFileSync(join(folder, 'first.yaml'), 'utf8'));
   });
@@ -175,8 +313,12 @@ describe('calltape review', () => {
     expect(after.drafts.map((draft) => draft.test_id)).not.toContain(three);
 
     const rest = await review(suite, ['--reject', 'all', '--keep-rejected']);
-    expect(rest.stdout).toBe('reviewed.yaml: 0 accepted, 4 rejected (kept as review: rejected); 0 still pending\n');
-    expect(loadSuite(suite, folder).drafts.map((draft) => draft.review)).toEqual(Array(4).fill('rejected'));
+    expect(rest.stdout).toBe(
+      'reviewed.yaml: 0 accepted, 4 rejected (kept as review: rejected); 0 still pending\n',
+    );
+    expect(loadSuite(suite, folder).drafts.map((draft) => draft.review)).toEqual(
+      Array(4).fill('rejected'),
+    );
   });
 
   it('refuses an unknown id or a case that is no draft, naming the file and the case, and writes nothing (exit 2)', async () => {
@@ -185,11 +327,15 @@ describe('calltape review', () => {
     const [one] = loadSuite(suite, folder).drafts.map((draft) => draft.test_id);
     const unknown = await review(suite, ['--accept', `${one},gen-nope`]);
     expect(unknown.status).toBe(2);
-    expect(unknown.stderr).toContain(`CONFIG_INVALID: ${suite}: case "gen-nope": no such case; pending: ${one}`);
+    expect(unknown.stderr).toContain(
+      `CONFIG_INVALID: ${suite}: case "gen-nope": no such case; pending: ${one}`,
+    );
     expect(readFileSync(suite, 'utf8')).toBe(readFileSync(join(folder, 'first.yaml'), 'utf8'));
     expect((await review(suite, ['--accept', `${one}`])).status).toBe(0);
     const again = await review(suite, ['--reject', `${one}`]);
     expect(again.status).toBe(2);
-    expect(again.stderr).toContain(`CONFIG_INVALID: ${suite}: case "${one}": review: not a draft (it is already an ordinary case)`);
+    expect(again.stderr).toContain(
+      `CONFIG_INVALID: ${suite}: case "${one}": review: not a draft (it is already an ordinary case)`,
+    );
   });
 });

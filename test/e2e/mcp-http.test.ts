@@ -14,10 +14,25 @@ const token = 'notes-bearer-0123456789abcdef';
 const secretArgument = 'sk-live-notes-0123456789abcdef';
 
 /** An SDK client on Streamable HTTP, offering roots so the server can ask it a question back. */
-async function connect(url: string, sessionId?: string): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
-  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}`, ...(sessionId ? { 'x-calltape-session': sessionId } : {}) } } });
-  const client = new Client({ name: 'calltape-test-agent', version: '0.0.1' }, { capabilities: { roots: { listChanged: true } } });
-  client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [{ uri: 'file:///work', name: 'work' }] }));
+async function connect(
+  url: string,
+  sessionId?: string,
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: {
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(sessionId ? { 'x-calltape-session': sessionId } : {}),
+      },
+    },
+  });
+  const client = new Client(
+    { name: 'calltape-test-agent', version: '0.0.1' },
+    { capabilities: { roots: { listChanged: true } } },
+  );
+  client.setRequestHandler(ListRootsRequestSchema, () => ({
+    roots: [{ uri: 'file:///work', name: 'work' }],
+  }));
   await client.connect(transport);
   return { client, transport };
 }
@@ -37,7 +52,12 @@ describe('/mcp/<name>: Streamable HTTP through the proxy, with the official MCP 
   const folder = temporaryFolder();
   const cassette = join(folder, 'notes.sqlite');
   let server: NotesHttpServer;
-  const proxyWith = (overrides: Partial<Config>) => startTestProxy('http://127.0.0.1:9', { cassette, mcp: { servers: { notes: server.url } }, ...overrides });
+  const proxyWith = (overrides: Partial<Config>) =>
+    startTestProxy('http://127.0.0.1:9', {
+      cassette,
+      mcp: { servers: { notes: server.url } },
+      ...overrides,
+    });
 
   beforeAll(async () => {
     server = await startNotesHttpServer(token);
@@ -61,7 +81,10 @@ describe('/mcp/<name>: Streamable HTTP through the proxy, with the official MCP 
     server.notes.length = 0;
     const before = readFileSync(cassette);
     // A server that would answer differently is never asked: replay needs none.
-    const replaying = await proxyWith({ mode: 'replay', mcp: { servers: { notes: 'http://127.0.0.1:9/mcp' } } });
+    const replaying = await proxyWith({
+      mode: 'replay',
+      mcp: { servers: { notes: 'http://127.0.0.1:9/mcp' } },
+    });
     const replayed = await session(`${replaying.url}/mcp/notes`);
     await replaying.close();
     expect(server.notes).toEqual([]);
@@ -72,11 +95,16 @@ describe('/mcp/<name>: Streamable HTTP through the proxy, with the official MCP 
 
   it('never stores the server credential or a token passed in tool arguments', () => {
     const db = new Database(cassette, { readonly: true });
-    const rows = db.prepare("SELECT params, session_id FROM mcp_exchanges WHERE subject = 'write_note'").all() as { params: string; session_id: string }[];
+    const rows = db
+      .prepare("SELECT params, session_id FROM mcp_exchanges WHERE subject = 'write_note'")
+      .all() as { params: string; session_id: string }[];
     db.close();
     expect(rows).toHaveLength(2);
     for (const row of rows) {
-      expect(JSON.parse(row.params)).toEqual({ name: 'write_note', arguments: { text: 'buy milk', api_key: 'REDACTED' } });
+      expect(JSON.parse(row.params)).toEqual({
+        name: 'write_note',
+        arguments: { text: 'buy milk', api_key: 'REDACTED' },
+      });
       expect(row.session_id).toBe('agent-run-1');
     }
     for (const file of [cassette, `${cassette}-wal`]) {
@@ -89,7 +117,9 @@ describe('/mcp/<name>: Streamable HTTP through the proxy, with the official MCP 
   it('answers a replay miss with an MCP error naming the first difference, counted as a miss', async () => {
     const replaying = await proxyWith({ mode: 'replay' });
     const { client, transport } = await connect(`${replaying.url}/mcp/notes`);
-    await expect(client.callTool({ name: 'add', arguments: { a: 2, b: 4 } })).rejects.toThrow(/differs first at arguments\.b: 3 → 4/);
+    await expect(client.callTool({ name: 'add', arguments: { a: 2, b: 4 } })).rejects.toThrow(
+      /differs first at arguments\.b: 3 → 4/,
+    );
     await transport.terminateSession();
     await client.close();
     await replaying.close();
@@ -104,29 +134,57 @@ describe('/mcp/<name>: Streamable HTTP through the proxy, with the official MCP 
     const resumed = join(folder, 'resumed.sqlite');
     const proxy = await proxyWith({ mode: 'record', cassette: resumed });
     const { client, transport } = await connect(`${proxy.url}/mcp/notes`);
-    expect(await client.callTool({ name: 'add_later', arguments: { a: 20, b: 22 } })).toEqual({ content: [{ type: 'text', text: '42' }] });
+    expect(await client.callTool({ name: 'add_later', arguments: { a: 20, b: 22 } })).toEqual({
+      content: [{ type: 'text', text: '42' }],
+    });
     await transport.terminateSession();
     await client.close();
     await proxy.close();
     expect(server.requests.some((headers) => headers['last-event-id'] !== undefined)).toBe(true);
     const db = new Database(resumed, { readonly: true });
-    const rows = db.prepare("SELECT result FROM mcp_exchanges WHERE subject = 'add_later'").pluck().all() as string[];
+    const rows = db
+      .prepare("SELECT result FROM mcp_exchanges WHERE subject = 'add_later'")
+      .pluck()
+      .all() as string[];
     db.close();
-    expect(rows.map((row) => JSON.parse(row) as unknown)).toEqual([{ content: [{ type: 'text', text: '42' }] }]);
+    expect(rows.map((row) => JSON.parse(row) as unknown)).toEqual([
+      { content: [{ type: 'text', text: '42' }] },
+    ]);
   });
 
   it('answers mocked tools in the proxy, so the side effect never runs, and stands in for a server only a mocks file declares', async () => {
     const mocks = join(folder, 'notes-mocks.yaml');
-    writeFileSync(mocks, 'mcp:\n  notes:\n    mocks:\n      - tool: write_note\n        content: "mocked: {{args.text}}"\n  ghost:\n    tools:\n      - name: haunt\n        inputSchema: { type: object }\n    mocks:\n      - tool: haunt\n        content: boo\n');
+    writeFileSync(
+      mocks,
+      'mcp:\n  notes:\n    mocks:\n      - tool: write_note\n        content: "mocked: {{args.text}}"\n  ghost:\n    tools:\n      - name: haunt\n        inputSchema: { type: object }\n    mocks:\n      - tool: haunt\n        content: boo\n',
+    );
     server.notes.length = 0;
-    const proxy = await proxyWith({ mode: 'record', cassette: join(folder, 'mocked.sqlite'), mocks: { files: [mocks], active: null, mode: 'intercept', maxHiddenRounds: 8, strictTools: false, allowTools: [] } });
+    const proxy = await proxyWith({
+      mode: 'record',
+      cassette: join(folder, 'mocked.sqlite'),
+      mocks: {
+        files: [mocks],
+        active: null,
+        mode: 'intercept',
+        maxHiddenRounds: 8,
+        strictTools: false,
+        allowTools: [],
+      },
+    });
     const notes = await connect(`${proxy.url}/mcp/notes`);
-    expect(await notes.client.callTool({ name: 'write_note', arguments: { text: 'milk' } })).toEqual({ content: [{ type: 'text', text: 'mocked: milk' }] });
-    expect(await notes.client.callTool({ name: 'add', arguments: { a: 1, b: 2 } })).toEqual({ content: [{ type: 'text', text: '3' }], structuredContent: { sum: 3 } });
+    expect(
+      await notes.client.callTool({ name: 'write_note', arguments: { text: 'milk' } }),
+    ).toEqual({ content: [{ type: 'text', text: 'mocked: milk' }] });
+    expect(await notes.client.callTool({ name: 'add', arguments: { a: 1, b: 2 } })).toEqual({
+      content: [{ type: 'text', text: '3' }],
+      structuredContent: { sum: 3 },
+    });
     await notes.client.close();
     const ghost = await connect(`${proxy.url}/mcp/ghost`);
     expect((await ghost.client.listTools()).tools.map((tool) => tool.name)).toEqual(['haunt']);
-    expect(await ghost.client.callTool({ name: 'haunt', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'boo' }] });
+    expect(await ghost.client.callTool({ name: 'haunt', arguments: {} })).toEqual({
+      content: [{ type: 'text', text: 'boo' }],
+    });
     await ghost.client.close();
     await proxy.close();
     expect(server.notes).toEqual([]);
@@ -136,12 +194,20 @@ describe('/mcp/<name>: Streamable HTTP through the proxy, with the official MCP 
     // mocked.sqlite holds the mock's write_note answer; the real server answers it otherwise.
     const proxy = await proxyWith({ mode: 'diff', cassette: join(folder, 'mocked.sqlite') });
     const { client } = await connect(`${proxy.url}/mcp/notes`);
-    expect(await client.callTool({ name: 'write_note', arguments: { text: 'milk' } })).toEqual({ content: [{ type: 'text', text: 'stored: milk' }] });
+    expect(await client.callTool({ name: 'write_note', arguments: { text: 'milk' } })).toEqual({
+      content: [{ type: 'text', text: 'stored: milk' }],
+    });
     await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } });
     await client.close();
     await proxy.close();
     expect(server.notes).toEqual(['milk']);
-    expect(proxy.stats.diffs).toEqual([{ request: 'tools/call write_note on notes', recordingId: expect.any(String) as string, lines: ['result.content[0].text: "mocked: milk" → "stored: milk"'] }]);
+    expect(proxy.stats.diffs).toEqual([
+      {
+        request: 'tools/call write_note on notes',
+        recordingId: expect.any(String) as string,
+        lines: ['result.content[0].text: "mocked: milk" → "stored: milk"'],
+      },
+    ]);
   });
 
   it('auto mode records a server the cassette lacks, then replays it without the server', async () => {
@@ -158,10 +224,27 @@ describe('/mcp/<name>: Streamable HTTP through the proxy, with the official MCP 
 
   it('refuses an unknown server, and in replay a request whose Mcp-Method header contradicts its body', async () => {
     const proxy = await proxyWith({ mode: 'replay' });
-    const unknown = await fetch(`${proxy.url}/mcp/nope`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+    const unknown = await fetch(`${proxy.url}/mcp/nope`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+    });
     expect(unknown.status).toBe(404);
-    expect(((await unknown.json()) as { error: { message: string } }).error.message).toMatch(/no MCP server named "nope" \(mcp.servers has notes\)/);
-    const mismatch = await fetch(`${proxy.url}/mcp/notes`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-method': 'tools/list' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{}}}' });
+    expect(((await unknown.json()) as { error: { message: string } }).error.message).toMatch(
+      /no MCP server named "nope" \(mcp.servers has notes\)/,
+    );
+    const mismatch = await fetch(`${proxy.url}/mcp/notes`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-method': 'tools/list',
+      },
+      body: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{}}}',
+    });
     expect(mismatch.status).toBe(400);
     expect(((await mismatch.json()) as { error: { code: number } }).error.code).toBe(-32001);
     await proxy.close();

@@ -6,18 +6,29 @@ import { cliPath } from '../support/cli.js';
 import { temporaryFolder } from '../support/test-proxy.js';
 
 /** Runs `calltape mcp <args>` with `input` on stdin; resolves with its exit code and output. */
-function runRelay(args: readonly string[], input: string): Promise<{ code: number | null; stdout: Buffer; stderr: string }> {
-  const child = spawn(process.execPath, [cliPath, 'mcp', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+function runRelay(
+  args: readonly string[],
+  input: string,
+): Promise<{ code: number | null; stdout: Buffer; stderr: string }> {
+  const child = spawn(process.execPath, [cliPath, 'mcp', ...args], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const stdout: Buffer[] = [];
   let stderr = '';
   child.stdout.on('data', (data: Buffer) => stdout.push(data));
   child.stderr.on('data', (data: Buffer) => (stderr += data.toString()));
   child.stdin.end(input);
-  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout: Buffer.concat(stdout), stderr })));
+  return new Promise((resolve) =>
+    child.once('close', (code) => resolve({ code, stdout: Buffer.concat(stdout), stderr })),
+  );
 }
 
 // A server that says every line back: what comes out must be exactly what went in.
-const echoServer = [process.execPath, '-e', "process.stderr.write('echo: up\\n'); process.stdin.pipe(process.stdout); process.stdin.on('end', () => setImmediate(() => process.exit(7)))"];
+const echoServer = [
+  process.execPath,
+  '-e',
+  "process.stderr.write('echo: up\\n'); process.stdin.pipe(process.stdout); process.stdin.on('end', () => setImmediate(() => process.exit(7)))",
+];
 
 describe('calltape mcp relay on the wire', () => {
   it('relays every message byte for byte and in order, forwards stderr and exits with the server code', async () => {
@@ -31,7 +42,10 @@ describe('calltape mcp relay on the wire', () => {
       '{"jsonrpc":"2.0","id":3,"result":{"roots":[]}}',
     ].join('');
     const cassette = join(temporaryFolder(), 'echo.sqlite');
-    const result = await runRelay(['--name', 'echo', '--cassette', cassette, '--mode', 'record', '--', ...echoServer], input);
+    const result = await runRelay(
+      ['--name', 'echo', '--cassette', cassette, '--mode', 'record', '--', ...echoServer],
+      input,
+    );
     expect(result.stdout.toString()).toBe(input);
     expect(result.stderr).toContain('echo: up');
     expect(result.code).toBe(7);
@@ -40,10 +54,24 @@ describe('calltape mcp relay on the wire', () => {
   it('replays with the client ids, string or number, and exits 1 after a miss', async () => {
     const folder = temporaryFolder();
     const mocks = join(folder, 'm.json');
-    writeFileSync(mocks, JSON.stringify({ mcp: { calc: { mocks: [{ tool: 'add', content: 'ok' }] } } }));
-    const input = ['{"jsonrpc":"2.0","id":"first","method":"tools/call","params":{"name":"add","arguments":{}}}', '{"jsonrpc":"2.0","id":41,"method":"ping"}', '{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"sub","arguments":{}}}', ''].join('\n');
+    writeFileSync(
+      mocks,
+      JSON.stringify({ mcp: { calc: { mocks: [{ tool: 'add', content: 'ok' }] } } }),
+    );
+    const input = [
+      '{"jsonrpc":"2.0","id":"first","method":"tools/call","params":{"name":"add","arguments":{}}}',
+      '{"jsonrpc":"2.0","id":41,"method":"ping"}',
+      '{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"sub","arguments":{}}}',
+      '',
+    ].join('\n');
     const result = await runRelay(['--name', 'calc', '--mode', 'replay', '--mocks', mocks], input);
-    const lines = result.stdout.toString().trim().split('\n').map((line) => JSON.parse(line) as { id: unknown; result?: unknown; error?: { code: number } });
+    const lines = result.stdout
+      .toString()
+      .trim()
+      .split('\n')
+      .map(
+        (line) => JSON.parse(line) as { id: unknown; result?: unknown; error?: { code: number } },
+      );
     expect(lines.map((line) => line.id)).toEqual(['first', 41, 42]);
     expect(lines[0]?.result).toEqual({ content: [{ type: 'text', text: 'ok' }] });
     expect(lines[1]?.result).toEqual({});

@@ -3,7 +3,14 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
-import { connectMcpClient, mcpTestServer, listedMcpCalls, notesSession, notesSessionCalls, viaCalltape } from '../support/mcp-client.js';
+import {
+  connectMcpClient,
+  mcpTestServer,
+  listedMcpCalls,
+  notesSession,
+  notesSessionCalls,
+  viaCalltape,
+} from '../support/mcp-client.js';
 import { temporaryFolder } from '../support/test-proxy.js';
 
 const secret = 'sk-live-notes-0123456789abcdef';
@@ -12,7 +19,10 @@ function sideEffects(file: string): number {
   return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).length : 0;
 }
 
-async function run(command: readonly string[], env: Record<string, string>): Promise<{ answers: unknown[]; stderr: string }> {
+async function run(
+  command: readonly string[],
+  env: Record<string, string>,
+): Promise<{ answers: unknown[]; stderr: string }> {
   const connected = await connectMcpClient(command, env);
   try {
     return { answers: await notesSession(connected.client, secret), stderr: connected.stderr() };
@@ -31,7 +41,10 @@ describe('calltape mcp (stdio) with the official MCP SDK', () => {
     const direct = await run([process.execPath, mcpTestServer], { MCP_TEST_SIDE_EFFECTS: effects });
     writeFileSync(effects, '');
 
-    const recorded = await run(viaCalltape(['--name', 'notes', '--cassette', cassette, '--mode', 'record']), { MCP_TEST_SIDE_EFFECTS: effects });
+    const recorded = await run(
+      viaCalltape(['--name', 'notes', '--cassette', cassette, '--mode', 'record']),
+      { MCP_TEST_SIDE_EFFECTS: effects },
+    );
     expect(recorded.answers).toEqual(direct.answers);
     recordedAnswers = recorded.answers;
     expect(recorded.stderr).toContain('notes-server: ready');
@@ -40,7 +53,13 @@ describe('calltape mcp (stdio) with the official MCP SDK', () => {
     writeFileSync(effects, '');
     const before = readFileSync(cassette);
     // The server command does not even exist: replay must not start it.
-    const replayed = await run(viaCalltape(['--name', 'notes', '--cassette', cassette, '--mode', 'replay'], ['/nonexistent/notes-server']), { MCP_TEST_SIDE_EFFECTS: effects });
+    const replayed = await run(
+      viaCalltape(
+        ['--name', 'notes', '--cassette', cassette, '--mode', 'replay'],
+        ['/nonexistent/notes-server'],
+      ),
+      { MCP_TEST_SIDE_EFFECTS: effects },
+    );
     expect(sideEffects(effects)).toBe(0);
     expect(replayed.answers).toEqual(recorded.answers);
     expect(readFileSync(cassette).equals(before)).toBe(true);
@@ -48,7 +67,13 @@ describe('calltape mcp (stdio) with the official MCP SDK', () => {
 
   it('auto mode replays a server the cassette holds, without starting it', async () => {
     const before = readFileSync(cassette);
-    const replayed = await run(viaCalltape(['--name', 'notes', '--cassette', cassette, '--mode', 'auto'], ['/nonexistent/notes-server']), {});
+    const replayed = await run(
+      viaCalltape(
+        ['--name', 'notes', '--cassette', cassette, '--mode', 'auto'],
+        ['/nonexistent/notes-server'],
+      ),
+      {},
+    );
     expect(replayed.answers).toEqual(recordedAnswers);
     expect(replayed.stderr).not.toContain('CASSETTE_MISS');
     expect(readFileSync(cassette).equals(before)).toBe(true);
@@ -56,22 +81,49 @@ describe('calltape mcp (stdio) with the official MCP SDK', () => {
 
   it('never stores a credential passed in tool arguments', () => {
     const db = new Database(cassette, { readonly: true });
-    const rows = db.prepare("SELECT params FROM mcp_exchanges WHERE subject = 'write_note'").pluck().all() as string[];
+    const rows = db
+      .prepare("SELECT params FROM mcp_exchanges WHERE subject = 'write_note'")
+      .pluck()
+      .all() as string[];
     db.close();
     expect(rows).toHaveLength(2);
-    for (const row of rows) expect(JSON.parse(row)).toEqual({ name: 'write_note', arguments: { text: 'buy milk', api_key: 'REDACTED' } });
-    for (const file of [cassette, `${cassette}-wal`]) if (existsSync(file)) expect(readFileSync(file).includes(secret)).toBe(false);
+    for (const row of rows)
+      expect(JSON.parse(row)).toEqual({
+        name: 'write_note',
+        arguments: { text: 'buy milk', api_key: 'REDACTED' },
+      });
+    for (const file of [cassette, `${cassette}-wal`])
+      if (existsSync(file)) expect(readFileSync(file).includes(secret)).toBe(false);
   });
 
   it('answers a replay miss with an MCP error naming the first difference, and reports it on stderr', async () => {
-    const connected = await connectMcpClient(viaCalltape(['--name', 'notes', '--cassette', cassette, '--mode', 'replay'], []));
-    await expect(connected.client.callTool({ name: 'add', arguments: { a: 2, b: 4 } })).rejects.toThrow(/differs first at arguments\.b: 3 → 4/);
-    await connected.client.callTool({ name: 'write_note', arguments: { text: 'buy milk', api_key: 'another key' } });
-    await connected.client.callTool({ name: 'write_note', arguments: { text: 'buy milk', api_key: 'another key' } });
-    await expect(connected.client.callTool({ name: 'write_note', arguments: { text: 'buy milk', api_key: 'x' } })).rejects.toThrow(/recorded 2 time\(s\); this is call 3/);
-    await expect(connected.client.callTool({ name: 'search', arguments: {} })).rejects.toThrow(/no recording of tools\/call search on notes/);
+    const connected = await connectMcpClient(
+      viaCalltape(['--name', 'notes', '--cassette', cassette, '--mode', 'replay'], []),
+    );
+    await expect(
+      connected.client.callTool({ name: 'add', arguments: { a: 2, b: 4 } }),
+    ).rejects.toThrow(/differs first at arguments\.b: 3 → 4/);
+    await connected.client.callTool({
+      name: 'write_note',
+      arguments: { text: 'buy milk', api_key: 'another key' },
+    });
+    await connected.client.callTool({
+      name: 'write_note',
+      arguments: { text: 'buy milk', api_key: 'another key' },
+    });
+    await expect(
+      connected.client.callTool({
+        name: 'write_note',
+        arguments: { text: 'buy milk', api_key: 'x' },
+      }),
+    ).rejects.toThrow(/recorded 2 time\(s\); this is call 3/);
+    await expect(connected.client.callTool({ name: 'search', arguments: {} })).rejects.toThrow(
+      /no recording of tools\/call search on notes/,
+    );
     await connected.close();
-    expect(connected.stderr()).toContain('CASSETTE_MISS: calltape replay: no recording of tools/call add on notes');
+    expect(connected.stderr()).toContain(
+      'CASSETTE_MISS: calltape replay: no recording of tools/call add on notes',
+    );
   });
 
   it('lists the MCP calls with their server', () => {

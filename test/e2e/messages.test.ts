@@ -11,25 +11,46 @@ const question = 'What is the weather in Paris and Tokyo? Email the summary to o
 describe('messages that point the right way', () => {
   it('a missing cassette suggests the nearest name, and hints name the command the user is in', async () => {
     const folder = temporaryFolder();
-    const env = { OPENAI_API_KEY: 'sk-test-record-0123456789', CALLTAPE_RUNS_DB: join(folder, 'runs.sqlite') };
+    const env = {
+      OPENAI_API_KEY: 'sk-test-record-0123456789',
+      CALLTAPE_RUNS_DB: join(folder, 'runs.sqlite'),
+    };
     await agentRun(join(folder, 'recordings/weather.sqlite'), 'record');
 
-    const typo = await runCliAsync(['replay', '--cassette', 'wether', '--', process.execPath, agent, question], { cwd: folder, env });
+    const typo = await runCliAsync(
+      ['replay', '--cassette', 'wether', '--', process.execPath, agent, question],
+      { cwd: folder, env },
+    );
     expect(typo.status).toBe(3);
     expect(typo.stderr).toContain('recordings/wether.sqlite: no such cassette to replay');
-    expect(typo.stderr).toContain(`hint: Did you mean recordings/weather.sqlite? To record it: calltape record --cassette wether -- ${process.execPath} ${agent} ${question}`);
-    const unrelated = await runCliAsync(['replay', '--cassette', 'invoices', '--', 'true'], { cwd: folder, env });
+    expect(typo.stderr).toContain(
+      `hint: Did you mean recordings/weather.sqlite? To record it: calltape record --cassette wether -- ${process.execPath} ${agent} ${question}`,
+    );
+    const unrelated = await runCliAsync(['replay', '--cassette', 'invoices', '--', 'true'], {
+      cwd: folder,
+      env,
+    });
     expect(unrelated.stderr).not.toContain('Did you mean');
 
     // A miss in `calltape replay` is told to re-record with `calltape record`, not `--mode record`.
-    const missed = await runCliAsync(['replay', '--cassette', 'weather', '--', process.execPath, agent, 'And Oslo?'], { cwd: folder, env });
+    const missed = await runCliAsync(
+      ['replay', '--cassette', 'weather', '--', process.execPath, agent, 'And Oslo?'],
+      { cwd: folder, env },
+    );
     expect(missed.status).toBe(1);
-    expect(missed.stderr).toContain(`Record what is missing with calltape record --cassette weather -- ${process.execPath} ${agent} And Oslo?`);
+    expect(missed.stderr).toContain(
+      `Record what is missing with calltape record --cassette weather -- ${process.execPath} ${agent} And Oslo?`,
+    );
     expect(missed.stderr).not.toContain('--mode record');
 
     // A runs database that cannot be written is a warning, never the run's failure.
-    const unnoted = await runCliAsync(['replay', '--cassette', 'weather', '--', process.execPath, agent, question], { cwd: folder, env: { ...env, CALLTAPE_RUNS_DB: '/dev/null/runs.sqlite' } });
+    const unnoted = await runCliAsync(
+      ['replay', '--cassette', 'weather', '--', process.execPath, agent, question],
+      { cwd: folder, env: { ...env, CALLTAPE_RUNS_DB: '/dev/null/runs.sqlite' } },
+    );
     expect(unnoted.status).toBe(0);
-    expect(unnoted.stderr).toContain('calltape: could not note this run in /dev/null/runs.sqlite (cassettes prune will not know what it used)');
+    expect(unnoted.stderr).toContain(
+      'calltape: could not note this run in /dev/null/runs.sqlite (cassettes prune will not know what it used)',
+    );
   }, 90_000);
 });

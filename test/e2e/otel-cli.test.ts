@@ -2,7 +2,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliAsync } from '../support/cli.js';
-import { decodeRequest, startOtlpReceiver, type JsonRequest, type OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver.js';
+import {
+  decodeRequest,
+  startOtlpReceiver,
+  type JsonRequest,
+  type OtlpReceiver,
+  type ReceivedSpan,
+} from '../support/otlp-receiver.js';
 import { temporaryFolder } from '../support/test-proxy.js';
 
 const bank = 'examples/bank/suite.yaml';
@@ -28,45 +34,106 @@ afterAll(async () => {
 describe('OpenTelemetry export from the CLI', () => {
   it('calltape test --otlp-endpoint sends each case as an invoke_agent span with its scores as evaluation events', async () => {
     const folder = temporaryFolder();
-    const run = await runCliAsync(['test', bank, '--no-store', '--json', join(folder, 'report.json'), '--otlp-endpoint', receiver.url], { env: json });
+    const run = await runCliAsync(
+      [
+        'test',
+        bank,
+        '--no-store',
+        '--json',
+        join(folder, 'report.json'),
+        '--otlp-endpoint',
+        receiver.url,
+      ],
+      { env: json },
+    );
     expect(run.status, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/OpenTelemetry: \d+ span\(s\) sent to http:\/\/127\.0\.0\.1:\d+\/v1\/traces/);
-    const report = JSON.parse(readFileSync(join(folder, 'report.json'), 'utf8')) as { cases: { test_id: string; status: string; score: number }[] };
+    expect(run.stdout).toMatch(
+      /OpenTelemetry: \d+ span\(s\) sent to http:\/\/127\.0\.0\.1:\d+\/v1\/traces/,
+    );
+    const report = JSON.parse(readFileSync(join(folder, 'report.json'), 'utf8')) as {
+      cases: { test_id: string; status: string; score: number }[];
+    };
     const spans = receiver.spans();
     expectWellFormed(spans);
     const roots = spans.filter((span) => span.name === 'invoke_agent bank');
-    expect(roots.map((root) => root.attributes['calltape.case.id']).sort()).toEqual(report.cases.map((item) => item.test_id).sort());
+    expect(roots.map((root) => root.attributes['calltape.case.id']).sort()).toEqual(
+      report.cases.map((item) => item.test_id).sort(),
+    );
     for (const item of report.cases) {
       const root = roots.find((span) => span.attributes['calltape.case.id'] === item.test_id);
-      expect(root?.attributes).toMatchObject({ 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'bank', 'calltape.case.status': item.status });
-      const verdict = root?.events.find((event) => event.attributes['gen_ai.evaluation.name'] === 'calltape.case');
-      expect(verdict).toMatchObject({ name: 'gen_ai.evaluation.result', attributes: { 'gen_ai.evaluation.score.label': item.status, 'gen_ai.evaluation.score.value': item.score } });
-      expect(spans.some((span) => span.traceId === root?.traceId && span.name.startsWith('chat '))).toBe(true);
+      expect(root?.attributes).toMatchObject({
+        'gen_ai.operation.name': 'invoke_agent',
+        'gen_ai.agent.name': 'bank',
+        'calltape.case.status': item.status,
+      });
+      const verdict = root?.events.find(
+        (event) => event.attributes['gen_ai.evaluation.name'] === 'calltape.case',
+      );
+      expect(verdict).toMatchObject({
+        name: 'gen_ai.evaluation.result',
+        attributes: {
+          'gen_ai.evaluation.score.label': item.status,
+          'gen_ai.evaluation.score.value': item.score,
+        },
+      });
+      expect(
+        spans.some((span) => span.traceId === root?.traceId && span.name.startsWith('chat ')),
+      ).toBe(true);
     }
   }, 60_000);
 
   it('calltape cassettes export --format otlp writes every recorded round trip to an OTLP/JSON file', async () => {
     const file = join(temporaryFolder(), 'bank.otlp.json');
-    const run = await runCliAsync(['cassettes', 'export', 'recordings/bank-demo.sqlite', '--format', 'otlp', '--out', file]);
+    const run = await runCliAsync([
+      'cassettes',
+      'export',
+      'recordings/bank-demo.sqlite',
+      '--format',
+      'otlp',
+      '--out',
+      file,
+    ]);
     expect(run.status, run.stderr).toBe(0);
     const [, interactions] = /exported (\d+) interaction/.exec(run.stdout) ?? [];
     const spans = decodeRequest(JSON.parse(readFileSync(file, 'utf8')) as JsonRequest);
     expectWellFormed(spans);
     const chats = spans.filter((span) => span.attributes['gen_ai.operation.name'] === 'chat');
     expect(chats).toHaveLength(Number(interactions));
-    for (const chat of chats) expect(chat).toMatchObject({ kind: 3, attributes: { 'gen_ai.provider.name': 'openai' } });
-    expect(spans.some((span) => span.attributes['gen_ai.operation.name'] === 'execute_tool')).toBe(true);
+    for (const chat of chats)
+      expect(chat).toMatchObject({ kind: 3, attributes: { 'gen_ai.provider.name': 'openai' } });
+    expect(spans.some((span) => span.attributes['gen_ai.operation.name'] === 'execute_tool')).toBe(
+      true,
+    );
   });
 
   it('calltape cassettes export --format otlp --otlp-endpoint sends to the collector', async () => {
     const before = receiver.requests.length;
-    const run = await runCliAsync(['cassettes', 'export', 'recordings/bank-demo.sqlite', '--format', 'otlp', '--otlp-endpoint', receiver.url], { env: json });
+    const run = await runCliAsync(
+      [
+        'cassettes',
+        'export',
+        'recordings/bank-demo.sqlite',
+        '--format',
+        'otlp',
+        '--otlp-endpoint',
+        receiver.url,
+      ],
+      { env: json },
+    );
     expect(run.status, run.stderr).toBe(0);
     expect(receiver.requests.length).toBeGreaterThan(before);
   });
 
   it('refuses an --otlp-endpoint that is not a URL with exit 2, naming the flag', async () => {
-    const run = await runCliAsync(['cassettes', 'export', 'recordings/bank-demo.sqlite', '--format', 'otlp', '--otlp-endpoint', 'collector:4318/x y']);
+    const run = await runCliAsync([
+      'cassettes',
+      'export',
+      'recordings/bank-demo.sqlite',
+      '--format',
+      'otlp',
+      '--otlp-endpoint',
+      'collector:4318/x y',
+    ]);
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('--otlp-endpoint');
   });

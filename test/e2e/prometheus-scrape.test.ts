@@ -36,10 +36,26 @@ describe.skipIf(!available)('a real Prometheus server scraping two proxies', () 
     const policies = writePolicies(folder, bankPolicies());
     const replicas = [];
     for (const name of ['a', 'b']) {
-      const proxy = await startTestProxy(upstream.url, { mode: 'passthrough', admin: { ...defaultConfig.admin, token }, shadow: { ...defaultConfig.shadow, policies, database: join(folder, `shadow-${name}.sqlite`) } });
+      const proxy = await startTestProxy(upstream.url, {
+        mode: 'passthrough',
+        admin: { ...defaultConfig.admin, token },
+        shadow: {
+          ...defaultConfig.shadow,
+          policies,
+          database: join(folder, `shadow-${name}.sqlite`),
+        },
+      });
       running.push(proxy);
       replicas.push(proxy);
-      await ask(new OpenAI({ apiKey: 'sk-test-key-0123456789abcdef', baseURL: proxy.baseUrl, maxRetries: 0 }), 'transfer big', { session: `s-${name}` });
+      await ask(
+        new OpenAI({
+          apiKey: 'sk-test-key-0123456789abcdef',
+          baseURL: proxy.baseUrl,
+          maxRetries: 0,
+        }),
+        'transfer big',
+        { session: `s-${name}` },
+      );
     }
     // The scrape configuration the README documents for a fleet of replicas.
     const tokenFile = join(folder, 'calltape-token');
@@ -59,15 +75,38 @@ describe.skipIf(!available)('a real Prometheus server scraping two proxies', () 
       ].join('\n'),
     );
     const port = await freePort();
-    const child: ChildProcess = spawn(prometheusPath, [`--config.file=${join(folder, 'prometheus.yml')}`, `--storage.tsdb.path=${join(folder, 'tsdb')}`, `--web.listen-address=127.0.0.1:${port}`], { stdio: 'ignore' });
-    running.push({ close: () => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGTERM')))) });
-    const query = async (expression: string): Promise<{ metric: Record<string, string>; value: [number, string] }[]> => {
-      const response = await fetch(`http://127.0.0.1:${port}/api/v1/query?query=${encodeURIComponent(expression)}`);
-      const body = (await response.json()) as { data: { result: { metric: Record<string, string>; value: [number, string] }[] } };
+    const child: ChildProcess = spawn(
+      prometheusPath,
+      [
+        `--config.file=${join(folder, 'prometheus.yml')}`,
+        `--storage.tsdb.path=${join(folder, 'tsdb')}`,
+        `--web.listen-address=127.0.0.1:${port}`,
+      ],
+      { stdio: 'ignore' },
+    );
+    running.push({
+      close: () =>
+        new Promise<void>((resolve) =>
+          child.exitCode !== null
+            ? resolve()
+            : (child.once('exit', () => resolve()), child.kill('SIGTERM')),
+        ),
+    });
+    const query = async (
+      expression: string,
+    ): Promise<{ metric: Record<string, string>; value: [number, string] }[]> => {
+      const response = await fetch(
+        `http://127.0.0.1:${port}/api/v1/query?query=${encodeURIComponent(expression)}`,
+      );
+      const body = (await response.json()) as {
+        data: { result: { metric: Record<string, string>; value: [number, string] }[] };
+      };
       return body.data.result;
     };
     const result = await eventually(async () => {
-      const found = await query('sum by (policy, reason) (calltape_policy_failures_total{tool="transfer_money"})');
+      const found = await query(
+        'sum by (policy, reason) (calltape_policy_failures_total{tool="transfer_money"})',
+      );
       expect(found).toHaveLength(1);
       expect(found[0]?.value[1]).toBe('2');
       return found;

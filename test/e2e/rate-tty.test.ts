@@ -24,7 +24,17 @@ function startRater(): string {
   const name = `calltape-rate-${process.pid}-${sessions.length}`;
   sessions.push(name);
   // The pane stays open after the rater exits, so its last screen can be read.
-  tmux('new-session', '-d', '-s', name, '-x', '160', '-y', '60', `cd ${folder} && ${process.execPath} ${cliPath} rate ${cassette} --ratings ${ratings} --rater ana; echo "rater exited $?"; sleep 600`);
+  tmux(
+    'new-session',
+    '-d',
+    '-s',
+    name,
+    '-x',
+    '160',
+    '-y',
+    '60',
+    `cd ${folder} && ${process.execPath} ${cliPath} rate ${cassette} --ratings ${ratings} --rater ana; echo "rater exited $?"; sleep 600`,
+  );
   return name;
 }
 
@@ -48,9 +58,15 @@ describe.skipIf(!available)('calltape rate on a terminal', () => {
     const first = startRater();
     const screen = await screenWith(first, 'p pass · f fail · s skip · n note · b back · q quit');
     expect(screen).toContain(`── ${cassette}#TC-001`);
-    expect(screen).toContain('Tools offered (3): execute_transfer, get_balance, search_transactions');
-    expect(screen).toContain("user: Transfer $150 to John Doe's savings account with the memo 'rent'");
-    expect(screen).toContain('→ execute_transfer({"recipient_name":"John Doe","amount":150,"account_type":"savings","memo":"rent"}) [mocked]');
+    expect(screen).toContain(
+      'Tools offered (3): execute_transfer, get_balance, search_transactions',
+    );
+    expect(screen).toContain(
+      "user: Transfer $150 to John Doe's savings account with the memo 'rent'",
+    );
+    expect(screen).toContain(
+      '→ execute_transfer({"recipient_name":"John Doe","amount":150,"account_type":"savings","memo":"rent"}) [mocked]',
+    );
     expect(screen).toContain('Final answer:');
     expect(screen).toContain('[1/22] rated 0/22, pass 0%');
 
@@ -74,7 +90,9 @@ describe.skipIf(!available)('calltape rate on a terminal', () => {
     await screenWith(first, 'rater exited 0');
 
     const store = new RatingStore(ratings, { readonly: true });
-    expect(store.list('golden').map(({ run, rating, note, rater }) => ({ run, rating, note, rater }))).toEqual([
+    expect(
+      store.list('golden').map(({ run, rating, note, rater }) => ({ run, rating, note, rater })),
+    ).toEqual([
       { run: `${cassette}#TC-001`, rating: 'pass', note: undefined, rater: 'ana' },
       { run: `${cassette}#TC-002`, rating: 'fail', note: 'memo lower-cased', rater: 'ana' },
       { run: `${cassette}#TC-003`, rating: 'pass', note: undefined, rater: 'ana' },
@@ -95,21 +113,61 @@ describe('calltape rate --mark and ratings export/import', () => {
   const run = (args: readonly string[]): ReturnType<typeof runCli> => runCli(args, { cwd: folder });
 
   it('marks runs from a script, refusing the whole batch when one run no longer exists', async () => {
-    const gone = await run(['rate', '--ratings', marks, '--mark', `${cassette}#TC-001=pass`, '--mark', `${cassette}#TC-999=fail`]);
+    const gone = await run([
+      'rate',
+      '--ratings',
+      marks,
+      '--mark',
+      `${cassette}#TC-001=pass`,
+      '--mark',
+      `${cassette}#TC-999=fail`,
+    ]);
     expect(gone.status).toBe(2);
-    expect(gone.stderr).toContain(`CONFIG_INVALID: ${cassette}#TC-999: the run no longer exists: ${cassette} has no session "TC-999"`);
-    const marked = await run(['rate', '--set', 'smoke', '--ratings', marks, '--rater', 'ci', '--note', 'looked fine', '--mark', `${cassette}#TC-001=pass`, '--mark', `${cassette}#TC-004=fail`]);
+    expect(gone.stderr).toContain(
+      `CONFIG_INVALID: ${cassette}#TC-999: the run no longer exists: ${cassette} has no session "TC-999"`,
+    );
+    const marked = await run([
+      'rate',
+      '--set',
+      'smoke',
+      '--ratings',
+      marks,
+      '--rater',
+      'ci',
+      '--note',
+      'looked fine',
+      '--mark',
+      `${cassette}#TC-001=pass`,
+      '--mark',
+      `${cassette}#TC-004=fail`,
+    ]);
     expect(marked.status, marked.stderr).toBe(0);
     const store = new RatingStore(marks, { readonly: true });
     expect(store.sets()).toEqual(['smoke']);
-    expect(store.list('smoke').map(({ run: rated, rating }) => `${rated}=${rating}`)).toEqual([`${cassette}#TC-001=pass`, `${cassette}#TC-004=fail`]);
+    expect(store.list('smoke').map(({ run: rated, rating }) => `${rated}=${rating}`)).toEqual([
+      `${cassette}#TC-001=pass`,
+      `${cassette}#TC-004=fail`,
+    ]);
     store.close();
   });
 
   it('exports a set as YAML that imports back into another database unchanged', async () => {
-    const exported = await run(['ratings', 'export', '--ratings', marks, '--out', join(folder, 'smoke.yaml')]);
+    const exported = await run([
+      'ratings',
+      'export',
+      '--ratings',
+      marks,
+      '--out',
+      join(folder, 'smoke.yaml'),
+    ]);
     expect(exported.status, exported.stderr).toBe(0);
-    const imported = await run(['ratings', 'import', join(folder, 'smoke.yaml'), '--ratings', join(folder, 'copy.sqlite')]);
+    const imported = await run([
+      'ratings',
+      'import',
+      join(folder, 'smoke.yaml'),
+      '--ratings',
+      join(folder, 'copy.sqlite'),
+    ]);
     expect(imported.stdout).toContain('imported 2 rating(s) into "smoke"');
     const again = await run(['ratings', 'export', '--ratings', join(folder, 'copy.sqlite')]);
     expect(again.stdout).toBe(readFileSync(join(folder, 'smoke.yaml'), 'utf8'));
@@ -122,13 +180,33 @@ describe('calltape rate --mark and ratings export/import', () => {
     new RunStore(runsDb).close();
     const db = new Database(runsDb);
     const report = { cassette, cases: [{ test_id: 'TC-004', session: 'TC-004' }] };
-    db.prepare("INSERT INTO runs (suite, file, mode, drive, cassette, started_at, duration_ms, passed, exit_code, report) VALUES ('bank', 'suite.yaml', 'replay', 'agent', ?, '2026-11-30T12:00:00Z', 1, 1, 0, ?)").run(cassette, JSON.stringify(report));
+    db.prepare(
+      "INSERT INTO runs (suite, file, mode, drive, cassette, started_at, duration_ms, passed, exit_code, report) VALUES ('bank', 'suite.yaml', 'replay', 'agent', ?, '2026-11-30T12:00:00Z', 1, 1, 0, ?)",
+    ).run(cassette, JSON.stringify(report));
     db.close();
-    const marked = await run(['rate', '--ratings', stored, '--runs-db', runsDb, '--mark', 'run:1/TC-004=fail']);
+    const marked = await run([
+      'rate',
+      '--ratings',
+      stored,
+      '--runs-db',
+      runsDb,
+      '--mark',
+      'run:1/TC-004=fail',
+    ]);
     expect(marked.status, marked.stderr).toBe(0);
-    const missing = await run(['rate', '--ratings', stored, '--runs-db', runsDb, '--mark', 'run:1/TC-404=fail']);
+    const missing = await run([
+      'rate',
+      '--ratings',
+      stored,
+      '--runs-db',
+      runsDb,
+      '--mark',
+      'run:1/TC-404=fail',
+    ]);
     expect(missing.status).toBe(2);
-    expect(missing.stderr).toContain('run:1/TC-404: the run no longer exists: stored run #1 has no case "TC-404"');
+    expect(missing.stderr).toContain(
+      'run:1/TC-404: the run no longer exists: stored run #1 has no case "TC-404"',
+    );
     const store = new RatingStore(stored, { readonly: true });
     expect(store.get('golden', 'run:1/TC-004')?.rating).toBe('fail');
     store.close();

@@ -27,15 +27,65 @@ const origin = (): string => (proxy as NonNullable<typeof proxy>).url;
 /** Records one run whose tool answered with an error: Claude asks for the balance, the tool fails, Claude says so. */
 async function recordFailingTool(): Promise<void> {
   const upstream = await startScriptedUpstream([
-    { kind: 'json', body: anthropicMessage({ text: 'Let me check.', toolUses: [{ id: 'toolu_balance', name: 'get_balance', input: '{"account_type":"savings"}' }] }) },
-    { kind: 'json', body: anthropicMessage({ text: 'Your account is locked, so I cannot see the balance.' }) },
+    {
+      kind: 'json',
+      body: anthropicMessage({
+        text: 'Let me check.',
+        toolUses: [
+          { id: 'toolu_balance', name: 'get_balance', input: '{"account_type":"savings"}' },
+        ],
+      }),
+    },
+    {
+      kind: 'json',
+      body: anthropicMessage({ text: 'Your account is locked, so I cannot see the balance.' }),
+    },
   ]);
-  const recorder = await startTestProxy('http://127.0.0.1:1', { anthropicUpstream: upstream.url, cassette: recorded, mode: 'record' });
-  const client = new Anthropic({ apiKey: 'sk-ant-test-key-0123456789abcdef', baseURL: recorder.url, maxRetries: 0, defaultHeaders: { 'x-calltape-session': 'locked' } });
-  const tools: Anthropic.Tool[] = [{ name: 'get_balance', description: 'the balance of an account', input_schema: { type: 'object', properties: { account_type: { type: 'string' } } } }];
+  const recorder = await startTestProxy('http://127.0.0.1:1', {
+    anthropicUpstream: upstream.url,
+    cassette: recorded,
+    mode: 'record',
+  });
+  const client = new Anthropic({
+    apiKey: 'sk-ant-test-key-0123456789abcdef',
+    baseURL: recorder.url,
+    maxRetries: 0,
+    defaultHeaders: { 'x-calltape-session': 'locked' },
+  });
+  const tools: Anthropic.Tool[] = [
+    {
+      name: 'get_balance',
+      description: 'the balance of an account',
+      input_schema: { type: 'object', properties: { account_type: { type: 'string' } } },
+    },
+  ];
   const question = { role: 'user' as const, content: 'What is my savings balance?' };
-  const first = await client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 256, tools, messages: [question] });
-  await client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 256, tools, messages: [question, { role: 'assistant', content: first.content }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_balance', content: 'account locked', is_error: true }] }] });
+  const first = await client.messages.create({
+    model: 'claude-sonnet-4-5',
+    max_tokens: 256,
+    tools,
+    messages: [question],
+  });
+  await client.messages.create({
+    model: 'claude-sonnet-4-5',
+    max_tokens: 256,
+    tools,
+    messages: [
+      question,
+      { role: 'assistant', content: first.content },
+      {
+        role: 'user',
+        content: [
+          {
+            type: 'tool_result',
+            tool_use_id: 'toolu_balance',
+            content: 'account locked',
+            is_error: true,
+          },
+        ],
+      },
+    ],
+  });
   // Closing writes everything captured; the rating page then reads a finished recording.
   await recorder.close();
   await upstream.close();
@@ -44,9 +94,32 @@ async function recordFailingTool(): Promise<void> {
 beforeAll(async () => {
   if (!available) return;
   await recordFailingTool();
-  proxy = await startTestProxy('http://127.0.0.1:9', { mode: 'passthrough', admin: { ...defaultConfig.admin, token } }, { adminExtension: createRatingPage({ cwd: folder, ratingsDb: ratings, runsDb: join(folder, 'runs.sqlite'), defaultTarget: bank }) });
+  proxy = await startTestProxy(
+    'http://127.0.0.1:9',
+    { mode: 'passthrough', admin: { ...defaultConfig.admin, token } },
+    {
+      adminExtension: createRatingPage({
+        cwd: folder,
+        ratingsDb: ratings,
+        runsDb: join(folder, 'runs.sqlite'),
+        defaultTarget: bank,
+      }),
+    },
+  );
   // The flags keep Chromium off the network it would otherwise try (this machine has none).
-  browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  browser = await chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
 });
 afterAll(async () => {
   await browser?.close();
@@ -54,7 +127,12 @@ afterAll(async () => {
 });
 
 /** A page that may talk only to the proxy; anything else is noted and refused, like the dashboard test. */
-async function openPage(address: string): Promise<{ page: Page; elsewhere: string[]; errors: string[]; readonly close: () => Promise<void> }> {
+async function openPage(address: string): Promise<{
+  page: Page;
+  elsewhere: string[];
+  errors: string[];
+  readonly close: () => Promise<void>;
+}> {
   const context = await (browser as Browser).newContext();
   const elsewhere: string[] = [];
   await context.route('**/*', (route) => {
@@ -69,12 +147,18 @@ async function openPage(address: string): Promise<{ page: Page; elsewhere: strin
   return { page, elsewhere, errors, close: () => context.close() };
 }
 
-const showing = (page: Page, run: string): Promise<void> => page.locator(`body[data-run="${run}"] #run-name:text-is("${run}")`).waitFor({ timeout: 10_000 });
+const showing = (page: Page, run: string): Promise<void> =>
+  page.locator(`body[data-run="${run}"] #run-name:text-is("${run}")`).waitFor({ timeout: 10_000 });
 
 function stored(): { run: string; rating: string; note?: string; rater?: string }[] {
   const store = new RatingStore(ratings, { readonly: true });
   try {
-    return store.list('golden').map(({ run, rating, note, rater }) => ({ run, rating, ...(note !== undefined ? { note } : {}), ...(rater !== undefined ? { rater } : {}) }));
+    return store.list('golden').map(({ run, rating, note, rater }) => ({
+      run,
+      rating,
+      ...(note !== undefined ? { note } : {}),
+      ...(rater !== undefined ? { rater } : {}),
+    }));
   } finally {
     store.close();
   }
@@ -82,17 +166,33 @@ function stored(): { run: string; rating: string; note?: string; rater?: string 
 
 describe.skipIf(!available)('the rating page in headless Chromium', () => {
   it('shows each run the way the terminal rater does, stores every key as it is pressed, goes back, and resumes', async () => {
-    const { page, elsewhere, errors, close } = await openPage(`/calltape/rate?token=${token}&rater=ana`);
+    const { page, elsewhere, errors, close } = await openPage(
+      `/calltape/rate?token=${token}&rater=ana`,
+    );
     try {
       // The token became a cookie and left the address; the other parameters stayed.
       expect(new URL(page.url()).search).toBe('?rater=ana');
       await showing(page, `${bank}#TC-001`);
-      expect(await page.locator('#request').textContent()).toBe("Transfer $150 to John Doe's savings account with the memo 'rent'");
-      expect(await page.locator('#tools > li').evaluateAll((items) => items.map((item) => item.getAttribute('data-tool')))).toEqual(['execute_transfer', 'get_balance', 'search_transactions']);
-      expect(await page.locator('#conversation .message[data-role="user"] pre').last().textContent()).toBe("Transfer $150 to John Doe's savings account with the memo 'rent'");
-      expect(await page.locator('.call[data-tool="execute_transfer"] .arguments').textContent()).toBe('→ execute_transfer({"recipient_name":"John Doe","amount":150,"account_type":"savings","memo":"rent"}) [mocked]');
+      expect(await page.locator('#request').textContent()).toBe(
+        "Transfer $150 to John Doe's savings account with the memo 'rent'",
+      );
+      expect(
+        await page
+          .locator('#tools > li')
+          .evaluateAll((items) => items.map((item) => item.getAttribute('data-tool'))),
+      ).toEqual(['execute_transfer', 'get_balance', 'search_transactions']);
+      expect(
+        await page.locator('#conversation .message[data-role="user"] pre').last().textContent(),
+      ).toBe("Transfer $150 to John Doe's savings account with the memo 'rent'");
+      expect(
+        await page.locator('.call[data-tool="execute_transfer"] .arguments').textContent(),
+      ).toBe(
+        '→ execute_transfer({"recipient_name":"John Doe","amount":150,"account_type":"savings","memo":"rent"}) [mocked]',
+      );
       expect(await page.locator('#final-answer').textContent()).not.toBe('');
-      expect(await page.locator('#progress').textContent()).toContain('[1/22] rated 0/22, pass 0.0%');
+      expect(await page.locator('#progress').textContent()).toContain(
+        '[1/22] rated 0/22, pass 0.0%',
+      );
 
       await page.keyboard.press('p');
       await showing(page, `${bank}#TC-002`);
@@ -104,11 +204,18 @@ describe.skipIf(!available)('the rating page in headless Chromium', () => {
       await page.locator('#note-input').press('Enter');
       await page.keyboard.press('f');
       await showing(page, `${bank}#TC-003`);
-      expect(stored()[1]).toEqual({ run: `${bank}#TC-002`, rating: 'fail', note: 'memo lower-cased', rater: 'ana' });
+      expect(stored()[1]).toEqual({
+        run: `${bank}#TC-002`,
+        rating: 'fail',
+        note: 'memo lower-cased',
+        rater: 'ana',
+      });
 
       await page.keyboard.press('b');
       await showing(page, `${bank}#TC-002`);
-      expect(await page.locator('#this-rating').textContent()).toBe('this run: fail (memo lower-cased)');
+      expect(await page.locator('#this-rating').textContent()).toBe(
+        'this run: fail (memo lower-cased)',
+      );
       await page.keyboard.press('s');
       await showing(page, `${bank}#TC-003`);
       expect(await page.locator('#progress').textContent()).toContain('rated 2/22, pass 50.0%');
@@ -125,13 +232,17 @@ describe.skipIf(!available)('the rating page in headless Chromium', () => {
   });
 
   it('marks a tool result that failed', async () => {
-    const { page, close } = await openPage(`/calltape/rate?token=${token}&runs=${encodeURIComponent(recorded)}&set=errors`);
+    const { page, close } = await openPage(
+      `/calltape/rate?token=${token}&runs=${encodeURIComponent(recorded)}&set=errors`,
+    );
     try {
       await showing(page, `${recorded}#locked`);
       const result = page.locator('.call[data-tool="get_balance"] .result');
       expect(await result.textContent()).toBe('← [ERROR] account locked');
       expect(await result.getAttribute('class')).toContain('error');
-      expect(await page.locator('#final-answer').textContent()).toBe('Your account is locked, so I cannot see the balance.');
+      expect(await page.locator('#final-answer').textContent()).toBe(
+        'Your account is locked, so I cannot see the balance.',
+      );
     } finally {
       await close();
     }
@@ -147,14 +258,31 @@ describe.skipIf(!available)('the rating page in headless Chromium', () => {
       await page.close();
     }
     const body = JSON.stringify({ runs: bank, run: `${bank}#TC-010`, key: 'p' });
-    const post = (headers: Record<string, string>): Promise<Response> => fetch(`${origin()}/calltape/api/rate`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+    const post = (headers: Record<string, string>): Promise<Response> =>
+      fetch(`${origin()}/calltape/api/rate`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body,
+      });
     expect((await post({})).status).toBe(401);
-    expect((await post({ authorization: `Bearer ${token}`, origin: 'https://evil.example' })).status).toBe(403);
-    const form = await fetch(`${origin()}/calltape/api/rate`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'text/plain' }, body });
+    expect(
+      (await post({ authorization: `Bearer ${token}`, origin: 'https://evil.example' })).status,
+    ).toBe(403);
+    const form = await fetch(`${origin()}/calltape/api/rate`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'text/plain' },
+      body,
+    });
     expect(form.status).toBe(403);
-    const gone = await fetch(`${origin()}/calltape/api/rate`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ runs: bank, run: `${bank}#TC-999`, key: 'p' }) });
+    const gone = await fetch(`${origin()}/calltape/api/rate`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ runs: bank, run: `${bank}#TC-999`, key: 'p' }),
+    });
     expect(gone.status).toBe(400);
-    expect(((await gone.json()) as { error: { message: string } }).error.message).toBe(`calltape: ${bank}#TC-999: the run is no longer in ${bank}`);
+    expect(((await gone.json()) as { error: { message: string } }).error.message).toBe(
+      `calltape: ${bank}#TC-999: the run is no longer in ${bank}`,
+    );
     expect(stored().map((rating) => rating.run)).not.toContain(`${bank}#TC-010`);
   });
 });

@@ -14,14 +14,22 @@ const agent = join(packageRoot, 'dist/examples/weather-agent.js');
 const question = 'What is the weather in Paris and Tokyo? Email the summary to ops@example.com.';
 
 function git(cwd: string, ...args: string[]): string {
-  const result = spawnSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd, encoding: 'utf8' });
+  const result = spawnSync(
+    'git',
+    ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args],
+    { cwd, encoding: 'utf8' },
+  );
   if (result.status !== 0) throw new Error(`git ${args.join(' ')}: ${result.stderr}`);
   return result.stdout;
 }
 
 /** The cassette's bytes and which of its companions exist. */
 function snapshot(cassette: string): { bytes: Buffer; wal: boolean; shm: boolean } {
-  return { bytes: readFileSync(cassette), wal: existsSync(`${cassette}-wal`), shm: existsSync(`${cassette}-shm`) };
+  return {
+    bytes: readFileSync(cassette),
+    wal: existsSync(`${cassette}-wal`),
+    shm: existsSync(`${cassette}-shm`),
+  };
 }
 
 describe('replay never writes to a cassette', () => {
@@ -36,7 +44,13 @@ describe('replay never writes to a cassette', () => {
     git(repo, 'add', '-A');
     git(repo, 'commit', '-q', '-m', 'cassette');
 
-    const replayed = await runCliAsync(['replay', '--cassette', 'weather', '--', process.execPath, agent, question], { cwd: repo, env: { OPENAI_API_KEY: '', CALLTAPE_RUNS_DB: join(temporaryFolder(), 'runs.sqlite') } });
+    const replayed = await runCliAsync(
+      ['replay', '--cassette', 'weather', '--', process.execPath, agent, question],
+      {
+        cwd: repo,
+        env: { OPENAI_API_KEY: '', CALLTAPE_RUNS_DB: join(temporaryFolder(), 'runs.sqlite') },
+      },
+    );
     expect(replayed.stderr).toContain('3 replayed, 0 missed');
     expect(replayed.stdout.trim()).toBe(recorded);
     expect(snapshot(cassette)).toEqual(before);
@@ -58,7 +72,10 @@ describe('replay never writes to a cassette', () => {
     expect(await agentRun(cassette, 'replay')).toBe(recorded);
     expect(snapshot(cassette)).toEqual(before);
     // Other match rules: the recordings are re-keyed in memory, the file is left as it is.
-    const match = { ...defaultConfig.match, ignorePaths: [...defaultConfig.match.ignorePaths, 'temperature'] };
+    const match = {
+      ...defaultConfig.match,
+      ignorePaths: [...defaultConfig.match.ignorePaths, 'temperature'],
+    };
     expect(await agentRun(cassette, 'replay', undefined, { match })).toBe(recorded);
     expect(snapshot(cassette)).toEqual(before);
   });

@@ -19,7 +19,10 @@ afterEach(async () => {
 
 /** Opens a streaming chat request and returns the raw response (not yet read). */
 async function openStream(): Promise<import('node:http').IncomingMessage> {
-  const outgoing = request(`${proxy.baseUrl}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' } });
+  const outgoing = request(`${proxy.baseUrl}/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+  });
   outgoing.end(JSON.stringify({ model: 'm', stream: true, messages: [] }));
   const [response] = (await once(outgoing, 'response')) as [import('node:http').IncomingMessage];
   return response;
@@ -50,7 +53,9 @@ describe('the streaming byte path', () => {
       received.push(text as string);
       if ((text as string).includes('"n"')) deliver?.();
     }
-    expect(received.join('')).toBe([0, 1, 2, 3, 4].map((n) => `data: {"n":${n}}\n\n`).join('') + 'data: [DONE]\n\n');
+    expect(received.join('')).toBe(
+      [0, 1, 2, 3, 4].map((n) => `data: {"n":${n}}\n\n`).join('') + 'data: [DONE]\n\n',
+    );
   });
 
   it('applies backpressure: a stalled agent stalls the upstream instead of filling the proxy', async () => {

@@ -13,7 +13,12 @@ interface Report {
   readonly exit_code: number;
 }
 /** What must not depend on how the suite was split: everything but timings. */
-const verdicts = (report: Report): unknown => ({ cases: report.cases.map((item) => ({ ...item, duration_ms: 0 })), gates: report.gates, runs: report.runs, exit_code: report.exit_code });
+const verdicts = (report: Report): unknown => ({
+  cases: report.cases.map((item) => ({ ...item, duration_ms: 0 })),
+  gates: report.gates,
+  runs: report.runs,
+  exit_code: report.exit_code,
+});
 const readReport = (file: string): Report => JSON.parse(readFileSync(file, 'utf8')) as Report;
 
 describe('calltape test --shard and calltape merge-reports', () => {
@@ -26,16 +31,27 @@ describe('calltape test --shard and calltape merge-reports', () => {
   beforeAll(async () => {
     const runs = await Promise.all([
       runCliAsync(['test', bank, '--json', join(folder, 'whole.json'), '--runs-db', db]),
-      ...blobs.map((blob, at) => runCliAsync(['test', bank, '--shard', `${at + 1}/3`, '--blob', blob, '--runs-db', shardDb])),
+      ...blobs.map((blob, at) =>
+        runCliAsync(['test', bank, '--shard', `${at + 1}/3`, '--blob', blob, '--runs-db', shardDb]),
+      ),
     ]);
     for (const run of runs) expect(run.status, run.stderr).toBe(0);
     whole = runs[0] as { status: number | null; stdout: string };
   }, 120_000);
 
   it('merges 3 shards into the case results, gates and exit code of the unsharded run, and stores it for compare', async () => {
-    const merged = await runCliAsync(['merge-reports', ...blobs, '--json', join(folder, 'merged.json'), '--runs-db', db]);
+    const merged = await runCliAsync([
+      'merge-reports',
+      ...blobs,
+      '--json',
+      join(folder, 'merged.json'),
+      '--runs-db',
+      db,
+    ]);
     expect(merged.status, merged.stderr).toBe(whole.status);
-    expect(verdicts(readReport(join(folder, 'merged.json')))).toEqual(verdicts(readReport(join(folder, 'whole.json'))));
+    expect(verdicts(readReport(join(folder, 'merged.json')))).toEqual(
+      verdicts(readReport(join(folder, 'whole.json'))),
+    );
     expect(merged.stdout).toContain('pass per_tool execute_transfer: 100% (8/8 cases passed)');
     expect(merged.stdout).toMatch(/stored as run #\d+/);
     const compared = await runCliAsync(['compare', '1', '2', '--runs-db', db]);
@@ -54,12 +70,29 @@ describe('calltape test --shard and calltape merge-reports', () => {
     // The same suite one edit later, in another folder: same file name, so the same split.
     const edited = join(folder, 'edited', 'suite.yaml');
     const bankFolder = resolve('examples/bank');
-    const text = readFileSync(bank, 'utf8').replace('tools: ./tools.json', `tools: ${join(bankFolder, 'tools.json')}`).replace('mocks: [./mocks.yaml]', `mocks: [${join(bankFolder, 'mocks.yaml')}]`).replace('cassette: ../../recordings/bank-demo.sqlite', `cassette: ${resolve('recordings/bank-demo.sqlite')}`).replace('cwd: ../..', `cwd: ${resolve('.')}`);
+    const text = readFileSync(bank, 'utf8')
+      .replace('tools: ./tools.json', `tools: ${join(bankFolder, 'tools.json')}`)
+      .replace('mocks: [./mocks.yaml]', `mocks: [${join(bankFolder, 'mocks.yaml')}]`)
+      .replace(
+        'cassette: ../../recordings/bank-demo.sqlite',
+        `cassette: ${resolve('recordings/bank-demo.sqlite')}`,
+      )
+      .replace('cwd: ../..', `cwd: ${resolve('.')}`);
     mkdirSync(join(folder, 'edited'), { recursive: true });
     writeFileSync(edited, `${text}\n# edited\n`);
     const foreign = join(folder, 'foreign-2.json');
     // Its shard 2/3 under a filter holding no case of it: the blob is refused for the suite's version before anything else.
-    const shard = await runCliAsync(['test', edited, '--filter', 'TC-002', '--shard', '2/3', '--blob', foreign, '--no-store']);
+    const shard = await runCliAsync([
+      'test',
+      edited,
+      '--filter',
+      'TC-002',
+      '--shard',
+      '2/3',
+      '--blob',
+      foreign,
+      '--no-store',
+    ]);
     expect(shard.status, shard.stderr).toBe(0);
     const [one, , three] = blobs as [string, string, string];
     const merged = await runCliAsync(['merge-reports', one, foreign, three, '--no-store']);
@@ -68,19 +101,47 @@ describe('calltape test --shard and calltape merge-reports', () => {
   });
 
   it('lists with --list --shard exactly the cases each shard runs: disjoint, together the whole suite', async () => {
-    const ids = (text: string): string[] => text.split('\n').filter((line) => /^ {2}\S/.test(line)).map((line) => line.trim().split(/\s+/)[0] ?? '');
+    const ids = (text: string): string[] =>
+      text
+        .split('\n')
+        .filter((line) => /^ {2}\S/.test(line))
+        .map((line) => line.trim().split(/\s+/)[0] ?? '');
     const whole = ids((await runCliAsync(['test', bank, '--list'])).stdout);
-    const parts = await Promise.all([1, 2, 3].map(async (index) => ids((await runCliAsync(['test', bank, '--list', '--shard', `${index}/3`])).stdout)));
+    const parts = await Promise.all(
+      [1, 2, 3].map(async (index) =>
+        ids((await runCliAsync(['test', bank, '--list', '--shard', `${index}/3`])).stdout),
+      ),
+    );
     expect(parts.every((part) => part.length > 0 && part.length < whole.length)).toBe(true);
     expect(parts.flat().sort()).toEqual([...whole].sort());
-    const blob = JSON.parse(readFileSync(blobs[1] as string, 'utf8')) as { result: { cases: { test_id: string }[] } };
+    const blob = JSON.parse(readFileSync(blobs[1] as string, 'utf8')) as {
+      result: { cases: { test_id: string }[] };
+    };
     expect(parts[1]).toEqual(blob.result.cases.map((item) => item.test_id));
   });
 
-  it('notes every shard\'s cassette use, so prune keeps what the shards together replayed, as after the unsharded run', async () => {
-    const kept = (text: string): string[] => text.split('\n').filter((line) => /^ {2}\S/.test(line)).map((line) => line.trim().split(/\s+/)[0] ?? '');
-    const afterWhole = await runCliAsync(['cassettes', 'prune', 'recordings/bank-demo.sqlite', '--dry-run', '--runs-db', db]);
-    const afterShards = await runCliAsync(['cassettes', 'prune', 'recordings/bank-demo.sqlite', '--dry-run', '--runs-db', shardDb]);
+  it("notes every shard's cassette use, so prune keeps what the shards together replayed, as after the unsharded run", async () => {
+    const kept = (text: string): string[] =>
+      text
+        .split('\n')
+        .filter((line) => /^ {2}\S/.test(line))
+        .map((line) => line.trim().split(/\s+/)[0] ?? '');
+    const afterWhole = await runCliAsync([
+      'cassettes',
+      'prune',
+      'recordings/bank-demo.sqlite',
+      '--dry-run',
+      '--runs-db',
+      db,
+    ]);
+    const afterShards = await runCliAsync([
+      'cassettes',
+      'prune',
+      'recordings/bank-demo.sqlite',
+      '--dry-run',
+      '--runs-db',
+      shardDb,
+    ]);
     expect(afterShards.status, afterShards.stderr).toBe(0);
     expect(kept(afterShards.stdout)).toEqual(kept(afterWhole.stdout));
   });

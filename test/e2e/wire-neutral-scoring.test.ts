@@ -5,7 +5,12 @@ import { anthropicMessage } from '../support/anthropic-messages-events.js';
 import { runCliAsync } from '../support/cli.js';
 import { chatCompletion } from '../support/openai-chat-chunks.js';
 import { responsesObject } from '../support/openai-responses-events.js';
-import { startScriptedUpstream, type ReceivedRequest, type ScriptedResponse, type ScriptedUpstream } from '../support/scripted-upstream.js';
+import {
+  startScriptedUpstream,
+  type ReceivedRequest,
+  type ScriptedResponse,
+  type ScriptedUpstream,
+} from '../support/scripted-upstream.js';
 import { temporaryFolder } from '../support/test-proxy.js';
 
 const running: ScriptedUpstream[] = [];
@@ -19,9 +24,32 @@ function model(request: ReceivedRequest): ScriptedResponse {
   const answered = /tool_result|function_call_output|"role":"tool"/.test(body);
   const city = /in (\w+)/.exec(body)?.[1] ?? 'Nowhere';
   const args = JSON.stringify({ city, unit: /fahrenheit/.test(body) ? 'fahrenheit' : 'celsius' });
-  if (request.url.endsWith('/messages')) return { kind: 'json', body: anthropicMessage(answered ? { text: 'Done.' } : { toolUses: [{ id: 'toolu_1', name: 'get_weather', input: args }] }) };
-  if (request.url.endsWith('/responses')) return { kind: 'json', body: responsesObject(answered ? { text: 'Done.' } : { calls: [{ callId: 'call_1', name: 'get_weather', arguments: args }] }) };
-  return { kind: 'json', body: chatCompletion(answered ? { text: 'Done.' } : { toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: args }] }) };
+  if (request.url.endsWith('/messages'))
+    return {
+      kind: 'json',
+      body: anthropicMessage(
+        answered
+          ? { text: 'Done.' }
+          : { toolUses: [{ id: 'toolu_1', name: 'get_weather', input: args }] },
+      ),
+    };
+  if (request.url.endsWith('/responses'))
+    return {
+      kind: 'json',
+      body: responsesObject(
+        answered
+          ? { text: 'Done.' }
+          : { calls: [{ callId: 'call_1', name: 'get_weather', arguments: args }] },
+      ),
+    };
+  return {
+    kind: 'json',
+    body: chatCompletion(
+      answered
+        ? { text: 'Done.' }
+        : { toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: args }] },
+    ),
+  };
 }
 
 /** One tiny agent per wire: asks, runs the tool, sends the result back, prints the answer. */
@@ -59,18 +87,78 @@ describe('one suite, three wires', () => {
     const upstream = await startScriptedUpstream(model);
     running.push(upstream);
     const cases = [
-      { test_id: 'paris', prompt: 'Weather in Paris?', expected_tool: 'get_weather', arguments: { city: 'Paris', unit: 'celsius' }, expect: { calls: ['get_weather'], max_turns: 2 } },
-      { test_id: 'austin', prompt: 'Weather in Austin in fahrenheit?', expected_tool: 'get_weather', arguments: { city: 'Austin', unit: 'celsius' } },
+      {
+        test_id: 'paris',
+        prompt: 'Weather in Paris?',
+        expected_tool: 'get_weather',
+        arguments: { city: 'Paris', unit: 'celsius' },
+        expect: { calls: ['get_weather'], max_turns: 2 },
+      },
+      {
+        test_id: 'austin',
+        prompt: 'Weather in Austin in fahrenheit?',
+        expected_tool: 'get_weather',
+        arguments: { city: 'Austin', unit: 'celsius' },
+      },
     ];
-    const reports: Record<string, { cases: { test_id: string; status: string; score: number; calls: { name: string; arguments: string }[]; turns: number }[] }> = {};
+    const reports: Record<
+      string,
+      {
+        cases: {
+          test_id: string;
+          status: string;
+          score: number;
+          calls: { name: string; arguments: string }[];
+          turns: number;
+        }[];
+      }
+    > = {};
     for (const wire of ['chat', 'responses', 'anthropic']) {
       const suite = join(folder, `${wire}.json`);
-      writeFileSync(suite, JSON.stringify({ name: wire, cassette: `${wire}.sqlite`, gates: { pass_rate: 0.5 }, agent: { command: `node ${join(folder, 'agent.cjs')}`, env: { WIRE: wire } }, cases }));
-      const result = await runCliAsync(['test', suite, '--mode', 'record', '--upstream', upstream.url, '--anthropic-upstream', upstream.url, '--json', join(folder, `${wire}.report.json`), '--no-store'], { env: { OPENAI_API_KEY: 'sk-test-key-0123456789abcdef', ANTHROPIC_API_KEY: 'sk-ant-test-key-0123456789abcdef' } });
+      writeFileSync(
+        suite,
+        JSON.stringify({
+          name: wire,
+          cassette: `${wire}.sqlite`,
+          gates: { pass_rate: 0.5 },
+          agent: { command: `node ${join(folder, 'agent.cjs')}`, env: { WIRE: wire } },
+          cases,
+        }),
+      );
+      const result = await runCliAsync(
+        [
+          'test',
+          suite,
+          '--mode',
+          'record',
+          '--upstream',
+          upstream.url,
+          '--anthropic-upstream',
+          upstream.url,
+          '--json',
+          join(folder, `${wire}.report.json`),
+          '--no-store',
+        ],
+        {
+          env: {
+            OPENAI_API_KEY: 'sk-test-key-0123456789abcdef',
+            ANTHROPIC_API_KEY: 'sk-ant-test-key-0123456789abcdef',
+          },
+        },
+      );
       expect(result.status, result.stdout + result.stderr).toBe(0);
-      reports[wire] = JSON.parse(readFileSync(join(folder, `${wire}.report.json`), 'utf8')) as (typeof reports)[string];
+      reports[wire] = JSON.parse(
+        readFileSync(join(folder, `${wire}.report.json`), 'utf8'),
+      ) as (typeof reports)[string];
     }
-    const verdicts = (wire: string) => reports[wire]?.cases.map((item) => [item.test_id, item.status, item.score, item.turns, item.calls.map((call) => [call.name, JSON.parse(call.arguments)])]);
+    const verdicts = (wire: string) =>
+      reports[wire]?.cases.map((item) => [
+        item.test_id,
+        item.status,
+        item.score,
+        item.turns,
+        item.calls.map((call) => [call.name, JSON.parse(call.arguments)]),
+      ]);
     expect(verdicts('chat')).toEqual([
       ['paris', 'pass', 1, 2, [['get_weather', { city: 'Paris', unit: 'celsius' }]]],
       ['austin', 'fail', 0.5, 2, [['get_weather', { city: 'Austin', unit: 'fahrenheit' }]]],

@@ -1,6 +1,13 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
-import { generateText, stepCountIs, streamText, tool, type LanguageModel, type ModelMessage } from 'ai';
+import {
+  generateText,
+  stepCountIs,
+  streamText,
+  tool,
+  type LanguageModel,
+  type ModelMessage,
+} from 'ai';
 import { z } from 'zod';
 import { describeFrameworks, type Conversing } from './framework-contract.js';
 
@@ -9,15 +16,32 @@ import { describeFrameworks, type Conversing } from './framework-contract.js';
  * agent, not imported as the `openai` / `anthropic` singletons, because those read the base URL
  * once at import and each scenario here has its own proxy.
  */
-function aiSdkAgent(model: LanguageModel, streamed: boolean, getWeather: (city: string) => string): Conversing {
-  const tools = { get_weather: tool({ description: 'Current weather in a city', inputSchema: z.object({ city: z.string() }), execute: ({ city }) => Promise.resolve(getWeather(city)) }) };
+function aiSdkAgent(
+  model: LanguageModel,
+  streamed: boolean,
+  getWeather: (city: string) => string,
+): Conversing {
+  const tools = {
+    get_weather: tool({
+      description: 'Current weather in a city',
+      inputSchema: z.object({ city: z.string() }),
+      execute: ({ city }) => Promise.resolve(getWeather(city)),
+    }),
+  };
   return {
     async converse(turns, { system }) {
       const messages: ModelMessage[] = [];
       const answers: string[] = [];
       for (const turn of turns) {
         messages.push({ role: 'user', content: turn });
-        const options = { model, tools, messages, stopWhen: stepCountIs(5), maxRetries: 0, ...(system === undefined ? {} : { system }) };
+        const options = {
+          model,
+          tools,
+          messages,
+          stopWhen: stepCountIs(5),
+          maxRetries: 0,
+          ...(system === undefined ? {} : { system }),
+        };
         const result = streamed ? streamText(options) : await generateText(options);
         messages.push(...(await result.response).messages);
         answers.push(await result.text);
@@ -28,7 +52,19 @@ function aiSdkAgent(model: LanguageModel, streamed: boolean, getWeather: (city: 
 }
 
 describeFrameworks('Vercel AI SDK', [
-  { name: '@ai-sdk/openai (Responses, generateText)', wire: 'openai-responses', makeAgent: (getWeather) => aiSdkAgent(createOpenAI()('gpt-4o-mini'), false, getWeather) },
-  { name: '@ai-sdk/openai (Chat Completions, streamText)', wire: 'openai-chat', makeAgent: (getWeather) => aiSdkAgent(createOpenAI().chat('gpt-4o-mini'), true, getWeather) },
-  { name: '@ai-sdk/anthropic (streamText)', wire: 'anthropic-messages', makeAgent: (getWeather) => aiSdkAgent(createAnthropic()('claude-sonnet-4-5'), true, getWeather) },
+  {
+    name: '@ai-sdk/openai (Responses, generateText)',
+    wire: 'openai-responses',
+    makeAgent: (getWeather) => aiSdkAgent(createOpenAI()('gpt-4o-mini'), false, getWeather),
+  },
+  {
+    name: '@ai-sdk/openai (Chat Completions, streamText)',
+    wire: 'openai-chat',
+    makeAgent: (getWeather) => aiSdkAgent(createOpenAI().chat('gpt-4o-mini'), true, getWeather),
+  },
+  {
+    name: '@ai-sdk/anthropic (streamText)',
+    wire: 'anthropic-messages',
+    makeAgent: (getWeather) => aiSdkAgent(createAnthropic()('claude-sonnet-4-5'), true, getWeather),
+  },
 ]);

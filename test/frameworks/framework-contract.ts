@@ -87,31 +87,70 @@ export function describeFrameworks(title: string, cases: readonly FrameworkCase[
       const mocked = join(temporaryFolder(), 'mocked.sqlite');
 
       /** Runs `conversation` against a proxy built from `overrides`, with the environment pointing at it. */
-      async function throughProxy<T>(overrides: Partial<Config>, conversation: (agent: Conversing) => Promise<T>): Promise<{ result: T; misses: number; upstreamRequests: readonly Conversation[] }> {
+      async function throughProxy<T>(
+        overrides: Partial<Config>,
+        conversation: (agent: Conversing) => Promise<T>,
+      ): Promise<{ result: T; misses: number; upstreamRequests: readonly Conversation[] }> {
         const before = upstream.received.length;
         const target = overrides.upstream ?? upstream.url;
         const proxy = await startTestProxy(target, { anthropicUpstream: target, ...overrides });
         try {
           // A key per proxy, because some frameworks (Mastra) keep one client per model and key for the whole process.
-          Object.assign(process.env, { OPENAI_BASE_URL: proxy.baseUrl, ANTHROPIC_BASE_URL: proxy.url, OPENAI_API_KEY: `sk-test-framework-${proxy.port}`, ANTHROPIC_API_KEY: `sk-ant-test-framework-${proxy.port}` });
+          Object.assign(process.env, {
+            OPENAI_BASE_URL: proxy.baseUrl,
+            ANTHROPIC_BASE_URL: proxy.url,
+            OPENAI_API_KEY: `sk-test-framework-${proxy.port}`,
+            ANTHROPIC_API_KEY: `sk-ant-test-framework-${proxy.port}`,
+          });
           const result = await conversation(framework.makeAgent(getWeather));
-          const upstreamRequests = upstream.received.slice(before).map((request) => readConversation(request) ?? expect.fail(`unexpected upstream request ${request.method} ${request.url}`));
+          const upstreamRequests = upstream.received
+            .slice(before)
+            .map(
+              (request) =>
+                readConversation(request) ??
+                expect.fail(`unexpected upstream request ${request.method} ${request.url}`),
+            );
           return { result, misses: proxy.stats.misses, upstreamRequests };
         } finally {
           await proxy.close();
         }
       }
-      const mocksConfig = (): Config['mocks'] => ({ files: [mocks], active: null, mode: 'intercept', maxHiddenRounds: 3, strictTools: false, allowTools: [] });
+      const mocksConfig = (): Config['mocks'] => ({
+        files: [mocks],
+        active: null,
+        mode: 'intercept',
+        maxHiddenRounds: 3,
+        strictTools: false,
+        allowTools: [],
+      });
       const single = ['What is the weather in Paris?'];
       const parallel = ['What is the weather in Paris and Tokyo?'];
 
       it('records a tool call and a parallel turn; calltape calls lists exactly those calls', async () => {
-        const { result, upstreamRequests } = await throughProxy({ mode: 'record', cassette: recorded }, async (agent) => [await agent.converse(single, {}), await agent.converse(parallel, {})]);
-        expect(result).toEqual([['Forecast: Sunny in Paris'], ['Forecast: Sunny in Paris | Sunny in Tokyo']]);
+        const { result, upstreamRequests } = await throughProxy(
+          { mode: 'record', cassette: recorded },
+          async (agent) => [await agent.converse(single, {}), await agent.converse(parallel, {})],
+        );
+        expect(result).toEqual([
+          ['Forecast: Sunny in Paris'],
+          ['Forecast: Sunny in Paris | Sunny in Tokyo'],
+        ]);
         expect(toolRuns.splice(0)).toEqual(['Paris', 'Paris', 'Tokyo']);
-        expect(upstreamRequests.map((request) => request.wire)).toEqual([framework.wire, framework.wire, framework.wire, framework.wire]);
+        expect(upstreamRequests.map((request) => request.wire)).toEqual([
+          framework.wire,
+          framework.wire,
+          framework.wire,
+          framework.wire,
+        ]);
         const calls = await listCalls(recorded);
-        expect(calls.map(({ name, arguments: args, index, mocked: isMocked }) => [name, args, index, isMocked])).toEqual([
+        expect(
+          calls.map(({ name, arguments: args, index, mocked: isMocked }) => [
+            name,
+            args,
+            index,
+            isMocked,
+          ]),
+        ).toEqual([
           ['get_weather', { city: 'Paris' }, 0, false],
           ['get_weather', { city: 'Paris' }, 0, false],
           ['get_weather', { city: 'Tokyo' }, 1, false],
@@ -121,8 +160,14 @@ export function describeFrameworks(title: string, cases: readonly FrameworkCase[
       });
 
       it('replays the recorded runs with the upstream gone', async () => {
-        const { result, misses, upstreamRequests } = await throughProxy({ mode: 'replay', cassette: recorded, upstream: goneUpstream }, async (agent) => [await agent.converse(single, {}), await agent.converse(parallel, {})]);
-        expect(result).toEqual([['Forecast: Sunny in Paris'], ['Forecast: Sunny in Paris | Sunny in Tokyo']]);
+        const { result, misses, upstreamRequests } = await throughProxy(
+          { mode: 'replay', cassette: recorded, upstream: goneUpstream },
+          async (agent) => [await agent.converse(single, {}), await agent.converse(parallel, {})],
+        );
+        expect(result).toEqual([
+          ['Forecast: Sunny in Paris'],
+          ['Forecast: Sunny in Paris | Sunny in Tokyo'],
+        ]);
         expect([misses, upstreamRequests.length]).toEqual([0, 0]);
         expect(toolRuns.splice(0)).toEqual(['Paris', 'Paris', 'Tokyo']);
       });
@@ -130,21 +175,40 @@ export function describeFrameworks(title: string, cases: readonly FrameworkCase[
       const system = 'You are a terse weather assistant.';
       const mockedConversation = ['What is the weather in Paris?', 'Thanks!'];
       it('answers get_weather inside the proxy with a system prompt: the agent tool never runs, the next turn carries the hidden round', async () => {
-        const { result, upstreamRequests } = await throughProxy({ mode: 'record', cassette: mocked, mocks: mocksConfig() }, (agent) => agent.converse(mockedConversation, { system }));
+        const { result, upstreamRequests } = await throughProxy(
+          { mode: 'record', cassette: mocked, mocks: mocksConfig() },
+          (agent) => agent.converse(mockedConversation, { system }),
+        );
         expect(result).toEqual(['Forecast: {"forecast":"Rain in Paris"}', 'You said: Thanks!']);
         expect(toolRuns).toEqual([]);
         // The model's call, the hidden round with the mock's result, then the next user turn with that round spliced back in.
         const rain = '{"forecast":"Rain in Paris"}';
-        expect(upstreamRequests.map((request) => [request.system, request.lastUser, request.trailingResults, request.results])).toEqual([
+        expect(
+          upstreamRequests.map((request) => [
+            request.system,
+            request.lastUser,
+            request.trailingResults,
+            request.results,
+          ]),
+        ).toEqual([
           [system, 'What is the weather in Paris?', [], []],
           [system, 'What is the weather in Paris?', [rain], [rain]],
           [system, 'Thanks!', [], [rain]],
         ]);
-        expect((await listCalls(mocked)).map(({ name, arguments: args, mocked: isMocked }) => [name, args, isMocked])).toEqual([['get_weather', { city: 'Paris' }, true]]);
+        expect(
+          (await listCalls(mocked)).map(({ name, arguments: args, mocked: isMocked }) => [
+            name,
+            args,
+            isMocked,
+          ]),
+        ).toEqual([['get_weather', { city: 'Paris' }, true]]);
       });
 
       it('replays the mocked run with the upstream gone; the agent tool still never runs', async () => {
-        const { result, misses, upstreamRequests } = await throughProxy({ mode: 'replay', cassette: mocked, upstream: goneUpstream, mocks: mocksConfig() }, (agent) => agent.converse(mockedConversation, { system }));
+        const { result, misses, upstreamRequests } = await throughProxy(
+          { mode: 'replay', cassette: mocked, upstream: goneUpstream, mocks: mocksConfig() },
+          (agent) => agent.converse(mockedConversation, { system }),
+        );
         expect(result).toEqual(['Forecast: {"forecast":"Rain in Paris"}', 'You said: Thanks!']);
         expect([misses, upstreamRequests.length]).toEqual([0, 0]);
         expect(toolRuns).toEqual([]);
@@ -161,7 +225,13 @@ async function listCalls(cassette: string): Promise<ListedCall[]> {
     .split('\n')
     .filter((line) => line !== '')
     .map((line) => JSON.parse(line) as Record<string, unknown>)
-    .map((call) => ({ interaction: String(call['interaction_id']), name: String(call['name']), arguments: call['arguments'], index: Number(call['index']), mocked: call['mocked'] === true }));
+    .map((call) => ({
+      interaction: String(call['interaction_id']),
+      name: String(call['name']),
+      arguments: call['arguments'],
+      index: Number(call['index']),
+      mocked: call['mocked'] === true,
+    }));
 }
 
 /** The URL of a port nothing listens on any more: an upstream that is gone. */

@@ -14,18 +14,35 @@ import { describeFrameworks, type Conversing } from './framework-contract.js';
  * how `streaming: true` stays offline (docs/frameworks.md: `invoke()` on a streaming ChatOpenAI
  * fetches a tokenizer from the network on every call).
  */
-function langGraphAgent(model: BaseChatModel, streamed: boolean, getWeather: (city: string) => string): Conversing {
-  const weather = tool(({ city }) => getWeather(city), { name: 'get_weather', description: 'Current weather in a city', schema: z.object({ city: z.string() }) });
+function langGraphAgent(
+  model: BaseChatModel,
+  streamed: boolean,
+  getWeather: (city: string) => string,
+): Conversing {
+  const weather = tool(({ city }) => getWeather(city), {
+    name: 'get_weather',
+    description: 'Current weather in a city',
+    schema: z.object({ city: z.string() }),
+  });
   return {
     async converse(turns, { system }) {
-      const agent = createReactAgent({ llm: model, tools: [weather], checkpointer: new MemorySaver(), ...(system === undefined ? {} : { prompt: system }) });
+      const agent = createReactAgent({
+        llm: model,
+        tools: [weather],
+        checkpointer: new MemorySaver(),
+        ...(system === undefined ? {} : { prompt: system }),
+      });
       const config = { configurable: { thread_id: 'weather' } };
       const answers: string[] = [];
       for (const turn of turns) {
         const input = { messages: [{ role: 'user', content: turn }] };
         let messages: BaseMessage[] = [];
         if (streamed) {
-          for await (const [mode, payload] of await agent.stream(input, { ...config, streamMode: ['messages', 'values'] })) if (mode === 'values') messages = payload.messages;
+          for await (const [mode, payload] of await agent.stream(input, {
+            ...config,
+            streamMode: ['messages', 'values'],
+          }))
+            if (mode === 'values') messages = payload.messages;
         } else messages = (await agent.invoke(input, config)).messages;
         answers.push(messages.at(-1)?.text ?? '');
       }
@@ -35,8 +52,40 @@ function langGraphAgent(model: BaseChatModel, streamed: boolean, getWeather: (ci
 }
 
 describeFrameworks('LangGraph JS', [
-  { name: 'ChatOpenAI (Chat Completions)', wire: 'openai-chat', makeAgent: (getWeather) => langGraphAgent(new ChatOpenAI({ model: 'gpt-4o-mini', maxRetries: 0 }), false, getWeather) },
-  { name: 'ChatOpenAI (Chat Completions, streaming: true, streamMode messages)', wire: 'openai-chat', makeAgent: (getWeather) => langGraphAgent(new ChatOpenAI({ model: 'gpt-4o-mini', streaming: true, maxRetries: 0 }), true, getWeather) },
-  { name: 'ChatOpenAI (Responses)', wire: 'openai-responses', makeAgent: (getWeather) => langGraphAgent(new ChatOpenAI({ model: 'gpt-4o-mini', useResponsesApi: true, maxRetries: 0 }), false, getWeather) },
-  { name: 'ChatAnthropic (streamed)', wire: 'anthropic-messages', makeAgent: (getWeather) => langGraphAgent(new ChatAnthropic({ model: 'claude-sonnet-4-5', streaming: true, maxRetries: 0 }), true, getWeather) },
+  {
+    name: 'ChatOpenAI (Chat Completions)',
+    wire: 'openai-chat',
+    makeAgent: (getWeather) =>
+      langGraphAgent(new ChatOpenAI({ model: 'gpt-4o-mini', maxRetries: 0 }), false, getWeather),
+  },
+  {
+    name: 'ChatOpenAI (Chat Completions, streaming: true, streamMode messages)',
+    wire: 'openai-chat',
+    makeAgent: (getWeather) =>
+      langGraphAgent(
+        new ChatOpenAI({ model: 'gpt-4o-mini', streaming: true, maxRetries: 0 }),
+        true,
+        getWeather,
+      ),
+  },
+  {
+    name: 'ChatOpenAI (Responses)',
+    wire: 'openai-responses',
+    makeAgent: (getWeather) =>
+      langGraphAgent(
+        new ChatOpenAI({ model: 'gpt-4o-mini', useResponsesApi: true, maxRetries: 0 }),
+        false,
+        getWeather,
+      ),
+  },
+  {
+    name: 'ChatAnthropic (streamed)',
+    wire: 'anthropic-messages',
+    makeAgent: (getWeather) =>
+      langGraphAgent(
+        new ChatAnthropic({ model: 'claude-sonnet-4-5', streaming: true, maxRetries: 0 }),
+        true,
+        getWeather,
+      ),
+  },
 ]);

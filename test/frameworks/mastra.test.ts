@@ -9,10 +9,20 @@ type MastraModel = ConstructorParameters<typeof Agent>[0]['model'];
 
 /** A Mastra agent; the conversation is passed back in whole each turn (no memory store). */
 function mastraAgent(model: MastraModel, getWeather: (city: string) => string): Conversing {
-  const weather = createTool({ id: 'get_weather', description: 'Current weather in a city', inputSchema: z.object({ city: z.string() }), execute: ({ context }) => Promise.resolve(getWeather(context.city)) });
+  const weather = createTool({
+    id: 'get_weather',
+    description: 'Current weather in a city',
+    inputSchema: z.object({ city: z.string() }),
+    execute: ({ context }) => Promise.resolve(getWeather(context.city)),
+  });
   return {
     async converse(turns, { system }) {
-      const agent = new Agent({ name: 'weather', instructions: system ?? '', model, tools: { get_weather: weather } });
+      const agent = new Agent({
+        name: 'weather',
+        instructions: system ?? '',
+        model,
+        tools: { get_weather: weather },
+      });
       const messages: MessageInput[] = [];
       const answers: string[] = [];
       for (const turn of turns) {
@@ -28,7 +38,21 @@ function mastraAgent(model: MastraModel, getWeather: (city: string) => string): 
 
 describeFrameworks('Mastra', [
   // The model router reads OPENAI_BASE_URL when it first resolves a model.
-  { name: 'model router, openai/ (Responses)', wire: 'openai-responses', makeAgent: (getWeather) => mastraAgent('openai/gpt-4o-mini', getWeather) },
+  {
+    name: 'model router, openai/ (Responses)',
+    wire: 'openai-responses',
+    makeAgent: (getWeather) => mastraAgent('openai/gpt-4o-mini', getWeather),
+  },
   // The router's anthropic/ models read no base-URL variable, and Mastra 0.24 takes AI SDK v5 models only: an @ai-sdk/anthropic 2.x model, its base URL with /v1.
-  { name: '@ai-sdk/anthropic 2.x model (Messages)', wire: 'anthropic-messages', makeAgent: (getWeather) => mastraAgent(createAnthropic({ baseURL: `${process.env['ANTHROPIC_BASE_URL'] ?? ''}/v1` })('claude-sonnet-4-5'), getWeather) },
+  {
+    name: '@ai-sdk/anthropic 2.x model (Messages)',
+    wire: 'anthropic-messages',
+    makeAgent: (getWeather) =>
+      mastraAgent(
+        createAnthropic({ baseURL: `${process.env['ANTHROPIC_BASE_URL'] ?? ''}/v1` })(
+          'claude-sonnet-4-5',
+        ),
+        getWeather,
+      ),
+  },
 ]);

@@ -31,29 +31,76 @@ interface Call {
  */
 export function weatherModel(request: ReceivedRequest, callNumber: number): ScriptedResponse {
   const conversation = readConversation(request);
-  if (!conversation) return { kind: 'json', status: 404, body: { error: { message: `weather model: no route ${request.method} ${request.url}`, type: 'invalid_request_error', param: null, code: null } } };
+  if (!conversation)
+    return {
+      kind: 'json',
+      status: 404,
+      body: {
+        error: {
+          message: `weather model: no route ${request.method} ${request.url}`,
+          type: 'invalid_request_error',
+          param: null,
+          code: null,
+        },
+      },
+    };
   const { text, calls } = decide(conversation);
   const random = seededRandom(callNumber + 1);
   switch (conversation.wire) {
     case 'openai-chat': {
-      const turn = { id: `chatcmpl-weather-${callNumber}`, ...(text ? { text } : {}), toolCalls: calls.map((call) => ({ id: call.id, name: 'get_weather', arguments: JSON.stringify({ city: call.city }) })) };
-      return conversation.stream ? { kind: 'sse', body: encodeSse(chatCompletionChunks(turn, random, { includeUsage: true })) } : { kind: 'json', body: chatCompletion(turn) };
+      const turn = {
+        id: `chatcmpl-weather-${callNumber}`,
+        ...(text ? { text } : {}),
+        toolCalls: calls.map((call) => ({
+          id: call.id,
+          name: 'get_weather',
+          arguments: JSON.stringify({ city: call.city }),
+        })),
+      };
+      return conversation.stream
+        ? {
+            kind: 'sse',
+            body: encodeSse(chatCompletionChunks(turn, random, { includeUsage: true })),
+          }
+        : { kind: 'json', body: chatCompletion(turn) };
     }
     case 'openai-responses': {
-      const turn = { id: `resp_weather_${callNumber}`, ...(text ? { text } : {}), calls: calls.map((call) => ({ callId: call.id, name: 'get_weather', arguments: JSON.stringify({ city: call.city }) })) };
-      return conversation.stream ? { kind: 'sse', body: responsesEvents(turn, random) } : { kind: 'json', body: responsesObject(turn) };
+      const turn = {
+        id: `resp_weather_${callNumber}`,
+        ...(text ? { text } : {}),
+        calls: calls.map((call) => ({
+          callId: call.id,
+          name: 'get_weather',
+          arguments: JSON.stringify({ city: call.city }),
+        })),
+      };
+      return conversation.stream
+        ? { kind: 'sse', body: responsesEvents(turn, random) }
+        : { kind: 'json', body: responsesObject(turn) };
     }
     case 'anthropic-messages': {
-      const turn = { id: `msg_weather_${callNumber}`, ...(text ? { text } : {}), toolUses: calls.map((call) => ({ id: `toolu_${call.id}`, name: 'get_weather', input: JSON.stringify({ city: call.city }) })) };
-      return conversation.stream ? { kind: 'sse', body: anthropicEvents(turn, random) } : { kind: 'json', body: anthropicMessage(turn) };
+      const turn = {
+        id: `msg_weather_${callNumber}`,
+        ...(text ? { text } : {}),
+        toolUses: calls.map((call) => ({
+          id: `toolu_${call.id}`,
+          name: 'get_weather',
+          input: JSON.stringify({ city: call.city }),
+        })),
+      };
+      return conversation.stream
+        ? { kind: 'sse', body: anthropicEvents(turn, random) }
+        : { kind: 'json', body: anthropicMessage(turn) };
     }
   }
 }
 
 function decide(conversation: Conversation): { text: string; calls: readonly Call[] } {
-  if (conversation.trailingResults.length > 0) return { text: `Forecast: ${conversation.trailingResults.join(' | ')}`, calls: [] };
+  if (conversation.trailingResults.length > 0)
+    return { text: `Forecast: ${conversation.trailingResults.join(' | ')}`, calls: [] };
   const cities = ['Paris', 'Tokyo'].filter((city) => conversation.lastUser.includes(city));
-  if (cities.length > 0) return { text: '', calls: cities.map((city) => ({ id: `call_${city.toLowerCase()}`, city })) };
+  if (cities.length > 0)
+    return { text: '', calls: cities.map((city) => ({ id: `call_${city.toLowerCase()}`, city })) };
   return { text: `You said: ${conversation.lastUser}`, calls: [] };
 }
 
@@ -62,51 +109,99 @@ export function readConversation(request: ReceivedRequest): Conversation | undef
   const path = new URL(request.url, 'http://upstream').pathname;
   const body = JSON.parse(request.body || '{}') as Record<string, JsonValue>;
   const stream = body['stream'] === true;
-  if (path.endsWith('/chat/completions')) return { wire: 'openai-chat', stream, ...readChat(asList(body['messages'])) };
-  if (path.endsWith('/responses')) return { wire: 'openai-responses', stream, ...readResponses(body) };
-  if (path.endsWith('/messages')) return { wire: 'anthropic-messages', stream, ...readAnthropic(body) };
+  if (path.endsWith('/chat/completions'))
+    return { wire: 'openai-chat', stream, ...readChat(asList(body['messages'])) };
+  if (path.endsWith('/responses'))
+    return { wire: 'openai-responses', stream, ...readResponses(body) };
+  if (path.endsWith('/messages'))
+    return { wire: 'anthropic-messages', stream, ...readAnthropic(body) };
   return undefined;
 }
 
 type Read = Pick<Conversation, 'system' | 'lastUser' | 'trailingResults' | 'results'>;
 
 function readChat(messages: readonly JsonValue[]): Read {
-  const system = messages.filter((message) => field(message, 'role') === 'system' || field(message, 'role') === 'developer').map((message) => textOf(field(message, 'content'))).join('\n');
-  const lastUser = textOf(field([...messages].reverse().find((message) => field(message, 'role') === 'user') ?? null, 'content'));
+  const system = messages
+    .filter(
+      (message) => field(message, 'role') === 'system' || field(message, 'role') === 'developer',
+    )
+    .map((message) => textOf(field(message, 'content')))
+    .join('\n');
+  const lastUser = textOf(
+    field(
+      [...messages].reverse().find((message) => field(message, 'role') === 'user') ?? null,
+      'content',
+    ),
+  );
   const trailingResults: string[] = [];
-  for (let index = messages.length - 1; index >= 0 && field(messages[index] ?? null, 'role') === 'tool'; index--) trailingResults.unshift(textOf(field(messages[index] ?? null, 'content')));
-  const results = messages.filter((message) => field(message, 'role') === 'tool').map((message) => textOf(field(message, 'content')));
+  for (
+    let index = messages.length - 1;
+    index >= 0 && field(messages[index] ?? null, 'role') === 'tool';
+    index--
+  )
+    trailingResults.unshift(textOf(field(messages[index] ?? null, 'content')));
+  const results = messages
+    .filter((message) => field(message, 'role') === 'tool')
+    .map((message) => textOf(field(message, 'content')));
   return { system, lastUser, trailingResults, results };
 }
 
 function readResponses(body: Record<string, JsonValue>): Read {
   const input = body['input'];
   const system = typeof body['instructions'] === 'string' ? body['instructions'] : '';
-  if (typeof input === 'string') return { system, lastUser: input, trailingResults: [], results: [] };
+  if (typeof input === 'string')
+    return { system, lastUser: input, trailingResults: [], results: [] };
   const items = asList(input);
   const users = items.filter((item) => field(item, 'role') === 'user');
   const trailingResults: string[] = [];
   for (let index = items.length - 1; index >= 0; index--) {
     const type = field(items[index] ?? null, 'type');
-    if (type === 'function_call_output') trailingResults.unshift(textOf(field(items[index] ?? null, 'output')));
+    if (type === 'function_call_output')
+      trailingResults.unshift(textOf(field(items[index] ?? null, 'output')));
     else if (type !== 'function_call') break;
   }
-  const inlineSystem = items.filter((item) => field(item, 'role') === 'system' || field(item, 'role') === 'developer').map((item) => textOf(field(item, 'content')));
-  const results = items.filter((item) => field(item, 'type') === 'function_call_output').map((item) => textOf(field(item, 'output')));
-  return { system: [system, ...inlineSystem].filter(Boolean).join('\n'), lastUser: textOf(field(users.at(-1) ?? null, 'content')), trailingResults, results };
+  const inlineSystem = items
+    .filter((item) => field(item, 'role') === 'system' || field(item, 'role') === 'developer')
+    .map((item) => textOf(field(item, 'content')));
+  const results = items
+    .filter((item) => field(item, 'type') === 'function_call_output')
+    .map((item) => textOf(field(item, 'output')));
+  return {
+    system: [system, ...inlineSystem].filter(Boolean).join('\n'),
+    lastUser: textOf(field(users.at(-1) ?? null, 'content')),
+    trailingResults,
+    results,
+  };
 }
 
 function readAnthropic(body: Record<string, JsonValue>): Read {
   const messages = asList(body['messages']);
   const system = textOf(body['system'] ?? null);
   const last = messages.at(-1) ?? null;
-  const resultsIn = (message: JsonValue): string[] => (field(message, 'role') === 'user' ? asList(field(message, 'content')).filter((block) => field(block, 'type') === 'tool_result').map((block) => textOf(field(block, 'content'))) : []);
-  const users = messages.filter((message) => field(message, 'role') === 'user' && resultsIn(message).length === 0);
-  return { system, lastUser: textOf(field(users.at(-1) ?? null, 'content')), trailingResults: resultsIn(last), results: messages.flatMap(resultsIn) };
+  const resultsIn = (message: JsonValue): string[] =>
+    field(message, 'role') === 'user'
+      ? asList(field(message, 'content'))
+          .filter((block) => field(block, 'type') === 'tool_result')
+          .map((block) => textOf(field(block, 'content')))
+      : [];
+  const users = messages.filter(
+    (message) => field(message, 'role') === 'user' && resultsIn(message).length === 0,
+  );
+  return {
+    system,
+    lastUser: textOf(field(users.at(-1) ?? null, 'content')),
+    trailingResults: resultsIn(last),
+    results: messages.flatMap(resultsIn),
+  };
 }
 
 function field(value: JsonValue, name: string): JsonValue {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) && Object.hasOwn(value, name) ? (value[name] ?? null) : null;
+  return value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    Object.hasOwn(value, name)
+    ? (value[name] ?? null)
+    : null;
 }
 
 function asList(value: JsonValue | undefined): readonly JsonValue[] {

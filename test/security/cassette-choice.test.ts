@@ -10,17 +10,31 @@ afterAll(async () => {
   for (const item of running) await item.close();
 });
 
-async function proxyWith(allowRequestOverride: boolean, maxOpen = 32): Promise<{ url: string; folder: string }> {
-  const upstream = await startScriptedUpstream(() => ({ kind: 'json', body: chatCompletion({ text: 'ok' }) }));
+async function proxyWith(
+  allowRequestOverride: boolean,
+  maxOpen = 32,
+): Promise<{ url: string; folder: string }> {
+  const upstream = await startScriptedUpstream(() => ({
+    kind: 'json',
+    body: chatCompletion({ text: 'ok' }),
+  }));
   running.push(upstream);
   const folder = temporaryFolder();
-  const proxy = await startTestProxy(upstream.url, { cassette: join(folder, 'default.sqlite'), mode: 'passthrough', cassettes: { allowRequestOverride, maxOpen } });
+  const proxy = await startTestProxy(upstream.url, {
+    cassette: join(folder, 'default.sqlite'),
+    mode: 'passthrough',
+    cassettes: { allowRequestOverride, maxOpen },
+  });
   running.push(proxy);
   return { url: proxy.url, folder };
 }
 
 async function ask(url: string, prefix: string): Promise<{ status: number; message: string }> {
-  const response = await fetch(`${url}${prefix}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"model":"m","messages":[]}' });
+  const response = await fetch(`${url}${prefix}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"model":"m","messages":[]}',
+  });
   const body = (await response.json()) as { error?: { message: string } };
   return { status: response.status, message: body.error?.message ?? '' };
 }
@@ -63,7 +77,8 @@ describe('cassette choice by request', () => {
 
   it('caps open cassettes, closing the least recently used', async () => {
     const { url, folder } = await proxyWith(true, 2);
-    for (let index = 0; index < 6; index++) expect((await ask(url, `/c/name-${index}:record`)).status).toBe(200);
+    for (let index = 0; index < 6; index++)
+      expect((await ask(url, `/c/name-${index}:record`)).status).toBe(200);
     const open = openCassettes(folder);
     expect(open.size).toBeLessThanOrEqual(2);
     expect(open.has(join(folder, 'name-5.sqlite'))).toBe(true);

@@ -33,7 +33,10 @@ function closed(socket: Socket): Promise<string> {
 
 describe('connections', () => {
   it('half-open requests are cut after timeouts.requestHeadersMs with 408', async () => {
-    const proxy = await startTestProxy('http://127.0.0.1:9', { mode: 'passthrough', timeouts: { ...defaultConfig.timeouts, requestHeadersMs: 1000, requestMs: 1000 } });
+    const proxy = await startTestProxy('http://127.0.0.1:9', {
+      mode: 'passthrough',
+      timeouts: { ...defaultConfig.timeouts, requestHeadersMs: 1000, requestMs: 1000 },
+    });
     running.push(proxy);
     const socket = await open(proxy.port);
     const done = closed(socket);
@@ -42,7 +45,10 @@ describe('connections', () => {
   });
 
   it('holds at most limits.maxConnections agent connections; further ones are closed at once', async () => {
-    const proxy = await startTestProxy('http://127.0.0.1:9', { mode: 'passthrough', limits: { ...defaultConfig.limits, maxConnections: 2 } });
+    const proxy = await startTestProxy('http://127.0.0.1:9', {
+      mode: 'passthrough',
+      limits: { ...defaultConfig.limits, maxConnections: 2 },
+    });
     running.push(proxy);
     await open(proxy.port);
     await open(proxy.port);
@@ -53,12 +59,17 @@ describe('connections', () => {
   });
 
   it('a feed client that never answers a ping is cut (timeouts.webSocketIdleMs)', async () => {
-    const proxy = await startTestProxy('http://127.0.0.1:9', { mode: 'passthrough', timeouts: { ...defaultConfig.timeouts, webSocketIdleMs: 1000 } });
+    const proxy = await startTestProxy('http://127.0.0.1:9', {
+      mode: 'passthrough',
+      timeouts: { ...defaultConfig.timeouts, webSocketIdleMs: 1000 },
+    });
     running.push(proxy);
     const socket = await open(proxy.port);
     const done = closed(socket);
     // A raw socket completes the handshake but never reads frames, so it never sends a pong.
-    socket.write('GET /calltape/feed HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n');
+    socket.write(
+      'GET /calltape/feed HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+    );
     expect(await done).toMatch(/^HTTP\/1\.1 101/);
   });
 
@@ -66,27 +77,49 @@ describe('connections', () => {
   it.each([
     ['the captured Responses WebSocket mode', '/v1/responses'],
     ['a passed-through WebSocket', '/v1/realtime'],
-  ])('%s: a relayed client that goes silent is cut (timeouts.webSocketIdleMs), and its upstream socket is closed too', async (_name, path) => {
-    const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
-    await once(server, 'listening');
-    running.push({ close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
-    const upstreamClosed = new Promise<void>((resolve) =>
-      server.on('connection', (socket) => {
-        socket.on('close', () => resolve());
-        socket.on('message', () => socket.send(JSON.stringify({ type: 'response.completed', sequence_number: 0, response: { id: 'resp_1', object: 'response', status: 'completed', model: 'm', output: [] } })));
-      }),
-    );
-    const proxy = await startTestProxy(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, { mode: 'passthrough', timeouts: { ...defaultConfig.timeouts, webSocketIdleMs: 1000 } });
-    running.push(proxy);
-    const client = new WebSocket(`${proxy.url.replace('http', 'ws')}${path}`, { headers: { authorization: 'Bearer sk-test-key-0123456789abcdef' } });
-    running.push({ close: async () => void client.terminate() });
-    await once(client, 'open');
-    const clientClosed = once(client, 'close');
-    client.send(JSON.stringify({ type: 'response.create', model: 'm', input: 'hi' }));
-    // One round trip goes through, so the upstream socket is open; then the client says nothing more.
-    await once(client, 'message');
-    await clientClosed;
-    await upstreamClosed;
-    expect(client.readyState).toBe(WebSocket.CLOSED);
-  });
+  ])(
+    '%s: a relayed client that goes silent is cut (timeouts.webSocketIdleMs), and its upstream socket is closed too',
+    async (_name, path) => {
+      const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+      await once(server, 'listening');
+      running.push({ close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
+      const upstreamClosed = new Promise<void>((resolve) =>
+        server.on('connection', (socket) => {
+          socket.on('close', () => resolve());
+          socket.on('message', () =>
+            socket.send(
+              JSON.stringify({
+                type: 'response.completed',
+                sequence_number: 0,
+                response: {
+                  id: 'resp_1',
+                  object: 'response',
+                  status: 'completed',
+                  model: 'm',
+                  output: [],
+                },
+              }),
+            ),
+          );
+        }),
+      );
+      const proxy = await startTestProxy(
+        `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        { mode: 'passthrough', timeouts: { ...defaultConfig.timeouts, webSocketIdleMs: 1000 } },
+      );
+      running.push(proxy);
+      const client = new WebSocket(`${proxy.url.replace('http', 'ws')}${path}`, {
+        headers: { authorization: 'Bearer sk-test-key-0123456789abcdef' },
+      });
+      running.push({ close: async () => void client.terminate() });
+      await once(client, 'open');
+      const clientClosed = once(client, 'close');
+      client.send(JSON.stringify({ type: 'response.create', model: 'm', input: 'hi' }));
+      // One round trip goes through, so the upstream socket is open; then the client says nothing more.
+      await once(client, 'message');
+      await clientClosed;
+      await upstreamClosed;
+      expect(client.readyState).toBe(WebSocket.CLOSED);
+    },
+  );
 });

@@ -12,10 +12,16 @@ import { startTestProxy, temporaryFolder } from '../support/test-proxy.js';
 let cassette: string;
 let id: string;
 beforeAll(async () => {
-  const upstream = await startScriptedUpstream([{ kind: 'json', body: chatCompletion({ text: 'ok' }) }]);
+  const upstream = await startScriptedUpstream([
+    { kind: 'json', body: chatCompletion({ text: 'ok' }) },
+  ]);
   cassette = join(temporaryFolder(), 'source.sqlite');
   const proxy = await startTestProxy(upstream.url, { cassette });
-  await new OpenAI({ apiKey: 'sk-x', baseURL: proxy.baseUrl, maxRetries: 0 }).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }] });
+  await new OpenAI({
+    apiKey: 'sk-x',
+    baseURL: proxy.baseUrl,
+    maxRetries: 0,
+  }).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }] });
   await proxy.close();
   await upstream.close();
   const db = new Database(cassette, { readonly: true });
@@ -37,8 +43,14 @@ describe('export paths: ids from files become file names', () => {
   it('refuses an imported interaction id that climbs out of the folder', () => {
     const folder = join(temporaryFolder(), 'export');
     exportCassette(cassette, folder);
-    for (const name of readdirSync(folder)) writeFileSync(join(folder, name), readFileSync(join(folder, name), 'utf8').replaceAll(id, '../../escape'));
-    expect(() => importCassette(folder, join(temporaryFolder(), 'in.sqlite'))).toThrow(/id: "..\/..\/escape" is not an interaction id/);
+    for (const name of readdirSync(folder))
+      writeFileSync(
+        join(folder, name),
+        readFileSync(join(folder, name), 'utf8').replaceAll(id, '../../escape'),
+      );
+    expect(() => importCassette(folder, join(temporaryFolder(), 'in.sqlite'))).toThrow(
+      /id: "..\/..\/escape" is not an interaction id/,
+    );
   });
 
   it('refuses to merge a cassette holding such an id, and to export one', () => {

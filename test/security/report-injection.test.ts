@@ -5,19 +5,61 @@ import { markdownReport } from '../../src/report/markdown-report.js';
 import type { CaseResult } from '../../src/scoring/case-result.js';
 import type { SuiteRunResult } from '../../src/runner/run-suite.js';
 
-const hostile = '```\n</details><img src=x onerror=alert(1)>\n````` | <script>fetch("//evil")</script>';
+const hostile =
+  '```\n</details><img src=x onerror=alert(1)>\n````` | <script>fetch("//evil")</script>';
 
 function resultWith(text: string): SuiteRunResult {
   const item: CaseResult = {
-    run: 'default', test_id: `case <b>${text}</b>`, index: 0, tags: [], tools: ['save'], session: 's', status: 'fail', score: 0, call: null, trajectory: null,
+    run: 'default',
+    test_id: `case <b>${text}</b>`,
+    index: 0,
+    tags: [],
+    tools: ['save'],
+    session: 's',
+    status: 'fail',
+    score: 0,
+    call: null,
+    trajectory: null,
     calls: [{ name: 'save', arguments: JSON.stringify({ note: text }), mocked: false, turn: 1 }],
-    problems: [`argument note: got ${text}`], error: null, duration_ms: 1, turns: 1, tokens: { input: 0, output: 0 }, agent: null,
+    problems: [`argument note: got ${text}`],
+    error: null,
+    duration_ms: 1,
+    turns: 1,
+    tokens: { input: 0, output: 0 },
+    agent: null,
   };
   return {
-    suite: 'suite', file: 'suite.yaml', mode: 'replay', drive: 'direct', cassette: 'c.sqlite', started_at: '2026-01-01T00:00:00Z', duration_ms: 1,
-    runs: [{ run: 'default', total: 1, passed: 0, failed: 1, errors: 0, pass_rate: 0, mean_score: 0, model: 'm' }],
+    suite: 'suite',
+    file: 'suite.yaml',
+    mode: 'replay',
+    drive: 'direct',
+    cassette: 'c.sqlite',
+    started_at: '2026-01-01T00:00:00Z',
+    duration_ms: 1,
+    runs: [
+      {
+        run: 'default',
+        total: 1,
+        passed: 0,
+        failed: 1,
+        errors: 0,
+        pass_rate: 0,
+        mean_score: 0,
+        model: 'm',
+      },
+    ],
     cases: [item],
-    gates: [{ gate: 'pass_rate', run: 'default', subject: null, threshold: 1, actual: 0, pass: false, message: `pass rate 0% ${text}` }],
+    gates: [
+      {
+        gate: 'pass_rate',
+        run: 'default',
+        subject: null,
+        threshold: 1,
+        actual: 0,
+        pass: false,
+        message: `pass rate 0% ${text}`,
+      },
+    ],
     passed: false,
   };
 }

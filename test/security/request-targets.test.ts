@@ -14,11 +14,23 @@ afterAll(async () => {
   await upstream.close();
 });
 
-const post = (target: string): Promise<string> => rawRequest(proxy.port, `POST ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`);
+const post = (target: string): Promise<string> =>
+  rawRequest(
+    proxy.port,
+    `POST ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+  );
 
 describe('captured routes refuse absolute-form targets and .. segments', () => {
   it('answers 400 and forwards nothing upstream', async () => {
-    for (const target of ['http://evil.example/v1/chat/completions', '/v1/../../admin', '/v1/%2e%2e/%2E%2E/admin', '/v1/./chat/completions', '/v1/chat%2fcompletions', '//evil.example/v1/models', '/s/x/v1/../../y']) {
+    for (const target of [
+      'http://evil.example/v1/chat/completions',
+      '/v1/../../admin',
+      '/v1/%2e%2e/%2E%2E/admin',
+      '/v1/./chat/completions',
+      '/v1/chat%2fcompletions',
+      '//evil.example/v1/models',
+      '/s/x/v1/../../y',
+    ]) {
       const answer = await post(target);
       expect(statusOf(answer), target).toBe(400);
       expect(answer, target).toContain('"type":"invalid_request_error"');

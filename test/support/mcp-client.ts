@@ -19,20 +19,43 @@ export interface ConnectedMcpClient {
  * Connects the official SDK client to `command` (the test server directly, or `calltape mcp …`
  * in front of it). The client offers roots, so the server can ask it a question back.
  */
-export async function connectMcpClient(command: readonly string[], env: Record<string, string> = {}): Promise<ConnectedMcpClient> {
+export async function connectMcpClient(
+  command: readonly string[],
+  env: Record<string, string> = {},
+): Promise<ConnectedMcpClient> {
   const [file, ...args] = command as [string, ...string[]];
-  const transport = new StdioClientTransport({ command: file, args, env: { PATH: process.env['PATH'] ?? '', ...env }, stderr: 'pipe', cwd: packageRoot });
+  const transport = new StdioClientTransport({
+    command: file,
+    args,
+    env: { PATH: process.env['PATH'] ?? '', ...env },
+    stderr: 'pipe',
+    cwd: packageRoot,
+  });
   let stderr = '';
   transport.stderr?.on('data', (data: Buffer) => (stderr += data.toString()));
-  const client = new Client({ name: 'calltape-test-agent', version: '0.0.1' }, { capabilities: { roots: { listChanged: true } } });
-  client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [{ uri: 'file:///work', name: 'work' }] }));
+  const client = new Client(
+    { name: 'calltape-test-agent', version: '0.0.1' },
+    { capabilities: { roots: { listChanged: true } } },
+  );
+  client.setRequestHandler(ListRootsRequestSchema, () => ({
+    roots: [{ uri: 'file:///work', name: 'work' }],
+  }));
   await client.connect(transport);
   return { client, stderr: () => stderr, close: () => client.close() };
 }
 
 /** `calltape mcp <args> -- <server…>` as a command line. */
-export function viaCalltape(args: readonly string[], server: readonly string[] = [process.execPath, mcpTestServer]): string[] {
-  return [process.execPath, cliPath, 'mcp', ...args, ...(server.length > 0 ? ['--', ...server] : [])];
+export function viaCalltape(
+  args: readonly string[],
+  server: readonly string[] = [process.execPath, mcpTestServer],
+): string[] {
+  return [
+    process.execPath,
+    cliPath,
+    'mcp',
+    ...args,
+    ...(server.length > 0 ? ['--', ...server] : []),
+  ];
 }
 
 /**
@@ -46,7 +69,9 @@ export async function notesSession(client: Client, secret: string): Promise<unkn
     client.getServerVersion(),
     client.getServerCapabilities(),
     await client.listTools(),
-    await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } }, undefined, { onprogress: () => undefined }),
+    await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } }, undefined, {
+      onprogress: () => undefined,
+    }),
     await client.callTool({ name: 'write_note', arguments: { text: 'buy milk', api_key: secret } }),
     await client.callTool({ name: 'write_note', arguments: { text: 'buy milk', api_key: secret } }),
     await client.callTool({ name: 'delete_everything', arguments: {} }),
@@ -68,9 +93,13 @@ export const notesSessionCalls = [
 /** `calltape calls --cassette FILE --json`, each line as [kind, server, name, failed]. */
 export function listedMcpCalls(cassette: string): unknown[][] {
   const listed = runCli(['calls', '--cassette', cassette, '--json']);
-  if (listed.status !== 0) throw new Error(`calltape calls exited ${listed.status}: ${listed.stderr}`);
-  return listed.stdout.trim().split('\n').map((line) => {
-    const call = JSON.parse(line) as Record<string, unknown>;
-    return [call['kind'], call['server'], call['name'], call['failed']];
-  });
+  if (listed.status !== 0)
+    throw new Error(`calltape calls exited ${listed.status}: ${listed.stderr}`);
+  return listed.stdout
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const call = JSON.parse(line) as Record<string, unknown>;
+      return [call['kind'], call['server'], call['name'], call['failed']];
+    });
 }

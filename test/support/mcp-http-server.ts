@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -27,12 +32,20 @@ export async function startNotesHttpServer(token: string): Promise<NotesHttpServ
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     requests.push(request.headers);
-    if (request.headers.authorization !== `Bearer ${token}`) return void response.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"unauthorized"}');
+    if (request.headers.authorization !== `Bearer ${token}`)
+      return void response
+        .writeHead(401, { 'content-type': 'application/json' })
+        .end('{"error":"unauthorized"}');
     const session = request.headers['mcp-session-id'];
     let transport = typeof session === 'string' ? transports.get(session) : undefined;
     if (!transport) {
       if (typeof session === 'string') return void response.writeHead(404).end();
-      const created = new StreamableHTTPServerTransport({ sessionIdGenerator: randomUUID, eventStore: new InMemoryEventStore(), retryInterval: 1, onsessioninitialized: (id) => void transports.set(id, created) });
+      const created = new StreamableHTTPServerTransport({
+        sessionIdGenerator: randomUUID,
+        eventStore: new InMemoryEventStore(),
+        retryInterval: 1,
+        onsessioninitialized: (id) => void transports.set(id, created),
+      });
       created.onclose = () => {
         if (created.sessionId) transports.delete(created.sessionId);
       };

@@ -64,32 +64,66 @@ export function chatCompletion(turn: ScriptedTurn): JsonValue {
  * argument strings are cut into fragments of random length (whole code points, as the API
  * sends them); the byte stream itself is split separately by the scripted upstream.
  */
-export function chatCompletionChunks(turn: ScriptedTurn, random: Random, options: { includeUsage?: boolean } = {}): (JsonValue | '[DONE]')[] {
-  const base = { id: turn.id ?? 'chatcmpl-scripted', object: 'chat.completion.chunk', created, model: turn.model ?? 'gpt-4o-mini-2024-07-18', service_tier: 'default', system_fingerprint: 'fp_scripted' };
+export function chatCompletionChunks(
+  turn: ScriptedTurn,
+  random: Random,
+  options: { includeUsage?: boolean } = {},
+): (JsonValue | '[DONE]')[] {
+  const base = {
+    id: turn.id ?? 'chatcmpl-scripted',
+    object: 'chat.completion.chunk',
+    created,
+    model: turn.model ?? 'gpt-4o-mini-2024-07-18',
+    service_tier: 'default',
+    system_fingerprint: 'fp_scripted',
+  };
   const usageField = options.includeUsage ? { usage: null } : {};
-  const chunk = (delta: JsonValue, finish: string | null = null): JsonValue => ({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], ...usageField });
-  const chunks: (JsonValue | '[DONE]')[] = [chunk({ role: 'assistant', content: turn.toolCalls?.length && !turn.text ? null : '', refusal: null })];
+  const chunk = (delta: JsonValue, finish: string | null = null): JsonValue => ({
+    ...base,
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+    ...usageField,
+  });
+  const chunks: (JsonValue | '[DONE]')[] = [
+    chunk({
+      role: 'assistant',
+      content: turn.toolCalls?.length && !turn.text ? null : '',
+      refusal: null,
+    }),
+  ];
   for (const piece of fragments(turn.text ?? '', random)) chunks.push(chunk({ content: piece }));
   for (const piece of fragments(turn.refusal ?? '', random)) chunks.push(chunk({ refusal: piece }));
 
   const calls = turn.toolCalls ?? [];
   const callDelta = (index: number, fields: Record<string, JsonValue>): JsonValue => {
     const call = calls[index];
-    const addressing: Record<string, JsonValue> = turn.omitIndex ? { id: call?.id ?? `call_${index}` } : { index };
+    const addressing: Record<string, JsonValue> = turn.omitIndex
+      ? { id: call?.id ?? `call_${index}` }
+      : { index };
     return chunk({ tool_calls: [{ ...addressing, ...fields }] });
   };
   const queues = calls.map((call, index) => [
-    callDelta(index, { id: call.id ?? `call_${index}`, type: 'function', function: { name: call.name, arguments: '' } }),
-    ...fragments(call.arguments, random).map((piece) => callDelta(index, { function: { arguments: piece } })),
+    callDelta(index, {
+      id: call.id ?? `call_${index}`,
+      type: 'function',
+      function: { name: call.name, arguments: '' },
+    }),
+    ...fragments(call.arguments, random).map((piece) =>
+      callDelta(index, { function: { arguments: piece } }),
+    ),
   ]);
   if (turn.interleave) {
-    while (queues.some((queue) => queue.length > 0)) for (const queue of queues) { const next = queue.shift(); if (next !== undefined) chunks.push(next); }
+    while (queues.some((queue) => queue.length > 0))
+      for (const queue of queues) {
+        const next = queue.shift();
+        if (next !== undefined) chunks.push(next);
+      }
   } else {
     for (const queue of queues) chunks.push(...queue);
   }
   const finish = finishReason(turn);
   if (finish !== null) chunks.push(chunk({}, finish));
-  if (finish !== null && options.includeUsage) chunks.push({ ...base, choices: [], usage: usageObject(turn) });
+  if (finish !== null && options.includeUsage)
+    chunks.push({ ...base, choices: [], usage: usageObject(turn) });
   if (finish !== null) chunks.push('[DONE]');
   return chunks;
 }
@@ -106,12 +140,18 @@ function usageObject(turn: ScriptedTurn): JsonValue {
     completion_tokens: usage.completion_tokens,
     total_tokens: usage.prompt_tokens + usage.completion_tokens,
     prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
-    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    completion_tokens_details: {
+      reasoning_tokens: 0,
+      audio_tokens: 0,
+      accepted_prediction_tokens: 0,
+      rejected_prediction_tokens: 0,
+    },
   };
 }
 
-
 /** Encodes chunks as the SSE bytes OpenAI sends: `data: <json>\n\n` each. */
 export function encodeSse(chunks: readonly (JsonValue | '[DONE]')[]): string {
-  return chunks.map((chunk) => `data: ${chunk === '[DONE]' ? chunk : JSON.stringify(chunk)}\n\n`).join('');
+  return chunks
+    .map((chunk) => `data: ${chunk === '[DONE]' ? chunk : JSON.stringify(chunk)}\n\n`)
+    .join('');
 }

@@ -15,7 +15,10 @@ export interface ReceivedSpan {
   readonly startMs: number;
   readonly endMs: number;
   readonly attributes: Record<string, DecodedValue>;
-  readonly events: readonly { readonly name: string; readonly attributes: Record<string, DecodedValue> }[];
+  readonly events: readonly {
+    readonly name: string;
+    readonly attributes: Record<string, DecodedValue>;
+  }[];
   /** OTLP status code: 0 unset, 1 ok, 2 error. */
   readonly status: number;
   readonly resource: Record<string, DecodedValue>;
@@ -28,7 +31,11 @@ export interface OtlpReceiver {
   /** Base URL (what `--otlp-endpoint` takes). */
   readonly url: string;
   /** Every export request: its content type and raw bytes. */
-  readonly requests: { readonly path: string; readonly contentType: string | undefined; readonly body: Buffer }[];
+  readonly requests: {
+    readonly path: string;
+    readonly contentType: string | undefined;
+    readonly body: Buffer;
+  }[];
   /** Spans of every OTLP/JSON request accepted so far. */
   spans(): ReceivedSpan[];
   setBehaviour(behaviour: ReceiverBehaviour): void;
@@ -59,7 +66,10 @@ interface JsonSpan {
   status?: { code?: number };
 }
 export interface JsonRequest {
-  resourceSpans?: { resource?: { attributes?: JsonKeyValue[] }; scopeSpans?: { spans?: JsonSpan[] }[] }[];
+  resourceSpans?: {
+    resource?: { attributes?: JsonKeyValue[] };
+    scopeSpans?: { spans?: JsonSpan[] }[];
+  }[];
 }
 
 /**
@@ -75,10 +85,19 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      requests.push({ path: request.url ?? '', contentType: request.headers['content-type'], body: Buffer.concat(chunks) });
+      requests.push({
+        path: request.url ?? '',
+        contentType: request.headers['content-type'],
+        body: Buffer.concat(chunks),
+      });
       if (behaviour === 'hang') return void held.push(response);
-      if (behaviour === 'reject') return void response.writeHead(400, { 'content-type': 'application/json' }).end('{"code":3,"message":"rejected by the test"}');
-      response.writeHead(200, { 'content-type': request.headers['content-type'] ?? 'application/json' }).end(request.headers['content-type']?.includes('json') ? '{}' : '');
+      if (behaviour === 'reject')
+        return void response
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end('{"code":3,"message":"rejected by the test"}');
+      response
+        .writeHead(200, { 'content-type': request.headers['content-type'] ?? 'application/json' })
+        .end(request.headers['content-type']?.includes('json') ? '{}' : '');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -86,7 +105,12 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
-    spans: () => requests.filter((request) => request.contentType?.includes('json') && request.path === '/v1/traces').flatMap((request) => decodeRequest(JSON.parse(request.body.toString('utf8')) as JsonRequest)),
+    spans: () =>
+      requests
+        .filter((request) => request.contentType?.includes('json') && request.path === '/v1/traces')
+        .flatMap((request) =>
+          decodeRequest(JSON.parse(request.body.toString('utf8')) as JsonRequest),
+        ),
     setBehaviour(next) {
       behaviour = next;
     },
@@ -112,7 +136,10 @@ export function decodeRequest(request: JsonRequest): ReceivedSpan[] {
         startMs: Number(BigInt(span.startTimeUnixNano) / 1_000_000n),
         endMs: Number(BigInt(span.endTimeUnixNano) / 1_000_000n),
         attributes: attributesOf(span.attributes),
-        events: (span.events ?? []).map((event) => ({ name: event.name, attributes: attributesOf(event.attributes) })),
+        events: (span.events ?? []).map((event) => ({
+          name: event.name,
+          attributes: attributesOf(event.attributes),
+        })),
         status: span.status?.code ?? 0,
         resource,
       })),

@@ -21,7 +21,7 @@ export function seededRandom(seed: number): Random {
 export function fragments(text: string, random: Random): string[] {
   const points = Array.from(text);
   const pieces: string[] = [];
-  for (let start = 0; start < points.length; ) {
+  for (let start = 0; start < points.length;) {
     const length = 1 + random.int(8);
     pieces.push(points.slice(start, start + length).join(''));
     start += length;

@@ -4,7 +4,9 @@ import Database from 'better-sqlite3';
 export function recordedRows(path: string): unknown[] {
   const db = new Database(path, { readonly: true });
   try {
-    return db.prepare('SELECT id, request_key, key_ordinal, response_body FROM interactions ORDER BY seq').all();
+    return db
+      .prepare('SELECT id, request_key, key_ordinal, response_body FROM interactions ORDER BY seq')
+      .all();
   } finally {
     db.close();
   }

@@ -18,7 +18,10 @@ export function scriptedGenerator(request: ReceivedRequest): ScriptedResponse {
   const topics = /List (\d+) distinct topics/.exec(content);
   if (topics) {
     const breadth = Number(topics[1]);
-    const tree = Array.from({ length: breadth }, (_, index) => ({ topic: `${tool} topic ${index + 1}`, subtopics: [`detail ${index + 1}a`, `detail ${index + 1}b`] }));
+    const tree = Array.from({ length: breadth }, (_, index) => ({
+      topic: `${tool} topic ${index + 1}`,
+      subtopics: [`detail ${index + 1}a`, `detail ${index + 1}b`],
+    }));
     return answer(request, body.model, { topics: tree });
   }
   const counts = /Write (\d+) user messages .* and (\d+) for which/.exec(content);
@@ -26,10 +29,26 @@ export function scriptedGenerator(request: ReceivedRequest): ScriptedResponse {
   const should = /should call it for:\n- (.*)/.exec(content)?.[1] ?? '';
   const shouldNot = /should NOT call it for:\n- (.*)/.exec(content)?.[1] ?? '';
   const cases: JsonValue[] = [];
-  for (let index = 0; index < Number(counts?.[1] ?? 0); index += 1) cases.push({ prompt: `Please ${words(`${topic}+${index}`)}?`, kind: 'positive', guideline: should, arguments: { query: `${topic} ${index + 1}` } });
-  for (let index = 0; index < Number(counts?.[2] ?? 0); index += 1) cases.push({ prompt: `Tell me ${words(`${topic}-${index}`)}.`, kind: 'negative', guideline: shouldNot });
+  for (let index = 0; index < Number(counts?.[1] ?? 0); index += 1)
+    cases.push({
+      prompt: `Please ${words(`${topic}+${index}`)}?`,
+      kind: 'positive',
+      guideline: should,
+      arguments: { query: `${topic} ${index + 1}` },
+    });
+  for (let index = 0; index < Number(counts?.[2] ?? 0); index += 1)
+    cases.push({
+      prompt: `Tell me ${words(`${topic}-${index}`)}.`,
+      kind: 'negative',
+      guideline: shouldNot,
+    });
   const first = cases[0] as { prompt?: string } | undefined;
-  if (first?.prompt) cases.push({ prompt: `  ${first.prompt.toUpperCase()}?!`, kind: 'positive', guideline: should });
+  if (first?.prompt)
+    cases.push({
+      prompt: `  ${first.prompt.toUpperCase()}?!`,
+      kind: 'positive',
+      guideline: should,
+    });
   return answer(request, body.model, { cases });
 }
 
@@ -37,10 +56,27 @@ export function scriptedGenerator(request: ReceivedRequest): ScriptedResponse {
 function words(seed: string): string {
   const random = seededRandom(Number(fnv1a(seed) & 0xffffffffn));
   const letters = 'abcdefghijklmnopqrstuvwxyz';
-  return Array.from({ length: 6 }, () => Array.from({ length: 4 + random.int(5) }, () => letters[random.int(26)] ?? 'a').join('')).join(' ');
+  return Array.from({ length: 6 }, () =>
+    Array.from({ length: 4 + random.int(5) }, () => letters[random.int(26)] ?? 'a').join(''),
+  ).join(' ');
 }
 
 function answer(request: ReceivedRequest, model: string, value: JsonValue): ScriptedResponse {
-  if (request.url.startsWith('/v1/messages')) return { kind: 'json', body: anthropicMessage({ model, text: JSON.stringify(value), usage: { input_tokens: 120, output_tokens: 80 } }) };
-  return { kind: 'json', body: chatCompletion({ model, text: JSON.stringify(value), usage: { prompt_tokens: 120, completion_tokens: 80 } }) };
+  if (request.url.startsWith('/v1/messages'))
+    return {
+      kind: 'json',
+      body: anthropicMessage({
+        model,
+        text: JSON.stringify(value),
+        usage: { input_tokens: 120, output_tokens: 80 },
+      }),
+    };
+  return {
+    kind: 'json',
+    body: chatCompletion({
+      model,
+      text: JSON.stringify(value),
+      usage: { prompt_tokens: 120, completion_tokens: 80 },
+    }),
+  };
 }

@@ -6,7 +6,13 @@ import { seededRandom } from './random.js';
 
 /** What the scripted upstream answers to one request. */
 export type ScriptedResponse =
-  | { readonly kind: 'json'; readonly status?: number; readonly headers?: Record<string, string>; readonly body: JsonValue; readonly gzip?: boolean }
+  | {
+      readonly kind: 'json';
+      readonly status?: number;
+      readonly headers?: Record<string, string>;
+      readonly body: JsonValue;
+      readonly gzip?: boolean;
+    }
   | {
       readonly kind: 'sse';
       readonly status?: number;
@@ -55,7 +61,9 @@ export interface ScriptedUpstream {
  * An OpenAI/Anthropic-compatible fake upstream on a loopback port chosen by the OS. It emits
  * the providers' real wire format as scripted, split into writes as the test asks.
  */
-export async function startScriptedUpstream(initial: Script | readonly ScriptedResponse[] = []): Promise<ScriptedUpstream> {
+export async function startScriptedUpstream(
+  initial: Script | readonly ScriptedResponse[] = [],
+): Promise<ScriptedUpstream> {
   let script = toScript(initial);
   let calls = 0;
   const received: ReceivedRequest[] = [];
@@ -63,8 +71,16 @@ export async function startScriptedUpstream(initial: Script | readonly ScriptedR
     const parts: Buffer[] = [];
     request.on('data', (part: Buffer) => parts.push(part));
     request.on('end', () => {
-      const closed = new Promise<number>((resolve) => response.once('close', () => resolve(performance.now())));
-      const entry: ReceivedRequest = { method: request.method ?? 'GET', url: request.url ?? '/', headers: request.headers, body: Buffer.concat(parts).toString('utf8'), closed };
+      const closed = new Promise<number>((resolve) =>
+        response.once('close', () => resolve(performance.now())),
+      );
+      const entry: ReceivedRequest = {
+        method: request.method ?? 'GET',
+        url: request.url ?? '/',
+        headers: request.headers,
+        body: Buffer.concat(parts).toString('utf8'),
+        closed,
+      };
       received.push(entry);
       void answer(script(entry, calls++), request, response);
     });
@@ -88,12 +104,34 @@ function toScript(script: Script | readonly ScriptedResponse[]): Script {
   return (request, callNumber) => {
     const next = script[callNumber];
     if (next) return next;
-    if (request.url.endsWith('/models')) return { kind: 'json', body: { object: 'list', data: [{ id: 'gpt-4o-mini', object: 'model', created: 0, owned_by: 'system' }] } };
-    return { kind: 'json', status: 500, body: { error: { message: `scripted upstream: no response scripted for call ${callNumber}`, type: 'server_error', param: null, code: null } } };
+    if (request.url.endsWith('/models'))
+      return {
+        kind: 'json',
+        body: {
+          object: 'list',
+          data: [{ id: 'gpt-4o-mini', object: 'model', created: 0, owned_by: 'system' }],
+        },
+      };
+    return {
+      kind: 'json',
+      status: 500,
+      body: {
+        error: {
+          message: `scripted upstream: no response scripted for call ${callNumber}`,
+          type: 'server_error',
+          param: null,
+          code: null,
+        },
+      },
+    };
   };
 }
 
-async function answer(scripted: ScriptedResponse, request: IncomingMessage, response: ServerResponse): Promise<void> {
+async function answer(
+  scripted: ScriptedResponse,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
   switch (scripted.kind) {
     case 'destroy':
       request.socket.destroy();
@@ -129,7 +167,11 @@ async function answer(scripted: ScriptedResponse, request: IncomingMessage, resp
   }
 }
 
-async function writeSse(scripted: Extract<ScriptedResponse, { kind: 'sse' }>, request: IncomingMessage, response: ServerResponse): Promise<void> {
+async function writeSse(
+  scripted: Extract<ScriptedResponse, { kind: 'sse' }>,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
   response.writeHead(scripted.status ?? 200, {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache',
@@ -152,7 +194,7 @@ function pieces(payload: Buffer, scripted: Extract<ScriptedResponse, { kind: 'ss
   if (scripted.split) {
     const random = seededRandom(scripted.split.seed);
     const result: Buffer[] = [];
-    for (let start = 0; start < payload.length; ) {
+    for (let start = 0; start < payload.length;) {
       const length = 1 + random.int(scripted.split.maxPiece);
       result.push(payload.subarray(start, start + length));
       start += length;

@@ -2,7 +2,12 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import WebSocket from 'ws';
-import { chatCompletion, chatCompletionChunks, encodeSse, type ScriptedTurn } from './openai-chat-chunks.js';
+import {
+  chatCompletion,
+  chatCompletionChunks,
+  encodeSse,
+  type ScriptedTurn,
+} from './openai-chat-chunks.js';
 import { seededRandom } from './random.js';
 import type { ReceivedRequest, ScriptedResponse } from './scripted-upstream.js';
 
@@ -13,11 +18,34 @@ export const bankTools: OpenAI.Chat.Completions.ChatCompletionFunctionTool[] = [
     function: {
       name: 'transfer_money',
       description: 'Move money to another account.',
-      parameters: { type: 'object', properties: { amount: { type: 'number' }, currency: { type: 'string' }, to: { type: 'string' } }, required: ['amount', 'currency', 'to'], additionalProperties: false },
+      parameters: {
+        type: 'object',
+        properties: {
+          amount: { type: 'number' },
+          currency: { type: 'string' },
+          to: { type: 'string' },
+        },
+        required: ['amount', 'currency', 'to'],
+        additionalProperties: false,
+      },
     },
   },
-  { type: 'function', function: { name: 'get_balance', description: 'The balance of the account.', parameters: { type: 'object', properties: {}, additionalProperties: false } } },
-  { type: 'function', function: { name: 'delete_account', description: 'Close the account for good.', parameters: { type: 'object', properties: {}, additionalProperties: false } } },
+  {
+    type: 'function',
+    function: {
+      name: 'get_balance',
+      description: 'The balance of the account.',
+      parameters: { type: 'object', properties: {}, additionalProperties: false },
+    },
+  },
+  {
+    type: 'function',
+    function: {
+      name: 'delete_account',
+      description: 'Close the account for good.',
+      parameters: { type: 'object', properties: {}, additionalProperties: false },
+    },
+  },
 ];
 
 /**
@@ -25,10 +53,15 @@ export const bankTools: OpenAI.Chat.Completions.ChatCompletionFunctionTool[] = [
  * call a test needs. `loop` keeps asking for the balance whatever the results say.
  */
 export function bankModel(request: ReceivedRequest, callNumber: number): ScriptedResponse {
-  const body = JSON.parse(request.body) as { stream?: boolean; messages: { role: string; content: string | null }[] };
+  const body = JSON.parse(request.body) as {
+    stream?: boolean;
+    messages: { role: string; content: string | null }[];
+  };
   const user = body.messages.find((message) => message.role === 'user')?.content ?? '';
   const results = body.messages.filter((message) => message.role === 'tool').length;
-  const call = (name: string, args: string): ScriptedTurn => ({ toolCalls: [{ id: `call_${callNumber}`, name, arguments: args }] });
+  const call = (name: string, args: string): ScriptedTurn => ({
+    toolCalls: [{ id: `call_${callNumber}`, name, arguments: args }],
+  });
   const turn: ScriptedTurn =
     results > 0 && !user.includes('loop')
       ? { text: 'Done.' }
@@ -43,7 +76,15 @@ export function bankModel(request: ReceivedRequest, callNumber: number): Scripte
               : user.includes('transfer')
                 ? call('transfer_money', '{"amount":120,"currency":"EUR","to":"ACCT-12345"}')
                 : call('get_balance', '{}');
-  return body.stream ? { kind: 'sse', body: encodeSse(chatCompletionChunks(turn, seededRandom(callNumber + 1), { includeUsage: true })), split: { seed: callNumber, maxPiece: 17 } } : { kind: 'json', body: chatCompletion(turn) };
+  return body.stream
+    ? {
+        kind: 'sse',
+        body: encodeSse(
+          chatCompletionChunks(turn, seededRandom(callNumber + 1), { includeUsage: true }),
+        ),
+        split: { seed: callNumber, maxPiece: 17 },
+      }
+    : { kind: 'json', body: chatCompletion(turn) };
 }
 
 export const bankPolicies = (extra = ''): string => `
@@ -73,9 +114,17 @@ export function writePolicies(folder: string, text: string, name = 'policies.yam
 }
 
 /** One agent request: the user's words, in a session of its own unless given. */
-export async function ask(client: OpenAI, words: string, options: { session?: string; stream?: boolean } = {}): Promise<void> {
+export async function ask(
+  client: OpenAI,
+  words: string,
+  options: { session?: string; stream?: boolean } = {},
+): Promise<void> {
   const headers = options.session ? { 'x-calltape-session': options.session } : undefined;
-  const params = { model: 'gpt-test', messages: [{ role: 'user' as const, content: words }], tools: bankTools };
+  const params = {
+    model: 'gpt-test',
+    messages: [{ role: 'user' as const, content: words }],
+    tools: bankTools,
+  };
   if (options.stream) {
     const stream = await client.chat.completions.create({ ...params, stream: true }, { headers });
     for await (const _chunk of stream);
@@ -86,24 +135,37 @@ export async function ask(client: OpenAI, words: string, options: { session?: st
 
 /** An agent stuck in a loop: asks for the balance, gets it, and asks again, `rounds` times in one session. */
 export async function loopingAgent(client: OpenAI, session: string, rounds: number): Promise<void> {
-  const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [{ role: 'user', content: 'balance loop please' }];
+  const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [
+    { role: 'user', content: 'balance loop please' },
+  ];
   for (let round = 0; round < rounds; round++) {
-    const completion = await client.chat.completions.create({ model: 'gpt-test', messages, tools: bankTools }, { headers: { 'x-calltape-session': session } });
+    const completion = await client.chat.completions.create(
+      { model: 'gpt-test', messages, tools: bankTools },
+      { headers: { 'x-calltape-session': session } },
+    );
     const message = completion.choices[0]?.message;
     if (!message?.tool_calls) return;
     messages.push(message);
-    for (const call of message.tool_calls) messages.push({ role: 'tool', tool_call_id: call.id, content: '{"balance":100}' });
+    for (const call of message.tool_calls)
+      messages.push({ role: 'tool', tool_call_id: call.id, content: '{"balance":100}' });
   }
 }
 
 export interface FeedClient {
   readonly events: Record<string, unknown>[];
-  waitFor(predicate: (event: Record<string, unknown>) => boolean, what: string, timeoutMs?: number): Promise<Record<string, unknown>>;
+  waitFor(
+    predicate: (event: Record<string, unknown>) => boolean,
+    what: string,
+    timeoutMs?: number,
+  ): Promise<Record<string, unknown>>;
   close(): void;
 }
 
 /** A feed subscriber collecting every event. */
-export async function openFeed(url: string, headers: Record<string, string> = {}): Promise<FeedClient> {
+export async function openFeed(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<FeedClient> {
   const socket = new WebSocket(url, { headers });
   const events: Record<string, unknown>[] = [];
   const waiters: (() => void)[] = [];
@@ -114,7 +176,9 @@ export async function openFeed(url: string, headers: Record<string, string> = {}
   await new Promise<void>((resolve, reject) => {
     socket.once('open', resolve);
     socket.once('error', reject);
-    socket.once('unexpected-response', (_request, response) => reject(new Error(`feed answered ${response.statusCode}`)));
+    socket.once('unexpected-response', (_request, response) =>
+      reject(new Error(`feed answered ${response.statusCode}`)),
+    );
   });
   return {
     events,
@@ -123,7 +187,10 @@ export async function openFeed(url: string, headers: Record<string, string> = {}
       for (;;) {
         const found = events.find(predicate);
         if (found) return found;
-        if (Date.now() > deadline) throw new Error(`no feed event: ${what} (got ${events.map((event) => String(event['type'])).join(', ')})`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `no feed event: ${what} (got ${events.map((event) => String(event['type'])).join(', ')})`,
+          );
         await new Promise<void>((resolve) => {
           waiters.push(resolve);
           setTimeout(resolve, 100);
@@ -135,14 +202,27 @@ export async function openFeed(url: string, headers: Record<string, string> = {}
 }
 
 /** The value of one series in a Prometheus text exposition (0 when absent). */
-export function metricValue(text: string, name: string, labels: Record<string, string> = {}): number {
+export function metricValue(
+  text: string,
+  name: string,
+  labels: Record<string, string> = {},
+): number {
   const wanted = Object.entries(labels);
   for (const line of text.split('\n')) {
     if (!line.startsWith(name)) continue;
     const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (!match || match[1] !== name) continue;
-    const present = new Map([...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((pair) => [pair[1], pair[2]]));
-    if (wanted.every(([key, value]) => present.get(key) === value) && (wanted.length > 0 || present.size === 0)) return Number(match[3]);
+    const present = new Map(
+      [...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((pair) => [
+        pair[1],
+        pair[2],
+      ]),
+    );
+    if (
+      wanted.every(([key, value]) => present.get(key) === value) &&
+      (wanted.length > 0 || present.size === 0)
+    )
+      return Number(match[3]);
   }
   return 0;
 }

@@ -10,7 +10,11 @@ export function temporaryFolder(): string {
 }
 
 /** Starts a proxy on an OS-chosen port in front of `upstream`, storing into a temporary cassette. */
-export async function startTestProxy(upstream: string, overrides: Partial<Config> = {}, options: ProxyOptions = {}): Promise<RunningProxy & { readonly config: Config }> {
+export async function startTestProxy(
+  upstream: string,
+  overrides: Partial<Config> = {},
+  options: ProxyOptions = {},
+): Promise<RunningProxy & { readonly config: Config }> {
   const config: Config = {
     ...defaultConfig,
     port: 0,

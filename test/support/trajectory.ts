@@ -11,14 +11,39 @@ export function trajectory(turns: readonly (readonly CallSpec[])[], text = ''): 
   const built = turns.map((specs, turnIndex): Turn => {
     const turnCalls = specs.map(([name, args], index): TrajectoryCall => {
       const argumentsRaw = JSON.stringify(args ?? {});
-      const call: TrajectoryCall = { id: `call_${calls.length}`, name, argumentsRaw, arguments: { ok: true, value: args ?? {} }, complete: true, turn: turnIndex, index, step: calls.length, result: undefined, mocked: false };
+      const call: TrajectoryCall = {
+        id: `call_${calls.length}`,
+        name,
+        argumentsRaw,
+        arguments: { ok: true, value: args ?? {} },
+        complete: true,
+        turn: turnIndex,
+        index,
+        step: calls.length,
+        result: undefined,
+        mocked: false,
+      };
       calls.push(call);
       byTool[name] = (byTool[name] ?? 0) + 1;
       return call;
     });
-    return { index: turnIndex, interactionId: `i${turnIndex}`, startedAt: turnIndex, status: 'complete', text: turnIndex === turns.length - 1 ? text : '', finishReason: undefined, calls: turnCalls };
+    return {
+      index: turnIndex,
+      interactionId: `i${turnIndex}`,
+      startedAt: turnIndex,
+      status: 'complete',
+      text: turnIndex === turns.length - 1 ? text : '',
+      finishReason: undefined,
+      calls: turnCalls,
+    };
   });
-  return { sessionId: 's', turns: built, calls, finalText: text, counts: { turns: built.length, calls: calls.length, byTool } };
+  return {
+    sessionId: 's',
+    turns: built,
+    calls,
+    finalText: text,
+    counts: { turns: built.length, calls: calls.length, byTool },
+  };
 }
 
 /** Each call in its own turn, in order. */

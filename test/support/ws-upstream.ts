@@ -10,12 +10,18 @@ export interface WsConnection {
 }
 
 /** A WebSocket upstream on an OS-chosen loopback port: records what arrives and answers each message with `answer`'s frames, in order. */
-export async function startWsUpstream(answer: (message: string) => string[]): Promise<{ readonly url: string; readonly received: WsConnection[]; close(): Promise<void> }> {
+export async function startWsUpstream(
+  answer: (message: string) => string[],
+): Promise<{ readonly url: string; readonly received: WsConnection[]; close(): Promise<void> }> {
   const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
   await once(server, 'listening');
   const received: WsConnection[] = [];
   server.on('connection', (socket, request) => {
-    const entry: WsConnection = { path: request.url ?? '', headers: request.headers as Record<string, unknown>, messages: [] };
+    const entry: WsConnection = {
+      path: request.url ?? '',
+      headers: request.headers as Record<string, unknown>,
+      messages: [],
+    };
     received.push(entry);
     socket.on('message', (data) => {
       entry.messages.push(data.toString());

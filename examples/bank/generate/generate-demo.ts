@@ -14,10 +14,21 @@ import { generateArgs } from './generate-args.js';
 
 const root = fileURLToPath(new URL('../../../..', import.meta.url));
 const folder = mkdtempSync(join(tmpdir(), 'calltape-generate-demo-'));
-const calltape = (args: readonly string[]): number => spawnSync(process.execPath, [join(root, 'dist/src/cli/main.js'), ...args], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] }).status ?? 1;
+const calltape = (args: readonly string[]): number =>
+  spawnSync(process.execPath, [join(root, 'dist/src/cli/main.js'), ...args], {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  }).status ?? 1;
 const cassette = join(folder, 'bank-generate.sqlite');
 copyFileSync(join(root, 'recordings/bank-generate.sqlite'), cassette);
 const suite = join(folder, 'search-drafts.yaml');
-let code = calltape([...generateArgs, '--out', suite, '--cassette', cassette, ...process.argv.slice(2)]);
+let code = calltape([
+  ...generateArgs,
+  '--out',
+  suite,
+  '--cassette',
+  cassette,
+  ...process.argv.slice(2),
+]);
 if (code === 0) code = calltape(['review', suite]);
 process.exitCode = code;

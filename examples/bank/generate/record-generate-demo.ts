@@ -19,7 +19,29 @@ const folder = mkdtempSync(join(tmpdir(), 'calltape-generate-demo-'));
 const upstream = await startScriptedUpstream((request) => scriptedGeneratorModel(request));
 // Asynchronous on purpose: the scripted upstream answers from this process's event loop.
 const code = await new Promise<number | null>((resolve) =>
-  spawn(process.execPath, [join(root, 'dist/src/cli/main.js'), ...generateArgs, '--out', join(folder, 'search-drafts.yaml'), '--cassette', 'recordings/bank-generate.sqlite', '--mode', 'record', '--upstream', upstream.url], { cwd: root, stdio: 'inherit', env: { ...process.env, OPENAI_API_KEY: process.env['OPENAI_API_KEY'] ?? 'sk-demo-not-a-real-key' } }).once('exit', resolve),
+  spawn(
+    process.execPath,
+    [
+      join(root, 'dist/src/cli/main.js'),
+      ...generateArgs,
+      '--out',
+      join(folder, 'search-drafts.yaml'),
+      '--cassette',
+      'recordings/bank-generate.sqlite',
+      '--mode',
+      'record',
+      '--upstream',
+      upstream.url,
+    ],
+    {
+      cwd: root,
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        OPENAI_API_KEY: process.env['OPENAI_API_KEY'] ?? 'sk-demo-not-a-real-key',
+      },
+    },
+  ).once('exit', resolve),
 );
 await upstream.close();
 rmSync(folder, { recursive: true, force: true });

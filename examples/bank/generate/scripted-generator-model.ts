@@ -15,13 +15,49 @@ const tree = [
 ];
 
 /** Per subtopic: positive prompts (with the arguments they determine), then negative ones. */
-const prompts: { readonly [subtopic: string]: { readonly positive: readonly [string, JsonValue][]; readonly negative: readonly string[] } } = {
-  'refunds from online shops': { positive: [['Did the refund from Zalando ever reach my account?', { query: 'Zalando refund' }]], negative: ['How long do online shops usually take to refund a purchase?'] },
-  'refunds for cancelled travel': { positive: [['Has the airline refunded my cancelled flight to Lisbon yet?', { query: 'airline refund' }]], negative: ['What are my rights when an airline cancels my flight?'] },
-  'streaming services': { positive: [['How much have I paid Netflix since January?', { query: 'Netflix', since: '2026-01-01' }]], negative: ['Hi! Just wanted to say the new app looks great.'] },
-  'gym and memberships': { positive: [['Show me every gym membership payment over 40 dollars', { query: 'gym membership', min_amount: 40 }]], negative: ['How much money is in my savings account right now?'] },
-  'coffee and restaurants': { positive: [['What did I spend at Blue Bottle Coffee last month?', { query: 'Blue Bottle Coffee' }]], negative: [] },
-  'utility bills': { positive: [['Did my electricity bill payment go through this week?', { query: 'electricity bill' }]], negative: [] },
+const prompts: {
+  readonly [subtopic: string]: {
+    readonly positive: readonly [string, JsonValue][];
+    readonly negative: readonly string[];
+  };
+} = {
+  'refunds from online shops': {
+    positive: [['Did the refund from Zalando ever reach my account?', { query: 'Zalando refund' }]],
+    negative: ['How long do online shops usually take to refund a purchase?'],
+  },
+  'refunds for cancelled travel': {
+    positive: [
+      ['Has the airline refunded my cancelled flight to Lisbon yet?', { query: 'airline refund' }],
+    ],
+    negative: ['What are my rights when an airline cancels my flight?'],
+  },
+  'streaming services': {
+    positive: [
+      ['How much have I paid Netflix since January?', { query: 'Netflix', since: '2026-01-01' }],
+    ],
+    negative: ['Hi! Just wanted to say the new app looks great.'],
+  },
+  'gym and memberships': {
+    positive: [
+      [
+        'Show me every gym membership payment over 40 dollars',
+        { query: 'gym membership', min_amount: 40 },
+      ],
+    ],
+    negative: ['How much money is in my savings account right now?'],
+  },
+  'coffee and restaurants': {
+    positive: [
+      ['What did I spend at Blue Bottle Coffee last month?', { query: 'Blue Bottle Coffee' }],
+    ],
+    negative: [],
+  },
+  'utility bills': {
+    positive: [
+      ['Did my electricity bill payment go through this week?', { query: 'electricity bill' }],
+    ],
+    negative: [],
+  },
 };
 
 export function scriptedGeneratorModel(request: ReceivedRequest): ScriptedResponse {
@@ -33,12 +69,29 @@ export function scriptedGeneratorModel(request: ReceivedRequest): ScriptedRespon
   const table = prompts[subtopic] ?? { positive: [], negative: [] };
   const should = /should call it for:\n- (.*)/.exec(content)?.[1] ?? '';
   const cases: JsonValue[] = [
-    ...table.positive.slice(0, Number(counts?.[1] ?? 0)).map(([prompt, args]) => ({ prompt, kind: 'positive', guideline: should, arguments: args })),
-    ...table.negative.slice(0, Number(counts?.[2] ?? 0)).map((prompt) => ({ prompt, kind: 'negative', guideline: guidelineOf(prompt) })),
+    ...table.positive
+      .slice(0, Number(counts?.[1] ?? 0))
+      .map(([prompt, args]) => ({ prompt, kind: 'positive', guideline: should, arguments: args })),
+    ...table.negative
+      .slice(0, Number(counts?.[2] ?? 0))
+      .map((prompt) => ({ prompt, kind: 'negative', guideline: guidelineOf(prompt) })),
   ];
   // Generators repeat themselves; deduplication keeps the first of these.
-  if (subtopic === 'streaming services') cases.push({ prompt: 'how much have I paid netflix since january', kind: 'positive', guideline: should, arguments: { query: 'Netflix' } });
-  return { kind: 'json', body: chatCompletion({ model: body.model, text: JSON.stringify({ cases }), usage: { prompt_tokens: 310, completion_tokens: 95 } }) };
+  if (subtopic === 'streaming services')
+    cases.push({
+      prompt: 'how much have I paid netflix since january',
+      kind: 'positive',
+      guideline: should,
+      arguments: { query: 'Netflix' },
+    });
+  return {
+    kind: 'json',
+    body: chatCompletion({
+      model: body.model,
+      text: JSON.stringify({ cases }),
+      usage: { prompt_tokens: 310, completion_tokens: 95 },
+    }),
+  };
 }
 
 function guidelineOf(prompt: string): string {
@@ -48,5 +101,12 @@ function guidelineOf(prompt: string): string {
 }
 
 function answer(model: string, value: JsonValue): ScriptedResponse {
-  return { kind: 'json', body: chatCompletion({ model, text: JSON.stringify(value), usage: { prompt_tokens: 240, completion_tokens: 120 } }) };
+  return {
+    kind: 'json',
+    body: chatCompletion({
+      model,
+      text: JSON.stringify(value),
+      usage: { prompt_tokens: 240, completion_tokens: 120 },
+    }),
+  };
 }

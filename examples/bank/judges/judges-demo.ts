@@ -13,13 +13,33 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../../..', import.meta.url));
 const folder = mkdtempSync(join(tmpdir(), 'calltape-judges-demo-'));
-const calltape = (args: readonly string[], stdout: 'inherit' | 'ignore' = 'inherit'): number => spawnSync(process.execPath, [join(root, 'dist/src/cli/main.js'), ...args], { cwd: root, stdio: ['ignore', stdout, 'inherit'] }).status ?? 1;
+const calltape = (args: readonly string[], stdout: 'inherit' | 'ignore' = 'inherit'): number =>
+  spawnSync(process.execPath, [join(root, 'dist/src/cli/main.js'), ...args], {
+    cwd: root,
+    stdio: ['ignore', stdout, 'inherit'],
+  }).status ?? 1;
 try {
   const ratings = join(folder, 'ratings.sqlite');
   const cassette = join(folder, 'bank-judges.sqlite');
   copyFileSync(join(root, 'recordings/bank-judges.sqlite'), cassette);
-  let code = calltape(['ratings', 'import', 'examples/bank/judges/golden.yaml', '--ratings', ratings], 'ignore');
-  if (code === 0) code = calltape(['judges', 'compare', '--ratings', ratings, '--set', 'golden', '--judges', 'examples/bank/judges/judges.yaml', '--cassette', cassette, ...process.argv.slice(2)]);
+  let code = calltape(
+    ['ratings', 'import', 'examples/bank/judges/golden.yaml', '--ratings', ratings],
+    'ignore',
+  );
+  if (code === 0)
+    code = calltape([
+      'judges',
+      'compare',
+      '--ratings',
+      ratings,
+      '--set',
+      'golden',
+      '--judges',
+      'examples/bank/judges/judges.yaml',
+      '--cassette',
+      cassette,
+      ...process.argv.slice(2),
+    ]);
   process.exitCode = code;
 } finally {
   rmSync(folder, { recursive: true, force: true });

@@ -18,9 +18,42 @@ const ratings = join(mkdtempSync(join(tmpdir(), 'calltape-judges-demo-')), 'rati
 const upstream = await startScriptedUpstream((request) => scriptedJudgeModel(request));
 // Asynchronous on purpose: the scripted upstream answers from this process's event loop.
 const calltape = (args: readonly string[]): Promise<number | null> =>
-  new Promise((resolve) => spawn(process.execPath, [join(root, 'dist/src/cli/main.js'), ...args], { cwd: root, stdio: 'inherit', env: { ...process.env, OPENAI_API_KEY: process.env['OPENAI_API_KEY'] ?? 'sk-demo-not-a-real-key' } }).once('exit', resolve));
-let code = await calltape(['ratings', 'import', 'examples/bank/judges/golden.yaml', '--ratings', ratings]);
-if (code === 0) code = await calltape(['judges', 'compare', '--ratings', ratings, '--set', 'golden', '--judges', 'examples/bank/judges/judges.yaml', '--cassette', 'recordings/bank-judges.sqlite', '--mode', 'record', '--upstream', upstream.url, '--anthropic-upstream', upstream.url]);
+  new Promise((resolve) =>
+    spawn(process.execPath, [join(root, 'dist/src/cli/main.js'), ...args], {
+      cwd: root,
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        OPENAI_API_KEY: process.env['OPENAI_API_KEY'] ?? 'sk-demo-not-a-real-key',
+      },
+    }).once('exit', resolve),
+  );
+let code = await calltape([
+  'ratings',
+  'import',
+  'examples/bank/judges/golden.yaml',
+  '--ratings',
+  ratings,
+]);
+if (code === 0)
+  code = await calltape([
+    'judges',
+    'compare',
+    '--ratings',
+    ratings,
+    '--set',
+    'golden',
+    '--judges',
+    'examples/bank/judges/judges.yaml',
+    '--cassette',
+    'recordings/bank-judges.sqlite',
+    '--mode',
+    'record',
+    '--upstream',
+    upstream.url,
+    '--anthropic-upstream',
+    upstream.url,
+  ]);
 await upstream.close();
 rmSync(ratings, { force: true });
 process.exitCode = code ?? 1;

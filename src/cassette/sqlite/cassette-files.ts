@@ -3,7 +3,13 @@ import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { CalltapeError } from '../../errors.js';
 import { fromText, toText, type InteractionRecord, type ToolCallRecord } from '../cassette-text.js';
-import { fileInside, isExportFileName, isRegularFile, isSafeInteractionId, isWritableTarget } from '../export-names.js';
+import {
+  fileInside,
+  isExportFileName,
+  isRegularFile,
+  isSafeInteractionId,
+  isWritableTarget,
+} from '../export-names.js';
 import { migrations } from './migrations.js';
 import { openCassette } from './open-cassette.js';
 import { closeAtRest } from './close-at-rest.js';
@@ -22,12 +28,21 @@ export function exportCassette(cassette: string, folder: string): number {
     mkdirSync(folder, { recursive: true });
     const documents = interactionTexts(db);
     const unsafe = documents.find(({ id }) => !isSafeInteractionId(id));
-    if (unsafe) throw new CalltapeError('STORE_IO', `${cassette}: interaction id ${JSON.stringify(unsafe.id.slice(0, 80))} cannot be a file name (letters, digits, . _ -)`);
+    if (unsafe)
+      throw new CalltapeError(
+        'STORE_IO',
+        `${cassette}: interaction id ${JSON.stringify(unsafe.id.slice(0, 80))} cannot be a file name (letters, digits, . _ -)`,
+      );
     // Only export's own earlier files go, and only regular ones: never a link, never another file the folder holds.
-    for (const name of readdirSync(folder)) if (isExportFileName(name) && isRegularFile(join(folder, name))) rmSync(join(folder, name));
+    for (const name of readdirSync(folder))
+      if (isExportFileName(name) && isRegularFile(join(folder, name))) rmSync(join(folder, name));
     const write = (name: string, text: string): void => {
       const path = fileInside(folder, name);
-      if (!isWritableTarget(path)) throw new CalltapeError('STORE_IO', `${path}: not a regular file; export never writes through a link`);
+      if (!isWritableTarget(path))
+        throw new CalltapeError(
+          'STORE_IO',
+          `${path}: not a regular file; export never writes through a link`,
+        );
       writeFileSync(path, text);
     };
     documents.forEach(({ id, text }, index) => {
@@ -35,7 +50,10 @@ export function exportCassette(cassette: string, folder: string): number {
       write(`${stem}.yaml`, text.interaction);
       write(`${stem}.timings.yaml`, text.timings);
     });
-    write(manifestName, `schema_version: ${String(db.pragma('user_version', { simple: true }))}\ninteractions: ${documents.length}\n`);
+    write(
+      manifestName,
+      `schema_version: ${String(db.pragma('user_version', { simple: true }))}\ninteractions: ${documents.length}\n`,
+    );
     return documents.length;
   } finally {
     db.close();
@@ -44,12 +62,29 @@ export function exportCassette(cassette: string, folder: string): number {
 
 /** Builds a cassette from an exported folder; `import(export(x))` holds the same rows as `x`. */
 export function importCassette(folder: string, cassette: string): number {
-  if (existsSync(cassette)) throw new CalltapeError('CONFIG_INVALID', `${cassette} already exists; import writes a new cassette`, 'Choose another --out, or remove the file.');
-  if (!existsSync(join(folder, manifestName))) throw new CalltapeError('CONFIG_INVALID', `${folder}: no ${manifestName}; not an exported cassette`);
+  if (existsSync(cassette))
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `${cassette} already exists; import writes a new cassette`,
+      'Choose another --out, or remove the file.',
+    );
+  if (!existsSync(join(folder, manifestName)))
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `${folder}: no ${manifestName}; not an exported cassette`,
+    );
   const manifest = readFileSync(join(folder, manifestName), 'utf8');
   const version = Number(/schema_version: (\d+)/.exec(manifest)?.[1]);
-  if (version > migrations.length) throw new CalltapeError('STORE_IO', `${folder}: exported by a newer calltape (schema ${version})`);
-  const stems = readdirSync(folder).filter((name) => name.endsWith('.yaml') && !name.endsWith('.timings.yaml') && name !== manifestName).sort();
+  if (version > migrations.length)
+    throw new CalltapeError(
+      'STORE_IO',
+      `${folder}: exported by a newer calltape (schema ${version})`,
+    );
+  const stems = readdirSync(folder)
+    .filter(
+      (name) => name.endsWith('.yaml') && !name.endsWith('.timings.yaml') && name !== manifestName,
+    )
+    .sort();
   const db = openCassette(cassette, 'write');
   try {
     const insert = db.transaction(() => {
@@ -59,14 +94,29 @@ export function importCassette(folder: string, cassette: string): number {
         const stem = name.slice(0, -'.yaml'.length);
         let parsed: { row: InteractionRecord; toolCalls: ToolCallRecord[] };
         try {
-          parsed = fromText(readFileSync(join(folder, name), 'utf8'), readFileSync(join(folder, `${stem}.timings.yaml`), 'utf8'));
+          parsed = fromText(
+            readFileSync(join(folder, name), 'utf8'),
+            readFileSync(join(folder, `${stem}.timings.yaml`), 'utf8'),
+          );
         } catch (error) {
-          throw new CalltapeError('CONFIG_INVALID', `${join(folder, name)}: ${(error as Error).message}`);
+          throw new CalltapeError(
+            'CONFIG_INVALID',
+            `${join(folder, name)}: ${(error as Error).message}`,
+          );
         }
         const id = parsed.row['id'];
-        if (typeof id !== 'string' || !isSafeInteractionId(id)) throw new CalltapeError('CONFIG_INVALID', `${join(folder, name)}: id: ${JSON.stringify(String(id).slice(0, 80))} is not an interaction id (letters, digits, . _ -, up to 128)`);
+        if (typeof id !== 'string' || !isSafeInteractionId(id))
+          throw new CalltapeError(
+            'CONFIG_INVALID',
+            `${join(folder, name)}: id: ${JSON.stringify(String(id).slice(0, 80))} is not an interaction id (letters, digits, . _ -, up to 128)`,
+          );
         insertRow(db, 'interactions', parsed.row);
-        for (const call of parsed.toolCalls) insertRow(db, 'tool_calls', { ...call, interaction_id: parsed.row['id'] ?? null, session_id: parsed.row['session_id'] ?? null });
+        for (const call of parsed.toolCalls)
+          insertRow(db, 'tool_calls', {
+            ...call,
+            interaction_id: parsed.row['id'] ?? null,
+            session_id: parsed.row['session_id'] ?? null,
+          });
       }
       db.exec(`INSERT INTO sessions (id, first_seen_at, last_seen_at, interaction_count)
                SELECT session_id, min(started_at), max(started_at), count(*) FROM interactions GROUP BY session_id`);
@@ -78,28 +128,46 @@ export function importCassette(folder: string, cassette: string): number {
   }
 }
 
-function insertRow(db: Database.Database, table: string, row: Record<string, string | number | Uint8Array | null>): void {
-  const known = new Set((db.pragma(`table_info(${table})`) as { name: string }[]).map((column) => column.name));
+function insertRow(
+  db: Database.Database,
+  table: string,
+  row: Record<string, string | number | Uint8Array | null>,
+): void {
+  const known = new Set(
+    (db.pragma(`table_info(${table})`) as { name: string }[]).map((column) => column.name),
+  );
   const columns = Object.keys(row);
   const unknown = columns.find((column) => !known.has(column));
   if (unknown !== undefined) throw new Error(`unknown ${table} field "${unknown}"`);
-  db.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((column) => `@${column}`).join(', ')})`).run(row);
+  db.prepare(
+    `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((column) => `@${column}`).join(', ')})`,
+  ).run(row);
 }
 
 /** Every interaction's text documents, in recording order. */
-function interactionTexts(db: Database.Database): { id: string; text: ReturnType<typeof toText> }[] {
-  const rows = db.prepare('SELECT * FROM interactions ORDER BY seq').all() as Record<string, string | number | Buffer | null>[];
-  const callsOf = db.prepare('SELECT * FROM tool_calls WHERE interaction_id = ? ORDER BY choice, position');
+function interactionTexts(
+  db: Database.Database,
+): { id: string; text: ReturnType<typeof toText> }[] {
+  const rows = db.prepare('SELECT * FROM interactions ORDER BY seq').all() as Record<
+    string,
+    string | number | Buffer | null
+  >[];
+  const callsOf = db.prepare(
+    'SELECT * FROM tool_calls WHERE interaction_id = ? ORDER BY choice, position',
+  );
   return rows.map((row) => {
     const { seq: _seq, ...record } = row;
-    const calls = (callsOf.all(row['id']) as Record<string, string | number | null>[]).map(({ interaction_id: _interaction, session_id: _session, ...call }) => call);
+    const calls = (callsOf.all(row['id']) as Record<string, string | number | null>[]).map(
+      ({ interaction_id: _interaction, session_id: _session, ...call }) => call,
+    );
     return { id: String(row['id']), text: toText(record, calls) };
   });
 }
 
 /** Fails (exit 2) unless the cassette file exists: commands that read or change one must never create it. */
 export function requireCassette(cassette: string, hint?: string): void {
-  if (!existsSync(cassette)) throw new CalltapeError('CONFIG_INVALID', `${cassette}: no such cassette`, hint);
+  if (!existsSync(cassette))
+    throw new CalltapeError('CONFIG_INVALID', `${cassette}: no such cassette`, hint);
 }
 
 function openReadOnly(cassette: string): Database.Database {
@@ -132,11 +200,16 @@ export interface CassetteSummary {
  * One line per cassette in a folder, and the `.sqlite` files that are not cassettes (the runs,
  * ratings or shadow databases kept beside them) with the reason each was skipped.
  */
-export function listCassettes(folder: string): { cassettes: CassetteSummary[]; skipped: { name: string; reason: string }[] } {
+export function listCassettes(folder: string): {
+  cassettes: CassetteSummary[];
+  skipped: { name: string; reason: string }[];
+} {
   const cassettes: CassetteSummary[] = [];
   const skipped: { name: string; reason: string }[] = [];
   if (!existsSync(folder)) return { cassettes, skipped };
-  for (const name of readdirSync(folder).filter((file) => file.endsWith('.sqlite')).sort()) {
+  for (const name of readdirSync(folder)
+    .filter((file) => file.endsWith('.sqlite'))
+    .sort()) {
     let db: Database.Database;
     try {
       db = openReadOnly(join(folder, name));
@@ -145,7 +218,9 @@ export function listCassettes(folder: string): { cassettes: CassetteSummary[]; s
       continue;
     }
     try {
-      const tables = new Set(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[]);
+      const tables = new Set(
+        db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[],
+      );
       if (!tables.has('interactions') || !tables.has('sessions') || !tables.has('tool_calls')) {
         skipped.push({ name, reason: 'not a cassette (no interactions table)' });
         continue;
@@ -156,7 +231,8 @@ export function listCassettes(folder: string): { cassettes: CassetteSummary[]; s
         interactions: count('SELECT count(*) FROM interactions'),
         sessions: count('SELECT count(*) FROM sessions'),
         toolCalls: count('SELECT count(*) FROM tool_calls'),
-        lastRecordedAt: db.prepare('SELECT max(started_at) FROM interactions').pluck().get() as number | null,
+        lastRecordedAt: db.prepare('SELECT max(started_at) FROM interactions').pluck().get() as
+          number | null,
       });
     } catch (error) {
       skipped.push({ name, reason: (error as Error).message });

@@ -24,11 +24,34 @@ export interface PruneCandidate {
  * The recordings a run did not use: neither served by it nor recorded since it started (so what
  * `calltape auto` recorded survives). Read-only.
  */
-export function unusedRecordings(cassette: string, run: { readonly startedAt: number; readonly servedIds: ReadonlySet<string> }): PruneCandidate[] {
+export function unusedRecordings(
+  cassette: string,
+  run: { readonly startedAt: number; readonly servedIds: ReadonlySet<string> },
+): PruneCandidate[] {
   const db = openCassette(cassette, 'read');
   try {
-    const rows = db.prepare('SELECT id, session_id, method, path, model, started_at FROM interactions WHERE started_at < ? ORDER BY seq').all(run.startedAt) as { id: string; session_id: string; method: string; path: string; model: string | null; started_at: number }[];
-    return rows.filter((row) => !run.servedIds.has(row.id)).map((row) => ({ id: row.id, sessionId: row.session_id, method: row.method, path: row.path, model: row.model, startedAt: row.started_at }));
+    const rows = db
+      .prepare(
+        'SELECT id, session_id, method, path, model, started_at FROM interactions WHERE started_at < ? ORDER BY seq',
+      )
+      .all(run.startedAt) as {
+      id: string;
+      session_id: string;
+      method: string;
+      path: string;
+      model: string | null;
+      started_at: number;
+    }[];
+    return rows
+      .filter((row) => !run.servedIds.has(row.id))
+      .map((row) => ({
+        id: row.id,
+        sessionId: row.session_id,
+        method: row.method,
+        path: row.path,
+        model: row.model,
+        startedAt: row.started_at,
+      }));
   } finally {
     db.close();
   }
@@ -68,21 +91,35 @@ export function mergeCassette(target: string, source: string): number {
   // Migrated first, so both sides have the same columns.
   openCassette(source, 'write').close();
   const db = open(target);
-  const columns = (table: string): string => (db.pragma(`table_info(${table})`) as { name: string }[]).map((column) => column.name).filter((name) => name !== 'seq' && name !== 'last_replay_run').join(', ');
+  const columns = (table: string): string =>
+    (db.pragma(`table_info(${table})`) as { name: string }[])
+      .map((column) => column.name)
+      .filter((name) => name !== 'seq' && name !== 'last_replay_run')
+      .join(', ');
   db.prepare('ATTACH DATABASE ? AS other').run(source);
   try {
     // Ids become file names on export: a source with an id that cannot be one is refused whole.
     const ids = db.prepare('SELECT id FROM other.interactions').pluck().all() as unknown[];
     const bad = ids.find((id) => typeof id !== 'string' || !isSafeInteractionId(id));
-    if (bad !== undefined) throw new CalltapeError('CONFIG_INVALID', `${source}: interaction id ${JSON.stringify(String(bad).slice(0, 80))} is not an interaction id (letters, digits, . _ -, up to 128)`);
+    if (bad !== undefined)
+      throw new CalltapeError(
+        'CONFIG_INVALID',
+        `${source}: interaction id ${JSON.stringify(String(bad).slice(0, 80))} is not an interaction id (letters, digits, . _ -, up to 128)`,
+      );
     return db
       .transaction(() => {
         // Sessions are brought up to date at the end; check references at commit.
         db.pragma('defer_foreign_keys = ON');
         const interactionColumns = columns('interactions');
-        const added = db.prepare(`INSERT INTO interactions (${interactionColumns}) SELECT ${interactionColumns} FROM other.interactions WHERE id NOT IN (SELECT id FROM main.interactions) ORDER BY seq`).run().changes;
+        const added = db
+          .prepare(
+            `INSERT INTO interactions (${interactionColumns}) SELECT ${interactionColumns} FROM other.interactions WHERE id NOT IN (SELECT id FROM main.interactions) ORDER BY seq`,
+          )
+          .run().changes;
         const callColumns = columns('tool_calls');
-        db.prepare(`INSERT OR IGNORE INTO tool_calls (${callColumns}) SELECT ${callColumns} FROM other.tool_calls`).run();
+        db.prepare(
+          `INSERT OR IGNORE INTO tool_calls (${callColumns}) SELECT ${callColumns} FROM other.tool_calls`,
+        ).run();
         db.exec(`INSERT INTO sessions (id, first_seen_at, last_seen_at, interaction_count)
             SELECT session_id, min(started_at), max(started_at), count(*) FROM interactions GROUP BY session_id
           ON CONFLICT(id) DO UPDATE SET first_seen_at = excluded.first_seen_at, last_seen_at = excluded.last_seen_at, interaction_count = excluded.interaction_count`);

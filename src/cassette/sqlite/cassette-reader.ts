@@ -37,14 +37,26 @@ export class CassetteReader {
   private readonly idsStatement: Database.Statement<[], string>;
 
   /** `database`: a connection already open on the cassette (replay's read-only one, or its in-memory copy). */
-  constructor(readonly path: string, database?: Database.Database) {
+  constructor(
+    readonly path: string,
+    database?: Database.Database,
+  ) {
     this.db = database ?? openCassette(path, 'read');
-    const columns = 'seq, id, status, http_status, error, ending, response_headers, response_body, response_chunks, started_at';
+    const columns =
+      'seq, id, status, http_status, error, ending, response_headers, response_body, response_chunks, started_at';
     // Prefer the recording made in the same session, then the earliest.
-    this.findStatement = this.db.prepare(`SELECT ${columns} FROM interactions WHERE request_key = ? AND key_ordinal = ? ORDER BY (ordinal_scope = ?) DESC, seq LIMIT 1`);
-    this.lastOrdinalStatement = this.db.prepare('SELECT max(key_ordinal) FROM interactions WHERE request_key = ?').pluck();
-    this.candidatesStatement = this.db.prepare('SELECT id, canonical_request FROM interactions WHERE method = ? AND canonical_request IS NOT NULL ORDER BY seq DESC LIMIT 5000');
-    this.idsStatement = this.db.prepare<[], string>('SELECT id FROM interactions WHERE request_key IS NOT NULL ORDER BY seq').pluck();
+    this.findStatement = this.db.prepare(
+      `SELECT ${columns} FROM interactions WHERE request_key = ? AND key_ordinal = ? ORDER BY (ordinal_scope = ?) DESC, seq LIMIT 1`,
+    );
+    this.lastOrdinalStatement = this.db
+      .prepare('SELECT max(key_ordinal) FROM interactions WHERE request_key = ?')
+      .pluck();
+    this.candidatesStatement = this.db.prepare(
+      'SELECT id, canonical_request FROM interactions WHERE method = ? AND canonical_request IS NOT NULL ORDER BY seq DESC LIMIT 5000',
+    );
+    this.idsStatement = this.db
+      .prepare<[], string>('SELECT id FROM interactions WHERE request_key IS NOT NULL ORDER BY seq')
+      .pluck();
   }
 
   find(key: string, ordinal: number, scope: string): Recording | undefined {
@@ -61,9 +73,16 @@ export class CassetteReader {
   /** The recording whose canonical request differs least from `requested` (same method; the 5000 newest). */
   nearest(requested: CanonicalRequest): NearestRecording | undefined {
     let best: NearestRecording | undefined;
-    for (const row of this.candidatesStatement.iterate(requested.method) as Iterable<{ id: string; canonical_request: string }>) {
-      const mismatch = describeMismatch(JSON.parse(row.canonical_request) as CanonicalRequest, requested);
-      if (mismatch && (!best || mismatch.distance < best.mismatch.distance)) best = { id: row.id, mismatch };
+    for (const row of this.candidatesStatement.iterate(requested.method) as Iterable<{
+      id: string;
+      canonical_request: string;
+    }>) {
+      const mismatch = describeMismatch(
+        JSON.parse(row.canonical_request) as CanonicalRequest,
+        requested,
+      );
+      if (mismatch && (!best || mismatch.distance < best.mismatch.distance))
+        best = { id: row.id, mismatch };
     }
     return best;
   }
@@ -99,7 +118,9 @@ function toRecording(row: RecordingRow): Recording {
     httpStatus: row.http_status,
     error: row.error,
     ending: row.ending,
-    headers: row.response_headers ? (JSON.parse(row.response_headers) as Record<string, string | string[]>) : undefined,
+    headers: row.response_headers
+      ? (JSON.parse(row.response_headers) as Record<string, string | string[]>)
+      : undefined,
     body: row.response_body ?? undefined,
     chunks: row.response_chunks ? (JSON.parse(row.response_chunks) as [number, number][]) : [],
     startedAt: row.started_at,

@@ -1,4 +1,12 @@
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  statSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { CalltapeError } from '../../errors.js';
@@ -32,7 +40,12 @@ export function openCassette(path: string, access: 'read' | 'write'): Database.D
   } catch (error) {
     db?.close();
     if (error instanceof CalltapeError) throw error;
-    throw new CalltapeError('STORE_IO', `${path}: cannot open the cassette: ${(error as Error).message}`, undefined, { cause: error });
+    throw new CalltapeError(
+      'STORE_IO',
+      `${path}: cannot open the cassette: ${(error as Error).message}`,
+      undefined,
+      { cause: error },
+    );
   }
 }
 
@@ -51,7 +64,11 @@ export function migrateCassette(db: Database.Database, path: string): void {
 export function checkSchemaVersion(db: Database.Database, path: string): number {
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version > migrations.length) {
-    throw new CalltapeError('STORE_IO', `${path}: schema version ${version} is newer than this calltape understands (${migrations.length})`, 'Upgrade calltape to read this cassette.');
+    throw new CalltapeError(
+      'STORE_IO',
+      `${path}: schema version ${version} is newer than this calltape understands (${migrations.length})`,
+      'Upgrade calltape to read this cassette.',
+    );
   }
   return version;
 }
@@ -81,7 +98,12 @@ export function openCassetteForReading(path: string): Database.Database {
     bytes[formatVersionOffset + 1] = 1;
     return new Database(bytes);
   } catch (error) {
-    throw new CalltapeError('STORE_IO', `${path}: cannot open the cassette: ${(error as Error).message}`, undefined, { cause: error });
+    throw new CalltapeError(
+      'STORE_IO',
+      `${path}: cannot open the cassette: ${(error as Error).message}`,
+      undefined,
+      { cause: error },
+    );
   }
 }
 

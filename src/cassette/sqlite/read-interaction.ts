@@ -66,8 +66,23 @@ export function readInteraction(row: InteractionRow): Interaction {
     status: row.status as InteractionStatus,
     httpStatus: row.http_status,
     error: row.error ?? undefined,
-    timing: { startedAt: row.started_at, firstByteMs: row.first_byte_ms ?? undefined, totalMs: row.total_ms },
-    ...(row.mocked_calls ? { mocked: (JSON.parse(row.mocked_calls) as StoredMockedCall[]).map((call) => ({ callId: call.call_id, name: call.name, set: call.mock_set, content: call.result, isError: call.is_error, ...(call.agent_result !== undefined ? { agentResult: call.agent_result } : {}) })) } : {}),
+    timing: {
+      startedAt: row.started_at,
+      firstByteMs: row.first_byte_ms ?? undefined,
+      totalMs: row.total_ms,
+    },
+    ...(row.mocked_calls
+      ? {
+          mocked: (JSON.parse(row.mocked_calls) as StoredMockedCall[]).map((call) => ({
+            callId: call.call_id,
+            name: call.name,
+            set: call.mock_set,
+            content: call.result,
+            isError: call.is_error,
+            ...(call.agent_result !== undefined ? { agentResult: call.agent_result } : {}),
+          })),
+        }
+      : {}),
     ...(row.hidden === 1 ? { hidden: true } : {}),
   };
 }

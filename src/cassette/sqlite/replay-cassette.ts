@@ -11,16 +11,29 @@ import { SqliteStore } from './sqlite-store.js';
  * needs no re-recording, and the committed file stays byte-identical). `rekeyed` counts the
  * recordings keyed again in memory.
  */
-export function openForReplay(path: string, rules: MatchRules): { readonly db: Database.Database; readonly rekeyed: number } {
+export function openForReplay(
+  path: string,
+  rules: MatchRules,
+): { readonly db: Database.Database; readonly rekeyed: number } {
   let db = openCassetteForReading(path);
   const profile = keyProfile(rules);
   const version = db.pragma('user_version', { simple: true }) as number;
-  if (version === migrations.length && (db.prepare('SELECT count(*) FROM interactions WHERE key_profile IS NOT ?').pluck().get(profile) as number) === 0) return { db, rekeyed: 0 };
+  if (
+    version === migrations.length &&
+    (db
+      .prepare('SELECT count(*) FROM interactions WHERE key_profile IS NOT ?')
+      .pluck()
+      .get(profile) as number) === 0
+  )
+    return { db, rekeyed: 0 };
   try {
     // Refuses a cassette from a newer calltape before anything is copied.
     new SqliteStore(path, { readonly: true, database: db });
     db = copyIntoMemory(db);
-    const rekeyed = new SqliteStore(path, { database: db }).ensureKeyProfile(profile, storedRequestKeyer(rules));
+    const rekeyed = new SqliteStore(path, { database: db }).ensureKeyProfile(
+      profile,
+      storedRequestKeyer(rules),
+    );
     return { db, rekeyed };
   } catch (error) {
     db.close();

@@ -60,9 +60,15 @@ interface StaleRow {
 export class SqliteStore {
   private readonly db: Database.Database;
   private readonly insertMany: (exchanges: readonly RecordedExchange[]) => void;
-  private readonly toolCallsStatement: Database.Statement<[{ session: string | null }], ToolCallRow>;
+  private readonly toolCallsStatement: Database.Statement<
+    [{ session: string | null }],
+    ToolCallRow
+  >;
   private readonly interactionStatement: Database.Statement<[string], InteractionRow>;
-  private readonly interactionsStatement: Database.Statement<[{ session: string | null }], InteractionRow>;
+  private readonly interactionsStatement: Database.Statement<
+    [{ session: string | null }],
+    InteractionRow
+  >;
 
   /** This store opened the file for writing, so it leaves the file at rest when it closes. */
   private readonly ownsFile: boolean;
@@ -71,7 +77,10 @@ export class SqliteStore {
    * `readonly` never writes to the file (nor creates `-wal`/`-shm` beside it); `database` runs the
    * store over a connection already open, such as an in-memory copy (checked, or migrated when writable).
    */
-  constructor(readonly path: string, options: { readonly readonly?: boolean; readonly database?: Database.Database } = {}) {
+  constructor(
+    readonly path: string,
+    options: { readonly readonly?: boolean; readonly database?: Database.Database } = {},
+  ) {
     const readonly = options.readonly ?? false;
     if (options.database) {
       this.db = options.database;
@@ -90,7 +99,9 @@ export class SqliteStore {
         ORDER BY i.started_at, i.seq, t.choice, t.position`,
     );
     this.interactionStatement = this.db.prepare('SELECT * FROM interactions WHERE id = ?');
-    this.interactionsStatement = this.db.prepare('SELECT * FROM interactions WHERE (@session IS NULL OR session_id = @session) ORDER BY started_at, seq');
+    this.interactionsStatement = this.db.prepare(
+      'SELECT * FROM interactions WHERE (@session IS NULL OR session_id = @session) ORDER BY started_at, seq',
+    );
   }
 
   /** Appends exchanges in one transaction. */
@@ -126,7 +137,9 @@ export class SqliteStore {
 
   /** Stored interactions (the trace model, parsed again from the stored bytes), in capture order. */
   interactions(filter: { readonly sessionId?: string | undefined } = {}): Interaction[] {
-    return this.interactionsStatement.all({ session: filter.sessionId ?? null }).map(readInteraction);
+    return this.interactionsStatement
+      .all({ session: filter.sessionId ?? null })
+      .map(readInteraction);
   }
 
   /**
@@ -134,11 +147,25 @@ export class SqliteStore {
    * and (redacted) body, then renumbers ordinals within each scope in recording order. Returns the
    * number of rows re-keyed. Changing `match` rules therefore never requires re-recording.
    */
-  ensureKeyProfile(profile: string, keyFor: (row: { method: string; path: string; headers: Record<string, string | string[]>; body: Uint8Array }) => { key: string; text: string }): number {
-    const staleCount = this.db.prepare('SELECT count(*) FROM interactions WHERE key_profile IS NOT @profile').pluck();
+  ensureKeyProfile(
+    profile: string,
+    keyFor: (row: {
+      method: string;
+      path: string;
+      headers: Record<string, string | string[]>;
+      body: Uint8Array;
+    }) => { key: string; text: string },
+  ): number {
+    const staleCount = this.db
+      .prepare('SELECT count(*) FROM interactions WHERE key_profile IS NOT @profile')
+      .pluck();
     if ((staleCount.get({ profile }) as number) === 0) return 0;
-    const stale = this.db.prepare<[{ profile: string }], StaleRow>('SELECT seq, method, path, request_headers, request_body FROM interactions WHERE key_profile IS NOT @profile');
-    const update = this.db.prepare('UPDATE interactions SET request_key = @key, canonical_request = @text, key_profile = @profile WHERE seq = @seq');
+    const stale = this.db.prepare<[{ profile: string }], StaleRow>(
+      'SELECT seq, method, path, request_headers, request_body FROM interactions WHERE key_profile IS NOT @profile',
+    );
+    const update = this.db.prepare(
+      'UPDATE interactions SET request_key = @key, canonical_request = @text, key_profile = @profile WHERE seq = @seq',
+    );
     const renumber = this.db.prepare(
       `UPDATE interactions SET key_ordinal = (
          SELECT count(*) FROM interactions AS earlier
@@ -151,7 +178,12 @@ export class SqliteStore {
       .transaction(() => {
         const rows = stale.all({ profile });
         for (const row of rows) {
-          const { key, text } = keyFor({ method: row.method, path: row.path, headers: JSON.parse(row.request_headers) as Record<string, string | string[]>, body: row.request_body });
+          const { key, text } = keyFor({
+            method: row.method,
+            path: row.path,
+            headers: JSON.parse(row.request_headers) as Record<string, string | string[]>,
+            body: row.request_body,
+          });
           update.run({ key, text, profile, seq: row.seq });
         }
         if (rows.length > 0) renumber.run();
@@ -167,7 +199,10 @@ export class SqliteStore {
   }
 
   private prepareInsert(): (exchanges: readonly RecordedExchange[]) => void {
-    if (this.db.readonly) return () => { throw new CalltapeError('STORE_IO', `${this.path}: opened read-only`); };
+    if (this.db.readonly)
+      return () => {
+        throw new CalltapeError('STORE_IO', `${this.path}: opened read-only`);
+      };
     const session = this.db.prepare(
       `INSERT INTO sessions (id, first_seen_at, last_seen_at, interaction_count) VALUES (@id, @at, @at, 1)
        ON CONFLICT(id) DO UPDATE SET last_seen_at = max(last_seen_at, @at), interaction_count = interaction_count + 1`,
@@ -220,7 +255,9 @@ export class SqliteStore {
           request_body: request.body,
           response_headers: response ? JSON.stringify(response.headers) : null,
           response_body: response?.body ?? null,
-          response_chunks: response ? JSON.stringify(response.chunks.map((chunk) => [chunk.end, round(chunk.atMs)])) : null,
+          response_chunks: response
+            ? JSON.stringify(response.chunks.map((chunk) => [chunk.end, round(chunk.atMs)]))
+            : null,
           request_key: exchange.match?.key ?? null,
           key_profile: exchange.match?.profile ?? null,
           canonical_request: exchange.match?.canonical ?? null,
@@ -229,9 +266,22 @@ export class SqliteStore {
           hidden: trace.hidden ? 1 : 0,
           agent_request_body: exchange.agentView?.request ?? null,
           agent_response_body: exchange.agentView?.response ?? null,
-          mocked_calls: trace.mocked ? JSON.stringify(trace.mocked.map((call) => ({ call_id: call.callId, name: call.name, mock_set: call.set, result: call.content, is_error: call.isError, ...(call.agentResult !== undefined ? { agent_result: call.agentResult } : {}) }))) : null,
+          mocked_calls: trace.mocked
+            ? JSON.stringify(
+                trace.mocked.map((call) => ({
+                  call_id: call.callId,
+                  name: call.name,
+                  mock_set: call.set,
+                  result: call.content,
+                  is_error: call.isError,
+                  ...(call.agentResult !== undefined ? { agent_result: call.agentResult } : {}),
+                })),
+              )
+            : null,
         });
-        const outputs: readonly AssistantOutput[] = trace.response ? [trace.response.output, ...trace.response.alternatives] : [];
+        const outputs: readonly AssistantOutput[] = trace.response
+          ? [trace.response.output, ...trace.response.alternatives]
+          : [];
         outputs.forEach((choiceOutput, choice) =>
           choiceOutput.toolCalls.forEach((call, position) =>
             toolCall.run({

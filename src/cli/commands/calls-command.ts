@@ -19,23 +19,48 @@ export function registerCallsCommand(program: Command): void {
   program
     .command('calls')
     .description('list captured tool calls (a table, or JSON lines with --json)')
-    .option('--cassette <cassette>', 'a name in recordings/ or a path (default: the configured cassette)')
+    .option(
+      '--cassette <cassette>',
+      'a name in recordings/ or a path (default: the configured cassette)',
+    )
     .option('--config <file>', 'configuration file naming the cassette')
     .option('--session <id>', 'only calls of this session')
     .option('--json', 'one JSON object per line')
     .action((flags: CallsFlags) => {
       const debug = program.opts<{ debug?: boolean }>().debug === true;
       try {
-        const { config } = loadConfig({ config: flags.config, cassette: flags.cassette === undefined ? undefined : resolveCassette(flags.cassette, process.cwd()) }, process.env, process.cwd());
+        const { config } = loadConfig(
+          {
+            config: flags.config,
+            cassette:
+              flags.cassette === undefined
+                ? undefined
+                : resolveCassette(flags.cassette, process.cwd()),
+          },
+          process.env,
+          process.cwd(),
+        );
         requireCassette(config.cassette, 'Record one with `calltape proxy`, or pass --cassette.');
         const store = new SqliteStore(config.cassette, { readonly: true });
         const calls = store.toolCalls({ sessionId: flags.session });
-        const mcpCalls = listMcpCalls(config.cassette, flags.session === undefined ? calls : store.toolCalls(), flags.session);
+        const mcpCalls = listMcpCalls(
+          config.cassette,
+          flags.session === undefined ? calls : store.toolCalls(),
+          flags.session,
+        );
         store.close();
         if (flags.json) {
           // One trajectory: the model's calls and the MCP servers' answers in time order.
-          const lines = [...calls.map((call) => ({ at: call.startedAt, json: toJson(call) })), ...mcpCalls.map((call) => ({ at: call.exchange.startedAt, json: mcpCallJson(call) }))];
-          process.stdout.write(lines.sort((a, b) => a.at - b.at).map((line) => `${JSON.stringify(line.json)}\n`).join(''));
+          const lines = [
+            ...calls.map((call) => ({ at: call.startedAt, json: toJson(call) })),
+            ...mcpCalls.map((call) => ({ at: call.exchange.startedAt, json: mcpCallJson(call) })),
+          ];
+          process.stdout.write(
+            lines
+              .sort((a, b) => a.at - b.at)
+              .map((line) => `${JSON.stringify(line.json)}\n`)
+              .join(''),
+          );
         } else process.stdout.write(renderTable(calls) + renderMcpTable(mcpCalls));
       } catch (error) {
         process.exitCode = reportError(error, debug);
@@ -67,12 +92,21 @@ function renderTable(calls: readonly StoredToolCall[]): string {
   const width = Math.max(40, (process.stdout.columns ?? 120) - 70);
   const table = new Table({
     head: ['time', 'session', 'model', 'tool', 'arguments', 'status'],
-    style: { head: process.stdout.isTTY ? ['cyan'] : [], border: process.stdout.isTTY ? ['grey'] : [] },
+    style: {
+      head: process.stdout.isTTY ? ['cyan'] : [],
+      border: process.stdout.isTTY ? ['grey'] : [],
+    },
     // One line per call, no rules between rows.
     chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
   });
   for (const call of calls) {
-    const flags = [call.complete ? '' : 'incomplete', call.parseError ? 'invalid JSON' : '', call.mocked ? 'mocked' : ''].filter(Boolean).join(', ');
+    const flags = [
+      call.complete ? '' : 'incomplete',
+      call.parseError ? 'invalid JSON' : '',
+      call.mocked ? 'mocked' : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
     table.push([
       new Date(call.startedAt).toISOString().slice(11, 23),
       shorten(call.sessionId, 14),

@@ -2,8 +2,18 @@ import { basename, join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import Table from 'cli-table3';
 import type { Command } from 'commander';
-import { cassetteText, exportCassette, importCassette, listCassettes, requireCassette } from '../../cassette/sqlite/cassette-files.js';
-import { deleteRecordings, mergeCassette, unusedRecordings } from '../../cassette/sqlite/cassette-maintenance.js';
+import {
+  cassetteText,
+  exportCassette,
+  importCassette,
+  listCassettes,
+  requireCassette,
+} from '../../cassette/sqlite/cassette-files.js';
+import {
+  deleteRecordings,
+  mergeCassette,
+  unusedRecordings,
+} from '../../cassette/sqlite/cassette-maintenance.js';
 import { CassetteUseStore } from '../../runner/cassette-use-store.js';
 import { runsDb } from './runs-command.js';
 import { CalltapeError } from '../../errors.js';
@@ -16,7 +26,9 @@ import { resolveCassette } from '../resolve-cassette.js';
 
 /** `calltape cassettes ls | show | export | import | prune | merge`. */
 export function registerCassettesCommand(program: Command): void {
-  const cassettes = program.command('cassettes').description('list, show, export and import cassettes');
+  const cassettes = program
+    .command('cassettes')
+    .description('list, show, export and import cassettes');
   const run = (action: () => void): void => {
     try {
       action();
@@ -24,7 +36,14 @@ export function registerCassettesCommand(program: Command): void {
       process.exitCode = reportError(error, program.opts<{ debug?: boolean }>().debug === true);
     }
   };
-  const runAsync = (action: () => Promise<void>): Promise<void> => action().catch((error: unknown) => void (process.exitCode = reportError(error, program.opts<{ debug?: boolean }>().debug === true)));
+  const runAsync = (action: () => Promise<void>): Promise<void> =>
+    action().catch(
+      (error: unknown) =>
+        void (process.exitCode = reportError(
+          error,
+          program.opts<{ debug?: boolean }>().debug === true,
+        )),
+    );
 
   cassettes
     .command('ls')
@@ -35,11 +54,22 @@ export function registerCassettesCommand(program: Command): void {
         const { cassettes: rows, skipped } = listCassettes(flags.dir);
         if (rows.length === 0) process.stdout.write(`no cassettes in ${flags.dir}\n`);
         else {
-          const table = new Table({ head: ['cassette', 'interactions', 'sessions', 'tool calls', 'last recorded'], style: { head: [], border: [] } });
-          for (const row of rows) table.push([row.name, row.interactions, row.sessions, row.toolCalls, row.lastRecordedAt === null ? '' : new Date(row.lastRecordedAt).toISOString()]);
+          const table = new Table({
+            head: ['cassette', 'interactions', 'sessions', 'tool calls', 'last recorded'],
+            style: { head: [], border: [] },
+          });
+          for (const row of rows)
+            table.push([
+              row.name,
+              row.interactions,
+              row.sessions,
+              row.toolCalls,
+              row.lastRecordedAt === null ? '' : new Date(row.lastRecordedAt).toISOString(),
+            ]);
           process.stdout.write(`${table.toString()}\n`);
         }
-        for (const { name, reason } of skipped) process.stdout.write(`skipped ${name}: ${reason}\n`);
+        for (const { name, reason } of skipped)
+          process.stdout.write(`skipped ${name}: ${reason}\n`);
       }),
     );
 
@@ -47,40 +77,65 @@ export function registerCassettesCommand(program: Command): void {
     .command('show')
     .description('print a cassette as readable YAML (also the git textconv driver for *.sqlite)')
     .argument('<cassette>', 'a name in recordings/ or a path')
-    .action((name: string) => run(() => void process.stdout.write(cassetteText(resolveCassette(name, process.cwd())))));
+    .action((name: string) =>
+      run(() => void process.stdout.write(cassetteText(resolveCassette(name, process.cwd())))),
+    );
 
   cassettes
     .command('export')
-    .description('write a cassette as one YAML file per interaction (plus timings), for code review; or as OpenTelemetry GenAI spans (--format otlp)')
+    .description(
+      'write a cassette as one YAML file per interaction (plus timings), for code review; or as OpenTelemetry GenAI spans (--format otlp)',
+    )
     .argument('<cassette>', 'a name in recordings/ or a path')
-    .option('--out <folder>', 'folder to write (default: recordings/<name>/); with --format otlp, the OTLP/JSON file (default: recordings/<name>.otlp.json)')
+    .option(
+      '--out <folder>',
+      'folder to write (default: recordings/<name>/); with --format otlp, the OTLP/JSON file (default: recordings/<name>.otlp.json)',
+    )
     .option('--format <format>', 'yaml (default) | otlp')
-    .option('--otlp-endpoint <url>', 'with --format otlp and no --out: send the spans to this OTLP/HTTP collector (default: OTEL_EXPORTER_OTLP_ENDPOINT)')
-    .option('--otlp-capture-content', 'with --format otlp: include messages, tool definitions, arguments and results (as stored: redacted)')
+    .option(
+      '--otlp-endpoint <url>',
+      'with --format otlp and no --out: send the spans to this OTLP/HTTP collector (default: OTEL_EXPORTER_OTLP_ENDPOINT)',
+    )
+    .option(
+      '--otlp-capture-content',
+      'with --format otlp: include messages, tool definitions, arguments and results (as stored: redacted)',
+    )
     .action((name: string, flags: ExportFlags) =>
       runAsync(async () => {
         const path = resolveCassette(name, process.cwd());
         const format = flags.format ?? 'yaml';
         if (format === 'otlp') return exportSpans(path, flags);
-        if (format !== 'yaml') throw new CalltapeError('CONFIG_INVALID', `command line: --format: must be one of ["yaml","otlp"] (got "${format}")`);
+        if (format !== 'yaml')
+          throw new CalltapeError(
+            'CONFIG_INVALID',
+            `command line: --format: must be one of ["yaml","otlp"] (got "${format}")`,
+          );
         const folder = flags.out ?? join('recordings', basename(path, '.sqlite'));
         const count = exportCassette(path, folder);
-        process.stdout.write(`exported ${count} interaction(s) to ${relative(process.cwd(), folder) || folder}\n`);
+        process.stdout.write(
+          `exported ${count} interaction(s) to ${relative(process.cwd(), folder) || folder}\n`,
+        );
       }),
     );
 
   cassettes
     .command('prune')
-    .description('delete the recordings the last run of the cassette neither used nor recorded (lists them first)')
+    .description(
+      'delete the recordings the last run of the cassette neither used nor recorded (lists them first)',
+    )
     .argument('<cassette>', 'a name in recordings/ or a path')
     .option('--dry-run', 'only list what would be deleted (the default when not on a terminal)')
     .option('--yes', 'delete without asking')
     .option('--runs-db <file>', 'where runs are noted (default recordings/calltape-runs.sqlite)')
-    .action((name: string, flags: PruneFlags) => runAsync(() => prune(resolveCassette(name, process.cwd()), flags)));
+    .action((name: string, flags: PruneFlags) =>
+      runAsync(() => prune(resolveCassette(name, process.cwd()), flags)),
+    );
 
   cassettes
     .command('merge')
-    .description('copy into the first cassette every interaction of the others it does not hold yet (e.g. the cassettes of several shards)')
+    .description(
+      'copy into the first cassette every interaction of the others it does not hold yet (e.g. the cassettes of several shards)',
+    )
     .argument('<into>', 'cassette to add to (a name in recordings/ or a path)')
     .argument('<from...>', 'cassettes to copy from, in order')
     .action((into: string, from: string[]) =>
@@ -88,7 +143,9 @@ export function registerCassettesCommand(program: Command): void {
         const target = resolveCassette(into, process.cwd());
         for (const name of from) {
           const source = resolveCassette(name, process.cwd());
-          process.stdout.write(`merged ${mergeCassette(target, source)} interaction(s) from ${relative(process.cwd(), source) || source}\n`);
+          process.stdout.write(
+            `merged ${mergeCassette(target, source)} interaction(s) from ${relative(process.cwd(), source) || source}\n`,
+          );
         }
       }),
     );
@@ -102,7 +159,9 @@ export function registerCassettesCommand(program: Command): void {
       run(() => {
         const path = resolveCassette(flags.out, process.cwd());
         const count = importCassette(folder, path);
-        process.stdout.write(`imported ${count} interaction(s) into ${relative(process.cwd(), path) || path}\n`);
+        process.stdout.write(
+          `imported ${count} interaction(s) into ${relative(process.cwd(), path) || path}\n`,
+        );
       }),
     );
 }
@@ -115,16 +174,25 @@ interface ExportFlags extends OtlpFlags {
 /** `cassettes export --format otlp`: every recorded session as GenAI spans, to a file or a collector. */
 async function exportSpans(path: string, flags: ExportFlags): Promise<void> {
   requireCassette(path);
-  const collector = flags.out === undefined ? otlpSettings(flags.otlpEndpoint, flags.otlpCaptureContent, process.env) : undefined;
+  const collector =
+    flags.out === undefined
+      ? otlpSettings(flags.otlpEndpoint, flags.otlpCaptureContent, process.env)
+      : undefined;
   const file = flags.out ?? join('recordings', `${basename(path, '.sqlite')}.otlp.json`);
-  const target: SpanTarget = collector ? { kind: 'collector', settings: collector } : { kind: 'file', path: file, captureContent: flags.otlpCaptureContent === true };
+  const target: SpanTarget = collector
+    ? { kind: 'collector', settings: collector }
+    : { kind: 'file', path: file, captureContent: flags.otlpCaptureContent === true };
   const { RunSpans } = await import('../../otel/run-spans.js');
   const spans = new RunSpans(target, { logger: createLogger('error') });
   const interactions = readInteractions(path);
   spans.sessions(interactions);
   const tally = await spans.finish();
-  const where = collector ? (collector.url ?? 'OTEL_EXPORTER_OTLP_ENDPOINT') : relative(process.cwd(), file) || file;
-  process.stdout.write(`exported ${interactions.length} interaction(s) as ${tally.spans} span(s) to ${where}${tally.dropped > 0 ? ` (${tally.dropped} lost: the collector did not accept them)` : ''}\n`);
+  const where = collector
+    ? (collector.url ?? 'OTEL_EXPORTER_OTLP_ENDPOINT')
+    : relative(process.cwd(), file) || file;
+  process.stdout.write(
+    `exported ${interactions.length} interaction(s) as ${tally.spans} span(s) to ${where}${tally.dropped > 0 ? ` (${tally.dropped} lost: the collector did not accept them)` : ''}\n`,
+  );
   if (tally.dropped > 0) process.exitCode = exitCodes.infrastructure;
 }
 
@@ -146,18 +214,37 @@ async function prune(path: string, flags: PruneFlags): Promise<void> {
   const last = uses?.last(resolve(path));
   uses?.close();
   const shown = relative(process.cwd(), path) || path;
-  if (!last) throw new CalltapeError('CONFIG_INVALID', `${shown}: no run of this cassette is noted in ${relative(process.cwd(), database) || database}; prune keeps what the last run used or recorded, so it needs one`, `Run it first, e.g. calltape replay --cassette ${basename(path, '.sqlite')} -- <command> or calltape test <suite>, or pass the --runs-db it noted its runs in.`);
+  if (!last)
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `${shown}: no run of this cassette is noted in ${relative(process.cwd(), database) || database}; prune keeps what the last run used or recorded, so it needs one`,
+      `Run it first, e.g. calltape replay --cassette ${basename(path, '.sqlite')} -- <command> or calltape test <suite>, or pass the --runs-db it noted its runs in.`,
+    );
   const unused = unusedRecordings(path, last);
   const since = new Date(last.startedAt).toISOString();
-  if (unused.length === 0) return void process.stdout.write(`nothing to prune: the last run (${last.mode}, ${since}) used or recorded every recording in ${shown}\n`);
-  for (const item of unused) process.stdout.write(`  ${item.id}  ${new Date(item.startedAt).toISOString()}  ${item.method} ${item.path}${item.model ? `  ${item.model}` : ''}  session ${item.sessionId}\n`);
+  if (unused.length === 0)
+    return void process.stdout.write(
+      `nothing to prune: the last run (${last.mode}, ${since}) used or recorded every recording in ${shown}\n`,
+    );
+  for (const item of unused)
+    process.stdout.write(
+      `  ${item.id}  ${new Date(item.startedAt).toISOString()}  ${item.method} ${item.path}${item.model ? `  ${item.model}` : ''}  session ${item.sessionId}\n`,
+    );
   const what = `${unused.length} recording(s) the last run (${last.mode}, ${since}) neither used nor recorded`;
   const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
   if (flags.dryRun || (!flags.yes && !interactive)) {
-    return void process.stdout.write(`${what} would be deleted from ${shown}${flags.dryRun ? '' : ' (not a terminal: a dry run; pass --yes to delete)'}\n`);
+    return void process.stdout.write(
+      `${what} would be deleted from ${shown}${flags.dryRun ? '' : ' (not a terminal: a dry run; pass --yes to delete)'}\n`,
+    );
   }
-  if (!flags.yes && !(await confirm(`delete ${what} from ${shown}? [y/N] `))) return void process.stdout.write('nothing deleted\n');
-  process.stdout.write(`deleted ${deleteRecordings(path, unused.map((item) => item.id))} recording(s) from ${shown}\n`);
+  if (!flags.yes && !(await confirm(`delete ${what} from ${shown}? [y/N] `)))
+    return void process.stdout.write('nothing deleted\n');
+  process.stdout.write(
+    `deleted ${deleteRecordings(
+      path,
+      unused.map((item) => item.id),
+    )} recording(s) from ${shown}\n`,
+  );
 }
 
 async function confirm(question: string): Promise<boolean> {

@@ -36,20 +36,46 @@ interface GenerateFlags {
 export function registerGenerateCommand(program: Command): void {
   program
     .command('generate')
-    .description('write draft cases (review: pending) from should_use / should_not_use guidelines, asking a generator model through the proxy (recorded; a replay is offline and byte-identical)')
-    .requiredOption('--guidelines <file>', 'the guidelines (YAML/JSON, config/guidelines.schema.json)')
-    .requiredOption('--tools <file>', 'the tool definitions (an OpenAI tools array, or {tool: schema})')
-    .requiredOption('--out <suite>', 'the suite to write (.yaml/.json); an existing suite gets the new cases appended')
+    .description(
+      'write draft cases (review: pending) from should_use / should_not_use guidelines, asking a generator model through the proxy (recorded; a replay is offline and byte-identical)',
+    )
+    .requiredOption(
+      '--guidelines <file>',
+      'the guidelines (YAML/JSON, config/guidelines.schema.json)',
+    )
+    .requiredOption(
+      '--tools <file>',
+      'the tool definitions (an OpenAI tools array, or {tool: schema})',
+    )
+    .requiredOption(
+      '--out <suite>',
+      'the suite to write (.yaml/.json); an existing suite gets the new cases appended',
+    )
     .option('--generator-model <model>', 'the model that writes the cases', 'gpt-4o-mini')
     .option('--provider <wire>', 'openai | anthropic: the wire the generator is asked on', 'openai')
     .option('--positive <n>', 'cases per tool where it should be called', '5')
     .option('--negative <n>', 'cases per tool where it should not', '5')
-    .option('--breadth <n>', 'topics in each tool\'s topic tree', '3')
-    .option('--threshold <ratio>', 'near-duplicate threshold: Levenshtein ratio of the normalised prompts', '0.9')
-    .option('--temperature <t>', 'the generator\'s sampling temperature', '0.8')
-    .option('--agent-model <model>', 'a new suite\'s model (the one `calltape test` asks in direct mode)')
-    .option('--cassette <name>', 'where generator requests are recorded and replayed (a name in recordings/ or a path)', 'calltape-generate')
-    .option('--mode <mode>', 'replay (default: offline from the cassette) | record | auto', 'replay')
+    .option('--breadth <n>', "topics in each tool's topic tree", '3')
+    .option(
+      '--threshold <ratio>',
+      'near-duplicate threshold: Levenshtein ratio of the normalised prompts',
+      '0.9',
+    )
+    .option('--temperature <t>', "the generator's sampling temperature", '0.8')
+    .option(
+      '--agent-model <model>',
+      "a new suite's model (the one `calltape test` asks in direct mode)",
+    )
+    .option(
+      '--cassette <name>',
+      'where generator requests are recorded and replayed (a name in recordings/ or a path)',
+      'calltape-generate',
+    )
+    .option(
+      '--mode <mode>',
+      'replay (default: offline from the cassette) | record | auto',
+      'replay',
+    )
     .option('--config <file>', 'proxy configuration to start from (upstream, timeouts, redaction)')
     .option('--upstream <url>', 'OpenAI-compatible origin for record and auto')
     .option('--anthropic-upstream <url>', 'Anthropic origin for record and auto')
@@ -57,46 +83,93 @@ export function registerGenerateCommand(program: Command): void {
       process.exitCode = await guardedAction(program, async () => {
         const cwd = process.cwd();
         const mode = flags.mode;
-        if (mode !== 'replay' && mode !== 'record' && mode !== 'auto') throw new CalltapeError('CONFIG_INVALID', `command line: --mode: must be one of ["replay","record","auto"] (got "${mode}")`);
-        if (flags.provider !== 'openai' && flags.provider !== 'anthropic') throw new CalltapeError('CONFIG_INVALID', `command line: --provider: must be one of ["openai","anthropic"] (got "${flags.provider}")`);
+        if (mode !== 'replay' && mode !== 'record' && mode !== 'auto')
+          throw new CalltapeError(
+            'CONFIG_INVALID',
+            `command line: --mode: must be one of ["replay","record","auto"] (got "${mode}")`,
+          );
+        if (flags.provider !== 'openai' && flags.provider !== 'anthropic')
+          throw new CalltapeError(
+            'CONFIG_INVALID',
+            `command line: --provider: must be one of ["openai","anthropic"] (got "${flags.provider}")`,
+          );
         const positive = wholeNumber(flags.positive, '--positive', 0, 200);
         const negative = wholeNumber(flags.negative, '--negative', 0, 200);
-        if (positive + negative === 0) throw new CalltapeError('CONFIG_INVALID', 'command line: --positive, --negative: ask for at least one case');
+        if (positive + negative === 0)
+          throw new CalltapeError(
+            'CONFIG_INVALID',
+            'command line: --positive, --negative: ask for at least one case',
+          );
         const breadth = wholeNumber(flags.breadth, '--breadth', 1, 20);
         const threshold = ratio(flags.threshold, '--threshold');
         const temperature = Number(flags.temperature);
-        if (!Number.isFinite(temperature) || temperature < 0 || temperature > 2) throw new CalltapeError('CONFIG_INVALID', `command line: --temperature: must be a number from 0 to 2 (got "${flags.temperature}")`);
+        if (!Number.isFinite(temperature) || temperature < 0 || temperature > 2)
+          throw new CalltapeError(
+            'CONFIG_INVALID',
+            `command line: --temperature: must be a number from 0 to 2 (got "${flags.temperature}")`,
+          );
         const guidelines = loadGuidelines(flags.guidelines, cwd);
         const tools = loadToolBriefs(flags.tools, guidelines, flags.guidelines, cwd);
         const out = resolve(cwd, flags.out);
         // An existing suite must be sound before anything is asked: its prompts are what new ones are deduplicated against.
         const existing = existsSync(out) ? loadSuite(out, cwd) : undefined;
-        const { config } = loadConfig({ config: flags.config, upstream: flags.upstream, anthropicUpstream: flags.anthropicUpstream }, process.env, cwd);
+        const { config } = loadConfig(
+          {
+            config: flags.config,
+            upstream: flags.upstream,
+            anthropicUpstream: flags.anthropicUpstream,
+          },
+          process.env,
+          cwd,
+        );
         const cassette = resolveCassette(flags.cassette, cwd);
-        const apiKey = (flags.provider === 'anthropic' ? process.env['ANTHROPIC_API_KEY'] : process.env['OPENAI_API_KEY']) ?? 'sk-calltape-replay';
+        const apiKey =
+          (flags.provider === 'anthropic'
+            ? process.env['ANTHROPIC_API_KEY']
+            : process.env['OPENAI_API_KEY']) ?? 'sk-calltape-replay';
         const suiteFolder = dirname(out);
         const generation = await generateCases(tools, {
           config,
           mode,
           cassette,
           apiKey,
-          generator: { model: flags.generatorModel, provider: flags.provider, temperature, maxTokens: 4096 },
+          generator: {
+            model: flags.generatorModel,
+            provider: flags.provider,
+            temperature,
+            maxTokens: 4096,
+          },
           agent: guidelines.description,
           positive,
           negative,
           breadth,
           threshold,
-          existingPrompts: existing ? [...existing.cases, ...existing.drafts].flatMap((testCase) => (testCase.prompt === undefined ? [] : [testCase.prompt])) : [],
-          origin: { generator: flags.generatorModel, guidelinesFile: relative(suiteFolder, resolve(cwd, flags.guidelines)) },
+          existingPrompts: existing
+            ? [...existing.cases, ...existing.drafts].flatMap((testCase) =>
+                testCase.prompt === undefined ? [] : [testCase.prompt],
+              )
+            : [],
+          origin: {
+            generator: flags.generatorModel,
+            guidelinesFile: relative(suiteFolder, resolve(cwd, flags.guidelines)),
+          },
           recordCommand: `calltape generate … --mode record (with --upstream or OPENAI_BASE_URL set to the real provider)`,
         });
-        const suite = openSuiteDocument(out, { ...(flags.agentModel ? { model: flags.agentModel } : {}), tools: relative(suiteFolder, resolve(cwd, flags.tools)) });
-        for (const testCase of generation.cases) suite.cases.add(suite.document.createNode(testCase));
+        const suite = openSuiteDocument(out, {
+          ...(flags.agentModel ? { model: flags.agentModel } : {}),
+          tools: relative(suiteFolder, resolve(cwd, flags.tools)),
+        });
+        for (const testCase of generation.cases)
+          suite.cases.add(suite.document.createNode(testCase));
         saveSuiteDocument(suite);
         const shown = relative(cwd, out) || out;
         const kept = generation.written - generation.dropped;
-        process.stdout.write(`${[...generation.topics.values()].reduce((sum, tree) => sum + tree.length, 0)} topic(s) over ${tools.length} tool(s); ${generation.written} prompt(s) written, ${kept} kept (${pct(generation.written === 0 ? 1 : kept / generation.written)}), ${generation.dropped} near-duplicate(s) dropped\n`);
-        process.stdout.write(`wrote ${generation.cases.length} draft case(s) (review: pending) to ${shown}\nnext: calltape review ${shown}\n`);
+        process.stdout.write(
+          `${[...generation.topics.values()].reduce((sum, tree) => sum + tree.length, 0)} topic(s) over ${tools.length} tool(s); ${generation.written} prompt(s) written, ${kept} kept (${pct(generation.written === 0 ? 1 : kept / generation.written)}), ${generation.dropped} near-duplicate(s) dropped\n`,
+        );
+        process.stdout.write(
+          `wrote ${generation.cases.length} draft case(s) (review: pending) to ${shown}\nnext: calltape review ${shown}\n`,
+        );
         return exitCodes.ok;
       });
     });
@@ -104,12 +177,20 @@ export function registerGenerateCommand(program: Command): void {
 
 function wholeNumber(text: string, flag: string, min: number, max: number): number {
   const value = Number(text);
-  if (!Number.isInteger(value) || value < min || value > max) throw new CalltapeError('CONFIG_INVALID', `command line: ${flag}: must be a whole number from ${min} to ${max} (got "${text}")`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `command line: ${flag}: must be a whole number from ${min} to ${max} (got "${text}")`,
+    );
   return value;
 }
 
 function ratio(text: string, flag: string): number {
   const value = Number(text);
-  if (!Number.isFinite(value) || value <= 0 || value > 1) throw new CalltapeError('CONFIG_INVALID', `command line: ${flag}: must be a number above 0 and at most 1 (got "${text}")`);
+  if (!Number.isFinite(value) || value <= 0 || value > 1)
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `command line: ${flag}: must be a number above 0 and at most 1 (got "${text}")`,
+    );
   return value;
 }

@@ -10,7 +10,10 @@ const templates = join(packageRoot, 'assets/init');
 /** What `calltape init` writes, relative to the project folder, and where each comes from. */
 const scaffold: readonly { readonly path: string; readonly write: (target: string) => void }[] = [
   { path: 'calltape.yaml', write: copyFrom('calltape.yaml') },
-  { path: 'recordings/example.sqlite', write: (target) => void importCassette(join(templates, 'example-cassette'), target) },
+  {
+    path: 'recordings/example.sqlite',
+    write: (target) => void importCassette(join(templates, 'example-cassette'), target),
+  },
   { path: 'recordings/.gitattributes', write: copyFrom('gitattributes') },
   { path: 'recordings/.gitignore', write: copyFrom('gitignore') },
   { path: '.github/workflows/calltape.yml', write: copyFrom('workflow.yml') },
@@ -24,7 +27,9 @@ const scaffold: readonly { readonly path: string; readonly write: (target: strin
 export function registerInitCommand(program: Command): void {
   program
     .command('init')
-    .description('scaffold calltape.yaml, recordings/ and a GitHub Actions workflow in this project (never overwrites a file)')
+    .description(
+      'scaffold calltape.yaml, recordings/ and a GitHub Actions workflow in this project (never overwrites a file)',
+    )
     .option('--dir <folder>', 'project folder', '.')
     .action((flags: { dir: string }) => {
       try {

@@ -35,12 +35,25 @@ export function registerJudgesCommands(program: Command): void {
     .command('judges')
     .description('find the judge you can trust: compare candidate judges with a rated golden set')
     .command('compare')
-    .description('run every judge on every rated run and report agreement (κ, precision/recall of fails, flake rate, cost); exits 3 when a judge could not answer')
-    .requiredOption('--judges <file>', 'the candidate judges (YAML/JSON, config/judges.schema.json)')
+    .description(
+      'run every judge on every rated run and report agreement (κ, precision/recall of fails, flake rate, cost); exits 3 when a judge could not answer',
+    )
+    .requiredOption(
+      '--judges <file>',
+      'the candidate judges (YAML/JSON, config/judges.schema.json)',
+    )
     .option('--ratings <file>', 'the ratings database (default recordings/calltape-ratings.sqlite)')
     .option('--set <name>', 'the rated set to compare against', defaultSet)
-    .option('--cassette <name>', 'where judge requests are recorded and replayed (a name in recordings/ or a path)', 'calltape-judges')
-    .option('--mode <mode>', 'replay (default: offline from the cassette) | record | auto', 'replay')
+    .option(
+      '--cassette <name>',
+      'where judge requests are recorded and replayed (a name in recordings/ or a path)',
+      'calltape-judges',
+    )
+    .option(
+      '--mode <mode>',
+      'replay (default: offline from the cassette) | record | auto',
+      'replay',
+    )
     .option('--json <file>', 'write the report as JSON (config/judges-report.schema.json)')
     .option('--html <file>', 'write the report as one self-contained HTML page (the same figures)')
     .option('--runs-db <file>', 'where stored test runs are read (for run:<id>/… ratings)')
@@ -51,7 +64,11 @@ export function registerJudgesCommands(program: Command): void {
       process.exitCode = await guardedAction(program, async () => {
         const cwd = process.cwd();
         const mode = flags.mode;
-        if (mode !== 'replay' && mode !== 'record' && mode !== 'auto') throw new CalltapeError('CONFIG_INVALID', `command line: --mode: must be one of ["replay","record","auto"] (got "${mode}")`);
+        if (mode !== 'replay' && mode !== 'record' && mode !== 'auto')
+          throw new CalltapeError(
+            'CONFIG_INVALID',
+            `command line: --mode: must be one of ["replay","record","auto"] (got "${mode}")`,
+          );
         const judges = loadJudges(flags.judges, cwd);
         const store = new RatingStore(ratingsFile(flags.ratings, cwd), { readonly: true });
         let ratings;
@@ -60,23 +77,57 @@ export function registerJudgesCommands(program: Command): void {
         } finally {
           store.close();
         }
-        if (ratings.length === 0) throw new CalltapeError('CONFIG_INVALID', `${ratingsFile(flags.ratings, cwd)}: the set "${flags.set}" has no ratings`, 'Rate runs first: calltape rate <cassette>, or import a golden set with calltape ratings import.');
+        if (ratings.length === 0)
+          throw new CalltapeError(
+            'CONFIG_INVALID',
+            `${ratingsFile(flags.ratings, cwd)}: the set "${flags.set}" has no ratings`,
+            'Rate runs first: calltape rate <cassette>, or import a golden set with calltape ratings import.',
+          );
         const sources = { cwd, runsDb: runsDb(flags) };
         const runs = loadRatedRuns(ratings, sources);
-        const { config } = loadConfig({ config: flags.config, upstream: flags.upstream, anthropicUpstream: flags.anthropicUpstream }, process.env, cwd);
+        const { config } = loadConfig(
+          {
+            config: flags.config,
+            upstream: flags.upstream,
+            anthropicUpstream: flags.anthropicUpstream,
+          },
+          process.env,
+          cwd,
+        );
         const cassette = resolveCassette(flags.cassette, cwd);
-        const apiKey = process.env['OPENAI_API_KEY'] ?? process.env['ANTHROPIC_API_KEY'] ?? 'sk-calltape-replay';
-        const { outcomes, usage } = await runJudges(judges, runs, { config, mode, cassette, apiKey, sources });
+        const apiKey =
+          process.env['OPENAI_API_KEY'] ?? process.env['ANTHROPIC_API_KEY'] ?? 'sk-calltape-replay';
+        const { outcomes, usage } = await runJudges(judges, runs, {
+          config,
+          mode,
+          cassette,
+          apiKey,
+          sources,
+        });
         const comparison = compareJudges(ratings, judges, outcomes, usage);
         process.stdout.write(renderComparison(comparison));
         if (flags.json) {
           const usesModel = judges.some((judge) => judge.kind === 'llm');
-          const report = { ratings: flags.ratings ?? 'recordings/calltape-ratings.sqlite', set: flags.set, judges_file: flags.judges, cassette: usesModel ? flags.cassette : null, mode, ...comparison };
+          const report = {
+            ratings: flags.ratings ?? 'recordings/calltape-ratings.sqlite',
+            set: flags.set,
+            judges_file: flags.judges,
+            cassette: usesModel ? flags.cassette : null,
+            mode,
+            ...comparison,
+          };
           writeFileSync(resolve(cwd, flags.json), `${JSON.stringify(report, null, 2)}\n`);
         }
-        if (flags.html) writeFileSync(resolve(cwd, flags.html), comparisonHtml(comparison, { set: flags.set, judgesFile: flags.judges }));
+        if (flags.html)
+          writeFileSync(
+            resolve(cwd, flags.html),
+            comparisonHtml(comparison, { set: flags.set, judgesFile: flags.judges }),
+          );
         const unanswered = comparison.judges.filter((judge) => judge.errors > 0);
-        for (const judge of unanswered) process.stderr.write(`JUDGE_UNANSWERED: ${judge.disagreements.find((item) => item.judged === null)?.reason ?? `judge "${judge.name}" could not answer`} (${judge.errors} run(s) unanswered)\n`);
+        for (const judge of unanswered)
+          process.stderr.write(
+            `JUDGE_UNANSWERED: ${judge.disagreements.find((item) => item.judged === null)?.reason ?? `judge "${judge.name}" could not answer`} (${judge.errors} run(s) unanswered)\n`,
+          );
         return unanswered.length > 0 ? exitCodes.infrastructure : exitCodes.ok;
       });
     });

@@ -14,13 +14,21 @@ export interface ListedMcpCall {
 }
 
 /** The MCP tool calls of a cassette, joined to the model's tool calls, optionally of one session. */
-export function listMcpCalls(cassette: string, modelCalls: readonly StoredToolCall[], session: string | undefined): ListedMcpCall[] {
+export function listMcpCalls(
+  cassette: string,
+  modelCalls: readonly StoredToolCall[],
+  session: string | undefined,
+): ListedMcpCall[] {
   const store = new McpStore(cassette, { readonly: true });
   const exchanges = store.list({ method: 'tools/call' });
   store.close();
   const joined = joinMcpCalls(modelCalls, exchanges);
   return exchanges
-    .map((exchange) => ({ exchange, sessionId: joined.get(exchange.id)?.sessionId ?? exchange.sessionId, callId: joined.get(exchange.id)?.callId ?? null }))
+    .map((exchange) => ({
+      exchange,
+      sessionId: joined.get(exchange.id)?.sessionId ?? exchange.sessionId,
+      callId: joined.get(exchange.id)?.callId ?? null,
+    }))
     .filter((call) => session === undefined || call.sessionId === session);
 }
 
@@ -46,12 +54,19 @@ export function renderMcpTable(calls: readonly ListedMcpCall[]): string {
   if (calls.length === 0) return '';
   const table = new Table({
     head: ['time', 'session', 'server', 'tool', 'arguments', 'result'],
-    style: { head: process.stdout.isTTY ? ['cyan'] : [], border: process.stdout.isTTY ? ['grey'] : [] },
+    style: {
+      head: process.stdout.isTTY ? ['cyan'] : [],
+      border: process.stdout.isTTY ? ['grey'] : [],
+    },
     chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
   });
   for (const call of calls) {
     const { exchange } = call;
-    const outcome = exchange.error ? `error ${exchange.error.code}` : exchange.failed ? 'isError' : 'ok';
+    const outcome = exchange.error
+      ? `error ${exchange.error.code}`
+      : exchange.failed
+        ? 'isError'
+        : 'ok';
     table.push([
       new Date(exchange.startedAt).toISOString().slice(11, 23),
       shorten(call.sessionId, 14),

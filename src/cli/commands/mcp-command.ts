@@ -28,13 +28,27 @@ interface McpFlags {
 export function registerMcpCommand(program: Command): void {
   program
     .command('mcp')
-    .description('relay an MCP stdio server, recording its answers into the cassette; replay or mock it without the server')
-    .argument('[command...]', 'the server command, after -- (none: the mocks file is the whole server)')
+    .description(
+      'relay an MCP stdio server, recording its answers into the cassette; replay or mock it without the server',
+    )
+    .argument(
+      '[command...]',
+      'the server command, after -- (none: the mocks file is the whole server)',
+    )
     .requiredOption('--name <server>', 'the server name recordings and mocks are filed under')
-    .option('--cassette <name>', 'cassette: a name (recordings/<name>.sqlite) or a path to a .sqlite file')
+    .option(
+      '--cassette <name>',
+      'cassette: a name (recordings/<name>.sqlite) or a path to a .sqlite file',
+    )
     .option('--config <file>', 'configuration file (default: ./proxy.config.json when present)')
-    .option('--mode <mode>', 'record | replay | auto | diff | passthrough (default: the configured mode)')
-    .option('--mocks <files>', 'mock files (JSON or YAML) whose mcp.<server> entry answers tools/call, comma-separated')
+    .option(
+      '--mode <mode>',
+      'record | replay | auto | diff | passthrough (default: the configured mode)',
+    )
+    .option(
+      '--mocks <files>',
+      'mock files (JSON or YAML) whose mcp.<server> entry answers tools/call, comma-separated',
+    )
     .option('--session <id>', 'the LLM session these calls belong to (default: $CALLTAPE_SESSION)')
     .action(async (command: string[], flags: McpFlags) => {
       const debug = program.opts<{ debug?: boolean }>().debug === true;
@@ -62,14 +76,41 @@ function resolveMode(mode: string, cassette: string, server: string): McpMode {
 
 async function runMcp(command: string[], flags: McpFlags): Promise<number> {
   const cwd = process.cwd();
-  const { config } = loadConfig({ config: flags.config, mode: flags.mode, mocks: flags.mocks, cassette: flags.cassette === undefined ? undefined : resolveCassette(flags.cassette, cwd) }, process.env, cwd);
+  const { config } = loadConfig(
+    {
+      config: flags.config,
+      mode: flags.mode,
+      mocks: flags.mocks,
+      cassette: flags.cassette === undefined ? undefined : resolveCassette(flags.cassette, cwd),
+    },
+    process.env,
+    cwd,
+  );
   const mocks = loadMcpMocks(config.mocks.files, flags.name, cwd);
   const mode = resolveMode(config.mode, config.cassette, flags.name);
   const declared = mocks.tools !== undefined || mocks.mocks.size > 0;
-  if (command.length === 0 && mode !== 'replay' && !declared) throw new CalltapeError('CONFIG_INVALID', `no server command given and no mocks file declares mcp.${flags.name}`, `calltape mcp --name ${flags.name} -- <server command…>, or --mocks FILE with an mcp.${flags.name} entry`);
-  if (mode === 'replay' && !existsSync(config.cassette) && !declared) throw new CalltapeError('CONFIG_INVALID', `${config.cassette}: no such cassette`, 'Record one first with --mode record.');
-  if (mode === 'diff' && !existsSync(config.cassette)) throw new CalltapeError('CONFIG_INVALID', `${config.cassette}: no such cassette to diff against`, 'Record one first with --mode record.');
-  const reader = (mode === 'replay' || mode === 'diff') && existsSync(config.cassette) ? new McpStore(config.cassette, { readonly: true }) : undefined;
+  if (command.length === 0 && mode !== 'replay' && !declared)
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `no server command given and no mocks file declares mcp.${flags.name}`,
+      `calltape mcp --name ${flags.name} -- <server command…>, or --mocks FILE with an mcp.${flags.name} entry`,
+    );
+  if (mode === 'replay' && !existsSync(config.cassette) && !declared)
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `${config.cassette}: no such cassette`,
+      'Record one first with --mode record.',
+    );
+  if (mode === 'diff' && !existsSync(config.cassette))
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `${config.cassette}: no such cassette to diff against`,
+      'Record one first with --mode record.',
+    );
+  const reader =
+    (mode === 'replay' || mode === 'diff') && existsSync(config.cassette)
+      ? new McpStore(config.cassette, { readonly: true })
+      : undefined;
   const writer = mode === 'record' ? new McpStore(config.cassette, { readonly: false }) : undefined;
   const diffs: McpDiff[] = [];
   const given = flags.session ?? process.env['CALLTAPE_SESSION'];
@@ -81,12 +122,25 @@ async function runMcp(command: string[], flags: McpFlags): Promise<number> {
     mocks,
     reader,
     writer,
-    ...(mode === 'diff' ? { onDiff: (diff: McpDiff) => void (diff.lines.length > 0 && diffs.push(diff)) } : {}),
+    ...(mode === 'diff'
+      ? { onDiff: (diff: McpDiff) => void (diff.lines.length > 0 && diffs.push(diff)) }
+      : {}),
   });
   try {
-    const code = await runMcpRelay({ mode, command, env: process.env, responder, input: process.stdin, output: process.stdout, errors: process.stderr });
+    const code = await runMcpRelay({
+      mode,
+      command,
+      env: process.env,
+      responder,
+      input: process.stdin,
+      output: process.stdout,
+      errors: process.stderr,
+    });
     for (const miss of responder.misses) process.stderr.write(`CASSETTE_MISS: ${miss}\n`);
-    for (const diff of diffs) process.stderr.write(`calltape mcp diff: ${diff.request} vs recording ${diff.recordingId ?? '(none)'}:\n  ${diff.lines.join('\n  ')}\n`);
+    for (const diff of diffs)
+      process.stderr.write(
+        `calltape mcp diff: ${diff.request} vs recording ${diff.recordingId ?? '(none)'}:\n  ${diff.lines.join('\n  ')}\n`,
+      );
     // Diff mode fails the run when an answer changed, as a replay miss does.
     return code === 0 && diffs.length > 0 ? 1 : code;
   } finally {

@@ -18,59 +18,115 @@ export function registerProxyCommand(program: Command): void {
     .option('--config <file>', 'configuration file (default: ./proxy.config.json when present)')
     .option('--host <host>', 'interface to listen on (default 127.0.0.1)')
     .option('--port <port>', 'port to listen on; 0 picks a free port (default 4545)')
-    .option('--upstream <url>', 'provider origin, optionally with a path prefix (default https://api.openai.com)')
-    .option('--anthropic-upstream <url>', 'Anthropic origin for /v1/messages (default https://api.anthropic.com)')
+    .option(
+      '--upstream <url>',
+      'provider origin, optionally with a path prefix (default https://api.openai.com)',
+    )
+    .option(
+      '--anthropic-upstream <url>',
+      'Anthropic origin for /v1/messages (default https://api.anthropic.com)',
+    )
     .option('--mode <mode>', 'record | replay | auto | diff | passthrough')
-    .option('--cassette <file>', 'SQLite file to store interactions in (default recordings/calltape.sqlite)')
+    .option(
+      '--cassette <file>',
+      'SQLite file to store interactions in (default recordings/calltape.sqlite)',
+    )
     .option('--replay-timing <timing>', 'pace of replayed streams: none | exact | scaled:F')
     .option('--log-level <level>', 'silent | error | info | debug')
-    .option('--mocks <files>', 'mock tool files (JSON or YAML), comma-separated: calls to these tools are answered by the proxy')
-    .option('--strict-tools', 'refuse model turns calling a tool that is neither mocked nor in mocks.allowTools')
-    .option('--policies <file>', 'shadow-score every tool call against this policies file (YAML or JSON; reloaded when it changes)')
-    .option('--shadow-db <file>', 'where shadow scores go (default recordings/calltape-shadow.sqlite)')
-    .option('--admin-token <token>', 'token /metrics, the dashboard and the feed require (prefer CALLTAPE_ADMIN_TOKEN: flags show in ps)')
-    .option('--runs-db <file>', 'where the run is noted for `cassettes prune`, and stored runs are read for rating (default recordings/calltape-runs.sqlite)')
-    .option('--ratings <file>', 'the ratings database the rating page /calltape/rate writes (default recordings/calltape-ratings.sqlite)')
-    .option('--otlp-endpoint <url>', 'export every round trip as OpenTelemetry GenAI spans to this OTLP/HTTP collector (default: OTEL_EXPORTER_OTLP_ENDPOINT)')
-    .option('--otlp-capture-content', 'include messages, tool definitions, arguments and results in the spans (redacted; OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true)')
-    .action(async (flags: ConfigFlags & OtlpFlags & { readonly runsDb?: string; readonly ratings?: string }) => {
-      const debug = program.opts<{ debug?: boolean }>().debug === true;
-      try {
-        const { config, file } = loadConfig(flags, process.env, process.cwd());
-        const logger = createLogger(config.logLevel);
-        const otlp = otlpSettings(flags.otlpEndpoint, flags.otlpCaptureContent, process.env);
-        const ratings = { ...defaultRatingSources(config.cassette), ratingsDb: ratingsFile(flags.ratings, process.cwd()), runsDb: runsDb(flags) };
-        const proxy = await startProxy(config, { logger, otlp, adminExtension: createRatingPage(ratings) });
-        // Handlers first: a script may stop the proxy as soon as it reads the banner.
-        let signals = 0;
-        const stop = (signal: NodeJS.Signals): void => {
-          if (++signals > 1) {
-            logger.error(`${signal} again: exiting without waiting for in-flight requests`);
-            process.exit(exitCodes.infrastructure);
-          }
-          logger.info(`${signal}: finishing ${proxy.inFlight} in-flight request(s), then exiting`);
-          proxy.close().then(
-            () => {
-              noteCassetteUse(runsDb(flags), proxy.cassetteUsage());
-              process.exit(exitCodes.ok);
-            },
-            (error: unknown) => process.exit(reportError(error, debug)),
+    .option(
+      '--mocks <files>',
+      'mock tool files (JSON or YAML), comma-separated: calls to these tools are answered by the proxy',
+    )
+    .option(
+      '--strict-tools',
+      'refuse model turns calling a tool that is neither mocked nor in mocks.allowTools',
+    )
+    .option(
+      '--policies <file>',
+      'shadow-score every tool call against this policies file (YAML or JSON; reloaded when it changes)',
+    )
+    .option(
+      '--shadow-db <file>',
+      'where shadow scores go (default recordings/calltape-shadow.sqlite)',
+    )
+    .option(
+      '--admin-token <token>',
+      'token /metrics, the dashboard and the feed require (prefer CALLTAPE_ADMIN_TOKEN: flags show in ps)',
+    )
+    .option(
+      '--runs-db <file>',
+      'where the run is noted for `cassettes prune`, and stored runs are read for rating (default recordings/calltape-runs.sqlite)',
+    )
+    .option(
+      '--ratings <file>',
+      'the ratings database the rating page /calltape/rate writes (default recordings/calltape-ratings.sqlite)',
+    )
+    .option(
+      '--otlp-endpoint <url>',
+      'export every round trip as OpenTelemetry GenAI spans to this OTLP/HTTP collector (default: OTEL_EXPORTER_OTLP_ENDPOINT)',
+    )
+    .option(
+      '--otlp-capture-content',
+      'include messages, tool definitions, arguments and results in the spans (redacted; OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true)',
+    )
+    .action(
+      async (
+        flags: ConfigFlags & OtlpFlags & { readonly runsDb?: string; readonly ratings?: string },
+      ) => {
+        const debug = program.opts<{ debug?: boolean }>().debug === true;
+        try {
+          const { config, file } = loadConfig(flags, process.env, process.cwd());
+          const logger = createLogger(config.logLevel);
+          const otlp = otlpSettings(flags.otlpEndpoint, flags.otlpCaptureContent, process.env);
+          const ratings = {
+            ...defaultRatingSources(config.cassette),
+            ratingsDb: ratingsFile(flags.ratings, process.cwd()),
+            runsDb: runsDb(flags),
+          };
+          const proxy = await startProxy(config, {
+            logger,
+            otlp,
+            adminExtension: createRatingPage(ratings),
+          });
+          // Handlers first: a script may stop the proxy as soon as it reads the banner.
+          let signals = 0;
+          const stop = (signal: NodeJS.Signals): void => {
+            if (++signals > 1) {
+              logger.error(`${signal} again: exiting without waiting for in-flight requests`);
+              process.exit(exitCodes.infrastructure);
+            }
+            logger.info(
+              `${signal}: finishing ${proxy.inFlight} in-flight request(s), then exiting`,
+            );
+            proxy.close().then(
+              () => {
+                noteCassetteUse(runsDb(flags), proxy.cassetteUsage());
+                process.exit(exitCodes.ok);
+              },
+              (error: unknown) => process.exit(reportError(error, debug)),
+            );
+          };
+          process.on('SIGTERM', stop).on('SIGINT', stop);
+          process.stdout.write(
+            `calltape proxy listening on ${proxy.url}\n` +
+              `  OPENAI_BASE_URL=${proxy.baseUrl}\n` +
+              `  ${modeLine(config.mode, config.upstream, relative(process.cwd(), config.cassette) || config.cassette)}${file ? ` · config ${relative(process.cwd(), file)}` : ''}\n` +
+              (config.mocks.files.length > 0 || config.mocks.strictTools
+                ? `  mocks ${config.mocks.files.map((path) => relative(process.cwd(), path)).join(', ') || 'none'}${config.mocks.strictTools ? ' · strict tools' : ''}\n`
+                : '') +
+              (config.shadow.policies
+                ? `  shadow scoring: policies ${relative(process.cwd(), config.shadow.policies)} · results ${relative(process.cwd(), config.shadow.database)}\n`
+                : '') +
+              (otlp
+                ? `  OpenTelemetry: GenAI spans to ${otlp.url ?? 'OTEL_EXPORTER_OTLP_ENDPOINT'}${otlp.captureContent ? ' (with content)' : ''}\n`
+                : '') +
+              `  dashboard ${proxy.url}/calltape/ · rating ${proxy.url}/calltape/rate · metrics ${proxy.url}/metrics${config.admin.token ? ' (admin token required)' : ''}\n`,
           );
-        };
-        process.on('SIGTERM', stop).on('SIGINT', stop);
-        process.stdout.write(
-          `calltape proxy listening on ${proxy.url}\n` +
-            `  OPENAI_BASE_URL=${proxy.baseUrl}\n` +
-            `  ${modeLine(config.mode, config.upstream, relative(process.cwd(), config.cassette) || config.cassette)}${file ? ` · config ${relative(process.cwd(), file)}` : ''}\n` +
-            (config.mocks.files.length > 0 || config.mocks.strictTools ? `  mocks ${config.mocks.files.map((path) => relative(process.cwd(), path)).join(', ') || 'none'}${config.mocks.strictTools ? ' · strict tools' : ''}\n` : '') +
-            (config.shadow.policies ? `  shadow scoring: policies ${relative(process.cwd(), config.shadow.policies)} · results ${relative(process.cwd(), config.shadow.database)}\n` : '') +
-            (otlp ? `  OpenTelemetry: GenAI spans to ${otlp.url ?? 'OTEL_EXPORTER_OTLP_ENDPOINT'}${otlp.captureContent ? ' (with content)' : ''}\n` : '') +
-            `  dashboard ${proxy.url}/calltape/ · rating ${proxy.url}/calltape/rate · metrics ${proxy.url}/metrics${config.admin.token ? ' (admin token required)' : ''}\n`,
-        );
-      } catch (error) {
-        process.exitCode = reportError(error, debug);
-      }
-    });
+        } catch (error) {
+          process.exitCode = reportError(error, debug);
+        }
+      },
+    );
 }
 
 /** The banner's account of what this mode does with the upstream and the cassette. */

@@ -24,12 +24,20 @@ interface RateFlags {
 export function registerRateCommands(program: Command): void {
   program
     .command('rate')
-    .description('rate recorded runs pass/fail on the terminal (a cassette, or run:<id>), or mark them with --mark')
-    .argument('[runs]', 'a cassette (every session in it) or run:<id> (every case of a stored test run)')
+    .description(
+      'rate recorded runs pass/fail on the terminal (a cassette, or run:<id>), or mark them with --mark',
+    )
+    .argument(
+      '[runs]',
+      'a cassette (every session in it) or run:<id> (every case of a stored test run)',
+    )
     .option('--set <name>', 'the named set the ratings go to', defaultSet)
     .option('--ratings <file>', 'the ratings database (default recordings/calltape-ratings.sqlite)')
     .option('--runs-db <file>', 'where stored test runs are read (for run:<id>)')
-    .option('--mark <run=verdict...>', 'rate without a terminal: <cassette>#<session>=pass, run:<id>/<case>=fail')
+    .option(
+      '--mark <run=verdict...>',
+      'rate without a terminal: <cassette>#<session>=pass, run:<id>/<case>=fail',
+    )
     .option('--note <text>', 'with --mark: the note every marked rating carries')
     .option('--rater <name>', 'who is rating', process.env['USER'])
     .action(async (target: string | undefined, flags: RateFlags) => {
@@ -38,10 +46,27 @@ export function registerRateCommands(program: Command): void {
         const store = new RatingStore(ratingsFile(flags.ratings, sources.cwd));
         try {
           if (flags.mark) return mark(store, flags, sources);
-          if (target === undefined) throw new CalltapeError('CONFIG_INVALID', 'command line: name the runs to rate (a cassette, or run:<id>), or give --mark <run>=pass|fail');
-          if (!process.stdin.isTTY) throw new CalltapeError('CONFIG_INVALID', 'calltape rate needs a terminal to show runs and read keys', 'In scripts, rate with --mark <run>=pass|fail.');
+          if (target === undefined)
+            throw new CalltapeError(
+              'CONFIG_INVALID',
+              'command line: name the runs to rate (a cassette, or run:<id>), or give --mark <run>=pass|fail',
+            );
+          if (!process.stdin.isTTY)
+            throw new CalltapeError(
+              'CONFIG_INVALID',
+              'calltape rate needs a terminal to show runs and read keys',
+              'In scripts, rate with --mark <run>=pass|fail.',
+            );
           const runs = listRuns(target, sources);
-          await rateOnTerminal({ store, set: flags.set, runs, view: (run) => loadRunView(run, sources), ...(flags.rater ? { rater: flags.rater } : {}), input: process.stdin, output: process.stdout });
+          await rateOnTerminal({
+            store,
+            set: flags.set,
+            runs,
+            view: (run) => loadRunView(run, sources),
+            ...(flags.rater ? { rater: flags.rater } : {}),
+            input: process.stdin,
+            output: process.stdout,
+          });
           return exitCodes.ok;
         } finally {
           store.close();
@@ -49,7 +74,9 @@ export function registerRateCommands(program: Command): void {
       });
     });
 
-  const ratings = program.command('ratings').description('golden sets: export to a reviewable YAML file, import it back');
+  const ratings = program
+    .command('ratings')
+    .description('golden sets: export to a reviewable YAML file, import it back');
   ratings
     .command('export')
     .description('write ratings as YAML (every set, or --set), sorted for diffs')
@@ -58,7 +85,9 @@ export function registerRateCommands(program: Command): void {
     .option('--out <file>', 'write here instead of standard output')
     .action(async (flags: { set?: string; ratings?: string; out?: string }) => {
       process.exitCode = await guardedAction(program, () => {
-        const store = new RatingStore(ratingsFile(flags.ratings, process.cwd()), { readonly: true });
+        const store = new RatingStore(ratingsFile(flags.ratings, process.cwd()), {
+          readonly: true,
+        });
         try {
           const names = flags.set ? [flags.set] : store.sets();
           const text = ratingsToYaml(new Map(names.map((name) => [name, store.list(name)])));
@@ -72,7 +101,9 @@ export function registerRateCommands(program: Command): void {
     });
   ratings
     .command('import')
-    .description('read a ratings YAML file into the database (a rating for the same run and set is replaced)')
+    .description(
+      'read a ratings YAML file into the database (a rating for the same run and set is replaced)',
+    )
     .argument('<file>', 'a file written by calltape ratings export')
     .option('--ratings <file>', 'the ratings database')
     .action(async (file: string, flags: { ratings?: string }) => {
@@ -82,13 +113,18 @@ export function registerRateCommands(program: Command): void {
         try {
           text = readFileSync(path, 'utf8');
         } catch (error) {
-          throw new CalltapeError('CONFIG_INVALID', `${path}: cannot read the ratings file: ${(error as Error).message}`);
+          throw new CalltapeError(
+            'CONFIG_INVALID',
+            `${path}: cannot read the ratings file: ${(error as Error).message}`,
+          );
         }
         const sets = ratingsFromText(text, path);
         const store = new RatingStore(ratingsFile(flags.ratings, process.cwd()));
         try {
           for (const [name, list] of sets) store.putAll(name, list);
-          process.stdout.write(`imported ${[...sets].map(([name, list]) => `${list.length} rating(s) into "${name}"`).join(', ') || 'no ratings'} (${store.path})\n`);
+          process.stdout.write(
+            `imported ${[...sets].map(([name, list]) => `${list.length} rating(s) into "${name}"`).join(', ') || 'no ratings'} (${store.path})\n`,
+          );
           return exitCodes.ok;
         } finally {
           store.close();
@@ -102,11 +138,20 @@ function mark(store: RatingStore, flags: RateFlags, sources: RunSources): number
   const at = new Date().toISOString();
   const ratings = (flags.mark ?? []).map((text): Rating => {
     const match = /^(.+)=(pass|fail)$/.exec(text);
-    if (!match?.[1] || !match[2]) throw new CalltapeError('CONFIG_INVALID', `--mark "${text}": write <run>=pass or <run>=fail`);
+    if (!match?.[1] || !match[2])
+      throw new CalltapeError('CONFIG_INVALID', `--mark "${text}": write <run>=pass or <run>=fail`);
     loadRunView(match[1], sources);
-    return { run: match[1], rating: match[2] as Rating['rating'], ...(flags.note ? { note: flags.note } : {}), ...(flags.rater ? { rater: flags.rater } : {}), at };
+    return {
+      run: match[1],
+      rating: match[2] as Rating['rating'],
+      ...(flags.note ? { note: flags.note } : {}),
+      ...(flags.rater ? { rater: flags.rater } : {}),
+      at,
+    };
   });
   store.putAll(flags.set, ratings);
-  process.stdout.write(`${ratings.length} rating(s) stored in ${store.path} (set "${flags.set}")\n`);
+  process.stdout.write(
+    `${ratings.length} rating(s) stored in ${store.path} (set "${flags.set}")\n`,
+  );
   return exitCodes.ok;
 }

@@ -16,11 +16,16 @@ interface ReviewFlags {
 export function registerReviewCommand(program: Command): void {
   program
     .command('review')
-    .description('list the draft cases of a suite (review: pending), or accept / reject them: accepted drafts become ordinary cases that calltape test runs and gates')
+    .description(
+      'list the draft cases of a suite (review: pending), or accept / reject them: accepted drafts become ordinary cases that calltape test runs and gates',
+    )
     .argument('<suite>', 'the suite file (YAML or JSON)')
     .option('--accept <ids>', 'accept these drafts (comma-separated test ids, or all)')
     .option('--reject <ids>', 'reject these drafts (comma-separated test ids, or all remaining)')
-    .option('--keep-rejected', 'keep rejected drafts in the file as review: rejected instead of removing them')
+    .option(
+      '--keep-rejected',
+      'keep rejected drafts in the file as review: rejected instead of removing them',
+    )
     .action(async (file: string, flags: ReviewFlags) => {
       process.exitCode = await guardedAction(program, () => {
         const cwd = process.cwd();
@@ -30,9 +35,21 @@ export function registerReviewCommand(program: Command): void {
           process.stdout.write(renderDrafts(loadSuite(path, cwd), shown));
           return exitCodes.ok;
         }
-        const { accepted, rejected } = reviewDrafts(path, { accept: ids(flags.accept), reject: ids(flags.reject), keepRejected: flags.keepRejected === true }, cwd);
-        const left = loadSuite(path, cwd).drafts.filter((draft) => draft.review === 'pending').length;
-        process.stdout.write(`${shown}: ${accepted.length} accepted, ${rejected.length} rejected${rejected.length > 0 ? (flags.keepRejected ? ' (kept as review: rejected)' : ' (removed)') : ''}; ${left} still pending\n`);
+        const { accepted, rejected } = reviewDrafts(
+          path,
+          {
+            accept: ids(flags.accept),
+            reject: ids(flags.reject),
+            keepRejected: flags.keepRejected === true,
+          },
+          cwd,
+        );
+        const left = loadSuite(path, cwd).drafts.filter(
+          (draft) => draft.review === 'pending',
+        ).length;
+        process.stdout.write(
+          `${shown}: ${accepted.length} accepted, ${rejected.length} rejected${rejected.length > 0 ? (flags.keepRejected ? ' (kept as review: rejected)' : ' (removed)') : ''}; ${left} still pending\n`,
+        );
         return exitCodes.ok;
       });
     });
@@ -41,5 +58,8 @@ export function registerReviewCommand(program: Command): void {
 function ids(text: string | undefined): readonly string[] | 'all' {
   if (text === undefined) return [];
   if (text.trim() === 'all') return 'all';
-  return text.split(',').map((id) => id.trim()).filter(Boolean);
+  return text
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
 }

@@ -27,9 +27,31 @@ export function registerRunCommands(program: Command): void {
       process.exitCode = guardedSync(program, () => {
         const store = new RunStore(runsDb(flags), { readonly: true });
         try {
-          const table = new Table({ head: ['run', 'suite', 'started', 'mode', 'configurations (pass rate, mean score)', 'verdict'], style: { head: [], border: [] } });
+          const table = new Table({
+            head: [
+              'run',
+              'suite',
+              'started',
+              'mode',
+              'configurations (pass rate, mean score)',
+              'verdict',
+            ],
+            style: { head: [], border: [] },
+          });
           for (const run of store.list(Number(flags.limit) || 50)) {
-            table.push([`#${run.id}`, run.suite, run.started_at.replace('T', ' ').slice(0, 19), run.mode, run.configs.map((config) => `${config.name}${config.model ? ` (${config.model})` : ''}: ${pct(config.pass_rate)}, ${config.mean_score.toFixed(3)}`).join('\n'), run.passed ? 'passed' : `failed (exit ${run.exit_code})`]);
+            table.push([
+              `#${run.id}`,
+              run.suite,
+              run.started_at.replace('T', ' ').slice(0, 19),
+              run.mode,
+              run.configs
+                .map(
+                  (config) =>
+                    `${config.name}${config.model ? ` (${config.model})` : ''}: ${pct(config.pass_rate)}, ${config.mean_score.toFixed(3)}`,
+                )
+                .join('\n'),
+              run.passed ? 'passed' : `failed (exit ${run.exit_code})`,
+            ]);
           }
           process.stdout.write(`${table.toString()}\n`);
         } finally {
@@ -49,7 +71,14 @@ export function registerRunCommands(program: Command): void {
         const store = new RunStore(runsDb(flags), { readonly: true });
         try {
           const report = storedReport(store, id);
-          process.stdout.write(flags.json ? report : terminalReport(JSON.parse(report) as SuiteRunResult, process.stdout.isTTY === true && !process.env['NO_COLOR']));
+          process.stdout.write(
+            flags.json
+              ? report
+              : terminalReport(
+                  JSON.parse(report) as SuiteRunResult,
+                  process.stdout.isTTY === true && !process.env['NO_COLOR'],
+                ),
+          );
         } finally {
           store.close();
         }
@@ -58,7 +87,9 @@ export function registerRunCommands(program: Command): void {
     });
   program
     .command('compare')
-    .description("one run: its configurations side by side (tools offered, pass rate per tool and tag, judges, tokens, cost, latency); two: what changed between them (RUN:CONFIG for one configuration), exit 1 on a regression")
+    .description(
+      'one run: its configurations side by side (tools offered, pass rate per tool and tag, judges, tokens, cost, latency); two: what changed between them (RUN:CONFIG for one configuration), exit 1 on a regression',
+    )
     .argument('<a>', 'a run id; with <b>, the earlier run: an id, or id:configuration')
     .argument('[b]', 'the later run: an id, or id:configuration')
     .option('--runs-db <file>', 'the runs database')
@@ -69,7 +100,9 @@ export function registerRunCommands(program: Command): void {
         try {
           if (b === undefined) {
             const matrix = configurationMatrix(storedResult(store, a));
-            process.stdout.write(flags.json ? `${JSON.stringify(matrix, null, 2)}\n` : configurationTable(matrix));
+            process.stdout.write(
+              flags.json ? `${JSON.stringify(matrix, null, 2)}\n` : configurationTable(matrix),
+            );
             return exitCodes.ok;
           }
           const comparison = compareRuns(side(store, a), side(store, b));
@@ -94,7 +127,8 @@ function guardedSync(program: Command, run: () => number): number {
 /** A stored run's whole JSON report, by id. */
 function storedReport(store: RunStore, id: string): string {
   const report = /^\d+$/.test(id) ? store.report(Number(id)) : undefined;
-  if (report === undefined) throw new CalltapeError('CONFIG_INVALID', `no run #${id} in ${store.path}`);
+  if (report === undefined)
+    throw new CalltapeError('CONFIG_INVALID', `no run #${id} in ${store.path}`);
   return report;
 }
 
@@ -105,28 +139,53 @@ function storedResult(store: RunStore, id: string): SuiteRunResult {
 /** `12` or `12:small`: a run configuration's case results. */
 function side(store: RunStore, reference: string): ComparedSide {
   const match = /^(\d+)(?::(.+))?$/.exec(reference);
-  if (!match) throw new CalltapeError('CONFIG_INVALID', `"${reference}" is not a run (an id, or id:configuration)`);
+  if (!match)
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `"${reference}" is not a run (an id, or id:configuration)`,
+    );
   const id = Number(match[1]);
   const configs = store.configs(id);
-  if (configs.length === 0) throw new CalltapeError('CONFIG_INVALID', `no run #${id} in ${store.path}`);
+  if (configs.length === 0)
+    throw new CalltapeError('CONFIG_INVALID', `no run #${id} in ${store.path}`);
   const config = match[2] ?? (configs.length === 1 ? configs[0] : undefined);
-  if (config === undefined || !configs.includes(config)) throw new CalltapeError('CONFIG_INVALID', `run #${id} has the configurations ${configs.join(', ')}: name one as ${id}:<configuration>`);
-  const cases = store.cases(id, config).map((item) => ({ test_id: item.test_id, status: item.status, score: item.score, problem: (JSON.parse(item.problems) as string[])[0] ?? null }));
+  if (config === undefined || !configs.includes(config))
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `run #${id} has the configurations ${configs.join(', ')}: name one as ${id}:<configuration>`,
+    );
+  const cases = store.cases(id, config).map((item) => ({
+    test_id: item.test_id,
+    status: item.status,
+    score: item.score,
+    problem: (JSON.parse(item.problems) as string[])[0] ?? null,
+  }));
   return { label: configs.length > 1 ? `#${id}:${config}` : `#${id}`, cases };
 }
 
 function comparisonText(comparison: RunComparison): string {
-  const lines = [`${comparison.a} → ${comparison.b}: pass rate ${pct(comparison.pass_rate.a)} → ${pct(comparison.pass_rate.b)}`];
+  const lines = [
+    `${comparison.a} → ${comparison.b}: pass rate ${pct(comparison.pass_rate.a)} → ${pct(comparison.pass_rate.b)}`,
+  ];
   const section = (title: string, changes: RunComparison['regressions']): void => {
     if (changes.length === 0) return;
     lines.push('', `${title} (${changes.length}):`);
-    for (const change of changes) lines.push(`  ${change.test_id}: ${change.from} → ${change.to} (score ${change.from_score.toFixed(3)} → ${change.to_score.toFixed(3)})${change.problem ? ` — ${change.problem}` : ''}`);
+    for (const change of changes)
+      lines.push(
+        `  ${change.test_id}: ${change.from} → ${change.to} (score ${change.from_score.toFixed(3)} → ${change.to_score.toFixed(3)})${change.problem ? ` — ${change.problem}` : ''}`,
+      );
   };
   section('regressions', comparison.regressions);
   section('fixes', comparison.fixes);
   section('score changes', comparison.score_changes);
-  if (comparison.only_in_a.length > 0) lines.push('', `only in ${comparison.a}: ${comparison.only_in_a.join(', ')}`);
-  if (comparison.only_in_b.length > 0) lines.push('', `only in ${comparison.b}: ${comparison.only_in_b.join(', ')}`);
-  if (comparison.regressions.length + comparison.fixes.length + comparison.score_changes.length === 0) lines.push('', 'no case changed');
+  if (comparison.only_in_a.length > 0)
+    lines.push('', `only in ${comparison.a}: ${comparison.only_in_a.join(', ')}`);
+  if (comparison.only_in_b.length > 0)
+    lines.push('', `only in ${comparison.b}: ${comparison.only_in_b.join(', ')}`);
+  if (
+    comparison.regressions.length + comparison.fixes.length + comparison.score_changes.length ===
+    0
+  )
+    lines.push('', 'no case changed');
   return `${lines.join('\n')}\n`;
 }

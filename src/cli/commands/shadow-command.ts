@@ -11,17 +11,30 @@ export function registerShadowCommands(program: Command): void {
   const shadow = program.command('shadow').description('live shadow scoring results');
   shadow
     .command('report')
-    .description('pass rates per tool, policy and model, and the worst offenders, over a recent window')
+    .description(
+      'pass rates per tool, policy and model, and the worst offenders, over a recent window',
+    )
     .option('--since <duration>', 'how far back: 30m, 1h, 7d', '1h')
-    .option('--db <file>', 'the shadow database (default: CALLTAPE_SHADOW_DB, else recordings/calltape-shadow.sqlite)')
+    .option(
+      '--db <file>',
+      'the shadow database (default: CALLTAPE_SHADOW_DB, else recordings/calltape-shadow.sqlite)',
+    )
     .option('--json', 'print the report as JSON')
     .action((flags: { since: string; db?: string; json?: boolean }) => {
       try {
         const window = parseDuration(flags.since);
-        if (window === undefined) throw new CalltapeError('CONFIG_INVALID', `--since: "${flags.since}" is not a duration (e.g. 30m, 1h, 7d)`);
-        const path = resolve(flags.db ?? process.env['CALLTAPE_SHADOW_DB'] ?? 'recordings/calltape-shadow.sqlite');
+        if (window === undefined)
+          throw new CalltapeError(
+            'CONFIG_INVALID',
+            `--since: "${flags.since}" is not a duration (e.g. 30m, 1h, 7d)`,
+          );
+        const path = resolve(
+          flags.db ?? process.env['CALLTAPE_SHADOW_DB'] ?? 'recordings/calltape-shadow.sqlite',
+        );
         const report = shadowReport(path, Date.now() - window);
-        process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : shadowReportText(report));
+        process.stdout.write(
+          flags.json ? `${JSON.stringify(report, null, 2)}\n` : shadowReportText(report),
+        );
         process.exitCode = exitCodes.ok;
       } catch (error) {
         process.exitCode = reportError(error, program.opts<{ debug?: boolean }>().debug === true);

@@ -35,7 +35,10 @@ interface ShardContext {
   readonly concurrency: number | undefined;
   readonly logger: Logger;
   readonly now: Date;
-  readonly startProgress: (total: number) => { tick: (result: CaseResult) => void; stop: () => void };
+  readonly startProgress: (total: number) => {
+    tick: (result: CaseResult) => void;
+    stop: () => void;
+  };
   readonly otlp: OtlpSettings | undefined;
 }
 
@@ -44,28 +47,63 @@ interface ShardContext {
  * No gate is evaluated and nothing is stored: a part's pass rate says nothing of the whole, so
  * `calltape merge-reports` gates and stores the merged run. Exits 0 once the blob is written.
  */
-export async function runShard(suites: readonly Suite[], flags: ShardFlags, context: ShardContext): Promise<number> {
+export async function runShard(
+  suites: readonly Suite[],
+  flags: ShardFlags,
+  context: ShardContext,
+): Promise<number> {
   const [suite] = suites;
-  if (!suite || suites.length !== 1) throw new CalltapeError('CONFIG_INVALID', 'command line: --shard / --blob: give exactly one suite (run one matrix per suite)');
-  if (flags.blob === undefined) throw new CalltapeError('CONFIG_INVALID', 'command line: --shard: needs --blob <file> (the shard\'s result, for calltape merge-reports)');
-  const reports = (['json', 'junit', 'markdown', 'html', 'baseline'] as const).filter((name) => flags[name] !== undefined);
-  if (reports.length > 0) throw new CalltapeError('CONFIG_INVALID', `command line: --${reports[0]}: give it to calltape merge-reports, which reports and gates the whole run`);
+  if (!suite || suites.length !== 1)
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      'command line: --shard / --blob: give exactly one suite (run one matrix per suite)',
+    );
+  if (flags.blob === undefined)
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      "command line: --shard: needs --blob <file> (the shard's result, for calltape merge-reports)",
+    );
+  const reports = (['json', 'junit', 'markdown', 'html', 'baseline'] as const).filter(
+    (name) => flags[name] !== undefined,
+  );
+  if (reports.length > 0)
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `command line: --${reports[0]}: give it to calltape merge-reports, which reports and gates the whole run`,
+    );
   const shard = flags.shard === undefined ? { index: 1, count: 1 } : parseShard(flags.shard);
   const name = basename(suite.file);
   const part = shardSuite(suite, name, shard);
   const progress = context.startProgress(part.cases.length * part.runs.length);
-  const result = await withRunSpans(context.otlp, suite.name, (spans) => runSuite({ ...part, gates: {} }, {
-    config: context.config,
-    mode: context.mode,
-    ...(context.concurrency !== undefined ? { concurrency: context.concurrency } : {}),
-    now: context.now,
-    logger: context.logger,
-    ...(process.env['OPENAI_API_KEY'] ? { apiKey: process.env['OPENAI_API_KEY'] } : {}),
-    onCase: progress.tick,
-    spans,
-    ...(flags.store === false ? {} : { onCassetteUse: (usages: readonly CassetteUsage[]) => noteCassetteUse(runsDb(flags), usages.map((usage) => ({ ...usage, shard }))) }),
-  }).finally(progress.stop));
-  const ungated = { ...result, gates: [], passed: result.cases.every((item) => item.status !== 'error') };
+  const result = await withRunSpans(context.otlp, suite.name, (spans) =>
+    runSuite(
+      { ...part, gates: {} },
+      {
+        config: context.config,
+        mode: context.mode,
+        ...(context.concurrency !== undefined ? { concurrency: context.concurrency } : {}),
+        now: context.now,
+        logger: context.logger,
+        ...(process.env['OPENAI_API_KEY'] ? { apiKey: process.env['OPENAI_API_KEY'] } : {}),
+        onCase: progress.tick,
+        spans,
+        ...(flags.store === false
+          ? {}
+          : {
+              onCassetteUse: (usages: readonly CassetteUsage[]) =>
+                noteCassetteUse(
+                  runsDb(flags),
+                  usages.map((usage) => ({ ...usage, shard })),
+                ),
+            }),
+      },
+    ).finally(progress.stop),
+  );
+  const ungated = {
+    ...result,
+    gates: [],
+    passed: result.cases.every((item) => item.status !== 'error'),
+  };
   writeBlob(flags.blob, {
     calltape_shard_blob: shardBlobVersion,
     suite_sha256: suiteIdentity(suite.file),
@@ -76,7 +114,11 @@ export async function runShard(suites: readonly Suite[], flags: ShardFlags, cont
     gates: suite.gates,
     result: ungated,
   });
-  process.stdout.write(terminalReport(ungated, process.stdout.isTTY === true && !process.env['NO_COLOR']));
-  process.stdout.write(`shard ${shard.index}/${shard.count}: ${part.cases.length} of ${suite.cases.length} case(s); blob written to ${relative(process.cwd(), flags.blob) || flags.blob} (gates are evaluated by calltape merge-reports)\n`);
+  process.stdout.write(
+    terminalReport(ungated, process.stdout.isTTY === true && !process.env['NO_COLOR']),
+  );
+  process.stdout.write(
+    `shard ${shard.index}/${shard.count}: ${part.cases.length} of ${suite.cases.length} case(s); blob written to ${relative(process.cwd(), flags.blob) || flags.blob} (gates are evaluated by calltape merge-reports)\n`,
+  );
   return exitCodes.ok;
 }

@@ -24,24 +24,39 @@ interface WrapFlags extends ConfigFlags {
 export function registerWrapCommands(program: Command): void {
   const modes: [Exclude<ProxyMode, 'passthrough'>, string][] = [
     ['record', 'run a command with every LLM call forwarded and recorded into the cassette'],
-    ['replay', 'run a command offline, every LLM call answered from the cassette; exits 1 on a miss'],
+    [
+      'replay',
+      'run a command offline, every LLM call answered from the cassette; exits 1 on a miss',
+    ],
     ['auto', 'run a command replaying recorded calls and recording the rest'],
-    ['diff', 'run a command against the live upstream and report where its tool calls differ from the cassette; exits 1 when any differ'],
+    [
+      'diff',
+      'run a command against the live upstream and report where its tool calls differ from the cassette; exits 1 when any differ',
+    ],
   ];
   for (const [mode, description] of modes) {
     program
       .command(mode)
       .description(description)
       .argument('<command...>', 'the command to run, after --')
-      .requiredOption('--cassette <name>', 'cassette: a name (recordings/<name>.sqlite) or a path to a .sqlite file')
+      .requiredOption(
+        '--cassette <name>',
+        'cassette: a name (recordings/<name>.sqlite) or a path to a .sqlite file',
+      )
       .option('--config <file>', 'configuration file (default: ./proxy.config.json when present)')
       .option('--upstream <url>', 'provider origin (record and auto)')
       .option('--anthropic-upstream <url>', 'Anthropic origin (record and auto)')
       .option('--replay-timing <timing>', 'none | exact | scaled:F')
       .option('--log-level <level>', 'silent | error | info | debug')
       .option('--mocks <files>', 'mock tool files (JSON or YAML), comma-separated')
-      .option('--strict-tools', 'refuse model turns calling a tool that is neither mocked nor allowed')
-      .option('--runs-db <file>', 'where the run is noted for `cassettes prune` (default recordings/calltape-runs.sqlite)')
+      .option(
+        '--strict-tools',
+        'refuse model turns calling a tool that is neither mocked nor allowed',
+      )
+      .option(
+        '--runs-db <file>',
+        'where the run is noted for `cassettes prune` (default recordings/calltape-runs.sqlite)',
+      )
       .action(async (command: string[], flags: WrapFlags) => {
         const debug = program.opts<{ debug?: boolean }>().debug === true;
         try {
@@ -53,16 +68,38 @@ export function registerWrapCommands(program: Command): void {
   }
 }
 
-async function runWrapped(mode: Exclude<ProxyMode, 'passthrough'>, command: string[], flags: WrapFlags): Promise<number> {
+async function runWrapped(
+  mode: Exclude<ProxyMode, 'passthrough'>,
+  command: string[],
+  flags: WrapFlags,
+): Promise<number> {
   const cwd = process.cwd();
-  const { config } = loadConfig({ ...flags, mode, port: '0', host: '127.0.0.1', cassette: resolveCassette(flags.cassette ?? '', cwd) }, process.env, cwd);
+  const { config } = loadConfig(
+    {
+      ...flags,
+      mode,
+      port: '0',
+      host: '127.0.0.1',
+      cassette: resolveCassette(flags.cassette ?? '', cwd),
+    },
+    process.env,
+    cwd,
+  );
   const logger = createLogger(config.logLevel === 'info' ? 'error' : config.logLevel);
   const [file, ...args] = command;
-  if (!file) throw new CalltapeError('CONFIG_INVALID', 'no command given: calltape ' + mode + ' --cassette NAME -- <command...>');
+  if (!file)
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      'no command given: calltape ' + mode + ' --cassette NAME -- <command...>',
+    );
   const again = `--cassette ${flags.cassette ?? ''} -- ${command.join(' ')}`;
   const recordWith = `calltape record ${again} (or calltape auto ${again} to keep what is recorded)`;
   const proxy = await startProxy(config, { logger, recordCommand: recordWith });
-  const env: NodeJS.ProcessEnv = { ...process.env, OPENAI_BASE_URL: proxy.baseUrl, ANTHROPIC_BASE_URL: proxy.url };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    OPENAI_BASE_URL: proxy.baseUrl,
+    ANTHROPIC_BASE_URL: proxy.url,
+  };
   // Offline SDKs still refuse to start without a key; a placeholder never leaves this machine in replay.
   if (mode === 'replay') {
     env['OPENAI_API_KEY'] ||= 'sk-calltape-replay';
@@ -90,19 +127,40 @@ async function runWrapped(mode: Exclude<ProxyMode, 'passthrough'>, command: stri
   return mode === 'replay' && proxy.stats.misses > 0 ? exitCodes.failed : exitCodes.ok;
 }
 
-function printSummary(mode: string, proxy: RunningProxy, unused: number, cassette: string, recordWith: string): void {
+function printSummary(
+  mode: string,
+  proxy: RunningProxy,
+  unused: number,
+  cassette: string,
+  recordWith: string,
+): void {
   const { hits, misses, recorded, expired, missReasons, diffs, compared } = proxy.stats;
   if (mode === 'diff') {
     const unmatched = diffs.filter((diff) => diff.recordingId === undefined).length;
-    process.stderr.write(`calltape diff: ${compared} compared with their recording, ${diffs.length - unmatched} differ, ${unmatched} without a recording · cassette ${cassette}\n`);
-    for (const diff of diffs) process.stderr.write(`  ${diff.request}${diff.recordingId ? ` (recording ${diff.recordingId})` : ''}:\n    ${diff.lines.join('\n    ')}\n`);
+    process.stderr.write(
+      `calltape diff: ${compared} compared with their recording, ${diffs.length - unmatched} differ, ${unmatched} without a recording · cassette ${cassette}\n`,
+    );
+    for (const diff of diffs)
+      process.stderr.write(
+        `  ${diff.request}${diff.recordingId ? ` (recording ${diff.recordingId})` : ''}:\n    ${diff.lines.join('\n    ')}\n`,
+      );
     return;
   }
   const parts =
     mode === 'record'
       ? [`${recorded} recorded`]
-      : [`${hits} replayed`, `${misses} missed`, ...(mode === 'auto' ? [`${recorded} recorded`] : []), `${unused} unused recording(s)`, ...(expired > 0 ? [`${expired} past expiry.maxAge`] : [])];
-  if (proxy.stats.refused > 0) parts.push(`${proxy.stats.refused} turn(s) refused under mocks.strictTools`);
+      : [
+          `${hits} replayed`,
+          `${misses} missed`,
+          ...(mode === 'auto' ? [`${recorded} recorded`] : []),
+          `${unused} unused recording(s)`,
+          ...(expired > 0 ? [`${expired} past expiry.maxAge`] : []),
+        ];
+  if (proxy.stats.refused > 0)
+    parts.push(`${proxy.stats.refused} turn(s) refused under mocks.strictTools`);
   process.stderr.write(`calltape ${mode}: ${parts.join(', ')} · cassette ${cassette}\n`);
-  for (const reason of missReasons) process.stderr.write(`  miss: ${withRecordHint(reason, recordWith).replace(/\n/g, '\n        ')}\n`);
+  for (const reason of missReasons)
+    process.stderr.write(
+      `  miss: ${withRecordHint(reason, recordWith).replace(/\n/g, '\n        ')}\n`,
+    );
 }

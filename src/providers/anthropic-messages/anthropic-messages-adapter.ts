@@ -25,17 +25,29 @@ export const anthropicMessagesAdapter: ProviderAdapter = {
   matches: (method, path) => method === 'POST' && /\/v1\/messages(\?|$)/.test(path),
   parseRequest: parseAnthropicRequest,
   parseResponse,
-  errorBody: (error) => ({ type: 'error', error: { type: errorTypes[error.type] ?? 'api_error', message: error.message } }),
+  errorBody: (error) => ({
+    type: 'error',
+    error: { type: errorTypes[error.type] ?? 'api_error', message: error.message },
+  }),
   requestedForm: (body) => ({ stream: asObject(body)?.['stream'] === true, includeUsage: false }),
   convertBody(body, to) {
     const converted = to.stream ? toAnthropicStream(body) : toAnthropicMessage(body);
-    return converted === undefined ? undefined : { contentType: to.stream ? 'text/event-stream; charset=utf-8' : 'application/json', body: converted };
+    return converted === undefined
+      ? undefined
+      : {
+          contentType: to.stream ? 'text/event-stream; charset=utf-8' : 'application/json',
+          body: converted,
+        };
   },
   toolLoop: anthropicToolLoop,
 };
 
 function parseResponse(input: ResponseInput): ParsedResponse {
-  return parseResponseBody(input, { stream: assembleAnthropicStream, whole: (value) => complete(parseAnthropicMessageResponse(value)), errorMessage });
+  return parseResponseBody(input, {
+    stream: assembleAnthropicStream,
+    whole: (value) => complete(parseAnthropicMessageResponse(value)),
+    errorMessage,
+  });
 }
 
 /** Anthropic's `{"type":"error","error":{"type","message"}}` envelope. */

@@ -17,11 +17,27 @@ export const anthropicToolLoop: ToolLoopWire = {
   turnMessages(output, results) {
     const content: JsonValue[] = [
       ...(output.text !== '' ? [{ type: 'text', text: output.text }] : []),
-      ...output.toolCalls.map((call): JsonValue => ({ type: 'tool_use', id: call.id ?? '', name: call.name, input: call.arguments.ok ? call.arguments.value : {} })),
+      ...output.toolCalls.map((call): JsonValue => ({
+        type: 'tool_use',
+        id: call.id ?? '',
+        name: call.name,
+        input: call.arguments.ok ? call.arguments.value : {},
+      })),
     ];
     const assistant: JsonValue = { role: 'assistant', content };
     if (results.length === 0) return [assistant];
-    return [assistant, { role: 'user', content: results.map((result): JsonValue => ({ type: 'tool_result', tool_use_id: result.callId, content: result.content, ...(result.isError ? { is_error: true } : {}) })) }];
+    return [
+      assistant,
+      {
+        role: 'user',
+        content: results.map((result): JsonValue => ({
+          type: 'tool_result',
+          tool_use_id: result.callId,
+          content: result.content,
+          ...(result.isError ? { is_error: true } : {}),
+        })),
+      },
+    ];
   },
 
   appendMessages(body, messages) {
@@ -33,7 +49,11 @@ export const anthropicToolLoop: ToolLoopWire = {
     const request = asObject(body) ?? {};
     // A request that creates or continues a server-side thread: the hidden round continues it by message id.
     if (asObject(request['thread']) === undefined || responseId === undefined) return undefined;
-    return { ...request, thread: { ...asObject(request['thread']), type: 'continue', previous_message_id: responseId }, messages: [resultMessage(results)] };
+    return {
+      ...request,
+      thread: { ...asObject(request['thread']), type: 'continue', previous_message_id: responseId },
+      messages: [resultMessage(results)],
+    };
   },
 
   responseKey(responseId) {
@@ -46,12 +66,24 @@ export const anthropicToolLoop: ToolLoopWire = {
     if (continuesThread(request)) {
       // The thread is server-side: add the mocks' results for the message continued to the agent's first user message.
       const previous = asObject(request['thread'])?.['previous_message_id'];
-      const kept = typeof previous === 'string' && this.responseKey ? replace(this.responseKey(previous)) : undefined;
+      const kept =
+        typeof previous === 'string' && this.responseKey
+          ? replace(this.responseKey(previous))
+          : undefined;
       const last = asObject(kept?.at(-1));
       if (!kept || last?.['role'] !== 'user') return undefined;
       const [first, ...rest] = asArray(request['messages']);
       const firstObject = asObject(first);
-      const merged = firstObject?.['role'] === 'user' ? [{ role: 'user', content: [...blocks(last['content']), ...blocks(firstObject['content'])] }, ...rest] : [last, ...asArray(request['messages'])];
+      const merged =
+        firstObject?.['role'] === 'user'
+          ? [
+              {
+                role: 'user',
+                content: [...blocks(last['content']), ...blocks(firstObject['content'])],
+              },
+              ...rest,
+            ]
+          : [last, ...asArray(request['messages'])];
       return { ...request, messages: merged };
     }
     // Keyed as the request parser reads it, system prompt first: the loop stored the hidden history under those keys.
@@ -67,7 +99,10 @@ export const anthropicToolLoop: ToolLoopWire = {
       if (mergeNext && object?.['role'] === 'user') {
         // The mocks' results and the agent's own must share the one user message after the calls.
         const previous = asObject(messages.pop()) ?? {};
-        messages.push({ role: 'user', content: [...blocks(previous['content']), ...blocks(object['content'])] });
+        messages.push({
+          role: 'user',
+          content: [...blocks(previous['content']), ...blocks(object['content'])],
+        });
         mergeNext = false;
         continue;
       }
@@ -82,7 +117,11 @@ export const anthropicToolLoop: ToolLoopWire = {
   },
 
   toolResults(body) {
-    return pairToolResults(asArray(asObject(body)?.['messages']).flatMap((message) => parseAnthropicMessage(asObject(message))));
+    return pairToolResults(
+      asArray(asObject(body)?.['messages']).flatMap((message) =>
+        parseAnthropicMessage(asObject(message)),
+      ),
+    );
   },
 
   withToolResults(body, contents) {
@@ -111,7 +150,11 @@ export const anthropicToolLoop: ToolLoopWire = {
     if (!message) return undefined;
     const content = asArray(message['content']).filter((block) => {
       const object: JsonObject | undefined = asObject(block);
-      return !(object?.['type'] === 'tool_use' && typeof object['id'] === 'string' && drop.has(object['id']));
+      return !(
+        object?.['type'] === 'tool_use' &&
+        typeof object['id'] === 'string' &&
+        drop.has(object['id'])
+      );
     });
     const visible = JSON.stringify({ ...message, content });
     return form.stream ? toAnthropicStream(visible) : visible;
@@ -122,8 +165,22 @@ function continuesThread(request: JsonObject): boolean {
   return asObject(request['thread'])?.['type'] === 'continue';
 }
 
-function resultMessage(results: readonly { readonly callId: string; readonly content: string; readonly isError: boolean }[]): JsonValue {
-  return { role: 'user', content: results.map((result): JsonValue => ({ type: 'tool_result', tool_use_id: result.callId, content: result.content, ...(result.isError ? { is_error: true } : {}) })) };
+function resultMessage(
+  results: readonly {
+    readonly callId: string;
+    readonly content: string;
+    readonly isError: boolean;
+  }[],
+): JsonValue {
+  return {
+    role: 'user',
+    content: results.map((result): JsonValue => ({
+      type: 'tool_result',
+      tool_use_id: result.callId,
+      content: result.content,
+      ...(result.isError ? { is_error: true } : {}),
+    })),
+  };
 }
 
 function blocks(content: JsonValue | undefined): JsonValue[] {

@@ -19,7 +19,10 @@ interface Block {
  * stream never finished, is an incomplete call, kept as sent. A stream without `message_stop` is
  * truncated; an `error` event is an upstream error.
  */
-export function assembleAnthropicStream(events: readonly ServerSentEvent[], ending: ResponseEnding): ParsedResponse {
+export function assembleAnthropicStream(
+  events: readonly ServerSentEvent[],
+  ending: ResponseEnding,
+): ParsedResponse {
   const blocks = new Map<number, Block>();
   let id: string | undefined;
   let model: string | undefined;
@@ -40,7 +43,13 @@ export function assembleAnthropicStream(events: readonly ServerSentEvent[], endi
     } else if (type === 'content_block_start') {
       const block = asObject(data['content_block']) ?? {};
       const text = asString(block['text']);
-      blocks.set(Number(data['index']), { type: asString(block['type']) ?? 'text', id: asString(block['id']), name: asString(block['name']) ?? '', parts: text ? [text] : [], stopped: false });
+      blocks.set(Number(data['index']), {
+        type: asString(block['type']) ?? 'text',
+        id: asString(block['id']),
+        name: asString(block['name']) ?? '',
+        parts: text ? [text] : [],
+        stopped: false,
+      });
     } else if (type === 'content_block_delta') {
       const delta = asObject(data['delta']) ?? {};
       const piece = asString(delta['text']) ?? asString(delta['partial_json']);
@@ -58,7 +67,9 @@ export function assembleAnthropicStream(events: readonly ServerSentEvent[], endi
       error = `${asString(detail['type']) ?? 'error'}: ${asString(detail['message']) ?? event.data}`;
     }
   }
-  const ordered = [...blocks.entries()].sort(([left], [right]) => left - right).map(([, block]) => block);
+  const ordered = [...blocks.entries()]
+    .sort(([left], [right]) => left - right)
+    .map(([, block]) => block);
   const toolCalls = ordered
     .filter((block) => block.type === 'tool_use' || block.type === 'server_tool_use')
     .map((block, index): ToolCall => {
@@ -66,18 +77,50 @@ export function assembleAnthropicStream(events: readonly ServerSentEvent[], endi
       const argumentsRaw = raw === '' && block.stopped ? '{}' : raw;
       const parsedArguments = parseJson(argumentsRaw);
       const cutByLimit = stopReason === 'max_tokens' && !parsedArguments.ok;
-      return { id: block.id, index, name: block.name, argumentsRaw, arguments: parsedArguments, complete: block.stopped && stopped && !cutByLimit };
+      return {
+        id: block.id,
+        index,
+        name: block.name,
+        argumentsRaw,
+        arguments: parsedArguments,
+        complete: block.stopped && stopped && !cutByLimit,
+      };
     });
   const text = ordered
     .filter((block) => block.type === 'text')
     .map((block) => block.parts.join(''))
     .join('');
   const response: ResponseSummary | undefined =
-    blocks.size > 0 || id !== undefined ? { id, model, output: { text, refusal: stopReason === 'refusal' ? text : undefined, toolCalls, finishReason: mapAnthropicStopReason(stopReason) }, alternatives: [], usage } : undefined;
+    blocks.size > 0 || id !== undefined
+      ? {
+          id,
+          model,
+          output: {
+            text,
+            refusal: stopReason === 'refusal' ? text : undefined,
+            toolCalls,
+            finishReason: mapAnthropicStopReason(stopReason),
+          },
+          alternatives: [],
+          usage,
+        }
+      : undefined;
   if (error !== undefined) return { response, status: 'upstream-error', error };
   if (!stopped) {
-    if (ending === 'client-aborted') return { response, status: 'aborted', error: 'the agent disconnected before the response ended' };
-    return { response, status: 'truncated', error: ending === 'upstream-failed' ? 'the upstream connection failed before message_stop' : 'the stream ended without message_stop' };
+    if (ending === 'client-aborted')
+      return {
+        response,
+        status: 'aborted',
+        error: 'the agent disconnected before the response ended',
+      };
+    return {
+      response,
+      status: 'truncated',
+      error:
+        ending === 'upstream-failed'
+          ? 'the upstream connection failed before message_stop'
+          : 'the stream ended without message_stop',
+    };
   }
   return { response, status: 'complete', error: undefined };
 }

@@ -1,17 +1,44 @@
-import type { AssistantOutput, FinishReason, JsonValue, ResponseSummary, ToolCall, Usage } from '../../trace/trace.js';
+import type {
+  AssistantOutput,
+  FinishReason,
+  JsonValue,
+  ResponseSummary,
+  ToolCall,
+  Usage,
+} from '../../trace/trace.js';
 import { asArray, asNumber, asObject, asString, type JsonObject } from '../json-access.js';
 
 /** A whole (non-streamed) Messages response as the trace's summary. */
 export function parseAnthropicMessageResponse(value: JsonValue): ResponseSummary {
   const message = asObject(value) ?? {};
   const blocks = asArray(message['content']).map((block) => asObject(block) ?? {});
-  const calls = blocks.filter((block) => block['type'] === 'tool_use' || block['type'] === 'server_tool_use').map((block, index): ToolCall => {
-    const input = block['input'] ?? {};
-    return { id: asString(block['id']), index, name: asString(block['name']) ?? '', argumentsRaw: JSON.stringify(input), arguments: { ok: true, value: input }, complete: true };
-  });
+  const calls = blocks
+    .filter((block) => block['type'] === 'tool_use' || block['type'] === 'server_tool_use')
+    .map((block, index): ToolCall => {
+      const input = block['input'] ?? {};
+      return {
+        id: asString(block['id']),
+        index,
+        name: asString(block['name']) ?? '',
+        argumentsRaw: JSON.stringify(input),
+        arguments: { ok: true, value: input },
+        complete: true,
+      };
+    });
   const stopReason = asString(message['stop_reason']);
-  const output: AssistantOutput = { text: textOf(blocks), refusal: stopReason === 'refusal' ? textOf(blocks) : undefined, toolCalls: calls, finishReason: mapAnthropicStopReason(stopReason) };
-  return { id: asString(message['id']), model: asString(message['model']), output, alternatives: [], usage: parseAnthropicUsage(message['usage']) };
+  const output: AssistantOutput = {
+    text: textOf(blocks),
+    refusal: stopReason === 'refusal' ? textOf(blocks) : undefined,
+    toolCalls: calls,
+    finishReason: mapAnthropicStopReason(stopReason),
+  };
+  return {
+    id: asString(message['id']),
+    model: asString(message['model']),
+    output,
+    alternatives: [],
+    usage: parseAnthropicUsage(message['usage']),
+  };
 }
 
 export function textOf(blocks: readonly JsonObject[]): string {
@@ -42,11 +69,20 @@ export function mapAnthropicStopReason(raw: string | undefined): FinishReason {
 }
 
 /** Reads a Messages `usage` object (input and cache reads counted as input). */
-export function parseAnthropicUsage(value: JsonValue | undefined, earlier?: Usage): Usage | undefined {
+export function parseAnthropicUsage(
+  value: JsonValue | undefined,
+  earlier?: Usage,
+): Usage | undefined {
   const usage = asObject(value);
   if (!usage) return earlier;
   const input = asNumber(usage['input_tokens']) ?? earlier?.inputTokens;
   const output = asNumber(usage['output_tokens']) ?? earlier?.outputTokens;
   const cached = asNumber(usage['cache_read_input_tokens']) ?? earlier?.cachedInputTokens;
-  return { inputTokens: input, outputTokens: output, totalTokens: input !== undefined && output !== undefined ? input + output : undefined, cachedInputTokens: cached, reasoningTokens: undefined };
+  return {
+    inputTokens: input,
+    outputTokens: output,
+    totalTokens: input !== undefined && output !== undefined ? input + output : undefined,
+    cachedInputTokens: cached,
+    reasoningTokens: undefined,
+  };
 }

@@ -1,21 +1,48 @@
-import type { JsonValue, Message, RequestSummary, ToolCall, ToolChoice, ToolDefinition } from '../../trace/trace.js';
-import { asArray, asBoolean, asObject, asSchema, asString, type JsonObject } from '../json-access.js';
+import type {
+  JsonValue,
+  Message,
+  RequestSummary,
+  ToolCall,
+  ToolChoice,
+  ToolDefinition,
+} from '../../trace/trace.js';
+import {
+  asArray,
+  asBoolean,
+  asObject,
+  asSchema,
+  asString,
+  type JsonObject,
+} from '../json-access.js';
 
 /** Summarises a Messages request body (`POST /v1/messages`). */
 export function parseAnthropicRequest(body: JsonValue): RequestSummary {
   const request = asObject(body) ?? {};
   // A thread continued server-side by message id sends only the new messages.
   const thread = asObject(request['thread']);
-  const continues = thread?.['type'] === 'continue' ? asString(thread['previous_message_id']) : undefined;
+  const continues =
+    thread?.['type'] === 'continue' ? asString(thread['previous_message_id']) : undefined;
   return {
     model: asString(request['model']),
     stream: request['stream'] === true,
-    messages: [...systemMessages(request), ...asArray(request['messages']).flatMap((item) => parseAnthropicMessage(asObject(item)))],
+    messages: [
+      ...systemMessages(request),
+      ...asArray(request['messages']).flatMap((item) => parseAnthropicMessage(asObject(item))),
+    ],
     tools: asArray(request['tools']).flatMap((tool): ToolDefinition[] => {
       const object = asObject(tool);
       const name = asString(object?.['name']);
       // Server tools (web_search, bash…) have a type and no input_schema; they are still tools the model may call.
-      return object && name ? [{ name, description: asString(object['description']), parameters: asSchema(object['input_schema']), strict: asBoolean(object['strict']) }] : [];
+      return object && name
+        ? [
+            {
+              name,
+              description: asString(object['description']),
+              parameters: asSchema(object['input_schema']),
+              strict: asBoolean(object['strict']),
+            },
+          ]
+        : [];
     }),
     toolChoice: parseToolChoice(asObject(request['tool_choice'])),
     ...(continues !== undefined ? { continues } : {}),
@@ -40,12 +67,23 @@ export function parseAnthropicMessage(value: JsonObject | undefined): Message[] 
   if (typeof content === 'string') return [message(role, content)];
   const blocks = asArray(content).map((block) => asObject(block) ?? {});
   if (role === 'assistant') {
-    const calls = blocks.filter((block) => block['type'] === 'tool_use' || block['type'] === 'server_tool_use').map((block, index) => requestToolCall(block, index));
+    const calls = blocks
+      .filter((block) => block['type'] === 'tool_use' || block['type'] === 'server_tool_use')
+      .map((block, index) => requestToolCall(block, index));
     return [{ ...message('assistant', textOf(blocks)), toolCalls: calls }];
   }
-  const results = blocks.filter((block) => block['type'] === 'tool_result').map((block): Message => ({ ...message('tool', resultText(block['content'])), toolCallId: asString(block['tool_use_id']), isError: asBoolean(block['is_error']) ?? false }));
+  const results = blocks
+    .filter((block) => block['type'] === 'tool_result')
+    .map((block): Message => ({
+      ...message('tool', resultText(block['content'])),
+      toolCallId: asString(block['tool_use_id']),
+      isError: asBoolean(block['is_error']) ?? false,
+    }));
   const rest = blocks.filter((block) => block['type'] !== 'tool_result');
-  return [...results, ...(rest.length > 0 || results.length === 0 ? [message('user', textOf(rest))] : [])];
+  return [
+    ...results,
+    ...(rest.length > 0 || results.length === 0 ? [message('user', textOf(rest))] : []),
+  ];
 }
 
 function message(role: Message['role'], text: string): Message {
@@ -73,7 +111,14 @@ function systemText(system: JsonValue | undefined): string | undefined {
 
 function requestToolCall(block: JsonObject, index: number): ToolCall {
   const input = block['input'] ?? {};
-  return { id: asString(block['id']), index, name: asString(block['name']) ?? '', argumentsRaw: JSON.stringify(input), arguments: { ok: true, value: input }, complete: true };
+  return {
+    id: asString(block['id']),
+    index,
+    name: asString(block['name']) ?? '',
+    argumentsRaw: JSON.stringify(input),
+    arguments: { ok: true, value: input },
+    complete: true,
+  };
 }
 
 function parseToolChoice(choice: JsonObject | undefined): ToolChoice | undefined {

@@ -1,6 +1,13 @@
 import type { ServerSentEvent } from '../../sse/decode-sse.js';
 import type { AssistantOutput, ResponseSummary, ToolCall, Usage } from '../../trace/trace.js';
-import { asArray, asNumber, asObject, asString, parseJson, type JsonObject } from '../json-access.js';
+import {
+  asArray,
+  asNumber,
+  asObject,
+  asString,
+  parseJson,
+  type JsonObject,
+} from '../json-access.js';
 import type { ParsedResponse, ResponseEnding } from '../provider-adapter.js';
 import { mapOpenAiChatFinishReason } from './map-openai-chat-finish-reason.js';
 import { parseOpenAiChatUsage } from './openai-chat-usage.js';
@@ -26,7 +33,10 @@ interface ChoiceState {
  * calls may interleave; they are keyed by `index`, falling back to `id` where a provider omits
  * the index. Calls of a choice the stream never finished are flagged incomplete.
  */
-export function assembleOpenAiChatStream(events: readonly ServerSentEvent[], ending: ResponseEnding): ParsedResponse {
+export function assembleOpenAiChatStream(
+  events: readonly ServerSentEvent[],
+  ending: ResponseEnding,
+): ParsedResponse {
   const choices = new Map<number, ChoiceState>();
   let id: string | undefined;
   let model: string | undefined;
@@ -57,15 +67,21 @@ export function assembleOpenAiChatStream(events: readonly ServerSentEvent[], end
   }
 
   const ordered = [...choices.entries()].sort(([a], [b]) => a - b).map(([, state]) => state);
-  const finished = ordered.length > 0 && ordered.every((choice) => choice.finishReason !== undefined);
+  const finished =
+    ordered.length > 0 && ordered.every((choice) => choice.finishReason !== undefined);
   const outputs = ordered.map((choice) => toOutput(choice));
   const [output = emptyOutput(), ...alternatives] = outputs;
   const response: ResponseSummary = { id, model, output, alternatives, usage };
 
   if (streamError !== undefined) return { response, status: 'upstream-error', error: streamError };
-  if (ending === 'client-aborted') return { response, status: 'aborted', error: 'the agent disconnected mid-stream' };
-  if (done || (finished && ending === 'finished')) return { response, status: 'complete', error: undefined };
-  const cause = ending === 'upstream-failed' ? 'the upstream connection failed mid-stream' : 'the stream ended before the model finished';
+  if (ending === 'client-aborted')
+    return { response, status: 'aborted', error: 'the agent disconnected mid-stream' };
+  if (done || (finished && ending === 'finished'))
+    return { response, status: 'complete', error: undefined };
+  const cause =
+    ending === 'upstream-failed'
+      ? 'the upstream connection failed mid-stream'
+      : 'the stream ended before the model finished';
   return { response, status: 'truncated', error: cause };
 }
 
@@ -74,7 +90,13 @@ function applyChoiceDelta(choices: Map<number, ChoiceState>, choice: JsonObject 
   const index = asNumber(choice['index']) ?? 0;
   let state = choices.get(index);
   if (!state) {
-    state = { textParts: [], refusalParts: undefined, calls: new Map(), lastCallKey: undefined, finishReason: undefined };
+    state = {
+      textParts: [],
+      refusalParts: undefined,
+      calls: new Map(),
+      lastCallKey: undefined,
+      finishReason: undefined,
+    };
     choices.set(index, state);
   }
   const delta = asObject(choice['delta']);
@@ -93,7 +115,8 @@ function applyToolCallDelta(state: ChoiceState, delta: JsonObject | undefined): 
   if (!delta) return;
   const index = asNumber(delta['index']);
   const id = asString(delta['id']);
-  const key = index !== undefined ? `i:${index}` : id !== undefined ? `id:${id}` : state.lastCallKey;
+  const key =
+    index !== undefined ? `i:${index}` : id !== undefined ? `id:${id}` : state.lastCallKey;
   if (key === undefined) return;
   let call = state.calls.get(key);
   if (!call) {
@@ -116,7 +139,14 @@ function toOutput(choice: ChoiceState): AssistantOutput {
     .sort((a, b) => a.index - b.index)
     .map((call) => {
       const argumentsRaw = call.argumentParts.join('');
-      return { id: call.id, index: call.index, name: call.name, argumentsRaw, arguments: parseJson(argumentsRaw), complete };
+      return {
+        id: call.id,
+        index: call.index,
+        name: call.name,
+        argumentsRaw,
+        arguments: parseJson(argumentsRaw),
+        complete,
+      };
     });
   return {
     text: choice.textParts.join(''),
@@ -127,5 +157,10 @@ function toOutput(choice: ChoiceState): AssistantOutput {
 }
 
 export function emptyOutput(): AssistantOutput {
-  return { text: '', refusal: undefined, toolCalls: [], finishReason: mapOpenAiChatFinishReason(undefined) };
+  return {
+    text: '',
+    refusal: undefined,
+    toolCalls: [],
+    finishReason: mapOpenAiChatFinishReason(undefined),
+  };
 }

@@ -1,18 +1,35 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { chatCompletion, chatCompletionChunks, encodeSse, type ScriptedTurn } from '../../../test/support/openai-chat-chunks.js';
+import {
+  chatCompletion,
+  chatCompletionChunks,
+  encodeSse,
+  type ScriptedTurn,
+} from '../../../test/support/openai-chat-chunks.js';
 import { seededRandom } from '../../../test/support/random.js';
 import { openAiChatAdapter } from './openai-chat-adapter.js';
 
 const encoder = new TextEncoder();
 const turnArbitrary: fc.Arbitrary<ScriptedTurn> = fc.record({
   text: fc.string({ unit: 'grapheme', maxLength: 40 }),
-  toolCalls: fc.array(fc.record({ id: fc.constantFrom('call_a', 'call_b', 'call_c'), name: fc.constantFrom('get_weather', 'send_email'), arguments: fc.json() }), { maxLength: 3 }),
+  toolCalls: fc.array(
+    fc.record({
+      id: fc.constantFrom('call_a', 'call_b', 'call_c'),
+      name: fc.constantFrom('get_weather', 'send_email'),
+      arguments: fc.json(),
+    }),
+    { maxLength: 3 },
+  ),
   usage: fc.record({ prompt_tokens: fc.nat(1000), completion_tokens: fc.nat(1000) }),
 });
 
 function parse(body: string, stream: boolean) {
-  return openAiChatAdapter.parseResponse({ httpStatus: 200, contentType: stream ? 'text/event-stream' : 'application/json', body: [encoder.encode(body)], ending: 'finished' });
+  return openAiChatAdapter.parseResponse({
+    httpStatus: 200,
+    contentType: stream ? 'text/event-stream' : 'application/json',
+    body: [encoder.encode(body)],
+    ending: 'finished',
+  });
 }
 
 describe('converting recorded Chat Completions bodies between forms', () => {
@@ -32,8 +49,13 @@ describe('converting recorded Chat Completions bodies between forms', () => {
   it('a finished stream becomes the JSON answer with the same content, calls and usage', () => {
     fc.assert(
       fc.property(turnArbitrary, fc.integer(), (turn, seed) => {
-        const sse = encodeSse(chatCompletionChunks(turn, seededRandom(seed), { includeUsage: true }));
-        const converted = openAiChatAdapter.convertBody(sse, { stream: false, includeUsage: false });
+        const sse = encodeSse(
+          chatCompletionChunks(turn, seededRandom(seed), { includeUsage: true }),
+        );
+        const converted = openAiChatAdapter.convertBody(sse, {
+          stream: false,
+          includeUsage: false,
+        });
         expect(converted?.contentType).toBe('application/json');
         const fromJson = parse(converted?.body ?? '', false);
         expect(fromJson.response).toEqual(parse(sse, true).response);
@@ -42,7 +64,11 @@ describe('converting recorded Chat Completions bodies between forms', () => {
   });
 
   it('refuses to turn a cut stream into a complete answer', () => {
-    const sse = encodeSse(chatCompletionChunks({ text: 'partial', finishReason: null }, seededRandom(1)));
-    expect(openAiChatAdapter.convertBody(sse, { stream: false, includeUsage: false })).toBeUndefined();
+    const sse = encodeSse(
+      chatCompletionChunks({ text: 'partial', finishReason: null }, seededRandom(1)),
+    );
+    expect(
+      openAiChatAdapter.convertBody(sse, { stream: false, includeUsage: false }),
+    ).toBeUndefined();
   });
 });

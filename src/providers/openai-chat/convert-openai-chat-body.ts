@@ -13,16 +13,46 @@ export function toStreamBody(completionText: string, includeUsage: boolean): str
   const completion = parsed.ok ? asObject(parsed.value) : undefined;
   if (!completion) return undefined;
   const { choices, usage, object: _object, ...meta } = completion;
-  const chunk = (chunkChoices: JsonValue[], extra: JsonObject = {}): string => `data: ${JSON.stringify({ ...meta, object: 'chat.completion.chunk', choices: chunkChoices, ...extra })}\n\n`;
+  const chunk = (chunkChoices: JsonValue[], extra: JsonObject = {}): string =>
+    `data: ${JSON.stringify({ ...meta, object: 'chat.completion.chunk', choices: chunkChoices, ...extra })}\n\n`;
   const events: string[] = [];
   for (const choiceValue of asArray(choices)) {
     const choice = asObject(choiceValue) ?? {};
     const message = asObject(choice['message']) ?? {};
     const base = { index: choice['index'] ?? 0, logprobs: null };
-    events.push(chunk([{ ...base, delta: { role: 'assistant', content: message['content'] ?? null, refusal: message['refusal'] ?? null }, finish_reason: null }]));
+    events.push(
+      chunk([
+        {
+          ...base,
+          delta: {
+            role: 'assistant',
+            content: message['content'] ?? null,
+            refusal: message['refusal'] ?? null,
+          },
+          finish_reason: null,
+        },
+      ]),
+    );
     asArray(message['tool_calls']).forEach((call, index) => {
       const toolCall = asObject(call) ?? {};
-      events.push(chunk([{ ...base, delta: { tool_calls: [{ index, id: toolCall['id'] ?? null, type: 'function', function: toolCall['function'] ?? null }] }, finish_reason: null }]));
+      events.push(
+        chunk([
+          {
+            ...base,
+            delta: {
+              tool_calls: [
+                {
+                  index,
+                  id: toolCall['id'] ?? null,
+                  type: 'function',
+                  function: toolCall['function'] ?? null,
+                },
+              ],
+            },
+            finish_reason: null,
+          },
+        ]),
+      );
     });
     events.push(chunk([{ ...base, delta: {}, finish_reason: choice['finish_reason'] ?? null }]));
   }
@@ -36,9 +66,18 @@ export function toCompletionBody(streamText: string): string | undefined {
   const events = decodeSse([new TextEncoder().encode(streamText)]);
   const assembled = assembleOpenAiChatStream(events, 'finished');
   if (assembled.status !== 'complete' || !assembled.response) return undefined;
-  const first = events.map((event) => parseJson(event.data)).find((parsed) => parsed.ok && asObject(parsed.value)?.['choices'] !== undefined);
-  const { choices: _choices, usage: _usage, object: _object, ...meta } = (first?.ok ? asObject(first.value) : undefined) ?? {};
-  const usageEvent = events.map((event) => parseJson(event.data)).find((parsed) => parsed.ok && asObject(asObject(parsed.value)?.['usage']) !== undefined);
+  const first = events
+    .map((event) => parseJson(event.data))
+    .find((parsed) => parsed.ok && asObject(parsed.value)?.['choices'] !== undefined);
+  const {
+    choices: _choices,
+    usage: _usage,
+    object: _object,
+    ...meta
+  } = (first?.ok ? asObject(first.value) : undefined) ?? {};
+  const usageEvent = events
+    .map((event) => parseJson(event.data))
+    .find((parsed) => parsed.ok && asObject(asObject(parsed.value)?.['usage']) !== undefined);
   const usage = usageEvent?.ok ? asObject(usageEvent.value)?.['usage'] : undefined;
   const response = assembled.response;
   const outputs = [response.output, ...response.alternatives];
@@ -51,7 +90,15 @@ export function toCompletionBody(streamText: string): string | undefined {
         role: 'assistant',
         content: output.text.length > 0 || output.toolCalls.length === 0 ? output.text : null,
         refusal: output.refusal ?? null,
-        ...(output.toolCalls.length > 0 ? { tool_calls: output.toolCalls.map((call) => ({ id: call.id ?? null, type: 'function', function: { name: call.name, arguments: call.argumentsRaw } })) } : {}),
+        ...(output.toolCalls.length > 0
+          ? {
+              tool_calls: output.toolCalls.map((call) => ({
+                id: call.id ?? null,
+                type: 'function',
+                function: { name: call.name, arguments: call.argumentsRaw },
+              })),
+            }
+          : {}),
       },
       logprobs: null,
       finish_reason: output.finishReason.raw ?? null,

@@ -4,7 +4,11 @@ import type { JsonValue } from '../../trace/trace.js';
  * A Chat Completions request asking a model for a JSON verdict: temperature 0 and a JSON answer,
  * so the same run and rubric give the same request body (and so the same cassette recording).
  */
-export function openAiChatJudgeRequest(model: string, instructions: string, content: string): JsonValue {
+export function openAiChatJudgeRequest(
+  model: string,
+  instructions: string,
+  content: string,
+): JsonValue {
   return {
     model,
     temperature: 0,

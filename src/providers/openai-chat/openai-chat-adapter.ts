@@ -14,18 +14,36 @@ export const openAiChatAdapter: ProviderAdapter = {
   matches: (method, path) => method === 'POST' && path.endsWith('/chat/completions'),
   parseRequest: parseOpenAiChatRequest,
   parseResponse,
-  errorBody: (error) => ({ error: { message: error.message, type: error.type, param: null, code: error.code.toLowerCase() } }),
+  errorBody: (error) => ({
+    error: {
+      message: error.message,
+      type: error.type,
+      param: null,
+      code: error.code.toLowerCase(),
+    },
+  }),
   requestedForm(body) {
     const request = asObject(body);
-    return { stream: request?.['stream'] === true, includeUsage: asObject(request?.['stream_options'])?.['include_usage'] === true };
+    return {
+      stream: request?.['stream'] === true,
+      includeUsage: asObject(request?.['stream_options'])?.['include_usage'] === true,
+    };
   },
   convertBody(body, to) {
     const converted = to.stream ? toStreamBody(body, to.includeUsage) : toCompletionBody(body);
-    return converted === undefined ? undefined : { contentType: to.stream ? 'text/event-stream; charset=utf-8' : 'application/json', body: converted };
+    return converted === undefined
+      ? undefined
+      : {
+          contentType: to.stream ? 'text/event-stream; charset=utf-8' : 'application/json',
+          body: converted,
+        };
   },
   toolLoop: openAiChatToolLoop,
 };
 
 function parseResponse(input: ResponseInput): ParsedResponse {
-  return parseResponseBody(input, { stream: assembleOpenAiChatStream, whole: (value) => complete(parseOpenAiChatCompletion(value)) });
+  return parseResponseBody(input, {
+    stream: assembleOpenAiChatStream,
+    whole: (value) => complete(parseOpenAiChatCompletion(value)),
+  });
 }

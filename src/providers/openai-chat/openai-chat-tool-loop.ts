@@ -13,10 +13,25 @@ export const openAiChatToolLoop: ToolLoopWire = {
       role: 'assistant',
       content: output.text.length > 0 ? output.text : null,
       ...(output.refusal !== undefined ? { refusal: output.refusal } : {}),
-      ...(output.toolCalls.length > 0 ? { tool_calls: output.toolCalls.map((call) => ({ id: call.id ?? '', type: 'function', function: { name: call.name, arguments: call.argumentsRaw } })) } : {}),
+      ...(output.toolCalls.length > 0
+        ? {
+            tool_calls: output.toolCalls.map((call) => ({
+              id: call.id ?? '',
+              type: 'function',
+              function: { name: call.name, arguments: call.argumentsRaw },
+            })),
+          }
+        : {}),
     };
     // The wire has no error flag for tool results: an error travels in the content.
-    return [assistant, ...results.map((result): JsonValue => ({ role: 'tool', tool_call_id: result.callId, content: result.content }))];
+    return [
+      assistant,
+      ...results.map((result): JsonValue => ({
+        role: 'tool',
+        tool_call_id: result.callId,
+        content: result.content,
+      })),
+    ];
   },
 
   appendMessages(body, messages) {
@@ -43,7 +58,11 @@ export const openAiChatToolLoop: ToolLoopWire = {
   },
 
   toolResults(body) {
-    return pairToolResults(asArray(asObject(body)?.['messages']).flatMap((message) => parseMessage(asObject(message)) ?? []));
+    return pairToolResults(
+      asArray(asObject(body)?.['messages']).flatMap(
+        (message) => parseMessage(asObject(message)) ?? [],
+      ),
+    );
   },
 
   withToolResults(body, contents) {
@@ -65,7 +84,9 @@ export const openAiChatToolLoop: ToolLoopWire = {
     const choices = asArray(completion['choices']).map((choiceValue) => {
       const choice = asObject(choiceValue) ?? {};
       const message = asObject(choice['message']) ?? {};
-      const kept = asArray(message['tool_calls']).filter((call) => !drop.has(String(asObject(call)?.['id'])));
+      const kept = asArray(message['tool_calls']).filter(
+        (call) => !drop.has(String(asObject(call)?.['id'])),
+      );
       const { tool_calls: _calls, ...rest } = message;
       return { ...choice, message: { ...rest, ...(kept.length > 0 ? { tool_calls: kept } : {}) } };
     });

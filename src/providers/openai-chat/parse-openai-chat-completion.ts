@@ -1,5 +1,12 @@
 import type { AssistantOutput, JsonValue, ResponseSummary, ToolCall } from '../../trace/trace.js';
-import { asArray, asNumber, asObject, asString, parseJson, type JsonObject } from '../json-access.js';
+import {
+  asArray,
+  asNumber,
+  asObject,
+  asString,
+  parseJson,
+  type JsonObject,
+} from '../json-access.js';
 import { emptyOutput } from './assemble-openai-chat-stream.js';
 import { mapOpenAiChatFinishReason } from './map-openai-chat-finish-reason.js';
 import { parseOpenAiChatUsage } from './openai-chat-usage.js';
@@ -25,7 +32,10 @@ export function parseOpenAiChatCompletion(body: JsonValue): ResponseSummary {
 function toOutput(choice: JsonObject): AssistantOutput {
   const message = asObject(choice['message']);
   const legacy = asObject(message?.['function_call']);
-  const calls = [...asArray(message?.['tool_calls']).map((call) => asObject(call)), ...(legacy ? [{ function: legacy }] : [])];
+  const calls = [
+    ...asArray(message?.['tool_calls']).map((call) => asObject(call)),
+    ...(legacy ? [{ function: legacy }] : []),
+  ];
   return {
     text: asString(message?.['content']) ?? '',
     refusal: asString(message?.['refusal']),

@@ -1,5 +1,20 @@
-import type { JsonValue, Message, RequestSummary, ToolCall, ToolChoice, ToolDefinition } from '../../trace/trace.js';
-import { asArray, asBoolean, asObject, asSchema, asString, parseJson, type JsonObject } from '../json-access.js';
+import type {
+  JsonValue,
+  Message,
+  RequestSummary,
+  ToolCall,
+  ToolChoice,
+  ToolDefinition,
+} from '../../trace/trace.js';
+import {
+  asArray,
+  asBoolean,
+  asObject,
+  asSchema,
+  asString,
+  parseJson,
+  type JsonObject,
+} from '../json-access.js';
 
 const roles = new Set<Message['role']>(['system', 'developer', 'user', 'assistant', 'tool']);
 
@@ -22,16 +37,25 @@ export function parseMessage(message: JsonObject | undefined): Message | undefin
   const role = asString(message?.['role']);
   if (!message || !role) return undefined;
   // Legacy `function` role results are tool results too.
-  const unifiedRole: Message['role'] = role === 'function' ? 'tool' : roles.has(role as Message['role']) ? (role as Message['role']) : 'user';
+  const unifiedRole: Message['role'] =
+    role === 'function'
+      ? 'tool'
+      : roles.has(role as Message['role'])
+        ? (role as Message['role'])
+        : 'user';
   const legacyCall = asObject(message['function_call']);
   return {
     role: unifiedRole,
     text: contentText(message['content']),
     toolCalls: [
-      ...asArray(message['tool_calls']).map((call, index) => requestToolCall(asObject(call), index)),
+      ...asArray(message['tool_calls']).map((call, index) =>
+        requestToolCall(asObject(call), index),
+      ),
       ...(legacyCall ? [requestToolCall({ function: legacyCall }, 0)] : []),
     ],
-    toolCallId: asString(message['tool_call_id']) ?? (role === 'function' ? asString(message['name']) : undefined),
+    toolCallId:
+      asString(message['tool_call_id']) ??
+      (role === 'function' ? asString(message['name']) : undefined),
     isError: undefined,
   };
 }

@@ -19,7 +19,10 @@ interface Item {
  * truth. Without one the stream was cut: the items are rebuilt from the deltas (keyed by
  * `output_index`, `item_id` where given), every call flagged incomplete, and the turn truncated.
  */
-export function assembleResponsesStream(events: readonly ServerSentEvent[], ending: ResponseEnding): ParsedResponse {
+export function assembleResponsesStream(
+  events: readonly ServerSentEvent[],
+  ending: ResponseEnding,
+): ParsedResponse {
   const items = new Map<number, Item>();
   const indexOfItem = new Map<string, number>();
   let started: JsonObject | undefined;
@@ -28,21 +31,49 @@ export function assembleResponsesStream(events: readonly ServerSentEvent[], endi
     const data = parsed.ok ? asObject(parsed.value) : undefined;
     if (!data) continue;
     const type = asString(data['type']) ?? event.event;
-    if (type === 'response.completed' || type === 'response.incomplete' || type === 'response.failed') {
+    if (
+      type === 'response.completed' ||
+      type === 'response.incomplete' ||
+      type === 'response.failed'
+    ) {
       const response = asObject(data['response']) ?? {};
       const summary = parseResponsesResponse(response);
-      if (type === 'response.failed') return { response: summary, status: 'upstream-error', error: `the response failed: ${asString(asObject(response['error'])?.['message']) ?? 'no reason given'}` };
+      if (type === 'response.failed')
+        return {
+          response: summary,
+          status: 'upstream-error',
+          error: `the response failed: ${asString(asObject(response['error'])?.['message']) ?? 'no reason given'}`,
+        };
       return { response: summary, status: 'complete', error: undefined };
     }
-    if (type === 'error') return { response: undefined, status: 'upstream-error', error: `${asString(data['code']) ?? 'error'}: ${asString(data['message']) ?? event.data}` };
+    if (type === 'error')
+      return {
+        response: undefined,
+        status: 'upstream-error',
+        error: `${asString(data['code']) ?? 'error'}: ${asString(data['message']) ?? event.data}`,
+      };
     if (type === 'response.created') started = asObject(data['response']);
-    const index = typeof data['output_index'] === 'number' ? data['output_index'] : indexOfItem.get(asString(data['item_id']) ?? '');
+    const index =
+      typeof data['output_index'] === 'number'
+        ? data['output_index']
+        : indexOfItem.get(asString(data['item_id']) ?? '');
     if (type === 'response.output_item.added' && index !== undefined) {
       const item = asObject(data['item']) ?? {};
       const id = asString(item['id']);
       if (id !== undefined) indexOfItem.set(id, index);
-      items.set(index, { type: asString(item['type']) ?? '', callId: asString(item['call_id']), name: asString(item['name']) ?? '', argumentParts: [], textParts: [], done: false });
-    } else if ((type === 'response.function_call_arguments.delta' || type === 'response.custom_tool_call_input.delta') && index !== undefined) {
+      items.set(index, {
+        type: asString(item['type']) ?? '',
+        callId: asString(item['call_id']),
+        name: asString(item['name']) ?? '',
+        argumentParts: [],
+        textParts: [],
+        done: false,
+      });
+    } else if (
+      (type === 'response.function_call_arguments.delta' ||
+        type === 'response.custom_tool_call_input.delta') &&
+      index !== undefined
+    ) {
       items.get(index)?.argumentParts.push(asString(data['delta']) ?? '');
     } else if (type === 'response.output_text.delta' && index !== undefined) {
       items.get(index)?.textParts.push(asString(data['delta']) ?? '');
@@ -52,15 +83,53 @@ export function assembleResponsesStream(events: readonly ServerSentEvent[], endi
     }
   }
   // No terminal event: rebuild what arrived, flagged incomplete.
-  const ordered = [...items.entries()].sort(([left], [right]) => left - right).map(([, item]) => item);
+  const ordered = [...items.entries()]
+    .sort(([left], [right]) => left - right)
+    .map(([, item]) => item);
   const toolCalls = ordered
     .filter((item) => item.type === 'function_call' || item.type === 'custom_tool_call')
     .map((item, index): ToolCall => {
       const argumentsRaw = item.argumentParts.join('');
-      return { id: item.callId, index, name: item.name, argumentsRaw, arguments: parseJson(argumentsRaw), complete: false };
+      return {
+        id: item.callId,
+        index,
+        name: item.name,
+        argumentsRaw,
+        arguments: parseJson(argumentsRaw),
+        complete: false,
+      };
     });
-  const text = ordered.filter((item) => item.type === 'message').map((item) => item.textParts.join('')).join('');
-  const response = started || items.size > 0 ? { id: asString(started?.['id']), model: asString(started?.['model']), output: { text, refusal: undefined, toolCalls, finishReason: { unified: 'unknown' as const, raw: undefined } }, alternatives: [], usage: undefined } : undefined;
-  if (ending === 'client-aborted') return { response, status: 'aborted', error: 'the agent disconnected before the response ended' };
-  return { response, status: 'truncated', error: ending === 'upstream-failed' ? 'the upstream connection failed before the terminal event' : 'the stream ended without response.completed' };
+  const text = ordered
+    .filter((item) => item.type === 'message')
+    .map((item) => item.textParts.join(''))
+    .join('');
+  const response =
+    started || items.size > 0
+      ? {
+          id: asString(started?.['id']),
+          model: asString(started?.['model']),
+          output: {
+            text,
+            refusal: undefined,
+            toolCalls,
+            finishReason: { unified: 'unknown' as const, raw: undefined },
+          },
+          alternatives: [],
+          usage: undefined,
+        }
+      : undefined;
+  if (ending === 'client-aborted')
+    return {
+      response,
+      status: 'aborted',
+      error: 'the agent disconnected before the response ended',
+    };
+  return {
+    response,
+    status: 'truncated',
+    error:
+      ending === 'upstream-failed'
+        ? 'the upstream connection failed before the terminal event'
+        : 'the stream ended without response.completed',
+  };
 }

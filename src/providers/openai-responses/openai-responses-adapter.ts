@@ -14,11 +14,23 @@ export const openAiResponsesAdapter: ProviderAdapter = {
   matches: (method, path) => method === 'POST' && /\/responses(\?|$)/.test(path),
   parseRequest: parseResponsesRequest,
   parseResponse,
-  errorBody: (error) => ({ error: { message: error.message, type: error.type, param: null, code: error.code.toLowerCase() } }),
+  errorBody: (error) => ({
+    error: {
+      message: error.message,
+      type: error.type,
+      param: null,
+      code: error.code.toLowerCase(),
+    },
+  }),
   requestedForm: (body) => ({ stream: asObject(body)?.['stream'] === true, includeUsage: false }),
   convertBody(body, to) {
     const converted = to.stream ? toResponsesStream(body) : toResponsesObject(body);
-    return converted === undefined ? undefined : { contentType: to.stream ? 'text/event-stream; charset=utf-8' : 'application/json', body: converted };
+    return converted === undefined
+      ? undefined
+      : {
+          contentType: to.stream ? 'text/event-stream; charset=utf-8' : 'application/json',
+          body: converted,
+        };
   },
   toolLoop: responsesToolLoop,
 };
@@ -30,7 +42,11 @@ function parseResponse(input: ResponseInput): ParsedResponse {
       const response = parseResponsesResponse(value);
       // A whole answer can still be a failure: `status: "failed"` with its error.
       if (asObject(value)?.['status'] !== 'failed') return complete(response);
-      return { response, status: 'upstream-error', error: `the response failed: ${asString(asObject(asObject(value)?.['error'])?.['message']) ?? 'no reason given'}` };
+      return {
+        response,
+        status: 'upstream-error',
+        error: `the response failed: ${asString(asObject(asObject(value)?.['error'])?.['message']) ?? 'no reason given'}`,
+      };
     },
   });
 }

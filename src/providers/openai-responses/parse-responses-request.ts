@@ -1,11 +1,29 @@
-import type { JsonValue, Message, RequestSummary, ToolCall, ToolChoice, ToolDefinition } from '../../trace/trace.js';
-import { asArray, asBoolean, asObject, asSchema, asString, parseJson, type JsonObject } from '../json-access.js';
+import type {
+  JsonValue,
+  Message,
+  RequestSummary,
+  ToolCall,
+  ToolChoice,
+  ToolDefinition,
+} from '../../trace/trace.js';
+import {
+  asArray,
+  asBoolean,
+  asObject,
+  asSchema,
+  asString,
+  parseJson,
+  type JsonObject,
+} from '../json-access.js';
 
 /** Summarises a Responses request body (`POST /v1/responses`). */
 export function parseResponsesRequest(body: JsonValue): RequestSummary {
   const request = asObject(body) ?? {};
   const input = request['input'];
-  const items = typeof input === 'string' ? [message('user', input)] : mergeAssistantItems(asArray(input).flatMap((item) => parseInputItem(asObject(item))));
+  const items =
+    typeof input === 'string'
+      ? [message('user', input)]
+      : mergeAssistantItems(asArray(input).flatMap((item) => parseInputItem(asObject(item))));
   const previous = asString(request['previous_response_id']);
   return {
     model: asString(request['model']),
@@ -15,7 +33,16 @@ export function parseResponsesRequest(body: JsonValue): RequestSummary {
       const object = asObject(tool);
       const name = asString(object?.['name']);
       // Flat function tools; built-in tools (web_search, file_search…) have no name and are not callable functions.
-      return object && name && (object['type'] === 'function' || object['type'] === 'custom') ? [{ name, description: asString(object['description']), parameters: asSchema(object['parameters']), strict: asBoolean(object['strict']) }] : [];
+      return object && name && (object['type'] === 'function' || object['type'] === 'custom')
+        ? [
+            {
+              name,
+              description: asString(object['description']),
+              parameters: asSchema(object['parameters']),
+              strict: asBoolean(object['strict']),
+            },
+          ]
+        : [];
     }),
     toolChoice: parseToolChoice(request['tool_choice']),
     ...(previous !== undefined ? { continues: previous } : {}),
@@ -34,16 +61,33 @@ export function parseInputItem(item: JsonObject | undefined): Message[] {
   const type = asString(item['type']) ?? 'message';
   if (type === 'message') {
     const role = asString(item['role']);
-    const unified: Message['role'] = role === 'system' || role === 'developer' || role === 'assistant' ? role : 'user';
+    const unified: Message['role'] =
+      role === 'system' || role === 'developer' || role === 'assistant' ? role : 'user';
     return [message(unified, contentText(item['content']))];
   }
   if (type === 'function_call' || type === 'custom_tool_call') {
     const argumentsRaw = asString(item['arguments']) ?? asString(item['input']) ?? '';
-    const call: ToolCall = { id: asString(item['call_id']), index: 0, name: asString(item['name']) ?? '', argumentsRaw, arguments: parseJson(argumentsRaw), complete: true };
+    const call: ToolCall = {
+      id: asString(item['call_id']),
+      index: 0,
+      name: asString(item['name']) ?? '',
+      argumentsRaw,
+      arguments: parseJson(argumentsRaw),
+      complete: true,
+    };
     return [{ ...message('assistant', ''), toolCalls: [call] }];
   }
   if (type === 'function_call_output' || type === 'custom_tool_call_output') {
-    return [{ ...message('tool', typeof item['output'] === 'string' ? item['output'] : contentText(item['output'])), toolCallId: asString(item['call_id']), isError: undefined }];
+    return [
+      {
+        ...message(
+          'tool',
+          typeof item['output'] === 'string' ? item['output'] : contentText(item['output']),
+        ),
+        toolCallId: asString(item['call_id']),
+        isError: undefined,
+      },
+    ];
   }
   return [];
 }
@@ -57,9 +101,20 @@ function mergeAssistantItems(messages: readonly Message[]): Message[] {
   const merged: Message[] = [];
   for (const item of messages) {
     const previous = merged.at(-1);
-    if (item.role === 'assistant' && previous?.role === 'assistant' && (item.toolCalls.length > 0 || previous.toolCalls.length === 0)) {
-      const toolCalls = [...previous.toolCalls, ...item.toolCalls].map((call, index) => ({ ...call, index }));
-      merged[merged.length - 1] = { ...previous, text: [previous.text, item.text].filter(Boolean).join('\n'), toolCalls };
+    if (
+      item.role === 'assistant' &&
+      previous?.role === 'assistant' &&
+      (item.toolCalls.length > 0 || previous.toolCalls.length === 0)
+    ) {
+      const toolCalls = [...previous.toolCalls, ...item.toolCalls].map((call, index) => ({
+        ...call,
+        index,
+      }));
+      merged[merged.length - 1] = {
+        ...previous,
+        text: [previous.text, item.text].filter(Boolean).join('\n'),
+        toolCalls,
+      };
     } else merged.push(item);
   }
   return merged;
@@ -72,7 +127,9 @@ function message(role: Message['role'], text: string): Message {
 function contentText(content: JsonValue | undefined): string {
   if (typeof content === 'string') return content;
   return asArray(content)
-    .map((part) => asString(asObject(part)?.['text']) ?? asString(asObject(part)?.['refusal']) ?? '')
+    .map(
+      (part) => asString(asObject(part)?.['text']) ?? asString(asObject(part)?.['refusal']) ?? '',
+    )
     .filter((text) => text.length > 0)
     .join('\n');
 }

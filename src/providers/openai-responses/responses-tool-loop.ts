@@ -6,7 +6,9 @@ import type { ToolLoopWire } from '../provider-adapter.js';
 import { toResponsesObject, toResponsesStream } from './convert-responses-body.js';
 import { instructionMessages, parseInputItem } from './parse-responses-request.js';
 
-const isAssistantItem = (item: JsonObject | undefined): boolean => item?.['type'] === 'function_call' || (item?.['role'] === 'assistant' && (item['type'] === undefined || item['type'] === 'message'));
+const isAssistantItem = (item: JsonObject | undefined): boolean =>
+  item?.['type'] === 'function_call' ||
+  (item?.['role'] === 'assistant' && (item['type'] === undefined || item['type'] === 'message'));
 
 /**
  * The in-proxy tool loop in Responses terms: the model's turn is its output items (a message,
@@ -18,9 +20,26 @@ const isAssistantItem = (item: JsonObject | undefined): boolean => item?.['type'
 export const responsesToolLoop: ToolLoopWire = {
   turnMessages(output, results) {
     return [
-      ...(output.text !== '' ? [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: output.text, annotations: [] }] } as JsonValue] : []),
-      ...output.toolCalls.map((call): JsonValue => ({ type: 'function_call', call_id: call.id ?? '', name: call.name, arguments: call.argumentsRaw })),
-      ...results.map((result): JsonValue => ({ type: 'function_call_output', call_id: result.callId, output: result.content })),
+      ...(output.text !== ''
+        ? [
+            {
+              type: 'message',
+              role: 'assistant',
+              content: [{ type: 'output_text', text: output.text, annotations: [] }],
+            } as JsonValue,
+          ]
+        : []),
+      ...output.toolCalls.map((call): JsonValue => ({
+        type: 'function_call',
+        call_id: call.id ?? '',
+        name: call.name,
+        arguments: call.argumentsRaw,
+      })),
+      ...results.map((result): JsonValue => ({
+        type: 'function_call_output',
+        call_id: result.callId,
+        output: result.content,
+      })),
     ];
   },
 
@@ -32,7 +51,15 @@ export const responsesToolLoop: ToolLoopWire = {
   continueAfter(body, responseId, results) {
     const request = asObject(body) ?? {};
     if (request['previous_response_id'] === undefined || responseId === undefined) return undefined;
-    return { ...request, previous_response_id: responseId, input: results.map((result): JsonValue => ({ type: 'function_call_output', call_id: result.callId, output: result.content })) };
+    return {
+      ...request,
+      previous_response_id: responseId,
+      input: results.map((result): JsonValue => ({
+        type: 'function_call_output',
+        call_id: result.callId,
+        output: result.content,
+      })),
+    };
   },
 
   responseKey(responseId) {
@@ -40,7 +67,9 @@ export const responsesToolLoop: ToolLoopWire = {
   },
 
   referenceKeys(answerBody) {
-    const text = answerBody.trimStart().startsWith('{') ? answerBody : toResponsesObject(answerBody);
+    const text = answerBody.trimStart().startsWith('{')
+      ? answerBody
+      : toResponsesObject(answerBody);
     const parsed = text === undefined ? undefined : parseJson(text);
     const output = parsed?.ok ? asArray(asObject(parsed.value)?.['output']) : [];
     return output.flatMap((item) => {
@@ -67,7 +96,7 @@ export const responsesToolLoop: ToolLoopWire = {
     let changed = false;
     const spliced: JsonValue[] = [];
     const putBack = new Set<readonly JsonValue[]>();
-    for (let index = 0; index < items.length; ) {
+    for (let index = 0; index < items.length;) {
       const item = asObject(items[index]);
       const referenced = item?.['type'] === 'item_reference' ? asString(item['id']) : undefined;
       const before = referenced === undefined ? undefined : replace(referenceKey(referenced));
@@ -87,11 +116,17 @@ export const responsesToolLoop: ToolLoopWire = {
       // Grouped as the request parser groups them: a message after calls starts the next turn.
       let end = index + 1;
       let calls = asObject(items[index])?.['type'] === 'function_call';
-      while (end < items.length && isAssistantItem(asObject(items[end])) && (asObject(items[end])?.['type'] === 'function_call' || !calls)) {
+      while (
+        end < items.length &&
+        isAssistantItem(asObject(items[end])) &&
+        (asObject(items[end])?.['type'] === 'function_call' || !calls)
+      ) {
         calls ||= asObject(items[end])?.['type'] === 'function_call';
         end++;
       }
-      const turn = mergeTurn(items.slice(index, end).flatMap((value) => parseInputItem(asObject(value))));
+      const turn = mergeTurn(
+        items.slice(index, end).flatMap((value) => parseInputItem(asObject(value))),
+      );
       key = nextKey(key, turn);
       const replacement = replace(key);
       if (replacement) {
@@ -110,9 +145,21 @@ export const responsesToolLoop: ToolLoopWire = {
       const item = asObject(value);
       const callId = asString(item?.['call_id']);
       if (!item || callId === undefined) continue;
-      if (item['type'] === 'function_call') calls.set(callId, { name: asString(item['name']) ?? '', argumentsRaw: asString(item['arguments']) ?? '' });
+      if (item['type'] === 'function_call')
+        calls.set(callId, {
+          name: asString(item['name']) ?? '',
+          argumentsRaw: asString(item['arguments']) ?? '',
+        });
       const answered = item['type'] === 'function_call_output' ? calls.get(callId) : undefined;
-      if (answered) results.push({ callId, ...answered, content: typeof item['output'] === 'string' ? item['output'] : JSON.stringify(item['output'] ?? '') });
+      if (answered)
+        results.push({
+          callId,
+          ...answered,
+          content:
+            typeof item['output'] === 'string'
+              ? item['output']
+              : JSON.stringify(item['output'] ?? ''),
+        });
     }
     return results;
   },
@@ -121,7 +168,8 @@ export const responsesToolLoop: ToolLoopWire = {
     const request = asObject(body) ?? {};
     const input = inputItems(request['input']).map((value) => {
       const item = asObject(value);
-      const callId = item?.['type'] === 'function_call_output' ? asString(item['call_id']) : undefined;
+      const callId =
+        item?.['type'] === 'function_call_output' ? asString(item['call_id']) : undefined;
       const content = callId !== undefined ? contents.get(callId) : undefined;
       return item && content !== undefined ? { ...item, output: content } : value;
     });
@@ -154,10 +202,21 @@ function inputItems(input: JsonValue | undefined): JsonValue[] {
 /** The function_call_output items after the last function_call: the results of the last turn. */
 function trailingOutputs(items: readonly JsonValue[]): JsonValue[] {
   const lastCall = items.map((item) => asObject(item)?.['type']).lastIndexOf('function_call');
-  return items.slice(lastCall + 1).filter((item) => asObject(item)?.['type'] === 'function_call_output');
+  return items
+    .slice(lastCall + 1)
+    .filter((item) => asObject(item)?.['type'] === 'function_call_output');
 }
 
 function mergeTurn(parts: readonly Message[]): Message {
   const calls = parts.flatMap((part) => part.toolCalls).map((call, index) => ({ ...call, index }));
-  return { role: 'assistant', text: parts.map((part) => part.text).filter(Boolean).join('\n'), toolCalls: calls, toolCallId: undefined, isError: undefined };
+  return {
+    role: 'assistant',
+    text: parts
+      .map((part) => part.text)
+      .filter(Boolean)
+      .join('\n'),
+    toolCalls: calls,
+    toolCallId: undefined,
+    isError: undefined,
+  };
 }

@@ -29,7 +29,13 @@ export class CaptureBudget {
  * a turn entire before the agent may see any of it) that outgrew a limit. Unlike pass-through,
  * nothing reached the agent, so the answer is cut off upstream and refused instead of held.
  */
-export function heldAnswerTooLarge(limit: 'limits.maxResponseBytes' | 'limits.maxDecodedBytes', maxBytes: number): CalltapeError {
+export function heldAnswerTooLarge(
+  limit: 'limits.maxResponseBytes' | 'limits.maxDecodedBytes',
+  maxBytes: number,
+): CalltapeError {
   const what = limit === 'limits.maxDecodedBytes' ? 'decodes to more than' : 'exceeds';
-  return new CalltapeError('RESPONSE_TOO_LARGE', `calltape: an upstream answer under mock tools ${what} ${maxBytes} bytes (${limit}); calltape holds each turn whole to answer mocked tools, so it cut the answer off instead`);
+  return new CalltapeError(
+    'RESPONSE_TOO_LARGE',
+    `calltape: an upstream answer under mock tools ${what} ${maxBytes} bytes (${limit}); calltape holds each turn whole to answer mocked tools, so it cut the answer off instead`,
+  );
 }

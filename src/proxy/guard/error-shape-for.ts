@@ -18,11 +18,14 @@ export function sentByAnthropicClient(headers: IncomingHttpHeaders): boolean {
  * target too broken to route) Anthropic's when an Anthropic client sent it, else OpenAI's.
  * Never throws: it runs on requests that already made a listener fail.
  */
-export function errorShapeFor(request: Pick<IncomingMessage, 'method' | 'url' | 'headers'>): ProviderAdapter {
+export function errorShapeFor(
+  request: Pick<IncomingMessage, 'method' | 'url' | 'headers'>,
+): ProviderAdapter {
   try {
     const method = request.method ?? 'GET';
     const route = parseSessionRoute(request.url ?? '/', request.headers[sessionHeader]);
-    const adapter = 'error' in route ? undefined : findAdapter(method, routePath(method, route.path).path);
+    const adapter =
+      'error' in route ? undefined : findAdapter(method, routePath(method, route.path).path);
     if (adapter) return adapter;
   } catch {
     // The target itself may be what failed; who sent it still decides the shape.

@@ -7,7 +7,11 @@ import type { ProviderAdapter } from '../../providers/provider-adapter.js';
 export type ListenerKind = 'request' | 'upgrade';
 
 /** What a guard does with a failure that escaped a listener: log it (with its code) and count it. */
-export type ListenerFailureSink = (kind: ListenerKind, error: unknown, request: IncomingMessage) => void;
+export type ListenerFailureSink = (
+  kind: ListenerKind,
+  error: unknown,
+  request: IncomingMessage,
+) => void;
 
 /** What a guard needs: where failures are told, and the provider whose error envelope answers a request. */
 export interface ListenerGuard {
@@ -17,14 +21,24 @@ export interface ListenerGuard {
 
 /** Malformed input (a bad percent-escape, a bad URL) answers 400 as INVALID_REQUEST; anything else is calltape's fault, 500 LISTENER_FAILED. */
 function errorOf(error: unknown): CalltapeError {
-  const malformed = error instanceof URIError || (error instanceof TypeError && /invalid url/i.test(error.message));
-  return malformed ? new CalltapeError('INVALID_REQUEST', 'calltape: the request could not be read') : new CalltapeError('LISTENER_FAILED', 'calltape: internal error (logged as LISTENER_FAILED)');
+  const malformed =
+    error instanceof URIError || (error instanceof TypeError && /invalid url/i.test(error.message));
+  return malformed
+    ? new CalltapeError('INVALID_REQUEST', 'calltape: the request could not be read')
+    : new CalltapeError('LISTENER_FAILED', 'calltape: internal error (logged as LISTENER_FAILED)');
 }
 
 /** The answer to a failed request: status and the body in the route's provider envelope. */
-function failureAnswer(guard: ListenerGuard, request: IncomingMessage, error: unknown): { readonly status: number; readonly body: string } {
+function failureAnswer(
+  guard: ListenerGuard,
+  request: IncomingMessage,
+  error: unknown,
+): { readonly status: number; readonly body: string } {
   const failure = errorOf(error);
-  return { status: failure.status, body: JSON.stringify(guard.errorShape(request).errorBody(failure)) };
+  return {
+    status: failure.status,
+    body: JSON.stringify(guard.errorShape(request).errorBody(failure)),
+  };
 }
 
 /**
@@ -43,7 +57,13 @@ export function guardRequestListener(
       return;
     }
     const { status, body } = failureAnswer(guard, request, error);
-    response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), connection: 'close' }).end(body);
+    response
+      .writeHead(status, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+        connection: 'close',
+      })
+      .end(body);
   };
   return (request, response) => {
     try {
@@ -75,7 +95,9 @@ export function guardUpgradeListener(
         return;
       }
       const { status, body } = failureAnswer(guard, request, error);
-      socket.end(`HTTP/1.1 ${status} ${status === 400 ? 'Bad Request' : 'Internal Server Error'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+      socket.end(
+        `HTTP/1.1 ${status} ${status === 400 ? 'Bad Request' : 'Internal Server Error'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      );
     }
   };
 }

@@ -16,18 +16,36 @@ describe('requestTargetRefusal', () => {
   it('refuses a dot segment anywhere in the path, however it is encoded', () => {
     const dots = fc.constantFrom('..', '.', '%2e%2e', '%2E.', '.%2e', '%2e');
     fc.assert(
-      fc.property(fc.array(plainSegment, { maxLength: 3 }), dots, fc.array(plainSegment, { maxLength: 3 }), (before, dot, after) => {
-        expect(requestTargetRefusal(`/${[...before, dot, ...after].join('/')}`)).toContain('segments');
-      }),
+      fc.property(
+        fc.array(plainSegment, { maxLength: 3 }),
+        dots,
+        fc.array(plainSegment, { maxLength: 3 }),
+        (before, dot, after) => {
+          expect(requestTargetRefusal(`/${[...before, dot, ...after].join('/')}`)).toContain(
+            'segments',
+          );
+        },
+      ),
     );
   });
 
   it('refuses absolute-form, asterisk, protocol-relative and encoded-slash targets', () => {
-    for (const target of ['http://evil/v1/models', 'https://x', '*', '//evil/v1', '/v1/a%2Fb', '/v1/a%5cb', '/v1/a\\b']) expect(requestTargetRefusal(target), target).toBeDefined();
+    for (const target of [
+      'http://evil/v1/models',
+      'https://x',
+      '*',
+      '//evil/v1',
+      '/v1/a%2Fb',
+      '/v1/a%5cb',
+      '/v1/a\\b',
+    ])
+      expect(requestTargetRefusal(target), target).toBeDefined();
   });
 
   it('refuses a chosen cassette only while overrides are off', () => {
-    expect(routeRefusal({ cassette: { name: 'x' }, path: '/v1/models' }, false)).toContain('cassettes.allowRequestOverride');
+    expect(routeRefusal({ cassette: { name: 'x' }, path: '/v1/models' }, false)).toContain(
+      'cassettes.allowRequestOverride',
+    );
     expect(routeRefusal({ cassette: { name: 'x' }, path: '/v1/models' }, true)).toBeUndefined();
     expect(routeRefusal({ cassette: undefined, path: '/v1/models' }, false)).toBeUndefined();
   });

@@ -5,14 +5,17 @@
  * climb out of the upstream's path prefix.
  */
 export function requestTargetRefusal(url: string): string | undefined {
-  if (!url.startsWith('/')) return 'calltape: only origin-form request targets (/v1/…) are proxied; absolute-form and asterisk targets are refused';
+  if (!url.startsWith('/'))
+    return 'calltape: only origin-form request targets (/v1/…) are proxied; absolute-form and asterisk targets are refused';
   if (url.startsWith('//')) return 'calltape: a request target may not start with //';
   const queryAt = url.indexOf('?');
   const path = queryAt === -1 ? url : url.slice(0, queryAt);
   for (const segment of path.split('/')) {
     const decoded = segment.replace(/%2e/gi, '.');
-    if (decoded === '..' || decoded === '.') return 'calltape: request paths may not contain . or .. segments';
-    if (/%2f|%5c|\\/i.test(segment)) return 'calltape: request paths may not contain encoded slashes or backslashes';
+    if (decoded === '..' || decoded === '.')
+      return 'calltape: request paths may not contain . or .. segments';
+    if (/%2f|%5c|\\/i.test(segment))
+      return 'calltape: request paths may not contain encoded slashes or backslashes';
   }
   return undefined;
 }
@@ -22,7 +25,10 @@ export const cassetteOverrideRefusal =
   'calltape: this proxy does not let requests choose a cassette (/c/<name>/); its operator can allow it with cassettes.allowRequestOverride';
 
 /** Why a parsed route may not be served: a cassette chosen while overrides are off, or a bad target. */
-export function routeRefusal(route: { readonly cassette: unknown; readonly path: string }, allowRequestOverride: boolean): string | undefined {
+export function routeRefusal(
+  route: { readonly cassette: unknown; readonly path: string },
+  allowRequestOverride: boolean,
+): string | undefined {
   if (route.cassette !== undefined && !allowRequestOverride) return cassetteOverrideRefusal;
   return requestTargetRefusal(route.path);
 }

@@ -18,17 +18,34 @@ export interface ValueMatch {
   readonly unavailable?: boolean;
 }
 
-
 /** Compares two normalised values by a strategy. Pure and deterministic (embeddings are looked up, never fetched). */
-export function matchValue(strategy: MatchingStrategy, expected: JsonValue, actual: JsonValue, rule: ArgumentRule, embeddings?: (text: string) => readonly number[] | undefined): ValueMatch {
+export function matchValue(
+  strategy: MatchingStrategy,
+  expected: JsonValue,
+  actual: JsonValue,
+  rule: ArgumentRule,
+  embeddings?: (text: string) => readonly number[] | undefined,
+): ValueMatch {
   switch (strategy) {
     case 'semantic': {
-      if (typeof expected !== 'string' || typeof actual !== 'string') return { matched: jsonEqual(expected, actual), typeMismatch: typeof expected !== typeof actual };
+      if (typeof expected !== 'string' || typeof actual !== 'string')
+        return {
+          matched: jsonEqual(expected, actual),
+          typeMismatch: typeof expected !== typeof actual,
+        };
       if (expected === actual) return { matched: true };
       const [left, right] = [embeddings?.(expected), embeddings?.(actual)];
-      if (!left || !right) return { matched: false, unavailable: true, detail: `no embedding for ${JSON.stringify(left ? actual : expected).slice(0, 80)}` };
+      if (!left || !right)
+        return {
+          matched: false,
+          unavailable: true,
+          detail: `no embedding for ${JSON.stringify(left ? actual : expected).slice(0, 80)}`,
+        };
       const similarity = cosine(left, right);
-      return { matched: similarity >= (rule.threshold ?? 0.85), detail: `cosine ${round(similarity)}` };
+      return {
+        matched: similarity >= (rule.threshold ?? 0.85),
+        detail: `cosine ${round(similarity)}`,
+      };
     }
     case 'ignore':
       return { matched: true };
@@ -36,32 +53,64 @@ export function matchValue(strategy: MatchingStrategy, expected: JsonValue, actu
     case 'any_of':
       return { matched: jsonEqual(expected, actual) };
     case 'ignore_case':
-      return typeof expected === 'string' && typeof actual === 'string' ? { matched: expected.toLowerCase() === actual.toLowerCase() } : { matched: jsonEqual(expected, actual) };
+      return typeof expected === 'string' && typeof actual === 'string'
+        ? { matched: expected.toLowerCase() === actual.toLowerCase() }
+        : { matched: jsonEqual(expected, actual) };
     case 'loose_string':
-      return typeof expected === 'string' && typeof actual === 'string' ? { matched: looseString(expected) === looseString(actual) } : { matched: jsonEqual(expected, actual) };
+      return typeof expected === 'string' && typeof actual === 'string'
+        ? { matched: looseString(expected) === looseString(actual) }
+        : { matched: jsonEqual(expected, actual) };
     case 'substring':
       return { matched: textOf(actual).includes(textOf(expected)) };
     case 'regex': {
       const text = textOf(actual);
-      if (text.length > maxPatternInputChars) return { matched: false, detail: `the value is longer than ${maxPatternInputChars} characters, past what a pattern is run on` };
-      return { matched: compileUserPattern(rule.pattern ?? textOf(expected), rule.flags ?? '').matchesWhole(text) };
+      if (text.length > maxPatternInputChars)
+        return {
+          matched: false,
+          detail: `the value is longer than ${maxPatternInputChars} characters, past what a pattern is run on`,
+        };
+      return {
+        matched: compileUserPattern(
+          rule.pattern ?? textOf(expected),
+          rule.flags ?? '',
+        ).matchesWhole(text),
+      };
     }
     case 'fuzzy': {
-      if (typeof expected !== 'string' || typeof actual !== 'string') return { matched: jsonEqual(expected, actual), typeMismatch: typeof expected !== typeof actual };
-      const similarity = rule.algorithm === 'jaro_winkler' ? jaroWinkler(expected, actual) : levenshteinRatio(expected, actual);
-      return { matched: similarity >= (rule.threshold ?? 0.85), detail: `similarity ${round(similarity)}` };
+      if (typeof expected !== 'string' || typeof actual !== 'string')
+        return {
+          matched: jsonEqual(expected, actual),
+          typeMismatch: typeof expected !== typeof actual,
+        };
+      const similarity =
+        rule.algorithm === 'jaro_winkler'
+          ? jaroWinkler(expected, actual)
+          : levenshteinRatio(expected, actual);
+      return {
+        matched: similarity >= (rule.threshold ?? 0.85),
+        detail: `similarity ${round(similarity)}`,
+      };
     }
     case 'numeric': {
-      if (typeof expected !== 'number' || typeof actual !== 'number') return { matched: false, typeMismatch: true, detail: 'numeric needs two numbers' };
+      if (typeof expected !== 'number' || typeof actual !== 'number')
+        return { matched: false, typeMismatch: true, detail: 'numeric needs two numbers' };
       const outside = outsideRange(actual, rule);
       if (outside) return outside;
       const difference = Math.abs(actual - expected);
-      const allowed = Math.max(rule.tolerance ?? 0, (rule.relative_tolerance ?? 0) * Math.abs(expected));
+      const allowed = Math.max(
+        rule.tolerance ?? 0,
+        (rule.relative_tolerance ?? 0) * Math.abs(expected),
+      );
       return { matched: difference <= allowed, detail: `difference ${round(difference)}` };
     }
     case 'datetime': {
       const [left, right] = [instant(expected), instant(actual)];
-      if (left === undefined || right === undefined) return { matched: false, typeMismatch: true, detail: 'datetime needs two ISO 8601 date-times' };
+      if (left === undefined || right === undefined)
+        return {
+          matched: false,
+          typeMismatch: true,
+          detail: 'datetime needs two ISO 8601 date-times',
+        };
       const seconds = Math.abs(right - left) / 1000;
       return { matched: seconds <= (rule.tolerance ?? 0), detail: `${round(seconds)} s apart` };
     }
@@ -73,24 +122,40 @@ export function matchValue(strategy: MatchingStrategy, expected: JsonValue, actu
  * `pattern`, `numeric` with `min`/`max` (numeric strings are read as numbers). Other strategies
  * need an expected value and are refused when the case is compiled.
  */
-export function matchAlone(strategy: MatchingStrategy, actual: JsonValue, rule: ArgumentRule): ValueMatch {
+export function matchAlone(
+  strategy: MatchingStrategy,
+  actual: JsonValue,
+  rule: ArgumentRule,
+): ValueMatch {
   if (strategy === 'regex' && rule.pattern !== undefined) {
     const text = textOf(actual);
-    if (text.length > maxPatternInputChars) return { matched: false, detail: `the value is longer than ${maxPatternInputChars} characters, past what a pattern is run on` };
+    if (text.length > maxPatternInputChars)
+      return {
+        matched: false,
+        detail: `the value is longer than ${maxPatternInputChars} characters, past what a pattern is run on`,
+      };
     const matched = compileUserPattern(rule.pattern, rule.flags ?? '').matchesWhole(text);
     return matched ? { matched } : { matched, detail: `does not match /${rule.pattern}/` };
   }
   if (strategy === 'numeric') {
-    const number = typeof actual === 'number' ? actual : typeof actual === 'string' && actual.trim() !== '' && Number.isFinite(Number(actual)) ? Number(actual) : undefined;
-    if (number === undefined) return { matched: false, typeMismatch: true, detail: 'numeric needs a number' };
+    const number =
+      typeof actual === 'number'
+        ? actual
+        : typeof actual === 'string' && actual.trim() !== '' && Number.isFinite(Number(actual))
+          ? Number(actual)
+          : undefined;
+    if (number === undefined)
+      return { matched: false, typeMismatch: true, detail: 'numeric needs a number' };
     return outsideRange(number, rule) ?? { matched: true };
   }
   return { matched: false, detail: `${strategy} needs an expected value` };
 }
 
 function outsideRange(value: number, rule: ArgumentRule): ValueMatch | undefined {
-  if (rule.min !== undefined && value < rule.min) return { matched: false, detail: `${value} is below the minimum ${rule.min}` };
-  if (rule.max !== undefined && value > rule.max) return { matched: false, detail: `${value} is above the maximum ${rule.max}` };
+  if (rule.min !== undefined && value < rule.min)
+    return { matched: false, detail: `${value} is below the minimum ${rule.min}` };
+  if (rule.max !== undefined && value > rule.max)
+    return { matched: false, detail: `${value} is above the maximum ${rule.max}` };
   return undefined;
 }
 
@@ -122,7 +187,9 @@ export function textOf(value: JsonValue): string {
 
 function instant(value: JsonValue): number | undefined {
   if (typeof value !== 'string') return undefined;
-  const normalised = normaliseDateTime(value) ?? (/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00.000Z` : undefined);
+  const normalised =
+    normaliseDateTime(value) ??
+    (/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00.000Z` : undefined);
   return normalised === undefined ? undefined : Date.parse(normalised);
 }
 

@@ -45,7 +45,9 @@ export function compileUserPattern(source: string, flags = ''): UserPattern {
   try {
     regex = RE2JS.compile(source, bits);
   } catch (error) {
-    throw new Error(`${(error as Error).message} (patterns use RE2 syntax: no lookaround or backreferences)`);
+    throw new Error(
+      `${(error as Error).message} (patterns use RE2 syntax: no lookaround or backreferences)`,
+    );
   }
   const pattern: UserPattern = {
     matchesWhole: (text) => text.length <= maxPatternInputChars && regex.matches(text),

@@ -3,5 +3,8 @@
  * lower-cased, with spaces and `,./-_*^` removed and `'` treated as `"`.
  */
 export function looseString(text: string): string {
-  return text.toLowerCase().replace(/[\s,./\-_*^]/g, '').replace(/'/g, '"');
+  return text
+    .toLowerCase()
+    .replace(/[\s,./\-_*^]/g, '')
+    .replace(/'/g, '"');
 }

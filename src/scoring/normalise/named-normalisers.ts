@@ -5,11 +5,17 @@ import { looseString } from './loose-string.js';
 /** Normalisers a rule can name (`"normalise": ["phone"]`); each maps a value to its canonical form, leaving what it cannot read unchanged. */
 export type NamedNormaliser = 'phone' | 'money' | 'email' | 'url' | 'loose_string';
 
-export const namedNormalisers: Record<NamedNormaliser, (value: JsonValue, options: { readonly country?: string }) => JsonValue> = {
+export const namedNormalisers: Record<
+  NamedNormaliser,
+  (value: JsonValue, options: { readonly country?: string }) => JsonValue
+> = {
   /** Phone numbers to E.164 (`(415) 555-2671` → `+14155552671`), reading national numbers in `country` (default US). */
   phone: (value, options) => {
     if (typeof value !== 'string' && typeof value !== 'number') return value;
-    const parsed = parsePhoneNumberFromString(String(value), (options.country ?? 'US') as CountryCode);
+    const parsed = parsePhoneNumberFromString(
+      String(value),
+      (options.country ?? 'US') as CountryCode,
+    );
     return parsed?.isValid() ? parsed.number : value;
   },
   /**
@@ -21,8 +27,12 @@ export const namedNormalisers: Record<NamedNormaliser, (value: JsonValue, option
     if (typeof value !== 'string') return value;
     const digits = value.replace(/[^\d.,-]/g, '');
     if (!/\d/.test(digits)) return value;
-    const decimalComma = /,\d{1,2}$/.test(digits) && (!digits.includes('.') || digits.lastIndexOf(',') > digits.lastIndexOf('.'));
-    const plain = decimalComma ? digits.replace(/\./g, '').replace(',', '.') : digits.replace(/,/g, '');
+    const decimalComma =
+      /,\d{1,2}$/.test(digits) &&
+      (!digits.includes('.') || digits.lastIndexOf(',') > digits.lastIndexOf('.'));
+    const plain = decimalComma
+      ? digits.replace(/\./g, '').replace(',', '.')
+      : digits.replace(/,/g, '');
     const amount = Number(plain);
     return Number.isFinite(amount) ? amount : value;
   },

@@ -18,7 +18,11 @@ export function child(schema: JsonSchema | undefined, key: string): JsonSchema |
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
 }
 
-export function subSchema(schema: JsonSchema | undefined, first: string, second?: string): JsonSchema | undefined {
+export function subSchema(
+  schema: JsonSchema | undefined,
+  first: string,
+  second?: string,
+): JsonSchema | undefined {
   const level = child(schema, first);
   return second === undefined ? level : child(level, second);
 }
@@ -34,18 +38,31 @@ const printableAscii = /^[\x20-\x7e]*$/;
  * parsed where the schema says object/array; with `defaults`, omitted properties take their
  * schema default. Idempotent: normalising twice changes nothing.
  */
-export function normaliseBySchema(value: JsonValue, schema: JsonSchema | undefined, defaults: boolean): JsonValue {
+export function normaliseBySchema(
+  value: JsonValue,
+  schema: JsonSchema | undefined,
+  defaults: boolean,
+): JsonValue {
   if (typeof value === 'string') {
     const text = (printableAscii.test(value) ? value : value.normalize('NFC')).trim();
     if (schema === undefined) return text;
     const stringAllowed = allowsType(schema, 'string');
-    if ((allowsType(schema, 'number') || allowsType(schema, 'integer')) && !stringAllowed && numeric.test(text)) return Number(text);
+    if (
+      (allowsType(schema, 'number') || allowsType(schema, 'integer')) &&
+      !stringAllowed &&
+      numeric.test(text)
+    )
+      return Number(text);
     if (allowsType(schema, 'boolean') && !stringAllowed) {
       const lower = text.toLowerCase();
       if (truthy.has(lower)) return true;
       if (falsy.has(lower)) return false;
     }
-    if ((allowsType(schema, 'object') || allowsType(schema, 'array')) && !stringAllowed && /^[[{]/.test(text)) {
+    if (
+      (allowsType(schema, 'object') || allowsType(schema, 'array')) &&
+      !stringAllowed &&
+      /^[[{]/.test(text)
+    ) {
       try {
         return normaliseBySchema(JSON.parse(text) as JsonValue, schema, defaults);
       } catch {
@@ -76,15 +93,25 @@ export function normaliseBySchema(value: JsonValue, schema: JsonSchema | undefin
       // Own keys only, without allocating a key list: this runs for every value scored.
       if (!Object.hasOwn(value, key)) continue;
       const item = value[key] as JsonValue;
-      const normalised = normaliseBySchema(item, (properties ? child(properties, key) : undefined) ?? additional, defaults);
+      const normalised = normaliseBySchema(
+        item,
+        (properties ? child(properties, key) : undefined) ?? additional,
+        defaults,
+      );
       if (normalised !== item) setOwn((result ??= { ...value }), key, normalised);
     }
     if (defaults && properties) {
       for (const key of Object.keys(properties)) {
         if (Object.hasOwn(value, key)) continue;
         const propertySchema = child(properties, key);
-        const fallback = propertySchema === undefined ? undefined : ownValue(propertySchema, 'default');
-        if (fallback !== undefined) setOwn((result ??= { ...value }), key, normaliseBySchema(fallback, propertySchema, defaults));
+        const fallback =
+          propertySchema === undefined ? undefined : ownValue(propertySchema, 'default');
+        if (fallback !== undefined)
+          setOwn(
+            (result ??= { ...value }),
+            key,
+            normaliseBySchema(fallback, propertySchema, defaults),
+          );
       }
     }
     return result ?? value;

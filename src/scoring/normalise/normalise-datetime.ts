@@ -1,4 +1,5 @@
-const isoLike = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)\s*(Z|[+-]\d{2}:?\d{2})?$/i;
+const isoLike =
+  /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)\s*(Z|[+-]\d{2}:?\d{2})?$/i;
 
 /**
  * One UTC instant for an ISO 8601 date-time written any of the usual ways
@@ -10,7 +11,12 @@ export function normaliseDateTime(text: string): string | undefined {
   const match = isoLike.exec(text.trim());
   if (!match) return undefined;
   const [, date, time, zone] = match;
-  const offset = !zone || zone.toUpperCase() === 'Z' ? 'Z' : zone.includes(':') ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`;
+  const offset =
+    !zone || zone.toUpperCase() === 'Z'
+      ? 'Z'
+      : zone.includes(':')
+        ? zone
+        : `${zone.slice(0, 3)}:${zone.slice(3)}`;
   const instant = Date.parse(`${date}T${time}${offset}`);
   return Number.isNaN(instant) ? undefined : new Date(instant).toISOString();
 }
@@ -21,5 +27,9 @@ export function normaliseDate(text: string): string | undefined {
   if (!match) return undefined;
   const [, year, month, day] = match;
   const check = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
-  return check.getUTCFullYear() === Number(year) && check.getUTCMonth() === Number(month) - 1 && check.getUTCDate() === Number(day) ? `${year}-${month}-${day}` : undefined;
+  return check.getUTCFullYear() === Number(year) &&
+    check.getUTCMonth() === Number(month) - 1 &&
+    check.getUTCDate() === Number(day)
+    ? `${year}-${month}-${day}`
+    : undefined;
 }

@@ -6,15 +6,43 @@ import type { CheckName, CheckResult, TrajectoryReason } from './types.js';
  * rounded. With a `threshold` (a calls check's `pass_threshold`), a partial score that reaches it
  * passes: what fell short moves to `details.forgiven` and the check reports no reasons.
  */
-export function finishCheck(check: CheckName, reasons: ReadonlySet<TrajectoryReason>, score: number, problems: readonly string[], details: { readonly [key: string]: JsonValue }, threshold?: number): CheckResult {
+export function finishCheck(
+  check: CheckName,
+  reasons: ReadonlySet<TrajectoryReason>,
+  score: number,
+  problems: readonly string[],
+  details: { readonly [key: string]: JsonValue },
+  threshold?: number,
+): CheckResult {
   const rounded = Math.round(score * 1e9) / 1e9;
-  if (threshold !== undefined && reasons.size > 0 && rounded >= threshold) return { check, status: 'pass', score: rounded, reasons: [], message: null, details: { ...details, forgiven: [...reasons].sort(), forgiven_problems: [...problems] } };
+  if (threshold !== undefined && reasons.size > 0 && rounded >= threshold)
+    return {
+      check,
+      status: 'pass',
+      score: rounded,
+      reasons: [],
+      message: null,
+      details: { ...details, forgiven: [...reasons].sort(), forgiven_problems: [...problems] },
+    };
   const pass = reasons.size === 0;
-  return { check, status: pass ? 'pass' : 'fail', score: rounded, reasons: [...reasons].sort(), message: problems[0] ?? (pass ? null : reasons.values().next().value ?? null), details };
+  return {
+    check,
+    status: pass ? 'pass' : 'fail',
+    score: rounded,
+    reasons: [...reasons].sort(),
+    message: problems[0] ?? (pass ? null : (reasons.values().next().value ?? null)),
+    details,
+  };
 }
 
 /** Limits checked one by one: each that fails adds its reason and problem; the score is the fraction that held. */
-export function limitTally(): { readonly limit: (reason: TrajectoryReason, ok: boolean, problem: string) => void; readonly finish: (check: CheckName, details: { readonly [key: string]: JsonValue }) => CheckResult } {
+export function limitTally(): {
+  readonly limit: (reason: TrajectoryReason, ok: boolean, problem: string) => void;
+  readonly finish: (
+    check: CheckName,
+    details: { readonly [key: string]: JsonValue },
+  ) => CheckResult;
+} {
   const reasons = new Set<TrajectoryReason>();
   const problems: string[] = [];
   let checked = 0;
@@ -28,6 +56,7 @@ export function limitTally(): { readonly limit: (reason: TrajectoryReason, ok: b
         problems.push(problem);
       }
     },
-    finish: (check, details) => finishCheck(check, reasons, checked === 0 ? 1 : held / checked, problems, details),
+    finish: (check, details) =>
+      finishCheck(check, reasons, checked === 0 ? 1 : held / checked, problems, details),
   };
 }

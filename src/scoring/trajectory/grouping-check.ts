@@ -12,13 +12,34 @@ import type { CheckResult, ExpectationChains, TrajectoryReason } from './types.j
  * member, one call per member — the calls were made in parallel. Each group is met by the first
  * turn that meets it.
  */
-export function groupingCheck(groups: ExpectationChains, trajectory: Trajectory, options: ScoreOptions): CheckResult {
+export function groupingCheck(
+  groups: ExpectationChains,
+  trajectory: Trajectory,
+  options: ScoreOptions,
+): CheckResult {
   const problems: string[] = [];
   const outcomes = chainsOf(groups).map((group) => {
-    const turn = trajectory.turns.find((candidate) => maximumMatching(group.length, candidate.calls.length, (member, column) => matchCall(group[member] as (typeof group)[number], candidate.calls[column] as (typeof candidate.calls)[number], options).matches).every((column) => column !== null));
+    const turn = trajectory.turns.find((candidate) =>
+      maximumMatching(
+        group.length,
+        candidate.calls.length,
+        (member, column) =>
+          matchCall(
+            group[member] as (typeof group)[number],
+            candidate.calls[column] as (typeof candidate.calls)[number],
+            options,
+          ).matches,
+      ).every((column) => column !== null),
+    );
     if (!turn) problems.push(`no turn made ${group.map(toolLabel).join(' and ')} together`);
     return { tools: group.map(toolLabel), turn: turn?.index ?? null };
   });
   const met = outcomes.filter((outcome) => outcome.turn !== null).length;
-  return finishCheck('grouping', new Set<TrajectoryReason>(met < outcomes.length ? ['not_same_turn'] : []), outcomes.length === 0 ? 1 : met / outcomes.length, problems, { groups: outcomes as unknown as JsonValue });
+  return finishCheck(
+    'grouping',
+    new Set<TrajectoryReason>(met < outcomes.length ? ['not_same_turn'] : []),
+    outcomes.length === 0 ? 1 : met / outcomes.length,
+    problems,
+    { groups: outcomes as unknown as JsonValue },
+  );
 }

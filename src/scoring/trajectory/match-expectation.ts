@@ -34,7 +34,13 @@ const expectationCases = new WeakMap<CallExpectationObject, TestCase>();
 function caseOf(expectation: CallExpectationObject): TestCase {
   let testCase = expectationCases.get(expectation);
   if (!testCase) {
-    testCase = { expected_tool: toolsOf(expectation), arguments: expectation.arguments ?? {}, ...(expectation.rules ? { rules: expectation.rules } : {}), extra_arguments: expectation.extra_arguments ?? 'ignore', pass_threshold: expectation.pass_threshold ?? 1 };
+    testCase = {
+      expected_tool: toolsOf(expectation),
+      arguments: expectation.arguments ?? {},
+      ...(expectation.rules ? { rules: expectation.rules } : {}),
+      extra_arguments: expectation.extra_arguments ?? 'ignore',
+      pass_threshold: expectation.pass_threshold ?? 1,
+    };
     expectationCases.set(expectation, testCase);
   }
   return testCase;
@@ -45,7 +51,13 @@ export function toolLabel(expectation: CallExpectationObject): string {
   return toolsOf(expectation).join('|');
 }
 
-const unnamed: CallMatch = { matches: false, named: false, score: 0, reasons: ['wrong_tool'], mismatches: {} };
+const unnamed: CallMatch = {
+  matches: false,
+  named: false,
+  score: 0,
+  reasons: ['wrong_tool'],
+  mismatches: {},
+};
 const nameOnly: CallMatch = { matches: true, named: true, score: 1, reasons: [], mismatches: {} };
 
 /**
@@ -53,19 +65,44 @@ const nameOnly: CallMatch = { matches: true, named: true, score: 1, reasons: [],
  * applies. Argument expectations are partial by default. An incomplete call (its stream was cut)
  * meets no expectation that looks at arguments: what it would have sent is unknown.
  */
-export function matchCall(expectation: CallExpectationObject, call: TrajectoryCall, options: ScoreOptions): CallMatch {
+export function matchCall(
+  expectation: CallExpectationObject,
+  call: TrajectoryCall,
+  options: ScoreOptions,
+): CallMatch {
   if (!namesTool(expectation, call.name)) return unnamed;
   if (expectation.arguments === undefined && expectation.rules === undefined) return nameOnly;
   // Options were checked where the trajectory scoring began (they may carry judges, which scoreCall does not take).
-  const result = compileCase(caseOf(expectation), 'call expectation:').score([{ name: call.name, arguments: call.argumentsRaw }], options);
-  return { matches: result.is_correct && call.complete, named: true, score: result.score, reasons: result.reasons, mismatches: result.mismatches };
+  const result = compileCase(caseOf(expectation), 'call expectation:').score(
+    [{ name: call.name, arguments: call.argumentsRaw }],
+    options,
+  );
+  return {
+    matches: result.is_correct && call.complete,
+    named: true,
+    score: result.score,
+    reasons: result.reasons,
+    mismatches: result.mismatches,
+  };
 }
 
 export function refOf(call: TrajectoryCall): CallRef {
-  return { step: call.step, turn: call.turn, index: call.index, tool: call.name, id: call.id ?? null };
+  return {
+    step: call.step,
+    turn: call.turn,
+    index: call.index,
+    tool: call.name,
+    id: call.id ?? null,
+  };
 }
 
 /** Every expectation against every call, once: the checks read this table. */
-export function matchTable(expectations: readonly CallExpectationObject[], calls: readonly TrajectoryCall[], options: ScoreOptions): CallMatch[][] {
-  return expectations.map((expectation) => calls.map((call) => matchCall(expectation, call, options)));
+export function matchTable(
+  expectations: readonly CallExpectationObject[],
+  calls: readonly TrajectoryCall[],
+  options: ScoreOptions,
+): CallMatch[][] {
+  return expectations.map((expectation) =>
+    calls.map((call) => matchCall(expectation, call, options)),
+  );
 }

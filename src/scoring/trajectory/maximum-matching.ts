@@ -6,10 +6,17 @@ import { munkres } from 'munkres';
  * and 1 elsewhere, so the result never depends on the order rows or columns arrive in beyond
  * tie-breaking among equally large matchings.
  */
-export function maximumMatching(rows: number, columns: number, edge: (row: number, column: number) => boolean): (number | null)[] {
+export function maximumMatching(
+  rows: number,
+  columns: number,
+  edge: (row: number, column: number) => boolean,
+): (number | null)[] {
   const result: (number | null)[] = Array.from({ length: rows }, () => null);
   if (rows === 0 || columns === 0) return result;
-  const cost = Array.from({ length: rows }, (_, row) => Array.from({ length: columns }, (_, column) => (edge(row, column) ? 0 : 1)));
-  for (const [row, column] of munkres(cost) as [number, number][]) if (edge(row, column)) result[row] = column;
+  const cost = Array.from({ length: rows }, (_, row) =>
+    Array.from({ length: columns }, (_, column) => (edge(row, column) ? 0 : 1)),
+  );
+  for (const [row, column] of munkres(cost) as [number, number][])
+    if (edge(row, column)) result[row] = column;
   return result;
 }

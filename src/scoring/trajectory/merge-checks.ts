@@ -6,10 +6,17 @@ import type { JudgeSpec, TrajectoryCase } from './types.js';
  * "never send_email" cannot be dropped by one case forgetting it.
  */
 export function mergeChecks(suite: TrajectoryCase, testCase: TrajectoryCase): TrajectoryCase {
-  const expect = suite.expect || testCase.expect ? { ...suite.expect, ...testCase.expect } : undefined;
-  const never = suite.never || testCase.never ? [...(suite.never ?? []), ...(testCase.never ?? [])] : undefined;
+  const expect =
+    suite.expect || testCase.expect ? { ...suite.expect, ...testCase.expect } : undefined;
+  const never =
+    suite.never || testCase.never ? [...(suite.never ?? []), ...(testCase.never ?? [])] : undefined;
   const judges = [...judgesOf(suite.judge), ...judgesOf(testCase.judge)];
-  return { ...testCase, ...(expect ? { expect } : {}), ...(never ? { never } : {}), ...(judges.length > 0 ? { judge: judges } : {}) };
+  return {
+    ...testCase,
+    ...(expect ? { expect } : {}),
+    ...(never ? { never } : {}),
+    ...(judges.length > 0 ? { judge: judges } : {}),
+  };
 }
 
 function judgesOf(judge: TrajectoryCase['judge']): readonly JudgeSpec[] {

@@ -3,11 +3,18 @@ import type { Trajectory } from '../../trace/trajectory.js';
 import type { ScoreOptions } from '../types.js';
 import { finishCheck } from './finish-check.js';
 import { expectationObject, matchCall, toolLabel } from './match-expectation.js';
-import type { CallExpectation, CallExpectationObject, ExpectationChains, TrajectoryReason } from './types.js';
+import type {
+  CallExpectation,
+  CallExpectationObject,
+  ExpectationChains,
+  TrajectoryReason,
+} from './types.js';
 
 /** `[A, B]` or `[[A, B], [C, D]]` → the chains, each a list of expectations. */
 export function chainsOf(chains: ExpectationChains): readonly (readonly CallExpectationObject[])[] {
-  const lists: readonly (readonly CallExpectation[])[] = chains.every((item) => Array.isArray(item)) ? (chains as readonly (readonly CallExpectation[])[]) : [chains as readonly CallExpectation[]];
+  const lists: readonly (readonly CallExpectation[])[] = chains.every((item) => Array.isArray(item))
+    ? (chains as readonly (readonly CallExpectation[])[])
+    : [chains as readonly CallExpectation[]];
   return lists.map((list) => list.map(expectationObject));
 }
 
@@ -19,10 +26,25 @@ export function chainsOf(chains: ExpectationChains): readonly (readonly CallExpe
  * `never_before: [A, B]` (promptfoo's negated tool sequence): no call matching A came in an
  * earlier turn than a call matching B — "never refund before lookup" is `[refund, lookup]`.
  */
-export function orderCheck(before: ExpectationChains | undefined, trajectory: Trajectory, options: ScoreOptions, neverBefore?: ExpectationChains): ReturnType<typeof finishCheck> {
-  const pairsOf = (chains: ExpectationChains | undefined) => (chains === undefined ? [] : chainsOf(chains).flatMap((chain) => chain.slice(1).map((later, index) => [chain[index] as CallExpectationObject, later] as const)));
+export function orderCheck(
+  before: ExpectationChains | undefined,
+  trajectory: Trajectory,
+  options: ScoreOptions,
+  neverBefore?: ExpectationChains,
+): ReturnType<typeof finishCheck> {
+  const pairsOf = (chains: ExpectationChains | undefined) =>
+    chains === undefined
+      ? []
+      : chainsOf(chains).flatMap((chain) =>
+          chain
+            .slice(1)
+            .map((later, index) => [chain[index] as CallExpectationObject, later] as const),
+        );
   // Turn numbers count from 1, as every report shows them (the trajectory's own `turn` is an index).
-  const turnsOf = (expectation: CallExpectationObject): number[] => trajectory.calls.filter((call) => matchCall(expectation, call, options).matches).map((call) => call.turn + 1);
+  const turnsOf = (expectation: CallExpectationObject): number[] =>
+    trajectory.calls
+      .filter((call) => matchCall(expectation, call, options).matches)
+      .map((call) => call.turn + 1);
   const problems: string[] = [];
   const reasons = new Set<TrajectoryReason>();
   const outcomes: { [key: string]: JsonValue }[] = [];
@@ -32,9 +54,19 @@ export function orderCheck(before: ExpectationChains | undefined, trajectory: Tr
     const holds = laterTurn === undefined || (earlierTurn !== undefined && earlierTurn < laterTurn);
     if (!holds) {
       reasons.add('out_of_order');
-      problems.push(earlierTurn === undefined ? `${toolLabel(later)} was called (turn ${laterTurn}) without ${toolLabel(earlier)} before it` : `${toolLabel(earlier)} (first in turn ${earlierTurn}) did not come before ${toolLabel(later)} (turn ${laterTurn})`);
+      problems.push(
+        earlierTurn === undefined
+          ? `${toolLabel(later)} was called (turn ${laterTurn}) without ${toolLabel(earlier)} before it`
+          : `${toolLabel(earlier)} (first in turn ${earlierTurn}) did not come before ${toolLabel(later)} (turn ${laterTurn})`,
+      );
     }
-    outcomes.push({ before: toolLabel(earlier), after: toolLabel(later), holds, before_turn: earlierTurn ?? null, after_turn: laterTurn ?? null });
+    outcomes.push({
+      before: toolLabel(earlier),
+      after: toolLabel(later),
+      holds,
+      before_turn: earlierTurn ?? null,
+      after_turn: laterTurn ?? null,
+    });
   }
   for (const [first, second] of pairsOf(neverBefore)) {
     const firstTurn = turnsOf(first)[0];
@@ -42,10 +74,24 @@ export function orderCheck(before: ExpectationChains | undefined, trajectory: Tr
     const holds = firstTurn === undefined || secondTurn === undefined || firstTurn >= secondTurn;
     if (!holds) {
       reasons.add('forbidden_order');
-      problems.push(`${toolLabel(first)} (turn ${firstTurn}) came before ${toolLabel(second)} (turn ${secondTurn}), which must never happen`);
+      problems.push(
+        `${toolLabel(first)} (turn ${firstTurn}) came before ${toolLabel(second)} (turn ${secondTurn}), which must never happen`,
+      );
     }
-    outcomes.push({ never_before: toolLabel(first), after: toolLabel(second), holds, before_turn: firstTurn ?? null, after_turn: secondTurn ?? null });
+    outcomes.push({
+      never_before: toolLabel(first),
+      after: toolLabel(second),
+      holds,
+      before_turn: firstTurn ?? null,
+      after_turn: secondTurn ?? null,
+    });
   }
   const held = outcomes.filter((outcome) => outcome['holds'] === true).length;
-  return finishCheck('order', reasons, outcomes.length === 0 ? 1 : held / outcomes.length, problems, { pairs: outcomes });
+  return finishCheck(
+    'order',
+    reasons,
+    outcomes.length === 0 ? 1 : held / outcomes.length,
+    problems,
+    { pairs: outcomes },
+  );
 }

@@ -22,7 +22,12 @@ export function outcomeOf(call: TrajectoryCall): CallOutcome {
   if (!text.startsWith('{')) return 'succeeded';
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.hasOwn(value, 'error') ? 'failed' : 'succeeded';
+    return typeof value === 'object' &&
+      value !== null &&
+      !Array.isArray(value) &&
+      Object.hasOwn(value, 'error')
+      ? 'failed'
+      : 'succeeded';
   } catch {
     return 'succeeded';
   }
@@ -33,14 +38,41 @@ export function statusCheck(limits: Expectations, trajectory: Trajectory): Check
   const { limit, finish } = limitTally();
   const outcomes = trajectory.calls.map(outcomeOf);
   const failed = trajectory.calls.filter((_, step) => outcomes[step] === 'failed');
-  if (limits.max_failed_calls !== undefined) limit('too_many_failed_calls', failed.length <= limits.max_failed_calls, `${failed.length} call(s) failed (${failed.map((call) => `${call.name} at step ${call.step}`).join(', ')}), at most ${limits.max_failed_calls} allowed`);
+  if (limits.max_failed_calls !== undefined)
+    limit(
+      'too_many_failed_calls',
+      failed.length <= limits.max_failed_calls,
+      `${failed.length} call(s) failed (${failed.map((call) => `${call.name} at step ${call.step}`).join(', ')}), at most ${limits.max_failed_calls} allowed`,
+    );
   for (const tool of limits.must_succeed ?? []) {
     const last = trajectory.calls.findLast((call) => nameMatches(tool, call.name));
     const outcome = last === undefined ? undefined : outcomes[last.step];
-    limit('tool_failed', outcome === 'succeeded', last === undefined ? `${tool} was never called, and must succeed` : `${tool}: its last call (step ${last.step}) ${outcome === 'failed' ? 'failed' : 'has no result in the run'}`);
+    limit(
+      'tool_failed',
+      outcome === 'succeeded',
+      last === undefined
+        ? `${tool} was never called, and must succeed`
+        : `${tool}: its last call (step ${last.step}) ${outcome === 'failed' ? 'failed' : 'has no result in the run'}`,
+    );
   }
-  const unrecovered = failed.filter((call) => !trajectory.calls.some((later) => later.step > call.step && later.name === call.name && outcomes[later.step] === 'succeeded'));
-  if (limits.recovered === true) limit('unrecovered_failure', unrecovered.length === 0, `${unrecovered.map((call) => `${call.name} (step ${call.step})`).join(', ')} failed and no later call of the same tool succeeded`);
-  const details: Record<string, JsonValue> = { failed: failed.map(refOf) as unknown as JsonValue, unrecovered: unrecovered.map(refOf) as unknown as JsonValue };
+  const unrecovered = failed.filter(
+    (call) =>
+      !trajectory.calls.some(
+        (later) =>
+          later.step > call.step &&
+          later.name === call.name &&
+          outcomes[later.step] === 'succeeded',
+      ),
+  );
+  if (limits.recovered === true)
+    limit(
+      'unrecovered_failure',
+      unrecovered.length === 0,
+      `${unrecovered.map((call) => `${call.name} (step ${call.step})`).join(', ')} failed and no later call of the same tool succeeded`,
+    );
+  const details: Record<string, JsonValue> = {
+    failed: failed.map(refOf) as unknown as JsonValue,
+    unrecovered: unrecovered.map(refOf) as unknown as JsonValue,
+  };
   return finish('status', details);
 }

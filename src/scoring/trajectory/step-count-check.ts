@@ -8,33 +8,93 @@ import type { CheckResult, Expectations } from './types.js';
 export function stepCountCheck(limits: Expectations, trajectory: Trajectory): CheckResult {
   const { limit, finish } = limitTally();
   const { calls, turns } = trajectory.counts;
-  if (limits.min_steps !== undefined) limit('too_few_steps', calls >= limits.min_steps, `${calls} tool call(s), at least ${limits.min_steps} expected`);
-  if (limits.max_steps !== undefined) limit('too_many_steps', calls <= limits.max_steps, `${calls} tool call(s), at most ${limits.max_steps} allowed`);
-  if (limits.min_turns !== undefined) limit('too_few_turns', turns >= limits.min_turns, `${turns} LLM round trip(s), at least ${limits.min_turns} expected`);
-  if (limits.max_turns !== undefined) limit('too_many_turns', turns <= limits.max_turns, `${turns} LLM round trip(s), at most ${limits.max_turns} allowed`);
+  if (limits.min_steps !== undefined)
+    limit(
+      'too_few_steps',
+      calls >= limits.min_steps,
+      `${calls} tool call(s), at least ${limits.min_steps} expected`,
+    );
+  if (limits.max_steps !== undefined)
+    limit(
+      'too_many_steps',
+      calls <= limits.max_steps,
+      `${calls} tool call(s), at most ${limits.max_steps} allowed`,
+    );
+  if (limits.min_turns !== undefined)
+    limit(
+      'too_few_turns',
+      turns >= limits.min_turns,
+      `${turns} LLM round trip(s), at least ${limits.min_turns} expected`,
+    );
+  if (limits.max_turns !== undefined)
+    limit(
+      'too_many_turns',
+      turns <= limits.max_turns,
+      `${turns} LLM round trip(s), at most ${limits.max_turns} allowed`,
+    );
   const userTurns = trajectory.counts.userTurns ?? 0;
-  if (limits.min_user_turns !== undefined) limit('too_few_user_turns', userTurns >= limits.min_user_turns, `${userTurns} user turn(s), at least ${limits.min_user_turns} expected`);
-  if (limits.max_user_turns !== undefined) limit('too_many_user_turns', userTurns <= limits.max_user_turns, `${userTurns} user turn(s), at most ${limits.max_user_turns} allowed`);
+  if (limits.min_user_turns !== undefined)
+    limit(
+      'too_few_user_turns',
+      userTurns >= limits.min_user_turns,
+      `${userTurns} user turn(s), at least ${limits.min_user_turns} expected`,
+    );
+  if (limits.max_user_turns !== undefined)
+    limit(
+      'too_many_user_turns',
+      userTurns <= limits.max_user_turns,
+      `${userTurns} user turn(s), at most ${limits.max_user_turns} allowed`,
+    );
   const perTool = limits.max_calls_per_tool;
   if (perTool !== undefined) {
-    for (const [tool, count] of Object.entries(trajectory.counts.byTool).sort(([left], [right]) => (left < right ? -1 : 1))) {
-      const max = typeof perTool === 'number' ? perTool : Object.hasOwn(perTool, tool) ? perTool[tool] : undefined;
-      if (max !== undefined) limit('tool_limit_exceeded', count <= max, `${tool} was called ${count} times, at most ${max} allowed`);
+    for (const [tool, count] of Object.entries(trajectory.counts.byTool).sort(([left], [right]) =>
+      left < right ? -1 : 1,
+    )) {
+      const max =
+        typeof perTool === 'number'
+          ? perTool
+          : Object.hasOwn(perTool, tool)
+            ? perTool[tool]
+            : undefined;
+      if (max !== undefined)
+        limit(
+          'tool_limit_exceeded',
+          count <= max,
+          `${tool} was called ${count} times, at most ${max} allowed`,
+        );
     }
   }
   const longest = longestRepeat(trajectory.calls);
-  if (limits.max_repeats !== undefined) limit('repeated_call', longest.length <= limits.max_repeats, `${longest.tool} was called with the same arguments ${longest.length} times in a row (from step ${longest.from}), at most ${limits.max_repeats} allowed`);
-  const details: Record<string, JsonValue> = { calls, turns, user_turns: userTurns, by_tool: trajectory.counts.byTool, longest_repeat: longest };
+  if (limits.max_repeats !== undefined)
+    limit(
+      'repeated_call',
+      longest.length <= limits.max_repeats,
+      `${longest.tool} was called with the same arguments ${longest.length} times in a row (from step ${longest.from}), at most ${limits.max_repeats} allowed`,
+    );
+  const details: Record<string, JsonValue> = {
+    calls,
+    turns,
+    user_turns: userTurns,
+    by_tool: trajectory.counts.byTool,
+    longest_repeat: longest,
+  };
   return finish('steps', details);
 }
 
 /** The longest run of consecutive calls with the same tool and the same arguments (key order aside). */
-function longestRepeat(calls: readonly TrajectoryCall[]): { tool: string; length: number; from: number } {
+function longestRepeat(calls: readonly TrajectoryCall[]): {
+  tool: string;
+  length: number;
+  from: number;
+} {
   let best = { tool: '', length: 0, from: 0 };
   let run = { key: '', tool: '', length: 0, from: 0 };
   for (const call of calls) {
     const key = `${call.name}\u0000${call.arguments.ok ? stringify(call.arguments.value) : call.argumentsRaw}`;
-    run = key === run.key ? { ...run, length: run.length + 1 } : { key, tool: call.name, length: 1, from: call.step };
+    run =
+      key === run.key
+        ? { ...run, length: run.length + 1 }
+        : { key, tool: call.name, length: 1, from: call.step };
     if (run.length > best.length) best = { tool: run.tool, length: run.length, from: run.from };
   }
   return best;

@@ -36,10 +36,12 @@ export type CallExpectation = string | CallExpectationObject;
  * - `unordered` — one-to-one in any order: every expectation met once and no other call made;
  * - `never` — no call matches any expectation.
  */
-export type CallMode = 'all' | 'any' | 'ordered' | 'exact' | 'never' | 'subset' | 'superset' | 'unordered';
+export type CallMode =
+  'all' | 'any' | 'ordered' | 'exact' | 'never' | 'subset' | 'superset' | 'unordered';
 
 /** A list of expectations, or a list of such lists. */
-export type ExpectationChains = readonly CallExpectation[] | readonly (readonly CallExpectation[])[];
+export type ExpectationChains =
+  readonly CallExpectation[] | readonly (readonly CallExpectation[])[];
 
 /** The `expect` block of a case: expected calls, order and step limits. */
 export interface Expectations {
@@ -112,8 +114,16 @@ export interface TrajectoryCase {
 
 /** Runs judges: injected by the caller, since judges do I/O (a module, a model). */
 export interface JudgeRunners {
-  readonly code?: (spec: CodeJudgeSpec, trajectory: Trajectory, testCase: TrajectoryCase) => Promise<JudgeVerdict>;
-  readonly llm?: (spec: LlmJudgeSpec, trajectory: Trajectory, testCase: TrajectoryCase) => Promise<JudgeVerdict>;
+  readonly code?: (
+    spec: CodeJudgeSpec,
+    trajectory: Trajectory,
+    testCase: TrajectoryCase,
+  ) => Promise<JudgeVerdict>;
+  readonly llm?: (
+    spec: LlmJudgeSpec,
+    trajectory: Trajectory,
+    testCase: TrajectoryCase,
+  ) => Promise<JudgeVerdict>;
 }
 
 export interface TrajectoryOptions extends ScoreOptions {
