@@ -72,3 +72,14 @@ export function createGuardedServer(options: GuardedServerOptions): Server {
   server.maxConnections = config.limits.maxConnections;
   return server;
 }
+
+/** Listens, rejecting on the server's first error (a port in use) rather than throwing it later. */
+export function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}

@@ -2,7 +2,9 @@ import { Agent as HttpAgent, type IncomingMessage, type ServerResponse } from 'n
 import { Agent as HttpsAgent } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { createProxyServer } from 'http-proxy-3';
+import { CalltapeError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import type { ProviderAdapter } from '../providers/provider-adapter.js';
 import { closeWhenIdle } from './guard/close-when-idle.js';
 import { sentByAnthropicClient } from './guard/error-shape-for.js';
 
@@ -94,4 +96,10 @@ export function createPassThroughs(
       anthropic.close();
     },
   };
+}
+
+/** A pass-through failure's body in a wire's error shape. */
+export function unreachableBody(adapter: ProviderAdapter): (message: string) => string {
+  return (message) =>
+    JSON.stringify(adapter.errorBody(new CalltapeError('UPSTREAM_UNREACHABLE', message)));
 }

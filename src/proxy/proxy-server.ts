@@ -1,4 +1,3 @@
-import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -14,7 +13,6 @@ import { createLiveService, type LiveService } from '../live/live-service.js';
 import type { OtlpSettings } from '../otel/otlp-settings.js';
 import { anthropicMessagesAdapter } from '../providers/anthropic-messages/anthropic-messages-adapter.js';
 import { openAiChatAdapter } from '../providers/openai-chat/openai-chat-adapter.js';
-import type { ProviderAdapter } from '../providers/provider-adapter.js';
 import { CapturePipeline } from './capture-pipeline.js';
 import { CapturedRoute } from './captured-route.js';
 import { CassetteRegistry } from './cassette-registry.js';
@@ -24,14 +22,15 @@ import { McpRoute } from './mcp-route.js';
 import { loadAllMcpMocks } from '../mcp/load-mcp-mocks.js';
 import { createLogger, type Logger } from '../logger.js';
 import { loadMockState } from './mock-state.js';
-import { createPassThroughs } from './pass-through.js';
-import { maxReasons, type ReplayStats } from './replay-lookup.js';
+import { createPassThroughs, unreachableBody } from './pass-through.js';
+import { emptyStats, noteDiff } from './run-stats.js';
+import type { ReplayStats } from './replay-lookup.js';
 import type { ProxyObserver } from './route-types.js';
 import type { SessionRoute } from './session-route.js';
 import { UpgradeRoute } from './upgrade-route.js';
 import { createUpstream } from './upstream.js';
 import { WebSocketRoute } from './websocket-route.js';
-import { createGuardedServer } from './guarded-server.js';
+import { createGuardedServer, listen } from './guarded-server.js';
 
 export interface ProxyOptions {
   readonly logger?: Logger;
@@ -288,46 +287,4 @@ export async function startProxy(
       return closing;
     },
   };
-}
-
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-}
-
-/** Run statistics before the first request. */
-function emptyStats(): ReplayStats {
-  return {
-    hits: 0,
-    misses: 0,
-    recorded: 0,
-    expired: 0,
-    served: new Set(),
-    missReasons: [],
-    missedIn: new Map(),
-    diffs: [],
-    compared: 0,
-    refused: 0,
-  };
-}
-
-/** Diff mode: a live answer compared with its recording (counted; kept and logged when they differ). */
-function noteDiff(stats: ReplayStats, diff: ReplayStats['diffs'][number], logger: Logger): void {
-  stats.compared++;
-  if (diff.lines.length === 0) return;
-  if (stats.diffs.length < maxReasons) stats.diffs.push(diff);
-  logger.info(
-    `diff ${diff.request} vs recording ${diff.recordingId ?? ''}:\n  ${diff.lines.join('\n  ')}`,
-  );
-}
-
-/** A pass-through failure's body in a wire's error shape. */
-function unreachableBody(adapter: ProviderAdapter): (message: string) => string {
-  return (message) =>
-    JSON.stringify(adapter.errorBody(new CalltapeError('UPSTREAM_UNREACHABLE', message)));
 }
