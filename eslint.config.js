@@ -83,6 +83,7 @@ const pure = [
   ].map((name) => `generate/${name}.ts`),
   ...[
     'evaluate-call',
+    'constraint-case',
     'evaluate-session',
     'alert-window',
     'label-guard',

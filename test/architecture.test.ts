@@ -39,6 +39,7 @@ const pure = [
   ].map((name) => `src/mcp/${name}.ts`),
   ...[
     'evaluate-call',
+    'constraint-case',
     'evaluate-session',
     'alert-window',
     'label-guard',

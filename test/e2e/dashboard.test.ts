@@ -38,27 +38,38 @@ afterAll(async () => {
   await browser?.close();
 });
 
+const token = 'dashboard-token-0123456789';
+
+/** A passthrough proxy shadow-scoring the bank policies behind the admin token, and a client of it. */
+async function startShadowedProxy(): Promise<{
+  folder: string;
+  proxy: Awaited<ReturnType<typeof startTestProxy>>;
+  client: OpenAI;
+}> {
+  const upstream = await startScriptedUpstream(bankModel);
+  running.push(upstream);
+  const folder = temporaryFolder();
+  const proxy = await startTestProxy(upstream.url, {
+    mode: 'passthrough',
+    admin: { ...defaultConfig.admin, token },
+    shadow: {
+      ...defaultConfig.shadow,
+      policies: writePolicies(folder, bankPolicies()),
+      database: join(folder, 'shadow.sqlite'),
+    },
+  });
+  running.push(proxy);
+  const client = new OpenAI({
+    apiKey: 'sk-test-key-0123456789abcdef',
+    baseURL: proxy.baseUrl,
+    maxRetries: 0,
+  });
+  return { folder, proxy, client };
+}
+
 describe.skipIf(!available)('the dashboard in headless Chromium', () => {
   it('loads with no internet, and shows a call made during the test live, with its verdict and why', async () => {
-    const upstream = await startScriptedUpstream(bankModel);
-    running.push(upstream);
-    const folder = temporaryFolder();
-    const token = 'dashboard-token-0123456789';
-    const proxy = await startTestProxy(upstream.url, {
-      mode: 'passthrough',
-      admin: { ...defaultConfig.admin, token },
-      shadow: {
-        ...defaultConfig.shadow,
-        policies: writePolicies(folder, bankPolicies()),
-        database: join(folder, 'shadow.sqlite'),
-      },
-    });
-    running.push(proxy);
-    const client = new OpenAI({
-      apiKey: 'sk-test-key-0123456789abcdef',
-      baseURL: proxy.baseUrl,
-      maxRetries: 0,
-    });
+    const { folder, proxy, client } = await startShadowedProxy();
     await ask(client, 'transfer 120 euros', { session: 'earlier' });
 
     const context = await (browser as Browser).newContext();
@@ -110,25 +121,7 @@ describe.skipIf(!available)('the dashboard in headless Chromium', () => {
   });
 
   it('shows a call scored while the page reads its state (regression: dashboard state/feed race)', async () => {
-    const upstream = await startScriptedUpstream(bankModel);
-    running.push(upstream);
-    const folder = temporaryFolder();
-    const token = 'dashboard-token-0123456789';
-    const proxy = await startTestProxy(upstream.url, {
-      mode: 'passthrough',
-      admin: { ...defaultConfig.admin, token },
-      shadow: {
-        ...defaultConfig.shadow,
-        policies: writePolicies(folder, bankPolicies()),
-        database: join(folder, 'shadow.sqlite'),
-      },
-    });
-    running.push(proxy);
-    const client = new OpenAI({
-      apiKey: 'sk-test-key-0123456789abcdef',
-      baseURL: proxy.baseUrl,
-      maxRetries: 0,
-    });
+    const { proxy, client } = await startShadowedProxy();
     const context = await (browser as Browser).newContext();
     running.push({ close: () => context.close() });
     // The page gets the state as it was before the call; the call is scored before that answer arrives.

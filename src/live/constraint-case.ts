@@ -1,0 +1,101 @@
+import type { ArgumentRule, MatchingStrategy, TestCase } from '../scoring/types.js';
+import type { JsonSchema, JsonValue } from '../trace/trace.js';
+import type { ArgumentConstraint } from './policy-types.js';
+
+/**
+ * The one-argument case a constraint is scored as, built once per constraint and tool: scoreCall
+ * compiles a case the first time it sees the object, so a case made afresh per live call was
+ * checked and compiled per call (and its caches filled the garbage collector's work).
+ */
+const cases = new WeakMap<ArgumentConstraint, Map<string, TestCase>>();
+
+export function caseFor(
+  constraint: ArgumentConstraint,
+  strategy: MatchingStrategy,
+  path: string,
+  tool: string,
+  expected: JsonValue,
+): TestCase {
+  let byTool = cases.get(constraint);
+  if (!byTool) cases.set(constraint, (byTool = new Map<string, TestCase>()));
+  const key = `${tool}\n${path}`;
+  let made = byTool.get(key);
+  if (!made) {
+    const { required: _required, min: _min, max: _max, value: _value, ...rest } = constraint;
+    const rule: ArgumentRule = { ...rest, matching_strategy: strategy };
+    byTool.set(
+      key,
+      (made = {
+        expected_tool: tool,
+        arguments: nest(path, expected),
+        rules: { [path]: rule },
+        extra_arguments: 'ignore',
+      }),
+    );
+  }
+  return made;
+}
+
+/**
+ * One-argument schemas by text, least recently used first: every captured request brings its
+ * tools' schemas as new objects, and the scorer prepares a schema once per object, so the same
+ * schema is handed back as the same object. Bounded for a proxy that sees ever new schemas.
+ */
+const nestedByText = new Map<string, JsonSchema>();
+const maxNestedSchemas = 1_000;
+
+export function nestedSchema(path: string, own: JsonSchema): JsonSchema {
+  const text = `${path}\n${JSON.stringify(own)}`;
+  let nested = nestedByText.get(text);
+  if (nested) nestedByText.delete(text);
+  else {
+    nested = nestSchema(path, own);
+    if (nestedByText.size >= maxNestedSchemas)
+      nestedByText.delete(nestedByText.keys().next().value as string);
+  }
+  nestedByText.set(text, nested);
+  return nested;
+}
+
+/** The schema of one argument (a dotted path through `properties`), when the tool declares it. */
+export function schemaAt(schema: JsonSchema | undefined, path: string): JsonSchema | undefined {
+  let current: JsonValue | undefined = schema;
+  for (const part of path.split('.')) {
+    const properties: JsonValue | undefined =
+      current !== null &&
+      typeof current === 'object' &&
+      !Array.isArray(current) &&
+      Object.hasOwn(current, 'properties')
+        ? current['properties']
+        : undefined;
+    current =
+      properties !== null &&
+      typeof properties === 'object' &&
+      !Array.isArray(properties) &&
+      Object.hasOwn(properties, part)
+        ? properties[part]
+        : undefined;
+  }
+  return current !== null && typeof current === 'object' && !Array.isArray(current)
+    ? current
+    : undefined;
+}
+
+/** A schema declaring only the argument at `path`, with its own schema: nothing else is required or refused. */
+function nestSchema(path: string, schema: JsonSchema): JsonSchema {
+  return path
+    .split('.')
+    .reverse()
+    .reduce<JsonSchema>(
+      (inner, part) => ({ type: 'object', properties: { [part]: inner } }),
+      schema,
+    );
+}
+
+function nest(path: string, value: JsonValue): { [key: string]: JsonValue } {
+  const parts = path.split('.');
+  let nested: JsonValue = value;
+  for (let index = parts.length - 1; index > 0; index--)
+    nested = { [parts[index] as string]: nested };
+  return { [parts[0] as string]: nested };
+}
