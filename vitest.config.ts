@@ -1,5 +1,3 @@
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -8,7 +6,13 @@ export default defineConfig({
     // Integration tests start real servers and child processes; give them room on a 2-core CI box.
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    // CLI runs note what they did with cassettes in the runs database: never the clone's own.
-    env: { CALLTAPE_RUNS_DB: join(tmpdir(), `calltape-vitest-runs-${process.pid}.sqlite`) },
+    // Most of an integration test's time is spent waiting on the processes and servers it
+    // started, so two files at once keep both cores busy (the default is one worker on 2 cores).
+    maxWorkers: 2,
+    // Test files share no state through modules (each starts its own servers on port 0 and
+    // writes into its own temporary folders), so a worker keeps its loaded modules between files
+    // instead of importing the SDKs and calltape again for each of them.
+    isolate: false,
+    setupFiles: ['test/support/worker-environment.ts'],
   },
 });
