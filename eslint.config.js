@@ -68,11 +68,13 @@ const pure = [
     'choose-mcp-answer',
     'mcp-mock-types',
     'join-mcp-calls',
+    'mcp-spans',
     'json-rpc-tap',
     'mcp-http-request',
     'mcp-sessions',
   ].map((name) => `mcp/${name}.ts`),
   'otel/gen-ai-spans.ts',
+  'otel/mcp-operation.ts',
   'guidelines/guidelines.ts',
   ...[
     'generator-requests',

@@ -7,6 +7,7 @@ import { packageRoot } from '../src/package-root.js';
 const pure = [
   'src/trace',
   'src/otel/gen-ai-spans.ts',
+  'src/otel/mcp-operation.ts',
   'src/sse',
   'src/providers',
   'src/scoring',
@@ -36,6 +37,7 @@ const pure = [
     'mcp-sessions',
     'diff-mcp-answers',
     'mcp-call-results',
+    'mcp-spans',
   ].map((name) => `src/mcp/${name}.ts`),
   ...[
     'evaluate-call',

@@ -4,6 +4,7 @@ import { CalltapeError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { createRedactor } from '../cassette/redact.js';
 import type { OtlpSettings } from '../otel/otlp-settings.js';
+import type { McpOperation } from '../otel/mcp-operation.js';
 import type { ProxySpans, startProxySpans } from './proxy-spans.js';
 import { isLoopbackHost } from './admin-auth.js';
 import { createAdminRoutes, type AdminExtension, type AdminRoutes } from './admin-routes.js';
@@ -47,6 +48,10 @@ export interface LiveService extends LiveTap, AdminRoutes {
   listenerFailed(listener: 'request' | 'upgrade'): void;
   /** A captured round was not recorded: the store queue was full. */
   storeDropped(): void;
+  /** Whether MCP exchanges are wanted (OTel export is on): only then are they made into operations. */
+  readonly tracingMcp: boolean;
+  /** An MCP exchange the proxy answered, for the OTel export. */
+  mcp(operation: McpOperation): void;
   close(): Promise<void>;
 }
 
@@ -239,6 +244,8 @@ export function createLiveService(
 
   return {
     capturing: queue !== undefined || tracing !== undefined,
+    tracingMcp: tracing !== undefined,
+    mcp: (operation) => tracing?.mcp(operation),
     answered,
     round(round, model) {
       answered(round, model);

@@ -13,12 +13,15 @@ import { adapterById } from '../providers/adapters.js';
 import type { Evaluation } from '../otel/gen-ai-spans.js';
 import type { OtlpSettings } from '../otel/otlp-settings.js';
 import { startOtlpTracing } from '../otel/otlp-tracing.js';
+import type { McpOperation } from '../otel/mcp-operation.js';
 import { SessionSpans } from '../otel/session-spans.js';
 
 /** The proxy's OTel sink: round trips and shadow verdicts in, GenAI spans out, never on the response path. */
 export interface ProxySpans {
   /** A round trip is done. Returns at once: the round is parsed and written on a later tick. */
   round(round: CapturedRound): void;
+  /** An MCP exchange the proxy's `/mcp/<name>` route answered: queued like a round, in the same order. */
+  mcp(operation: McpOperation): void;
   /** Shadow verdicts of calls: `gen_ai.evaluation.result` events on their session. */
   calls(verdicts: readonly CallVerdict[]): void;
   /** Shadow verdicts of sessions the scorer saw go idle: events, then the session span ends. */
@@ -62,12 +65,15 @@ export function startProxySpans(settings: OtlpSettings, options: ProxySpanOption
           ),
   });
   const spans = new SessionSpans(tracing.tracer, { capture: { content: settings.captureContent } });
-  const queue: CapturedRound[] = [];
+  // Rounds and MCP exchanges in one queue, so a tools/call is seen after the round that asked for it.
+  const queue: (CapturedRound | McpOperation)[] = [];
   let scheduled = false;
 
   const drain = (): void => {
     scheduled = false;
-    for (const round of queue.splice(0, roundsPerTick)) write(round);
+    for (const item of queue.splice(0, roundsPerTick))
+      if ('span' in item) spans.mcp(item);
+      else write(item);
     if (queue.length > 0) schedule();
   };
   const schedule = (): void => {
@@ -91,6 +97,14 @@ export function startProxySpans(settings: OtlpSettings, options: ProxySpanOption
       );
     }
   };
+  const enqueue = (item: CapturedRound | McpOperation): void => {
+    if (queue.length >= maxQueuedRounds) {
+      queue.shift();
+      options.dropped('round', 1);
+    }
+    queue.push(item);
+    schedule();
+  };
   const sweep = setInterval(
     () => spans.endIdle(Date.now() - options.sessionIdleMs),
     Math.min(10_000, Math.max(50, Math.floor(options.sessionIdleMs / 2))),
@@ -98,14 +112,8 @@ export function startProxySpans(settings: OtlpSettings, options: ProxySpanOption
   sweep.unref();
 
   return {
-    round(round) {
-      if (queue.length >= maxQueuedRounds) {
-        queue.shift();
-        options.dropped('round', 1);
-      }
-      queue.push(round);
-      schedule();
-    },
+    round: (round) => enqueue(round),
+    mcp: (operation) => enqueue(operation),
     calls(verdicts) {
       drain();
       for (const verdict of verdicts) {

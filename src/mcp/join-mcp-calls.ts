@@ -1,5 +1,5 @@
 import stableStringify from 'fast-json-stable-stringify';
-import type { JsonValue } from '../trace/trace.js';
+import type { Interaction, JsonValue } from '../trace/trace.js';
 import { asObject } from './json-rpc.js';
 
 /** A tool call the model made, as the LLM side stored it. */
@@ -9,6 +9,20 @@ export interface ModelToolCall {
   readonly callId: string | null;
   readonly name: string;
   readonly argumentsJson: string | null;
+}
+
+/** The model's tool calls in some recorded rounds, as `joinMcpCalls` matches them. */
+export function modelToolCalls(interactions: readonly Interaction[]): ModelToolCall[] {
+  return interactions.flatMap((interaction) =>
+    (interaction.response?.output.toolCalls ?? []).map((call) => ({
+      sessionId: interaction.sessionId,
+      startedAt: interaction.timing.startedAt,
+      callId: call.id ?? null,
+      name: call.name,
+      // Malformed arguments match no MCP call (the server could not have been sent them).
+      argumentsJson: call.arguments.ok ? JSON.stringify(call.arguments.value) : null,
+    })),
+  );
 }
 
 /** A tools/call an MCP server answered. */
@@ -46,17 +60,13 @@ export function joinMcpCalls(
   const joined = new Map<string, JoinedCall>();
   for (const call of [...serverCalls].sort((a, b) => a.startedAt - b.startedAt)) {
     const tool = call.subject;
-    const args = canonicalArguments(asObject(call.params)?.['arguments'] ?? {});
+    const args = asObject(call.params)?.['arguments'] ?? {};
     const match = byTime.find((index) => {
       const model = modelCalls[index];
       if (!model || claimed.has(index) || model.startedAt > call.startedAt || tool === undefined)
         return false;
       if (call.sessionGiven && model.sessionId !== call.sessionId) return false;
-      return (
-        sameTool(model.name, tool) &&
-        model.argumentsJson !== null &&
-        canonicalJson(model.argumentsJson) === args
-      );
+      return carriesOut(model.name, model.argumentsJson, tool, args);
     });
     if (match === undefined) {
       joined.set(call.id, { sessionId: call.sessionId, callId: null });
@@ -67,6 +77,20 @@ export function joinMcpCalls(
     joined.set(call.id, { sessionId: model.sessionId, callId: model.callId });
   }
   return joined;
+}
+
+/** Whether an MCP tools/call (tool, arguments) carried out the model's call (name, argument text): same tool, same arguments. */
+export function carriesOut(
+  modelName: string,
+  modelArguments: string | null,
+  tool: string,
+  args: JsonValue,
+): boolean {
+  return (
+    sameTool(modelName, tool) &&
+    modelArguments !== null &&
+    canonicalJson(modelArguments) === canonicalArguments(args)
+  );
 }
 
 function canonicalArguments(value: JsonValue): string {

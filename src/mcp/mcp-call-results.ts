@@ -2,7 +2,7 @@ import type { Interaction, JsonValue } from '../trace/trace.js';
 import type { ToolResult } from '../trace/trajectory.js';
 import { asObject, type JsonRpcError } from './json-rpc.js';
 import { exchangeFailed } from './mcp-exchange.js';
-import { joinMcpCalls, type ModelToolCall, type ServerToolCall } from './join-mcp-calls.js';
+import { joinMcpCalls, modelToolCalls, type ServerToolCall } from './join-mcp-calls.js';
 
 /** A stored tools/call with its answer. */
 export type AnsweredToolCall = ServerToolCall & {
@@ -19,17 +19,7 @@ export function mcpResultsByCall(
   interactions: readonly Interaction[],
   exchanges: readonly AnsweredToolCall[],
 ): Map<string, ToolResult> {
-  const modelCalls: ModelToolCall[] = interactions.flatMap((interaction) =>
-    (interaction.response?.output.toolCalls ?? []).map((call) => ({
-      sessionId: interaction.sessionId,
-      startedAt: interaction.timing.startedAt,
-      callId: call.id ?? null,
-      name: call.name,
-      // Malformed arguments match no MCP call (the server could not have been sent them).
-      argumentsJson: call.arguments.ok ? JSON.stringify(call.arguments.value) : null,
-    })),
-  );
-  const joined = joinMcpCalls(modelCalls, exchanges);
+  const joined = joinMcpCalls(modelToolCalls(interactions), exchanges);
   const results = new Map<string, ToolResult>();
   for (const exchange of exchanges) {
     const callId = joined.get(exchange.id)?.callId;

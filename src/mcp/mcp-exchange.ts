@@ -26,7 +26,18 @@ export interface McpExchange {
   readonly totalMs: number;
   /** The mock set that answered, when a mock did. */
   readonly mockSet: string | undefined;
+  /** The JSON-RPC `id` of the request, as text (`7`, `req-7`); absent in recordings made before it was kept. */
+  readonly requestId?: string;
+  /** How the client reached the server: the stdio relay (`calltape mcp`) or the proxy's Streamable HTTP route. */
+  readonly transport?: McpTransport;
+  /** The `Mcp-Session-Id` of the Streamable HTTP session, when the server (or calltape) issued one. */
+  readonly mcpSessionId?: string;
+  /** The MCP protocol version the session's `initialize` asked for. */
+  readonly protocolVersion?: string;
 }
+
+/** The MCP transports calltape carries. */
+export type McpTransport = 'stdio' | 'http';
 
 /** Whether an exchange failed: a JSON-RPC error, or a tool result with `isError: true`. */
 export function exchangeFailed(exchange: Pick<McpExchange, 'result' | 'error'>): boolean {

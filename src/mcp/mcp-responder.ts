@@ -6,6 +6,7 @@ import type { JsonValue } from '../trace/trace.js';
 import { chooseMcpAnswer } from './choose-mcp-answer.js';
 import { diffMcpAnswers, type ComparedAnswer } from './diff-mcp-answers.js';
 import { asObject, type JsonRpcError, type JsonRpcId } from './json-rpc.js';
+import type { McpExchange, McpTransport } from './mcp-exchange.js';
 import type { McpServerMockSet } from './mcp-mock-types.js';
 import {
   canonicalMcpRequest,
@@ -42,6 +43,8 @@ export interface PendingMcpRequest {
   readonly ordinal: number;
   readonly startedAt: number;
   readonly started: number;
+  /** The JSON-RPC id, as text. */
+  readonly requestId?: string;
 }
 
 export interface McpResponderOptions {
@@ -62,6 +65,10 @@ export interface McpResponderOptions {
   readonly onDiff?: (diff: McpDiff) => void;
   /** Told of each replay miss instead of keeping it in `misses` (a long-running proxy must not collect them). */
   readonly onMiss?: (message: string) => void;
+  /** How the client reaches the server, kept with each exchange. */
+  readonly transport?: McpTransport;
+  /** Told of every exchange answered — recorded, relayed, mocked or replayed — after redaction (the OTel export). */
+  readonly onExchange?: (exchange: McpExchange) => void;
 }
 
 /**
@@ -72,6 +79,8 @@ export interface McpResponderOptions {
 export class McpResponder {
   private readonly ordinals = new OrdinalCounter();
   private readonly clock: () => number;
+  private mcpSessionId: string | undefined;
+  private protocolVersion: string | undefined;
   /** Replay misses, for the exit code and the summary. */
   readonly misses: string[] = [];
 
@@ -79,9 +88,22 @@ export class McpResponder {
     this.clock = options.clock ?? Date.now;
   }
 
+  /** The Streamable HTTP session these requests belong to, once the server (or calltape) issued its id. */
+  bindSession(mcpSessionId: string): void {
+    this.mcpSessionId = mcpSessionId;
+  }
+
   /** Starts tracking a request; undefined for methods that are relayed only (ping, logging…). */
-  begin(method: string, params: JsonValue | undefined): PendingMcpRequest | undefined {
+  begin(
+    method: string,
+    params: JsonValue | undefined,
+    id?: JsonRpcId,
+  ): PendingMcpRequest | undefined {
     if (!isRecordedMethod(method)) return undefined;
+    if (method === 'initialize') {
+      const version = asObject(params)?.['protocolVersion'];
+      if (typeof version === 'string') this.protocolVersion = version;
+    }
     const redacted = redactMcpParams(params, this.options.redactor);
     const canonical = canonicalMcpText(canonicalMcpRequest(method, redacted));
     const key = requestKey(canonical);
@@ -93,6 +115,7 @@ export class McpResponder {
       ordinal: this.ordinals.next(this.options.server, key),
       startedAt: this.clock(),
       started: performance.now(),
+      ...(id === undefined ? {} : { requestId: String(id) }),
     };
   }
 
@@ -102,8 +125,8 @@ export class McpResponder {
    * with an empty result; any other unrecorded method is not known.
    */
   answerOffline(method: string, params: JsonValue | undefined, id: JsonRpcId): McpAnswer {
-    const pending = this.begin(method, params);
-    if (pending) return this.mock(pending, id, params) ?? this.replay(pending, params);
+    const pending = this.begin(method, params, id);
+    if (pending) return this.mock(pending, id, params) ?? this.replayed(pending, params);
     if (method === 'ping' || method === 'logging/setLevel') return { result: {} };
     return {
       error: {
@@ -132,6 +155,13 @@ export class McpResponder {
     });
     this.record(pending, { result }, entry.set);
     return { result };
+  }
+
+  /** A replayed answer, told to `onExchange` like a recorded one (never written: replay writes nothing). */
+  private replayed(pending: PendingMcpRequest, params: JsonValue | undefined): McpAnswer {
+    const answer = this.replay(pending, params);
+    this.options.onExchange?.(this.exchange(pending, answer, undefined));
+    return answer;
   }
 
   /** The answer without the server: the cassette's recording, else what the mocks file declares, else a miss error. */
@@ -183,9 +213,19 @@ export class McpResponder {
     mockSet?: string,
   ): void {
     if (this.options.onDiff) return this.compare(pending, answer, this.options.onDiff);
-    const writer = this.options.writer;
-    if (!writer) return;
-    writer.append({
+    const { writer, onExchange } = this.options;
+    if (!writer && !onExchange) return;
+    const exchange = this.exchange(pending, answer, mockSet);
+    writer?.append(exchange);
+    onExchange?.(exchange);
+  }
+
+  private exchange(
+    pending: PendingMcpRequest,
+    answer: { readonly result?: JsonValue | undefined; readonly error?: JsonRpcError | undefined },
+    mockSet: string | undefined,
+  ): McpExchange {
+    return {
       id: timeOrderedId(pending.startedAt),
       sessionId: this.options.session,
       sessionGiven: this.options.sessionGiven,
@@ -201,7 +241,11 @@ export class McpResponder {
       startedAt: pending.startedAt,
       totalMs: performance.now() - pending.started,
       mockSet,
-    });
+      ...(pending.requestId === undefined ? {} : { requestId: pending.requestId }),
+      ...(this.options.transport === undefined ? {} : { transport: this.options.transport }),
+      ...(this.mcpSessionId === undefined ? {} : { mcpSessionId: this.mcpSessionId }),
+      ...(this.protocolVersion === undefined ? {} : { protocolVersion: this.protocolVersion }),
+    };
   }
 
   private compare(

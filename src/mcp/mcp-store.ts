@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import { openCassette } from '../cassette/sqlite/open-cassette.js';
 import type { JsonValue } from '../trace/trace.js';
 import type { JsonRpcError } from './json-rpc.js';
-import { exchangeFailed, type McpExchange } from './mcp-exchange.js';
+import { exchangeFailed, type McpExchange, type McpTransport } from './mcp-exchange.js';
 
 /** A recorded answer, as replay serves it. */
 export interface McpRecording {
@@ -19,6 +19,8 @@ export type StoredMcpExchange = Omit<McpExchange, 'key' | 'canonical'> & {
 
 const columns =
   'id, session_id, session_given, server, method, subject, params, result, error, key_ordinal, started_at, total_ms, mock_set, is_error';
+/** Kept since the cassette's sixth MCP-era migration; a cassette opened read-only may predate them. */
+const traceColumns = 'request_id, transport, mcp_session_id, protocol_version';
 
 /**
  * The MCP side of a cassette: table `mcp_exchanges` beside the LLM interactions in the same
@@ -29,6 +31,7 @@ const columns =
 export class McpStore {
   private readonly db: Database.Database;
   private readonly hasTable: boolean;
+  private readonly hasTraceColumns: boolean;
   private readonly statements = new Map<string, Database.Statement>();
 
   constructor(
@@ -41,14 +44,20 @@ export class McpStore {
       this.db
         .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'mcp_exchanges'")
         .get() !== undefined;
+    this.hasTraceColumns =
+      this.hasTable &&
+      (this.db.prepare('PRAGMA table_info(mcp_exchanges)').all() as { name: string }[]).some(
+        (column) => column.name === 'request_id',
+      );
   }
 
   append(exchange: McpExchange): void {
     this.statement(
       `INSERT INTO mcp_exchanges (id, session_id, session_given, server, method, subject, params, result, error, is_error,
-         request_key, canonical_request, key_ordinal, started_at, total_ms, mock_set)
+         request_key, canonical_request, key_ordinal, started_at, total_ms, mock_set, ${traceColumns})
        VALUES (@id, @session_id, @session_given, @server, @method, @subject, @params, @result, @error, @is_error,
-         @request_key, @canonical_request, @key_ordinal, @started_at, @total_ms, @mock_set)`,
+         @request_key, @canonical_request, @key_ordinal, @started_at, @total_ms, @mock_set,
+         @request_id, @transport, @mcp_session_id, @protocol_version)`,
     ).run({
       id: exchange.id,
       session_id: exchange.sessionId,
@@ -66,6 +75,10 @@ export class McpStore {
       started_at: Math.round(exchange.startedAt),
       total_ms: Math.round(exchange.totalMs * 1000) / 1000,
       mock_set: exchange.mockSet ?? null,
+      request_id: exchange.requestId ?? null,
+      transport: exchange.transport ?? null,
+      mcp_session_id: exchange.mcpSessionId ?? null,
+      protocol_version: exchange.protocolVersion ?? null,
     });
   }
 
@@ -120,7 +133,7 @@ export class McpStore {
   list(filter: { readonly method?: string } = {}): StoredMcpExchange[] {
     if (!this.hasTable) return [];
     const rows = this.statement(
-      `SELECT ${columns} FROM mcp_exchanges WHERE (@method IS NULL OR method = @method) ORDER BY started_at, seq`,
+      `SELECT ${columns}${this.hasTraceColumns ? `, ${traceColumns}` : ''} FROM mcp_exchanges WHERE (@method IS NULL OR method = @method) ORDER BY started_at, seq`,
     ).all({ method: filter.method ?? null }) as Row[];
     return rows.map((row) => ({
       id: row.id,
@@ -137,6 +150,14 @@ export class McpStore {
       totalMs: row.total_ms,
       mockSet: row.mock_set ?? undefined,
       failed: row.is_error === 1,
+      ...(typeof row.request_id === 'string' ? { requestId: row.request_id } : {}),
+      ...(row.transport === 'stdio' || row.transport === 'http'
+        ? { transport: row.transport }
+        : {}),
+      ...(typeof row.mcp_session_id === 'string' ? { mcpSessionId: row.mcp_session_id } : {}),
+      ...(typeof row.protocol_version === 'string'
+        ? { protocolVersion: row.protocol_version }
+        : {}),
     }));
   }
 
@@ -180,6 +201,10 @@ interface Row {
   total_ms: number;
   mock_set: string | null;
   is_error: number;
+  request_id?: string | null;
+  transport?: McpTransport | null;
+  mcp_session_id?: string | null;
+  protocol_version?: string | null;
 }
 
 function json(value: unknown): string | null {

@@ -79,7 +79,7 @@ function relayToServer({
     (bytes, complete) => {
       const message = complete ? parseMessage(bytes.toString('utf8')) : undefined;
       if (message?.kind === 'request') {
-        const pending = responder.begin(message.method, message.params);
+        const pending = responder.begin(message.method, message.params, message.id);
         const mocked = pending && responder.mock(pending, message.id, message.params);
         if (mocked) return mockToClient(answerLine(message.id, mocked));
         if (pending) {

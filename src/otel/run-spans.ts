@@ -9,6 +9,7 @@ import type { Interaction } from '../trace/trace.js';
 import type { Evaluation, SpanAttributes } from './gen-ai-spans.js';
 import type { OtlpSettings } from './otlp-settings.js';
 import { startOtlpTracing, type OtlpTracing } from './otlp-tracing.js';
+import type { McpOperation } from './mcp-operation.js';
 import { SessionSpans } from './session-spans.js';
 
 /** Where a finished run's spans go: an OTLP collector, or an OTLP/JSON file. */
@@ -57,33 +58,45 @@ export class RunSpans {
     });
   }
 
-  /** One whole session: its rounds in order, then the evaluations, then its end. */
+  /** One whole session: its rounds and MCP exchanges in time order, then the evaluations, then its end. */
   session(
     interactions: readonly Interaction[],
     evaluations: readonly Evaluation[] = [],
     rootAttributes: SpanAttributes = {},
     error?: string,
+    mcp: readonly McpOperation[] = [],
   ): void {
     const ordered = [...interactions].sort((a, b) => a.timing.startedAt - b.timing.startedAt);
     const [first] = ordered;
-    if (!first) return;
-    for (const interaction of ordered) this.spans.interaction(interaction, rootAttributes);
+    // MCP traffic of no traced LLM session: each exchange its own root span.
+    if (!first) return void mcp.forEach((operation) => this.spans.mcp(operation));
+    const exchanges = [...mcp].sort((a, b) => a.span.startMs - b.span.startMs);
+    for (const interaction of ordered) {
+      while (exchanges[0] && exchanges[0].span.startMs < interaction.timing.startedAt)
+        this.spans.mcp(exchanges.shift() as McpOperation);
+      this.spans.interaction(interaction, rootAttributes);
+    }
+    for (const operation of exchanges) this.spans.mcp(operation);
     const endMs = Math.max(
       ...ordered.map((interaction) => interaction.timing.startedAt + interaction.timing.totalMs),
+      ...mcp.map((operation) => operation.span.endMs),
     );
     for (const evaluation of evaluations) this.spans.evaluate(first.sessionId, evaluation, endMs);
     this.spans.end(first.sessionId, error);
   }
 
-  /** Every session of some recorded traffic (a cassette's interactions, any order). */
-  sessions(interactions: readonly Interaction[]): void {
-    const bySession = new Map<string, Interaction[]>();
-    for (const interaction of interactions) {
-      const own = bySession.get(interaction.sessionId);
-      if (own) own.push(interaction);
-      else bySession.set(interaction.sessionId, [interaction]);
-    }
-    for (const session of bySession.values()) this.session(session);
+  /** Every session of some recorded traffic (a cassette's interactions and MCP exchanges, any order). */
+  sessions(interactions: readonly Interaction[], mcp: readonly McpOperation[] = []): void {
+    const bySession = new Map<string, { rounds: Interaction[]; mcp: McpOperation[] }>();
+    const of = (id: string) => {
+      let session = bySession.get(id);
+      if (!session) bySession.set(id, (session = { rounds: [], mcp: [] }));
+      return session;
+    };
+    for (const interaction of interactions) of(interaction.sessionId).rounds.push(interaction);
+    for (const operation of mcp) of(operation.sessionId).mcp.push(operation);
+    for (const session of bySession.values())
+      this.session(session.rounds, [], {}, undefined, session.mcp);
   }
 
   /** A test case: its session's spans, with the case's verdict, its call score and every check (judges included) as evaluations. */
@@ -141,13 +154,17 @@ export function caseEvaluations(result: CaseResult): Evaluation[] {
       extra,
     });
   for (const check of result.trajectory?.checks ?? []) {
+    // A judge says why it passed too: its reason is the explanation when there is no failure message.
+    const reason = check.details['reason'];
+    const explanation = check.message ?? (typeof reason === 'string' ? reason : undefined);
+    const kind = check.details['judge'];
     evaluations.push({
       name: `calltape.check.${check.check}`,
       score: check.score,
       label: check.status,
-      ...(check.message ? { explanation: check.message } : {}),
+      ...(explanation ? { explanation } : {}),
       ...(check.status === 'error' ? { errorType: check.reasons[0] ?? 'undecided' } : {}),
-      extra,
+      extra: typeof kind === 'string' ? { ...extra, 'calltape.judge.kind': kind } : extra,
     });
   }
   return evaluations;

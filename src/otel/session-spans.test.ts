@@ -5,6 +5,7 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
 import type { Interaction, Message, ToolCall } from '../trace/trace.js';
+import type { McpOperation } from './mcp-operation.js';
 import { SessionSpans } from './session-spans.js';
 
 const call = (id: string | undefined, name: string): ToolCall => ({
@@ -140,5 +141,54 @@ describe('session spans', () => {
     expect([spans.has('a'), spans.has('b')]).toEqual([false, true]);
     spans.endAll();
     expect(spans.size).toBe(0);
+  });
+});
+
+describe('session spans: MCP operations', () => {
+  const operation = (
+    overrides: Partial<McpOperation> & { readonly name?: string } = {},
+  ): McpOperation => ({
+    sessionId: 'relay-1',
+    sessionGiven: false,
+    span: {
+      name: overrides.name ?? 'tools/call search',
+      kind: 'client',
+      startMs: t0 + 1020,
+      endMs: t0 + 1030,
+      attributes: { 'mcp.method.name': 'tools/call', 'jsonrpc.request.id': '3' },
+    },
+    ...overrides,
+  });
+
+  it('without a shared session id, puts a tools/call onto the open model call it carried out (once), the next on its own', () => {
+    const { spans, finished } = tracing();
+    spans.interaction(round('r1', 's', 1000, [], [call('a', 'search')]));
+    const carries = (model: ToolCall) => model.name === 'search';
+    spans.mcp(operation({ carries }));
+    spans.mcp(operation({ carries }));
+    spans.interaction(round('r2', 's', 1100, [toolResult('a', 'x')], []));
+    const all = finished();
+    expect(all.map((span) => span.name)).toEqual([
+      'chat m',
+      'tools/call search',
+      'execute_tool search',
+      'chat m',
+    ]);
+    // The second carried nothing left to carry out: a root of its own, not in the session.
+    expect(all.find((span) => span.name === 'tools/call search')?.parent).toBeUndefined();
+  });
+
+  it('writes an exchange of a traced session as a child of its invoke_agent span, and one the caller joined to no call too', () => {
+    const { spans, finished } = tracing();
+    spans.interaction(round('r1', 's', 1000, [], [call('a', 'search')]));
+    spans.mcp(operation({ name: 'initialize', sessionId: 's', sessionGiven: true }));
+    spans.mcp(operation({ sessionId: 's', sessionGiven: true, callId: null, carries: () => true }));
+    spans.end('s');
+    const all = finished();
+    const root = all.find((span) => span.name === 'invoke_agent');
+    expect(all.find((span) => span.name === 'initialize')?.parent).toBe(root?.id);
+    expect(all.find((span) => span.name === 'tools/call search')?.parent).toBe(root?.id);
+    // callId null: the caller found no model call, so the pending one is not claimed.
+    expect(all.filter((span) => span.name === 'execute_tool search')).toHaveLength(1);
   });
 });

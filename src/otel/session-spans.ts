@@ -8,6 +8,7 @@ import {
   type Tracer,
 } from '@opentelemetry/api';
 import type { Interaction, ToolCall, ToolDefinition } from '../trace/trace.js';
+import type { McpOperation } from './mcp-operation.js';
 import {
   agentAttributes,
   agentSpanName,
@@ -29,6 +30,8 @@ interface PendingCall {
   readonly definition: ToolDefinition | undefined;
   readonly mocked: boolean;
   readonly outcome: ToolOutcome | undefined;
+  /** The MCP tools/call that carried it out, once seen: its span, whose attributes join the tool's. */
+  mcp?: SpanPlan;
 }
 
 /** One session being traced: its `invoke_agent` span, still open, and its calls awaiting results. */
@@ -81,19 +84,12 @@ export class SessionSpans {
       const pending = session.pending.get(message.toolCallId);
       if (!pending) continue;
       session.pending.delete(message.toolCallId);
-      this.write(
-        toolSpan(
-          pending.call,
-          {
-            ...pending,
-            endMs: startMs,
-            outcome: pending.outcome ?? {
-              content: message.text,
-              isError: message.isError === true,
-            },
-          },
-          this.options.capture,
-        ),
+      this.writeTool(
+        {
+          ...pending,
+          outcome: pending.outcome ?? { content: message.text, isError: message.isError === true },
+        },
+        startMs,
         session.context,
       );
     }
@@ -114,6 +110,15 @@ export class SessionSpans {
       if (call.id === undefined) session.unmatched.push(pending);
       else session.pending.set(call.id, pending);
     }
+  }
+
+  /** One MCP exchange: onto the model call it carried out, else a span in its session (or a root). */
+  mcp(operation: McpOperation): void {
+    const session = operation.sessionGiven ? this.open.get(operation.sessionId) : undefined;
+    const pending = this.carried(operation, session);
+    if (pending) pending.mcp = operation.span;
+    else this.write(operation.span, session?.context ?? ROOT_CONTEXT);
+    if (session) session.lastMs = Math.max(session.lastMs, operation.span.endMs);
   }
 
   /** Records an evaluation on the session's `invoke_agent` span (the convention's fallback: the evaluated chat span has ended; `gen_ai.response.id` names it). */
@@ -139,10 +144,7 @@ export class SessionSpans {
     if (!session) return;
     this.open.delete(sessionId);
     for (const pending of [...session.pending.values(), ...session.unmatched])
-      this.write(
-        toolSpan(pending.call, { ...pending, endMs: session.lastMs }, this.options.capture),
-        session.context,
-      );
+      this.writeTool(pending, session.lastMs, session.context);
     if (error !== undefined) session.root.setStatus({ code: SpanStatusCode.ERROR, message: error });
     session.root.end(session.lastMs);
   }
@@ -195,6 +197,45 @@ export class SessionSpans {
     };
     this.open.set(sessionId, session);
     return session;
+  }
+
+  /** The pending model call an MCP tools/call carried out, if any (each is claimed once). */
+  private carried(
+    operation: McpOperation,
+    session: OpenSession | undefined,
+  ): PendingCall | undefined {
+    if (operation.callId === null) return undefined;
+    if (operation.callId !== undefined) {
+      const pending = session?.pending.get(operation.callId);
+      return pending?.mcp === undefined ? pending : undefined;
+    }
+    const carries = operation.carries;
+    if (!carries) return undefined;
+    // Live, without a shared session id: the most recently active session with a matching call.
+    const candidates = session ? [session] : [...this.open.values()].reverse();
+    for (const open of candidates)
+      for (const pending of open.pending.values())
+        if (pending.mcp === undefined && carries(pending.call)) return pending;
+    return undefined;
+  }
+
+  private writeTool(pending: PendingCall, endMs: number, parent: Context): void {
+    const plan = toolSpan(pending.call, { ...pending, endMs }, this.options.capture);
+    const mcp = pending.mcp;
+    if (!mcp) return this.write(plan, parent);
+    const own = new Set(['gen_ai.tool.call.arguments', 'gen_ai.tool.call.result']);
+    const attributes = Object.fromEntries(
+      Object.entries(mcp.attributes).filter(([key]) => !own.has(key)),
+    );
+    const error = plan.error ?? mcp.error;
+    this.write(
+      {
+        ...plan,
+        attributes: { ...attributes, ...plan.attributes },
+        ...(error === undefined ? {} : { error }),
+      },
+      parent,
+    );
   }
 
   private write(plan: SpanPlan, parent: Context): void {

@@ -12,6 +12,7 @@ import {
   parseMcpPost,
   type McpPost,
 } from '../mcp/mcp-http-request.js';
+import type { McpExchange } from '../mcp/mcp-exchange.js';
 import type { McpServerMockSet } from '../mcp/mcp-mock-types.js';
 import { McpResponder, type McpDiff, type PendingMcpRequest } from '../mcp/mcp-responder.js';
 import { McpSessions } from '../mcp/mcp-sessions.js';
@@ -33,6 +34,8 @@ export interface McpRouteOptions {
   readonly noteDiff: (diff: McpDiff) => void;
   /** The `mcp` entries of the mocks files, by server (loaded and checked before the proxy starts). */
   readonly mocks: ReadonlyMap<string, McpServerMockSet>;
+  /** Told of every exchange the route answered or relayed, redacted (the proxy's OTel sink). */
+  readonly onExchange?: (exchange: McpExchange) => void;
 }
 
 /** An MCP session calltape knows: its responder, and whether calltape answers it itself (`offline`) or relays it. */
@@ -131,7 +134,7 @@ export class McpRoute {
     const owed = new Map<string, { responder: McpResponder; pending: PendingMcpRequest }>();
     for (const message of post?.messages ?? []) {
       if (message.kind !== 'request') continue;
-      const pending = responder.begin(message.method, message.params);
+      const pending = responder.begin(message.method, message.params, message.id);
       if (!pending) continue;
       const mocked =
         post?.batch === false ? responder.mock(pending, message.id, message.params) : undefined;
@@ -218,6 +221,7 @@ export class McpRoute {
 
   private remember(server: string, sessionId: string, session: McpSession): McpSession {
     this.sessions.set(server, sessionId, session);
+    if (!sessionId.startsWith('\n')) session.responder.bindSession(sessionId);
     return session;
   }
 
@@ -243,6 +247,8 @@ export class McpRoute {
           : undefined,
       ...(where.mode === 'diff' && !offline ? { onDiff: this.options.noteDiff } : {}),
       onMiss: (message) => pipeline.missed(where, new CalltapeError('CASSETTE_MISS', message)),
+      transport: 'http',
+      ...(this.options.onExchange ? { onExchange: this.options.onExchange } : {}),
     });
     return { responder, offline };
   }

@@ -1,68 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { caseResult } from '../../test/support/case-result.js';
-import { summariseConfiguration } from '../runner/gates.js';
-import { configurationMatrix, matrixLines } from './configuration-matrix.js';
-
-const judged = (status: 'pass' | 'fail' | 'error') => ({
-  pass: status === 'pass',
-  status,
-  score: status === 'pass' ? 1 : 0,
-  reasons: [],
-  checks: [
-    {
-      check: 'judge' as const,
-      status,
-      score: status === 'pass' ? 1 : 0,
-      reasons: [],
-      message: null,
-      details: {},
-    },
-  ],
-});
-const cases = [
-  caseResult('a', {
-    run: 'small',
-    tools: ['search'],
-    tags: ['news'],
-    tools_offered: ['search'],
-    tokens: { input: 100, output: 10 },
-    duration_ms: 100,
-    trajectory: judged('pass'),
-  }),
-  caseResult('b', {
-    run: 'small',
-    status: 'fail',
-    score: 0,
-    tools: [],
-    tags: ['greeting'],
-    tools_offered: ['search'],
-    tokens: { input: 100, output: 10 },
-    duration_ms: 300,
-    trajectory: judged('fail'),
-  }),
-  caseResult('a', {
-    run: 'bare',
-    status: 'unreliable',
-    tools: ['search'],
-    tags: ['news'],
-    tools_offered: [],
-    tokens: { input: 50, output: 5 },
-    duration_ms: 50,
-  }),
-  caseResult('b', {
-    run: 'bare',
-    tools: [],
-    tags: ['greeting'],
-    tools_offered: [],
-    tokens: { input: 50, output: 5 },
-    duration_ms: 150,
-    trajectory: judged('error'),
-  }),
-];
-const runs = [
-  summariseConfiguration(cases, 'small', 'm-small', { input: 1, output: 10 }),
-  summariseConfiguration(cases, 'bare', 'm-large', null),
-];
+import { cases, runs, suiteRun } from '../../test/support/configuration-runs.js';
+import {
+  configurationMatrix,
+  labelledConfigurations,
+  matrixLines,
+} from './configuration-matrix.js';
 
 describe('configurationMatrix', () => {
   it('puts each configuration in a column: what it offered, its rates without the unreliable cases, judges, tokens, cost, latency', () => {
@@ -126,5 +68,36 @@ describe('configurationMatrix', () => {
   it('says "unknown" for a report written before the tools offered were kept', () => {
     const { tools_offered: _dropped, ...older } = runs[0] as NonNullable<(typeof runs)[0]>;
     expect(configurationMatrix({ runs: [older], cases: [] }).columns[0]?.tools_offered).toBeNull();
+  });
+});
+
+describe('labelledConfigurations (calltape compare A B)', () => {
+  it('names each configuration after its run: the run alone for one configuration or the one named, run:configuration for several', () => {
+    const both = labelledConfigurations([
+      { label: '#1', result: { runs, cases } },
+      { label: '#2:small', result: { runs, cases }, config: 'small' },
+    ]);
+    expect(both.runs.map((run) => run.run)).toEqual(['#1:small', '#1:bare', '#2:small']);
+    expect(both.cases.map((item) => `${item.run}/${item.test_id}`)).toEqual([
+      '#1:small/a',
+      '#1:small/b',
+      '#1:bare/a',
+      '#1:bare/b',
+      '#2:small/a',
+      '#2:small/b',
+    ]);
+    const matrix = configurationMatrix(both);
+    // The same figures as the run's own matrix, column for column.
+    expect(matrix.columns.map(({ run: _run, ...figures }) => figures)).toEqual(
+      [
+        ...configurationMatrix({ runs, cases }).columns,
+        configurationMatrix({ runs, cases }).columns[0],
+      ].map((column) => {
+        const { run: _run, ...figures } = column as NonNullable<typeof column>;
+        return figures;
+      }),
+    );
+    const single = suiteRun([runs[1] as NonNullable<(typeof runs)[1]>], cases);
+    expect(labelledConfigurations([{ label: '#3', result: single }]).runs[0]?.run).toBe('#3');
   });
 });

@@ -73,6 +73,38 @@ export function configurationMatrix(
   return { columns, by_tool: rows('tools'), by_tag: rows('tags') };
 }
 
+/** One stored run in a comparison: its label (`#12`, `#12:small`), its result, and the configuration named, if one was. */
+export interface LabelledRun {
+  readonly label: string;
+  readonly result: Pick<SuiteRunResult, 'runs' | 'cases'>;
+  readonly config?: string;
+}
+
+/**
+ * Several stored runs as one result whose configurations are columns named after their run —
+ * `#12` for a run of one configuration (or the one named), `#12:small` for each of several —
+ * so `calltape compare A B` puts two runs side by side with the matrix of one run.
+ */
+export function labelledConfigurations(
+  sides: readonly LabelledRun[],
+): Pick<SuiteRunResult, 'runs' | 'cases'> {
+  const runs: ConfigurationSummary[] = [];
+  const cases: CaseResult[] = [];
+  for (const side of sides) {
+    const chosen = side.result.runs.filter(
+      (run) => side.config === undefined || run.run === side.config,
+    );
+    for (const run of chosen) {
+      const label =
+        side.config !== undefined || chosen.length === 1 ? side.label : `${side.label}:${run.run}`;
+      runs.push({ ...run, run: label });
+      for (const item of side.result.cases)
+        if (item.run === run.run) cases.push({ ...item, run: label });
+    }
+  }
+  return { runs, cases };
+}
+
 /** A line of the side-by-side table: a labelled row of one text cell per configuration, or a section title. */
 export type MatrixLine =
   | { readonly kind: 'row'; readonly label: string; readonly cells: readonly string[] }

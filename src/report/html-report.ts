@@ -1,7 +1,8 @@
 import { escapeHtml } from './escape-html.js';
 import { pct } from './pct.js';
 import type { SuiteRunResult } from './run-result.js';
-import { configurationMatrix, matrixLines } from './configuration-matrix.js';
+import { configurationHtmlTable } from './configuration-html.js';
+import { configurationMatrix } from './configuration-matrix.js';
 import { caseName, groupRows, offeredLine } from './report-text.js';
 
 /**
@@ -62,7 +63,7 @@ pre{background:#f6f8fa;padding:.5rem;overflow:auto;white-space:pre-wrap}.out{max
 <h1>calltape test: ${esc(result.suite)} <span class="verdict ${result.passed ? 'pass' : 'fail'}">${result.passed ? 'passed' : 'failed'}</span></h1>
 <p>${esc(result.drive)} mode · ${esc(result.mode)} · ${result.cases.length} case run(s) in ${(result.duration_ms / 1000).toFixed(1)} s · cassette <code>${esc(result.cassette)}</code> · ${esc(result.started_at)}</p>
 <table><tr><th>run</th><th>model</th><th>cases</th><th>passed</th><th>failed</th><th>errors</th><th>unreliable</th><th>pass rate</th><th>mean score</th><th>tools offered</th></tr>${runs}</table>
-${result.runs.length > 1 ? `<h2>Configurations side by side</h2>${sideBySide(result)}` : ''}
+${result.runs.length > 1 ? `<h2>Configurations side by side</h2>${configurationHtmlTable(configurationMatrix(result))}` : ''}
 ${tools ? `<table><tr><th>run</th><th>expected tool</th><th>cases</th><th>passed</th><th>pass rate</th></tr>${tools}</table>` : ''}
 <h2>Gates</h2><ul>${gates}</ul>
 <h2>Cases</h2>
@@ -87,18 +88,6 @@ ${cases}
 </script>
 </body></html>
 `;
-}
-
-/** The configurations as columns: what each offered, pass rates per tool and tag, judges, tokens, cost, latency. */
-function sideBySide(result: SuiteRunResult): string {
-  const matrix = configurationMatrix(result);
-  const span = matrix.columns.length + 1;
-  const body = matrixLines(matrix).map((line) =>
-    line.kind === 'row'
-      ? `<tr><th>${esc(line.label)}</th>${line.cells.map((cell) => `<td>${esc(cell)}</td>`).join('')}</tr>`
-      : `<tr><th colspan="${span}">${esc(line.title)}</th></tr>`,
-  );
-  return `<table class="side-by-side"><tr><th></th>${matrix.columns.map((column) => `<th>${esc(column.run)}</th>`).join('')}</tr>${body.join('')}</table>`;
 }
 
 const esc = escapeHtml;

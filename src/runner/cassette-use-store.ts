@@ -1,28 +1,8 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import { existsSync } from 'node:fs';
+import type Database from 'better-sqlite3';
 import type { CassetteUsage } from '../cassette/cassette-usage.js';
 import { CalltapeError } from '../errors.js';
-
-const schema = `
-CREATE TABLE IF NOT EXISTS cassette_runs (
-  id         INTEGER PRIMARY KEY,
-  cassette   TEXT NOT NULL,
-  mode       TEXT NOT NULL,
-  started_at INTEGER NOT NULL,
-  ended_at   INTEGER NOT NULL,
-  served     INTEGER NOT NULL,
-  missed     INTEGER NOT NULL,
-  shard_index INTEGER,
-  shard_count INTEGER
-);
-CREATE INDEX IF NOT EXISTS cassette_runs_by_cassette ON cassette_runs(cassette, id);
-CREATE TABLE IF NOT EXISTS cassette_runs_served (
-  run_id         INTEGER NOT NULL REFERENCES cassette_runs(id) ON DELETE CASCADE,
-  interaction_id TEXT NOT NULL,
-  PRIMARY KEY (run_id, interaction_id)
-);
-`;
+import { openRunsDatabase } from './runs-database.js';
 
 /** The last noted run of a cassette: when it started and what it served (every shard's, for a sharded run). */
 export interface LastCassetteRun {
@@ -76,19 +56,7 @@ export class CassetteUseStore {
   /** Opens (creating) the runs database for noting runs. */
   static forWriting(path: string): CassetteUseStore {
     try {
-      mkdirSync(dirname(path), { recursive: true });
-      const db = new Database(path);
-      db.pragma('busy_timeout = 5000');
-      db.pragma('journal_mode = WAL');
-      db.pragma('foreign_keys = ON');
-      db.exec(schema);
-      // Databases from before sharded runs were noted: add the shard columns.
-      const columns = new Set(
-        (db.pragma('table_info(cassette_runs)') as { name: string }[]).map((column) => column.name),
-      );
-      for (const column of ['shard_index', 'shard_count'])
-        if (!columns.has(column)) db.exec(`ALTER TABLE cassette_runs ADD COLUMN ${column} INTEGER`);
-      return new CassetteUseStore(db);
+      return new CassetteUseStore(openRunsDatabase(path));
     } catch (error) {
       throw new CalltapeError(
         'STORE_IO',

@@ -48,8 +48,34 @@ describe('compareRuns', () => {
       score_changes: [
         { test_id: 'z', from: 'fail', to: 'fail', from_score: 0.2, to_score: 0.4, problem: 'p' },
       ],
+      unreliable: [],
       only_in_a: ['gone'],
       only_in_b: ['new'],
     });
+  });
+
+  it('lists a case unreliable on one side apart: no regression, no fix, and in neither pass rate', () => {
+    const a = {
+      label: '#1',
+      cases: [
+        { test_id: 'x', status: 'pass', score: 1, problem: null },
+        { test_id: 'y', status: 'unreliable', score: 0, problem: 'search was not offered' },
+      ],
+    };
+    const b = {
+      label: '#2',
+      cases: [
+        { test_id: 'x', status: 'unreliable', score: 0, problem: 'search was not offered' },
+        { test_id: 'y', status: 'pass', score: 1, problem: null },
+      ],
+    };
+    const comparison = compareRuns(a, b);
+    expect(comparison.regressions).toEqual([]);
+    expect(comparison.fixes).toEqual([]);
+    expect(comparison.unreliable.map((change) => `${change.from}→${change.to}`)).toEqual([
+      'pass→unreliable',
+      'unreliable→pass',
+    ]);
+    expect(comparison.pass_rate).toEqual({ a: 1, b: 1 });
   });
 });

@@ -29,6 +29,11 @@ export interface RunComparison {
   readonly fixes: readonly CaseChange[];
   /** Same status, different score. */
   readonly score_changes: readonly CaseChange[];
+  /**
+   * Unreliable on either side (its expected tool was not offered there): neither a regression
+   * nor a fix, since the model could not have called the tool — listed apart.
+   */
+  readonly unreliable: readonly CaseChange[];
   readonly only_in_a: readonly string[];
   readonly only_in_b: readonly string[];
 }
@@ -40,6 +45,7 @@ export function compareRuns(a: ComparedSide, b: ComparedSide): RunComparison {
   const regressions: CaseChange[] = [];
   const fixes: CaseChange[] = [];
   const scoreChanges: CaseChange[] = [];
+  const unreliable: CaseChange[] = [];
   for (const next of b.cases) {
     const previous = before.get(next.test_id);
     if (!previous) continue;
@@ -50,19 +56,24 @@ export function compareRuns(a: ComparedSide, b: ComparedSide): RunComparison {
       from_score: previous.score,
       to_score: next.score,
     };
-    if (previous.status === 'pass' && next.status !== 'pass')
+    if (previous.status === 'unreliable' || next.status === 'unreliable') {
+      if (previous.status !== next.status) unreliable.push({ ...change, problem: next.problem });
+    } else if (previous.status === 'pass' && next.status !== 'pass')
       regressions.push({ ...change, problem: next.problem });
     else if (previous.status !== 'pass' && next.status === 'pass')
       fixes.push({ ...change, problem: previous.problem });
     else if (Math.abs(previous.score - next.score) > 1e-9)
       scoreChanges.push({ ...change, problem: next.problem });
   }
-  const rate = (side: ComparedSide): number =>
-    side.cases.length === 0
+  // As in the summaries: unreliable cases count in no pass rate.
+  const rate = (side: ComparedSide): number => {
+    const counted = side.cases.filter((item) => item.status !== 'unreliable');
+    return counted.length === 0
       ? 1
       : Math.round(
-          (side.cases.filter((item) => item.status === 'pass').length / side.cases.length) * 1e6,
+          (counted.filter((item) => item.status === 'pass').length / counted.length) * 1e6,
         ) / 1e6;
+  };
   return {
     a: a.label,
     b: b.label,
@@ -70,6 +81,7 @@ export function compareRuns(a: ComparedSide, b: ComparedSide): RunComparison {
     regressions,
     fixes,
     score_changes: scoreChanges,
+    unreliable,
     only_in_a: a.cases.filter((item) => !after.has(item.test_id)).map((item) => item.test_id),
     only_in_b: b.cases.filter((item) => !before.has(item.test_id)).map((item) => item.test_id),
   };

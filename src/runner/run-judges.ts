@@ -82,7 +82,12 @@ export async function runJudges(
           mode: options.mode,
           cassette: options.cassette,
         },
-        { logger: createLogger('error') },
+        {
+          logger: createLogger('error'),
+          // Regression: a stranger replaying without --cassette was told to run `calltape proxy`.
+          recordCommand:
+            'calltape judges compare … --mode record (the judge models are then asked for real: set --upstream / --anthropic-upstream or their API keys); the bank example’s judges are recorded in recordings/bank-judges.sqlite',
+        },
       )
     : undefined;
   const codeJudges = createCodeJudges({ baseDir: options.sources.cwd });

@@ -1,65 +1,8 @@
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { CalltapeError } from '../errors.js';
 import type { SuiteRunResult } from './run-suite.js';
-
-const schema = `
-CREATE TABLE IF NOT EXISTS runs (
-  id          INTEGER PRIMARY KEY,
-  suite       TEXT NOT NULL,
-  file        TEXT NOT NULL,
-  mode        TEXT NOT NULL,
-  drive       TEXT NOT NULL,
-  cassette    TEXT NOT NULL,
-  started_at  TEXT NOT NULL,
-  duration_ms INTEGER NOT NULL,
-  passed      INTEGER NOT NULL,
-  exit_code   INTEGER NOT NULL,
-  report      TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS run_configs (
-  run_id     INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
-  name       TEXT NOT NULL,
-  model      TEXT,
-  total      INTEGER NOT NULL,
-  passed     INTEGER NOT NULL,
-  failed     INTEGER NOT NULL,
-  errors     INTEGER NOT NULL,
-  pass_rate  REAL NOT NULL,
-  mean_score REAL NOT NULL,
-  PRIMARY KEY (run_id, name)
-);
-CREATE TABLE IF NOT EXISTS case_results (
-  run_id        INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
-  config        TEXT NOT NULL,
-  test_id       TEXT NOT NULL,
-  position      INTEGER NOT NULL,
-  status        TEXT NOT NULL,
-  score         REAL NOT NULL,
-  tags          TEXT NOT NULL,
-  tools         TEXT NOT NULL,
-  duration_ms   INTEGER NOT NULL,
-  turns         INTEGER NOT NULL,
-  input_tokens  INTEGER NOT NULL,
-  output_tokens INTEGER NOT NULL,
-  error         TEXT,
-  problems      TEXT NOT NULL,
-  calls         TEXT NOT NULL,
-  PRIMARY KEY (run_id, config, test_id)
-);
-CREATE TABLE IF NOT EXISTS argument_diffs (
-  run_id   INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
-  config   TEXT NOT NULL,
-  test_id  TEXT NOT NULL,
-  path     TEXT NOT NULL,
-  expected TEXT,
-  actual   TEXT,
-  reason   TEXT NOT NULL,
-  strategy TEXT NOT NULL,
-  PRIMARY KEY (run_id, config, test_id, path)
-);
-`;
+import { hasColumn, openRunsDatabase } from './runs-database.js';
 
 /** The runs database: the flag, else CALLTAPE_RUNS_DB, else recordings/calltape-runs.sqlite (relative to the working folder). */
 export function runsDatabaseFile(flag: string | undefined): string {
@@ -82,6 +25,8 @@ export interface StoredRun {
     readonly passed: number;
     readonly pass_rate: number;
     readonly mean_score: number;
+    /** Cases whose expected tool was not offered (in no pass rate). */
+    readonly unreliable: number;
   }[];
 }
 
@@ -93,22 +38,19 @@ export interface StoredRun {
  */
 export class RunStore {
   private readonly db: Database.Database;
+  /** False for a database written before the column, opened read-only (so not migrated). */
+  private readonly hasUnreliable: boolean;
 
   constructor(
     readonly path: string,
     options: { readonly readonly?: boolean } = {},
   ) {
     try {
-      if (!options.readonly) mkdirSync(dirname(path), { recursive: true });
-      this.db = new Database(path, {
-        readonly: options.readonly === true,
-        fileMustExist: options.readonly === true,
-      });
-      if (!options.readonly) {
-        this.db.pragma('journal_mode = WAL');
-        this.db.exec(schema);
-      }
+      this.db = options.readonly
+        ? new Database(path, { readonly: true, fileMustExist: true })
+        : openRunsDatabase(path);
       this.db.pragma('foreign_keys = ON');
+      this.hasUnreliable = hasColumn(this.db, 'run_configs', 'unreliable');
     } catch (error) {
       throw new CalltapeError(
         options.readonly ? 'CONFIG_INVALID' : 'STORE_IO',
@@ -141,7 +83,7 @@ export class RunStore {
         );
       const id = Number(lastInsertRowid);
       const config = this.db.prepare(
-        'INSERT INTO run_configs (run_id, name, model, total, passed, failed, errors, pass_rate, mean_score) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO run_configs (run_id, name, model, total, passed, failed, errors, pass_rate, mean_score, unreliable) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       );
       for (const run of result.runs)
         config.run(
@@ -154,6 +96,7 @@ export class RunStore {
           run.errors,
           run.pass_rate,
           run.mean_score,
+          run.unreliable ?? 0,
         );
       const caseRow = this.db.prepare(
         'INSERT INTO case_results (run_id, config, test_id, position, status, score, tags, tools, duration_ms, turns, input_tokens, output_tokens, error, problems, calls) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
@@ -202,8 +145,12 @@ export class RunStore {
         'SELECT id, suite, mode, started_at, duration_ms, passed, exit_code FROM runs ORDER BY id DESC LIMIT ?',
       )
       .all(limit) as (Omit<StoredRun, 'configs' | 'passed'> & { passed: number })[];
+    // An older database read-only: the count comes from the case results, as the migration would fill it.
+    const unreliable = this.hasUnreliable
+      ? 'unreliable'
+      : "(SELECT count(*) FROM case_results c WHERE c.run_id = run_configs.run_id AND c.config = run_configs.name AND c.status = 'unreliable') AS unreliable";
     const configs = this.db.prepare(
-      'SELECT name, model, total, passed, pass_rate, mean_score FROM run_configs WHERE run_id = ? ORDER BY rowid',
+      `SELECT name, model, total, passed, pass_rate, mean_score, ${unreliable} FROM run_configs WHERE run_id = ? ORDER BY rowid`,
     );
     return runs.map((run) => ({
       ...run,

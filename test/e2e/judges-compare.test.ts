@@ -220,4 +220,14 @@ describe('calltape judges compare on the bundled golden set', () => {
     expect(result.stdout).toMatch(/chatty[\s\S]*\(\+22 unanswered\)/);
     expect(result.stdout).toContain('Best judge: suite-checks');
   });
+
+  // Regression: without --cassette, a stranger following the README was told to run `calltape proxy --mode record`.
+  it('says how to record judges (and where the example’s are) when the judges cassette does not exist', async () => {
+    const result = await compare(['--cassette', join(folder, 'no-judges-yet.sqlite')]);
+    expect(result.status).toBe(3);
+    expect(result.stderr).toContain('no such cassette to replay');
+    expect(result.stderr).toContain('calltape judges compare … --mode record');
+    expect(result.stderr).toContain('recordings/bank-judges.sqlite');
+    expect(result.stderr).not.toContain('calltape proxy');
+  });
 });

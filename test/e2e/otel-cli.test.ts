@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCliAsync } from '../support/cli.js';
+import { runCliAsync, startCliProxy } from '../support/cli.js';
 import {
   decodeRequest,
   startOtlpReceiver,
@@ -122,6 +122,32 @@ describe('OpenTelemetry export from the CLI', () => {
     );
     expect(run.status, run.stderr).toBe(0);
     expect(receiver.requests.length).toBeGreaterThan(before);
+  });
+
+  // Regression: the export flags reached the config layer, which refused them as unknown fields (exit 2).
+  it('calltape proxy --otlp-endpoint --runs-db starts and says where the spans go', async () => {
+    const proxy = await startCliProxy(
+      [
+        '--mode',
+        'passthrough',
+        '--upstream',
+        'http://127.0.0.1:9',
+        '--otlp-endpoint',
+        receiver.url,
+        '--otlp-capture-content',
+        '--runs-db',
+        join(temporaryFolder(), 'runs.sqlite'),
+      ],
+      { cwd: temporaryFolder() },
+    );
+    try {
+      expect(proxy.stdout()).toContain(
+        `OpenTelemetry: GenAI spans to ${receiver.url}/v1/traces (with content)`,
+      );
+    } finally {
+      proxy.child.kill('SIGTERM');
+      await proxy.exited;
+    }
   });
 
   it('refuses an --otlp-endpoint that is not a URL with exit 2, naming the flag', async () => {

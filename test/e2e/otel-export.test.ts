@@ -27,9 +27,10 @@ import {
 import { startTestProxy, temporaryFolder } from '../support/test-proxy.js';
 
 const apiKey = 'sk-otel-test-secret-0123456789';
-const json = (content = false, url?: string): OtlpSettings => ({
+/** OTLP/protobuf, the default protocol: the receiver decodes it with the OTel protobuf root. */
+const otlp = (content = false, url?: string): OtlpSettings => ({
   url: url === undefined ? undefined : `${url}/v1/traces`,
-  protocol: 'http/json',
+  protocol: 'http/protobuf',
   captureContent: content,
 });
 
@@ -161,7 +162,7 @@ const sessionSpans = (session: string): ReceivedSpan[] => {
 
 describe('OpenTelemetry GenAI export', () => {
   it('writes a streamed OpenAI run with parallel tool calls as invoke_agent, chat and execute_tool spans, attribute by attribute', async () => {
-    const { proxy, openai } = await proxied(json(false, receiver.url));
+    const { proxy, openai } = await proxied(otlp(false, receiver.url));
     expect(await weatherAgent(openai, 'weather-run')).toBe('Paris is sunny, Tokyo rainy.');
     await proxy.close();
     const spans = sessionSpans('weather-run');
@@ -237,7 +238,7 @@ describe('OpenTelemetry GenAI export', () => {
   });
 
   it('exports content only when opted in, redacted, and never the API key', async () => {
-    const { proxy, openai } = await proxied(json(true, receiver.url), {
+    const { proxy, openai } = await proxied(otlp(true, receiver.url), {
       redact: {
         headers: [],
         bodyPatterns: [{ pattern: 'Tokyo', flags: 'g', replacement: '[REDACTED:city]' }],
@@ -278,7 +279,7 @@ describe('OpenTelemetry GenAI export', () => {
   });
 
   it('writes an Anthropic call with the anthropic provider name and its own finish reason', async () => {
-    const { proxy, anthropic } = await proxied(json(false, receiver.url));
+    const { proxy, anthropic } = await proxied(otlp(false, receiver.url));
     await anthropic.messages
       .stream(
         {
@@ -322,7 +323,7 @@ describe('OpenTelemetry GenAI export', () => {
             database: `${temporaryFolder()}/shadow.sqlite`,
           },
         },
-        { otlp: json(false, receiver.url) },
+        { otlp: otlp(false, receiver.url) },
       );
       const client = new OpenAI({ apiKey, baseURL: proxy.baseUrl, maxRetries: 0 });
       await ask(client, 'transfer big please', { session: 'shadow-run' });
@@ -366,7 +367,7 @@ describe('OpenTelemetry GenAI export', () => {
       const collector = await startOtlpReceiver();
       collector.setBehaviour(behaviour);
       try {
-        const { proxy, openai } = await proxied(json(false, collector.url), {
+        const { proxy, openai } = await proxied(otlp(false, collector.url), {
           timeouts: { ...defaultConfig.timeouts, shutdownGraceMs: 300 },
         });
         expect(await weatherAgent(openai, `down-${behaviour}`)).toBe(
@@ -412,6 +413,14 @@ describe('OpenTelemetry GenAI export', () => {
           (request) => request.body.length > 0 && !request.body.includes(apiKey),
         ),
       ).toBe(true);
+      // Decoded by the OTel protobuf root: the same spans the JSON encoding carries.
+      expect(
+        collector
+          .spans()
+          .filter((span) => span.attributes['gen_ai.conversation.id'] === 'proto')
+          .map((span) => span.name)
+          .sort(),
+      ).toEqual(['chat gpt-test', 'invoke_agent']);
     } finally {
       await collector.close();
     }

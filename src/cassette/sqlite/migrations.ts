@@ -119,4 +119,11 @@ export const migrations: readonly string[] = [
   CREATE INDEX mcp_exchanges_by_key ON mcp_exchanges(server, request_key, key_ordinal);
   CREATE INDEX mcp_exchanges_by_start ON mcp_exchanges(started_at);
   `,
+  // What an OTel MCP span names and a recording made before did not keep: null there.
+  `
+  ALTER TABLE mcp_exchanges ADD COLUMN request_id TEXT;
+  ALTER TABLE mcp_exchanges ADD COLUMN transport TEXT;
+  ALTER TABLE mcp_exchanges ADD COLUMN mcp_session_id TEXT;
+  ALTER TABLE mcp_exchanges ADD COLUMN protocol_version TEXT;
+  `,
 ];

@@ -21,6 +21,8 @@ import { exitCodes, reportError } from '../exit-codes.js';
 import { readInteractions } from '../../cassette/sqlite/read-interactions.js';
 import { createLogger } from '../../logger.js';
 import { otlpSettings, type OtlpFlags } from '../../otel/otlp-settings.js';
+import { McpStore } from '../../mcp/mcp-store.js';
+import { cassetteMcpOperations } from '../../mcp/mcp-spans.js';
 import type { SpanTarget } from '../../otel/run-spans.js';
 import { resolveCassette } from '../resolve-cassette.js';
 
@@ -185,13 +187,21 @@ async function exportSpans(path: string, flags: ExportFlags): Promise<void> {
   const { RunSpans } = await import('../../otel/run-spans.js');
   const spans = new RunSpans(target, { logger: createLogger('error') });
   const interactions = readInteractions(path);
-  spans.sessions(interactions);
+  const store = new McpStore(path, { readonly: true });
+  const exchanges = store.list();
+  store.close();
+  spans.sessions(
+    interactions,
+    cassetteMcpOperations(interactions, exchanges, {
+      content: target.kind === 'collector' ? target.settings.captureContent : target.captureContent,
+    }),
+  );
   const tally = await spans.finish();
   const where = collector
     ? (collector.url ?? 'OTEL_EXPORTER_OTLP_ENDPOINT')
     : relative(process.cwd(), file) || file;
   process.stdout.write(
-    `exported ${interactions.length} interaction(s) as ${tally.spans} span(s) to ${where}${tally.dropped > 0 ? ` (${tally.dropped} lost: the collector did not accept them)` : ''}\n`,
+    `exported ${interactions.length} interaction(s)${exchanges.length > 0 ? ` and ${exchanges.length} MCP exchange(s)` : ''} as ${tally.spans} span(s) to ${where}${tally.dropped > 0 ? ` (${tally.dropped} lost: the collector did not accept them)` : ''}\n`,
   );
   if (tally.dropped > 0) process.exitCode = exitCodes.infrastructure;
 }

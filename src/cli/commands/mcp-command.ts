@@ -122,6 +122,7 @@ async function runMcp(command: string[], flags: McpFlags): Promise<number> {
     mocks,
     reader,
     writer,
+    transport: 'stdio',
     ...(mode === 'diff'
       ? { onDiff: (diff: McpDiff) => void (diff.lines.length > 0 && diffs.push(diff)) }
       : {}),

@@ -75,7 +75,15 @@ export function registerProxyCommand(program: Command): void {
       ) => {
         const debug = program.opts<{ debug?: boolean }>().debug === true;
         try {
-          const { config, file } = loadConfig(flags, process.env, process.cwd());
+          // Flags that are not configuration fields never reach the config layer (it refuses unknown fields).
+          const {
+            otlpEndpoint: _otlpEndpoint,
+            otlpCaptureContent: _otlpCaptureContent,
+            runsDb: _runsDb,
+            ratings: _ratings,
+            ...configFlags
+          } = flags;
+          const { config, file } = loadConfig(configFlags, process.env, process.cwd());
           const logger = createLogger(config.logLevel);
           const otlp = otlpSettings(flags.otlpEndpoint, flags.otlpCaptureContent, process.env);
           const ratings = {

@@ -1,9 +1,16 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import Table from 'cli-table3';
 import { CalltapeError } from '../../errors.js';
 import { terminalReport } from '../../report/terminal-report.js';
 import { compareRuns, type ComparedSide, type RunComparison } from '../../runner/compare-runs.js';
-import { configurationMatrix } from '../../report/configuration-matrix.js';
+import { configurationHtmlPage } from '../../report/configuration-html.js';
+import {
+  configurationMatrix,
+  labelledConfigurations,
+  type ConfigurationMatrix,
+} from '../../report/configuration-matrix.js';
 import { configurationTable } from '../../report/configuration-table.js';
 import { pct } from '../../report/pct.js';
 import type { SuiteRunResult } from '../../runner/run-suite.js';
@@ -33,7 +40,7 @@ export function registerRunCommands(program: Command): void {
               'suite',
               'started',
               'mode',
-              'configurations (pass rate, mean score)',
+              'configurations (pass rate, mean score, unreliable)',
               'verdict',
             ],
             style: { head: [], border: [] },
@@ -47,7 +54,7 @@ export function registerRunCommands(program: Command): void {
               run.configs
                 .map(
                   (config) =>
-                    `${config.name}${config.model ? ` (${config.model})` : ''}: ${pct(config.pass_rate)}, ${config.mean_score.toFixed(3)}`,
+                    `${config.name}${config.model ? ` (${config.model})` : ''}: ${pct(config.pass_rate)}, ${config.mean_score.toFixed(3)}${config.unreliable > 0 ? `, ${config.unreliable} unreliable` : ''}`,
                 )
                 .join('\n'),
               run.passed ? 'passed' : `failed (exit ${run.exit_code})`,
@@ -88,32 +95,55 @@ export function registerRunCommands(program: Command): void {
   program
     .command('compare')
     .description(
-      'one run: its configurations side by side (tools offered, pass rate per tool and tag, judges, tokens, cost, latency); two: what changed between them (RUN:CONFIG for one configuration), exit 1 on a regression',
+      'one run: its configurations side by side (tools offered, pass rate per tool and tag, judges, tokens, cost, latency); two: both side by side, then what changed between them (RUN:CONFIG for one configuration), exit 1 on a regression',
     )
     .argument('<a>', 'a run id; with <b>, the earlier run: an id, or id:configuration')
     .argument('[b]', 'the later run: an id, or id:configuration')
     .option('--runs-db <file>', 'the runs database')
     .option('--json', 'print the comparison as JSON')
-    .action((a: string, b: string | undefined, flags: { runsDb?: string; json?: boolean }) => {
-      process.exitCode = guardedSync(program, () => {
-        const store = new RunStore(runsDb(flags), { readonly: true });
-        try {
-          if (b === undefined) {
-            const matrix = configurationMatrix(storedResult(store, a));
-            process.stdout.write(
-              flags.json ? `${JSON.stringify(matrix, null, 2)}\n` : configurationTable(matrix),
+    .option('--html <file>', 'also write the configurations side by side as an HTML page')
+    .action(
+      (
+        a: string,
+        b: string | undefined,
+        flags: { runsDb?: string; json?: boolean; html?: string },
+      ) => {
+        process.exitCode = guardedSync(program, () => {
+          const store = new RunStore(runsDb(flags), { readonly: true });
+          try {
+            if (b === undefined) {
+              const matrix = configurationMatrix(storedResult(store, a));
+              writeHtml(flags.html, `calltape compare #${a}`, matrix);
+              process.stdout.write(
+                flags.json ? `${JSON.stringify(matrix, null, 2)}\n` : configurationTable(matrix),
+              );
+              return exitCodes.ok;
+            }
+            const sides = [side(store, a), side(store, b)] as const;
+            const comparison = compareRuns(...sides);
+            // The two runs' configurations side by side, as `compare <id>` shows one run's.
+            const matrix = configurationMatrix(
+              labelledConfigurations(
+                sides.map((item) => ({
+                  label: item.label,
+                  result: storedResult(store, String(item.id)),
+                  config: item.config,
+                })),
+              ),
             );
-            return exitCodes.ok;
+            writeHtml(flags.html, `calltape compare ${comparison.a} ${comparison.b}`, matrix);
+            process.stdout.write(
+              flags.json
+                ? `${JSON.stringify({ ...comparison, configurations: matrix }, null, 2)}\n`
+                : `${configurationTable(matrix)}\n${comparisonText(comparison)}`,
+            );
+            return comparison.regressions.length > 0 ? exitCodes.failed : exitCodes.ok;
+          } finally {
+            store.close();
           }
-          const comparison = compareRuns(side(store, a), side(store, b));
-          if (flags.json) process.stdout.write(`${JSON.stringify(comparison, null, 2)}\n`);
-          else process.stdout.write(comparisonText(comparison));
-          return comparison.regressions.length > 0 ? exitCodes.failed : exitCodes.ok;
-        } finally {
-          store.close();
-        }
-      });
-    });
+        });
+      },
+    );
 }
 
 function guardedSync(program: Command, run: () => number): number {
@@ -136,8 +166,19 @@ function storedResult(store: RunStore, id: string): SuiteRunResult {
   return JSON.parse(storedReport(store, id)) as SuiteRunResult;
 }
 
-/** `12` or `12:small`: a run configuration's case results. */
-function side(store: RunStore, reference: string): ComparedSide {
+/** Writes the side-by-side page when --html was given. */
+function writeHtml(file: string | undefined, title: string, matrix: ConfigurationMatrix): void {
+  if (file === undefined) return;
+  const path = resolve(file);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, configurationHtmlPage(title, matrix));
+}
+
+/** `12` or `12:small`: a run configuration's case results, and which run and configuration they are. */
+function side(
+  store: RunStore,
+  reference: string,
+): ComparedSide & { readonly id: number; readonly config: string } {
   const match = /^(\d+)(?::(.+))?$/.exec(reference);
   if (!match)
     throw new CalltapeError(
@@ -160,7 +201,7 @@ function side(store: RunStore, reference: string): ComparedSide {
     score: item.score,
     problem: (JSON.parse(item.problems) as string[])[0] ?? null,
   }));
-  return { label: configs.length > 1 ? `#${id}:${config}` : `#${id}`, cases };
+  return { label: configs.length > 1 ? `#${id}:${config}` : `#${id}`, cases, id, config };
 }
 
 function comparisonText(comparison: RunComparison): string {
@@ -178,12 +219,19 @@ function comparisonText(comparison: RunComparison): string {
   section('regressions', comparison.regressions);
   section('fixes', comparison.fixes);
   section('score changes', comparison.score_changes);
+  section(
+    'unreliable on one side (expected tool not offered; neither a regression nor a fix)',
+    comparison.unreliable,
+  );
   if (comparison.only_in_a.length > 0)
     lines.push('', `only in ${comparison.a}: ${comparison.only_in_a.join(', ')}`);
   if (comparison.only_in_b.length > 0)
     lines.push('', `only in ${comparison.b}: ${comparison.only_in_b.join(', ')}`);
   if (
-    comparison.regressions.length + comparison.fixes.length + comparison.score_changes.length ===
+    comparison.regressions.length +
+      comparison.fixes.length +
+      comparison.score_changes.length +
+      comparison.unreliable.length ===
     0
   )
     lines.push('', 'no case changed');
