@@ -35,6 +35,7 @@ const layers = [
   'proxy',
   'generate',
   'runner',
+  'promote',
   'cli',
   'index.ts',
 ];
@@ -81,6 +82,7 @@ const pure = [
     'draft-case',
     'spread-counts',
   ].map((name) => `generate/${name}.ts`),
+  'promote/promotion-plan.ts',
   ...[
     'evaluate-call',
     'constraint-case',

@@ -20,6 +20,7 @@ const pure = [
     'draft-case',
     'spread-counts',
   ].map((name) => `src/generate/${name}.ts`),
+  'src/promote/promotion-plan.ts',
   ...[
     'json-rpc',
     'line-splitter',
