@@ -101,7 +101,9 @@ export async function promoteCases(options: PromoteOptions): Promise<Promotion> 
     )
       refuse(
         plan.sessionId,
-        `it asked ${plan.model} with ${plan.tools.length} tool(s), and the suite asks ${model ?? 'its model'} with other tools; direct mode sends one model and one tool list`,
+        model !== undefined && model !== plan.model
+          ? `it asked ${plan.model}, and the suite's cases ask ${model}; direct mode sends one model`
+          : `it offered other tools than the suite's cases (${plan.tools.length} tool(s)); direct mode sends one tool list`,
       );
     else {
       model ??= plan.model;
