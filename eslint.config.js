@@ -36,6 +36,7 @@ const layers = [
   'generate',
   'runner',
   'promote',
+  'review',
   'cli',
   'index.ts',
 ];
@@ -83,6 +84,8 @@ const pure = [
     'spread-counts',
   ].map((name) => `generate/${name}.ts`),
   'promote/promotion-plan.ts',
+  'review/flip-case.ts',
+  'review/review-session.ts',
   ...[
     'evaluate-call',
     'constraint-case',
