@@ -35,6 +35,8 @@ const layers = [
   'proxy',
   'generate',
   'runner',
+  'promote',
+  'review',
   'cli',
   'index.ts',
 ];
@@ -83,6 +85,9 @@ const pure = [
     'draft-case',
     'spread-counts',
   ].map((name) => `generate/${name}.ts`),
+  'promote/promotion-plan.ts',
+  'review/flip-case.ts',
+  'review/review-session.ts',
   ...[
     'evaluate-call',
     'constraint-case',

@@ -30,6 +30,8 @@ export const errorCodes = {
   STORE_IO: { status: 500, type: 'calltape_error', exitCode: 3 },
   /** The case generator model could not answer, or answered something other than the JSON asked for. → exit 3 */
   GENERATOR_FAILED: { status: 502, type: 'calltape_error', exitCode: 3 },
+  /** `calltape cases promote`: replaying a session as a case did not reproduce it (other calls, more or fewer round trips). → exit 3 */
+  PROMOTE_FAILED: { status: 500, type: 'calltape_error', exitCode: 3 },
 } as const satisfies Record<string, ErrorCodeEntry>;
 
 /** What the catalogue says about one code. */

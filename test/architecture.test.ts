@@ -21,6 +21,9 @@ const pure = [
     'draft-case',
     'spread-counts',
   ].map((name) => `src/generate/${name}.ts`),
+  'src/promote/promotion-plan.ts',
+  'src/review/flip-case.ts',
+  'src/review/review-session.ts',
   ...[
     'json-rpc',
     'line-splitter',

@@ -1,5 +1,5 @@
 import type { ResponseEnding } from '../providers/provider-adapter.js';
-import type { Interaction } from '../trace/trace.js';
+import type { Interaction, JsonValue } from '../trace/trace.js';
 import type { MatchKey } from './match-key.js';
 
 /** Header name → value(s), secrets already removed. */
@@ -36,4 +36,20 @@ export interface RecordedExchange {
 export interface ChunkTiming {
   readonly end: number;
   readonly atMs: number;
+}
+
+/** One recorded round trip of a session, with what replaying it needs beside the trace. */
+export interface SessionRound {
+  /** The round trip as the trace model, parsed again from its stored bytes. */
+  readonly interaction: Interaction;
+  /** The request body the agent itself sent (its view, when mock tools changed what went upstream). */
+  readonly agentRequest: JsonValue;
+  /** What the model answered, decompressed; undefined when no answer was stored. */
+  readonly response:
+    | {
+        readonly httpStatus: number;
+        readonly contentType: string | undefined;
+        readonly body: Uint8Array;
+      }
+    | undefined;
 }

@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { packageVersion } from '../package-root.js';
 import { registerCallsCommand } from './commands/calls-command.js';
+import { registerCasesCommand } from './commands/cases-command.js';
 import { registerCassettesCommand } from './commands/cassettes-command.js';
 import { registerGenerateCommand } from './commands/generate-command.js';
 import { registerInitCommand } from './commands/init-command.js';
@@ -37,5 +38,6 @@ registerRateCommands(program);
 registerJudgesCommands(program);
 registerGenerateCommand(program);
 registerReviewCommand(program);
+registerCasesCommand(program);
 
 await program.parseAsync(process.argv);

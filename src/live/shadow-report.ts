@@ -35,18 +35,25 @@ export interface ShadowReport {
   }[];
 }
 
-/** Reads the shadow database for the window from `since` (epoch ms) to now. */
-export function shadowReport(path: string, since: number, now = Date.now()): ShadowReport {
-  let db: Database.Database;
+/**
+ * Opens a shadow-scoring database read-only; one that does not exist or cannot be opened is
+ * CONFIG_INVALID naming the file, with how to point at it (`where`).
+ */
+export function openShadowDatabase(path: string, where: string): Database.Database {
   try {
-    db = new Database(path, { readonly: true, fileMustExist: true });
+    return new Database(path, { readonly: true, fileMustExist: true });
   } catch (error) {
     throw new CalltapeError(
       'CONFIG_INVALID',
       `${path}: cannot open the shadow-scoring database: ${(error as Error).message}`,
-      'It is written by calltape proxy --policies; pass --db when it is elsewhere.',
+      `It is written by calltape proxy --policies; ${where}.`,
     );
   }
+}
+
+/** Reads the shadow database for the window from `since` (epoch ms) to now. */
+export function shadowReport(path: string, since: number, now = Date.now()): ShadowReport {
+  const db = openShadowDatabase(path, 'pass --db when it is elsewhere');
   try {
     const rates = (sql: string): PassRateRow[] =>
       (

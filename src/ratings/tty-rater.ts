@@ -1,7 +1,8 @@
 import { pct } from '../report/pct.js';
 import type { Rating } from './rating.js';
 import type { RatingStore } from './rating-store.js';
-import { keysOf, pressKey, progressOf, startRater, type RaterState } from './rater-session.js';
+import { runKeyLoop } from './key-loop.js';
+import { pressKey, progressOf, startRater, type RaterState } from './rater-session.js';
 import { renderRunView } from './render-run-view.js';
 import type { RunView } from './run-view.js';
 
@@ -33,37 +34,21 @@ export async function rateOnTerminal(options: TtyRaterOptions): Promise<Rating[]
     output.write(`All ${options.runs.length} runs are rated in the set "${options.set}".\n`);
     return given;
   }
-  input.setRawMode(true);
-  input.setEncoding('utf8');
-  input.resume();
-  draw();
-  try {
-    await new Promise<void>((resolve) => {
-      const onData = (chunk: string): void => {
-        for (const key of keysOf(chunk)) {
-          const next = pressKey(state, key, {
-            now: () => new Date().toISOString(),
-            ...(options.rater !== undefined ? { rater: options.rater } : {}),
-          });
-          if (next.effect.kind === 'rate') {
-            options.store.put(options.set, next.effect.rating);
-            given.push(next.effect.rating);
-          }
-          state = next.state;
-          if (state.done) {
-            input.off('data', onData);
-            resolve();
-            return;
-          }
-        }
-        draw();
-      };
-      input.on('data', onData);
-    });
-  } finally {
-    input.setRawMode(false);
-    input.pause();
-  }
+  await runKeyLoop(input, {
+    draw,
+    key: (key) => {
+      const next = pressKey(state, key, {
+        now: () => new Date().toISOString(),
+        ...(options.rater !== undefined ? { rater: options.rater } : {}),
+      });
+      if (next.effect.kind === 'rate') {
+        options.store.put(options.set, next.effect.rating);
+        given.push(next.effect.rating);
+      }
+      state = next.state;
+      return state.done;
+    },
+  });
   const progress = progressOf(state);
   output.write(
     `\u001b[2J\u001b[H${given.length} rating(s) stored in ${options.store.path} (set "${options.set}"): ${progress.rated}/${progress.total} rated, ${pct(progress.passShare)} pass.\n`,

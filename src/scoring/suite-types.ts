@@ -26,6 +26,14 @@ export interface CaseProvenance {
   readonly topic?: string;
   readonly generator?: string;
   readonly guidelines_file?: string;
+  /** Promoted: the session the case was taken from. */
+  readonly session?: string;
+  /** Promoted: the cassette it was recorded in, relative to the suite. */
+  readonly cassette?: string;
+  /** Promoted: the shadow-scoring database it was picked from, relative to the suite. */
+  readonly shadow_db?: string;
+  /** Promoted: `policy/reason: message` of each policy failure, the reason it was promoted. */
+  readonly failures?: readonly string[];
 }
 
 export interface AgentSpec {

@@ -5,22 +5,28 @@ export function renderDrafts(suite: Suite, shownPath: string): string {
   if (suite.drafts.length === 0) return `${shownPath}: no draft cases\n`;
   const pending = suite.drafts.filter((draft) => draft.review === 'pending').length;
   const lines = [`${shownPath}: ${suite.drafts.length} draft case(s), ${pending} pending review`];
-  for (const draft of suite.drafts) {
-    const origin = draft.provenance;
-    lines.push(
-      '',
-      `${draft.test_id} [${draft.review ?? 'pending'}]${origin ? ` ${origin.source}${origin.kind ? ` ${origin.kind}` : ''}${origin.tool ? ` · ${origin.tool}` : ''}` : ''}`,
-    );
-    if (draft.prompt !== undefined) lines.push(`  prompt:    ${draft.prompt}`);
-    if (origin?.guideline) lines.push(`  guideline: ${origin.guideline}`);
-    if (origin?.topic) lines.push(`  topic:     ${origin.topic}`);
-    lines.push(`  expects:   ${expectation(draft)}`);
-  }
+  for (const draft of suite.drafts) lines.push('', ...renderDraft(draft));
   lines.push(
     '',
     `Decide with: calltape review ${shownPath} --accept <ids|all> --reject <ids|all> [--keep-rejected]`,
   );
   return `${lines.join('\n')}\n`;
+}
+
+/** One draft's lines: id, mark, kind and tool, then prompt, guideline, topic, why it was promoted, and what is expected. */
+export function renderDraft(draft: SuiteCase): string[] {
+  const origin = draft.provenance;
+  const lines = [
+    `${draft.test_id} [${draft.review ?? 'pending'}]${origin ? ` ${origin.source}${origin.kind ? ` ${origin.kind}` : ''}${origin.tool ? ` · ${origin.tool}` : ''}` : ''}`,
+  ];
+  if (draft.prompt !== undefined) lines.push(`  prompt:    ${draft.prompt}`);
+  if (origin?.guideline) lines.push(`  guideline: ${origin.guideline}`);
+  if (origin?.topic) lines.push(`  topic:     ${origin.topic}`);
+  if (origin?.session)
+    lines.push(`  session:   ${origin.session}${origin.cassette ? ` (${origin.cassette})` : ''}`);
+  for (const failure of origin?.failures ?? []) lines.push(`  failed:    ${failure}`);
+  lines.push(`  expects:   ${expectation(draft)}`);
+  return lines;
 }
 
 function expectation(draft: SuiteCase): string {
@@ -35,5 +41,9 @@ function expectation(draft: SuiteCase): string {
       `never ${draft.never.map((call) => (typeof call === 'string' ? call : [call.tool].flat().join(' | '))).join(', ')}`,
     );
   if (draft.expected_calls) parts.push(`${draft.expected_calls.length} call(s)`);
+  if (draft.expect?.calls)
+    parts.push(
+      `${draft.expect.mode ?? 'all'}: ${draft.expect.calls.map((call) => (typeof call === 'string' ? call : `${[call.tool].flat().join(' | ')}${call.arguments ? ` ${JSON.stringify(call.arguments)}` : ''}`)).join(', ')}`,
+    );
   return parts.join('; ') || 'trajectory checks';
 }

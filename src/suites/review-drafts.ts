@@ -1,6 +1,7 @@
-import { isMap, isScalar } from 'yaml';
+import { isMap } from 'yaml';
 import { CalltapeError } from '../errors.js';
 import type { Suite, SuiteCase } from '../scoring/suite-types.js';
+import { caseIndex } from './edit-draft.js';
 import { loadSuite } from './load-suite.js';
 import { openSuiteDocument, saveSuiteDocument } from './suite-document.js';
 
@@ -42,14 +43,10 @@ export function reviewDrafts(
     );
   const document = openSuiteDocument(suite.file);
   const decided = new Set([...accepted, ...rejected]);
-  // Walk backwards, so removing an item leaves the positions still to visit where they were.
-  for (let index = document.cases.items.length - 1; index >= 0; index -= 1) {
+  for (const id of decided) {
+    const index = caseIndex(document, id);
     const item = document.cases.items[index];
     if (!isMap(item)) continue;
-    const idNode = item.get('test_id', true);
-    const id =
-      isScalar(idNode) && typeof idNode.value === 'string' ? idNode.value : `case-${index + 1}`;
-    if (!decided.has(id)) continue;
     if (accepted.includes(id)) item.delete('review');
     else if (decisions.keepRejected) item.set('review', 'rejected');
     else document.cases.items.splice(index, 1);

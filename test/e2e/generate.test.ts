@@ -1,5 +1,6 @@
 import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/package-root.js';
 import { loadSuite } from '../../src/suites/load-suite.js';
@@ -8,7 +9,7 @@ import { recordedRows } from '../support/recorded-rows.js';
 import { chatCompletion } from '../support/openai-chat-chunks.js';
 import { scriptedGenerator } from '../support/scripted-generator.js';
 import { startScriptedUpstream, type ScriptedUpstream } from '../support/scripted-upstream.js';
-import { temporaryFolder } from '../support/test-proxy.js';
+import { startTestProxy, temporaryFolder } from '../support/test-proxy.js';
 import { generateArgs } from '../../examples/bank/generate/generate-args.js';
 
 const folder = temporaryFolder();
@@ -30,14 +31,14 @@ const generate = (
   out: string,
   extra: readonly string[] = [],
   cassette = join(folder, 'generate.sqlite'),
+  toolsFrom: readonly string[] = ['--tools', tools],
 ): ReturnType<typeof runCliAsync> =>
   runCliAsync(
     [
       'generate',
       '--guidelines',
       guidelines,
-      '--tools',
-      tools,
+      ...toolsFrom,
       '--out',
       out,
       '--positive',
@@ -108,6 +109,89 @@ describe('calltape generate', () => {
     expect(readFileSync(second, 'utf8')).toBe(readFileSync(first, 'utf8'));
     expect(replay.stdout.replace(/second/g, 'first')).toBe(recording.stdout);
     expect(recorded(join(folder, 'generate.sqlite'))).toEqual(before);
+  });
+
+  it('takes the tools from a captured request in any wire, asking the generator exactly what the tools file does', async () => {
+    // The bank agent's recorded Chat Completions session, and an Anthropic agent offering the same tool as input_schema.
+    const chat = join(folder, 'bank-demo.sqlite');
+    copyFileSync(join(packageRoot, 'recordings/bank-demo.sqlite'), chat);
+    const definitions = JSON.parse(readFileSync(tools, 'utf8')) as {
+      function: { name: string; description: string; parameters: Anthropic.Tool.InputSchema };
+    }[];
+    const search = definitions.find((tool) => tool.function.name === 'search_transactions');
+    const messages = join(folder, 'claude-agent.sqlite');
+    const proxy = await startTestProxy(upstream.url, {
+      mode: 'record',
+      cassette: messages,
+      anthropicUpstream: upstream.url,
+    });
+    const claude = new Anthropic({ apiKey: 'sk-ant-test', baseURL: proxy.url, maxRetries: 0 });
+    await claude.messages.create(
+      {
+        model: 'claude-test',
+        max_tokens: 100,
+        messages: [{ role: 'user', content: 'any refunds?' }],
+        tools: [
+          {
+            name: 'search_transactions',
+            description: search?.function.description ?? '',
+            input_schema: search?.function.parameters ?? { type: 'object' },
+          },
+        ],
+      },
+      { headers: { 'x-calltape-session': 'claude-agent' } },
+    );
+    await proxy.close();
+    const calls = upstream.received.length;
+    for (const [source, out] of [
+      [`${chat}#TC-001`, 'from-chat.yaml'],
+      [messages, 'from-messages.yaml'],
+    ] as const) {
+      const result = await generate(out, [], join(folder, 'generate.sqlite'), [
+        '--tools-from',
+        source,
+      ]);
+      // Replayed from the first test's recording: the requests are byte for byte the ones the tools file made.
+      expect(result.status, result.stderr).toBe(0);
+      const suite = loadSuite(join(folder, out), folder);
+      expect(suite.drafts.map((draft) => draft.prompt)).toEqual(
+        loadSuite(join(folder, 'first.yaml'), folder).drafts.map((draft) => draft.prompt),
+      );
+      expect(Object.keys(suite.runs[0]?.schemas ?? {})).toContain('search_transactions');
+    }
+    expect(upstream.received.length).toBe(calls);
+
+    const both = await runCliAsync(
+      [
+        'generate',
+        '--guidelines',
+        guidelines,
+        '--tools',
+        tools,
+        '--tools-from',
+        messages,
+        '--out',
+        'x.yaml',
+      ],
+      { cwd: folder },
+    );
+    expect(both.status).toBe(2);
+    expect(both.stderr).toContain('give exactly one of --tools <file> and --tools-from');
+    const noSession = await runCliAsync(
+      [
+        'generate',
+        '--guidelines',
+        guidelines,
+        '--tools-from',
+        `${messages}#nobody`,
+        '--out',
+        'x.yaml',
+      ],
+      { cwd: folder },
+    );
+    expect(noSession.status).toBe(2);
+    expect(noSession.stderr).toContain(`${messages}: no session "nobody" in this cassette`);
+    expect(existsSync(join(folder, 'x.yaml'))).toBe(false);
   });
 
   it('asks an Anthropic generator on the Messages wire, recorded and replayed the same way', async () => {

@@ -1,5 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/package-root.js';
@@ -8,52 +7,28 @@ import { RatingStore } from '../../src/ratings/rating-store.js';
 import { RunStore } from '../../src/runner/run-store.js';
 import { cliPath, runCliAsync as runCli } from '../support/cli.js';
 import { temporaryFolder } from '../support/test-proxy.js';
+import { screenWith, startPane, tmux, tmuxAvailable } from '../support/tmux-pane.js';
 
-const tmuxPath = '/usr/bin/tmux';
-// CI installs tmux and sets CALLTAPE_REQUIRE_TMUX, so there this test can never be skipped.
-const available = existsSync(tmuxPath) || process.env['CALLTAPE_REQUIRE_TMUX'] === '1';
 const folder = temporaryFolder();
 const ratings = join(folder, 'ratings.sqlite');
 const cassette = join(packageRoot, 'recordings/bank-demo.sqlite');
 const sessions: string[] = [];
 
-const tmux = (...args: string[]): string => execFileSync(tmuxPath, args, { encoding: 'utf8' });
-
 /** Starts `calltape rate` on a real pseudo-terminal (a detached tmux pane of 160×60). */
 function startRater(): string {
   const name = `calltape-rate-${process.pid}-${sessions.length}`;
   sessions.push(name);
-  // The pane stays open after the rater exits, so its last screen can be read.
-  tmux(
-    'new-session',
-    '-d',
-    '-s',
+  return startPane(
     name,
-    '-x',
-    '160',
-    '-y',
-    '60',
-    `cd ${folder} && ${process.execPath} ${cliPath} rate ${cassette} --ratings ${ratings} --rater ana; echo "rater exited $?"; sleep 600`,
+    `cd ${folder} && ${process.execPath} ${cliPath} rate ${cassette} --ratings ${ratings} --rater ana; echo "rater exited $?"`,
   );
-  return name;
-}
-
-/** The pane's text once it shows `text` (polled: the rater redraws as keys arrive). */
-async function screenWith(session: string, text: string): Promise<string> {
-  let screen = '';
-  for (let attempt = 0; attempt < 400; attempt += 1) {
-    screen = tmux('capture-pane', '-p', '-J', '-t', session);
-    if (screen.includes(text)) return screen;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`the terminal never showed "${text}"; it shows:\n${screen}`);
 }
 
 afterAll(() => {
   for (const session of sessions) tmux('kill-session', '-t', session);
 });
 
-describe.skipIf(!available)('calltape rate on a terminal', () => {
+describe.skipIf(!tmuxAvailable)('calltape rate on a terminal', () => {
   it('shows each run, stores three ratings as they are given, quits, and resumes at the fourth', async () => {
     const first = startRater();
     const screen = await screenWith(first, 'p pass · f fail · s skip · n note · b back · q quit');

@@ -4,7 +4,8 @@ import type { Command } from 'commander';
 import { loadConfig } from '../../config/load-config.js';
 import { CalltapeError } from '../../errors.js';
 import { generateCases } from '../../generate/generate-cases.js';
-import { loadToolBriefs } from '../../generate/load-tool-briefs.js';
+import { capturedTools, chatTools, type CapturedTools } from '../../generate/captured-tools.js';
+import { loadToolBriefs, toolBriefsFrom } from '../../generate/load-tool-briefs.js';
 import { loadGuidelines } from '../../guidelines/load-guidelines.js';
 import { pct } from '../../report/pct.js';
 import { loadSuite } from '../../suites/load-suite.js';
@@ -15,7 +16,8 @@ import { resolveCassette } from '../resolve-cassette.js';
 
 interface GenerateFlags {
   readonly guidelines: string;
-  readonly tools: string;
+  readonly tools?: string;
+  readonly toolsFrom?: string;
   readonly out: string;
   readonly generatorModel: string;
   readonly provider: string;
@@ -43,9 +45,10 @@ export function registerGenerateCommand(program: Command): void {
       '--guidelines <file>',
       'the guidelines (YAML/JSON, config/guidelines.schema.json)',
     )
-    .requiredOption(
-      '--tools <file>',
-      'the tool definitions (an OpenAI tools array, or {tool: schema})',
+    .option('--tools <file>', 'the tool definitions (an OpenAI tools array, or {tool: schema})')
+    .option(
+      '--tools-from <cassette[#session]>',
+      "instead of --tools: the tools a recorded request offered (any wire; the session's first request with tools, else the cassette's latest)",
     )
     .requiredOption(
       '--out <suite>',
@@ -109,7 +112,21 @@ export function registerGenerateCommand(program: Command): void {
             `command line: --temperature: must be a number from 0 to 2 (got "${flags.temperature}")`,
           );
         const guidelines = loadGuidelines(flags.guidelines, cwd);
-        const tools = loadToolBriefs(flags.tools, guidelines, flags.guidelines, cwd);
+        if ((flags.tools === undefined) === (flags.toolsFrom === undefined))
+          throw new CalltapeError(
+            'CONFIG_INVALID',
+            'command line: give exactly one of --tools <file> and --tools-from <cassette[#session]>',
+          );
+        const captured =
+          flags.toolsFrom === undefined ? undefined : capturedToolsOf(flags.toolsFrom, cwd);
+        const tools = captured
+          ? toolBriefsFrom(
+              captured.tools,
+              captured.where,
+              guidelines,
+              resolve(cwd, flags.guidelines),
+            )
+          : loadToolBriefs(flags.tools ?? '', guidelines, flags.guidelines, cwd);
         const out = resolve(cwd, flags.out);
         // An existing suite must be sound before anything is asked: its prompts are what new ones are deduplicated against.
         const existing = existsSync(out) ? loadSuite(out, cwd) : undefined;
@@ -157,7 +174,9 @@ export function registerGenerateCommand(program: Command): void {
         });
         const suite = openSuiteDocument(out, {
           ...(flags.agentModel ? { model: flags.agentModel } : {}),
-          tools: relative(suiteFolder, resolve(cwd, flags.tools)),
+          tools: captured
+            ? chatTools(captured.tools)
+            : relative(suiteFolder, resolve(cwd, flags.tools ?? '')),
         });
         for (const testCase of generation.cases)
           suite.cases.add(suite.document.createNode(testCase));
@@ -173,6 +192,14 @@ export function registerGenerateCommand(program: Command): void {
         return exitCodes.ok;
       });
     });
+}
+
+/** `--tools-from <cassette>[#<session>]`: the cassette as --cassette names it, and the session after the last `#`. */
+function capturedToolsOf(text: string, cwd: string): CapturedTools {
+  const hash = text.lastIndexOf('#');
+  const name = hash === -1 ? text : text.slice(0, hash);
+  const session = hash === -1 ? undefined : text.slice(hash + 1) || undefined;
+  return capturedTools(resolve(cwd, resolveCassette(name, cwd)), session);
 }
 
 function wholeNumber(text: string, flag: string, min: number, max: number): number {

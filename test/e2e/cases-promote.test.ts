@@ -1,0 +1,309 @@
+import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../src/config/config.js';
+import { packageRoot } from '../../src/package-root.js';
+import { loadSuite } from '../../src/suites/load-suite.js';
+import { runCliAsync } from '../support/cli.js';
+import { startScriptedUpstream, type ScriptedUpstream } from '../support/scripted-upstream.js';
+import {
+  bankModel,
+  bankPolicies,
+  bankTools,
+  eventually,
+  writePolicies,
+} from '../support/shadow-bank.js';
+import { startTestProxy, temporaryFolder } from '../support/test-proxy.js';
+
+const apiKey = 'sk-live-promote-0123456789abcdefSECRET';
+
+/** Every file under a folder, as text (SQLite files too, so a secret in a blob shows). */
+function everyFile(folder: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const entry of readdirSync(folder, { recursive: true, withFileTypes: true }))
+    if (entry.isFile()) {
+      const path = join(entry.parentPath, entry.name);
+      files.set(path, readFileSync(path).toString('latin1'));
+    }
+  return files;
+}
+
+/** The agent: asks once (streamed), runs the tool itself, sends the result back, and reads the answer. */
+async function bankAgent(client: OpenAI, words: string, session: string): Promise<void> {
+  const headers = { 'x-calltape-session': session };
+  const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [
+    { role: 'system', content: 'You are a bank agent.' },
+    { role: 'user', content: words },
+  ];
+  for (let turn = 0; turn < 3; turn++) {
+    const stream = await client.chat.completions.create(
+      { model: 'gpt-test', messages, tools: bankTools, stream: true },
+      { headers },
+    );
+    const calls = new Map<number, { id: string; name: string; arguments: string }>();
+    for await (const chunk of stream)
+      for (const delta of chunk.choices[0]?.delta.tool_calls ?? []) {
+        const call = calls.get(delta.index) ?? { id: '', name: '', arguments: '' };
+        calls.set(delta.index, {
+          id: delta.id ?? call.id,
+          name: delta.function?.name ?? call.name,
+          arguments: call.arguments + (delta.function?.arguments ?? ''),
+        });
+      }
+    if (calls.size === 0) return;
+    messages.push({
+      role: 'assistant',
+      content: null,
+      tool_calls: [...calls.values()].map((call) => ({
+        id: call.id,
+        type: 'function',
+        function: { name: call.name, arguments: call.arguments },
+      })),
+    });
+    for (const call of calls.values())
+      messages.push({
+        role: 'tool',
+        tool_call_id: call.id,
+        content: JSON.stringify({ done: true, tool: call.name, reference: `REF-${turn}` }),
+      });
+  }
+}
+
+/** `calltape cases promote --failing`: every session of the database that failed within `since`. */
+function promoteFailing(
+  out: string,
+  from: string,
+  database: string,
+  since: string,
+  cwd: string,
+): ReturnType<typeof runCliAsync> {
+  return runCliAsync(
+    [
+      'cases',
+      'promote',
+      '--out',
+      out,
+      '--cassette',
+      from,
+      '--shadow-db',
+      database,
+      '--failing',
+      '--since',
+      since,
+    ],
+    { cwd },
+  );
+}
+
+let upstream: ScriptedUpstream;
+let folder: string;
+let cassette: string;
+let shadowDb: string;
+
+beforeAll(async () => {
+  upstream = await startScriptedUpstream(bankModel);
+  folder = temporaryFolder();
+  cassette = join(folder, 'live.sqlite');
+  shadowDb = join(folder, 'shadow.sqlite');
+  const proxy = await startTestProxy(upstream.url, {
+    mode: 'record',
+    cassette,
+    shadow: {
+      ...defaultConfig.shadow,
+      policies: writePolicies(folder, bankPolicies()),
+      database: shadowDb,
+    },
+  });
+  const client = new OpenAI({ apiKey, baseURL: proxy.baseUrl, maxRetries: 0 });
+  await bankAgent(client, 'transfer big please', 'big');
+  await bankAgent(client, 'transfer 120 euros', 'fine');
+  // Shadow scoring judges a session once it goes idle, off the response path.
+  await eventually(() => {
+    const db = new Database(shadowDb, { readonly: true });
+    try {
+      expect(db.prepare('SELECT count(*) FROM sessions').pluck().get()).toBe(2);
+    } finally {
+      db.close();
+    }
+  });
+  await proxy.close();
+});
+
+afterAll(async () => {
+  await upstream.close();
+});
+
+describe('calltape cases promote', () => {
+  it('promotes the failing session of a shadow-scoring database, then one by id; once accepted they replay offline and pass', async () => {
+    const work = temporaryFolder();
+    const suite = join(work, 'promoted.yaml');
+    const requestsBefore = upstream.received.length;
+    const failing = await promoteFailing(suite, cassette, shadowDb, '1h', work);
+    expect(failing.stderr).toBe('');
+    expect(failing.status).toBe(0);
+    expect(failing.stdout).toContain(
+      'promoted 1 session(s) to draft cases (review: pending) in promoted.yaml',
+    );
+    expect(failing.stdout).toContain(
+      'promoted-big  session big · 2 round trip(s) · mocks/promoted-big.yaml',
+    );
+    expect(failing.stdout).toMatch(/failed: transfer-limits\/out_of_range: /);
+    const byId = await runCliAsync(
+      ['cases', 'promote', '--out', suite, '--cassette', cassette, '--session', 'fine'],
+      { cwd: work },
+    );
+    expect(byId.stderr).toBe('');
+    expect(byId.status).toBe(0);
+    // Promotion replays against the session's own answers: the real model is never asked.
+    expect(upstream.received.length).toBe(requestsBefore);
+
+    const drafts = loadSuite(suite, work).drafts;
+    expect(drafts.map((draft) => draft.test_id)).toEqual(['promoted-big', 'promoted-fine']);
+    const big = drafts[0];
+    expect(big).toMatchObject({
+      prompt: 'transfer big please',
+      messages: [
+        { role: 'system', content: 'You are a bank agent.' },
+        { role: 'user', content: 'transfer big please' },
+      ],
+      expect: {
+        mode: 'exact',
+        calls: [
+          {
+            tool: 'transfer_money',
+            arguments: { amount: 25000, currency: 'USD', to: 'ACCT-12345' },
+          },
+        ],
+      },
+      review: 'pending',
+      provenance: {
+        source: 'promoted',
+        session: 'big',
+        cassette: '../' + cassette.split('/').slice(-2).join('/'),
+        failures: [expect.stringMatching(/^transfer-limits\/out_of_range: /)],
+      },
+    });
+    expect(readFileSync(join(work, 'mocks/promoted-big.yaml'), 'utf8')).toContain(
+      `result: '{"done":true,"tool":"transfer_money","reference":"REF-0"}'`,
+    );
+    // Only the two promoted sessions' round trips are in the slice, under the cases' ids.
+    const slice = new Database(join(work, 'recordings/promoted.sqlite'), { readonly: true });
+    expect(
+      slice
+        .prepare('SELECT session_id, count(*) FROM interactions GROUP BY 1 ORDER BY 1')
+        .raw()
+        .all(),
+    ).toEqual([
+      ['promoted-big', 2],
+      ['promoted-fine', 2],
+    ]);
+    slice.close();
+    // The agent's key is in none of it.
+    for (const [path, text] of everyFile(work)) expect(text, path).not.toContain(apiKey);
+
+    const review = await runCliAsync(['review', suite, '--accept', 'all'], { cwd: work });
+    expect(review.status, review.stderr).toBe(0);
+    const test = await runCliAsync(
+      ['test', suite, '--mode', 'replay', '--upstream', 'http://127.0.0.1:9'],
+      { cwd: work },
+    );
+    expect(test.stdout).toContain('PASSED');
+    expect(test.status).toBe(0);
+    expect(upstream.received.length).toBe(requestsBefore);
+  });
+
+  it('promotes a session with hidden mock rounds from the bundled cassette', async () => {
+    const work = temporaryFolder();
+    const database = join(work, 'shadow.sqlite');
+    const score = await runCliAsync(
+      [
+        'score',
+        '--cassette',
+        join(packageRoot, 'recordings/bank-demo.sqlite'),
+        '--policies',
+        join(packageRoot, 'config/policies/bank.yaml'),
+        '--shadow-db',
+        database,
+      ],
+      { cwd: work },
+    );
+    expect(score.status).toBe(1);
+    copyFileSync(join(packageRoot, 'recordings/bank-demo.sqlite'), join(work, 'bank.sqlite'));
+    const promoted = await promoteFailing('bank.yaml', './bank.sqlite', database, '3650d', work);
+    expect(promoted.stderr).toBe('');
+    expect(promoted.status).toBe(0);
+    expect(promoted.stdout).toContain('promoted 3 session(s)');
+    // TC-010's call breaks its tool's schema: as promoted, its expectation fails, and the output says so.
+    expect(promoted.stdout).toMatch(
+      /promoted-TC-010[^\n]*\n(?:[^\n]*\n)*?\s+note: as promoted, the case fails: /,
+    );
+    const review = await runCliAsync(
+      ['review', 'bank.yaml', '--accept', 'promoted-TC-003,promoted-TC-014'],
+      { cwd: work },
+    );
+    expect(review.status, review.stderr).toBe(0);
+    const test = await runCliAsync(['test', 'bank.yaml', '--mode', 'replay'], { cwd: work });
+    expect(test.stdout).toContain('PASSED');
+    expect(test.status).toBe(0);
+  });
+
+  it('refuses an unknown session, cassette or shadow database by name, exits 2 and writes nothing', async () => {
+    const work = temporaryFolder();
+    const existing = join(work, 'suite.yaml');
+    const original =
+      '# kept as is\nmodel: gpt-other\ncases:\n  - test_id: a\n    prompt: hi\n    expected_tool: null\n';
+    writeFileSync(existing, original);
+    const promote = (args: readonly string[]): ReturnType<typeof runCliAsync> =>
+      runCliAsync(['cases', 'promote', '--out', 'suite.yaml', ...args], { cwd: work });
+
+    const unknownSession = await promote(['--cassette', cassette, '--session', 'nope']);
+    expect(unknownSession.status).toBe(2);
+    expect(unknownSession.stderr).toContain(
+      `CONFIG_INVALID: ${cassette}: no session "nope" in this cassette (recent sessions: `,
+    );
+    const unknownCassette = await promote([
+      '--cassette',
+      join(work, 'missing.sqlite'),
+      '--session',
+      'big',
+    ]);
+    expect(unknownCassette.status).toBe(2);
+    expect(unknownCassette.stderr).toContain(`${join(work, 'missing.sqlite')}: no such cassette`);
+    const unknownDatabase = await promote([
+      '--cassette',
+      cassette,
+      '--shadow-db',
+      join(work, 'none.sqlite'),
+      '--failing',
+    ]);
+    expect(unknownDatabase.status).toBe(2);
+    expect(unknownDatabase.stderr).toContain(
+      `${join(work, 'none.sqlite')}: cannot open the shadow-scoring database`,
+    );
+    const unscored = await promote([
+      '--cassette',
+      cassette,
+      '--shadow-db',
+      shadowDb,
+      '--session',
+      'nope',
+    ]);
+    expect(unscored.status).toBe(2);
+    expect(unscored.stderr).toContain(`${shadowDb}: shadow scoring never scored a session "nope"`);
+    const neither = await promote(['--cassette', cassette]);
+    expect(neither.status).toBe(2);
+    expect(neither.stderr).toContain('give exactly one of --session <id> and --failing');
+    // The suite's model differs from the session's: direct mode could not replay both.
+    const otherModel = await promote(['--cassette', cassette, '--session', 'big']);
+    expect(otherModel.status).toBe(2);
+    expect(otherModel.stderr).toContain(
+      `CONFIG_INVALID: ${existing}: session "big": it asked gpt-test, and the suite's cases ask gpt-other; direct mode sends one model`,
+    );
+
+    expect(readFileSync(existing, 'utf8')).toBe(original);
+    expect(readdirSync(work).sort()).toEqual(['suite.yaml']);
+    expect(existsSync(join(work, 'recordings'))).toBe(false);
+  });
+});
