@@ -43,11 +43,7 @@ export function combinePairs(
   let assignment: (number | null)[];
   if (expectedCount === 1 && policy === 'first') assignment = [0];
   else if (expectedCount === 1) assignment = [bestIndex(scores[0] ?? [])];
-  else {
-    const cost = scores.map((row) => row.map((score) => 1 - score));
-    assignment = scores.map(() => null);
-    for (const [row, column] of munkres(cost) as [number, number][]) assignment[row] = column;
-  }
+  else assignment = perfectPairing(scores) ?? bestPairing(scores);
 
   const mismatches: Record<string, Mismatch> = {};
   const reasons = new Set<ReasonCode>();
@@ -97,6 +93,35 @@ export function combinePairs(
     threshold,
     message,
   );
+}
+
+/** The maximum-weight one-to-one assignment: Munkres on 1 − score. */
+function bestPairing(scores: readonly (readonly number[])[]): (number | null)[] {
+  const cost = scores.map((row) => row.map((score) => 1 - score));
+  const assignment: (number | null)[] = scores.map(() => null);
+  for (const [row, column] of munkres(cost) as [number, number][]) assignment[row] = column;
+  return assignment;
+}
+
+/**
+ * The assignment when every expected call has exactly one perfect partner and no two share one
+ * (as many calls as expectations): then it is the only assignment of cost 0, every other costs
+ * more, so Munkres would answer it too — the common passing parallel call needs no matrix solved.
+ */
+function perfectPairing(scores: readonly (readonly number[])[]): number[] | undefined {
+  const assignment: number[] = [];
+  for (const row of scores) {
+    if (row.length !== scores.length) return undefined;
+    let partner = -1;
+    for (let column = 0; column < row.length; column++) {
+      if (row[column] !== 1) continue;
+      if (partner !== -1) return undefined;
+      partner = column;
+    }
+    if (partner === -1 || assignment.includes(partner)) return undefined;
+    assignment.push(partner);
+  }
+  return assignment;
 }
 
 function bestIndex(row: readonly number[]): number {

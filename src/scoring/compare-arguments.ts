@@ -5,10 +5,9 @@ import { matchAlone, matchValue } from './match/match-value.js';
 import { normaliseBySchema } from './normalise/normalise-by-schema.js';
 import { applyNamedNormalisers } from './normalise/apply-named-normalisers.js';
 import { hasOwn, ownValue, setOwn } from './own.js';
-import { ruleAt, rulePathOf, standsAlone, type RuleTable } from './rule-table.js';
+import { asObject, isOmittedMarker, memberKeys } from './member-keys.js';
+import { ruleAt, rulePathOf, type RuleTable } from './rule-table.js';
 import type { ArgumentRule, MatchingStrategy, Mismatch, ReasonCode } from './types.js';
-
-type JsonObject = { readonly [key: string]: JsonValue };
 
 /** The state of one comparison: rules in, mismatches and the critical/extra verdicts out. */
 export interface Walk {
@@ -101,31 +100,6 @@ export function compareObject(expected: Sides, actual: Sides, path: string, walk
       weights += 1;
     }
   return weights === 0 ? 1 : total / weights;
-}
-
-/**
- * The arguments an object is scored on, sorted: the expected ones, those a rule checks on its own
- * (acceptable values, a pattern, a range) even when the expectation leaves them out, and actual
- * arguments a glob rule of that kind covers.
- */
-export function memberKeys(
-  expected: JsonObject,
-  actual: JsonObject,
-  rules: RuleTable,
-  parent: string,
-): string[] {
-  const keys = Object.keys(expected);
-  const alone = rules.standalone.get(parent);
-  if (alone === undefined && !rules.globStandalone) return keys.sort();
-  const all = new Set(keys);
-  for (const key of alone ?? []) all.add(key);
-  if (rules.globStandalone) {
-    for (const key of Object.keys(actual)) {
-      const rule = ruleAt(rules, `${parent}${key}`);
-      if (rule !== undefined && standsAlone(rule)) all.add(key);
-    }
-  }
-  return [...all].sort();
 }
 
 /** One argument: its expected value as written (for markers) and normalised, the actual value and whether it was sent at all. */
@@ -341,18 +315,4 @@ function record(
   });
   if (rule?.critical) walk.critical = true;
   return 0;
-}
-
-export function isOmittedMarker(value: unknown): boolean {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    !Array.isArray(value) &&
-    Object.hasOwn(value, '$omitted') &&
-    (value as Record<string, unknown>)['$omitted'] === true
-  );
-}
-
-function asObject(value: JsonValue | undefined): JsonObject | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
 }

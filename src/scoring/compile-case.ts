@@ -1,23 +1,29 @@
-import type { JsonSchema, JsonValue } from '../trace/trace.js';
+import type { JsonSchema } from '../trace/trace.js';
+import { candidate, treeOf, type Candidate } from './candidate-trees.js';
 import { combinePairs, finish, messages, type PairScore } from './combine-pairs.js';
-import { compareCompiled, newState, objectNode, type ObjectNode } from './compiled-arguments.js';
-import { compileSchema } from './compile-schema.js';
+import { compareCompiled, newState, resetState, type CompareState } from './compiled-arguments.js';
 import { equalAfterNormalising } from './equal-after-normalising.js';
-import { inferSchema } from './infer-schema.js';
-import { normaliseBySchema } from './normalise/normalise-by-schema.js';
 import { ownValue } from './own.js';
-import { parseCallArguments, type ParsedCallArguments } from './parse-arguments.js';
-import { hasPlaceholder, resolvePlaceholders } from './placeholders.js';
-import { globPattern, isGlob, ruleTable, type RuleTable } from './rule-table.js';
+import {
+  normalisedOf,
+  prepareActual,
+  sentOf,
+  violationOf,
+  type PreparedActual,
+} from './prepared-actual.js';
+import { globPattern, isGlob } from './rule-table.js';
+import { breaksSchema, scoreSent } from './score-sent.js';
 import type { ActualCall, ExpectedCall, ScoreOptions, ScoreResult, TestCase } from './types.js';
 import { checkTestCase, invalid, isRecord } from './validate-case.js';
-import { schemaCompileError, schemaViolation } from './validate-arguments.js';
+import { schemaCompileError } from './validate-arguments.js';
 
 /**
  * A test case compiled once into a reusable scorer: checked whole (unknown keys, rules that need
  * a value, schemas that do not compile), tool names bound to matchers, rules resolved into a
- * table, and per schema and clock the expectation normalised into a tree of prepared nodes. What
- * `scoreCall` runs; results are byte-identical to `scoreCallReference`.
+ * table, and per schema and clock the expectation normalised into a tree of prepared nodes. The
+ * per-call work is a walk over those nodes that allocates nothing until something mismatches; an
+ * explanation is built only for a call that does not match. What `scoreCall` runs; results are
+ * byte-identical to `scoreCallReference`.
  */
 export interface CompiledCase {
   score(actualCalls: readonly ActualCall[], options: ScoreOptions): ScoreResult;
@@ -43,29 +49,6 @@ function caseLabel(testCase: TestCase): string {
   return typeof id === 'string' ? `test case "${id}":` : 'test case:';
 }
 
-/** The expected arguments and rules of one acceptable call (the expected call itself, or an alternative), with its trees. */
-interface Candidate {
-  readonly accepts: (name: string) => boolean;
-  readonly arguments: { readonly [name: string]: JsonValue };
-  readonly rules: RuleTable;
-  readonly ruleless: boolean;
-  readonly clockBound: boolean;
-  readonly namedNormalisers: boolean;
-  /** Trees by declared schema (`undefined`: inferred), for the last clock and normalisers seen. */
-  readonly trees: WeakMap<JsonSchema, Tree>;
-  inferred: Tree | undefined;
-}
-
-interface Tree {
-  readonly now: number;
-  readonly normalisers: ScoreOptions['normalisers'];
-  readonly schema: JsonSchema | undefined;
-  /** The schema's prepared normaliser, and (declared schemas) its prepared validity check. */
-  readonly normalise: (value: JsonValue) => JsonValue;
-  readonly check: ((value: JsonValue) => boolean) | undefined;
-  readonly root: ObjectNode;
-}
-
 interface Expectation {
   readonly named: (name: string) => boolean;
   readonly label: string;
@@ -73,8 +56,6 @@ interface Expectation {
   readonly selfOnly: readonly Candidate[];
   readonly alternatives: readonly Candidate[];
 }
-
-const noArguments: { readonly [name: string]: JsonValue } = {};
 
 function nameMatcher(names: readonly string[]): (name: string) => boolean {
   const exact = new Set(names.filter((name) => !isGlob(name)));
@@ -84,25 +65,15 @@ function nameMatcher(names: readonly string[]): (name: string) => boolean {
     : (name) => exact.has(name) || globs.some((glob) => glob.test(name));
 }
 
-function candidate(
-  accepts: (name: string) => boolean,
-  args: ExpectedCall['arguments'],
-  rules: ExpectedCall['rules'],
-): Candidate {
-  const table = ruleTable(rules);
-  const values = args ?? noArguments;
-  const ruleless = rules === undefined || Object.keys(rules).length === 0;
-  return {
-    accepts,
-    arguments: values,
-    rules: table,
-    ruleless,
-    clockBound: hasPlaceholder(values),
-    namedNormalisers: Object.values(rules ?? {}).some((rule) => rule.normalise !== undefined),
-    trees: new WeakMap(),
-    inferred: undefined,
-  };
+/** One pair's verdict without its explanation: the score, and whether nothing at all mismatched. */
+interface PairVerdict {
+  readonly score: number;
+  readonly clean: boolean;
 }
+const cleanVerdict: PairVerdict = { score: 1, clean: true };
+/** A rule-less expectation equal to the call: the pair is a clean match, whatever came before. */
+const matched = -1;
+const zeroVerdict: PairVerdict = { score: 0, clean: false };
 
 function build(testCase: TestCase, where: string): CompiledCase {
   const expectedCalls: readonly ExpectedCall[] =
@@ -130,130 +101,129 @@ function build(testCase: TestCase, where: string): CompiledCase {
   const extra = testCase.extra_arguments ?? 'fail';
   const caseSchemas = testCase.schemas;
 
-  /** The tree of a candidate under a schema, clock and normalisers: built once, then reused. */
-  const treeOf = (
-    entry: Candidate,
-    declared: JsonSchema | undefined,
-    tool: string,
-    options: ScoreOptions,
-    now: number,
-  ): Tree => {
-    const cached = declared === undefined ? entry.inferred : entry.trees.get(declared);
-    if (
-      cached &&
-      (!entry.clockBound || cached.now === now) &&
-      (!entry.namedNormalisers || cached.normalisers === options.normalisers)
-    )
-      return cached;
-    if (declared !== undefined && cached === undefined) {
-      const at =
-        ownValue(caseSchemas, tool) === declared
-          ? `${where}.schemas.${tool}`
-          : `scoreCall options.schemas.${tool}`;
-      if (!isRecord(declared)) throw invalid(at, 'must be a JSON Schema object');
-      const error = schemaCompileError(declared);
-      if (error !== undefined) throw invalid(at, `the schema does not compile: ${error}`);
-    }
-    const resolved = resolvePlaceholders(entry.arguments, new Date(now));
-    const schema = declared ?? inferSchema(resolved);
-    const root = objectNode(resolved, normaliseBySchema(resolved, schema, true), '', {
-      rules: entry.rules,
-      extra,
-      options,
-    });
-    const prepared = schema === undefined ? undefined : compileSchema(schema);
-    const normalise = prepared
-      ? prepared.normalise
-      : (value: JsonValue) => normaliseBySchema(value, undefined, true);
-    const tree = {
-      now,
-      normalisers: options.normalisers,
-      schema,
-      normalise,
-      check: declared === undefined ? undefined : prepared?.valid,
-      root,
-    };
-    if (declared === undefined) entry.inferred = tree;
-    else entry.trees.set(declared, tree);
-    return tree;
+  const checkDeclared = (declared: JsonSchema, tool: string): void => {
+    const at =
+      ownValue(caseSchemas, tool) === declared
+        ? `${where}.schemas.${tool}`
+        : `scoreCall options.schemas.${tool}`;
+    if (!isRecord(declared)) throw invalid(at, 'must be a JSON Schema object');
+    const error = schemaCompileError(declared);
+    if (error !== undefined) throw invalid(at, `the schema does not compile: ${error}`);
   };
 
-  /** One expected call against one actual call; `explain: false` computes the score alone, allocating no explanation. */
+  /** The candidates an actual call is scored as: the expectation itself when named, and alternatives naming its tool. */
+  const candidatesFor = (expectation: Expectation, name: string): readonly Candidate[] => {
+    const own = expectation.named(name);
+    if (expectation.alternatives.length === 0) return own ? expectation.selfOnly : [];
+    const alternatives = expectation.alternatives.filter((entry) => entry.accepts(name));
+    return own ? [expectation.self, ...alternatives] : alternatives;
+  };
+
+  /** One candidate against one call: the walk's score (explaining or not), `matched` for a rule-less match seen at once, or the schema violation. */
+  const walk = (
+    entry: Candidate,
+    actual: PreparedActual,
+    options: ScoreOptions,
+    now: number,
+    state: CompareState,
+  ): number | string => {
+    const sent = sentOf(actual) as Exclude<ReturnType<typeof sentOf>, string>;
+    const { declared } = actual;
+    // Without a schema to validate against or rules to apply, a call that matches needs no tree: answer it in one walk.
+    if (!declared && entry.ruleless && equalAfterNormalising(entry.arguments, sent, extra))
+      return matched;
+    const name = actual.call.name;
+    const tree = treeOf(entry, declared, extra, options, now, (schema) =>
+      checkDeclared(schema, name),
+    );
+    const { plan, root, schema } = tree;
+    let raw: number;
+    if (plan === undefined) {
+      const violation = declared === undefined ? undefined : violationOf(actual, declared, schema);
+      if (violation !== undefined) return violation;
+      raw = compareCompiled(root, sent, normalisedOf(actual, schema), state);
+    } else if (declared === undefined || !plan.checks) {
+      const violation = declared === undefined ? undefined : violationOf(actual, declared, schema);
+      if (violation !== undefined) return violation;
+      raw = scoreSent(plan, root, sent, state, false);
+    } else {
+      // One walk checks and compares; Ajv words (and has the last say on) what it finds broken.
+      raw = scoreSent(plan, root, sent, state, true);
+      if (raw === breaksSchema) {
+        const violation = violationOf(actual, declared, schema);
+        if (violation !== undefined) return violation;
+        resetState(state);
+        raw = scoreSent(plan, root, sent, state, false);
+      }
+    }
+    return state.critical || state.unexpected ? 0 : raw;
+  };
+
+  /** One expected call against one actual call, explained. */
+  const explainPair = (
+    expectation: Expectation,
+    actual: PreparedActual,
+    options: ScoreOptions,
+    now: number,
+  ): PairScore => {
+    const name = actual.call.name;
+    const candidates = candidatesFor(expectation, name);
+    if (candidates.length === 0)
+      return {
+        score: 0,
+        mismatches: {},
+        reasons: ['wrong_tool'],
+        tool: null,
+        message: `${messages.wrong_tool}: expected ${expectation.label}, got ${name}`,
+      };
+    const sent = sentOf(actual);
+    if (typeof sent === 'string')
+      return { score: 0, mismatches: {}, reasons: ['invalid_json'], tool: name, message: sent };
+    let best: PairScore | undefined;
+    for (const entry of candidates) {
+      const state = newState(true, options);
+      const score = walk(entry, actual, options, now, state);
+      if (score === matched) return cleanPair(name);
+      if (typeof score === 'string') {
+        best ??= {
+          score: 0,
+          mismatches: {},
+          reasons: ['schema_violation'],
+          tool: name,
+          message: `${messages.schema_violation}: ${score}`,
+        };
+        continue;
+      }
+      const result = explained(score, state, name);
+      if (!best || result.score > best.score) best = result;
+      // Nothing scores above a clean match, and the first of equal scores is kept.
+      if (score === 1 && !state.dirty) break;
+    }
+    return best as PairScore;
+  };
+
+  /** The same pair, its score alone: what pairing parallel calls needs, allocating nothing for a clean match. */
   const scorePair = (
     expectation: Expectation,
     actual: PreparedActual,
     options: ScoreOptions,
     now: number,
-    explain: boolean,
-  ): PairScore => {
-    const name = actual.call.name;
-    const own = expectation.named(name);
-    let candidates: readonly Candidate[] | undefined = own ? expectation.selfOnly : undefined;
-    if (expectation.alternatives.length > 0) {
-      const alternatives = expectation.alternatives.filter((alternative) =>
-        alternative.accepts(name),
-      );
-      if (alternatives.length > 0)
-        candidates = own ? [expectation.self, ...alternatives] : alternatives;
-    }
-    if (candidates === undefined)
-      return explain
-        ? {
-            score: 0,
-            mismatches: {},
-            reasons: ['wrong_tool'],
-            tool: null,
-            message: `${messages.wrong_tool}: expected ${expectation.label}, got ${name}`,
-          }
-        : zero;
-    const parsed = parsedOf(actual);
-    if (!parsed.ok)
-      return explain
-        ? { score: 0, mismatches: {}, reasons: ['invalid_json'], tool: name, message: parsed.error }
-        : zero;
-    let best: PairScore | undefined;
+  ): PairVerdict => {
+    const candidates = candidatesFor(expectation, actual.call.name);
+    if (candidates.length === 0 || typeof sentOf(actual) === 'string') return zeroVerdict;
+    let best: PairVerdict | undefined;
     for (const entry of candidates) {
-      const declared = ownValue(caseSchemas, name) ?? ownValue(options.schemas, name);
-      if (
-        !declared &&
-        entry.ruleless &&
-        equalAfterNormalising(entry.arguments, parsed.value, extra)
-      )
-        return explain ? { score: 1, mismatches: {}, reasons: [], tool: name, message: null } : one;
-      const tree = treeOf(entry, declared, name, options, now);
-      const normalised = normaliseActual(actual, tree, declared);
-      if (normalised.violation !== undefined) {
-        if (!best)
-          best = explain
-            ? {
-                score: 0,
-                mismatches: {},
-                reasons: ['schema_violation'],
-                tool: name,
-                message: `${messages.schema_violation}: ${normalised.violation}`,
-              }
-            : zero;
+      const state = newState(false, options);
+      const score = walk(entry, actual, options, now, state);
+      if (score === matched) return cleanVerdict;
+      if (typeof score === 'string') {
+        best ??= zeroVerdict;
         continue;
       }
-      const state = newState(explain, options);
-      const raw = compareCompiled(tree.root, parsed.value, normalised.value, state);
-      const score = state.critical || state.unexpected ? 0 : raw;
-      let result: PairScore;
-      if (state.mismatches) {
-        const reasons = new Set(Object.values(state.mismatches).map((mismatch) => mismatch.reason));
-        if (state.critical) reasons.add('critical_mismatch');
-        const first = [...reasons].sort()[0];
-        result = {
-          score,
-          mismatches: state.mismatches,
-          reasons: [...reasons],
-          tool: name,
-          message: first ? messages[first] : null,
-        };
-      } else result = { score, mismatches: noMismatches, reasons: [], tool: name, message: null };
-      if (!best || result.score > best.score) best = result;
+      if (score === 1 && !state.dirty) return best && best.score >= 1 ? best : cleanVerdict;
+      if (!best || score > best.score) best = { score, clean: false };
     }
-    return best as PairScore;
+    return best as PairVerdict;
   };
 
   return {
@@ -283,10 +253,10 @@ function build(testCase: TestCase, where: string): CompiledCase {
           threshold,
           messages.missing_tool_call,
         );
-      const actuals = actualCalls.map(prepareActual);
       const [only] = expectations;
       if (expectations.length === 1 && actualCalls.length === 1 && only) {
-        const pair = scorePair(only, actuals[0] as PreparedActual, options, now, true);
+        const actual = prepareActual(actualCalls[0] as ActualCall, caseSchemas, options);
+        const pair = explainPair(only, actual, options, now);
         return finish(
           pair.score,
           pair.mismatches,
@@ -298,29 +268,26 @@ function build(testCase: TestCase, where: string): CompiledCase {
           pair.message,
         );
       }
-      const scores = expectations.map((expectation) =>
-        actuals.map((actual) => scorePair(expectation, actual, options, now, false).score),
+      const actuals = actualCalls.map((call) => prepareActual(call, caseSchemas, options));
+      const verdicts = expectations.map((expectation) =>
+        actuals.map((actual) => scorePair(expectation, actual, options, now)),
       );
-      const explained = new Map<number, PairScore>();
+      const explainedPairs = new Map<number, PairScore>();
       return combinePairs(
         expectations.length,
         actuals.length,
         policy,
         threshold,
-        scores,
+        verdicts.map((row) => row.map((verdict) => verdict.score)),
         (row, column) => {
+          const actual = actuals[column] as PreparedActual;
+          if (verdicts[row]?.[column]?.clean) return cleanPair(actual.call.name);
           const key = row * actuals.length + column;
-          let pair = explained.get(key);
+          let pair = explainedPairs.get(key);
           if (!pair)
-            explained.set(
+            explainedPairs.set(
               key,
-              (pair = scorePair(
-                expectations[row] as Expectation,
-                actuals[column] as PreparedActual,
-                options,
-                now,
-                true,
-              )),
+              (pair = explainPair(expectations[row] as Expectation, actual, options, now)),
             );
           return pair;
         },
@@ -329,63 +296,22 @@ function build(testCase: TestCase, where: string): CompiledCase {
   };
 }
 
-const noMismatches = Object.freeze({}) as PairScore['mismatches'];
-const zero: PairScore = {
-  score: 0,
-  mismatches: noMismatches,
-  reasons: [],
-  tool: null,
-  message: null,
-};
-const one: PairScore = {
-  score: 1,
-  mismatches: noMismatches,
-  reasons: [],
-  tool: null,
-  message: null,
-};
-
-/** An actual call, parsed once and normalised once per schema, however many expectations it is compared with. */
-interface PreparedActual {
-  readonly call: ActualCall;
-  parsed: ParsedCallArguments | undefined;
-  /** The last normalisation: most calls meet one schema only. */
-  schema: JsonSchema | undefined | null;
-  declared: JsonSchema | undefined;
-  value: JsonValue;
-  violation: string | undefined;
+function cleanPair(tool: string): PairScore {
+  return { score: 1, mismatches: {}, reasons: [], tool, message: null };
 }
 
-function prepareActual(call: ActualCall): PreparedActual {
+/** A walk's explanation: its mismatches, their reasons (and a critical one), the message of the first. */
+function explained(score: number, state: CompareState, tool: string): PairScore {
+  const mismatches = state.mismatches;
+  if (mismatches === undefined) return { score, mismatches: {}, reasons: [], tool, message: null };
+  const reasons = new Set(Object.values(mismatches).map((mismatch) => mismatch.reason));
+  if (state.critical) reasons.add('critical_mismatch');
+  const first = [...reasons].sort()[0];
   return {
-    call,
-    parsed: undefined,
-    schema: null,
-    declared: undefined,
-    value: null,
-    violation: undefined,
+    score,
+    mismatches,
+    reasons: [...reasons],
+    tool,
+    message: first ? messages[first] : null,
   };
-}
-
-function parsedOf(actual: PreparedActual): ParsedCallArguments {
-  return (actual.parsed ??= parseCallArguments(actual.call));
-}
-
-function normaliseActual(
-  actual: PreparedActual,
-  tree: Tree,
-  declared: JsonSchema | undefined,
-): PreparedActual {
-  if (actual.schema === tree.schema && actual.declared === declared) return actual;
-  const parsed = parsedOf(actual);
-  const sent = parsed.ok ? parsed.value : {};
-  actual.schema = tree.schema;
-  actual.declared = declared;
-  actual.value = tree.normalise(sent);
-  // The prepared check answers most calls; Ajv decides (and words) every call it does not pass, and schemas beyond the check.
-  actual.violation =
-    declared === undefined || tree.check?.(actual.value) === true
-      ? undefined
-      : schemaViolation(declared, actual.value);
-  return actual;
 }

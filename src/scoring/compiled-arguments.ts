@@ -1,14 +1,21 @@
 import { jsonEqual } from './json-equal.js';
 import { munkres } from 'munkres';
-import type { JsonValue } from '../trace/trace.js';
-import { isOmittedMarker, memberKeys } from './compare-arguments.js';
-import { inferSchema } from './infer-schema.js';
+import type { JsonSchema, JsonValue } from '../trace/trace.js';
+import {
+  accepted,
+  memberNode,
+  quickMatches,
+  type MemberNode,
+  type ObjectNode,
+  type ValueNode,
+} from './argument-tree.js';
+import { asObject, memberKeys } from './member-keys.js';
 import { matchAlone, matchValue } from './match/match-value.js';
 import { looseString } from './normalise/loose-string.js';
 import { normaliseBySchema } from './normalise/normalise-by-schema.js';
 import { applyNamedNormalisers } from './normalise/apply-named-normalisers.js';
 import { hasOwn, ownValue, setOwn } from './own.js';
-import { ruleAt, rulePathOf, type RuleTable } from './rule-table.js';
+import { ruleAt, rulePathOf } from './rule-table.js';
 import type {
   ArgumentRule,
   MatchingStrategy,
@@ -17,160 +24,37 @@ import type {
   ScoreOptions,
 } from './types.js';
 
-type JsonObject = { readonly [key: string]: JsonValue };
-
 /**
- * What one comparison writes: mismatches (only when explaining — a score-only pass, used to pair
- * parallel calls, allocates none) and the two verdicts that zero a call.
+ * What one comparison writes: mismatches (only when explaining, and only once one is found — a
+ * call that matches allocates none) and the verdicts that zero a call or make it unclean.
  */
 export interface CompareState {
-  readonly mismatches: Record<string, Mismatch> | undefined;
+  readonly explain: boolean;
+  mismatches: Record<string, Mismatch> | undefined;
   readonly options: ScoreOptions;
   critical: boolean;
   unexpected: boolean;
+  /** Something was recorded (a mismatch, explained or not): the call is not a clean match. */
+  dirty: boolean;
 }
 
 export function newState(explain: boolean, options: ScoreOptions): CompareState {
-  return { mismatches: explain ? {} : undefined, options, critical: false, unexpected: false };
-}
-
-/** Where an expectation's static parts come from: the rules and how extra arguments count. */
-export interface TreeContext {
-  readonly rules: RuleTable;
-  readonly extra: 'ignore' | 'penalize' | 'fail';
-  readonly options: ScoreOptions;
-}
-
-/**
- * The expected side of one comparison, prepared once: for an object, its members in scoring
- * order with their rule, weight, strategy and the expected value already normalised (named
- * normalisers applied, any_of values coerced by their own type, BFCL strings folded); for a value,
- * its matcher. The per-call work is a walk over these nodes. Mirrors `compare-arguments.ts`
- * step for step; a property test holds the results byte-identical.
- */
-export interface ObjectNode {
-  readonly prefix: string;
-  readonly parentRulePath: string;
-  /** Undefined when a glob rule that stands alone makes the members depend on the actual call. */
-  readonly members: readonly MemberNode[] | undefined;
-  readonly expectedRaw: JsonObject | undefined;
-  readonly expectedValue: JsonObject;
-  readonly context: TreeContext;
-}
-
-interface MemberNode {
-  readonly key: string;
-  readonly path: string;
-  readonly rule: ArgumentRule | undefined;
-  readonly weight: number;
-  readonly strategy: MatchingStrategy;
-  readonly expectedValue: JsonValue | undefined;
-  readonly acceptable: AcceptableValues | undefined;
-  readonly value: ValueNode | undefined;
-}
-
-interface AcceptableValues {
-  readonly mayOmit: boolean;
-  readonly values: readonly JsonValue[];
-  readonly candidates: readonly {
-    readonly schema: ReturnType<typeof inferSchema>;
-    readonly node: ValueNode;
-  }[];
-}
-
-interface ValueNode {
-  readonly path: string;
-  readonly strategy: MatchingStrategy;
-  readonly rule: ArgumentRule | undefined;
-  /** After the rule's named normalisers. */
-  readonly expected: JsonValue;
-  readonly object: ObjectNode | undefined;
-  readonly items: readonly ValueNode[] | undefined;
-  /** loose_string: the expected string folded once. */
-  readonly folded: string | undefined;
-}
-
-export function objectNode(
-  expectedRaw: JsonValue | undefined,
-  expectedValue: JsonValue | undefined,
-  path: string,
-  context: TreeContext,
-): ObjectNode {
-  const value = asObject(expectedValue) ?? {};
-  const prefix = path === '' ? '' : `${path}.`;
-  const parentRulePath = rulePathOf(prefix);
-  const raw = asObject(expectedRaw);
-  const node = { prefix, parentRulePath, expectedRaw: raw, expectedValue: value, context };
   return {
-    ...node,
-    members: context.rules.globStandalone
-      ? undefined
-      : memberKeys(value, {}, context.rules, parentRulePath).map((key) => memberNode(node, key)),
+    explain,
+    mismatches: undefined,
+    options,
+    critical: false,
+    unexpected: false,
+    dirty: false,
   };
 }
 
-function memberNode(
-  parent: Pick<ObjectNode, 'prefix' | 'expectedRaw' | 'expectedValue' | 'context'>,
-  key: string,
-): MemberNode {
-  const path = `${parent.prefix}${key}`;
-  const rule = ruleAt(parent.context.rules, rulePathOf(path));
-  const strategy: MatchingStrategy = rule?.matching_strategy ?? (rule?.any_of ? 'any_of' : 'exact');
-  const expectedRaw = ownValue(parent.expectedRaw, key);
-  const expectedValue = ownValue(parent.expectedValue, key);
-  const listed =
-    rule?.any_of ?? (isOmittedMarker(expectedRaw) ? [expectedRaw as JsonValue] : undefined);
-  let acceptable: AcceptableValues | undefined;
-  if (listed && strategy !== 'ignore') {
-    const values = listed.filter((value) => !isOmittedMarker(value));
-    const inner = strategy === 'any_of' ? 'exact' : strategy;
-    const candidates = values.map((value) => {
-      const schema = inferSchema(value);
-      return {
-        schema,
-        node: valueNode(normaliseBySchema(value, schema, false), inner, path, rule, parent.context),
-      };
-    });
-    acceptable = { mayOmit: listed.some(isOmittedMarker), values, candidates };
-  }
-  const value =
-    expectedValue === undefined || acceptable || strategy === 'ignore'
-      ? undefined
-      : valueNode(expectedValue, strategy, path, rule, parent.context);
-  return { key, path, rule, weight: rule?.weight ?? 1, strategy, expectedValue, acceptable, value };
-}
-
-function valueNode(
-  expectedValue: JsonValue,
-  strategy: MatchingStrategy,
-  path: string,
-  rule: ArgumentRule | undefined,
-  context: TreeContext,
-): ValueNode {
-  const expected = rule?.normalise
-    ? applyNamedNormalisers(expectedValue, rule, context.options.normalisers)
-    : expectedValue;
-  const structural = strategy === 'exact' || strategy === 'any_of';
-  const object =
-    structural && asObject(expected) ? objectNode(expected, expected, path, context) : undefined;
-  const items =
-    structural && Array.isArray(expected)
-      ? expected.map((item, index) =>
-          valueNode(item, 'exact', `${path}[${index}]`, undefined, context),
-        )
-      : undefined;
-  return {
-    path,
-    strategy,
-    rule,
-    expected,
-    object,
-    items,
-    folded:
-      strategy === 'loose_string' && typeof expected === 'string'
-        ? looseString(expected)
-        : undefined,
-  };
+/** Forgets what a walk recorded, to walk again. */
+export function resetState(state: CompareState): void {
+  state.mismatches = undefined;
+  state.critical = false;
+  state.unexpected = false;
+  state.dirty = false;
 }
 
 /** The compiled `compareObject`: the same score, the same mismatches (when explaining). */
@@ -202,28 +86,29 @@ export function compareCompiled(
     if (!Object.hasOwn(actual, key) || isMember(members, key)) continue;
     const path = `${node.prefix}${key}`;
     if (ruleAt(context.rules, rulePathOf(path))?.matching_strategy === 'ignore') continue;
-    record(
-      state,
-      path,
-      undefined,
-      ownValue(actual, key),
-      'unexpected_argument',
-      'exact',
-      undefined,
-      undefined,
-    );
-    if (context.extra === 'fail') state.unexpected = true;
     weights += 1;
+    unexpected(state, path, ownValue(actual, key), context.extra);
   }
   return weights === 0 ? 1 : total / weights;
 }
 
-function isMember(members: readonly MemberNode[], key: string): boolean {
+/** An argument nobody asked for can change what a tool does (force: true); by default it fails the call. */
+export function unexpected(
+  state: CompareState,
+  path: string,
+  value: JsonValue | undefined,
+  extra: ObjectNode['context']['extra'],
+): void {
+  record(state, path, undefined, value, 'unexpected_argument', 'exact', undefined);
+  if (extra === 'fail') state.unexpected = true;
+}
+
+export function isMember(members: readonly MemberNode[], key: string): boolean {
   for (const member of members) if (member.key === key) return true;
   return false;
 }
 
-function compareMember(
+export function compareMember(
   member: MemberNode,
   actualValue: JsonValue | undefined,
   actualPresent: boolean,
@@ -235,30 +120,16 @@ function compareMember(
     if (!actualPresent)
       return acceptable.mayOmit
         ? 1
-        : record(
-            state,
-            path,
-            acceptable.values[0],
-            undefined,
-            'missing_argument',
-            strategy,
-            rule,
-            undefined,
-          );
+        : record(state, path, acceptable.values[0], undefined, 'missing_argument', strategy, rule);
     if (acceptable.values.length === 0)
-      return record(
-        state,
-        path,
-        undefined,
-        actualValue,
-        'must_be_omitted',
-        strategy,
-        rule,
-        undefined,
-      );
-    let schema: ReturnType<typeof inferSchema> | null = null;
+      return record(state, path, undefined, actualValue, 'must_be_omitted', strategy, rule);
+    let schema: JsonSchema | undefined | null = null;
     let actual: JsonValue = null;
     for (const candidate of acceptable.candidates) {
+      if (candidate.accepts !== 'walk') {
+        if (accepted(candidate, actualValue as JsonValue)) return 1;
+        continue;
+      }
       // Inferred leaf schemas are shared objects: consecutive values of one type coerce the actual value once.
       if (candidate.schema !== schema || schema === null) {
         schema = candidate.schema;
@@ -279,16 +150,7 @@ function compareMember(
     );
   }
   if (actualValue === undefined)
-    return record(
-      state,
-      path,
-      member.expectedValue,
-      undefined,
-      'missing_argument',
-      strategy,
-      rule,
-      undefined,
-    );
+    return record(state, path, member.expectedValue, undefined, 'missing_argument', strategy, rule);
   if (member.value === undefined) {
     const actual = rule?.normalise
       ? applyNamedNormalisers(actualValue, rule, state.options.normalisers)
@@ -311,6 +173,7 @@ function compareMember(
 }
 
 function compareValue(node: ValueNode, actualValue: JsonValue, state: CompareState): number {
+  if (node.quick !== undefined && quickMatches(node, actualValue)) return 1;
   const { rule, expected, strategy } = node;
   const actual = rule?.normalise
     ? applyNamedNormalisers(actualValue, rule, state.options.normalisers)
@@ -319,12 +182,12 @@ function compareValue(node: ValueNode, actualValue: JsonValue, state: CompareSta
   if (node.items && Array.isArray(actual)) return compareItems(node, node.items, actual, state);
   if (strategy === 'exact' || strategy === 'any_of') {
     if (jsonEqual(expected, actual)) return 1;
-    return record(state, node.path, expected, actual, 'value_mismatch', strategy, rule, undefined);
+    return record(state, node.path, expected, actual, 'value_mismatch', strategy, rule);
   }
   if (node.folded !== undefined && typeof actual === 'string')
     return node.folded === looseString(actual)
       ? 1
-      : record(state, node.path, expected, actual, 'value_mismatch', strategy, rule, undefined);
+      : record(state, node.path, expected, actual, 'value_mismatch', strategy, rule);
   const match = matchValue(strategy, expected, actual, rule ?? {}, state.options.embeddings);
   if (match.matched) return 1;
   return record(
@@ -390,10 +253,11 @@ function record(
   reason: ReasonCode,
   strategy: MatchingStrategy,
   rule: ArgumentRule | undefined,
-  detail: string | undefined,
+  detail?: string,
 ): number {
-  if (state.mismatches)
-    setOwn(state.mismatches, path, {
+  state.dirty = true;
+  if (state.explain)
+    setOwn((state.mismatches ??= {}), path, {
       expected,
       actual,
       reason,
@@ -403,8 +267,4 @@ function record(
     });
   if (rule?.critical) state.critical = true;
   return 0;
-}
-
-function asObject(value: JsonValue | undefined): JsonObject | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
 }
