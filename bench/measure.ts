@@ -29,6 +29,8 @@ const plainBody = streamBody.replace('"stream":true', '"stream":false');
 const headers = { 'content-type': 'application/json', authorization: 'Bearer sk-bench' };
 
 export interface StreamSample {
+  /** Wall-clock ms when the request was sent (comparable with process-probe's events). */
+  readonly startedAt: number;
   readonly ttfbMs: number;
   readonly totalMs: number;
   /** Per event: receipt time minus the upstream's write time. */
@@ -69,7 +71,12 @@ async function oneStream(pool: Pool, path: string): Promise<StreamSample> {
     ttfb ??= now() - started;
     parser.feed((chunk as Buffer).toString('utf8'));
   }
-  return { ttfbMs: ttfb ?? Number.NaN, totalMs: now() - started, eventLatenciesMs: latencies };
+  return {
+    startedAt: started,
+    ttfbMs: ttfb ?? Number.NaN,
+    totalMs: now() - started,
+    eventLatenciesMs: latencies,
+  };
 }
 
 export interface ThroughputSample {
