@@ -8,7 +8,7 @@
  * BENCH_PROBE_OUT and starts a new window.
  */
 import { subscribe } from 'node:diagnostics_channel';
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { GCProfiler } from 'node:v8';
 import { Worker } from 'node:worker_threads';
@@ -31,14 +31,23 @@ export interface ProbeEvent {
     | 'post';
   /** Duration for gc, stall and post, in ms. */
   readonly ms?: number;
+  /** A stall: ms of it the main thread ran (its own work), and ms it waited for a CPU (the machine's). */
+  readonly runMs?: number;
+  readonly waitMs?: number;
 }
 
 /** What one window (between two SIGUSR2) measured. */
 export interface ProbeWindow {
   /** CPU time of the process over all threads since the probe started, µs. */
   readonly cpuUs: number;
-  /** Of which the main thread (the one that forwards bytes), µs; clock-tick resolution (10 ms). */
+  /** Of which the main thread (the one that forwards bytes), µs. */
   readonly mainCpuUs: number;
+  /** Time the main thread was runnable but waited for a CPU since the probe started, µs: the contention it met. */
+  readonly mainWaitUs: number;
+  /** CPU of the threads that existed when the probe loaded, main excluded: V8's compiler and GC helpers, µs. */
+  readonly v8ThreadsCpuUs: number;
+  /** CPU of the threads started later: worker threads (store, shadow scoring) and libuv's pool, µs. */
+  readonly laterThreadsCpuUs: number;
   readonly rssMb: number;
   /** Main-thread heap allocated in the window (used heap growth plus what GC freed), bytes. */
   readonly allocatedBytes: number;
@@ -70,7 +79,10 @@ profiler.start();
 let usedAtStart = process.memoryUsage().heapUsed;
 
 let post = { count: 0, totalMs: 0 };
-const postMessage = Worker.prototype.postMessage;
+const postMessage = Object.getOwnPropertyDescriptor(Worker.prototype, 'postMessage')?.value as (
+  this: Worker,
+  ...args: Parameters<Worker['postMessage']>
+) => void;
 Worker.prototype.postMessage = function (this: Worker, ...args: Parameters<Worker['postMessage']>) {
   const started = performance.now();
   postMessage.apply(this, args);
@@ -79,6 +91,36 @@ Worker.prototype.postMessage = function (this: Worker, ...args: Parameters<Worke
   post.totalMs += ms;
   note({ at: performance.timeOrigin + started, kind: 'post', ms });
 };
+
+/**
+ * The main thread's time on a CPU and its time runnable but waiting for one (ns), from its
+ * schedstat: how much of a stall was this process's own work and how much the machine's.
+ */
+function mainThreadSchedule(): { readonly runNs: number; readonly waitNs: number } {
+  const [run, wait] = readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ');
+  return { runNs: Number(run), waitNs: Number(wait) };
+}
+
+/** Threads present at start-up (main and V8's platform workers), told apart from those started later. */
+const startupThreads = new Set(readdirSync('/proc/self/task'));
+
+/** CPU (µs) of every thread but the main one, split into start-up threads and later ones. */
+function otherThreadsCpuUs(): { readonly v8: number; readonly later: number } {
+  let v8 = 0;
+  let later = 0;
+  for (const tid of readdirSync('/proc/self/task')) {
+    if (tid === String(process.pid)) continue;
+    let runNs = 0;
+    try {
+      runNs = Number(readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      continue; // the thread ended meanwhile
+    }
+    if (startupThreads.has(tid)) v8 += runNs / 1000;
+    else later += runNs / 1000;
+  }
+  return { v8: Math.round(v8), later: Math.round(later) };
+}
 
 if (timeline) {
   subscribe('http.server.request.start', () => note({ at: now(), kind: 'arrive' }));
@@ -90,9 +132,19 @@ if (timeline) {
   subscribe('http.client.response.finish', () => note({ at: now(), kind: 'upstream-headers' }));
   // A timer that should fire every 2 ms: a late firing is a stall of the event loop.
   let expected = performance.now() + 2;
+  let schedule = mainThreadSchedule();
   setInterval(() => {
     const late = performance.now() - expected;
-    if (late > 3) note({ at: now() - late, kind: 'stall', ms: late });
+    const next = mainThreadSchedule();
+    if (late > 3)
+      note({
+        at: now() - late,
+        kind: 'stall',
+        ms: late,
+        runMs: (next.runNs - schedule.runNs) / 1e6,
+        waitMs: (next.waitNs - schedule.waitNs) / 1e6,
+      });
+    schedule = next;
     expected = performance.now() + 2;
   }, 2).unref();
 }
@@ -111,19 +163,17 @@ function allocated(): number {
   return bytes;
 }
 
-/** CPU time of the main thread so far, µs (utime and stime of its /proc task entry, 100 Hz ticks). */
-function mainThreadCpuUs(): number {
-  const fields =
-    readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
-
 process.on('SIGUSR2', () => {
   const cpu = process.cpuUsage();
+  const schedule = mainThreadSchedule();
+  const others = otherThreadsCpuUs();
   const ns = (value: number): number => Math.round(value / 1e4) / 100;
   const window: ProbeWindow = {
     cpuUs: cpu.user + cpu.system,
-    mainCpuUs: mainThreadCpuUs(),
+    mainCpuUs: Math.round(schedule.runNs / 1000),
+    mainWaitUs: Math.round(schedule.waitNs / 1000),
+    v8ThreadsCpuUs: others.v8,
+    laterThreadsCpuUs: others.later,
     rssMb: Math.round(process.memoryUsage().rss / 1e4) / 100,
     allocatedBytes: allocated(),
     gc: { ...gc, totalMs: Math.round(gc.totalMs * 100) / 100 },

@@ -12,8 +12,16 @@ export interface RoundFigures {
     {
       requestsPerSecond: number;
       cpuUs: number | undefined;
+      /** CPU per request at the fixed rate (`settings.pacedRate`) over 50 connections, all threads and main thread. */
+      pacedCpuUs: number | undefined;
+      pacedMainCpuUs: number | undefined;
+      /** … on V8's compiler and GC threads, and on worker threads (store, scoring) and libuv's pool. */
+      pacedV8CpuUs: number | undefined;
+      pacedWorkerCpuUs: number | undefined;
       /** Of which the main thread. */
       mainCpuUs: number | undefined;
+      /** Time the main thread waited for a CPU, per request: the contention the run met. */
+      mainWaitUs: number | undefined;
       allocatedBytes: number | undefined;
       gcMs: number | undefined;
       eventLoopP99: number | undefined;
@@ -46,6 +54,7 @@ export interface ProxyBenchResult {
     readonly eventsPerStream: number;
     readonly eventGapMs: number;
     readonly rounds: number;
+    readonly pacedRate: number;
   };
   readonly figures: readonly RoundFigures[];
   readonly anatomy: SlowRequest | undefined;
@@ -176,7 +185,67 @@ export function proxyBenchReport(result: ProxyBenchResult): string {
       '0 dropped',
     ),
     row(
-      '**proxy CPU per request, all threads, 50 connections (µs)**',
+      `**proxy CPU per request, all threads, ${result.settings.pacedRate} requests/s over 50 connections (µs)**`,
+      spread(
+        each((f) => f.fifty.bare.pacedCpuUs),
+        0,
+      ),
+      spread(
+        each((f) => f.fifty.calltape.pacedCpuUs),
+        0,
+      ),
+      spread(
+        each((f) => (f.fifty.calltape.pacedCpuUs ?? 0) / (f.fifty.bare.pacedCpuUs ?? 1)),
+        2,
+        '×',
+      ),
+      '',
+    ),
+    row(
+      '… of which the main thread (µs)',
+      spread(
+        each((f) => f.fifty.bare.pacedMainCpuUs),
+        0,
+      ),
+      spread(
+        each((f) => f.fifty.calltape.pacedMainCpuUs),
+        0,
+      ),
+      spread(
+        each((f) => (f.fifty.calltape.pacedMainCpuUs ?? 0) / (f.fifty.bare.pacedMainCpuUs ?? 1)),
+        2,
+        '×',
+      ),
+      '',
+    ),
+    row(
+      "… on V8's compiler and GC threads (µs)",
+      spread(
+        each((f) => f.fifty.bare.pacedV8CpuUs),
+        0,
+      ),
+      spread(
+        each((f) => f.fifty.calltape.pacedV8CpuUs),
+        0,
+      ),
+      '',
+      '',
+    ),
+    row(
+      "… on worker threads (the store) and libuv's pool (µs)",
+      spread(
+        each((f) => f.fifty.bare.pacedWorkerCpuUs),
+        0,
+      ),
+      spread(
+        each((f) => f.fifty.calltape.pacedWorkerCpuUs),
+        0,
+      ),
+      '',
+      '',
+    ),
+    row(
+      'proxy CPU per request, all threads, 50 connections saturated (µs)',
       spread(
         each((f) => f.fifty.bare.cpuUs),
         0,
@@ -193,7 +262,7 @@ export function proxyBenchReport(result: ProxyBenchResult): string {
       '',
     ),
     row(
-      '… of which the main thread (µs, 10 ms tick resolution)',
+      '… of which the main thread (µs)',
       spread(
         each((f) => f.fifty.bare.mainCpuUs),
         0,
@@ -207,6 +276,19 @@ export function proxyBenchReport(result: ProxyBenchResult): string {
         2,
         '×',
       ),
+      '',
+    ),
+    row(
+      'main thread runnable but waiting for a CPU, per request (µs): the contention met',
+      spread(
+        each((f) => f.fifty.bare.mainWaitUs),
+        0,
+      ),
+      spread(
+        each((f) => f.fifty.calltape.mainWaitUs),
+        0,
+      ),
+      '',
       '',
     ),
     row(
@@ -290,9 +372,12 @@ export function proxyBenchReport(result: ProxyBenchResult): string {
       '',
     ),
     '',
-    'CPU time is read inside each proxy (`process.cpuUsage()`, every thread: the store and scoring workers included) and',
-    'divided by the requests it served in the phase; with dedicated cores it is what capacity divides by, and it moves far less',
-    'with contention than latency does. Allocation is the main thread only (GC statistics: heap growth plus what GC freed).',
+    "CPU time is read inside each proxy (`process.cpuUsage()`, every thread: the store and scoring workers and V8's",
+    'compiler and GC threads included; the main thread from its schedstat) and divided by the requests it served in the phase.',
+    `The paced row asks every path for the same ${result.settings.pacedRate} requests/s, so it compares like with like; saturated, a`,
+    'faster path batches more per event-loop turn and per store transaction, and contention inflates everything. With',
+    'dedicated cores CPU per request is what capacity divides by. Allocation is the main thread only (GC statistics: heap',
+    'growth plus what GC freed). The "waiting for a CPU" row is how contended the run was.',
     '',
     `calltape was sent ${result.calltape.sent} round trips and its cassette holds ${result.calltape.stored}${result.calltape.sent === result.calltape.stored ? ': nothing lost' : ': SOME WERE NOT STORED'}.`,
     '',
@@ -306,7 +391,9 @@ export function proxyBenchReport(result: ProxyBenchResult): string {
             ([kind, seen]) =>
               `${kind} ×${seen.count}${seen.totalMs > 0 ? ` (${seen.totalMs} ms in all, longest ${seen.maxMs} ms)` : ''}`,
           )
-          .join('; ')}. See docs/decisions/0003-proxy-at-the-floor.md for what this says.`
+          .join(
+            '; ',
+          )}. During those stalls the proxy's main thread was running for ${anatomy.stalls.runMs} ms and waiting for a CPU for ${anatomy.stalls.waitMs} ms. docs/decisions/0003-proxy-at-the-floor.md says what this means.`
       : 'No timeline was taken.',
     '',
   ];

@@ -13,12 +13,12 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { percentile, runRequests, runStreams, type StreamSample } from './measure.js';
+import { percentile, runPaced, runRequests, runStreams, type StreamSample } from './measure.js';
 import { peakRssWhile, readProbe } from './probe-reader.js';
 import type { ProbeWindow } from './process-probe.js';
 import { proxyBenchReport, type RoundFigures } from './proxy-bench-report.js';
 import { slowestRequest } from './slow-request.js';
-import { startChild } from './start-child.js';
+import { proxyArgs as proxyCommand, startChild } from './start-child.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const quick = process.argv.includes('--quick');
@@ -69,21 +69,8 @@ async function probed(
   );
   return { origin: `http://127.0.0.1:${started.port}`, pid: started.child.pid ?? 0, out };
 }
-const proxyArgs = (mode: string, ...more: string[]): string[] => [
-  join(root, 'dist/src/cli/main.js'),
-  'proxy',
-  '--port',
-  '0',
-  '--upstream',
-  upstreamUrl,
-  '--anthropic-upstream',
-  upstreamUrl,
-  '--log-level',
-  'error',
-  '--mode',
-  mode,
-  ...more,
-];
+const proxyArgs = (mode: string, ...more: string[]): string[] =>
+  proxyCommand(root, upstreamUrl, mode, ...more);
 const cassette = join(folder, 'bench.sqlite');
 const bare = await probed(
   'bare',
@@ -116,10 +103,15 @@ const names = Object.keys(targets) as Target[];
 let sentToCalltape = 0;
 
 process.stderr.write('warming up…\n');
+// By count, not time: under contention a timed warm-up leaves calltape's larger code still being
+// compiled (TurboFan on V8's background threads) when the measured phases begin.
+const warmRequests = quick ? 500 : 6000;
 for (const origin of [...Object.values(targets), shadow.origin, timeline.origin]) {
-  const warm = await runRequests(origin, path, 8, quick ? 300 : 1000);
-  const streams = await runStreams(origin, path, 8, 2);
-  if (origin === calltape.origin) sentToCalltape += warm.latenciesMs.length + streams.length;
+  let warmed = 0;
+  while (warmed < warmRequests)
+    warmed += (await runRequests(origin, path, 8, 500)).latenciesMs.length;
+  const streams = await runStreams(origin, path, 16, quick ? 2 : 8);
+  if (origin === calltape.origin) sentToCalltape += warmed + streams.length;
 }
 
 /** Runs `work` against a probed process and returns what its probe saw during it. */
@@ -140,7 +132,7 @@ const cpuPer = (
   before: ProbeWindow | undefined,
   after: ProbeWindow | undefined,
   count: number,
-  field: 'cpuUs' | 'mainCpuUs' = 'cpuUs',
+  field: 'cpuUs' | 'mainCpuUs' | 'mainWaitUs' | 'v8ThreadsCpuUs' | 'laterThreadsCpuUs' = 'cpuUs',
 ) => (before && after ? Math.round((after[field] - before[field]) / count) : undefined);
 const eventsOf = (samples: readonly StreamSample[]) =>
   samples.flatMap((sample) => sample.eventLatenciesMs);
@@ -158,6 +150,8 @@ async function shadowCounters(): Promise<{ queued: number; dropped: number }> {
   };
 }
 
+/** The fixed rate CPU per request is compared at: well under what any path sustains here. */
+const pacedRate = 500;
 const figures: RoundFigures[] = [];
 for (let index = 0; index < rounds; index++) {
   const order = names.map((_, at) => names[(at + index) % names.length] as Target);
@@ -168,6 +162,9 @@ for (let index = 0; index < rounds; index++) {
     const [one, oneBefore, oneAfter] = await during(target, () =>
       runRequests(targets[name], path, 1, quick ? 500 : 1500),
     );
+    const [paced, pacedBefore, pacedAfter] = await during(target, () =>
+      runPaced(targets[name], path, pacedRate, quick ? 500 : 2000),
+    );
     const [fifty, before, after] = await during(target, () =>
       runRequests(targets[name], path, 50, quick ? 500 : 2500),
     );
@@ -177,6 +174,7 @@ for (let index = 0; index < rounds; index++) {
         runStreams(targets[name], path, 128, quick ? 1 : 3),
       ),
     );
+    if (name === 'calltape') sentToCalltape += paced.latenciesMs.length;
     if (name === 'calltape')
       sentToCalltape += one.latenciesMs.length + fifty.latenciesMs.length + streams.length;
     figure.one[name] = {
@@ -186,7 +184,17 @@ for (let index = 0; index < rounds; index++) {
     figure.fifty[name] = {
       requestsPerSecond: fifty.requestsPerSecond,
       cpuUs: cpuPer(before, after, fifty.latenciesMs.length),
+      pacedCpuUs: cpuPer(pacedBefore, pacedAfter, paced.latenciesMs.length),
+      pacedMainCpuUs: cpuPer(pacedBefore, pacedAfter, paced.latenciesMs.length, 'mainCpuUs'),
+      pacedV8CpuUs: cpuPer(pacedBefore, pacedAfter, paced.latenciesMs.length, 'v8ThreadsCpuUs'),
+      pacedWorkerCpuUs: cpuPer(
+        pacedBefore,
+        pacedAfter,
+        paced.latenciesMs.length,
+        'laterThreadsCpuUs',
+      ),
       mainCpuUs: cpuPer(before, after, fifty.latenciesMs.length, 'mainCpuUs'),
+      mainWaitUs: cpuPer(before, after, fifty.latenciesMs.length, 'mainWaitUs'),
       allocatedBytes: after && Math.round(after.allocatedBytes / fifty.latenciesMs.length),
       gcMs: after && after.gc.totalMs,
       eventLoopP99: after?.eventLoopDelayMs.p99,
@@ -239,6 +247,7 @@ const result = {
     eventsPerStream: Number(process.env['BENCH_EVENTS'] ?? 20),
     eventGapMs: Number(process.env['BENCH_GAP_MS'] ?? 5),
     rounds,
+    pacedRate,
     quick,
   },
   figures,

@@ -7,6 +7,8 @@ export interface SlowRequest {
   readonly ttfbP50Ms: number;
   /** Per kind of event inside the wait: how many, and their summed and longest duration (ms). */
   readonly during: Record<string, { count: number; totalMs: number; maxMs: number }>;
+  /** Of the stalls inside the wait: ms the proxy's main thread was running, and ms it waited for a CPU. */
+  readonly stalls: { readonly runMs: number; readonly waitMs: number };
   /** Everything but arrivals inside the wait, ms after the request was sent. */
   readonly timeline: readonly {
     readonly atMs: number;
@@ -34,8 +36,13 @@ export function slowestRequest(
     entry.totalMs = round(entry.totalMs + (event.ms ?? 0));
     entry.maxMs = round(Math.max(entry.maxMs, event.ms ?? 0));
   }
+  const stalls = inside.filter((event) => event.kind === 'stall');
   return {
     ttfbMs: round(slow.ttfbMs),
+    stalls: {
+      runMs: round(stalls.reduce((sum, event) => sum + (event.runMs ?? 0), 0)),
+      waitMs: round(stalls.reduce((sum, event) => sum + (event.waitMs ?? 0), 0)),
+    },
     ttfbP50Ms: round(sorted[Math.floor(sorted.length / 2)]?.ttfbMs ?? 0),
     during,
     timeline: inside
@@ -50,6 +57,8 @@ export function slowestRequest(
         atMs: round(event.at - slow.startedAt),
         kind: event.kind,
         ...(event.ms !== undefined ? { ms: round(event.ms) } : {}),
+        ...(event.runMs !== undefined ? { runMs: round(event.runMs) } : {}),
+        ...(event.waitMs !== undefined ? { waitMs: round(event.waitMs) } : {}),
       })),
   };
 }
