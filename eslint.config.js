@@ -54,6 +54,8 @@ const pure = [
   'config/config.ts',
   'cassette/redact.ts',
   'cassette/captured-round.ts',
+  'cassette/round-size.ts',
+  'cassette/pack-rounds.ts',
   'cassette/recorded-exchange.ts',
   'cassette/canonical-request.ts',
   'cassette/match-key.ts',

@@ -9,30 +9,37 @@ import type { AddressInfo } from 'node:net';
 const events = Number(process.env['BENCH_EVENTS'] ?? 20);
 const gapMs = Number(process.env['BENCH_GAP_MS'] ?? 5);
 const now = (): number => performance.timeOrigin + performance.now();
-const completion = JSON.stringify({
-  id: 'chatcmpl-bench',
-  object: 'chat.completion',
-  created: 0,
-  model: 'gpt-4o-mini',
-  choices: [
-    {
-      index: 0,
-      message: {
-        role: 'assistant',
-        content: null,
-        tool_calls: [
-          {
-            id: 'call_1',
+/** A whole Chat Completions answer calling get_weather once per city. */
+const completionFor = (id: string, cities: readonly string[]): string =>
+  JSON.stringify({
+    id,
+    object: 'chat.completion',
+    created: 0,
+    model: 'gpt-4o-mini',
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: 'assistant',
+          content: null,
+          tool_calls: cities.map((city, index) => ({
+            id: `call_${index + 1}`,
             type: 'function',
-            function: { name: 'get_weather', arguments: '{"city":"Paris","unit":"celsius"}' },
-          },
-        ],
+            function: { name: 'get_weather', arguments: JSON.stringify({ city, unit: 'celsius' }) },
+          })),
+        },
+        finish_reason: 'tool_calls',
       },
-      finish_reason: 'tool_calls',
+    ],
+    usage: {
+      prompt_tokens: 120,
+      completion_tokens: 20 * cities.length,
+      total_tokens: 120 + 20 * cities.length,
     },
-  ],
-  usage: { prompt_tokens: 120, completion_tokens: 20, total_tokens: 140 },
-});
+  });
+const completion = completionFor('chatcmpl-bench', ['Paris']);
+/** The answer to a request that allows parallel tool calls: three calls in one turn. */
+const parallelCompletion = completionFor('chatcmpl-bench-parallel', ['Paris', 'Oslo', 'Lima']);
 
 /** An Anthropic Messages event: a tool_use block opened, input_json_delta pieces, then the turn's end. */
 function anthropicEvent(n: number, last: boolean): string {
@@ -105,13 +112,15 @@ const server = createServer((request, response) => {
   const parts: Buffer[] = [];
   request.on('data', (part: Buffer) => parts.push(part));
   request.on('end', () => {
-    const stream = Buffer.concat(parts).includes('"stream":true');
+    const body = Buffer.concat(parts);
+    const stream = body.includes('"stream":true');
     if (!stream) {
+      const answer = body.includes('"parallel_tool_calls":true') ? parallelCompletion : completion;
       response.writeHead(200, {
         'content-type': 'application/json',
-        'content-length': Buffer.byteLength(completion),
+        'content-length': Buffer.byteLength(answer),
       });
-      response.end(completion);
+      response.end(answer);
       return;
     }
     response.writeHead(200, { 'content-type': 'text/event-stream' });

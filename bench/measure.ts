@@ -29,6 +29,8 @@ const plainBody = streamBody.replace('"stream":true', '"stream":false');
 const headers = { 'content-type': 'application/json', authorization: 'Bearer sk-bench' };
 
 export interface StreamSample {
+  /** Wall-clock ms when the request was sent (comparable with process-probe's events). */
+  readonly startedAt: number;
   readonly ttfbMs: number;
   readonly totalMs: number;
   /** Per event: receipt time minus the upstream's write time. */
@@ -69,7 +71,12 @@ async function oneStream(pool: Pool, path: string): Promise<StreamSample> {
     ttfb ??= now() - started;
     parser.feed((chunk as Buffer).toString('utf8'));
   }
-  return { ttfbMs: ttfb ?? Number.NaN, totalMs: now() - started, eventLatenciesMs: latencies };
+  return {
+    startedAt: started,
+    ttfbMs: ttfb ?? Number.NaN,
+    totalMs: now() - started,
+    eventLatenciesMs: latencies,
+  };
 }
 
 export interface ThroughputSample {
@@ -98,6 +105,40 @@ export async function runRequests(
       }
     }),
   );
+  const elapsed = performance.now() - started;
+  await pool.close();
+  return { requestsPerSecond: (latencies.length / elapsed) * 1000, latenciesMs: latencies };
+}
+
+/**
+ * Non-streamed requests sent at a fixed rate (open loop, over up to `connections` connections)
+ * for `durationMs`: every path is asked for the same work per second, so CPU per request compares
+ * like with like (a saturated closed loop batches more per event-loop turn on a faster path).
+ */
+export async function runPaced(
+  origin: string,
+  path: string,
+  perSecond: number,
+  durationMs: number,
+  connections = 50,
+): Promise<ThroughputSample> {
+  const pool = new Pool(origin, { connections, pipelining: 1 });
+  const latencies: number[] = [];
+  const sent: Promise<void>[] = [];
+  const started = performance.now();
+  const total = Math.round((perSecond * durationMs) / 1000);
+  const one = async (): Promise<void> => {
+    const begin = performance.now();
+    const response = await pool.request({ method: 'POST', path, headers, body: plainBody });
+    await response.body.arrayBuffer();
+    latencies.push(performance.now() - begin);
+  };
+  while (sent.length < total) {
+    const due = Math.min(total, Math.floor(((performance.now() - started) * perSecond) / 1000) + 1);
+    while (sent.length < due) sent.push(one());
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  await Promise.all(sent);
   const elapsed = performance.now() - started;
   await pool.close();
   return { requestsPerSecond: (latencies.length / elapsed) * 1000, latenciesMs: latencies };

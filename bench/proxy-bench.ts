@@ -1,169 +1,241 @@
 /**
- * `npm run bench`: the scripted upstream reached three ways in one run — directly, through a
- * bare node:http pass-through (the floor) and through calltape with capture and store on —
- * so every number is a side-by-side ratio on the same machine at the same moment.
- * Writes bench/results/<timestamp>.json and docs/benchmarks.md.
+ * `npm run bench`: the scripted upstream reached directly, through a bare node:http pass-through
+ * (the floor) and through calltape recording, in rounds (the order rotating), so every figure of
+ * issue 21's table is a side-by-side ratio on the same machine at the same moment, with its
+ * min/median/max over rounds as the noise floor. The bare pipe and calltape run `process-probe`,
+ * which measures from inside what contention distorts least: CPU µs per request over all
+ * threads, bytes allocated, GC and event-loop delay. A last phase times one slow request.
+ * Writes bench/results/proxy-<timestamp>.json and docs/benchmarks.md.
+ * Flags: `--quick` (a smoke check, writes nothing), `--rounds N` (default 5).
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { startChild as startChildProcess } from './start-child.js';
-import { percentile, runRequests, runStreams, type StreamSample } from './measure.js';
+import { percentile, runPaced, runRequests, runStreams, type StreamSample } from './measure.js';
+import { peakRssWhile, readProbe } from './probe-reader.js';
+import type { ProbeWindow } from './process-probe.js';
+import { proxyBenchReport, type RoundFigures } from './proxy-bench-report.js';
+import { slowestRequest } from './slow-request.js';
+import { proxyArgs as proxyCommand, startChild } from './start-child.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const quick = process.argv.includes('--quick');
+const roundsFlag = process.argv.indexOf('--rounds');
+const rounds = roundsFlag > 0 ? Number(process.argv[roundsFlag + 1]) : quick ? 1 : 5;
+const folder = mkdtempSync(join(tmpdir(), 'calltape-bench-'));
+const probe = ['--import', join(root, 'dist/bench/process-probe.js')];
+const listening = /listening on http:\/\/127\.0\.0\.1:(\d+)/;
+const env = { CALLTAPE_CONFIG: join(root, 'proxy.config.json') };
+const policies = join(folder, 'policies.yaml');
+writeFileSync(
+  policies,
+  `sessions: { idle_timeout: 1s }
+policies:
+  - { id: schema, kind: schema }
+  - { id: weather-args, kind: arguments, tool: get_weather, arguments: { city: { pattern: '[A-Z][a-z]+' }, unit: { any_of: [celsius, fahrenheit] } } }
+  - { id: never-delete, kind: never, tools: [delete_account] }
+  - { id: budget, kind: steps, max_steps: 20, max_repeats: 3 }
+`,
+);
 
-const startChild = (args: string[], env: Record<string, string>, portPattern: RegExp) =>
-  startChildProcess(root, args, env, portPattern);
-
-function memoryMb(pid: number | undefined): { rssMb: number; peakRssMb: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const read = (key: string): number =>
-    Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
-  return { rssMb: round(read('VmRSS')), peakRssMb: round(read('VmHWM')) };
-}
-
-const round = (value: number, digits = 3): number =>
-  Math.round(value * 10 ** digits) / 10 ** digits;
-
-/** CPU time (user + system, ms) a process has used so far, all threads included. */
-function cpuMs(pid: number | undefined): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  // utime and stime are fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 Hz on Linux).
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-const upstream = await startChild([join(root, 'dist/bench/bench-upstream.js')], {}, /^(\d+)\n/);
+const upstream = await startChild(
+  root,
+  [join(root, 'dist/bench/bench-upstream.js')],
+  {},
+  /^(\d+)\n/,
+);
 const upstreamUrl = `http://127.0.0.1:${upstream.port}`;
-const bare = await startChild(
+
+/** A measured process: its origin, pid and the file its probe answers in. */
+interface Probed {
+  readonly origin: string;
+  readonly pid: number;
+  readonly out: string;
+}
+async function probed(
+  name: string,
+  args: string[],
+  extra: Record<string, string>,
+  pattern: RegExp,
+): Promise<Probed> {
+  const out = join(folder, `${name}.probe.jsonl`);
+  const started = await startChild(
+    root,
+    [...probe, ...args],
+    { ...extra, BENCH_PROBE_OUT: out },
+    pattern,
+  );
+  return { origin: `http://127.0.0.1:${started.port}`, pid: started.child.pid ?? 0, out };
+}
+const proxyArgs = (mode: string, ...more: string[]): string[] =>
+  proxyCommand(root, upstreamUrl, mode, ...more);
+const cassette = join(folder, 'bench.sqlite');
+const bare = await probed(
+  'bare',
   [join(root, 'dist/bench/bare-proxy.js')],
   { BENCH_UPSTREAM: upstreamUrl },
   /^(\d+)\n/,
 );
-const cassette = join(mkdtempSync(join(tmpdir(), 'calltape-bench-')), 'bench.sqlite');
-const calltape = await startChild(
-  [
-    join(root, 'dist/src/cli/main.js'),
-    'proxy',
-    '--port',
-    '0',
-    '--upstream',
-    upstreamUrl,
-    '--anthropic-upstream',
-    upstreamUrl,
-    '--cassette',
-    cassette,
-    '--log-level',
-    'error',
-    '--mode',
-    'record',
-  ],
-  { CALLTAPE_CONFIG: join(root, 'proxy.config.json') },
-  /listening on http:\/\/127\.0\.0\.1:(\d+)/,
+const calltape = await probed(
+  'calltape',
+  proxyArgs('record', '--cassette', cassette),
+  env,
+  listening,
 );
-
-const targets = [
-  { name: 'direct', origin: upstreamUrl },
-  { name: 'bare', origin: `http://127.0.0.1:${bare.port}` },
-  { name: 'calltape', origin: `http://127.0.0.1:${calltape.port}` },
-] as const;
-type TargetName = (typeof targets)[number]['name'];
+const shadow = await probed(
+  'shadow',
+  proxyArgs('passthrough', '--policies', policies, '--shadow-db', join(folder, 'shadow.sqlite')),
+  env,
+  listening,
+);
+const timeline = await probed(
+  'timeline',
+  proxyArgs('record', '--cassette', join(folder, 'timeline.sqlite')),
+  { ...env, BENCH_PROBE_TIMELINE: '1' },
+  listening,
+);
 const path = '/v1/chat/completions';
+const targets = { direct: upstreamUrl, bare: bare.origin, calltape: calltape.origin };
+type Target = keyof typeof targets;
+const names = Object.keys(targets) as Target[];
+let sentToCalltape = 0;
 
 process.stderr.write('warming up…\n');
-for (const target of targets) {
-  await runRequests(target.origin, path, 8, quick ? 300 : 1500);
-  await runStreams(target.origin, path, 8, 2);
+// By count, not time: under contention a timed warm-up leaves calltape's larger code still being
+// compiled (TurboFan on V8's background threads) when the measured phases begin.
+const warmRequests = quick ? 500 : 6000;
+for (const origin of [...Object.values(targets), shadow.origin, timeline.origin]) {
+  let warmed = 0;
+  while (warmed < warmRequests)
+    warmed += (await runRequests(origin, path, 8, 500)).latenciesMs.length;
+  const streams = await runStreams(origin, path, 16, quick ? 2 : 8);
+  if (origin === calltape.origin) sentToCalltape += warmed + streams.length;
 }
 
-interface StreamStats {
-  ttfbP50: number;
-  ttfbP99: number;
-  eventP50: number;
-  eventP99: number;
-  totalP50: number;
-  totalP99: number;
-  streams: number;
-  events: number;
+/** Runs `work` against a probed process and returns what its probe saw during it. */
+async function during<T>(
+  target: Probed | undefined,
+  work: () => Promise<T>,
+): Promise<[T, ProbeWindow | undefined, ProbeWindow | undefined]> {
+  const before = target && (await readProbe(target.pid, target.out));
+  const result = await work();
+  // Let the store worker finish this phase's batches before the CPU is read.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const after = target && (await readProbe(target.pid, target.out));
+  return [result, before, after];
 }
-const summarise = (samples: readonly StreamSample[]): StreamStats => {
-  const events = samples.flatMap((sample) => sample.eventLatenciesMs);
-  const ttfb = samples.map((sample) => sample.ttfbMs);
-  const total = samples.map((sample) => sample.totalMs);
+const probedOf = (name: Target): Probed | undefined =>
+  name === 'bare' ? bare : name === 'calltape' ? calltape : undefined;
+const cpuPer = (
+  before: ProbeWindow | undefined,
+  after: ProbeWindow | undefined,
+  count: number,
+  field: 'cpuUs' | 'mainCpuUs' | 'mainWaitUs' | 'v8ThreadsCpuUs' | 'laterThreadsCpuUs' = 'cpuUs',
+) => (before && after ? Math.round((after[field] - before[field]) / count) : undefined);
+const eventsOf = (samples: readonly StreamSample[]) =>
+  samples.flatMap((sample) => sample.eventLatenciesMs);
+
+async function shadowCounters(): Promise<{ queued: number; dropped: number }> {
+  const metrics = await (await fetch(`${shadow.origin}/metrics`)).text();
+  const counter = (name: string): number =>
+    metrics
+      .split('\n')
+      .filter((line) => line.startsWith(name))
+      .reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0);
   return {
-    ttfbP50: round(percentile(ttfb, 50)),
-    ttfbP99: round(percentile(ttfb, 99)),
-    eventP50: round(percentile(events, 50)),
-    eventP99: round(percentile(events, 99)),
-    totalP50: round(percentile(total, 50)),
-    totalP99: round(percentile(total, 99)),
-    streams: samples.length,
-    events: events.length,
+    queued: counter('calltape_shadow_queued_total'),
+    dropped: counter('calltape_shadow_dropped_total'),
   };
-};
-
-const streaming: Record<string, Record<TargetName, StreamStats>> = {};
-for (const concurrency of [1, 16, 128]) {
-  const perWorker = quick ? 2 : concurrency === 1 ? 60 : concurrency === 16 ? 10 : 4;
-  const row = {} as Record<TargetName, StreamStats>;
-  for (const target of targets) {
-    process.stderr.write(`streaming ×${concurrency} → ${target.name}\n`);
-    row[target.name] = summarise(await runStreams(target.origin, path, concurrency, perWorker));
-  }
-  streaming[String(concurrency)] = row;
 }
 
-// Each wire's stream at 16 concurrent streams: the adapters parse different events, the forwarding path is the same.
-const wires: Record<string, Record<TargetName, StreamStats>> = {};
-for (const wirePath of ['/v1/chat/completions', '/v1/responses', '/v1/messages']) {
-  const row = {} as Record<TargetName, StreamStats>;
-  for (const target of targets) {
-    process.stderr.write(`streaming ${wirePath} ×16 → ${target.name}\n`);
-    row[target.name] = summarise(await runStreams(target.origin, wirePath, 16, quick ? 2 : 10));
-  }
-  wires[wirePath] = row;
-}
-
-interface RequestStats {
-  requestsPerSecond: number;
-  p50: number;
-  p99: number;
-  requests: number;
-  proxyCpuUsPerRequest: number | undefined;
-}
-const pidOf: Partial<Record<TargetName, number | undefined>> = {
-  bare: bare.child.pid,
-  calltape: calltape.child.pid,
-};
-const nonStreaming: Record<string, Record<TargetName, RequestStats>> = {};
-for (const connections of [1, 50]) {
-  const row = {} as Record<TargetName, RequestStats>;
-  for (const target of targets) {
-    process.stderr.write(`non-streaming ×${connections} → ${target.name}\n`);
-    const pid = pidOf[target.name];
-    const cpuBefore = pid ? cpuMs(pid) : 0;
-    const sample = await runRequests(target.origin, path, connections, quick ? 500 : 4000);
-    // Let the store worker finish the batches of this phase before reading its CPU time.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const proxyCpuUsPerRequest = pid
-      ? round(((cpuMs(pid) - cpuBefore) * 1000) / sample.latenciesMs.length, 1)
-      : undefined;
-    row[target.name] = {
-      requestsPerSecond: round(sample.requestsPerSecond, 1),
-      p50: round(percentile(sample.latenciesMs, 50)),
-      p99: round(percentile(sample.latenciesMs, 99)),
-      requests: sample.latenciesMs.length,
-      proxyCpuUsPerRequest,
+/** The fixed rate CPU per request is compared at: well under what any path sustains here. */
+const pacedRate = 500;
+const figures: RoundFigures[] = [];
+for (let index = 0; index < rounds; index++) {
+  const order = names.map((_, at) => names[(at + index) % names.length] as Target);
+  const figure = { one: {}, fifty: {}, streams: {} } as RoundFigures;
+  for (const name of order) {
+    process.stderr.write(`round ${index + 1}/${rounds}: ${name}\n`);
+    const target = probedOf(name);
+    const [one, oneBefore, oneAfter] = await during(target, () =>
+      runRequests(targets[name], path, 1, quick ? 500 : 1500),
+    );
+    const [paced, pacedBefore, pacedAfter] = await during(target, () =>
+      runPaced(targets[name], path, pacedRate, quick ? 500 : 2000),
+    );
+    const [fifty, before, after] = await during(target, () =>
+      runRequests(targets[name], path, 50, quick ? 500 : 2500),
+    );
+    const [[streams, peakRss], streamsBefore, streamsAfter] = await during(target, () =>
+      peakRssWhile(
+        target?.pid ?? upstream.child.pid ?? 0,
+        runStreams(targets[name], path, 128, quick ? 1 : 3),
+      ),
+    );
+    if (name === 'calltape') sentToCalltape += paced.latenciesMs.length;
+    if (name === 'calltape')
+      sentToCalltape += one.latenciesMs.length + fifty.latenciesMs.length + streams.length;
+    figure.one[name] = {
+      p50: percentile(one.latenciesMs, 50),
+      cpuUs: cpuPer(oneBefore, oneAfter, one.latenciesMs.length),
+    };
+    figure.fifty[name] = {
+      requestsPerSecond: fifty.requestsPerSecond,
+      cpuUs: cpuPer(before, after, fifty.latenciesMs.length),
+      pacedCpuUs: cpuPer(pacedBefore, pacedAfter, paced.latenciesMs.length),
+      pacedMainCpuUs: cpuPer(pacedBefore, pacedAfter, paced.latenciesMs.length, 'mainCpuUs'),
+      pacedV8CpuUs: cpuPer(pacedBefore, pacedAfter, paced.latenciesMs.length, 'v8ThreadsCpuUs'),
+      pacedWorkerCpuUs: cpuPer(
+        pacedBefore,
+        pacedAfter,
+        paced.latenciesMs.length,
+        'laterThreadsCpuUs',
+      ),
+      mainCpuUs: cpuPer(before, after, fifty.latenciesMs.length, 'mainCpuUs'),
+      mainWaitUs: cpuPer(before, after, fifty.latenciesMs.length, 'mainWaitUs'),
+      allocatedBytes: after && Math.round(after.allocatedBytes / fifty.latenciesMs.length),
+      gcMs: after && after.gc.totalMs,
+      eventLoopP99: after?.eventLoopDelayMs.p99,
+    };
+    figure.streams[name] = {
+      ttfbP99: percentile(
+        streams.map((sample) => sample.ttfbMs),
+        99,
+      ),
+      eventP99: percentile(eventsOf(streams), 99),
+      rssMb: target ? peakRss : undefined,
+      cpuUs: cpuPer(streamsBefore, streamsAfter, streams.length),
+      eventLoopP99: streamsAfter?.eventLoopDelayMs.p99,
+      eventLoopMax: streamsAfter?.eventLoopDelayMs.max,
     };
   }
-  nonStreaming[String(connections)] = row;
+  process.stderr.write(`round ${index + 1}/${rounds}: shadow scoring\n`);
+  const counted = await shadowCounters();
+  const [scored, shadowBefore, shadowAfter] = await during(shadow, () =>
+    runRequests(shadow.origin, path, 50, quick ? 500 : 2500),
+  );
+  // The scoring worker drains what is queued; counters settle once it has.
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const counters = await shadowCounters();
+  figure.shadow = {
+    requestsPerSecond: scored.requestsPerSecond,
+    queued: counters.queued - counted.queued,
+    dropped: counters.dropped - counted.dropped,
+    cpuUs: cpuPer(shadowBefore, shadowAfter, scored.latenciesMs.length),
+  };
+  figures.push(figure);
 }
 
-const memory = { bare: memoryMb(bare.child.pid), calltape: memoryMb(calltape.child.pid) };
-calltape.child.kill('SIGTERM');
-await new Promise((resolve) => calltape.child.once('exit', resolve));
+process.stderr.write('timeline of the slowest of 128 streams\n');
+const [slowSamples, , slowWindow] = await during(timeline, () =>
+  runStreams(timeline.origin, path, 128, 1),
+);
+const anatomy = slowestRequest(slowSamples, slowWindow?.events ?? []);
+
+for (const pid of [calltape.pid, shadow.pid, timeline.pid]) process.kill(pid, 'SIGTERM');
+await new Promise((resolve) => setTimeout(resolve, 1500));
 const db = new Database(cassette, { readonly: true });
 const stored = (db.prepare('SELECT count(*) AS n FROM interactions').get() as { n: number }).n;
 db.close();
@@ -174,92 +246,23 @@ const result = {
   settings: {
     eventsPerStream: Number(process.env['BENCH_EVENTS'] ?? 20),
     eventGapMs: Number(process.env['BENCH_GAP_MS'] ?? 5),
+    rounds,
+    pacedRate,
     quick,
   },
-  streaming,
-  wires,
-  nonStreaming,
-  memory,
-  calltapeStoredInteractions: stored,
+  figures,
+  anatomy,
+  calltape: { sent: sentToCalltape, stored },
 };
-
-const added = (
-  row: Record<TargetName, StreamStats> | Record<TargetName, RequestStats>,
-  name: 'bare' | 'calltape',
-  key: string,
-): string => {
-  const value = (row[name] as unknown as Record<string, number>)[key] as number;
-  const base = (row.direct as unknown as Record<string, number>)[key] as number;
-  return `${round(value - base, 2).toFixed(2)}`;
-};
-const lines = [
-  '# Benchmarks',
-  '',
-  `Generated by \`npm run bench\` on ${result.date} (${result.machine.cpus} cores, ${result.machine.model ?? 'unknown CPU'}, Node ${result.machine.node}).`,
-  'All three paths are measured in the same run against the same scripted upstream (its own process):',
-  '**direct** (no proxy), **bare** (a node:http pass-through piping bytes: the floor a Node proxy can reach) and',
-  "**calltape** (capture and SQLite store on). The load generator, upstream and proxy share the machine's cores,",
-  'so absolute numbers are pessimistic; the differences between paths are what matter.',
-  '',
-  `## Streamed responses (${result.settings.eventsPerStream} events, ${result.settings.eventGapMs} ms apart)`,
-  '',
-  'Added milliseconds over direct (p50 / p99).',
-  '',
-  '| concurrent streams | path | added TTFB p50 / p99 | added per-event p50 / p99 | added total p50 / p99 |',
-  '| --- | --- | --- | --- | --- |',
-  ...Object.entries(streaming).flatMap(([concurrency, row]) =>
-    (['bare', 'calltape'] as const).map(
-      (name) =>
-        `| ${concurrency} | ${name} | ${added(row, name, 'ttfbP50')} / ${added(row, name, 'ttfbP99')} | ${added(row, name, 'eventP50')} / ${added(row, name, 'eventP99')} | ${added(row, name, 'totalP50')} / ${added(row, name, 'totalP99')} |`,
-    ),
-  ),
-  '',
-  'Per-event latency p99 at 128 streams, calltape ÷ bare: ' +
-    `**${round((streaming['128']?.calltape.eventP99 ?? 0) / (streaming['128']?.bare.eventP99 ?? 1), 2)}×**` +
-    ` (absolute: direct ${streaming['128']?.direct.eventP99} ms, bare ${streaming['128']?.bare.eventP99} ms, calltape ${streaming['128']?.calltape.eventP99} ms).`,
-  '',
-  '## Each wire format (16 concurrent streams)',
-  '',
-  'Added per-event milliseconds over direct (p50 / p99): Chat Completions chunks, Responses events, Anthropic Messages events.',
-  '',
-  '| wire | bare | calltape |',
-  '| --- | --- | --- |',
-  ...Object.entries(wires).map(
-    ([wirePath, row]) =>
-      `| \`${wirePath}\` | ${added(row, 'bare', 'eventP50')} / ${added(row, 'bare', 'eventP99')} | ${added(row, 'calltape', 'eventP50')} / ${added(row, 'calltape', 'eventP99')} |`,
-  ),
-  '',
-  '## Non-streamed requests',
-  '',
-  '| connections | path | requests/s | % of bare | added latency p50 / p99 (ms) | proxy CPU per request (µs, all threads) |',
-  '| --- | --- | --- | --- | --- | --- |',
-  ...Object.entries(nonStreaming).flatMap(([connections, row]) => [
-    `| ${connections} | direct | ${row.direct.requestsPerSecond} | | | |`,
-    ...(['bare', 'calltape'] as const).map(
-      (name) =>
-        `| ${connections} | ${name} | ${row[name].requestsPerSecond} | ${round((row[name].requestsPerSecond / row.bare.requestsPerSecond) * 100, 1)}% | ${added(row, name, 'p50')} / ${added(row, name, 'p99')} | ${row[name].proxyCpuUsPerRequest ?? ''} |`,
-    ),
-  ]),
-  '',
-  'The load generator, the upstream and the proxy share two cores here, so a proxy that spends more CPU per',
-  'request (calltape parses and stores every interaction on its store worker thread) loses throughput to the',
-  'others at saturation; the CPU column is what a deployment with dedicated cores would divide its capacity by.',
-  '',
-  '## Memory',
-  '',
-  `calltape RSS ${memory.calltape.rssMb} MB (peak ${memory.calltape.peakRssMb} MB); bare pass-through RSS ${memory.bare.rssMb} MB (peak ${memory.bare.peakRssMb} MB).`,
-  `calltape stored ${stored} interactions during the run.`,
-  '',
-];
-mkdirSync(join(root, 'bench/results'), { recursive: true });
-const stamp = result.date.replace(/[:.]/g, '-');
-// Only full runs are results; --quick is a smoke check.
+const report = proxyBenchReport(result);
 if (!quick) {
+  mkdirSync(join(root, 'bench/results'), { recursive: true });
+  const stamp = result.date.replace(/[:.]/g, '-');
   writeFileSync(
     join(root, `bench/results/proxy-${stamp}.json`),
     `${JSON.stringify(result, null, 2)}\n`,
   );
-  writeFileSync(join(root, 'docs/benchmarks.md'), lines.join('\n'));
+  writeFileSync(join(root, 'docs/benchmarks.md'), report);
 }
-process.stdout.write(lines.join('\n'));
-process.exit(0);
+process.stdout.write(report);
+process.exit(stored === sentToCalltape ? 0 : 1);

@@ -66,7 +66,6 @@ function round(withCredential: boolean): CapturedRound {
       errorMessage: undefined,
     },
     match: undefined,
-    secrets: [],
     proxyError: undefined,
   };
 }

@@ -115,7 +115,6 @@ function generateCassette(path: string, size: number): void {
             errorMessage: undefined,
           },
           match: { key: keyed.key, profile, canonical: keyed.text, ordinal: 0, scope: '' },
-          secrets: [],
           proxyError: undefined,
         }),
       );

@@ -8,7 +8,11 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startChild as startChildProcess, startedChildren } from './start-child.js';
+import {
+  proxyArgs as proxyCommand,
+  startChild as startChildProcess,
+  startedChildren,
+} from './start-child.js';
 import { percentile, runRequests, runStreams, type StreamSample } from './measure.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -34,18 +38,7 @@ policies:
 );
 const upstream = await startChild([join(root, 'dist/bench/bench-upstream.js')], {}, /^(\d+)\n/);
 const upstreamUrl = `http://127.0.0.1:${upstream.port}`;
-const proxyArgs = [
-  join(root, 'dist/src/cli/main.js'),
-  'proxy',
-  '--port',
-  '0',
-  '--upstream',
-  upstreamUrl,
-  '--log-level',
-  'error',
-  '--mode',
-  'passthrough',
-];
+const proxyArgs = proxyCommand(root, upstreamUrl, 'passthrough');
 const env = { CALLTAPE_CONFIG: join(root, 'proxy.config.json') };
 const off = await startChild(proxyArgs, env, /listening on http:\/\/127\.0\.0\.1:(\d+)/);
 const on = await startChild(

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 
 const children: ChildProcess[] = [];
 process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
@@ -30,4 +31,28 @@ export function startChild(
 /** Every child started so far, for benches that stop them themselves. */
 export function startedChildren(): readonly ChildProcess[] {
   return children;
+}
+
+/** The arguments that start `calltape proxy` on a free port in front of one upstream for both wires. */
+export function proxyArgs(
+  root: string,
+  upstreamUrl: string,
+  mode: string,
+  ...more: string[]
+): string[] {
+  return [
+    join(root, 'dist/src/cli/main.js'),
+    'proxy',
+    '--port',
+    '0',
+    '--upstream',
+    upstreamUrl,
+    '--anthropic-upstream',
+    upstreamUrl,
+    '--log-level',
+    'error',
+    '--mode',
+    mode,
+    ...more,
+  ];
 }

@@ -13,6 +13,8 @@ const pure = [
   'src/scoring',
   'src/cassette/redact.ts',
   'src/cassette/captured-round.ts',
+  'src/cassette/round-size.ts',
+  'src/cassette/pack-rounds.ts',
   'src/cassette/recorded-exchange.ts',
   ...[
     'generator-requests',

@@ -33,10 +33,9 @@ export function buildExchange(
   limits: BuildLimits = defaultLimits,
 ): RecordedExchange {
   const { request, upstream, proxyError } = round;
-  const redactor = baseRedactor.withSecrets([
-    ...round.secrets,
-    ...credentialValues(request.headers, request.path, [...baseRedactor.secretHeaders]),
-  ]);
+  const redactor = baseRedactor.withSecrets(
+    credentialValues(request.headers, request.path, [...baseRedactor.secretHeaders]),
+  );
   const requestText = new TextDecoder().decode(request.body);
   const redactedText = redactor.text(requestText);
   const requestBody =

@@ -15,7 +15,10 @@ export interface CapturedRound {
     readonly method: string;
     /** Path without the `/s/<id>` prefix, query included. */
     readonly path: string;
-    /** Request headers as received (secrets are removed when the exchange is built). */
+    /**
+     * Request headers as received. The credentials in them and in `path` are what the exchange is
+     * built without: taken from here where it is built, never carried beside them.
+     */
     readonly headers: HeaderMap;
     readonly body: Uint8Array;
     /** `Date.now()` at arrival. */
@@ -28,11 +31,6 @@ export interface CapturedRound {
    * Otherwise the store worker computes it, numbering identical requests in completion order.
    */
   readonly match: MatchKey | undefined;
-  /**
-   * Credential values the agent sent (header and query secrets). Never stored: the store refuses
-   * to write an exchange whose stored bytes still contain one of them.
-   */
-  readonly secrets: readonly string[];
   /** The error calltape answered the agent with, if it answered one. */
   readonly proxyError: { readonly status: number; readonly message: string } | undefined;
   /** Calls in this round's answer that mock tools answered inside the proxy, with their results. */

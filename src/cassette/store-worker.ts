@@ -81,10 +81,10 @@ function exchangeOf(round: CapturedRound, ordinals: OrdinalCounter): RecordedExc
     },
     { maxDecodedBytes: data.maxDecodedBytes },
   );
-  const leak = findLeakedSecret(exchange, [
-    ...round.secrets,
-    ...credentialValues(request.headers, request.path, [...redactor.secretHeaders]),
-  ]);
+  const leak = findLeakedSecret(
+    exchange,
+    credentialValues(request.headers, request.path, [...redactor.secretHeaders]),
+  );
   if (leak)
     throw new Error(
       `refused to store ${round.request.method} ${exchange.interaction.path}: a credential the agent sent appears in the ${leak}; add a redact.bodyPatterns rule that matches it`,
@@ -128,7 +128,39 @@ function write(rounds: readonly RoutedRound[]): void {
   }
 }
 
+/**
+ * Rounds that arrived while the worker was busy, written together: one transaction (one commit,
+ * the dominant cost of a small write) per drain rather than per message, so batches grow with
+ * the load instead of the commit rate growing with it.
+ */
+let pending: RoutedRound[] = [];
+let pendingBytes = 0;
+let draining = false;
+function drain(): void {
+  draining = false;
+  if (pending.length === 0) return;
+  const rounds = pending;
+  const bytes = pendingBytes;
+  pending = [];
+  pendingBytes = 0;
+  write(rounds);
+  send({ type: 'written', bytes });
+}
+
 port.on('message', (message: ToStoreWorker) => {
+  if (message.type === 'rounds') {
+    for (const routed of message.rounds) {
+      pending.push(routed);
+      pendingBytes += roundBytes(routed.round);
+    }
+    if (!draining) {
+      draining = true;
+      setImmediate(drain);
+    }
+    return;
+  }
+  // Everything else is ordered after the rounds that came before it.
+  drain();
   switch (message.type) {
     case 'open':
       try {
@@ -144,13 +176,6 @@ port.on('message', (message: ToStoreWorker) => {
           message: (error as Error).message,
         });
       }
-      return;
-    case 'rounds':
-      write(message.rounds);
-      send({
-        type: 'written',
-        bytes: message.rounds.reduce((sum, { round }) => sum + roundBytes(round), 0),
-      });
       return;
     case 'diff':
       try {

@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { buildExchange } from '../cassette/build-exchange.js';
 import type { CapturedRound, CapturedUpstream } from '../cassette/captured-round.js';
 import type { MatchKey } from '../cassette/match-key.js';
-import { credentialValues, type Redactor } from '../cassette/redact.js';
+import type { Redactor } from '../cassette/redact.js';
 import type { CassetteReader, Recording } from '../cassette/sqlite/cassette-reader.js';
 import type { Recorder } from '../cassette/worker-recorder.js';
 import type { Config } from '../config/config.js';
@@ -222,7 +222,6 @@ function capturedRound(round: FinishedRound): CapturedRound {
     },
     upstream: round.upstream,
     match: round.match,
-    secrets: credentialValues(headers, round.where.path),
     proxyError: outline(round.proxyError),
     ...round.mocks,
   };

@@ -139,10 +139,20 @@ export class CapturedRoute {
         }),
       );
     }
+    const body = round.body;
     this.serve(
       round,
       this.options.pipeline.decide(
-        { adapter, where, method, headers: request.headers, text: round.body.toString('utf8') },
+        {
+          adapter,
+          where,
+          method,
+          headers: request.headers,
+          // Decoded only when a lookup keys it (not in record mode).
+          get text() {
+            return body.toString('utf8');
+          },
+        },
         cassette.reader,
       ),
     );
