@@ -132,4 +132,24 @@ describe('calltape mcp (stdio) with the official MCP SDK', () => {
     expect(table.stdout).toContain('5 MCP tool call(s)');
     expect(table.stdout).toContain('isError');
   });
+
+  it('regression: redact.builtinPatterns false keeps key-shaped text in MCP params (the relay honoured only headers and patterns)', async () => {
+    const config = join(folder, 'no-builtins.config.json');
+    writeFileSync(config, JSON.stringify({ redact: { builtinPatterns: false } }));
+    const own = join(folder, 'no-builtins.sqlite');
+    const keyShaped = 'sk-proj-notakeyjustsometext0123';
+    const connected = await connectMcpClient(
+      viaCalltape(['--name', 'notes', '--cassette', own, '--mode', 'record', '--config', config]),
+      { MCP_TEST_SIDE_EFFECTS: effects },
+    );
+    await connected.client.callTool({ name: 'write_note', arguments: { text: keyShaped } });
+    await connected.close();
+    const db = new Database(own, { readonly: true });
+    const params = db
+      .prepare("SELECT params FROM mcp_exchanges WHERE subject = 'write_note'")
+      .pluck()
+      .get() as string;
+    db.close();
+    expect(JSON.parse(params)).toEqual({ name: 'write_note', arguments: { text: keyShaped } });
+  });
 });
