@@ -15,6 +15,7 @@ import { scoreTrajectory } from '../../src/scoring/trajectory/score-trajectory.j
 import { buildTrajectories } from '../../src/trace/build-trajectories.js';
 import type { JsonValue } from '../../src/trace/trace.js';
 import type { Trajectory } from '../../src/trace/trajectory.js';
+import { runCli } from '../support/cli.js';
 import { framedJsonLines } from '../support/recorded-streams.js';
 import { startScriptedUpstream, type ScriptedUpstream } from '../support/scripted-upstream.js';
 import { startTestProxy, temporaryFolder } from '../support/test-proxy.js';
@@ -27,6 +28,7 @@ const apiKey = 'sk-test-key-0123456789abcdef';
 describe('hosted tool calls through the proxy, in the cassette and the trajectory', () => {
   let upstream: ScriptedUpstream;
   let trajectories: Map<string, Trajectory>;
+  const cassette = join(temporaryFolder(), 'hosted.sqlite');
 
   beforeAll(async () => {
     upstream = await startScriptedUpstream((request) =>
@@ -46,7 +48,6 @@ describe('hosted tool calls through the proxy, in the cassette and the trajector
             ) as JsonValue,
           },
     );
-    const cassette = join(temporaryFolder(), 'hosted.sqlite');
     const proxy = await startTestProxy(upstream.url, {
       cassette,
       mode: 'record',
@@ -130,5 +131,30 @@ describe('hosted tool calls through the proxy, in the cassette and the trajector
     );
     expect(scored.pass).toBe(false);
     expect(scored.reasons).toEqual(['too_many_failed_calls', 'tool_failed']);
+  });
+
+  it('lists the hosted calls in calltape calls, with their server and outcome', () => {
+    const listed = runCli(['calls', '--cassette', cassette, '--json']);
+    expect(listed.status).toBe(0);
+    const lines = listed.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(
+      lines.map((line) => [
+        line['kind'],
+        line['hosted_kind'],
+        line['server'],
+        line['name'],
+        line['failed'],
+      ]),
+    ).toEqual([
+      ['hosted', 'mcp_call', 'dmcp', 'web_search_exa', false],
+      ['hosted', 'mcp_call', 'dmcp', 'web_search_exa', false],
+      ['hosted', 'server_tool_use', null, 'web_fetch', true],
+    ]);
+    const table = runCli(['calls', '--cassette', cassette]);
+    expect(table.stdout).toContain('3 hosted tool call(s), run by the provider');
+    expect(table.stdout).toContain('dmcp');
   });
 });
