@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/config.js';
 import { packageRoot } from '../../src/package-root.js';
 import { framedJsonLines } from '../support/recorded-streams.js';
-import { startScriptedUpstream } from '../support/scripted-upstream.js';
+import { startScriptedUpstream, type Script } from '../support/scripted-upstream.js';
 import { ask, bankModel, bankPolicies, writePolicies } from '../support/shadow-bank.js';
 import { startTestProxy, temporaryFolder } from '../support/test-proxy.js';
 
@@ -42,13 +42,16 @@ afterAll(async () => {
 
 const token = 'dashboard-token-0123456789';
 
-/** A passthrough proxy shadow-scoring the bank policies behind the admin token, and a client of it. */
-async function startShadowedProxy(): Promise<{
+/** A passthrough proxy shadow-scoring the bank policies (and `extraPolicies`) behind the admin token, in front of `model`, and a client of it. */
+async function startShadowedProxy(
+  model: Script = bankModel,
+  extraPolicies = '',
+): Promise<{
   folder: string;
   proxy: Awaited<ReturnType<typeof startTestProxy>>;
   client: OpenAI;
 }> {
-  const upstream = await startScriptedUpstream(bankModel);
+  const upstream = await startScriptedUpstream(model);
   running.push(upstream);
   const folder = temporaryFolder();
   const proxy = await startTestProxy(upstream.url, {
@@ -56,7 +59,7 @@ async function startShadowedProxy(): Promise<{
     admin: { ...defaultConfig.admin, token },
     shadow: {
       ...defaultConfig.shadow,
-      policies: writePolicies(folder, bankPolicies()),
+      policies: writePolicies(folder, bankPolicies(extraPolicies)),
       database: join(folder, 'shadow.sqlite'),
     },
   });
@@ -156,31 +159,18 @@ describe.skipIf(!available)('the dashboard in headless Chromium', () => {
         ),
       ),
     );
-    const upstream = await startScriptedUpstream(() => ({
-      kind: 'sse',
-      body: recorded,
-      headers: { 'content-type': 'text/event-stream; charset=utf-8' },
-    }));
-    running.push(upstream);
-    const folder = temporaryFolder();
-    const proxy = await startTestProxy(upstream.url, {
-      mode: 'passthrough',
-      admin: { ...defaultConfig.admin, token },
-      shadow: {
-        ...defaultConfig.shadow,
-        policies: writePolicies(
-          folder,
-          bankPolicies('  - id: one-search\n    kind: steps\n    max_steps: 1\n'),
-        ),
-        database: join(folder, 'shadow.sqlite'),
-      },
-    });
-    running.push(proxy);
+    const { proxy, client } = await startShadowedProxy(
+      () => ({
+        kind: 'sse',
+        body: recorded,
+        headers: { 'content-type': 'text/event-stream; charset=utf-8' },
+      }),
+      '  - id: one-search\n    kind: steps\n    max_steps: 1\n',
+    );
     const page = await (browser as Browser).newPage();
     running.push({ close: () => page.close() });
     await page.goto(`${proxy.url}/calltape/?token=${token}`);
     await page.locator('#status[data-state="live"]').waitFor({ timeout: 10_000 });
-    const client = new OpenAI({ apiKey: 'sk-test-key-0123456789abcdef', baseURL: proxy.baseUrl });
     const stream = await client.responses.create(
       { model: 'gpt-5-mini', input: 'NYC mayor?', stream: true },
       { headers: { 'x-calltape-session': 'hosted-mcp' } },
