@@ -36,6 +36,7 @@ const pure = [
     'mcp-sessions',
     'diff-mcp-answers',
     'mcp-call-results',
+    'replay-interim',
   ].map((name) => `src/mcp/${name}.ts`),
   ...[
     'evaluate-call',

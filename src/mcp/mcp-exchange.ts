@@ -26,6 +26,12 @@ export interface McpExchange {
   readonly totalMs: number;
   /** The mock set that answered, when a mock did. */
   readonly mockSet: string | undefined;
+  /**
+   * What the server sent while it worked on the request, before its answer, in order (redacted):
+   * progress notifications for the request's progress token, and requests to the client
+   * (`roots/list`, `sampling/createMessage`, `elicitation/create`). Replay sends them again.
+   */
+  readonly during?: readonly JsonValue[];
 }
 
 /** Whether an exchange failed: a JSON-RPC error, or a tool result with `isError: true`. */

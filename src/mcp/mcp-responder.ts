@@ -16,9 +16,12 @@ import {
 import type { McpStore } from './mcp-store.js';
 import { explainMcpMiss } from './nearest-mcp-recording.js';
 import { redactMcpParams, redactMcpResult } from './redact-mcp.js';
+import { progressTokenOf } from './replay-interim.js';
 
-/** What answers a request the server does not see. */
-export type McpAnswer = { readonly result: JsonValue } | { readonly error: JsonRpcError };
+/** What answers a request the server does not see (a replayed one with what the server sent before its answer). */
+export type McpAnswer = ({ readonly result: JsonValue } | { readonly error: JsonRpcError }) & {
+  readonly during?: readonly JsonValue[];
+};
 
 /** A live answer compared with its recording (diff mode). */
 export interface McpDiff {
@@ -42,6 +45,10 @@ export interface PendingMcpRequest {
   readonly ordinal: number;
   readonly startedAt: number;
   readonly started: number;
+  /** The client's `_meta.progressToken`: the server's progress notifications for this request carry it. */
+  readonly progressToken: JsonRpcId | undefined;
+  /** What the server sent for this request before answering (progress, requests to the client), as relayed. */
+  readonly during: JsonValue[];
 }
 
 export interface McpResponderOptions {
@@ -93,6 +100,8 @@ export class McpResponder {
       ordinal: this.ordinals.next(this.options.server, key),
       startedAt: this.clock(),
       started: performance.now(),
+      progressToken: progressTokenOf(params),
+      during: [],
     };
   }
 
@@ -138,8 +147,9 @@ export class McpResponder {
   replay(pending: PendingMcpRequest, params: JsonValue | undefined): McpAnswer {
     const { server, session, reader, mocks } = this.options;
     const recording = reader?.find(server, pending.key, pending.ordinal, session);
-    if (recording?.error) return { error: recording.error };
-    if (recording?.result !== undefined) return { result: recording.result };
+    if (recording?.error) return { error: recording.error, during: recording.during };
+    if (recording?.result !== undefined)
+      return { result: recording.result, during: recording.during };
     const declared = mocks.tools !== undefined || mocks.mocks.size > 0;
     if (pending.method === 'initialize' && declared) {
       const requested = asObject(params)?.['protocolVersion'];
@@ -201,6 +211,9 @@ export class McpResponder {
       startedAt: pending.startedAt,
       totalMs: performance.now() - pending.started,
       mockSet,
+      during: pending.during.map(
+        (message) => redactMcpParams(message, this.options.redactor) ?? null,
+      ),
     });
   }
 

@@ -119,4 +119,7 @@ export const migrations: readonly string[] = [
   CREATE INDEX mcp_exchanges_by_key ON mcp_exchanges(server, request_key, key_ordinal);
   CREATE INDEX mcp_exchanges_by_start ON mcp_exchanges(started_at);
   `,
+  `
+  ALTER TABLE mcp_exchanges ADD COLUMN during TEXT;
+  `,
 ];
