@@ -76,6 +76,7 @@ const pure = [
     'json-rpc-tap',
     'mcp-http-request',
     'mcp-sessions',
+    'replay-interim',
   ].map((name) => `mcp/${name}.ts`),
   'otel/gen-ai-spans.ts',
   'otel/mcp-operation.ts',

@@ -43,6 +43,7 @@ const pure = [
     'diff-mcp-answers',
     'mcp-call-results',
     'mcp-spans',
+    'replay-interim',
   ].map((name) => `src/mcp/${name}.ts`),
   ...[
     'evaluate-call',

@@ -7,6 +7,7 @@ import type {
 import { scoreCase } from '../scoring/score-case.js';
 import type { Suite, SuiteCase } from '../scoring/suite-types.js';
 import { schemasFromTools } from '../scoring/schemas-from-tools.js';
+import { outcomeOf } from '../scoring/trajectory/status-check.js';
 import { buildTrajectories } from '../trace/build-trajectories.js';
 import { ConversationChain } from '../trace/conversation-chain.js';
 import type { Interaction, JsonSchema } from '../trace/trace.js';
@@ -199,9 +200,13 @@ export class ShadowScorer {
         evaluated: result.evaluated,
         failures: result.failures,
         trajectory: trajectory.calls.map((call) => {
-          const scored = session.verdicts.get(
-            `${trajectory.turns[call.turn]?.interactionId ?? ''}:${call.index}`,
-          );
+          // Call policies score the agent's calls; a hosted call (the provider ran it) has no verdict of its own.
+          const scored = call.hosted
+            ? undefined
+            : session.verdicts.get(
+                `${trajectory.turns[call.turn]?.interactionId ?? ''}:${call.index}`,
+              );
+          const outcome = outcomeOf(call);
           return {
             turn: call.turn + 1,
             tool: call.name,
@@ -210,6 +215,9 @@ export class ShadowScorer {
             failures: (scored?.failures ?? []).map(
               (failure) => `${failure.policy}: ${failure.message}`,
             ),
+            ...(call.hosted ? { hosted: true } : {}),
+            ...(call.hosted?.server !== undefined ? { server: call.hosted.server } : {}),
+            ...(outcome !== 'unknown' ? { outcome } : {}),
           };
         }),
       });

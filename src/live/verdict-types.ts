@@ -65,6 +65,12 @@ export interface TrajectoryStep {
   readonly verdict: 'pass' | 'fail' | 'unscored';
   /** `policy: message` of each failure (empty when it passed). */
   readonly failures: readonly string[];
+  /** The provider ran the tool itself (a hosted tool): no call policy scores it. */
+  readonly hosted?: true;
+  /** The MCP server that ran the call, where one did (a hosted MCP call's server label). */
+  readonly server?: string;
+  /** What the tool's result said, when the run holds one: `failed` reads `isError`, an error status or an `{"error": …}` result. */
+  readonly outcome?: 'succeeded' | 'failed';
 }
 
 /** How a session (an agent run) fared against the session policies, once it went idle. */

@@ -34,6 +34,12 @@ export interface McpExchange {
   readonly mcpSessionId?: string;
   /** The MCP protocol version the session's `initialize` asked for. */
   readonly protocolVersion?: string;
+  /**
+   * What the server sent while it worked on the request, before its answer, in order (redacted):
+   * progress notifications for the request's progress token, and requests to the client
+   * (`roots/list`, `sampling/createMessage`, `elicitation/create`). Replay sends them again.
+   */
+  readonly during?: readonly JsonValue[];
 }
 
 /** The MCP transports calltape carries. */

@@ -17,9 +17,12 @@ import {
 import type { McpStore } from './mcp-store.js';
 import { explainMcpMiss } from './nearest-mcp-recording.js';
 import { redactMcpParams, redactMcpResult } from './redact-mcp.js';
+import { progressTokenOf } from './replay-interim.js';
 
-/** What answers a request the server does not see. */
-export type McpAnswer = { readonly result: JsonValue } | { readonly error: JsonRpcError };
+/** What answers a request the server does not see (a replayed one with what the server sent before its answer). */
+export type McpAnswer = ({ readonly result: JsonValue } | { readonly error: JsonRpcError }) & {
+  readonly during?: readonly JsonValue[];
+};
 
 /** A live answer compared with its recording (diff mode). */
 export interface McpDiff {
@@ -45,6 +48,10 @@ export interface PendingMcpRequest {
   readonly started: number;
   /** The JSON-RPC id, as text. */
   readonly requestId?: string;
+  /** The client's `_meta.progressToken`: the server's progress notifications for this request carry it. */
+  readonly progressToken: JsonRpcId | undefined;
+  /** What the server sent for this request before answering (progress, requests to the client), as relayed. */
+  readonly during: JsonValue[];
 }
 
 export interface McpResponderOptions {
@@ -116,6 +123,8 @@ export class McpResponder {
       startedAt: this.clock(),
       started: performance.now(),
       ...(id === undefined ? {} : { requestId: String(id) }),
+      progressToken: progressTokenOf(params),
+      during: [],
     };
   }
 
@@ -168,8 +177,9 @@ export class McpResponder {
   replay(pending: PendingMcpRequest, params: JsonValue | undefined): McpAnswer {
     const { server, session, reader, mocks } = this.options;
     const recording = reader?.find(server, pending.key, pending.ordinal, session);
-    if (recording?.error) return { error: recording.error };
-    if (recording?.result !== undefined) return { result: recording.result };
+    if (recording?.error) return { error: recording.error, during: recording.during };
+    if (recording?.result !== undefined)
+      return { result: recording.result, during: recording.during };
     const declared = mocks.tools !== undefined || mocks.mocks.size > 0;
     if (pending.method === 'initialize' && declared) {
       const requested = asObject(params)?.['protocolVersion'];
@@ -245,6 +255,9 @@ export class McpResponder {
       ...(this.options.transport === undefined ? {} : { transport: this.options.transport }),
       ...(this.mcpSessionId === undefined ? {} : { mcpSessionId: this.mcpSessionId }),
       ...(this.protocolVersion === undefined ? {} : { protocolVersion: this.protocolVersion }),
+      during: pending.during.map(
+        (message) => redactMcpParams(message, this.options.redactor) ?? null,
+      ),
     };
   }
 

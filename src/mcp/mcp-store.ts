@@ -10,6 +10,8 @@ export interface McpRecording {
   readonly id: string;
   readonly result: JsonValue | undefined;
   readonly error: JsonRpcError | undefined;
+  /** What the server sent before the answer (progress, requests to the client), in order. */
+  readonly during: readonly JsonValue[];
 }
 
 /** A stored exchange as listings read it. */
@@ -32,6 +34,8 @@ export class McpStore {
   private readonly db: Database.Database;
   private readonly hasTable: boolean;
   private readonly hasTraceColumns: boolean;
+  /** A cassette read without migrating may predate the `during` column. */
+  private readonly hasDuring: boolean;
   private readonly statements = new Map<string, Database.Statement>();
 
   constructor(
@@ -44,20 +48,24 @@ export class McpStore {
       this.db
         .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'mcp_exchanges'")
         .get() !== undefined;
-    this.hasTraceColumns =
-      this.hasTable &&
-      (this.db.prepare('PRAGMA table_info(mcp_exchanges)').all() as { name: string }[]).some(
-        (column) => column.name === 'request_id',
-      );
+    const columns = new Set(
+      this.hasTable
+        ? (this.db.prepare('PRAGMA table_info(mcp_exchanges)').all() as { name: string }[]).map(
+            (column) => column.name,
+          )
+        : [],
+    );
+    this.hasTraceColumns = columns.has('request_id');
+    this.hasDuring = columns.has('during');
   }
 
   append(exchange: McpExchange): void {
     this.statement(
       `INSERT INTO mcp_exchanges (id, session_id, session_given, server, method, subject, params, result, error, is_error,
-         request_key, canonical_request, key_ordinal, started_at, total_ms, mock_set, ${traceColumns})
+         request_key, canonical_request, key_ordinal, started_at, total_ms, mock_set, ${traceColumns}, during)
        VALUES (@id, @session_id, @session_given, @server, @method, @subject, @params, @result, @error, @is_error,
          @request_key, @canonical_request, @key_ordinal, @started_at, @total_ms, @mock_set,
-         @request_id, @transport, @mcp_session_id, @protocol_version)`,
+         @request_id, @transport, @mcp_session_id, @protocol_version, @during)`,
     ).run({
       id: exchange.id,
       session_id: exchange.sessionId,
@@ -79,6 +87,7 @@ export class McpStore {
       transport: exchange.transport ?? null,
       mcp_session_id: exchange.mcpSessionId ?? null,
       protocol_version: exchange.protocolVersion ?? null,
+      during: exchange.during && exchange.during.length > 0 ? json(exchange.during) : null,
     });
   }
 
@@ -86,14 +95,16 @@ export class McpStore {
   find(server: string, key: string, ordinal: number, session: string): McpRecording | undefined {
     if (!this.hasTable) return undefined;
     const row = this.statement(
-      'SELECT id, result, error FROM mcp_exchanges WHERE server = ? AND request_key = ? AND key_ordinal = ? ORDER BY (session_id = ?) DESC, seq LIMIT 1',
+      `SELECT id, result, error, ${this.hasDuring ? 'during' : 'NULL AS during'} FROM mcp_exchanges WHERE server = ? AND request_key = ? AND key_ordinal = ? ORDER BY (session_id = ?) DESC, seq LIMIT 1`,
     ).get(server, key, ordinal, session) as
-      { id: string; result: string | null; error: string | null } | undefined;
+      | { id: string; result: string | null; error: string | null; during: string | null }
+      | undefined;
     return (
       row && {
         id: row.id,
         result: parse(row.result) as JsonValue | undefined,
         error: parse(row.error) as JsonRpcError | undefined,
+        during: (parse(row.during) as JsonValue[] | undefined) ?? [],
       }
     );
   }

@@ -1,8 +1,16 @@
 import { spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import { parseMessage, responseMessage, type JsonRpcId } from './json-rpc.js';
+import type { JsonValue } from '../trace/trace.js';
+import {
+  asObject,
+  parseMessage,
+  responseMessage,
+  type JsonRpcId,
+  type JsonRpcMessage,
+} from './json-rpc.js';
 import { readLines, writerTo } from './line-stream.js';
 import type { McpAnswer, McpResponder, PendingMcpRequest } from './mcp-responder.js';
+import { interimMessages, progressTokenOf } from './replay-interim.js';
 
 /** How `calltape mcp` treats the server: relay and record, relay only, relay and compare with the recordings, or answer without it. */
 export type McpMode = 'record' | 'replay' | 'passthrough' | 'diff';
@@ -22,6 +30,8 @@ export interface McpRelayOptions {
 
 /** In-flight requests are bounded: a client that never sees answers cannot grow the relay forever. */
 const maxInFlight = 10_000;
+/** What is kept of the server's messages during one request: a server that streams progress forever cannot grow a recording without end. */
+const maxInterim = 1_000;
 
 /**
  * Runs one MCP stdio session. With a server: every line goes through unchanged and in order, both
@@ -35,23 +45,58 @@ export function runMcpRelay(options: McpRelayOptions): Promise<number> {
   return relayToServer(options);
 }
 
+/**
+ * Without the server: each request is answered in turn, after what the server sent during it
+ * when recorded (progress, requests to the client — whose answers are awaited, as the server
+ * awaited them). The client's answers to those requests are read here and go nowhere else.
+ */
 function answerOffline({ input, output, responder }: McpRelayOptions): Promise<number> {
   const write = writerTo(output, input);
+  const awaiting = new Map<string, () => void>();
+  let sent = 0;
+  let ended = false;
+  let turn = Promise.resolve();
   return new Promise((resolve) => {
     readLines(
       input,
       (bytes, complete) => {
         if (!complete) return;
         const message = parseMessage(bytes.toString('utf8'));
+        if (message.kind === 'response') {
+          awaiting.get(idKey(message.id))?.();
+          return;
+        }
         if (message.kind !== 'request') return;
-        write(
-          answerLine(
-            message.id,
-            responder.answerOffline(message.method, message.params, message.id),
-          ),
-        );
+        turn = turn.then(async () => {
+          const answer = responder.answerOffline(message.method, message.params, message.id);
+          const interim = interimMessages(
+            answer.during ?? [],
+            progressTokenOf(message.params),
+            () => `calltape-replay-${++sent}`,
+          );
+          for (const { message: sending, awaitsAnswer } of interim) {
+            const answered =
+              awaitsAnswer && !ended
+                ? new Promise<void>((done) => {
+                    const key = idKey(sending['id'] as JsonRpcId);
+                    awaiting.set(key, () => {
+                      awaiting.delete(key);
+                      done();
+                    });
+                  })
+                : undefined;
+            write(`${JSON.stringify(sending)}\n`);
+            await answered;
+          }
+          write(answerLine(message.id, answer));
+        });
       },
-      () => resolve(responder.misses.length > 0 ? 1 : 0),
+      () => {
+        // The client went away: nothing will answer the requests still awaited.
+        ended = true;
+        for (const release of [...awaiting.values()]) release();
+        void turn.then(() => resolve(responder.misses.length > 0 ? 1 : 0));
+      },
     );
   });
 }
@@ -96,6 +141,10 @@ function relayToServer({
     (bytes, complete) => {
       toClient(bytes);
       const message = complete ? parseMessage(bytes.toString('utf8')) : undefined;
+      if (message?.kind === 'notification' || message?.kind === 'request') {
+        noteInterim(inFlight, message, bytes);
+        return;
+      }
       if (message?.kind !== 'response') return;
       const pending = inFlight.get(idKey(message.id));
       if (!pending) return;
@@ -117,6 +166,28 @@ function relayToServer({
       resolve(code ?? (signal ? 128 : 1));
     });
   });
+}
+
+/**
+ * Keeps what the server sent during a recorded request, for replay: its progress notifications
+ * (by the request's progress token) and its requests to the client — stdio names no request
+ * they belong to, so they go with the latest request still in flight.
+ */
+function noteInterim(
+  inFlight: ReadonlyMap<string, PendingMcpRequest>,
+  message: Extract<JsonRpcMessage, { kind: 'notification' | 'request' }>,
+  bytes: Buffer,
+): void {
+  let owner: PendingMcpRequest | undefined;
+  if (message.kind === 'request') owner = [...inFlight.values()].at(-1);
+  else if (message.method === 'notifications/progress') {
+    const token = asObject(message.params)?.['progressToken'];
+    owner = [...inFlight.values()].find(
+      (pending) => pending.progressToken !== undefined && pending.progressToken === token,
+    );
+  }
+  if (owner && owner.during.length < maxInterim)
+    owner.during.push(JSON.parse(bytes.toString('utf8')) as JsonValue);
 }
 
 function answerLine(id: JsonRpcId, answer: McpAnswer): string {

@@ -4,7 +4,7 @@ import { buildTrajectories, judgeSessionPrefix } from './build-trajectories.js';
 import { ConversationChain } from './conversation-chain.js';
 import { mcpResultsByCall } from '../mcp/mcp-call-results.js';
 import { statusCheck } from '../scoring/trajectory/status-check.js';
-import type { Interaction, JsonValue, Message, ToolCall } from './trace.js';
+import type { HostedToolCall, Interaction, JsonValue, Message, ToolCall } from './trace.js';
 import type { Trajectory } from './trajectory.js';
 
 let clock = 0;
@@ -233,5 +233,56 @@ describe('what MCP servers answered', () => {
       mcpResultsByCall(run, [served({ result: { content: [{ type: 'text', text: 'ok' }] } })]),
     );
     expect(answered?.calls[0]?.result).toEqual({ text: 'result for refunds?', isError: false });
+  });
+});
+
+describe('hosted tool calls in the trajectory', () => {
+  const hostedCall = (
+    id: string,
+    name: string,
+    result: { text: string; isError: boolean } | undefined,
+    server?: string,
+  ): HostedToolCall => ({
+    ...call(id, name, { q: 'news' }),
+    kind: server === undefined ? 'web_search_call' : 'mcp_call',
+    server,
+    result,
+  });
+  const withHosted = (interaction: Interaction, hosted: HostedToolCall[]): Interaction => ({
+    ...interaction,
+    response: interaction.response && {
+      ...interaction.response,
+      output: { ...interaction.response.output, hostedCalls: hosted },
+    },
+  });
+  const [first, second] = agentRun('h', 'news?');
+  const run = [
+    withHosted(first as Interaction, [
+      hostedCall('ws_1', 'web_search', { text: 'https://example.com', isError: false }),
+      hostedCall('mcp_1', 'lookup', { text: 'timed out', isError: true }, 'crm'),
+    ]),
+    second as Interaction,
+  ];
+  const [trajectory] = buildTrajectories(run);
+
+  it('places the calls the provider ran before the calls its turn ends with, marked hosted, with their results', () => {
+    expect(
+      trajectory?.calls.map((placed) => [placed.step, placed.turn, placed.name, placed.hosted]),
+    ).toEqual([
+      [0, 0, 'web_search', { kind: 'web_search_call', server: undefined }],
+      [1, 0, 'lookup', { kind: 'mcp_call', server: 'crm' }],
+      [2, 0, 'search', undefined],
+    ]);
+    expect(trajectory?.calls[1]?.result).toEqual({ text: 'timed out', isError: true });
+    expect(trajectory?.counts.byTool).toEqual({ web_search: 1, lookup: 1, search: 1 });
+  });
+
+  it('lets the step-status checks read a hosted call’s failure', () => {
+    const status = statusCheck(
+      { max_failed_calls: 0, must_succeed: ['web_search'] },
+      trajectory as Trajectory,
+    );
+    expect(status.status).toBe('fail');
+    expect(status.reasons).toEqual(['too_many_failed_calls']);
   });
 });

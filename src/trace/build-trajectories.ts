@@ -1,5 +1,5 @@
 import { ConversationChain } from './conversation-chain.js';
-import type { Interaction } from './trace.js';
+import type { Interaction, ToolCall } from './trace.js';
 import type { ToolResult, Trajectory, TrajectoryCall, Turn } from './trajectory.js';
 
 /** Sessions under this prefix are calltape's own round trips (LLM judges), never an agent's run. */
@@ -13,6 +13,8 @@ export const judgeSessionPrefix = 'calltape-judge';
  * retried three times made four round trips. Hidden rounds of the mock tool loop are turns
  * too: the model made them, though the agent never saw them. `serverResults` are what MCP
  * servers answered calls (by call id): their failure verdict wins over the agent's message.
+ * Tools the provider ran itself (hosted) are calls of their turn too, with the result the
+ * response carried, marked `hosted`.
  */
 export function buildTrajectories(
   interactions: readonly Interaction[],
@@ -66,25 +68,42 @@ function trajectoryOf(
     results.set(id, { text: results.get(id)?.text ?? server.text, isError: server.isError });
   const calls: TrajectoryCall[] = [];
   const byTool: Record<string, number> = {};
+  const place = (
+    call: ToolCall,
+    turn: number,
+    outcome: Pick<TrajectoryCall, 'result' | 'mocked' | 'hosted'>,
+  ): TrajectoryCall => {
+    const placed: TrajectoryCall = {
+      id: call.id,
+      name: call.name,
+      argumentsRaw: call.argumentsRaw,
+      arguments: call.arguments,
+      complete: call.complete,
+      turn,
+      index: call.index,
+      step: calls.length,
+      ...outcome,
+    };
+    calls.push(placed);
+    byTool[call.name] = (byTool[call.name] ?? 0) + 1;
+    return placed;
+  };
   const turns: Turn[] = interactions.map((interaction, index) => {
     const output = interaction.response?.output;
-    const turnCalls = (output?.toolCalls ?? []).map((call): TrajectoryCall => {
-      const placed: TrajectoryCall = {
-        id: call.id,
-        name: call.name,
-        argumentsRaw: call.argumentsRaw,
-        arguments: call.arguments,
-        complete: call.complete,
-        turn: index,
-        index: call.index,
-        step: calls.length,
+    // The provider ran its hosted tools during the turn, before the calls the turn ends with.
+    const hosted = (output?.hostedCalls ?? []).map((call) =>
+      place(call, index, {
+        result: call.result,
+        mocked: false,
+        hosted: { kind: call.kind, server: call.server },
+      }),
+    );
+    const own = (output?.toolCalls ?? []).map((call) =>
+      place(call, index, {
         result: call.id === undefined ? undefined : results.get(call.id),
         mocked: call.id !== undefined && mocked.has(call.id),
-      };
-      calls.push(placed);
-      byTool[call.name] = (byTool[call.name] ?? 0) + 1;
-      return placed;
-    });
+      }),
+    );
     return {
       index,
       interactionId: interaction.id,
@@ -92,7 +111,7 @@ function trajectoryOf(
       status: interaction.status,
       text: output?.text ?? '',
       finishReason: output?.finishReason,
-      calls: turnCalls,
+      calls: [...hosted, ...own],
     };
   });
   const finalText = [...turns].reverse().find((turn) => turn.text !== '')?.text ?? '';

@@ -37,6 +37,29 @@ export interface ToolCall {
   readonly complete: boolean;
 }
 
+/** What a hosted tool answered, as the provider reported it in the same response. */
+export interface HostedResult {
+  /** The result as text: the tool's text output, logs or found sources (empty when the wire carries none). */
+  readonly text: string;
+  /** The provider reported the run as failed (an `error`, a `failed` status, an `is_error` flag, an `*_error` result, a non-zero exit code). */
+  readonly isError: boolean;
+}
+
+/**
+ * A tool the provider ran itself during the turn — the Responses API's `mcp_call`,
+ * `web_search_call`, `file_search_call` and `code_interpreter_call` items, Anthropic's
+ * `server_tool_use` and `mcp_tool_use` blocks. The agent never executes it and sends no result
+ * back: the result (when there is one) is in the same response.
+ */
+export interface HostedToolCall extends ToolCall {
+  /** The wire's own type of the call (`mcp_call`, `web_search_call`, `server_tool_use`, `mcp_tool_use`…). */
+  readonly kind: string;
+  /** The MCP server that ran it, as the wire labels it (Responses `server_label`, Anthropic `server_name`); undefined for built-in tools. */
+  readonly server: string | undefined;
+  /** What the tool answered; undefined when the response carries no answer (the stream was cut before it). */
+  readonly result: HostedResult | undefined;
+}
+
 /** Why the model stopped, normalised, with the provider's own value beside it. */
 export interface FinishReason {
   readonly unified:
@@ -60,8 +83,10 @@ export interface AssistantOutput {
   readonly text: string;
   /** Refusal text, when the model refused (OpenAI `refusal`). */
   readonly refusal: string | undefined;
-  /** Tool calls, ordered by `index`. */
+  /** Tool calls the agent is to run, ordered by `index`. */
   readonly toolCalls: readonly ToolCall[];
+  /** Tools the provider ran itself during the turn, in the order it ran them; absent when none. */
+  readonly hostedCalls?: readonly HostedToolCall[];
   readonly finishReason: FinishReason;
 }
 

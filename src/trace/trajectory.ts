@@ -32,6 +32,8 @@ export interface TrajectoryCall {
   readonly result: ToolResult | undefined;
   /** Answered by a calltape mock rather than by the agent's own tool. */
   readonly mocked: boolean;
+  /** Present when the provider ran the tool itself (a hosted tool): the wire's type of the call, and the MCP server where the wire names one. */
+  readonly hosted?: { readonly kind: string; readonly server: string | undefined };
 }
 
 /** One LLM round trip of the run. */
@@ -49,7 +51,7 @@ export interface Turn {
 export interface Trajectory {
   readonly sessionId: string;
   readonly turns: readonly Turn[];
-  /** Every call of the run, in order (turn, then index). */
+  /** Every call of the run, in order (turn, then the turn's hosted calls, then the agent's calls by index). */
   readonly calls: readonly TrajectoryCall[];
   /** The text of the last turn that produced any: the agent's final answer. */
   readonly finalText: string;

@@ -1,10 +1,12 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/config.js';
-import { startScriptedUpstream } from '../support/scripted-upstream.js';
+import { packageRoot } from '../../src/package-root.js';
+import { framedJsonLines } from '../support/recorded-streams.js';
+import { startScriptedUpstream, type Script } from '../support/scripted-upstream.js';
 import { ask, bankModel, bankPolicies, writePolicies } from '../support/shadow-bank.js';
 import { startTestProxy, temporaryFolder } from '../support/test-proxy.js';
 
@@ -40,13 +42,16 @@ afterAll(async () => {
 
 const token = 'dashboard-token-0123456789';
 
-/** A passthrough proxy shadow-scoring the bank policies behind the admin token, and a client of it. */
-async function startShadowedProxy(): Promise<{
+/** A passthrough proxy shadow-scoring the bank policies (and `extraPolicies`) behind the admin token, in front of `model`, and a client of it. */
+async function startShadowedProxy(
+  model: Script = bankModel,
+  extraPolicies = '',
+): Promise<{
   folder: string;
   proxy: Awaited<ReturnType<typeof startTestProxy>>;
   client: OpenAI;
 }> {
-  const upstream = await startScriptedUpstream(bankModel);
+  const upstream = await startScriptedUpstream(model);
   running.push(upstream);
   const folder = temporaryFolder();
   const proxy = await startTestProxy(upstream.url, {
@@ -54,7 +59,7 @@ async function startShadowedProxy(): Promise<{
     admin: { ...defaultConfig.admin, token },
     shadow: {
       ...defaultConfig.shadow,
-      policies: writePolicies(folder, bankPolicies()),
+      policies: writePolicies(folder, bankPolicies(extraPolicies)),
       database: join(folder, 'shadow.sqlite'),
     },
   });
@@ -139,6 +144,45 @@ describe.skipIf(!available)('the dashboard in headless Chromium', () => {
       .waitFor({ timeout: 10_000 });
     // Shown once, though the reconnect-safe page may see it in both the state and the feed.
     expect(await page.locator('tr[data-tool="transfer_money"]').count()).toBe(1);
+  });
+
+  it('shows the MCP calls the provider ran in a failing session’s trajectory, with their server', async () => {
+    // A real recorded Responses stream with two hosted mcp_call items on server `dmcp` (src/providers/openai-responses/__fixtures__/).
+    const recorded = new TextDecoder().decode(
+      framedJsonLines(
+        readFileSync(
+          join(
+            packageRoot,
+            'src/providers/openai-responses/__fixtures__/ai-sdk-openai-mcp-tool.1.chunks.txt',
+          ),
+          'utf8',
+        ),
+      ),
+    );
+    const { proxy, client } = await startShadowedProxy(
+      () => ({
+        kind: 'sse',
+        body: recorded,
+        headers: { 'content-type': 'text/event-stream; charset=utf-8' },
+      }),
+      '  - id: one-search\n    kind: steps\n    max_steps: 1\n',
+    );
+    const page = await (browser as Browser).newPage();
+    running.push({ close: () => page.close() });
+    await page.goto(`${proxy.url}/calltape/?token=${token}`);
+    await page.locator('#status[data-state="live"]').waitFor({ timeout: 10_000 });
+    const stream = await client.responses.create(
+      { model: 'gpt-5-mini', input: 'NYC mayor?', stream: true },
+      { headers: { 'x-calltape-session': 'hosted-mcp' } },
+    );
+    for await (const _event of stream);
+    const steps = page.locator('.session[data-session="hosted-mcp"] li[data-server="dmcp"]');
+    await steps.first().waitFor({ timeout: 10_000 });
+    expect(await steps.count()).toBe(2);
+    expect(await steps.first().getAttribute('data-hosted')).toBe('true');
+    expect(await steps.first().textContent()).toBe(
+      'turn 1: web_search_exa({"query":"2025 New York City mayoral election results Nov 2025 latest results", "numResults": 5}) on dmcp (run by the provider) — unscored',
+    );
   });
 
   it('shows nothing without the token', async () => {

@@ -12,6 +12,7 @@ import {
   viaCalltape,
 } from '../support/mcp-client.js';
 import { temporaryFolder } from '../support/test-proxy.js';
+import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 const secret = 'sk-live-notes-0123456789abcdef';
 
@@ -131,5 +132,60 @@ describe('calltape mcp (stdio) with the official MCP SDK', () => {
     const table = runCli(['calls', '--cassette', cassette]);
     expect(table.stdout).toContain('5 MCP tool call(s)');
     expect(table.stdout).toContain('isError');
+  });
+
+  it('regression: redact.builtinPatterns false keeps key-shaped text in MCP params (the relay honoured only headers and patterns)', async () => {
+    const config = join(folder, 'no-builtins.config.json');
+    writeFileSync(config, JSON.stringify({ redact: { builtinPatterns: false } }));
+    const own = join(folder, 'no-builtins.sqlite');
+    const keyShaped = 'sk-proj-notakeyjustsometext0123';
+    const connected = await connectMcpClient(
+      viaCalltape(['--name', 'notes', '--cassette', own, '--mode', 'record', '--config', config]),
+      { MCP_TEST_SIDE_EFFECTS: effects },
+    );
+    await connected.client.callTool({ name: 'write_note', arguments: { text: keyShaped } });
+    await connected.close();
+    const db = new Database(own, { readonly: true });
+    const params = db
+      .prepare("SELECT params FROM mcp_exchanges WHERE subject = 'write_note'")
+      .pluck()
+      .get() as string;
+    db.close();
+    expect(JSON.parse(params)).toEqual({ name: 'write_note', arguments: { text: keyShaped } });
+  });
+
+  it('replays the progress a tool reported and the request it made to the client, in order, with the client’s own ids', async () => {
+    const own = join(folder, 'interim.sqlite');
+    const session = async (command: readonly string[]) => {
+      const connected = await connectMcpClient(command, { MCP_TEST_SIDE_EFFECTS: effects });
+      const seen: string[] = [];
+      connected.client.setRequestHandler(ListRootsRequestSchema, () => {
+        seen.push('roots/list');
+        return { roots: [{ uri: 'file:///work', name: 'work' }] };
+      });
+      let progressed: (value: unknown) => void = () => undefined;
+      const progress = new Promise((resolve) => (progressed = resolve));
+      const sum = await connected.client.callTool(
+        { name: 'add', arguments: { a: 2, b: 5 } },
+        undefined,
+        { onprogress: (value) => progressed(value) },
+      );
+      const roots = await connected.client.callTool({ name: 'count_roots', arguments: {} });
+      const answers = { sum, progress: await progress, roots, seen };
+      await connected.close();
+      return answers;
+    };
+    const recorded = await session(
+      viaCalltape(['--name', 'notes', '--cassette', own, '--mode', 'record']),
+    );
+    expect(recorded.progress).toEqual({ progress: 1, total: 1, message: 'added' });
+    expect(recorded.seen).toEqual(['roots/list']);
+    const replayed = await session(
+      viaCalltape(
+        ['--name', 'notes', '--cassette', own, '--mode', 'replay'],
+        ['/nonexistent/notes-server'],
+      ),
+    );
+    expect(replayed).toEqual(recorded);
   });
 });

@@ -209,9 +209,12 @@ export function readRecordedStream(stream: RecordedStream): Uint8Array {
   const bytes = readFileSync(
     join(packageRoot, 'src/providers', stream.wire, '__fixtures__', stream.file),
   );
-  if (stream.framing === 'sse') return bytes;
-  const events = bytes
-    .toString('utf8')
+  return stream.framing === 'sse' ? bytes : framedJsonLines(bytes.toString('utf8'));
+}
+
+/** Recorded events kept one JSON per line (as the AI SDK keeps them), framed as the SSE events they were. */
+export function framedJsonLines(text: string): Uint8Array {
+  const events = text
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map(

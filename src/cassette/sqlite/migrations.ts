@@ -126,4 +126,8 @@ export const migrations: readonly string[] = [
   ALTER TABLE mcp_exchanges ADD COLUMN mcp_session_id TEXT;
   ALTER TABLE mcp_exchanges ADD COLUMN protocol_version TEXT;
   `,
+  // What the server sent while it worked on a request (progress, requests to the client).
+  `
+  ALTER TABLE mcp_exchanges ADD COLUMN during TEXT;
+  `,
 ];

@@ -1,4 +1,3 @@
-import Table from 'cli-table3';
 import type { Command } from 'commander';
 import { requireCassette } from '../../cassette/sqlite/cassette-files.js';
 import { SqliteStore, type StoredToolCall } from '../../cassette/sqlite/sqlite-store.js';
@@ -6,6 +5,8 @@ import { loadConfig } from '../../config/load-config.js';
 import { reportError } from '../exit-codes.js';
 import { resolveCassette } from '../resolve-cassette.js';
 import { shorten } from '../shorten.js';
+import { compactTable } from './compact-table.js';
+import { hostedCallJson, listHostedCalls, renderHostedTable } from './hosted-calls.js';
 import { listMcpCalls, mcpCallJson, renderMcpTable } from './mcp-calls.js';
 
 interface CallsFlags {
@@ -48,10 +49,13 @@ export function registerCallsCommand(program: Command): void {
           flags.session === undefined ? calls : store.toolCalls(),
           flags.session,
         );
+        const hostedCalls = listHostedCalls(store, flags.session);
         store.close();
         if (flags.json) {
-          // One trajectory: the model's calls and the MCP servers' answers in time order.
+          // One trajectory: the model's calls, the provider's hosted calls and the MCP servers' answers in time order.
+          // Hosted calls first: the sort keeps that order within a turn, and the provider ran them before the turn ended.
           const lines = [
+            ...hostedCalls.map((call) => ({ at: call.startedAt, json: hostedCallJson(call) })),
             ...calls.map((call) => ({ at: call.startedAt, json: toJson(call) })),
             ...mcpCalls.map((call) => ({ at: call.exchange.startedAt, json: mcpCallJson(call) })),
           ];
@@ -61,7 +65,10 @@ export function registerCallsCommand(program: Command): void {
               .map((line) => `${JSON.stringify(line.json)}\n`)
               .join(''),
           );
-        } else process.stdout.write(renderTable(calls) + renderMcpTable(mcpCalls));
+        } else
+          process.stdout.write(
+            renderTable(calls) + renderHostedTable(hostedCalls) + renderMcpTable(mcpCalls),
+          );
       } catch (error) {
         process.exitCode = reportError(error, debug);
       }
@@ -90,15 +97,7 @@ function toJson(call: StoredToolCall): Record<string, unknown> {
 function renderTable(calls: readonly StoredToolCall[]): string {
   if (calls.length === 0) return 'no tool calls captured\n';
   const width = Math.max(40, (process.stdout.columns ?? 120) - 70);
-  const table = new Table({
-    head: ['time', 'session', 'model', 'tool', 'arguments', 'status'],
-    style: {
-      head: process.stdout.isTTY ? ['cyan'] : [],
-      border: process.stdout.isTTY ? ['grey'] : [],
-    },
-    // One line per call, no rules between rows.
-    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
-  });
+  const table = compactTable(['time', 'session', 'model', 'tool', 'arguments', 'status']);
   for (const call of calls) {
     const flags = [
       call.complete ? '' : 'incomplete',

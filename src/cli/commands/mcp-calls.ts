@@ -1,9 +1,9 @@
-import Table from 'cli-table3';
 import type { StoredToolCall } from '../../cassette/sqlite/sqlite-store.js';
 import { asObject } from '../../mcp/json-rpc.js';
 import { joinMcpCalls } from '../../mcp/join-mcp-calls.js';
 import { McpStore, type StoredMcpExchange } from '../../mcp/mcp-store.js';
 import { shorten } from '../shorten.js';
+import { compactTable } from './compact-table.js';
 
 /** An MCP tools/call as `calltape calls` lists it, in the LLM session it joined. */
 export interface ListedMcpCall {
@@ -52,14 +52,7 @@ export function mcpCallJson(call: ListedMcpCall): Record<string, unknown> {
 
 export function renderMcpTable(calls: readonly ListedMcpCall[]): string {
   if (calls.length === 0) return '';
-  const table = new Table({
-    head: ['time', 'session', 'server', 'tool', 'arguments', 'result'],
-    style: {
-      head: process.stdout.isTTY ? ['cyan'] : [],
-      border: process.stdout.isTTY ? ['grey'] : [],
-    },
-    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
-  });
+  const table = compactTable(['time', 'session', 'server', 'tool', 'arguments', 'result']);
   for (const call of calls) {
     const { exchange } = call;
     const outcome = exchange.error

@@ -118,7 +118,11 @@ async function runMcp(command: string[], flags: McpFlags): Promise<number> {
     server: flags.name,
     session: given ?? timeOrderedId(),
     sessionGiven: given !== undefined,
-    redactor: createRedactor(config.redact.headers, config.redact.bodyPatterns),
+    redactor: createRedactor(
+      config.redact.headers,
+      config.redact.bodyPatterns,
+      config.redact.builtinPatterns,
+    ),
     mocks,
     reader,
     writer,

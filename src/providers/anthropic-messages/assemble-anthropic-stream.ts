@@ -2,9 +2,12 @@ import type { ServerSentEvent } from '../../sse/decode-sse.js';
 import type { ResponseSummary, ToolCall, Usage } from '../../trace/trace.js';
 import { asObject, asString, parseJson, type JsonObject } from '../json-access.js';
 import type { ParsedResponse, ResponseEnding } from '../provider-adapter.js';
+import { hostedCalls, isHostedResult, isHostedUse } from './anthropic-hosted-calls.js';
 import { mapAnthropicStopReason, parseAnthropicUsage } from './parse-anthropic-message.js';
 
 interface Block {
+  /** The block as `content_block_start` carried it (a hosted tool's result block comes whole in it). */
+  readonly start: JsonObject;
   readonly type: string;
   readonly id: string | undefined;
   readonly name: string;
@@ -44,6 +47,7 @@ export function assembleAnthropicStream(
       const block = asObject(data['content_block']) ?? {};
       const text = asString(block['text']);
       blocks.set(Number(data['index']), {
+        start: block,
         type: asString(block['type']) ?? 'text',
         id: asString(block['id']),
         name: asString(block['name']) ?? '',
@@ -70,22 +74,26 @@ export function assembleAnthropicStream(
   const ordered = [...blocks.entries()]
     .sort(([left], [right]) => left - right)
     .map(([, block]) => block);
+  const input = (block: Block) => {
+    const raw = block.parts.join('');
+    const argumentsRaw = raw === '' && block.stopped ? '{}' : raw;
+    const parsedArguments = parseJson(argumentsRaw);
+    const cutByLimit = stopReason === 'max_tokens' && !parsedArguments.ok;
+    return {
+      argumentsRaw,
+      arguments: parsedArguments,
+      complete: block.stopped && stopped && !cutByLimit,
+    };
+  };
   const toolCalls = ordered
-    .filter((block) => block.type === 'tool_use' || block.type === 'server_tool_use')
-    .map((block, index): ToolCall => {
-      const raw = block.parts.join('');
-      const argumentsRaw = raw === '' && block.stopped ? '{}' : raw;
-      const parsedArguments = parseJson(argumentsRaw);
-      const cutByLimit = stopReason === 'max_tokens' && !parsedArguments.ok;
-      return {
-        id: block.id,
-        index,
-        name: block.name,
-        argumentsRaw,
-        arguments: parsedArguments,
-        complete: block.stopped && stopped && !cutByLimit,
-      };
-    });
+    .filter((block) => block.type === 'tool_use')
+    .map((block, index): ToolCall => ({ id: block.id, index, name: block.name, ...input(block) }));
+  const hosted = hostedCalls(
+    ordered
+      .filter((block) => isHostedUse(block.type))
+      .map((block) => ({ block: block.start, ...input(block) })),
+    ordered.filter((block) => isHostedResult(block.type)).map((block) => block.start),
+  );
   const text = ordered
     .filter((block) => block.type === 'text')
     .map((block) => block.parts.join(''))
@@ -99,6 +107,7 @@ export function assembleAnthropicStream(
             text,
             refusal: stopReason === 'refusal' ? text : undefined,
             toolCalls,
+            ...(hosted.length > 0 ? { hostedCalls: hosted } : {}),
             finishReason: mapAnthropicStopReason(stopReason),
           },
           alternatives: [],

@@ -1,6 +1,7 @@
 import { decodeSse } from '../../sse/decode-sse.js';
 import type { JsonValue } from '../../trace/trace.js';
 import { asArray, asObject, asString, parseJson } from '../json-access.js';
+import { isHostedResult, isHostedUse } from './anthropic-hosted-calls.js';
 import { assembleAnthropicStream } from './assemble-anthropic-stream.js';
 
 const sse = (type: string, data: Record<string, JsonValue>): string =>
@@ -34,7 +35,7 @@ export function toAnthropicStream(messageText: string): string | undefined {
           delta: { type: 'text_delta', text: asString(block['text']) ?? '' },
         }),
       );
-    } else if (block['type'] === 'tool_use' || block['type'] === 'server_tool_use') {
+    } else if (block['type'] === 'tool_use' || isHostedUse(asString(block['type']))) {
       events.push(sse('content_block_start', { index, content_block: { ...block, input: {} } }));
       events.push(
         sse('content_block_delta', {
@@ -69,6 +70,24 @@ export function toAnthropicMessage(streamText: string): string | undefined {
   const output = assembled.response.output;
   const content: JsonValue[] = [];
   if (output.text !== '') content.push({ type: 'text', text: output.text });
+  // Hosted calls go back as they came: the call block, then the result block the stream carried whole.
+  const results = events
+    .map((event) => parseJson(event.data))
+    .map((parsed) => (parsed.ok ? asObject(parsed.value) : undefined))
+    .filter((data) => data?.['type'] === 'content_block_start')
+    .map((data) => asObject(data?.['content_block']) ?? {})
+    .filter((block) => isHostedResult(asString(block['type'])));
+  for (const call of output.hostedCalls ?? []) {
+    if (!call.arguments.ok) return undefined;
+    content.push({
+      type: call.kind,
+      id: call.id ?? '',
+      name: call.name,
+      input: call.arguments.value,
+      ...(call.server !== undefined ? { server_name: call.server } : {}),
+    });
+    content.push(...results.filter((block) => block['tool_use_id'] === call.id));
+  }
   for (const call of output.toolCalls) {
     if (!call.arguments.ok) return undefined;
     content.push({

@@ -7,13 +7,14 @@ import type {
   Usage,
 } from '../../trace/trace.js';
 import { asArray, asNumber, asObject, asString, type JsonObject } from '../json-access.js';
+import { hostedCalls, isHostedResult, isHostedUse } from './anthropic-hosted-calls.js';
 
 /** A whole (non-streamed) Messages response as the trace's summary. */
 export function parseAnthropicMessageResponse(value: JsonValue): ResponseSummary {
   const message = asObject(value) ?? {};
   const blocks = asArray(message['content']).map((block) => asObject(block) ?? {});
   const calls = blocks
-    .filter((block) => block['type'] === 'tool_use' || block['type'] === 'server_tool_use')
+    .filter((block) => block['type'] === 'tool_use')
     .map((block, index): ToolCall => {
       const input = block['input'] ?? {};
       return {
@@ -25,11 +26,26 @@ export function parseAnthropicMessageResponse(value: JsonValue): ResponseSummary
         complete: true,
       };
     });
+  const hosted = hostedCalls(
+    blocks
+      .filter((block) => isHostedUse(asString(block['type'])))
+      .map((block) => {
+        const input = block['input'] ?? {};
+        return {
+          block,
+          argumentsRaw: JSON.stringify(input),
+          arguments: { ok: true, value: input },
+          complete: true,
+        };
+      }),
+    blocks.filter((block) => isHostedResult(asString(block['type']))),
+  );
   const stopReason = asString(message['stop_reason']);
   const output: AssistantOutput = {
     text: textOf(blocks),
     refusal: stopReason === 'refusal' ? textOf(blocks) : undefined,
     toolCalls: calls,
+    ...(hosted.length > 0 ? { hostedCalls: hosted } : {}),
     finishReason: mapAnthropicStopReason(stopReason),
   };
   return {

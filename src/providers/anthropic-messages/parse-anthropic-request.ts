@@ -68,7 +68,8 @@ export function parseAnthropicMessage(value: JsonObject | undefined): Message[] 
   const blocks = asArray(content).map((block) => asObject(block) ?? {});
   if (role === 'assistant') {
     const calls = blocks
-      .filter((block) => block['type'] === 'tool_use' || block['type'] === 'server_tool_use')
+      // Hosted calls (server_tool_use, mcp_tool_use) are the provider's, never the agent's: as in the parsed response.
+      .filter((block) => block['type'] === 'tool_use')
       .map((block, index) => requestToolCall(block, index));
     return [{ ...message('assistant', textOf(blocks)), toolCalls: calls }];
   }

@@ -1,8 +1,9 @@
 import type { ServerSentEvent } from '../../sse/decode-sse.js';
-import type { ToolCall } from '../../trace/trace.js';
+import type { HostedToolCall, ToolCall } from '../../trace/trace.js';
 import { asObject, asString, parseJson, type JsonObject } from '../json-access.js';
 import type { ParsedResponse, ResponseEnding } from '../provider-adapter.js';
 import { parseResponsesResponse } from './parse-responses-response.js';
+import { hostedItemCall, isHostedItem } from './responses-hosted-calls.js';
 
 interface Item {
   readonly type: string;
@@ -10,7 +11,10 @@ interface Item {
   readonly name: string;
   readonly argumentParts: string[];
   readonly textParts: string[];
-  done: boolean;
+  /** The item as `output_item.added` announced it. */
+  readonly added: JsonObject;
+  /** The finished item `output_item.done` carried. */
+  finished: JsonObject | undefined;
 }
 
 /**
@@ -67,11 +71,14 @@ export function assembleResponsesStream(
         name: asString(item['name']) ?? '',
         argumentParts: [],
         textParts: [],
-        done: false,
+        added: item,
+        finished: undefined,
       });
     } else if (
       (type === 'response.function_call_arguments.delta' ||
-        type === 'response.custom_tool_call_input.delta') &&
+        type === 'response.custom_tool_call_input.delta' ||
+        type === 'response.mcp_call_arguments.delta' ||
+        type === 'response.code_interpreter_call_code.delta') &&
       index !== undefined
     ) {
       items.get(index)?.argumentParts.push(asString(data['delta']) ?? '');
@@ -79,7 +86,7 @@ export function assembleResponsesStream(
       items.get(index)?.textParts.push(asString(data['delta']) ?? '');
     } else if (type === 'response.output_item.done' && index !== undefined) {
       const item = items.get(index);
-      if (item) item.done = true;
+      if (item) item.finished = asObject(data['item']) ?? item.added;
     }
   }
   // No terminal event: rebuild what arrived, flagged incomplete.
@@ -99,6 +106,9 @@ export function assembleResponsesStream(
         complete: false,
       };
     });
+  const hostedCalls = ordered
+    .filter((item) => isHostedItem(item.type))
+    .map((item, index): HostedToolCall => hostedItemCall(item.finished ?? unfinished(item), index));
   const text = ordered
     .filter((item) => item.type === 'message')
     .map((item) => item.textParts.join(''))
@@ -112,6 +122,7 @@ export function assembleResponsesStream(
             text,
             refusal: undefined,
             toolCalls,
+            ...(hostedCalls.length > 0 ? { hostedCalls } : {}),
             finishReason: { unified: 'unknown' as const, raw: undefined },
           },
           alternatives: [],
@@ -132,4 +143,14 @@ export function assembleResponsesStream(
         ? 'the upstream connection failed before the terminal event'
         : 'the stream ended without response.completed',
   };
+}
+
+/** A hosted item the stream never finished, with what its deltas carried (the MCP arguments, the code). */
+function unfinished(item: Item): JsonObject {
+  const streamed = item.argumentParts.join('');
+  return item.type === 'mcp_call'
+    ? { ...item.added, arguments: streamed }
+    : item.type === 'code_interpreter_call'
+      ? { ...item.added, code: streamed }
+      : item.added;
 }

@@ -14,6 +14,7 @@ import {
   parseJson,
   type JsonObject,
 } from '../json-access.js';
+import { hostedItemCall, isHostedItem } from './responses-hosted-calls.js';
 
 /** A Responses `response` object (whole, or the one `response.completed` carries) as the trace's summary. */
 export function parseResponsesResponse(
@@ -37,6 +38,9 @@ export function parseResponsesResponse(
         complete: done && !(id !== undefined && incompleteIds.has(id)),
       };
     });
+  const hosted = items
+    .filter((item) => isHostedItem(asString(item['type'])))
+    .map((item, index) => hostedItemCall(item, index));
   const messages = items.filter((item) => item['type'] === 'message');
   const text = messages
     .flatMap((item) => asArray(item['content']).map((part) => asObject(part) ?? {}))
@@ -52,6 +56,7 @@ export function parseResponsesResponse(
     text,
     refusal: refusal === '' ? undefined : refusal,
     toolCalls: calls,
+    ...(hosted.length > 0 ? { hostedCalls: hosted } : {}),
     finishReason: finishReasonOf(response, calls.length > 0),
   };
   return {

@@ -1,0 +1,43 @@
+import type { JsonValue } from '../trace/trace.js';
+import { asObject, type JsonRpcId } from './json-rpc.js';
+
+/** A message replay sends before a recorded answer, and whether the client is to answer it first. */
+export interface InterimMessage {
+  readonly message: { readonly [key: string]: JsonValue };
+  /** A request to the client (roots, sampling, elicitation): replay waits for its answer, as the server did. */
+  readonly awaitsAnswer: boolean;
+}
+
+/** The `_meta.progressToken` a client gave a request, if any. */
+export function progressTokenOf(params: JsonValue | undefined): JsonRpcId | undefined {
+  const token = asObject(asObject(params)?.['_meta'])?.['progressToken'];
+  return typeof token === 'string' || typeof token === 'number' ? token : undefined;
+}
+
+/**
+ * What the server sent during a recorded request, readied for this client: progress
+ * notifications carry the client's own progress token (and are left out when it gave none — it
+ * asked for no progress), requests to the client get fresh ids (`nextId`), so they never clash
+ * with the client's own. Anything else recorded is sent as it was.
+ */
+export function interimMessages(
+  during: readonly JsonValue[],
+  progressToken: JsonRpcId | undefined,
+  nextId: () => JsonRpcId,
+): InterimMessage[] {
+  const messages: InterimMessage[] = [];
+  for (const value of during) {
+    const message = asObject(value);
+    if (!message || typeof message['method'] !== 'string') continue;
+    if (message['id'] !== undefined && message['id'] !== null) {
+      messages.push({ message: { ...message, id: nextId() }, awaitsAnswer: true });
+    } else if (message['method'] === 'notifications/progress') {
+      if (progressToken === undefined) continue;
+      messages.push({
+        message: { ...message, params: { ...asObject(message['params']), progressToken } },
+        awaitsAnswer: false,
+      });
+    } else messages.push({ message, awaitsAnswer: false });
+  }
+  return messages;
+}
