@@ -116,7 +116,7 @@ function traceOf(draft: SuiteCase, suite: Suite, options: TtyReviewOptions): str
     }
   }
   return origin?.source === 'generated'
-    ? '  (none: generated without running the agent; calltape test --mode record captures one once accepted)'
+    ? '  (none: generated without --run; calltape generate --run captures one)'
     : '  (none recorded for this case)';
 }
 

@@ -34,6 +34,15 @@ export interface CaseProvenance {
   readonly shadow_db?: string;
   /** Promoted: `policy/reason: message` of each policy failure, the reason it was promoted. */
   readonly failures?: readonly string[];
+  /** `calltape generate --run`: what the agent under test did with the prompt. */
+  readonly captured?: {
+    readonly session: string;
+    /** pass: the agent did what the draft expects. */
+    readonly verdict: 'pass' | 'fail' | 'error' | 'unreliable';
+    /** `tool(arguments)` of each call it made. */
+    readonly calls: readonly string[];
+    readonly error?: string;
+  };
 }
 
 export interface AgentSpec {

@@ -26,6 +26,11 @@ export function renderDraft(draft: SuiteCase): string[] {
     lines.push(`  session:   ${origin.session}${origin.cassette ? ` (${origin.cassette})` : ''}`);
   for (const failure of origin?.failures ?? []) lines.push(`  failed:    ${failure}`);
   lines.push(`  expects:   ${expectation(draft)}`);
+  const captured = origin?.captured;
+  if (captured)
+    lines.push(
+      `  agent did: ${captured.calls.join(', ') || 'no tool call'} — ${captured.verdict === 'pass' ? 'as expected' : captured.verdict === 'fail' ? 'NOT as expected' : `${captured.verdict}${captured.error ? `: ${captured.error}` : ''}`}`,
+    );
   return lines;
 }
 

@@ -337,6 +337,63 @@ describe('calltape generate', () => {
     expect(existsSync(join(folder, 'never.yaml'))).toBe(false);
   });
 
+  it('runs every draft through the agent with --run, so each carries what the model did beside what the guideline expects', async () => {
+    // One upstream plays both: the generator, and the agent's model, which searches whenever a prompt says "Please".
+    upstream.setScript((request, call) => {
+      if (request.body.includes('You write test cases')) return scriptedGenerator(request);
+      const asked = request.body.includes('"content":"Please');
+      return {
+        kind: 'json',
+        body: chatCompletion(
+          asked && !request.body.includes('"role":"tool"')
+            ? {
+                toolCalls: [
+                  { id: `call_${call}`, name: 'search_transactions', arguments: '{"query":"x"}' },
+                ],
+              }
+            : { text: 'Here you are.' },
+        ),
+      };
+    });
+    const out = join(folder, 'ran.yaml');
+    const result = await generate(
+      out,
+      ['--mode', 'record', '--upstream', upstream.url, '--agent-model', 'gpt-4o-mini', '--run'],
+      join(folder, 'ran-generate.sqlite'),
+    );
+    upstream.setScript(scriptedGenerator);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toContain(
+      'ran 7 draft(s) through the agent: 3 as the guideline expects, 4 not, 0 could not run',
+    );
+    const drafts = loadSuite(out, folder).drafts;
+    expect(drafts.every((draft) => draft.review === 'pending')).toBe(true);
+    const positive = drafts.find((draft) => draft.provenance?.kind === 'positive');
+    expect(positive?.provenance?.captured).toEqual({
+      session: positive?.test_id,
+      verdict: 'fail',
+      calls: ['search_transactions({"query":"x"})'],
+    });
+    const negative = drafts.find((draft) => draft.provenance?.kind === 'negative');
+    expect(negative?.provenance?.captured).toEqual({
+      session: negative?.test_id,
+      verdict: 'pass',
+      calls: [],
+    });
+    // The runs are in the suite's cassette under each draft's id: what the review shows as the trace.
+    const listed = await runCliAsync(['review', out, '--list'], { cwd: folder });
+    expect(listed.stdout).toContain(
+      'agent did: search_transactions({"query":"x"}) — NOT as expected',
+    );
+    expect(listed.stdout).toContain('agent did: no tool call — as expected');
+    const noModel = await generate(join(folder, 'never-run.yaml'), ['--run']);
+    expect(noModel.status).toBe(2);
+    expect(noModel.stderr).toContain(
+      "--run: the drafts are run in direct mode, which needs the agent's model",
+    );
+    expect(existsSync(join(folder, 'never-run.yaml'))).toBe(false);
+  });
+
   it('refuses a generator answer that is not the JSON asked for (exit 3) and writes no suite at all', async () => {
     upstream.setScript(() => ({
       kind: 'json',

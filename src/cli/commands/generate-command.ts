@@ -4,6 +4,8 @@ import type { Command } from 'commander';
 import { loadConfig } from '../../config/load-config.js';
 import { CalltapeError } from '../../errors.js';
 import { generateCases } from '../../generate/generate-cases.js';
+import { createLogger } from '../../logger.js';
+import { captureDraftRuns } from '../../review/capture-draft-runs.js';
 import { capturedTools, chatTools, type CapturedTools } from '../../generate/captured-tools.js';
 import { loadToolBriefs, toolBriefsFrom } from '../../generate/load-tool-briefs.js';
 import { loadGuidelines } from '../../guidelines/load-guidelines.js';
@@ -32,6 +34,7 @@ interface GenerateFlags {
   readonly config?: string;
   readonly upstream?: string;
   readonly anthropicUpstream?: string;
+  readonly run?: boolean;
 }
 
 /** `calltape generate`: draft cases from "when to call / when not" guidelines, recorded like any round trip. */
@@ -82,6 +85,10 @@ export function registerGenerateCommand(program: Command): void {
     .option('--config <file>', 'proxy configuration to start from (upstream, timeouts, redaction)')
     .option('--upstream <url>', 'OpenAI-compatible origin for record and auto')
     .option('--anthropic-upstream <url>', 'Anthropic origin for record and auto')
+    .option(
+      '--run',
+      "run every draft's prompt through the agent under test (as calltape test would, mocks on, in --mode) so the review shows what it did",
+    )
     .action(async (flags: GenerateFlags) => {
       process.exitCode = await guardedAction(program, async () => {
         const cwd = process.cwd();
@@ -130,6 +137,15 @@ export function registerGenerateCommand(program: Command): void {
         const out = resolve(cwd, flags.out);
         // An existing suite must be sound before anything is asked: its prompts are what new ones are deduplicated against.
         const existing = existsSync(out) ? loadSuite(out, cwd) : undefined;
+        if (
+          flags.run === true &&
+          !existing?.agent &&
+          (flags.agentModel ?? existing?.runs[0]?.model) === undefined
+        )
+          throw new CalltapeError(
+            'CONFIG_INVALID',
+            "command line: --run: the drafts are run in direct mode, which needs the agent's model: give --agent-model (or --out a suite with model or agent)",
+          );
         const { config } = loadConfig(
           {
             config: flags.config,
@@ -182,13 +198,40 @@ export function registerGenerateCommand(program: Command): void {
           suite.cases.add(suite.document.createNode(testCase));
         saveSuiteDocument(suite);
         const shown = relative(cwd, out) || out;
+        const runs =
+          flags.run === true
+            ? await captureDraftRuns(
+                out,
+                generation.cases.flatMap((testCase) =>
+                  typeof testCase['test_id'] === 'string' ? [testCase['test_id']] : [],
+                ),
+                {
+                  config,
+                  mode,
+                  cwd,
+                  logger: createLogger('error'),
+                  ...(process.env['OPENAI_API_KEY']
+                    ? { apiKey: process.env['OPENAI_API_KEY'] }
+                    : {}),
+                },
+              )
+            : undefined;
         const kept = generation.written - generation.dropped;
         process.stdout.write(
           `${[...generation.topics.values()].reduce((sum, tree) => sum + tree.length, 0)} topic(s) over ${tools.length} tool(s); ${generation.written} prompt(s) written, ${kept} kept (${pct(generation.written === 0 ? 1 : kept / generation.written)}), ${generation.dropped} near-duplicate(s) dropped\n`,
         );
         process.stdout.write(
-          `wrote ${generation.cases.length} draft case(s) (review: pending) to ${shown}\nnext: calltape review ${shown}\n`,
+          `wrote ${generation.cases.length} draft case(s) (review: pending) to ${shown}\n`,
         );
+        if (runs) {
+          const count = (status: string): number =>
+            runs.filter((result) => result.status === status).length;
+          const errors = runs.filter((result) => result.status === 'error');
+          process.stdout.write(
+            `ran ${runs.length} draft(s) through the agent: ${count('pass')} as the guideline expects, ${count('fail')} not, ${errors.length} could not run${errors[0]?.error ? ` (${errors[0].error})` : ''}\n`,
+          );
+        }
+        process.stdout.write(`next: calltape review ${shown}\n`);
         return exitCodes.ok;
       });
     });
