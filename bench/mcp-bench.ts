@@ -1,93 +1,200 @@
 /**
- * MCP stdio relay benchmark (part of `npm run bench`): the round trip of one tools/call from the
- * official SDK client, direct to the test server vs through `calltape mcp` relaying only
+ * MCP relay benchmark (part of `npm run bench`): the round trip of one tools/call from the
+ * official SDK client, direct to the test server vs through calltape relaying only
  * (passthrough), relaying and recording every answer (record), and answering from the cassette
- * with no server (replay) — all in one run, on one machine. Writes docs/benchmarks-mcp.md.
+ * with no server (replay) — over stdio (`calltape mcp`) and Streamable HTTP (`calltape proxy`'s
+ * `/mcp/<name>`), all in one run, on one machine. Writes docs/benchmarks-mcp.md.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { connectMcpClient, mcpTestServer, viaCalltape } from '../test/support/mcp-client.js';
+import { startNotesHttpServer } from '../test/support/mcp-http-server.js';
 import { percentile } from './measure.js';
+import { startChild } from './start-child.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const quick = process.argv.includes('--quick');
-const calls = quick ? 200 : 2000;
+/** Rounds per phase; each round calls every configuration `perRound` times, in turn. */
+const rounds = 5;
+const perRound = quick ? 40 : 400;
 const warmup = 50;
-const cassette = join(mkdtempSync(join(tmpdir(), 'calltape-mcp-bench-')), 'bench.sqlite');
+const folder = mkdtempSync(join(tmpdir(), 'calltape-mcp-bench-'));
+const token = 'bench-bearer-0123456789';
 
-const server = [process.execPath, mcpTestServer];
-const direct: [string, readonly string[]] = ['direct (no calltape)', server];
+interface Connection {
+  call(i: number): Promise<unknown>;
+  close(): Promise<void>;
+}
+type Configuration = readonly [name: string, connect: () => Promise<Connection>];
+
+const stdio = (command: readonly string[]) => async (): Promise<Connection> => {
+  const connected = await connectMcpClient(command);
+  return {
+    call: (i) => connected.client.callTool({ name: 'add', arguments: { a: i, b: 1 } }),
+    close: () => connected.close(),
+  };
+};
+
+const http = (url: string) => async (): Promise<Connection> => {
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: { headers: { authorization: `Bearer ${token}` } },
+  });
+  const client = new Client({ name: 'calltape-bench', version: '0.0.1' });
+  await client.connect(transport);
+  return {
+    call: (i) => client.callTool({ name: 'add', arguments: { a: i, b: 1 } }),
+    close: async () => {
+      await transport.terminateSession();
+      await client.close();
+    },
+  };
+};
+
+interface Row {
+  readonly name: string;
+  readonly p50: number;
+  readonly p99: number;
+  /** Per round: this row's median over the direct row's median of the same round. */
+  readonly ratios: { readonly min: number; readonly median: number; readonly max: number };
+}
 
 /** Connects every configuration and calls them in turn, so machine noise hits every row alike. */
-async function phase(
-  configurations: readonly [string, readonly string[]][],
-): Promise<{ name: string; p50: number; p99: number; mean: number; ratio: number }[]> {
-  const clients = [];
-  for (const [, command] of configurations) clients.push(await connectMcpClient(command));
-  const samples: number[][] = configurations.map(() => []);
-  for (let i = 0; i < warmup + calls; i++) {
-    for (const [index, connected] of clients.entries()) {
-      const started = performance.now();
-      await connected.client.callTool({ name: 'add', arguments: { a: i, b: 1 } });
-      if (i >= warmup) samples[index]?.push(performance.now() - started);
+async function phase(configurations: readonly Configuration[]): Promise<Row[]> {
+  const connections = [];
+  for (const [, connect] of configurations) connections.push(await connect());
+  for (let i = 0; i < warmup; i++) for (const connection of connections) await connection.call(i);
+  const all: number[][] = configurations.map(() => []);
+  const ratios: number[][] = configurations.map(() => []);
+  for (let round = 0; round < rounds; round++) {
+    const samples: number[][] = configurations.map(() => []);
+    for (let i = 0; i < perRound; i++) {
+      for (const [index, connection] of connections.entries()) {
+        const started = performance.now();
+        await connection.call(i);
+        samples[index]?.push(performance.now() - started);
+      }
     }
+    const direct = percentile(samples[0] ?? [], 50);
+    samples.forEach((values, index) => {
+      all[index]?.push(...values);
+      ratios[index]?.push(percentile(values, 50) / direct);
+    });
   }
-  for (const connected of clients) await connected.close();
-  const means = samples.map(
-    (values) => values.reduce((sum, value) => sum + value, 0) / values.length,
-  );
+  for (const connection of connections) await connection.close();
   return configurations.map(([name], index) => {
-    const values = samples[index] ?? [];
+    const spread = ratios[index] ?? [];
     return {
       name,
-      p50: percentile(values, 50),
-      p99: percentile(values, 99),
-      mean: means[index] ?? Number.NaN,
-      ratio: (means[index] ?? Number.NaN) / (means[0] ?? Number.NaN),
+      p50: percentile(all[index] ?? [], 50),
+      p99: percentile(all[index] ?? [], 99),
+      ratios: {
+        min: Math.min(...spread),
+        median: percentile(spread, 50),
+        max: Math.max(...spread),
+      },
     };
   });
 }
 
-// Replay runs in a second phase: the relay records an answer just after forwarding it, so a
+/** `calltape proxy` as its own process, serving `/mcp/notes` in front of `server`. */
+async function proxy(mode: string, server: string, cassette: string): Promise<string> {
+  const config = join(folder, `${mode}.config.json`);
+  writeFileSync(config, JSON.stringify({ mcp: { servers: { notes: server } } }));
+  const started = await startChild(
+    root,
+    [
+      join(root, 'dist/src/cli/main.js'),
+      'proxy',
+      '--config',
+      config,
+      '--port',
+      '0',
+      '--log-level',
+      'silent',
+      '--mode',
+      mode,
+      '--cassette',
+      cassette,
+    ],
+    {},
+    /listening on http:\/\/127\.0\.0\.1:(\d+)/,
+  );
+  return `http://127.0.0.1:${started.port}/mcp/notes`;
+}
+
+const server = [process.execPath, mcpTestServer];
+const stdioCassette = join(folder, 'stdio.sqlite');
+const httpCassette = join(folder, 'http.sqlite');
+const notes = await startNotesHttpServer(token);
+const directStdio: Configuration = ['stdio: direct (no calltape)', stdio(server)];
+const directHttp: Configuration = ['HTTP: direct (no calltape)', http(notes.url)];
+
+// Replay runs in a later phase: the relay records an answer just after forwarding it, so a
 // replay racing the recorder could ask before the row is committed.
-const rows = [
-  ...(await phase([
-    direct,
-    ['calltape mcp passthrough', viaCalltape(['--name', 'bench', '--mode', 'passthrough'], server)],
+const phases = [
+  await phase([
+    directStdio,
     [
-      'calltape mcp record',
-      viaCalltape(['--name', 'bench', '--mode', 'record', '--cassette', cassette], server),
+      'stdio: calltape mcp passthrough',
+      stdio(viaCalltape(['--name', 'bench', '--mode', 'passthrough'], server)),
     ],
-  ])),
-  ...(await phase([
-    direct,
     [
-      'calltape mcp replay (no server)',
-      viaCalltape(['--name', 'bench', '--mode', 'replay', '--cassette', cassette], []),
+      'stdio: calltape mcp record',
+      stdio(
+        viaCalltape(['--name', 'bench', '--mode', 'record', '--cassette', stdioCassette], server),
+      ),
     ],
-  ])),
+  ]),
+  await phase([
+    directStdio,
+    [
+      'stdio: calltape mcp replay (no server)',
+      stdio(viaCalltape(['--name', 'bench', '--mode', 'replay', '--cassette', stdioCassette], [])),
+    ],
+  ]),
+  await phase([
+    directHttp,
+    [
+      'HTTP: /mcp/notes passthrough',
+      http(await proxy('passthrough', notes.url, join(folder, 'unused.sqlite'))),
+    ],
+    ['HTTP: /mcp/notes record', http(await proxy('record', notes.url, httpCassette))],
+  ]),
+  await phase([
+    directHttp,
+    [
+      'HTTP: /mcp/notes replay (no server)',
+      http(await proxy('replay', 'http://127.0.0.1:9/mcp', httpCassette)),
+    ],
+  ]),
 ];
+await notes.close();
+const rows = phases.flat();
 const date = new Date().toISOString();
+const ratio = (value: number) => `${value.toFixed(2)}×`;
 const lines = [
-  '# MCP stdio relay benchmark',
+  '# MCP relay benchmark (stdio and Streamable HTTP)',
   '',
-  `${date}, Node ${process.version}, ${cpus().length} CPU(s) (shared), ${calls} sequential tools/call round trips per row after ${warmup} warm-up calls, the clients of a phase called in turn (phase 1: direct, passthrough, record; phase 2: direct, replay; ratios against the direct row of the same phase), official SDK client and server. Generated by \`node dist/bench/mcp-bench.js\`.`,
+  `${date}, Node ${process.version}, ${cpus().length} CPU(s), shared with other engineers' builds and tests while it ran (absolute times are noisy; compare rows of one phase). Official SDK client and server; sequential tools/call round trips; per phase ${warmup} warm-up calls per configuration, then ${rounds} rounds of ${perRound} calls per configuration, the configurations called in turn. Phases: stdio direct / passthrough / record; stdio direct / replay; HTTP direct / passthrough / record; HTTP direct / replay. "vs direct" is each round's median over the direct row's median in the same round: min, median and max over the ${rounds} rounds. Over HTTP the test server and the client share this process; calltape proxy is its own process. Generated by \`node dist/bench/mcp-bench.js\`.`,
   '',
-  '| configuration | p50 ms | p99 ms | mean ms | mean vs direct |',
-  '| --- | --- | --- | --- | --- |',
+  '| configuration | p50 ms | p99 ms | vs direct: min | median | max |',
+  '| --- | --- | --- | --- | --- | --- |',
   ...rows.map(
     (row) =>
-      `| ${row.name} | ${row.p50.toFixed(3)} | ${row.p99.toFixed(3)} | ${row.mean.toFixed(3)} | ${row.ratio.toFixed(2)}× |`,
+      `| ${row.name} | ${row.p50.toFixed(3)} | ${row.p99.toFixed(3)} | ${ratio(row.ratios.min)} | ${ratio(row.ratios.median)} | ${ratio(row.ratios.max)} |`,
   ),
   '',
-  'The relay adds one process hop each way (two pipe writes and reads per message) and, in record mode, one SQLite insert per answer after the answer was forwarded. Replay has no server process behind it.',
+  'Over stdio the relay adds one process hop each way (two pipe writes and reads per message) and, in record mode, one SQLite insert per answer after the answer was forwarded. Over HTTP it adds one HTTP hop (the proxy forwards the POST and streams the answer back) and, recording, reads the answer off the stream beside it. Replay has no server behind it.',
   '',
 ];
 process.stdout.write(lines.join('\n'));
 writeFileSync(
   join(root, `bench/results/mcp-${date.replace(/[:.]/g, '-')}.json`),
-  `${JSON.stringify({ date, calls, rows }, null, 2)}\n`,
+  `${JSON.stringify({ date, rounds, perRound, rows }, null, 2)}\n`,
 );
 writeFileSync(join(root, 'docs/benchmarks-mcp.md'), lines.join('\n'));
+process.exit(0);

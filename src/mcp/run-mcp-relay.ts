@@ -1,15 +1,9 @@
 import { spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import type { JsonValue } from '../trace/trace.js';
-import {
-  asObject,
-  parseMessage,
-  responseMessage,
-  type JsonRpcId,
-  type JsonRpcMessage,
-} from './json-rpc.js';
+import { parseMessage, responseMessage, type JsonRpcId } from './json-rpc.js';
 import { readLines, writerTo } from './line-stream.js';
 import type { McpAnswer, McpResponder, PendingMcpRequest } from './mcp-responder.js';
+import { noteInterim } from './note-interim.js';
 import { interimMessages, progressTokenOf } from './replay-interim.js';
 
 /** How `calltape mcp` treats the server: relay and record, relay only, relay and compare with the recordings, or answer without it. */
@@ -30,8 +24,6 @@ export interface McpRelayOptions {
 
 /** In-flight requests are bounded: a client that never sees answers cannot grow the relay forever. */
 const maxInFlight = 10_000;
-/** What is kept of the server's messages during one request: a server that streams progress forever cannot grow a recording without end. */
-const maxInterim = 1_000;
 
 /**
  * Runs one MCP stdio session. With a server: every line goes through unchanged and in order, both
@@ -142,7 +134,7 @@ function relayToServer({
       toClient(bytes);
       const message = complete ? parseMessage(bytes.toString('utf8')) : undefined;
       if (message?.kind === 'notification' || message?.kind === 'request') {
-        noteInterim(inFlight, message, bytes);
+        noteInterim(inFlight.values(), message);
         return;
       }
       if (message?.kind !== 'response') return;
@@ -166,28 +158,6 @@ function relayToServer({
       resolve(code ?? (signal ? 128 : 1));
     });
   });
-}
-
-/**
- * Keeps what the server sent during a recorded request, for replay: its progress notifications
- * (by the request's progress token) and its requests to the client — stdio names no request
- * they belong to, so they go with the latest request still in flight.
- */
-function noteInterim(
-  inFlight: ReadonlyMap<string, PendingMcpRequest>,
-  message: Extract<JsonRpcMessage, { kind: 'notification' | 'request' }>,
-  bytes: Buffer,
-): void {
-  let owner: PendingMcpRequest | undefined;
-  if (message.kind === 'request') owner = [...inFlight.values()].at(-1);
-  else if (message.method === 'notifications/progress') {
-    const token = asObject(message.params)?.['progressToken'];
-    owner = [...inFlight.values()].find(
-      (pending) => pending.progressToken !== undefined && pending.progressToken === token,
-    );
-  }
-  if (owner && owner.during.length < maxInterim)
-    owner.during.push(JSON.parse(bytes.toString('utf8')) as JsonValue);
 }
 
 function answerLine(id: JsonRpcId, answer: McpAnswer): string {

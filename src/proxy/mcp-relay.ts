@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { JsonRpcId, JsonRpcMessage } from '../mcp/json-rpc.js';
 import { JsonRpcTap } from '../mcp/json-rpc-tap.js';
+import { noteInterim } from '../mcp/note-interim.js';
 import { mcpErrorBody } from '../mcp/mcp-http-request.js';
 import type { McpResponder, PendingMcpRequest } from '../mcp/mcp-responder.js';
 import { McpSessions } from '../mcp/mcp-sessions.js';
@@ -56,6 +57,12 @@ export class McpRelay {
     const owed = new Map(relayed.owed);
     let tap: JsonRpcTap | undefined;
     const onMessage = (message: JsonRpcMessage): void => {
+      // On a POST's stream, what the server sends before its answers belongs to that POST's requests.
+      if (message.kind === 'notification' || message.kind === 'request')
+        return noteInterim(
+          [...owed.values()].map((entry) => entry.pending),
+          message,
+        );
       if (message.kind !== 'response') return;
       const key = idKey(message.id);
       const later =

@@ -19,6 +19,7 @@ import { McpSessions } from '../mcp/mcp-sessions.js';
 import { McpStore } from '../mcp/mcp-store.js';
 import type { CapturePipeline } from './capture-pipeline.js';
 import { headerValue, idKey, McpRelay } from './mcp-relay.js';
+import { streamReplayedAnswer, type AwaitedAnswers } from './mcp-replay-stream.js';
 import { readRequestBody } from './read-request-body.js';
 import type { Where } from './route-types.js';
 import { timeOrderedId } from '../cassette/time-ordered-id.js';
@@ -42,6 +43,8 @@ export interface McpRouteOptions {
 interface McpSession {
   readonly responder: McpResponder;
   readonly offline: boolean;
+  /** Replay's requests to the client awaiting its answer. */
+  readonly awaiting: AwaitedAnswers;
 }
 
 const noMocks: McpServerMockSet = { tools: undefined, mocks: new Map() };
@@ -60,6 +63,8 @@ export class McpRoute {
   private readonly stores = new Map<string, McpStore>();
   private readonly sessions = new McpSessions<McpSession>();
   private readonly relay: McpRelay;
+  /** Ids of the requests replay sent clients (fresh, never a client's own). */
+  private sent = 0;
 
   constructor(private readonly options: McpRouteOptions) {
     this.mocks = options.mocks;
@@ -213,9 +218,20 @@ export class McpRoute {
     session ??=
       this.sessions.get(server, statelessKey(call.where)) ??
       this.remember(server, statelessKey(call.where), this.session(server, call, true));
-    const answer = answerMcpPost(session.responder, post);
-    const headers = issued === undefined ? {} : { 'mcp-session-id': issued };
+    for (const message of post.messages)
+      if (message.kind === 'response') session.awaiting.get(idKey(message.id))?.();
+    const answer = answerMcpPost(session.responder, post, () => `calltape-replay-${++this.sent}`);
+    const headers: Record<string, string> =
+      issued === undefined ? {} : { 'mcp-session-id': issued };
     if (answer.status === 202) return void response.writeHead(202, headers).end();
+    if (answer.interim.length > 0)
+      return void streamReplayedAnswer(
+        response,
+        headers,
+        answer.interim,
+        answer.body,
+        session.awaiting,
+      );
     sendJson(response, 200, JSON.stringify(answer.body), headers);
   }
 
@@ -250,7 +266,7 @@ export class McpRoute {
       transport: 'http',
       ...(this.options.onExchange ? { onExchange: this.options.onExchange } : {}),
     });
-    return { responder, offline };
+    return { responder, offline, awaiting: new Map() };
   }
 
   private recorded(cassette: string, server: string): boolean {

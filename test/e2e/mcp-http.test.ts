@@ -6,7 +6,13 @@ import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config/config.js';
-import { listedMcpCalls, notesSession, notesSessionCalls } from '../support/mcp-client.js';
+import {
+  interimSession,
+  interimSessionSeen,
+  listedMcpCalls,
+  notesSession,
+  notesSessionCalls,
+} from '../support/mcp-client.js';
 import { startNotesHttpServer, type NotesHttpServer } from '../support/mcp-http-server.js';
 import { startTestProxy, temporaryFolder } from '../support/test-proxy.js';
 
@@ -91,6 +97,32 @@ describe('/mcp/<name>: Streamable HTTP through the proxy, with the official MCP 
     expect(replayed).toEqual(recorded);
     expect(replaying.stats.misses).toBe(0);
     expect(readFileSync(cassette).equals(before)).toBe(true);
+  });
+
+  it('replays the progress a tool reported and the request it made to the client on the POST’s stream, in order', async () => {
+    const own = join(folder, 'interim.sqlite');
+    const run = async (url: string) => {
+      const { client, transport } = await connect(url);
+      try {
+        return await interimSession(client, transport);
+      } finally {
+        await transport.terminateSession();
+        await client.close();
+      }
+    };
+    const recording = await proxyWith({ mode: 'record', cassette: own });
+    const recorded = await run(`${recording.url}/mcp/notes`);
+    await recording.close();
+    expect(recorded).toMatchObject(interimSessionSeen);
+    const replaying = await proxyWith({
+      mode: 'replay',
+      cassette: own,
+      mcp: { servers: { notes: 'http://127.0.0.1:9/mcp' } },
+    });
+    const replayed = await run(`${replaying.url}/mcp/notes`);
+    await replaying.close();
+    expect(replayed).toEqual(recorded);
+    expect(replaying.stats.misses).toBe(0);
   });
 
   it('never stores the server credential or a token passed in tool arguments', () => {

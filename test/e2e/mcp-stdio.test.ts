@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import {
   connectMcpClient,
+  interimSession,
+  interimSessionSeen,
   mcpTestServer,
   listedMcpCalls,
   notesSession,
@@ -12,7 +14,6 @@ import {
   viaCalltape,
 } from '../support/mcp-client.js';
 import { temporaryFolder } from '../support/test-proxy.js';
-import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 const secret = 'sk-live-notes-0123456789abcdef';
 
@@ -158,28 +159,14 @@ describe('calltape mcp (stdio) with the official MCP SDK', () => {
     const own = join(folder, 'interim.sqlite');
     const session = async (command: readonly string[]) => {
       const connected = await connectMcpClient(command, { MCP_TEST_SIDE_EFFECTS: effects });
-      const seen: string[] = [];
-      connected.client.setRequestHandler(ListRootsRequestSchema, () => {
-        seen.push('roots/list');
-        return { roots: [{ uri: 'file:///work', name: 'work' }] };
-      });
-      let progressed: (value: unknown) => void = () => undefined;
-      const progress = new Promise((resolve) => (progressed = resolve));
-      const sum = await connected.client.callTool(
-        { name: 'add', arguments: { a: 2, b: 5 } },
-        undefined,
-        { onprogress: (value) => progressed(value) },
-      );
-      const roots = await connected.client.callTool({ name: 'count_roots', arguments: {} });
-      const answers = { sum, progress: await progress, roots, seen };
+      const answers = await interimSession(connected.client, connected.transport);
       await connected.close();
       return answers;
     };
     const recorded = await session(
       viaCalltape(['--name', 'notes', '--cassette', own, '--mode', 'record']),
     );
-    expect(recorded.progress).toEqual({ progress: 1, total: 1, message: 'added' });
-    expect(recorded.seen).toEqual(['roots/list']);
+    expect(recorded).toMatchObject(interimSessionSeen);
     const replayed = await session(
       viaCalltape(
         ['--name', 'notes', '--cassette', own, '--mode', 'replay'],

@@ -1,5 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { join } from 'node:path';
 import { packageRoot } from '../../src/package-root.js';
@@ -11,6 +12,7 @@ export const mcpTestServer = join(packageRoot, 'dist/test/support/mcp-test-serve
 /** An SDK client connected over stdio, with what the launched process wrote to stderr. */
 export interface ConnectedMcpClient {
   readonly client: Client;
+  readonly transport: StdioClientTransport;
   stderr(): string;
   close(): Promise<void>;
 }
@@ -41,7 +43,7 @@ export async function connectMcpClient(
     roots: [{ uri: 'file:///work', name: 'work' }],
   }));
   await client.connect(transport);
-  return { client, stderr: () => stderr, close: () => client.close() };
+  return { client, transport, stderr: () => stderr, close: () => client.close() };
 }
 
 /** `calltape mcp <args> -- <server…>` as a command line. */
@@ -80,6 +82,42 @@ export async function notesSession(client: Client, secret: string): Promise<unkn
     await client.getPrompt({ name: 'summarise', arguments: { topic: 'notes' } }),
   ];
 }
+
+/**
+ * A tool that reports progress and a tool that asks the client for its roots: the answers, with
+ * every message the client's transport received, in order (read off the transport, since the SDK
+ * may settle a call before it runs that call's progress handler).
+ */
+export async function interimSession(client: Client, transport: Transport): Promise<unknown> {
+  const received: unknown[] = [];
+  const deliver = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    const { id: _id, ...rest } = message as { id?: unknown };
+    received.push(rest);
+    deliver?.(message, extra);
+  };
+  client.setRequestHandler(ListRootsRequestSchema, () => ({
+    roots: [{ uri: 'file:///work', name: 'work' }],
+  }));
+  const sum = await client.callTool({ name: 'add', arguments: { a: 2, b: 5 } }, undefined, {
+    onprogress: () => undefined,
+  });
+  const roots = await client.callTool({ name: 'count_roots', arguments: {} });
+  return { sum, roots, received };
+}
+
+/** What `interimSession` sees from the server, live or replayed: progress (with the request's token), the answer, the request to the client, the answer. */
+export const interimSessionSeen = {
+  received: [
+    {
+      method: 'notifications/progress',
+      params: { progressToken: 1, progress: 1, total: 1, message: 'added' },
+    },
+    { result: { structuredContent: { sum: 7 } } },
+    { method: 'roots/list' },
+    { result: { content: [{ type: 'text', text: '1 root(s)' }] } },
+  ],
+};
 
 /** The tool calls of `notesSession` as `calltape calls --json` lists them: kind, server, tool, failed. */
 export const notesSessionCalls = [
