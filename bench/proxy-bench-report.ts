@@ -105,13 +105,13 @@ export function proxyBenchReport(result: ProxyBenchResult): string {
     '',
     '## The figures of issue 21',
     '',
-    '| figure | bare pass-through | calltape | calltape vs bare (median of rounds) | target |',
+    '| figure | bare pass-through | calltape | calltape vs bare, per round (difference or ratio) | target |',
     '| --- | --- | --- | --- | --- |',
     row(
       'added latency per non-streamed request, 1 connection, p50 (ms)',
       spread(addedP50('bare')),
       spread(addedP50('calltape')),
-      `+${spread(each((f) => f.one.calltape.p50 - f.one.bare.p50))} ms`,
+      `${spread(each((f) => f.one.calltape.p50 - f.one.bare.p50))} ms`,
       '≤ bare + 0.1 ms',
     ),
     row(
@@ -135,7 +135,7 @@ export function proxyBenchReport(result: ProxyBenchResult): string {
       'TTFB p99 over direct, 128 concurrent streams (ms)',
       spread(addedTtfb('bare'), 1),
       spread(addedTtfb('calltape'), 1),
-      `+${spread(
+      `${spread(
         each((f) => f.streams.calltape.ttfbP99 - f.streams.bare.ttfbP99),
         1,
       )} ms`,

@@ -172,9 +172,12 @@ upstream.child.kill('SIGTERM');
 const db = new Database(cassette, { readonly: true });
 const count = (sql: string): number => (db.prepare(sql).pluck().get() as number) ?? 0;
 const stored = count('SELECT count(*) FROM interactions');
-const parallelCalls = count(
-  "SELECT count(*) FROM tool_calls t JOIN interactions i ON i.id = t.interaction_id WHERE i.response_body LIKE '%chatcmpl-bench-parallel%'",
-);
+// Only the parallel requests are answered with three calls in one turn.
+const parallelCalls =
+  3 *
+  count(
+    'SELECT count(*) FROM (SELECT interaction_id FROM tool_calls GROUP BY interaction_id HAVING count(*) = 3)',
+  );
 db.close();
 const sentTotal = total();
 const parallelSent = sent.get('parallel tool calls') ?? 0;
