@@ -8,7 +8,12 @@ import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchWorkload, bfclCallsPerSecond, type WorkloadRow } from './scoring-workload.js';
+import {
+  benchWorkload,
+  bfclCallsPerSecond,
+  type Spread,
+  type WorkloadRow,
+} from './scoring-workload.js';
 import { scoreCall } from '../src/scoring/score-call.js';
 import type { ActualCall, TestCase } from '../src/scoring/types.js';
 import { scoreTrajectory } from '../src/scoring/trajectory/score-trajectory.js';
@@ -215,10 +220,16 @@ if (!only || only === 'trajectory') {
 }
 
 // The BFCL-shaped workload: the reference path (today's), the compiled path first seen and reused, per category.
+const workloadRounds = quick ? 3 : 7;
 const workloadRows: WorkloadRow[] =
   !only || only === 'workload'
-    ? benchWorkload(join(root, 'bench/workloads/scoring-workload.jsonl.gz'), quick ? 2 : 5)
+    ? benchWorkload(join(root, 'bench/workloads/scoring-workload.jsonl.gz'), workloadRounds)
     : [];
+function spreadText(rates: Spread): string {
+  return [rates.min, rates.median, rates.max]
+    .map((rate) => rate.toLocaleString('en-US'))
+    .join(' / ');
+}
 
 const date = new Date().toISOString();
 const lines = [
@@ -255,16 +266,17 @@ const lines = [
   '',
   '8,441 scoring inputs made from BFCL v4 (bench/workloads/README.md): parallel calls, alternatives, loose strings, nested',
   `objects, schemas with enums, every call validated against its schema. BFCL's own AST checker scores them at about`,
-  `${bfclCallsPerSecond.toLocaleString('en-US')} calls/s on this class of machine. Three paths in this run: the reference scorer (the engine before`,
-  'compilation: every call prepared from the raw case), the compiled scorer seeing each case for the first time (checking,',
-  'compiling the case and its schemas included), and the compiled scorer reusing its compiled cases (a suite scored again,',
-  'shadow scoring against fixed cases). Best of five passes.',
+  `${bfclCallsPerSecond.toLocaleString('en-US')} calls/s on this class of machine. Three paths, interleaved round by round in this run: the reference`,
+  'scorer (every call prepared from the raw case, nothing compiled), the compiled scorer seeing each case for the first',
+  'time (checking and compiling the case and its schemas included), and the compiled scorer reusing its compiled cases',
+  `(a suite scored again, shadow scoring against fixed cases). Calls/s on one core as min / median / max over ${workloadRounds}`,
+  'rounds; ratios are of medians.',
   '',
-  '| category | inputs | reference calls/s | compiled, first seen | compiled, reused | reused ÷ reference | reused ÷ BFCL | correct (all paths agree) |',
+  '| category | inputs | reference | compiled, first seen | compiled, reused | reused ÷ reference | reused ÷ BFCL | correct (all paths agree) |',
   '| --- | --- | --- | --- | --- | --- | --- | --- |',
   ...workloadRows.map(
     (row) =>
-      `| ${row.category} | ${row.inputs.toLocaleString('en-US')} | ${row.referencePerSecond.toLocaleString('en-US')} | ${row.coldPerSecond.toLocaleString('en-US')} | ${row.warmPerSecond.toLocaleString('en-US')} | ${(row.warmPerSecond / row.referencePerSecond).toFixed(2)}× | ${(row.warmPerSecond / bfclCallsPerSecond).toFixed(2)}× | ${row.correct.toLocaleString('en-US')} (${row.agree ? 'yes' : 'NO'}) |`,
+      `| ${row.category} | ${row.inputs.toLocaleString('en-US')} | ${spreadText(row.reference)} | ${spreadText(row.cold)} | ${spreadText(row.warm)} | ${(row.warm.median / row.reference.median).toFixed(2)}× | ${(row.warm.median / bfclCallsPerSecond).toFixed(2)}× | ${row.correct.toLocaleString('en-US')} (${row.agree ? 'yes' : 'NO'}) |`,
   ),
   '',
 ];

@@ -19,13 +19,20 @@ interface WorkloadInput {
   readonly schemas: { readonly [tool: string]: JsonSchema };
 }
 
+/** Calls/s over the rounds of one path: the machine is shared, so the spread is reported, not one figure. */
+export interface Spread {
+  readonly min: number;
+  readonly median: number;
+  readonly max: number;
+}
+
 /** One category's rates in calls/s, and how many inputs each path scored correct (they must agree). */
 export interface WorkloadRow {
   readonly category: string;
   readonly inputs: number;
-  readonly referencePerSecond: number;
-  readonly coldPerSecond: number;
-  readonly warmPerSecond: number;
+  readonly reference: Spread;
+  readonly cold: Spread;
+  readonly warm: Spread;
   readonly correct: number;
   readonly agree: boolean;
 }
@@ -47,53 +54,72 @@ type Scorer = (
   options: ScoreOptions,
 ) => ScoreResult;
 
-/** Best of `passes` (the first pays for JIT warm-up); `fresh` gives each pass its own copies of the inputs. */
-function rate(
+const now = new Date('2026-11-30T00:00:00Z');
+
+/** One timed pass over the inputs: calls/s and how many scored correct. */
+function pass(
   inputs: readonly WorkloadInput[],
   scorer: Scorer,
-  fresh: boolean,
-  passes: number,
 ): { perSecond: number; correct: number } {
-  const now = new Date('2026-11-30T00:00:00Z');
-  let best = Number.POSITIVE_INFINITY;
+  const options = inputs.map((input) => ({ schemas: input.schemas, now }));
   let correct = 0;
-  for (let pass = 0; pass < passes; pass++) {
-    // Copies are made outside the timed loop: only scoring (and, cold, compiling) is measured.
-    const round = fresh ? (structuredClone(inputs) as WorkloadInput[]) : inputs;
-    const options = round.map((input) => ({ schemas: input.schemas, now }));
-    const began = performance.now();
-    correct = 0;
-    for (let index = 0; index < round.length; index++) {
-      const input = round[index] as WorkloadInput;
-      if (scorer(input.test_case, input.actual_calls, options[index] as ScoreOptions).is_correct)
-        correct++;
-    }
-    best = Math.min(best, performance.now() - began);
+  const began = performance.now();
+  for (let index = 0; index < inputs.length; index++) {
+    const input = inputs[index] as WorkloadInput;
+    if (scorer(input.test_case, input.actual_calls, options[index] as ScoreOptions).is_correct)
+      correct++;
   }
-  return { perSecond: Math.round((inputs.length / best) * 1000), correct };
+  return { perSecond: (inputs.length / (performance.now() - began)) * 1000, correct };
 }
 
-export function benchWorkload(path: string, passes: number): WorkloadRow[] {
+function spread(rates: number[]): Spread {
+  const sorted = [...rates].sort((left, right) => left - right);
+  return {
+    min: Math.round(sorted[0] ?? 0),
+    median: Math.round(sorted[Math.floor(sorted.length / 2)] ?? 0),
+    max: Math.round(sorted.at(-1) ?? 0),
+  };
+}
+
+/**
+ * Rounds of the three paths interleaved (so load on the shared machine falls on all of them
+ * alike), after one untimed warm-up round; cold rounds score fresh copies of the inputs, copied
+ * outside the timed loop, so only checking, compiling and scoring are measured.
+ */
+export function benchWorkload(path: string, rounds: number): WorkloadRow[] {
   const inputs = readWorkload(path);
   const categories = [...new Set(inputs.map((input) => input.category))].sort();
   const rows: WorkloadRow[] = [];
   for (const category of [...categories, 'all']) {
     const slice =
       category === 'all' ? inputs : inputs.filter((input) => input.category === category);
-    const reference = rate(slice, scoreCallReference, false, passes);
-    const cold = rate(slice, scoreCall, true, passes);
-    const warm = rate(slice, scoreCall, false, passes);
-    rows.push({
+    const rates = { reference: [] as number[], cold: [] as number[], warm: [] as number[] };
+    const correct = { reference: 0, cold: 0, warm: 0 };
+    const warmInputs = structuredClone(slice) as WorkloadInput[];
+    for (let round = 0; round <= rounds; round++) {
+      const reference = pass(slice, scoreCallReference);
+      const cold = pass(structuredClone(slice) as WorkloadInput[], scoreCall);
+      const warm = pass(warmInputs, scoreCall);
+      correct.reference = reference.correct;
+      correct.cold = cold.correct;
+      correct.warm = warm.correct;
+      if (round === 0) continue;
+      rates.reference.push(reference.perSecond);
+      rates.cold.push(cold.perSecond);
+      rates.warm.push(warm.perSecond);
+    }
+    const row: WorkloadRow = {
       category,
       inputs: slice.length,
-      referencePerSecond: reference.perSecond,
-      coldPerSecond: cold.perSecond,
-      warmPerSecond: warm.perSecond,
-      correct: warm.correct,
-      agree: reference.correct === cold.correct && cold.correct === warm.correct,
-    });
+      reference: spread(rates.reference),
+      cold: spread(rates.cold),
+      warm: spread(rates.warm),
+      correct: correct.warm,
+      agree: correct.reference === correct.cold && correct.cold === correct.warm,
+    };
+    rows.push(row);
     process.stderr.write(
-      `workload ${category}: reference ${reference.perSecond}, compiled cold ${cold.perSecond}, warm ${warm.perSecond} calls/s\n`,
+      `workload ${category}: reference ${row.reference.median}, compiled cold ${row.cold.median}, warm ${row.warm.median} calls/s (medians)\n`,
     );
   }
   return rows;

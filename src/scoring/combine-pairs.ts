@@ -1,5 +1,6 @@
 import { munkres } from 'munkres';
 import { setOwn } from './own.js';
+import type { CompareState } from './compiled-arguments.js';
 import type { Mismatch, ReasonCode, ScoreResult, TestCase } from './types.js';
 
 /** One expected call scored against one actual call. */
@@ -96,7 +97,7 @@ export function combinePairs(
 }
 
 /** The maximum-weight one-to-one assignment: Munkres on 1 − score. */
-function bestPairing(scores: readonly (readonly number[])[]): (number | null)[] {
+export function bestPairing(scores: readonly (readonly number[])[]): (number | null)[] {
   const cost = scores.map((row) => row.map((score) => 1 - score));
   const assignment: (number | null)[] = scores.map(() => null);
   for (const [row, column] of munkres(cost) as [number, number][]) assignment[row] = column;
@@ -108,7 +109,7 @@ function bestPairing(scores: readonly (readonly number[])[]): (number | null)[] 
  * (as many calls as expectations): then it is the only assignment of cost 0, every other costs
  * more, so Munkres would answer it too — the common passing parallel call needs no matrix solved.
  */
-function perfectPairing(scores: readonly (readonly number[])[]): number[] | undefined {
+export function perfectPairing(scores: readonly (readonly number[])[]): number[] | undefined {
   const assignment: number[] = [];
   for (const row of scores) {
     if (row.length !== scores.length) return undefined;
@@ -157,4 +158,54 @@ export function finish(
     reasons: reasons.length > 1 ? [...new Set(reasons)].sort() : reasons,
     details: { assignment, matched_tools: matchedTools, extra_calls: extra },
   };
+}
+
+/** A pair that matched with nothing to explain. */
+export function cleanPair(tool: string): PairScore {
+  return { score: 1, mismatches: {}, reasons: [], tool, message: null };
+}
+
+/** A walk's explanation: its mismatches, their reasons (and a critical one), the message of the first. */
+export function explained(score: number, state: CompareState, tool: string): PairScore {
+  const mismatches = state.mismatches;
+  if (mismatches === undefined) return { score, mismatches: {}, reasons: [], tool, message: null };
+  const reasons = new Set(Object.values(mismatches).map((mismatch) => mismatch.reason));
+  if (state.critical) reasons.add('critical_mismatch');
+  const first = [...reasons].sort()[0];
+  return {
+    score,
+    mismatches,
+    reasons: [...reasons],
+    tool,
+    message: first ? messages[first] : null,
+  };
+}
+
+/** A case that expects no call: correct only when nothing was called. */
+export function nothingExpected(count: number, threshold: number): ScoreResult {
+  return finish(
+    count === 0 ? 1 : 0,
+    {},
+    count === 0 ? [] : ['extra_call'],
+    [],
+    [],
+    count,
+    threshold,
+    count === 0 ? null : messages.extra_call,
+  );
+}
+
+/** Calls were expected and none was made. */
+export function nothingCalled(expected: number, threshold: number): ScoreResult {
+  const none = Array.from({ length: expected }, () => null);
+  return finish(
+    0,
+    {},
+    ['missing_tool_call'],
+    none,
+    [...none],
+    0,
+    threshold,
+    messages.missing_tool_call,
+  );
 }

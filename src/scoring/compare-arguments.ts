@@ -94,7 +94,6 @@ export function compareObject(expected: Sides, actual: Sides, path: string, walk
         'unexpected_argument',
         'exact',
         undefined,
-        undefined,
       );
       if (walk.extra === 'fail') walk.unexpected = true;
       weights += 1;
@@ -123,18 +122,9 @@ function compareMember(
     if (!actualPresent)
       return mayOmit
         ? 1
-        : record(walk, path, values[0], undefined, 'missing_argument', strategy, rule, undefined);
+        : record(walk, path, values[0], undefined, 'missing_argument', strategy, rule);
     if (values.length === 0)
-      return record(
-        walk,
-        path,
-        undefined,
-        actualValue,
-        'must_be_omitted',
-        strategy,
-        rule,
-        undefined,
-      );
+      return record(walk, path, undefined, actualValue, 'must_be_omitted', strategy, rule);
     const inner = strategy === 'any_of' ? 'exact' : strategy;
     for (const value of values) {
       // Each acceptable value brings its own type: "10" is acceptable as 10 even when nothing else says the argument is a number.
@@ -165,16 +155,7 @@ function compareMember(
     );
   }
   if (actualValue === undefined)
-    return record(
-      walk,
-      path,
-      expectedValue,
-      undefined,
-      'missing_argument',
-      strategy,
-      rule,
-      undefined,
-    );
+    return record(walk, path, expectedValue, undefined, 'missing_argument', strategy, rule);
   if (expectedValue === undefined) {
     // Only a rule that stands alone gets here with no expected value (rules that need one are refused when the case is compiled).
     const actual = rule?.normalise
@@ -303,7 +284,7 @@ function record(
   reason: ReasonCode,
   strategy: MatchingStrategy,
   rule: ArgumentRule | undefined,
-  detail: string | undefined,
+  detail?: string,
 ): number {
   setOwn(walk.mismatches, path, {
     expected,

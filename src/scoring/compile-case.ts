@@ -1,6 +1,16 @@
 import type { JsonSchema } from '../trace/trace.js';
 import { candidate, treeOf, type Candidate } from './candidate-trees.js';
-import { combinePairs, finish, messages, type PairScore } from './combine-pairs.js';
+import {
+  cleanPair,
+  combinePairs,
+  explained,
+  finish,
+  messages,
+  nothingCalled,
+  nothingExpected,
+  perfectPairing,
+  type PairScore,
+} from './combine-pairs.js';
 import { compareCompiled, newState, resetState, type CompareState } from './compiled-arguments.js';
 import { equalAfterNormalising } from './equal-after-normalising.js';
 import { ownValue } from './own.js';
@@ -11,7 +21,7 @@ import {
   violationOf,
   type PreparedActual,
 } from './prepared-actual.js';
-import { globPattern, isGlob } from './rule-table.js';
+import { nameMatcher, weightsPositive } from './rule-table.js';
 import { breaksSchema, scoreSent } from './score-sent.js';
 import type { ActualCall, ExpectedCall, ScoreOptions, ScoreResult, TestCase } from './types.js';
 import { checkTestCase, invalid, isRecord } from './validate-case.js';
@@ -57,14 +67,6 @@ interface Expectation {
   readonly alternatives: readonly Candidate[];
 }
 
-function nameMatcher(names: readonly string[]): (name: string) => boolean {
-  const exact = new Set(names.filter((name) => !isGlob(name)));
-  const globs = names.filter(isGlob).map(globPattern);
-  return globs.length === 0
-    ? (name) => exact.has(name)
-    : (name) => exact.has(name) || globs.some((glob) => glob.test(name));
-}
-
 /** One pair's verdict without its explanation: the score, and whether nothing at all mismatched. */
 interface PairVerdict {
   readonly score: number;
@@ -100,6 +102,10 @@ function build(testCase: TestCase, where: string): CompiledCase {
   const policy = testCase.multiple_calls ?? 'penalize';
   const extra = testCase.extra_arguments ?? 'fail';
   const caseSchemas = testCase.schemas;
+  // A weight of 0 lets a call that mismatches score 1: then only full scores can pair parallel calls.
+  const positiveWeights = expectations.every((expectation) =>
+    [expectation.self, ...expectation.alternatives].every((entry) => weightsPositive(entry.rules)),
+  );
 
   const checkDeclared = (declared: JsonSchema, tool: string): void => {
     const at =
@@ -145,15 +151,15 @@ function build(testCase: TestCase, where: string): CompiledCase {
     } else if (declared === undefined || !plan.checks) {
       const violation = declared === undefined ? undefined : violationOf(actual, declared, schema);
       if (violation !== undefined) return violation;
-      raw = scoreSent(plan, root, sent, state, false);
+      raw = scoreSent(plan, sent, state, false);
     } else {
       // One walk checks and compares; Ajv words (and has the last say on) what it finds broken.
-      raw = scoreSent(plan, root, sent, state, true);
+      raw = scoreSent(plan, sent, state, true);
       if (raw === breaksSchema) {
         const violation = violationOf(actual, declared, schema);
         if (violation !== undefined) return violation;
         resetState(state);
-        raw = scoreSent(plan, root, sent, state, false);
+        raw = scoreSent(plan, sent, state, false);
       }
     }
     return state.critical || state.unexpected ? 0 : raw;
@@ -208,12 +214,13 @@ function build(testCase: TestCase, where: string): CompiledCase {
     actual: PreparedActual,
     options: ScoreOptions,
     now: number,
+    stopEarly: boolean,
   ): PairVerdict => {
     const candidates = candidatesFor(expectation, actual.call.name);
     if (candidates.length === 0 || typeof sentOf(actual) === 'string') return zeroVerdict;
     let best: PairVerdict | undefined;
     for (const entry of candidates) {
-      const state = newState(false, options);
+      const state = newState(false, options, stopEarly);
       const score = walk(entry, actual, options, now, state);
       if (score === matched) return cleanVerdict;
       if (typeof score === 'string') {
@@ -229,30 +236,8 @@ function build(testCase: TestCase, where: string): CompiledCase {
   return {
     score(actualCalls, options) {
       const now = (options.now ?? new Date()).getTime();
-      if (expectations.length === 0) {
-        const count = actualCalls.length;
-        return finish(
-          count === 0 ? 1 : 0,
-          {},
-          count === 0 ? [] : ['extra_call'],
-          [],
-          [],
-          count,
-          threshold,
-          count === 0 ? null : messages.extra_call,
-        );
-      }
-      if (actualCalls.length === 0)
-        return finish(
-          0,
-          {},
-          ['missing_tool_call'],
-          expectations.map(() => null),
-          expectations.map(() => null),
-          0,
-          threshold,
-          messages.missing_tool_call,
-        );
+      if (expectations.length === 0) return nothingExpected(actualCalls.length, threshold);
+      if (actualCalls.length === 0) return nothingCalled(expectations.length, threshold);
       const [only] = expectations;
       if (expectations.length === 1 && actualCalls.length === 1 && only) {
         const actual = prepareActual(actualCalls[0] as ActualCall, caseSchemas, options);
@@ -269,9 +254,24 @@ function build(testCase: TestCase, where: string): CompiledCase {
         );
       }
       const actuals = actualCalls.map((call) => prepareActual(call, caseSchemas, options));
-      const verdicts = expectations.map((expectation) =>
-        actuals.map((actual) => scorePair(expectation, actual, options, now)),
-      );
+      const verdictsOf = (stopEarly: boolean, known?: PairVerdict[][]): PairVerdict[][] =>
+        expectations.map((expectation, row) =>
+          actuals.map((actual, column) => {
+            const verdict = known?.[row]?.[column];
+            return verdict?.clean
+              ? verdict
+              : scorePair(expectation, actual, options, now, stopEarly);
+          }),
+        );
+      // Which pairs match cleanly, each walk stopping at its first mismatch: when that pairs every call
+      // with exactly one expectation, it is the assignment (no other scores 1), and no full score is needed.
+      const clean = positiveWeights ? verdictsOf(true) : undefined;
+      const verdicts =
+        clean &&
+        perfectPairing(clean.map((row) => row.map((verdict) => (verdict.clean ? 1 : 0)))) !==
+          undefined
+          ? clean
+          : verdictsOf(false, clean);
       const explainedPairs = new Map<number, PairScore>();
       return combinePairs(
         expectations.length,
@@ -293,25 +293,5 @@ function build(testCase: TestCase, where: string): CompiledCase {
         },
       );
     },
-  };
-}
-
-function cleanPair(tool: string): PairScore {
-  return { score: 1, mismatches: {}, reasons: [], tool, message: null };
-}
-
-/** A walk's explanation: its mismatches, their reasons (and a critical one), the message of the first. */
-function explained(score: number, state: CompareState, tool: string): PairScore {
-  const mismatches = state.mismatches;
-  if (mismatches === undefined) return { score, mismatches: {}, reasons: [], tool, message: null };
-  const reasons = new Set(Object.values(mismatches).map((mismatch) => mismatch.reason));
-  if (state.critical) reasons.add('critical_mismatch');
-  const first = [...reasons].sort()[0];
-  return {
-    score,
-    mismatches,
-    reasons: [...reasons],
-    tool,
-    message: first ? messages[first] : null,
   };
 }

@@ -9,6 +9,7 @@ import { scoreCall } from './score-call.js';
 import { scoreCallReference } from './score-call-reference.js';
 import {
   omitted,
+  reasonCodes,
   type ActualCall,
   type ArgumentRule,
   type ExpectedCall,
@@ -63,7 +64,13 @@ const rule: fc.Arbitrary<ArgumentRule> = fc.oneof(
     { unordered: true },
     { critical: true },
     { weight: 3 },
+    // A weight of 0 lets a call score 1 with a mismatch: the clean-match shortcuts must not take it for a match.
+    { weight: 0 },
+    { matching_strategy: 'exact' },
+    { matching_strategy: 'numeric', relative_tolerance: 0.1 },
+    { matching_strategy: 'semantic', threshold: 0.8 },
     { normalise: ['loose_string'] },
+    { normalise: ['phone'], country: 'GB' },
   ),
   fc.constantFrom<ArgumentRule>(
     { matching_strategy: 'regex', pattern: '[A-Za-z ]+', flags: 'i' },
@@ -71,6 +78,9 @@ const rule: fc.Arbitrary<ArgumentRule> = fc.oneof(
     { any_of: ['Paris', 250, omitted] },
     { any_of: [omitted] },
     { any_of: [['a', 'b'], 3], matching_strategy: 'loose_string' },
+    { any_of: ['paris', ' Zürich ', 'a-b_c', omitted], matching_strategy: 'loose_string' },
+    { any_of: ['250', 3, true, null, '2026-11-30'] },
+    { any_of: [{ city: 'Paris' }, 'Paris'], critical: true },
   ),
 );
 /** Rules on present arguments (any rule) and on absent ones (only rules that stand alone), plus globs. */
@@ -111,16 +121,45 @@ const expectedCall = fc
       ...(Object.keys(drawn).length > 0 ? { rules: drawn } : {}),
     })),
   );
-const schema: JsonSchema = {
-  type: 'object',
-  properties: {
-    amount: { type: 'number' },
-    city: { type: 'string' },
-    flag: { type: 'boolean', default: false },
-    when: { type: 'string', format: 'date-time' },
-    items: { type: 'array', items: { type: 'object' } },
+/** Tool schemas the calls are validated against: loose, strict (required, enums, no extras), with defaults and dates. */
+const schemas: readonly JsonSchema[] = [
+  {
+    type: 'object',
+    properties: {
+      amount: { type: 'number' },
+      city: { type: 'string' },
+      flag: { type: 'boolean', default: false },
+      when: { type: 'string', format: 'date-time' },
+      items: { type: 'array', items: { type: 'object' } },
+    },
   },
+  {
+    type: 'object',
+    properties: {
+      amount: { type: 'integer', description: 'whole units' },
+      city: { type: 'string', enum: ['Paris', 'paris', 'Zürich', 'PARIS!'] },
+      note: { type: ['string', 'null'] },
+      flag: { type: 'boolean', default: 'yes' },
+    },
+    required: ['city'],
+    additionalProperties: false,
+  },
+  {
+    type: 'object',
+    properties: { when: { type: 'string', format: 'date' }, amount: { enum: [250, '250', 3] } },
+    required: ['amount'],
+    additionalProperties: { type: 'string' },
+  },
+  { type: 'object', properties: { city: { type: 'string', minLength: 2 } }, required: ['zip'] },
+];
+const vectors: { readonly [text: string]: readonly number[] } = {
+  Paris: [1, 0],
+  paris: [0.9, 0.1],
+  'PARIS!': [0.5, 0.5],
+  '250': [0, 1],
 };
+const embeddings = (text: string): readonly number[] | undefined =>
+  Object.hasOwn(vectors, text) ? vectors[text] : undefined;
 const testCase = fc.record({
   calls: fc.array(expectedCall, { minLength: 1, maxLength: 3 }),
   extra: fc.constantFrom<TestCase['extra_arguments']>(undefined, 'ignore', 'penalize', 'fail'),
@@ -191,23 +230,32 @@ function build(drawn: {
 
 describe('the compiled scorer', () => {
   it('gives byte-identical results to the reference scorer on generated cases, first seen and reused (property)', () => {
+    const seen = new Set<string>();
     fc.assert(
       fc.property(
         testCase.chain((drawn) => fc.tuple(fc.constant(build(drawn)), actualCalls(drawn.calls))),
-        fc.boolean(),
-        ([built, calls], withSchema) => {
+        fc.option(fc.constantFrom(...schemas), { nil: undefined }),
+        ([built, calls], schema) => {
           const options = {
             now,
-            ...(withSchema ? { schemas: { t: schema, get_weather: schema } } : {}),
+            embeddings,
+            ...(schema ? { schemas: { t: schema, get_weather: schema } } : {}),
           };
-          const reference = JSON.stringify(scoreCallReference(built, calls, options));
+          const result = scoreCallReference(built, calls, options);
+          const reference = JSON.stringify(result);
+          seen.add(result.is_correct ? 'pass' : 'fail');
+          for (const reason of result.reasons) seen.add(reason);
           expect(JSON.stringify(scoreCall(built, calls, options))).toBe(reference);
           // The second scoring runs the cached compiled case.
           expect(JSON.stringify(scoreCall(built, calls, options))).toBe(reference);
         },
       ),
-      { numRuns: 600 },
+      { numRuns: 1500 },
     );
+    // The generated calls reach passing and failing verdicts of every kind, the explaining paths included.
+    const rare = ['type_mismatch', 'embedding_unavailable'];
+    for (const kind of ['pass', 'fail', ...reasonCodes.filter((code) => !rare.includes(code))])
+      expect(seen).toContain(kind);
   });
 
   it('gives byte-identical results to the reference scorer on the BFCL-shaped workload', () => {

@@ -1,5 +1,12 @@
 import type { JsonSchema, JsonValue } from '../trace/trace.js';
-import { combinePairs, finish, messages, type PairScore } from './combine-pairs.js';
+import {
+  combinePairs,
+  finish,
+  messages,
+  nothingCalled,
+  nothingExpected,
+  type PairScore,
+} from './combine-pairs.js';
 import { compareObject, newWalk } from './compare-arguments.js';
 import { ownValue } from './own.js';
 import { nameMatches, ruleTable } from './rule-table.js';
@@ -30,32 +37,8 @@ export function scoreCallReference(
       : []);
   const threshold = testCase.pass_threshold ?? 1;
   const policy = testCase.multiple_calls ?? 'penalize';
-  if (expectedCalls.length === 0) {
-    // Nothing expected: correct only when nothing was called.
-    const extra = actualCalls.length;
-    return finish(
-      extra === 0 ? 1 : 0,
-      {},
-      extra === 0 ? [] : ['extra_call'],
-      [],
-      [],
-      extra,
-      threshold,
-      extra === 0 ? null : messages.extra_call,
-    );
-  }
-  if (actualCalls.length === 0) {
-    return finish(
-      0,
-      {},
-      ['missing_tool_call'],
-      expectedCalls.map(() => null),
-      expectedCalls.map(() => null),
-      0,
-      threshold,
-      messages.missing_tool_call,
-    );
-  }
+  if (expectedCalls.length === 0) return nothingExpected(actualCalls.length, threshold);
+  if (actualCalls.length === 0) return nothingCalled(expectedCalls.length, threshold);
 
   const [onlyExpected] = expectedCalls;
   if (expectedCalls.length === 1 && actualCalls.length === 1 && onlyExpected) {

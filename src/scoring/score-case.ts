@@ -52,7 +52,7 @@ export async function scoreCase(
   const classic = testCase.expected_tool !== undefined || testCase.expected_calls !== undefined;
   const call: ScoreResult | null =
     outcome.error === null && classic
-      ? scoreCall({ ...suite.defaults, ...testCase }, calls, { schemas, now: options.now })
+      ? scoreCall(withDefaults(suite.defaults, testCase), calls, { schemas, now: options.now })
       : null;
   const checks = mergeChecks(suite.checks, testCase);
   const hasChecks =
@@ -128,6 +128,21 @@ export async function scoreCase(
     },
     agent: outcome.agent,
   };
+}
+
+/**
+ * A case with the suite's defaults under it, made once per case and defaults object: scoreCall
+ * compiles a case the first time it sees the object, so a case merged afresh per scoring would be
+ * checked and compiled again every run (`--repeat`, run configurations, watch mode).
+ */
+const merged = new WeakMap<SuiteCase, { defaults: Suite['defaults']; testCase: SuiteCase }>();
+
+function withDefaults(defaults: Suite['defaults'], testCase: SuiteCase): SuiteCase {
+  const known = merged.get(testCase);
+  if (known?.defaults === defaults) return known.testCase;
+  const made = { ...defaults, ...testCase };
+  merged.set(testCase, { defaults, testCase: made });
+  return made;
 }
 
 /** Every tool offered to the model in a run's round trips, by name, first offer first. */

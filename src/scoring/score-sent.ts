@@ -1,11 +1,11 @@
 import type { JsonValue } from '../trace/trace.js';
-import type { MemberNode, ObjectNode } from './argument-tree.js';
-import { accepted, quickMatches } from './argument-tree.js';
+import type { MemberNode, ObjectNode, TreeContext } from './argument-tree.js';
 import { plainText, type CompiledSchema } from './compile-schema.js';
-import { compareMember, isMember, unexpected, type CompareState } from './compiled-arguments.js';
+import { compareMember, unexpected, type CompareState } from './compiled-arguments.js';
 import type { JsonObject } from './member-keys.js';
 import { ruleAt, rulePathOf } from './rule-table.js';
-import { passesLeaf, type LeafCheck } from './leaf-check.js';
+import { passesLeaf } from './leaf-check.js';
+import { looseEquals } from './normalise/loose-equals.js';
 import { isPrintableAscii } from './normalise/printable-ascii.js';
 import type { Check } from './schema-check.js';
 
@@ -13,17 +13,32 @@ type Normalise = (value: JsonValue) => JsonValue;
 
 /**
  * The top level of an expectation bound to a tool schema: for each expected argument, in scoring
- * order, the schema's normaliser for it, its check, and what leaving it out means — so one walk
- * over the sent arguments normalises, checks and compares each of them, building no normalised
- * copy and looking nothing up by name.
+ * order, the schema's normaliser for it, its check, what leaving it out means and how it matches
+ * at once — so one walk over the sent arguments normalises, checks and compares each of them,
+ * building no normalised copy and looking nothing up by name. What the walk reads for a call is
+ * kept in these few flat records (a case scored among thousands is not in the processor's cache:
+ * every object it reaches costs a memory read); the argument tree is reached only when something
+ * does not match at once.
  */
 export interface SentPlan {
   readonly members: readonly SentMember[];
+  /** The members' names, for telling extra arguments apart. */
+  readonly keys: readonly string[];
   /** Whether the walk can check the schema (a declared schema whose top level the prepared check covers). */
   readonly checks: boolean;
   /** Required arguments no member covers: each must be sent. */
   readonly requiredOthers: readonly string[];
   readonly schema: CompiledSchema;
+  readonly extra: TreeContext['extra'];
+  readonly rules: TreeContext['rules'];
+}
+
+/** How a member matches without the tree: an equal leaf, a string equal once folded, one of acceptable values. */
+const enum Quick {
+  None,
+  Same,
+  Folded,
+  Acceptable,
 }
 
 interface SentMember {
@@ -34,8 +49,9 @@ interface SentMember {
   /** Printable text needs trimming only: the walk does it without calling `normalise`. */
   readonly plain: boolean;
   readonly check: Check | undefined;
-  /** `check` as data, when the member's schema is a leaf one (read inline, no call). */
-  readonly leaf: LeafCheck | undefined;
+  /** `check` as data when the member's schema is a leaf one (type bits, -1: none; allowed plain values). */
+  readonly types: number;
+  readonly values: readonly JsonValue[] | undefined;
   /** An argument the schema does not list is checked by additionalProperties even when sent as undefined. */
   readonly listed: boolean;
   readonly required: boolean;
@@ -43,6 +59,13 @@ interface SentMember {
   readonly fallback: JsonValue | undefined;
   /** Leaving the member out breaks the schema (required with no default, or a default its schema refuses). */
   readonly absentBreaks: boolean;
+  readonly quick: Quick;
+  /** Same: the expected leaf; Folded: the folded string. */
+  readonly expected: JsonValue | undefined;
+  /** Acceptable: the values accepted when equal, the folded strings accepted, and whether absence is accepted. */
+  readonly leaves: readonly JsonValue[];
+  readonly folds: readonly string[];
+  readonly mayOmit: boolean;
 }
 
 /** The plan of a tree's root, or undefined when its members depend on the call (a glob rule standing alone). */
@@ -56,50 +79,86 @@ export function sentPlan(
   const required = new Set(top?.required ?? []);
   const badDefaults = new Set(top?.badDefaults ?? []);
   const members = root.members.map((node): SentMember => {
-    const fallback = schema.defaultOf(node.key);
-    const check = top?.checks.get(node.key) ?? top?.other;
+    const { key } = node;
+    const fallback = schema.defaultOf(key);
+    const leaf = top?.checks.has(key) ? top.leaves.get(key) : top?.otherLeaf;
     return {
       node,
-      key: node.key,
+      key,
       weight: node.weight,
-      normalise: schema.member(node.key),
-      plain: plainText(schema.memberSchema(node.key)),
-      check,
-      leaf: top?.checks.has(node.key) ? top.leaves.get(node.key) : top?.otherLeaf,
-      listed: top?.checks.has(node.key) ?? false,
-      required: required.has(node.key),
+      normalise: schema.member(key),
+      plain: plainText(schema.memberSchema(key)),
+      check: top?.checks.get(key) ?? top?.other,
+      types: leaf ? leaf.types : -1,
+      values: leaf?.values,
+      listed: top?.checks.has(key) ?? false,
+      required: required.has(key),
       fallback,
-      absentBreaks: (required.has(node.key) && fallback === undefined) || badDefaults.has(node.key),
+      absentBreaks: (required.has(key) && fallback === undefined) || badDefaults.has(key),
+      ...quickOf(node),
     };
   });
-  const keys = new Set(root.members.map((node) => node.key));
+  const keys = root.members.map((node) => node.key);
   return {
     members,
+    keys,
     checks: top !== undefined,
-    requiredOthers: [...required].filter((name) => !keys.has(name)),
+    requiredOthers: [...required].filter((name) => !keys.includes(name)),
     schema,
+    extra: root.context.extra,
+    rules: root.context.rules,
   };
+}
+
+function quickOf(
+  node: MemberNode,
+): Pick<SentMember, 'quick' | 'expected' | 'leaves' | 'folds' | 'mayOmit'> {
+  const none = { quick: Quick.None, expected: undefined, leaves: [], folds: [], mayOmit: false };
+  const { acceptable, value } = node;
+  if (acceptable) {
+    const leaves = acceptable.candidates
+      .filter((candidate) => candidate.accepts === 'leaf')
+      .map((candidate) => candidate.node.expected);
+    const folds = acceptable.candidates
+      .filter((candidate) => candidate.accepts === 'folded')
+      .map((candidate) => candidate.node.folded as string);
+    return { ...none, quick: Quick.Acceptable, leaves, folds, mayOmit: acceptable.mayOmit };
+  }
+  if (value?.quick === 'same') return { ...none, quick: Quick.Same, expected: value.expected };
+  if (value?.quick === 'folded') return { ...none, quick: Quick.Folded, expected: value.folded };
+  return none;
 }
 
 /** Whether a sent member (normalised) meets its schema, as the whole-object check judges it. */
 function fits(member: SentMember, value: JsonValue | undefined): boolean {
   if (value !== undefined)
-    return member.leaf !== undefined
-      ? passesLeaf(member.leaf, value)
+    return member.types !== -1
+      ? passesLeaf(member, value)
       : member.check === undefined || member.check(value);
   if (member.required) return false;
   return member.listed || member.check === undefined || member.check(value as unknown as JsonValue);
 }
 
 /** True only when `compareMember` would score the member 1 and record nothing: the common match, decided inline. */
-function matchesAtOnce(node: MemberNode, value: JsonValue | undefined, present: boolean): boolean {
-  const { acceptable } = node;
-  if (acceptable === undefined)
-    return value !== undefined && node.value !== undefined && quickMatches(node.value, value);
-  if (!present) return acceptable.mayOmit;
-  for (const candidate of acceptable.candidates)
-    if (candidate.accepts !== 'walk' && accepted(candidate, value as JsonValue)) return true;
-  return false;
+function matchesAtOnce(
+  member: SentMember,
+  value: JsonValue | undefined,
+  present: boolean,
+): boolean {
+  switch (member.quick) {
+    case Quick.Same:
+      return value === member.expected;
+    case Quick.Folded:
+      return typeof value === 'string' && looseEquals(member.expected as string, value, false);
+    case Quick.Acceptable:
+      if (!present) return member.mayOmit;
+      for (const leaf of member.leaves) if (leaf === value) return true;
+      if (typeof value === 'string')
+        for (const folded of member.folds) if (looseEquals(folded, value, true)) return true;
+      return false;
+    default:
+      return false;
+  }
 }
 
 /** The arguments break the schema: the caller asks Ajv for the words. */
@@ -107,13 +166,13 @@ export const breaksSchema = -2;
 
 /**
  * `compareCompiled(root, sent, normalise(sent))`, each argument normalised (and, with `checks`
- * and a plan that can, checked against its schema) as it is reached. Returns the raw score, or `breaksSchema` as soon
- * as an argument breaks the schema (whatever was recorded until then is moot: a schema violation
- * scores 0 with no mismatches).
+ * and a plan that can, checked against its schema) as it is reached. Returns the raw score, or
+ * `breaksSchema` as soon as an argument breaks the schema (whatever was recorded until then is
+ * moot: a schema violation scores 0 with no mismatches). With `state.stopEarly` the score of an
+ * unclean match is left unfinished (0): only `state.dirty` is the answer then.
  */
 export function scoreSent(
   plan: SentPlan,
-  root: ObjectNode,
   sent: JsonObject,
   state: CompareState,
   checks: boolean,
@@ -141,17 +200,19 @@ export function scoreSent(
       value = member.fallback;
     }
     weights += weight;
-    total += matchesAtOnce(member.node, value, present)
-      ? weight
-      : weight * compareMember(member.node, value, present, state);
+    if (matchesAtOnce(member, value, present)) total += weight;
+    else {
+      total += weight * compareMember(member.node, value, present, state);
+      if (state.dirty && state.stopEarly) return 0;
+    }
   }
   if (checks)
     for (const name of plan.requiredOthers)
       if (!Object.hasOwn(sent, name) || sent[name] === undefined) return breaksSchema;
-  const { extra, rules } = root.context;
-  const top = checks ? plan.schema.top : undefined;
+  const { extra, rules, keys, schema } = plan;
+  const top = checks ? schema.top : undefined;
   for (const key in sent) {
-    if (!Object.hasOwn(sent, key) || isMember(root.members as readonly MemberNode[], key)) continue;
+    if (!Object.hasOwn(sent, key) || keys.includes(key)) continue;
     const item = sent[key] as JsonValue;
     if (top !== undefined) {
       const listed = top.checks.get(key);
@@ -159,14 +220,14 @@ export function scoreSent(
       if (
         check !== undefined &&
         (listed === undefined || item !== undefined) &&
-        !check(plan.schema.member(key)(item))
+        !check(schema.member(key)(item))
       )
         return breaksSchema;
     }
     if (extra === 'ignore') continue;
     if (ruleAt(rules, rulePathOf(key))?.matching_strategy === 'ignore') continue;
     weights += 1;
-    unexpected(state, key, state.explain ? plan.schema.member(key)(item) : undefined, extra);
+    unexpected(state, key, state.explain ? schema.member(key)(item) : undefined, extra);
   }
   return weights === 0 ? 1 : total / weights;
 }

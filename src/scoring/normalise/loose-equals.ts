@@ -26,8 +26,16 @@ export function looseEquals(folded: string, text: string, nfc: boolean): boolean
       continue;
     if (code >= 0x41 && code <= 0x5a) code += 0x20;
     else if (code === 0x27) code = 0x22;
-    if (folded.charCodeAt(at) !== code) return false;
+    // NFC may still join this character with a combining mark further on: only ASCII to the end settles it.
+    if (folded.charCodeAt(at) !== code)
+      return nfc && !asciiFrom(text, index) ? folded === looseString(text.normalize('NFC')) : false;
     at++;
   }
   return at === folded.length;
+}
+
+function asciiFrom(text: string, start: number): boolean {
+  for (let index = start; index < text.length; index++)
+    if (text.charCodeAt(index) > 0x7e) return false;
+  return true;
 }

@@ -1,0 +1,158 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { JsonSchema, JsonValue } from '../trace/trace.js';
+import { bestPairing, perfectPairing } from './combine-pairs.js';
+import { compileSchema } from './compile-schema.js';
+import { leafCheck, passesLeaf } from './leaf-check.js';
+import { looseEquals } from './normalise/loose-equals.js';
+import { looseString } from './normalise/loose-string.js';
+import { isPrintableAscii } from './normalise/printable-ascii.js';
+import { checker } from './schema-check.js';
+
+// The compiled scorer's shortcuts, each held to the general code it stands in for.
+const text = fc.oneof(
+  fc.string({ maxLength: 12 }),
+  fc.constantFrom(
+    'Boston, MA',
+    "O'Hare",
+    'ZÜRICH',
+    'Zu\u0308rich',
+    'İstanbul',
+    'a\u00a0b',
+    '\tx_y-z*^',
+  ),
+);
+const leaf = fc.constantFrom<JsonValue>(
+  'a',
+  'A',
+  ' a ',
+  'Paris',
+  '',
+  '1',
+  1,
+  1.5,
+  0,
+  true,
+  false,
+  null,
+  [1],
+  { a: 1 },
+);
+
+describe('looseEquals', () => {
+  it('answers as comparing looseString forms does (property)', () => {
+    fc.assert(
+      fc.property(text, text, (expected, actual) => {
+        const folded = looseString(expected);
+        expect(looseEquals(folded, actual, false)).toBe(folded === looseString(actual));
+        expect(looseEquals(folded, actual, true)).toBe(
+          folded === looseString(actual.normalize('NFC')),
+        );
+        expect(looseEquals(folded, expected, false)).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe('isPrintableAscii', () => {
+  it('agrees with the printable-ASCII pattern (property)', () => {
+    fc.assert(
+      fc.property(text, (value) => {
+        expect(isPrintableAscii(value)).toBe(/^[\x20-\x7e]*$/.test(value));
+      }),
+    );
+  });
+});
+
+describe('leafCheck', () => {
+  const leafSchema = fc.record(
+    {
+      type: fc.oneof(
+        fc.constantFrom('string', 'number', 'integer', 'boolean', 'null', 'object', 'array'),
+        fc.subarray(['string', 'number', 'integer', 'null'], { minLength: 1 }),
+      ),
+      enum: fc.array(fc.constantFrom<JsonValue>('a', 'A', 1, 1.5, true, null, ''), {
+        maxLength: 4,
+      }),
+      description: fc.constant('an argument'),
+    },
+    { requiredKeys: [] },
+  );
+  it('gives the verdicts of the closure check it stands for (property)', () => {
+    fc.assert(
+      fc.property(leafSchema, leaf, (schema, value) => {
+        const check = leafCheck(schema as JsonSchema);
+        if (check === undefined) throw new Error('a type-and-enum schema has a leaf check');
+        expect(passesLeaf(check, value)).toBe(checker(schema as JsonValue)?.(value));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('leaves schemas beyond type and plain values to the closure check', () => {
+    expect(leafCheck({ type: 'string', minLength: 1 })).toBeUndefined();
+    expect(leafCheck({ enum: [[1]] })).toBeUndefined();
+    expect(leafCheck({ type: [] })).toBeUndefined();
+  });
+});
+
+describe('compileSchema validSent', () => {
+  const property = fc.constantFrom<JsonSchema>(
+    { type: 'string' },
+    { type: 'integer', default: 3 },
+    { type: 'boolean', default: 'nope' },
+    { type: 'string', enum: ['a', 'b'] },
+    { type: 'number', minimum: 0 },
+  );
+  const schema = fc
+    .record(
+      {
+        properties: fc.dictionary(fc.constantFrom('a', 'b', 'constructor'), property, {
+          maxKeys: 3,
+        }),
+        required: fc.subarray(['a', 'b', 'c', 'constructor']),
+        additionalProperties: fc.oneof(fc.boolean(), property),
+      },
+      { requiredKeys: ['properties'] },
+    )
+    .map((object) => ({ type: 'object', ...object }) as JsonSchema);
+  const sent = fc.dictionary(
+    fc.constantFrom('a', 'b', 'c', 'constructor', 'toString'),
+    fc.constantFrom<JsonValue>('a', ' b ', '3', 3, 2.5, 'yes', true, null, -1),
+    { maxKeys: 4 },
+  );
+  it('judges the sent arguments as checking their normalised copy does (property)', () => {
+    fc.assert(
+      fc.property(schema, sent, (drawn, value) => {
+        const { validSent, valid, normalise } = compileSchema(drawn);
+        if (!validSent || !valid)
+          throw new Error('an object schema in the subset is checked member by member');
+        expect(validSent(value)).toBe(valid(normalise(value)));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
+
+describe('perfectPairing', () => {
+  const matrix = fc.integer({ min: 2, max: 5 }).chain((size) =>
+    fc.array(fc.array(fc.constantFrom(0, 0.25, 0.5, 1), { minLength: size, maxLength: size }), {
+      minLength: size,
+      maxLength: size,
+    }),
+  );
+  it('answers only when Munkres would give the same assignment (property)', () => {
+    let answered = 0;
+    fc.assert(
+      fc.property(matrix, (scores) => {
+        const perfect = perfectPairing(scores);
+        if (perfect === undefined) return;
+        answered++;
+        expect(perfect).toEqual(bestPairing(scores));
+      }),
+      { numRuns: 3000 },
+    );
+    expect(answered).toBeGreaterThan(20);
+  });
+});
