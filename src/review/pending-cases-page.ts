@@ -24,7 +24,8 @@ export function readPendingCases(files: readonly string[], cwd: string): Pending
   return {
     suites: files.map((file): PendingSuite => {
       const path = resolve(cwd, file);
-      const shown = relative(cwd, path) || path;
+      const near = relative(cwd, path);
+      const shown = near === '' || near.startsWith('..') ? path : near;
       try {
         const suite = loadSuite(path, cwd);
         const text = readFileSync(path, 'utf8');
@@ -36,7 +37,11 @@ export function readPendingCases(files: readonly string[], cwd: string): Pending
         };
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        return { file: shown, error: message.includes(path) ? message : `${shown}: ${message}` };
+        // Errors name the absolute path; the panel names the file as it was given.
+        return {
+          file: shown,
+          error: message.includes(path) ? message.split(path).join(shown) : `${shown}: ${message}`,
+        };
       }
     }),
   };

@@ -123,7 +123,7 @@ describe('pendingCases', () => {
     );
     expect(listed.map((item) => [item.id, item.kind, item.tool, item.location])).toEqual([
       ['g1', 'positive', 'search_transactions', 'suites/bank.yaml:12'],
-      ['p1', 'negative', null, 'suites/bank.yaml:30'],
+      ['p1', 'negative', 'transfer_money', 'suites/bank.yaml:30'],
       // A case the line map does not know (the file changed between reads) still names its file.
       ['far', 'negative', null, 'suites/bank.yaml'],
     ]);

@@ -8,7 +8,7 @@ export interface PendingCase {
   readonly prompt: string | null;
   /** Positive: the case expects a tool call; negative: it forbids one (or expects none). */
   readonly kind: 'positive' | 'negative';
-  /** The tool a positive case expects (alternatives joined by ` | `); null when it names none. */
+  /** The tool the case is about: the one a positive case expects, the ones a negative case forbids (joined by ` | `); null when it names none. */
   readonly tool: string | null;
   /** The whole expectation in one line, as `calltape review --list` prints it. */
   readonly expects: string;
@@ -81,7 +81,7 @@ export function pendingCases(
         id: draft.test_id,
         prompt: draft.prompt ?? null,
         kind: origin?.kind ?? (negative ? 'negative' : 'positive'),
-        tool: expected ?? origin?.tool ?? null,
+        tool: expected ?? origin?.tool ?? forbidden(draft),
         expects: describeExpectation(draft),
         provenance: {
           source: origin?.source ?? null,
@@ -94,6 +94,13 @@ export function pendingCases(
         location: line === undefined ? shownPath : `${shownPath}:${line}`,
       };
     });
+}
+
+function forbidden(draft: SuiteCase): string | null {
+  const tools = (draft.never ?? []).flatMap((call) =>
+    typeof call === 'string' ? [call] : [call.tool].flat(),
+  );
+  return tools.length > 0 ? tools.join(' | ') : null;
 }
 
 function parseJsonLine(line: string): unknown {
