@@ -91,6 +91,8 @@ const pure = [
   'promote/promotion-plan.ts',
   'review/flip-case.ts',
   'review/review-session.ts',
+  'review/pending-listing.ts',
+  'suites/render-drafts.ts',
   ...[
     'evaluate-call',
     'constraint-case',

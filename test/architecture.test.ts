@@ -26,6 +26,8 @@ const pure = [
   'src/promote/promotion-plan.ts',
   'src/review/flip-case.ts',
   'src/review/review-session.ts',
+  'src/review/pending-listing.ts',
+  'src/suites/render-drafts.ts',
   ...[
     'json-rpc',
     'line-splitter',

@@ -25,6 +25,18 @@ export interface AdminExtension {
   close(): void;
 }
 
+/** Several extensions as one: each is asked in turn, and all are closed. */
+export function combineExtensions(...extensions: readonly AdminExtension[]): AdminExtension {
+  return {
+    pages: extensions.flatMap((extension) => extension.pages),
+    handle: (request, response, url) =>
+      extensions.some((extension) => extension.handle(request, response, url)),
+    close() {
+      for (const extension of extensions) extension.close();
+    },
+  };
+}
+
 const json = (message: string, type: string): string =>
   JSON.stringify({ error: { message, type } });
 

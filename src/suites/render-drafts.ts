@@ -25,7 +25,7 @@ export function renderDraft(draft: SuiteCase): string[] {
   if (origin?.session)
     lines.push(`  session:   ${origin.session}${origin.cassette ? ` (${origin.cassette})` : ''}`);
   for (const failure of origin?.failures ?? []) lines.push(`  failed:    ${failure}`);
-  lines.push(`  expects:   ${expectation(draft)}`);
+  lines.push(`  expects:   ${describeExpectation(draft)}`);
   const captured = origin?.captured;
   if (captured)
     lines.push(
@@ -34,7 +34,8 @@ export function renderDraft(draft: SuiteCase): string[] {
   return lines;
 }
 
-function expectation(draft: SuiteCase): string {
+/** What a draft expects, in one line: the tool and arguments, what it forbids, the trajectory checks. */
+export function describeExpectation(draft: SuiteCase): string {
   const parts: string[] = [];
   if (draft.expected_tool === null) parts.push('no tool call');
   else if (draft.expected_tool !== undefined)

@@ -1,18 +1,21 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import OpenAI from 'openai';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/config.js';
 import { packageRoot } from '../../src/package-root.js';
 import { framedJsonLines } from '../support/recorded-streams.js';
 import { startScriptedUpstream, type Script } from '../support/scripted-upstream.js';
 import { ask, bankModel, bankPolicies, writePolicies } from '../support/shadow-bank.js';
+import {
+  chromiumAvailable,
+  launchChromium,
+  openOfflinePage,
+} from '../support/headless-chromium.js';
 import { startTestProxy, temporaryFolder } from '../support/test-proxy.js';
 
-const chromiumPath = '/usr/bin/chromium';
-// CI installs Debian's chromium and sets CALLTAPE_REQUIRE_BROWSER, so there the test can never be skipped.
-const available = existsSync(chromiumPath) || process.env['CALLTAPE_REQUIRE_BROWSER'] === '1';
+const available = chromiumAvailable;
 
 const running: { close(): Promise<void> | void }[] = [];
 afterEach(async () => {
@@ -21,20 +24,7 @@ afterEach(async () => {
 let browser: Browser | undefined;
 beforeAll(async () => {
   if (!available) return;
-  // The flags keep Chromium off the network it would otherwise try (this machine has none).
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
@@ -77,20 +67,9 @@ describe.skipIf(!available)('the dashboard in headless Chromium', () => {
     const { folder, proxy, client } = await startShadowedProxy();
     await ask(client, 'transfer 120 euros', { session: 'earlier' });
 
-    const context = await (browser as Browser).newContext();
-    running.push({ close: () => context.close() });
     // Anything but the proxy itself is refused and noted: the page must need nothing from the internet.
-    const elsewhere: string[] = [];
-    await context.route('**/*', (route) => {
-      const url = route.request().url();
-      if (url.startsWith(proxy.url) || url.startsWith(proxy.url.replace('http', 'ws')))
-        return route.continue();
-      elsewhere.push(url);
-      return route.abort();
-    });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
+    const { page, elsewhere, errors, close } = await openOfflinePage(browser as Browser, proxy.url);
+    running.push({ close });
     await page.goto(`${proxy.url}/calltape/?token=${token}`);
     await page.locator('#status[data-state="live"]').waitFor({ timeout: 10_000 });
     // The call scored before the page opened is in the table from the state API.

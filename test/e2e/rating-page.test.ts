@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/config.js';
 import { packageRoot } from '../../src/package-root.js';
@@ -9,11 +8,14 @@ import { RatingStore } from '../../src/ratings/rating-store.js';
 import { anthropicMessage } from '../support/anthropic-messages-events.js';
 import { startScriptedUpstream } from '../support/scripted-upstream.js';
 import { createRatingPage } from '../../src/runner/rating-page.js';
+import {
+  chromiumAvailable,
+  launchChromium,
+  openOfflinePage,
+} from '../support/headless-chromium.js';
 import { startTestProxy, temporaryFolder } from '../support/test-proxy.js';
 
-const chromiumPath = '/usr/bin/chromium';
-// CI installs Debian's chromium and sets CALLTAPE_REQUIRE_BROWSER, so there the test can never be skipped.
-const available = existsSync(chromiumPath) || process.env['CALLTAPE_REQUIRE_BROWSER'] === '1';
+const available = chromiumAvailable;
 const token = 'rating-token-0123456789';
 const bank = join(packageRoot, 'recordings/bank-demo.sqlite');
 const folder = temporaryFolder();
@@ -106,20 +108,7 @@ beforeAll(async () => {
       }),
     },
   );
-  // The flags keep Chromium off the network it would otherwise try (this machine has none).
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
@@ -127,24 +116,10 @@ afterAll(async () => {
 });
 
 /** A page that may talk only to the proxy; anything else is noted and refused, like the dashboard test. */
-async function openPage(address: string): Promise<{
-  page: Page;
-  elsewhere: string[];
-  errors: string[];
-  readonly close: () => Promise<void>;
-}> {
-  const context = await (browser as Browser).newContext();
-  const elsewhere: string[] = [];
-  await context.route('**/*', (route) => {
-    if (route.request().url().startsWith(origin())) return route.continue();
-    elsewhere.push(route.request().url());
-    return route.abort();
-  });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(`${origin()}${address}`);
-  return { page, elsewhere, errors, close: () => context.close() };
+async function openPage(address: string): ReturnType<typeof openOfflinePage> {
+  const opened = await openOfflinePage(browser as Browser, origin());
+  await opened.page.goto(`${origin()}${address}`);
+  return opened;
 }
 
 const showing = (page: Page, run: string): Promise<void> =>

@@ -5,6 +5,8 @@ import { createLogger } from '../../logger.js';
 import { startProxy } from '../../proxy/proxy-server.js';
 import type { ProxyMode } from '../../config/config.js';
 import { createRatingPage, defaultRatingSources } from '../../runner/rating-page.js';
+import { combineExtensions } from '../../live/admin-routes.js';
+import { createPendingCasesPanel } from '../../review/pending-cases-page.js';
 import { ratingsFile } from '../../ratings/rating-store.js';
 import { noteCassetteUse } from '../../runner/cassette-use-store.js';
 import { otlpSettings, type OtlpFlags } from '../../otel/otlp-settings.js';
@@ -62,6 +64,10 @@ export function registerProxyCommand(program: Command): void {
       'the ratings database the rating page /calltape/rate writes (default recordings/calltape-ratings.sqlite)',
     )
     .option(
+      '--suites <files...>',
+      'suite files whose drafts pending review the dashboard lists, read-only, each with its file:line',
+    )
+    .option(
       '--otlp-endpoint <url>',
       'export every round trip as OpenTelemetry GenAI spans to this OTLP/HTTP collector (default: OTEL_EXPORTER_OTLP_ENDPOINT)',
     )
@@ -71,7 +77,12 @@ export function registerProxyCommand(program: Command): void {
     )
     .action(
       async (
-        flags: ConfigFlags & OtlpFlags & { readonly runsDb?: string; readonly ratings?: string },
+        flags: ConfigFlags &
+          OtlpFlags & {
+            readonly runsDb?: string;
+            readonly ratings?: string;
+            readonly suites?: readonly string[];
+          },
       ) => {
         const debug = program.opts<{ debug?: boolean }>().debug === true;
         try {
@@ -81,6 +92,7 @@ export function registerProxyCommand(program: Command): void {
             otlpCaptureContent: _otlpCaptureContent,
             runsDb: _runsDb,
             ratings: _ratings,
+            suites: _suites,
             ...configFlags
           } = flags;
           const { config, file } = loadConfig(configFlags, process.env, process.cwd());
@@ -94,7 +106,10 @@ export function registerProxyCommand(program: Command): void {
           const proxy = await startProxy(config, {
             logger,
             otlp,
-            adminExtension: createRatingPage(ratings),
+            adminExtension: combineExtensions(
+              createRatingPage(ratings),
+              createPendingCasesPanel(flags.suites ?? [], process.cwd()),
+            ),
           });
           // Handlers first: a script may stop the proxy as soon as it reads the banner.
           let signals = 0;
@@ -127,6 +142,9 @@ export function registerProxyCommand(program: Command): void {
                 : '') +
               (otlp
                 ? `  OpenTelemetry: GenAI spans to ${otlp.url ?? 'OTEL_EXPORTER_OTLP_ENDPOINT'}${otlp.captureContent ? ' (with content)' : ''}\n`
+                : '') +
+              (flags.suites && flags.suites.length > 0
+                ? `  pending cases on the dashboard from ${flags.suites.join(', ')}\n`
                 : '') +
               `  dashboard ${proxy.url}/calltape/ · rating ${proxy.url}/calltape/rate · metrics ${proxy.url}/metrics${config.admin.token ? ' (admin token required)' : ''}\n`,
           );

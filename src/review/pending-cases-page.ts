@@ -1,0 +1,84 @@
+import { readFileSync } from 'node:fs';
+import { extname, relative, resolve } from 'node:path';
+import { noReferrer, type AdminExtension } from '../live/admin-routes.js';
+import { loadSuite } from '../suites/load-suite.js';
+import { caseLines, pendingCases, type PendingCase } from './pending-listing.js';
+
+/** One suite in the dashboard's pending-cases panel: its drafts awaiting review, or why it could not be read. */
+export type PendingSuite =
+  | {
+      readonly file: string;
+      /** The command that reviews this suite's drafts. */
+      readonly review: string;
+      readonly cases: readonly PendingCase[];
+    }
+  | { readonly file: string; readonly error: string };
+
+/** What `/calltape/api/pending` answers. */
+export interface PendingCasesState {
+  readonly suites: readonly PendingSuite[];
+}
+
+/** Reads each suite now, so a review made elsewhere shows at the next request; a bad file is reported, never thrown. */
+export function readPendingCases(files: readonly string[], cwd: string): PendingCasesState {
+  return {
+    suites: files.map((file): PendingSuite => {
+      const path = resolve(cwd, file);
+      const near = relative(cwd, path);
+      const shown = near === '' || near.startsWith('..') ? path : near;
+      try {
+        const suite = loadSuite(path, cwd);
+        const text = readFileSync(path, 'utf8');
+        const format = extname(path).toLowerCase() === '.jsonl' ? 'jsonl' : 'yaml';
+        return {
+          file: shown,
+          review: `calltape review ${shown}`,
+          cases: pendingCases(suite.drafts, caseLines(text, format), shown),
+        };
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        // Errors name the absolute path; the panel names the file as it was given.
+        return {
+          file: shown,
+          error: message.includes(path) ? message.split(path).join(shown) : `${shown}: ${message}`,
+        };
+      }
+    }),
+  };
+}
+
+/**
+ * The dashboard's pending-cases panel, `GET /calltape/api/pending`: the drafts of `files`
+ * awaiting review, read-only, behind the same Host and token checks as the other admin surfaces.
+ */
+export function createPendingCasesPanel(files: readonly string[], cwd: string): AdminExtension {
+  return {
+    pages: [],
+    handle(request, response, url) {
+      if (url.pathname !== '/calltape/api/pending') return false;
+      if (request.method !== 'GET' && request.method !== 'HEAD') {
+        response
+          .writeHead(405, { allow: 'GET', 'content-type': 'application/json', ...noReferrer })
+          .end(
+            JSON.stringify({
+              error: {
+                message:
+                  'calltape: the pending cases are read-only here; review them with calltape review',
+                type: 'invalid_request_error',
+              },
+            }),
+          );
+        return true;
+      }
+      response
+        .writeHead(200, {
+          'content-type': 'application/json',
+          'cache-control': 'no-store',
+          ...noReferrer,
+        })
+        .end(JSON.stringify(readPendingCases(files, cwd)));
+      return true;
+    },
+    close() {},
+  };
+}
