@@ -1,5 +1,6 @@
 import type { BodyPattern } from '../config/config.js';
 import type { CapturedRound } from '../cassette/captured-round.js';
+import type { AnsweredToolCall } from '../mcp/mcp-call-results.js';
 import type { Policies } from './policy-types.js';
 import type { Retention } from './shadow-store.js';
 import type { CallVerdict, SessionVerdict } from './verdict-types.js';
@@ -18,6 +19,8 @@ export interface ShadowWorkerData {
 
 export type ToShadowWorker =
   | { readonly type: 'rounds'; readonly rounds: readonly CapturedRound[] }
+  /** tools/calls the proxy's `/mcp/<name>` route relayed or answered (redacted), for the sessions they belong to. */
+  | { readonly type: 'mcp-calls'; readonly calls: readonly RelayedMcpCall[] }
   | { readonly type: 'policies'; readonly policies: Policies }
   /** Where LLM judges and embeddings go: the proxy itself, once it listens. */
   | { readonly type: 'proxy-url'; readonly baseUrl: string }
@@ -29,3 +32,6 @@ export type FromShadowWorker =
   | { readonly type: 'sessions'; readonly sessions: readonly SessionVerdict[] }
   | { readonly type: 'error'; readonly message: string }
   | { readonly type: 'closed' };
+
+/** A tools/call the proxy's `/mcp/<name>` route answered, with its server: joined to a model call when its session ends. */
+export type RelayedMcpCall = AnsweredToolCall & { readonly server: string };

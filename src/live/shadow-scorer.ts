@@ -1,3 +1,6 @@
+import { joinMcpCalls, modelToolCalls } from '../mcp/join-mcp-calls.js';
+import { asObject } from '../mcp/json-rpc.js';
+import { serverResult } from '../mcp/mcp-call-results.js';
 import type {
   LlmJudgeSpec,
   CodeJudgeSpec,
@@ -11,7 +14,7 @@ import { outcomeOf } from '../scoring/trajectory/status-check.js';
 import { buildTrajectories } from '../trace/build-trajectories.js';
 import { ConversationChain } from '../trace/conversation-chain.js';
 import type { Interaction, JsonSchema } from '../trace/trace.js';
-import type { Trajectory } from '../trace/trajectory.js';
+import type { ToolResult, Trajectory } from '../trace/trajectory.js';
 import { evaluateCall } from './evaluate-call.js';
 import { evaluateSession, type SessionContext } from './evaluate-session.js';
 import {
@@ -21,10 +24,13 @@ import {
   type SessionPolicy,
 } from './policy-types.js';
 import { sampled } from './sample.js';
-import type { CallVerdict, SessionVerdict } from './verdict-types.js';
+import type { RelayedMcpCall } from './shadow-protocol.js';
+import type { CallVerdict, SessionVerdict, TrajectoryStep } from './verdict-types.js';
 
 /** Round trips kept per open session; a longer run keeps its latest ones. */
 const maxInteractionsPerSession = 1_000;
+/** Relayed MCP calls waiting for their session to end; beyond it the oldest are forgotten. */
+const maxWaitingMcpCalls = 1_000;
 
 export interface OpenSession {
   readonly id: string;
@@ -71,6 +77,8 @@ export class ShadowScorer {
   private cases = new Map<string, { suite: Suite; testCase: SuiteCase; index: number }>();
   private readonly chain = new ConversationChain();
   private readonly open = new Map<string, OpenSession>();
+  /** tools/calls of the proxy's `/mcp/<name>` route not yet placed in an ended session, oldest first. */
+  private readonly mcpCalls: RelayedMcpCall[] = [];
 
   constructor(
     policies: Policies,
@@ -151,6 +159,13 @@ export class ShadowScorer {
     return { verdicts, evicted };
   }
 
+  /** MCP tools/calls the proxy relayed: each joins its session's trajectory when that session ends. */
+  noteMcpCalls(calls: readonly RelayedMcpCall[]): void {
+    for (const call of calls) this.mcpCalls.push(call);
+    if (this.mcpCalls.length > maxWaitingMcpCalls)
+      this.mcpCalls.splice(0, this.mcpCalls.length - maxWaitingMcpCalls);
+  }
+
   /** Sessions with no round trip for the idle timeout, taken out of the open set. */
   takeIdle(now: number): OpenSession[] {
     const idle: OpenSession[] = [];
@@ -174,10 +189,13 @@ export class ShadowScorer {
   async endSessions(ended: readonly OpenSession[]): Promise<SessionVerdict[]> {
     const verdicts: SessionVerdict[] = [];
     for (const session of ended) {
-      // The session's round trips, ordered, with tool results paired, as one trajectory.
-      const trajectory = buildTrajectories(
-        session.interactions.map((interaction) => ({ ...interaction, sessionId: session.id })),
-      )[0];
+      const interactions = session.interactions.map((interaction) => ({
+        ...interaction,
+        sessionId: session.id,
+      }));
+      const mcp = this.takeMcpCalls(session.id, interactions);
+      // The session's round trips, ordered, with tool results paired (and a relaying MCP server's verdict on them), as one trajectory.
+      const trajectory = buildTrajectories(interactions, mcp.results)[0];
       if (!trajectory) continue;
       const result = await evaluateSession(
         this.sessionPolicies,
@@ -199,30 +217,74 @@ export class ShadowScorer {
         calls: trajectory.counts.calls,
         evaluated: result.evaluated,
         failures: result.failures,
-        trajectory: trajectory.calls.map((call) => {
-          // Call policies score the agent's calls; a hosted call (the provider ran it) has no verdict of its own.
-          const scored = call.hosted
-            ? undefined
-            : session.verdicts.get(
-                `${trajectory.turns[call.turn]?.interactionId ?? ''}:${call.index}`,
-              );
-          const outcome = outcomeOf(call);
-          return {
-            turn: call.turn + 1,
-            tool: call.name,
-            arguments: call.argumentsRaw,
-            verdict: scored?.verdict ?? 'unscored',
-            failures: (scored?.failures ?? []).map(
-              (failure) => `${failure.policy}: ${failure.message}`,
-            ),
-            ...(call.hosted ? { hosted: true } : {}),
-            ...(call.hosted?.server !== undefined ? { server: call.hosted.server } : {}),
-            ...(outcome !== 'unknown' ? { outcome } : {}),
-          };
-        }),
+        trajectory: [
+          ...trajectory.calls.map((call): TrajectoryStep => {
+            // Call policies score the agent's calls; a hosted call (the provider ran it) has no verdict of its own.
+            const scored = call.hosted
+              ? undefined
+              : session.verdicts.get(
+                  `${trajectory.turns[call.turn]?.interactionId ?? ''}:${call.index}`,
+                );
+            const outcome = outcomeOf(call);
+            const server =
+              call.hosted?.server ?? (call.id === undefined ? undefined : mcp.servers.get(call.id));
+            return {
+              turn: call.turn + 1,
+              tool: call.name,
+              arguments: call.argumentsRaw,
+              verdict: scored?.verdict ?? 'unscored',
+              failures: (scored?.failures ?? []).map(
+                (failure) => `${failure.policy}: ${failure.message}`,
+              ),
+              ...(call.hosted ? { hosted: true } : {}),
+              ...(server !== undefined ? { server } : {}),
+              ...(outcome !== 'unknown' ? { outcome } : {}),
+            };
+          }),
+          ...mcp.unasked.map((call) => unaskedStep(call, trajectory.turns)),
+        ],
       });
     }
     return verdicts;
+  }
+
+  /**
+   * Takes the relayed MCP calls that belong to this session (`joinMcpCalls`: by a session given
+   * on both sides, else by name and arguments): the server and answer of each model call one
+   * carried out, and those of the session no model call asked for. A call with no session of its
+   * own and no model call here stays for the next session to end.
+   */
+  private takeMcpCalls(
+    sessionId: string,
+    interactions: readonly Interaction[],
+  ): {
+    results: Map<string, ToolResult>;
+    servers: Map<string, string>;
+    unasked: RelayedMcpCall[];
+  } {
+    const results = new Map<string, ToolResult>();
+    const servers = new Map<string, string>();
+    const unasked: RelayedMcpCall[] = [];
+    if (this.mcpCalls.length === 0) return { results, servers, unasked };
+    const candidates = this.mcpCalls.filter(
+      (call) => !call.sessionGiven || call.sessionId === sessionId,
+    );
+    const joined = joinMcpCalls(modelToolCalls(interactions), candidates);
+    const taken = new Set<RelayedMcpCall>();
+    for (const call of candidates) {
+      const callId = joined.get(call.id)?.callId ?? null;
+      if (callId !== null) {
+        results.set(callId, serverResult(call));
+        servers.set(callId, call.server);
+      } else if (call.sessionGiven) unasked.push(call);
+      else continue;
+      taken.add(call);
+    }
+    if (taken.size > 0) {
+      const kept = this.mcpCalls.filter((call) => !taken.has(call));
+      this.mcpCalls.splice(0, this.mcpCalls.length, ...kept);
+    }
+    return { results, servers, unasked };
   }
 
   private touch(
@@ -330,6 +392,21 @@ function slim(interaction: Interaction, session: OpenSession): Interaction {
   });
   const tools = session.interactions.length === 0 ? interaction.request.tools : [];
   return { ...interaction, request: { ...interaction.request, messages, tools } };
+}
+
+/** A relayed MCP call no model call asked for, placed after the turn it followed. */
+function unaskedStep(call: RelayedMcpCall, turns: Trajectory['turns']): TrajectoryStep {
+  const outcome = serverResult(call).isError ? 'failed' : 'succeeded';
+  return {
+    turn: Math.max(1, turns.filter((turn) => turn.startedAt <= call.startedAt).length),
+    tool: call.subject ?? 'tools/call',
+    arguments: JSON.stringify(asObject(call.params)?.['arguments'] ?? {}),
+    verdict: 'unscored',
+    failures: [],
+    server: call.server,
+    unasked: true,
+    outcome,
+  };
 }
 
 function parseOrNull(text: string): unknown {
