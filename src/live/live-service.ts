@@ -19,7 +19,7 @@ import { loadPolicies } from './load-policies.js';
 import type { Policies } from './policy-types.js';
 import { watchFile } from './policy-watcher.js';
 import { RecentActivity } from './recent-activity.js';
-import type { RelayedMcpCall } from './shadow-protocol.js';
+import type { RelayedMcpCall } from './relayed-mcp-calls.js';
 import { ShadowQueue } from './shadow-queue.js';
 import { ShadowStore } from './shadow-store.js';
 import { policyFailed, type CallVerdict, type SessionVerdict } from './verdict-types.js';

@@ -1,7 +1,7 @@
 import type { BodyPattern } from '../config/config.js';
 import type { CapturedRound } from '../cassette/captured-round.js';
-import type { AnsweredToolCall } from '../mcp/mcp-call-results.js';
 import type { Policies } from './policy-types.js';
+import type { RelayedMcpCall } from './relayed-mcp-calls.js';
 import type { Retention } from './shadow-store.js';
 import type { CallVerdict, SessionVerdict } from './verdict-types.js';
 
@@ -32,6 +32,3 @@ export type FromShadowWorker =
   | { readonly type: 'sessions'; readonly sessions: readonly SessionVerdict[] }
   | { readonly type: 'error'; readonly message: string }
   | { readonly type: 'closed' };
-
-/** A tools/call the proxy's `/mcp/<name>` route answered, with its server: joined to a model call when its session ends. */
-export type RelayedMcpCall = AnsweredToolCall & { readonly server: string };

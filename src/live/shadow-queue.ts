@@ -2,12 +2,8 @@ import { Worker } from 'node:worker_threads';
 import type { CapturedRound } from '../cassette/captured-round.js';
 import { workerScript } from '../worker-script.js';
 import type { Policies } from './policy-types.js';
-import type {
-  FromShadowWorker,
-  RelayedMcpCall,
-  ShadowWorkerData,
-  ToShadowWorker,
-} from './shadow-protocol.js';
+import type { RelayedMcpCall } from './relayed-mcp-calls.js';
+import type { FromShadowWorker, ShadowWorkerData, ToShadowWorker } from './shadow-protocol.js';
 import type { CallVerdict, SessionVerdict } from './verdict-types.js';
 
 export interface ShadowQueueEvents {

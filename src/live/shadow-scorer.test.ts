@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Trajectory } from '../trace/trajectory.js';
 import type { Interaction, Message } from '../trace/trace.js';
 import type { Policies } from './policy-types.js';
-import type { RelayedMcpCall } from './shadow-protocol.js';
+import type { RelayedMcpCall } from './relayed-mcp-calls.js';
 import { ShadowScorer } from './shadow-scorer.js';
 
 const policies: Policies = {

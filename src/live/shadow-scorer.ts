@@ -1,6 +1,3 @@
-import { joinMcpCalls, modelToolCalls } from '../mcp/join-mcp-calls.js';
-import { asObject } from '../mcp/json-rpc.js';
-import { serverResult } from '../mcp/mcp-call-results.js';
 import type {
   LlmJudgeSpec,
   CodeJudgeSpec,
@@ -14,7 +11,7 @@ import { outcomeOf } from '../scoring/trajectory/status-check.js';
 import { buildTrajectories } from '../trace/build-trajectories.js';
 import { ConversationChain } from '../trace/conversation-chain.js';
 import type { Interaction, JsonSchema } from '../trace/trace.js';
-import type { ToolResult, Trajectory } from '../trace/trajectory.js';
+import type { Trajectory } from '../trace/trajectory.js';
 import { evaluateCall } from './evaluate-call.js';
 import { evaluateSession, type SessionContext } from './evaluate-session.js';
 import {
@@ -24,13 +21,11 @@ import {
   type SessionPolicy,
 } from './policy-types.js';
 import { sampled } from './sample.js';
-import type { RelayedMcpCall } from './shadow-protocol.js';
+import { RelayedMcpCalls, unaskedStep, type RelayedMcpCall } from './relayed-mcp-calls.js';
 import type { CallVerdict, SessionVerdict, TrajectoryStep } from './verdict-types.js';
 
 /** Round trips kept per open session; a longer run keeps its latest ones. */
 const maxInteractionsPerSession = 1_000;
-/** Relayed MCP calls waiting for their session to end; beyond it the oldest are forgotten. */
-const maxWaitingMcpCalls = 1_000;
 
 export interface OpenSession {
   readonly id: string;
@@ -77,8 +72,7 @@ export class ShadowScorer {
   private cases = new Map<string, { suite: Suite; testCase: SuiteCase; index: number }>();
   private readonly chain = new ConversationChain();
   private readonly open = new Map<string, OpenSession>();
-  /** tools/calls of the proxy's `/mcp/<name>` route not yet placed in an ended session, oldest first. */
-  private readonly mcpCalls: RelayedMcpCall[] = [];
+  private readonly mcpCalls = new RelayedMcpCalls();
 
   constructor(
     policies: Policies,
@@ -161,9 +155,7 @@ export class ShadowScorer {
 
   /** MCP tools/calls the proxy relayed: each joins its session's trajectory when that session ends. */
   noteMcpCalls(calls: readonly RelayedMcpCall[]): void {
-    for (const call of calls) this.mcpCalls.push(call);
-    if (this.mcpCalls.length > maxWaitingMcpCalls)
-      this.mcpCalls.splice(0, this.mcpCalls.length - maxWaitingMcpCalls);
+    this.mcpCalls.note(calls);
   }
 
   /** Sessions with no round trip for the idle timeout, taken out of the open set. */
@@ -193,7 +185,7 @@ export class ShadowScorer {
         ...interaction,
         sessionId: session.id,
       }));
-      const mcp = this.takeMcpCalls(session.id, interactions);
+      const mcp = this.mcpCalls.take(session.id, interactions);
       // The session's round trips, ordered, with tool results paired (and a relaying MCP server's verdict on them), as one trajectory.
       const trajectory = buildTrajectories(interactions, mcp.results)[0];
       if (!trajectory) continue;
@@ -246,45 +238,6 @@ export class ShadowScorer {
       });
     }
     return verdicts;
-  }
-
-  /**
-   * Takes the relayed MCP calls that belong to this session (`joinMcpCalls`: by a session given
-   * on both sides, else by name and arguments): the server and answer of each model call one
-   * carried out, and those of the session no model call asked for. A call with no session of its
-   * own and no model call here stays for the next session to end.
-   */
-  private takeMcpCalls(
-    sessionId: string,
-    interactions: readonly Interaction[],
-  ): {
-    results: Map<string, ToolResult>;
-    servers: Map<string, string>;
-    unasked: RelayedMcpCall[];
-  } {
-    const results = new Map<string, ToolResult>();
-    const servers = new Map<string, string>();
-    const unasked: RelayedMcpCall[] = [];
-    if (this.mcpCalls.length === 0) return { results, servers, unasked };
-    const candidates = this.mcpCalls.filter(
-      (call) => !call.sessionGiven || call.sessionId === sessionId,
-    );
-    const joined = joinMcpCalls(modelToolCalls(interactions), candidates);
-    const taken = new Set<RelayedMcpCall>();
-    for (const call of candidates) {
-      const callId = joined.get(call.id)?.callId ?? null;
-      if (callId !== null) {
-        results.set(callId, serverResult(call));
-        servers.set(callId, call.server);
-      } else if (call.sessionGiven) unasked.push(call);
-      else continue;
-      taken.add(call);
-    }
-    if (taken.size > 0) {
-      const kept = this.mcpCalls.filter((call) => !taken.has(call));
-      this.mcpCalls.splice(0, this.mcpCalls.length, ...kept);
-    }
-    return { results, servers, unasked };
   }
 
   private touch(
@@ -392,21 +345,6 @@ function slim(interaction: Interaction, session: OpenSession): Interaction {
   });
   const tools = session.interactions.length === 0 ? interaction.request.tools : [];
   return { ...interaction, request: { ...interaction.request, messages, tools } };
-}
-
-/** A relayed MCP call no model call asked for, placed after the turn it followed. */
-function unaskedStep(call: RelayedMcpCall, turns: Trajectory['turns']): TrajectoryStep {
-  const outcome = serverResult(call).isError ? 'failed' : 'succeeded';
-  return {
-    turn: Math.max(1, turns.filter((turn) => turn.startedAt <= call.startedAt).length),
-    tool: call.subject ?? 'tools/call',
-    arguments: JSON.stringify(asObject(call.params)?.['arguments'] ?? {}),
-    verdict: 'unscored',
-    failures: [],
-    server: call.server,
-    unasked: true,
-    outcome,
-  };
 }
 
 function parseOrNull(text: string): unknown {
