@@ -30,8 +30,8 @@ const layers = [
   'report',
   'ratings',
   'judges',
-  'live',
   'mcp',
+  'live',
   'proxy',
   'generate',
   'runner',
@@ -72,6 +72,7 @@ const pure = [
     'choose-mcp-answer',
     'mcp-mock-types',
     'join-mcp-calls',
+    'mcp-call-results',
     'mcp-spans',
     'json-rpc-tap',
     'mcp-http-request',
@@ -105,6 +106,7 @@ const pure = [
     'duration',
     'verdict-types',
     'policy-types',
+    'relayed-mcp-calls',
   ].map((name) => `live/${name}.ts`),
 ];
 

@@ -38,6 +38,7 @@ const pure = [
     'choose-mcp-answer',
     'mcp-mock-types',
     'join-mcp-calls',
+    'mcp-call-results',
     'json-rpc-tap',
     'mcp-http-request',
     'answer-mcp-post',
@@ -59,6 +60,7 @@ const pure = [
     'duration',
     'verdict-types',
     'policy-types',
+    'relayed-mcp-calls',
   ].map((name) => `src/live/${name}.ts`),
 ];
 const ioImports = /from '(node:[^']+|better-sqlite3|ws|commander|undici|http-proxy-3|cli-table3)'/;

@@ -4,7 +4,8 @@ import { CalltapeError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { createRedactor } from '../cassette/redact.js';
 import type { OtlpSettings } from '../otel/otlp-settings.js';
-import type { McpOperation } from '../otel/mcp-operation.js';
+import type { McpExchange } from '../mcp/mcp-exchange.js';
+import { mcpOperation } from '../mcp/mcp-spans.js';
 import type { ProxySpans, startProxySpans } from './proxy-spans.js';
 import { isLoopbackHost } from './admin-auth.js';
 import { createAdminRoutes, type AdminExtension, type AdminRoutes } from './admin-routes.js';
@@ -18,6 +19,7 @@ import { loadPolicies } from './load-policies.js';
 import type { Policies } from './policy-types.js';
 import { watchFile } from './policy-watcher.js';
 import { RecentActivity } from './recent-activity.js';
+import type { RelayedMcpCall } from './relayed-mcp-calls.js';
 import { ShadowQueue } from './shadow-queue.js';
 import { ShadowStore } from './shadow-store.js';
 import { policyFailed, type CallVerdict, type SessionVerdict } from './verdict-types.js';
@@ -48,10 +50,10 @@ export interface LiveService extends LiveTap, AdminRoutes {
   listenerFailed(listener: 'request' | 'upgrade'): void;
   /** A captured round was not recorded: the store queue was full. */
   storeDropped(): void;
-  /** Whether MCP exchanges are wanted (OTel export is on): only then are they made into operations. */
-  readonly tracingMcp: boolean;
-  /** An MCP exchange the proxy answered, for the OTel export. */
-  mcp(operation: McpOperation): void;
+  /** Whether MCP exchanges are wanted (OTel export or shadow scoring is on): only then are they passed on. */
+  readonly wantsMcp: boolean;
+  /** An MCP exchange the proxy's `/mcp/<name>` route answered (redacted): a span, and a tools/call for shadow scoring. */
+  mcp(exchange: McpExchange): void;
   close(): Promise<void>;
 }
 
@@ -244,8 +246,11 @@ export function createLiveService(
 
   return {
     capturing: queue !== undefined || tracing !== undefined,
-    tracingMcp: tracing !== undefined,
-    mcp: (operation) => tracing?.mcp(operation),
+    wantsMcp: tracing !== undefined || queue !== undefined,
+    mcp(exchange) {
+      tracing?.mcp(mcpOperation(exchange, { content: otlp?.settings.captureContent === true }));
+      if (queue && exchange.method === 'tools/call') queue.offerMcp(relayedCall(exchange));
+    },
     answered,
     round(round, model) {
       answered(round, model);
@@ -270,6 +275,12 @@ export function createLiveService(
       extension?.close();
     },
   };
+}
+
+function relayedCall(exchange: McpExchange): RelayedMcpCall {
+  const { id, sessionId, sessionGiven, startedAt, server, subject, params, result, error } =
+    exchange;
+  return { id, sessionId, sessionGiven, startedAt, server, subject, params, result, error };
 }
 
 function alertWindowFor(policies: Policies): { window: AlertWindow; webhook: string } | undefined {

@@ -1,6 +1,7 @@
 import type { BodyPattern } from '../config/config.js';
 import type { CapturedRound } from '../cassette/captured-round.js';
 import type { Policies } from './policy-types.js';
+import type { RelayedMcpCall } from './relayed-mcp-calls.js';
 import type { Retention } from './shadow-store.js';
 import type { CallVerdict, SessionVerdict } from './verdict-types.js';
 
@@ -18,6 +19,8 @@ export interface ShadowWorkerData {
 
 export type ToShadowWorker =
   | { readonly type: 'rounds'; readonly rounds: readonly CapturedRound[] }
+  /** tools/calls the proxy's `/mcp/<name>` route relayed or answered (redacted), for the sessions they belong to. */
+  | { readonly type: 'mcp-calls'; readonly calls: readonly RelayedMcpCall[] }
   | { readonly type: 'policies'; readonly policies: Policies }
   /** Where LLM judges and embeddings go: the proxy itself, once it listens. */
   | { readonly type: 'proxy-url'; readonly baseUrl: string }

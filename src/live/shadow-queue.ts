@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { CapturedRound } from '../cassette/captured-round.js';
 import { workerScript } from '../worker-script.js';
 import type { Policies } from './policy-types.js';
+import type { RelayedMcpCall } from './relayed-mcp-calls.js';
 import type { FromShadowWorker, ShadowWorkerData, ToShadowWorker } from './shadow-protocol.js';
 import type { CallVerdict, SessionVerdict } from './verdict-types.js';
 
@@ -28,6 +29,8 @@ export class ShadowQueue {
   /** Wakes `close` when the worker answers (a batch done, closed) or exits. */
   private wake: (() => void) | undefined;
   private exited = false;
+  /** Relayed MCP calls for the worker, sent together once per event-loop turn. */
+  private mcpCalls: RelayedMcpCall[] = [];
   /** Rounds accepted and dropped (queue full) so far. */
   accepted = 0;
   dropped = 0;
@@ -92,6 +95,18 @@ export class ShadowQueue {
     this.ring[(this.head + this.size) % this.capacity] = round;
     this.size++;
     this.schedule();
+  }
+
+  /** Takes a tools/call the `/mcp/<name>` route answered; never blocks (a burst beyond the capacity drops its oldest). */
+  offerMcp(call: RelayedMcpCall): void {
+    if (this.closing) return;
+    if (this.mcpCalls.push(call) > Math.max(1, this.capacity)) this.mcpCalls.shift();
+    if (this.mcpCalls.length > 1) return;
+    setImmediate(() => {
+      const calls = this.mcpCalls;
+      this.mcpCalls = [];
+      if (calls.length > 0 && !this.exited) this.post({ type: 'mcp-calls', calls });
+    });
   }
 
   setPolicies(policies: Policies): void {

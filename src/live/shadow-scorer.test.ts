@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Trajectory } from '../trace/trajectory.js';
 import type { Interaction, Message } from '../trace/trace.js';
 import type { Policies } from './policy-types.js';
+import type { RelayedMcpCall } from './relayed-mcp-calls.js';
 import { ShadowScorer } from './shadow-scorer.js';
 
 const policies: Policies = {
@@ -137,5 +138,73 @@ describe('ShadowScorer', () => {
       expect(evicted.map((item) => item.id)).toEqual(session === 'c' ? ['b'] : []);
     }
     expect(scorer.takeAll().map((session) => session.id)).toEqual(['a', 'c']);
+  });
+
+  it('puts the MCP calls the proxy relayed into the session: server and verdict on the model call each carried out, and calls no model call asked for', async () => {
+    const judged: Trajectory[] = [];
+    const scorer = new ShadowScorer(policies, {
+      codeJudge: (_spec, trajectory) => (judged.push(trajectory), Promise.resolve({ pass: true })),
+    });
+    const relayed = (call: Partial<RelayedMcpCall> & { id: string }): RelayedMcpCall => ({
+      sessionId: 's',
+      sessionGiven: true,
+      startedAt: 1_000.5,
+      server: 'notes',
+      subject: 'lookup',
+      params: { name: 'lookup', arguments: { id: 'A' } },
+      result: { content: [{ type: 'text', text: 'found' }] },
+      error: undefined,
+      ...call,
+    });
+    scorer.noteMcpCalls([
+      // Session given: carries out the first call, and fails.
+      relayed({ id: 'm1', result: { content: [{ type: 'text', text: 'no' }], isError: true } }),
+      // No session of its own: joined by name and arguments, a JSON-RPC error.
+      relayed({
+        id: 'm2',
+        sessionId: 'relay-own',
+        sessionGiven: false,
+        startedAt: 1_001.5,
+        result: undefined,
+        error: { code: -32602, message: 'bad id' },
+      }),
+      // In the session, but no model call asked for it.
+      relayed({
+        id: 'm3',
+        subject: 'forget',
+        params: { name: 'forget', arguments: { all: true } },
+      }),
+      // Another session's, and one nothing here explains: neither is this session's.
+      relayed({ id: 'm4', sessionId: 'other', startedAt: 1_010 }),
+      relayed({ id: 'm5', sessionGiven: false, sessionId: 'relay-own', subject: 'elsewhere' }),
+    ]);
+    const history = [user('go')];
+    for (let turn = 0; turn < 3; turn++)
+      await scorer.scoreInteraction(roundTrip('s', turn, history), undefined, turn);
+    const [verdict] = await scorer.endSessions(scorer.takeAll());
+    expect(verdict?.trajectory).toEqual([
+      expect.objectContaining({ turn: 1, tool: 'lookup', server: 'notes', outcome: 'failed' }),
+      expect.objectContaining({ turn: 2, tool: 'lookup', server: 'notes', outcome: 'failed' }),
+      expect.not.objectContaining({ server: expect.anything() as unknown }),
+      {
+        turn: 1,
+        tool: 'forget',
+        arguments: '{"all":true}',
+        verdict: 'unscored',
+        failures: [],
+        server: 'notes',
+        unasked: true,
+        outcome: 'succeeded',
+      },
+    ]);
+    // The session's judges see the servers' verdicts, which the agent's tool messages did not carry.
+    expect(judged[0]?.calls.map((call) => call.result?.isError)).toEqual([true, true, undefined]);
+
+    // What this session did not take waits for its own: `m4` joins session `other`'s call.
+    await scorer.scoreInteraction(roundTrip('other', 5, [user('go')]), undefined, 10);
+    const [other] = await scorer.endSessions(scorer.takeAll());
+    expect(other?.trajectory).toEqual([
+      expect.objectContaining({ tool: 'lookup', server: 'notes', outcome: 'succeeded' }),
+    ]);
   });
 });

@@ -21,7 +21,8 @@ import {
   type SessionPolicy,
 } from './policy-types.js';
 import { sampled } from './sample.js';
-import type { CallVerdict, SessionVerdict } from './verdict-types.js';
+import { RelayedMcpCalls, unaskedStep, type RelayedMcpCall } from './relayed-mcp-calls.js';
+import type { CallVerdict, SessionVerdict, TrajectoryStep } from './verdict-types.js';
 
 /** Round trips kept per open session; a longer run keeps its latest ones. */
 const maxInteractionsPerSession = 1_000;
@@ -71,6 +72,7 @@ export class ShadowScorer {
   private cases = new Map<string, { suite: Suite; testCase: SuiteCase; index: number }>();
   private readonly chain = new ConversationChain();
   private readonly open = new Map<string, OpenSession>();
+  private readonly mcpCalls = new RelayedMcpCalls();
 
   constructor(
     policies: Policies,
@@ -151,6 +153,11 @@ export class ShadowScorer {
     return { verdicts, evicted };
   }
 
+  /** MCP tools/calls the proxy relayed: each joins its session's trajectory when that session ends. */
+  noteMcpCalls(calls: readonly RelayedMcpCall[]): void {
+    this.mcpCalls.note(calls);
+  }
+
   /** Sessions with no round trip for the idle timeout, taken out of the open set. */
   takeIdle(now: number): OpenSession[] {
     const idle: OpenSession[] = [];
@@ -174,10 +181,13 @@ export class ShadowScorer {
   async endSessions(ended: readonly OpenSession[]): Promise<SessionVerdict[]> {
     const verdicts: SessionVerdict[] = [];
     for (const session of ended) {
-      // The session's round trips, ordered, with tool results paired, as one trajectory.
-      const trajectory = buildTrajectories(
-        session.interactions.map((interaction) => ({ ...interaction, sessionId: session.id })),
-      )[0];
+      const interactions = session.interactions.map((interaction) => ({
+        ...interaction,
+        sessionId: session.id,
+      }));
+      const mcp = this.mcpCalls.take(session.id, interactions);
+      // The session's round trips, ordered, with tool results paired (and a relaying MCP server's verdict on them), as one trajectory.
+      const trajectory = buildTrajectories(interactions, mcp.results)[0];
       if (!trajectory) continue;
       const result = await evaluateSession(
         this.sessionPolicies,
@@ -199,27 +209,32 @@ export class ShadowScorer {
         calls: trajectory.counts.calls,
         evaluated: result.evaluated,
         failures: result.failures,
-        trajectory: trajectory.calls.map((call) => {
-          // Call policies score the agent's calls; a hosted call (the provider ran it) has no verdict of its own.
-          const scored = call.hosted
-            ? undefined
-            : session.verdicts.get(
-                `${trajectory.turns[call.turn]?.interactionId ?? ''}:${call.index}`,
-              );
-          const outcome = outcomeOf(call);
-          return {
-            turn: call.turn + 1,
-            tool: call.name,
-            arguments: call.argumentsRaw,
-            verdict: scored?.verdict ?? 'unscored',
-            failures: (scored?.failures ?? []).map(
-              (failure) => `${failure.policy}: ${failure.message}`,
-            ),
-            ...(call.hosted ? { hosted: true } : {}),
-            ...(call.hosted?.server !== undefined ? { server: call.hosted.server } : {}),
-            ...(outcome !== 'unknown' ? { outcome } : {}),
-          };
-        }),
+        trajectory: [
+          ...trajectory.calls.map((call): TrajectoryStep => {
+            // Call policies score the agent's calls; a hosted call (the provider ran it) has no verdict of its own.
+            const scored = call.hosted
+              ? undefined
+              : session.verdicts.get(
+                  `${trajectory.turns[call.turn]?.interactionId ?? ''}:${call.index}`,
+                );
+            const outcome = outcomeOf(call);
+            const server =
+              call.hosted?.server ?? (call.id === undefined ? undefined : mcp.servers.get(call.id));
+            return {
+              turn: call.turn + 1,
+              tool: call.name,
+              arguments: call.argumentsRaw,
+              verdict: scored?.verdict ?? 'unscored',
+              failures: (scored?.failures ?? []).map(
+                (failure) => `${failure.policy}: ${failure.message}`,
+              ),
+              ...(call.hosted ? { hosted: true } : {}),
+              ...(server !== undefined ? { server } : {}),
+              ...(outcome !== 'unknown' ? { outcome } : {}),
+            };
+          }),
+          ...mcp.unasked.map((call) => unaskedStep(call, trajectory.turns)),
+        ],
       });
     }
     return verdicts;

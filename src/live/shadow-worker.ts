@@ -133,6 +133,10 @@ port.on('message', (message: ToShadowWorker) => {
     case 'rounds':
       enqueue(() => scoreRounds(message.rounds));
       break;
+    case 'mcp-calls':
+      // Kept (bounded) until their sessions end: cheap, so taken at once rather than queued behind scoring.
+      scorer.noteMcpCalls(message.calls);
+      break;
     case 'policies':
       enqueue(() => usePolicies(message.policies));
       break;

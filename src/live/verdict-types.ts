@@ -67,8 +67,10 @@ export interface TrajectoryStep {
   readonly failures: readonly string[];
   /** The provider ran the tool itself (a hosted tool): no call policy scores it. */
   readonly hosted?: true;
-  /** The MCP server that ran the call, where one did (a hosted MCP call's server label). */
+  /** The MCP server that ran the call, where one did (a hosted MCP call's server label, or the `/mcp/<name>` route's server). */
   readonly server?: string;
+  /** An MCP call the proxy relayed that no model call in the session asked for (the agent made it on its own). */
+  readonly unasked?: true;
   /** What the tool's result said, when the run holds one: `failed` reads `isError`, an error status or an `{"error": …}` result. */
   readonly outcome?: 'succeeded' | 'failed';
 }

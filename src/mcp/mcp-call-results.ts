@@ -23,13 +23,17 @@ export function mcpResultsByCall(
   const results = new Map<string, ToolResult>();
   for (const exchange of exchanges) {
     const callId = joined.get(exchange.id)?.callId;
-    if (callId)
-      results.set(callId, { text: resultText(exchange), isError: exchangeFailed(exchange) });
+    if (callId) results.set(callId, serverResult(exchange));
   }
   return results;
 }
 
-function resultText(exchange: AnsweredToolCall): string {
+/** A server's answer to a tools/call as the tool result of the model's call it carried out. */
+export function serverResult(exchange: Pick<AnsweredToolCall, 'result' | 'error'>): ToolResult {
+  return { text: resultText(exchange), isError: exchangeFailed(exchange) };
+}
+
+function resultText(exchange: Pick<AnsweredToolCall, 'result' | 'error'>): string {
   if (exchange.error) return `error ${exchange.error.code}: ${exchange.error.message}`;
   const content = asObject(exchange.result)?.['content'];
   if (!Array.isArray(content)) return JSON.stringify(exchange.result ?? null);

@@ -20,7 +20,6 @@ import { ConnectionTracker } from './connection-tracker.js';
 import { HttpRouter } from './http-router.js';
 import { McpRoute } from './mcp-route.js';
 import type { McpExchange } from '../mcp/mcp-exchange.js';
-import { mcpOperation } from '../mcp/mcp-spans.js';
 import { loadAllMcpMocks } from '../mcp/load-mcp-mocks.js';
 import { createLogger, type Logger } from '../logger.js';
 import { loadMockState } from './mock-state.js';
@@ -173,12 +172,7 @@ export async function startProxy(
     pipeline,
     mocks: mcpMocks,
     noteDiff: (diff) => noteDiff(stats, diff, logger),
-    ...(live.tracingMcp && options.otlp
-      ? {
-          onExchange: (exchange: McpExchange) =>
-            live.mcp(mcpOperation(exchange, { content: options.otlp?.captureContent === true })),
-        }
-      : {}),
+    ...(live.wantsMcp ? { onExchange: (exchange: McpExchange) => live.mcp(exchange) } : {}),
   });
   const capturedRoute = new CapturedRoute({
     config,

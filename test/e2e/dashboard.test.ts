@@ -1,10 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import OpenAI from 'openai';
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { defaultConfig } from '../../src/config/config.js';
+import { defaultConfig, type Config } from '../../src/config/config.js';
 import { packageRoot } from '../../src/package-root.js';
+import { startNotesHttpServer } from '../support/mcp-http-server.js';
+import { chatCompletion } from '../support/openai-chat-chunks.js';
 import { framedJsonLines } from '../support/recorded-streams.js';
 import { startScriptedUpstream, type Script } from '../support/scripted-upstream.js';
 import { ask, bankModel, bankPolicies, writePolicies } from '../support/shadow-bank.js';
@@ -36,6 +40,7 @@ const token = 'dashboard-token-0123456789';
 async function startShadowedProxy(
   model: Script = bankModel,
   extraPolicies = '',
+  overrides: Partial<Config> = {},
 ): Promise<{
   folder: string;
   proxy: Awaited<ReturnType<typeof startTestProxy>>;
@@ -52,6 +57,7 @@ async function startShadowedProxy(
       policies: writePolicies(folder, bankPolicies(extraPolicies)),
       database: join(folder, 'shadow.sqlite'),
     },
+    ...overrides,
   });
   running.push(proxy);
   const client = new OpenAI({
@@ -162,6 +168,80 @@ describe.skipIf(!available)('the dashboard in headless Chromium', () => {
     expect(await steps.first().textContent()).toBe(
       'turn 1: web_search_exa({"query":"2025 New York City mayoral election results Nov 2025 latest results", "numResults": 5}) on dmcp (run by the provider) — unscored',
     );
+  });
+
+  it('shows the MCP calls relayed through /mcp/<name> in the session: the server, the tool that failed, and a call no model call asked for', async () => {
+    const bearer = 'notes-bearer-0123456789abcdef';
+    const notes = await startNotesHttpServer(bearer);
+    running.push(notes);
+    // The model asks for the notes server's `delete_everything` (prefixed, as agents name MCP tools), then is done.
+    const { proxy, client } = await startShadowedProxy(
+      (request) => {
+        // Anything but a chat request (the page's favicon, passed through) finds nothing to read.
+        const body = JSON.parse(request.body || '{"messages":[]}') as {
+          messages: { role: string }[];
+        };
+        return {
+          kind: 'json',
+          body: chatCompletion(
+            body.messages.some((message) => message.role === 'tool')
+              ? { text: 'Done.' }
+              : {
+                  toolCalls: [{ id: 'call_1', name: 'notes__delete_everything', arguments: '{}' }],
+                },
+          ),
+        };
+      },
+      '  - id: no-wipe\n    kind: never\n    tools: [notes__delete_everything]\n',
+      { mcp: { ...defaultConfig.mcp, servers: { notes: notes.url } } },
+    );
+    const page = await (browser as Browser).newPage();
+    running.push({ close: () => page.close() });
+    await page.goto(`${proxy.url}/calltape/?token=${token}`);
+    await page.locator('#status[data-state="live"]').waitFor({ timeout: 10_000 });
+
+    const session = { 'x-calltape-session': 'relayed-mcp' };
+    const transport = new StreamableHTTPClientTransport(new URL(`${proxy.url}/mcp/notes`), {
+      requestInit: { headers: { authorization: `Bearer ${bearer}`, ...session } },
+    });
+    const mcp = new Client({ name: 'calltape-test-agent', version: '0.0.1' });
+    await mcp.connect(transport);
+    running.push({ close: () => mcp.close() });
+    const tools: OpenAI.Chat.Completions.ChatCompletionFunctionTool[] = [
+      {
+        type: 'function',
+        function: { name: 'notes__delete_everything', parameters: { type: 'object' } },
+      },
+    ];
+    const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [
+      { role: 'user', content: 'wipe my notes' },
+    ];
+    const first = await client.chat.completions.create(
+      { model: 'gpt-test', messages, tools },
+      { headers: session },
+    );
+    const asked = first.choices[0]?.message;
+    const call = asked?.tool_calls?.[0];
+    if (!asked || call?.type !== 'function') throw new Error('the model asked for no tool');
+    const answer = await mcp.callTool({ name: 'delete_everything', arguments: {} });
+    // The agent adds a note of its own accord: an MCP call no model call explains.
+    await mcp.callTool({ name: 'add', arguments: { a: 2, b: 3 } });
+    // OpenAI tool messages carry no error flag: only the MCP server's answer says the tool failed.
+    messages.push(asked, { role: 'tool', tool_call_id: call.id, content: 'permission denied' });
+    await client.chat.completions.create(
+      { model: 'gpt-test', messages, tools },
+      { headers: session },
+    );
+    expect(answer.isError).toBe(true);
+
+    const steps = page.locator('.session[data-session="relayed-mcp"] li[data-server="notes"]');
+    await steps.nth(1).waitFor({ timeout: 10_000 });
+    expect(await steps.allTextContents()).toEqual([
+      'turn 1: notes__delete_everything({}) on notes — fail: no-wipe: notes__delete_everything was called; policy no-wipe forbids it · the tool failed',
+      'turn 1: add({"a":2,"b":3}) on notes (no model call asked for it) — unscored',
+    ]);
+    expect(await steps.first().getAttribute('data-outcome')).toBe('failed');
+    expect(await steps.nth(1).getAttribute('data-unasked')).toBe('true');
   });
 
   it('shows nothing without the token', async () => {
