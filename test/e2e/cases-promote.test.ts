@@ -276,6 +276,14 @@ describe('calltape cases promote', () => {
     ]);
     expect(unknownCassette.status).toBe(2);
     expect(unknownCassette.stderr).toContain(`${join(work, 'missing.sqlite')}: no such cassette`);
+    const typo = temporaryFolder();
+    copyFileSync(cassette, join(typo, 'live.sqlite'));
+    const mistyped = await runCliAsync(
+      ['cases', 'promote', '--out', 'suite.yaml', '--cassette', 'lvie.sqlite', '--session', 'big'],
+      { cwd: typo },
+    );
+    expect(mistyped.status).toBe(2);
+    expect(mistyped.stderr).toContain('Did you mean live.sqlite? To record it: calltape record');
     const unknownDatabase = await promote([
       '--cassette',
       cassette,

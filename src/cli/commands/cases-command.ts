@@ -8,6 +8,8 @@ import { promoteCases } from '../../promote/promote-cases.js';
 import { exitCodes } from '../exit-codes.js';
 import { guardedAction } from '../guarded-action.js';
 import { resolveCassette } from '../resolve-cassette.js';
+import { missingCassetteHint } from '../../cassette/missing-cassette-hint.js';
+import { requireCassette } from '../../cassette/sqlite/cassette-files.js';
 
 interface PromoteFlags {
   readonly out: string;
@@ -66,6 +68,11 @@ export function registerCasesCommand(program: Command): void {
         const cassette = resolve(
           cwd,
           flags.cassette ? resolveCassette(flags.cassette, cwd) : config.cassette,
+        );
+        // A mistyped name is the usual cause: name the nearest cassette and how to record one.
+        requireCassette(
+          cassette,
+          missingCassetteHint(cassette, 'calltape record --cassette <name> -- <your agent>'),
         );
         const out = resolve(cwd, flags.out);
         const shown = (path: string): string => relative(cwd, path) || path;
