@@ -1,4 +1,5 @@
-import { relative } from 'node:path';
+import { existsSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig, type ConfigFlags } from '../../config/load-config.js';
 import { createLogger } from '../../logger.js';
@@ -10,6 +11,7 @@ import { createPendingCasesPanel } from '../../review/pending-cases-page.js';
 import { ratingsFile } from '../../ratings/rating-store.js';
 import { noteCassetteUse } from '../../runner/cassette-use-store.js';
 import { otlpSettings, type OtlpFlags } from '../../otel/otlp-settings.js';
+import { nearestFile } from '../../nearest-file.js';
 import { exitCodes, reportError } from '../exit-codes.js';
 import { runsDb } from './runs-command.js';
 
@@ -144,7 +146,7 @@ export function registerProxyCommand(program: Command): void {
                 ? `  OpenTelemetry: GenAI spans to ${otlp.url ?? 'OTEL_EXPORTER_OTLP_ENDPOINT'}${otlp.captureContent ? ' (with content)' : ''}\n`
                 : '') +
               (flags.suites && flags.suites.length > 0
-                ? `  pending cases on the dashboard from ${flags.suites.join(', ')}\n`
+                ? `  pending cases on the dashboard from ${flags.suites.join(', ')}${missingSuites(flags.suites, process.cwd())}\n`
                 : '') +
               `  dashboard ${proxy.url}/calltape/ · rating ${proxy.url}/calltape/rate · metrics ${proxy.url}/metrics${config.admin.token ? ' (admin token required)' : ''}\n`,
           );
@@ -169,4 +171,18 @@ export function modeLine(mode: ProxyMode, upstream: string, cassette: string): s
     case 'diff':
       return `upstream ${upstream} · mode diff · cassette ${cassette} (read only; live tool calls compared with it)`;
   }
+}
+
+/**
+ * What the banner says of suites that are not there yet: the panel reads them when asked (a
+ * suite may be generated later), but a mistyped name should not wait for someone to open it.
+ */
+function missingSuites(suites: readonly string[], cwd: string): string {
+  const notes = suites
+    .filter((suite) => !existsSync(resolve(cwd, suite)))
+    .map((suite) => {
+      const near = nearestFile(resolve(cwd, suite), ['.yaml', '.yml', '.json', '.jsonl']);
+      return near === undefined ? suite : `${suite} (did you mean ${relative(cwd, near)}?)`;
+    });
+  return notes.length === 0 ? '' : ` · not found yet: ${notes.join(', ')}`;
 }
