@@ -4,9 +4,10 @@
  * upstream, fetched through the proxy by the official SDKs, stored, read back from the cassette
  * and scored — the hosted calls are in the trajectory, expected, forbidden and status-checked.
  */
-import { readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
+import Database from 'better-sqlite3';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../src/cassette/sqlite/sqlite-store.js';
@@ -156,5 +157,30 @@ describe('hosted tool calls through the proxy, in the cassette and the trajector
     const table = runCli(['calls', '--cassette', cassette]);
     expect(table.stdout).toContain('3 hosted tool call(s), run by the provider');
     expect(table.stdout).toContain('dmcp');
+  });
+
+  it('lists a server_tool_use once on a cassette recorded before hosted calls were told apart', () => {
+    // Earlier versions stored the Anthropic server_tool_use as one of the model's own calls too.
+    const old = join(temporaryFolder(), 'old.sqlite');
+    copyFileSync(cassette, old);
+    const db = new Database(old);
+    const hosted = JSON.parse(
+      runCli(['calls', '--cassette', cassette, '--json']).stdout.trim().split('\n')[2] ?? '{}',
+    ) as {
+      interaction_id: string;
+      session_id: string;
+      call_id: string;
+    };
+    db.prepare(
+      `INSERT INTO tool_calls (interaction_id, choice, position, session_id, call_id, call_index, name, arguments_raw, arguments_json, parse_error, complete)
+       VALUES (?, 0, 99, ?, ?, 0, 'web_fetch', '{}', '{}', NULL, 1)`,
+    ).run(hosted.interaction_id, hosted.session_id, hosted.call_id);
+    db.close();
+    const listed = runCli(['calls', '--cassette', old, '--json']).stdout.trim().split('\n');
+    expect(listed.map((line) => (JSON.parse(line) as { kind?: string }).kind ?? 'model')).toEqual([
+      'hosted',
+      'hosted',
+      'hosted',
+    ]);
   });
 });

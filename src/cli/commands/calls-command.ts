@@ -43,13 +43,25 @@ export function registerCallsCommand(program: Command): void {
         );
         requireCassette(config.cassette, 'Record one with `calltape proxy`, or pass --cassette.');
         const store = new SqliteStore(config.cassette, { readonly: true });
-        const calls = store.toolCalls({ sessionId: flags.session });
+        const hostedCalls = listHostedCalls(store, flags.session);
+        // Cassettes recorded before hosted calls were told apart hold an Anthropic server_tool_use
+        // as one of the model's calls too: list it once, as the hosted call it is.
+        const hostedIds = new Set(
+          hostedCalls.flatMap(({ interactionId, call }) =>
+            call.id === undefined ? [] : [`${interactionId}\u0000${call.id}`],
+          ),
+        );
+        const calls = store
+          .toolCalls({ sessionId: flags.session })
+          .filter(
+            (call) =>
+              call.callId === null || !hostedIds.has(`${call.interactionId}\u0000${call.callId}`),
+          );
         const mcpCalls = listMcpCalls(
           config.cassette,
           flags.session === undefined ? calls : store.toolCalls(),
           flags.session,
         );
-        const hostedCalls = listHostedCalls(store, flags.session);
         store.close();
         if (flags.json) {
           // One trajectory: the model's calls, the provider's hosted calls and the MCP servers' answers in time order.
