@@ -114,10 +114,7 @@ beforeAll(async () => {
       ...defaultConfig.shadow,
       // A session ends after idle_timeout; on a crowded machine the agent's turns can be further
       // apart than the shared 150 ms, which would split one session into two rows.
-      policies: writePolicies(
-        folder,
-        bankPolicies().replace('idle_timeout: 150ms', 'idle_timeout: 2s'),
-      ),
+      policies: writePolicies(folder, bankPolicies('', '2s')),
       database: shadowDb,
     },
   });

@@ -87,9 +87,10 @@ export function bankModel(request: ReceivedRequest, callNumber: number): Scripte
     : { kind: 'json', body: chatCompletion(turn) };
 }
 
-export const bankPolicies = (extra = ''): string => `
+/** The bank's policies, `extra` appended; a session ends after `idleTimeout` without a request. */
+export const bankPolicies = (extra = '', idleTimeout = '150ms'): string => `
 sessions:
-  idle_timeout: 150ms
+  idle_timeout: ${idleTimeout}
 policies:
   - id: valid-arguments
     kind: schema
