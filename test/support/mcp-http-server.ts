@@ -6,9 +6,9 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { notesMcpServer } from './notes-mcp-server.js';
+import { OrderedEventStore } from './ordered-event-store.js';
 
 /** The notes server over Streamable HTTP, in this process, with what a test inspects. */
 export interface NotesHttpServer {
@@ -42,7 +42,7 @@ export async function startNotesHttpServer(token: string): Promise<NotesHttpServ
       if (typeof session === 'string') return void response.writeHead(404).end();
       const created = new StreamableHTTPServerTransport({
         sessionIdGenerator: randomUUID,
-        eventStore: new InMemoryEventStore(),
+        eventStore: new OrderedEventStore(),
         retryInterval: 1,
         onsessioninitialized: (id) => void transports.set(id, created),
       });
