@@ -6,10 +6,16 @@ import { nearestFile } from '../nearest-file.js';
  * folder (a typo is the usual cause), then how to record it — `recordWith` names the command the
  * user is in, e.g. `calltape record --cassette checkout -- <command>`.
  */
-export function missingCassetteHint(path: string, recordWith: string): string {
+export function missingCassetteHint(path: string, recordWith: string): string;
+export function missingCassetteHint(path: string, recordWith?: string): string | undefined;
+export function missingCassetteHint(path: string, recordWith?: string): string | undefined {
   const near = nearestCassette(path);
   const shown = near === undefined ? undefined : relative(process.cwd(), near) || near;
-  return `${shown ? `Did you mean ${shown}? ` : ''}To record it: ${recordWith}.`;
+  const parts = [
+    ...(shown ? [`Did you mean ${shown}?`] : []),
+    ...(recordWith ? [`To record it: ${recordWith}.`] : []),
+  ];
+  return parts.length > 0 ? parts.join(' ') : undefined;
 }
 
 /** The `.sqlite` file beside `path` whose name is closest to its name, when it is close enough to be a typo. */

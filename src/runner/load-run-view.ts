@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { readInteractions } from '../cassette/sqlite/read-interactions.js';
+import { missingCassetteHint } from '../cassette/missing-cassette-hint.js';
 import { CalltapeError } from '../errors.js';
 import type { SuiteRunResult } from './run-suite.js';
 import { RunStore } from './run-store.js';
@@ -48,7 +49,11 @@ export function listRuns(target: string, sources: RunSources): string[] {
   }
   const cassette = resolve(sources.cwd, target);
   if (!existsSync(cassette))
-    throw new CalltapeError('CONFIG_INVALID', `${target}: no such cassette`);
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `${target}: no such cassette`,
+      missingCassetteHint(cassette, 'calltape record --cassette <name> -- <your agent>'),
+    );
   const sessions: string[] = [];
   for (const interaction of readInteractions(cassette)) {
     if (

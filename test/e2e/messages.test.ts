@@ -26,6 +26,16 @@ describe('messages that point the right way', () => {
     expect(typo.stderr).toContain(
       `hint: Did you mean recordings/weather.sqlite? To record it: calltape record --cassette wether -- ${process.execPath} ${agent} ${question}`,
     );
+    // Every command that reads a cassette names the nearest one, not only replay.
+    for (const command of [
+      ['calls', '--cassette', 'wether'],
+      ['cassettes', 'export', 'wether', '--format', 'otlp'],
+    ]) {
+      const read = await runCliAsync(command, { cwd: folder, env });
+      expect(read.status).toBe(2);
+      expect(read.stderr).toContain('wether.sqlite: no such cassette');
+      expect(read.stderr).toContain('hint: Did you mean recordings/weather.sqlite?');
+    }
     const unrelated = await runCliAsync(['replay', '--cassette', 'invoices', '--', 'true'], {
       cwd: folder,
       env,

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { CalltapeError } from '../../errors.js';
+import { missingCassetteHint } from '../missing-cassette-hint.js';
 import { fromText, toText, type InteractionRecord, type ToolCallRecord } from '../cassette-text.js';
 import {
   fileInside,
@@ -164,10 +165,18 @@ function interactionTexts(
   });
 }
 
-/** Fails (exit 2) unless the cassette file exists: commands that read or change one must never create it. */
-export function requireCassette(cassette: string, hint?: string): void {
+/**
+ * Fails (exit 2) unless the cassette file exists: commands that read or change one must never
+ * create it. The hint names the nearest cassette (a typo is the usual cause) and, given
+ * `recordWith`, the command that records it.
+ */
+export function requireCassette(cassette: string, recordWith?: string): void {
   if (!existsSync(cassette))
-    throw new CalltapeError('CONFIG_INVALID', `${cassette}: no such cassette`, hint);
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `${cassette}: no such cassette`,
+      missingCassetteHint(cassette, recordWith),
+    );
 }
 
 function openReadOnly(cassette: string): Database.Database {

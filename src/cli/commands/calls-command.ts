@@ -41,7 +41,10 @@ export function registerCallsCommand(program: Command): void {
           process.env,
           process.cwd(),
         );
-        requireCassette(config.cassette, 'Record one with `calltape proxy`, or pass --cassette.');
+        requireCassette(
+          config.cassette,
+          '`calltape record --cassette <name> -- <your agent>` (or `calltape proxy`)',
+        );
         const store = new SqliteStore(config.cassette, { readonly: true });
         const hostedCalls = listHostedCalls(store, flags.session);
         // Cassettes recorded before hosted calls were told apart hold an Anthropic server_tool_use

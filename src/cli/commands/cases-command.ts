@@ -8,7 +8,6 @@ import { promoteCases } from '../../promote/promote-cases.js';
 import { exitCodes } from '../exit-codes.js';
 import { guardedAction } from '../guarded-action.js';
 import { resolveCassette } from '../resolve-cassette.js';
-import { missingCassetteHint } from '../../cassette/missing-cassette-hint.js';
 import { requireCassette } from '../../cassette/sqlite/cassette-files.js';
 
 interface PromoteFlags {
@@ -70,10 +69,7 @@ export function registerCasesCommand(program: Command): void {
           flags.cassette ? resolveCassette(flags.cassette, cwd) : config.cassette,
         );
         // A mistyped name is the usual cause: name the nearest cassette and how to record one.
-        requireCassette(
-          cassette,
-          missingCassetteHint(cassette, 'calltape record --cassette <name> -- <your agent>'),
-        );
+        requireCassette(cassette, 'calltape record --cassette <name> -- <your agent>');
         const out = resolve(cwd, flags.out);
         const shown = (path: string): string => relative(cwd, path) || path;
         const promotion = await promoteCases({

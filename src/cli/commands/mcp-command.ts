@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { createRedactor } from '../../cassette/redact.js';
 import { loadConfig } from '../../config/load-config.js';
+import { missingCassetteHint } from '../../cassette/missing-cassette-hint.js';
 import { CalltapeError } from '../../errors.js';
 import { loadMcpMocks } from '../../mcp/load-mcp-mocks.js';
 import { McpResponder, type McpDiff } from '../../mcp/mcp-responder.js';
@@ -99,13 +100,19 @@ async function runMcp(command: string[], flags: McpFlags): Promise<number> {
     throw new CalltapeError(
       'CONFIG_INVALID',
       `${config.cassette}: no such cassette`,
-      'Record one first with --mode record.',
+      missingCassetteHint(
+        config.cassette,
+        `calltape mcp --name ${flags.name} --mode record -- <server command…>`,
+      ),
     );
   if (mode === 'diff' && !existsSync(config.cassette))
     throw new CalltapeError(
       'CONFIG_INVALID',
       `${config.cassette}: no such cassette to diff against`,
-      'Record one first with --mode record.',
+      missingCassetteHint(
+        config.cassette,
+        `calltape mcp --name ${flags.name} --mode record -- <server command…>`,
+      ),
     );
   const reader =
     (mode === 'replay' || mode === 'diff') && existsSync(config.cassette)
