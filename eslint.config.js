@@ -13,6 +13,7 @@ const layers = [
   'errors.ts',
   'package-root.ts',
   'nearest-file.ts',
+  'page-assets.ts',
   'worker-script.ts',
   'trace',
   'sse',

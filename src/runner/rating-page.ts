@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { join, relative } from 'node:path';
+import { relative } from 'node:path';
 import { CalltapeError } from '../errors.js';
 import { feedOriginAllowed } from '../live/admin-request-checks.js';
 import { adminPageHeaders, noReferrer, type AdminExtension } from '../live/admin-routes.js';
-import { packageRoot } from '../package-root.js';
+import { pageAsset } from '../page-assets.js';
 import { runsDatabaseFile } from './run-store.js';
 import { listRuns, loadRunView, type RunSources } from './load-run-view.js';
 import { defaultSet, type Rating } from '../ratings/rating.js';
@@ -69,7 +68,6 @@ export function createRatingPage(sources: RatingPageSources): AdminExtension {
   let store: RatingStore | undefined;
   // Opened at first use: a proxy nobody rates with never creates a ratings file.
   const ratings = (): RatingStore => (store ??= new RatingStore(sources.ratingsDb));
-  let page: string | undefined;
   return {
     pages: ['/calltape/rate'],
     handle(request, response, url) {
@@ -82,8 +80,7 @@ export function createRatingPage(sources: RatingPageSources): AdminExtension {
         return false;
       const reading = request.method === 'GET' || request.method === 'HEAD';
       if (path === '/calltape/rate' && reading) {
-        page ??= readFileSync(join(packageRoot, 'assets', 'rate.html'), 'utf8');
-        response.writeHead(200, adminPageHeaders).end(page);
+        response.writeHead(200, adminPageHeaders).end(pageAsset('rate.html'));
       } else if (path === '/calltape/api/rate/view' && reading) {
         answer(response, () => loadRunView(url.searchParams.get('run') ?? '', sources));
       } else if (path === '/calltape/api/rate' && reading) {
