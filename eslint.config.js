@@ -1,146 +1,23 @@
 // @ts-check
+import { readFileSync } from 'node:fs';
 import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 /**
- * The folders of src/ from the bottom up (the design's layering and each folder's README). A unit
- * may import only units below it, so the folder graph has no cycle; moving a unit is a one-line
- * change here, and the error names the two units.
+ * The layering of src/, kept in architecture.json so test/architecture.test.ts reads the same
+ * lists. `layers`: the folders of src/ from the bottom up (the design's layering and each
+ * folder's README); a unit may import only units below it, so the folder graph has no cycle, and
+ * moving a unit is a one-line change there. `pure`: plain data in, plain data out; a pure module
+ * may import only other pure modules, so no I/O reaches it even through a neighbour.
+ * `ioPackages`: the modules that do I/O, which no pure module imports (computing modules such as
+ * `node:crypto`, `node:path` and `node:util` are fine).
+ * @type {{ layers: string[], pure: string[], ioPackages: string[] }}
  */
-const layers = [
-  'errors.ts',
-  'package-root.ts',
-  'nearest-file.ts',
-  'page-assets.ts',
-  'worker-script.ts',
-  'trace',
-  'sse',
-  'providers',
-  'ask-through-proxy.ts',
-  'scoring',
-  'config',
-  'logger.ts',
-  'cassette',
-  'otel',
-  'guidelines',
-  'suites',
-  'user-code',
-  'mocks',
-  'report',
-  'ratings',
-  'judges',
-  'mcp',
-  'live',
-  'proxy',
-  'generate',
-  'runner',
-  'promote',
-  'review',
-  'cli',
-  'index.ts',
-];
-
-/**
- * Pure modules: plain data in, plain data out. They may import only other pure modules, so no I/O
- * reaches them even through a neighbour (the folder READMEs say which files these are).
- */
-const pure = [
-  'errors.ts',
-  'trace',
-  'sse',
-  'providers',
-  'scoring',
-  'config/config.ts',
-  'cassette/redact.ts',
-  'cassette/captured-round.ts',
-  'cassette/round-size.ts',
-  'cassette/pack-rounds.ts',
-  'cassette/recorded-exchange.ts',
-  'cassette/canonical-request.ts',
-  'cassette/match-key.ts',
-  'cassette/request-key.ts',
-  'cassette/describe-mismatch.ts',
-  'mocks/render-template.ts',
-  ...[
-    'json-rpc',
-    'line-splitter',
-    'mcp-request',
-    'mcp-exchange',
-    'redact-mcp',
-    'nearest-mcp-recording',
-    'choose-mcp-answer',
-    'mcp-mock-types',
-    'join-mcp-calls',
-    'mcp-call-results',
-    'mcp-spans',
-    'json-rpc-tap',
-    'mcp-http-request',
-    'mcp-sessions',
-    'replay-interim',
-  ].map((name) => `mcp/${name}.ts`),
-  'otel/gen-ai-spans.ts',
-  'otel/mcp-operation.ts',
-  'guidelines/guidelines.ts',
-  ...[
-    'generator-requests',
-    'generator-answers',
-    'dedupe-prompts',
-    'draft-case',
-    'spread-counts',
-  ].map((name) => `generate/${name}.ts`),
-  'promote/promotion-plan.ts',
-  'review/flip-case.ts',
-  'review/review-session.ts',
-  'review/pending-listing.ts',
-  'suites/render-drafts.ts',
-  ...[
-    'evaluate-call',
-    'constraint-case',
-    'evaluate-session',
-    'alert-window',
-    'label-guard',
-    'feed-events',
-    'sample',
-    'recent-activity',
-    'duration',
-    'verdict-types',
-    'policy-types',
-    'relayed-mcp-calls',
-  ].map((name) => `live/${name}.ts`),
-];
-
-/**
- * Modules that do I/O: a module that needs one is an I/O shell and belongs outside `pure`.
- * Computing modules (`node:crypto` hashes, `node:path`, `node:util`) are fine in a pure module.
- */
-const ioPackages = [
-  ...[
-    'fs',
-    'fs/promises',
-    'net',
-    'http',
-    'https',
-    'http2',
-    'tls',
-    'dgram',
-    'dns',
-    'child_process',
-    'worker_threads',
-    'cluster',
-    'readline',
-    'os',
-    'process',
-  ].map((name) => `node:${name}`),
-  'better-sqlite3',
-  'ws',
-  'commander',
-  'undici',
-  'http-proxy-3',
-  'cli-progress',
-  'prom-client',
-];
+const { layers, pure, ioPackages } = JSON.parse(
+  readFileSync(new globalThis.URL('./architecture.json', import.meta.url), 'utf8'),
+);
 
 const layerZones = layers.slice(0, -1).map((unit, index) => ({
   target: `./src/${unit}`,

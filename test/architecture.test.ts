@@ -3,67 +3,13 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../src/package-root.js';
 
-/** Folders and files that must stay pure: plain data in, plain data out, no I/O imports. */
-const pure = [
-  'src/trace',
-  'src/otel/gen-ai-spans.ts',
-  'src/otel/mcp-operation.ts',
-  'src/sse',
-  'src/providers',
-  'src/scoring',
-  'src/cassette/redact.ts',
-  'src/cassette/captured-round.ts',
-  'src/cassette/round-size.ts',
-  'src/cassette/pack-rounds.ts',
-  'src/cassette/recorded-exchange.ts',
-  ...[
-    'generator-requests',
-    'generator-answers',
-    'dedupe-prompts',
-    'draft-case',
-    'spread-counts',
-  ].map((name) => `src/generate/${name}.ts`),
-  'src/promote/promotion-plan.ts',
-  'src/review/flip-case.ts',
-  'src/review/review-session.ts',
-  'src/review/pending-listing.ts',
-  'src/suites/render-drafts.ts',
-  ...[
-    'json-rpc',
-    'line-splitter',
-    'mcp-request',
-    'mcp-exchange',
-    'redact-mcp',
-    'nearest-mcp-recording',
-    'choose-mcp-answer',
-    'mcp-mock-types',
-    'join-mcp-calls',
-    'mcp-call-results',
-    'json-rpc-tap',
-    'mcp-http-request',
-    'answer-mcp-post',
-    'mcp-sessions',
-    'diff-mcp-answers',
-    'mcp-call-results',
-    'mcp-spans',
-    'replay-interim',
-  ].map((name) => `src/mcp/${name}.ts`),
-  ...[
-    'evaluate-call',
-    'constraint-case',
-    'evaluate-session',
-    'alert-window',
-    'label-guard',
-    'feed-events',
-    'sample',
-    'recent-activity',
-    'duration',
-    'verdict-types',
-    'policy-types',
-    'relayed-mcp-calls',
-  ].map((name) => `src/live/${name}.ts`),
-];
-const ioImports = /from '(node:[^']+|better-sqlite3|ws|commander|undici|http-proxy-3|cli-table3)'/;
+/** Folders and files that must stay pure (architecture.json, which eslint.config.js reads too). */
+const architecture = JSON.parse(readFileSync(join(packageRoot, 'architecture.json'), 'utf8')) as {
+  pure: string[];
+  ioPackages: string[];
+};
+const pure = architecture.pure.map((unit) => `src/${unit}`);
+const ioImports = new RegExp(`from '(${architecture.ioPackages.join('|')})'`);
 
 function sourceFiles(path: string): string[] {
   const absolute = join(packageRoot, path);
