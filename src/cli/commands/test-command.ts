@@ -1,25 +1,14 @@
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, dirname, relative, resolve } from 'node:path';
-import cliProgress from 'cli-progress';
+import { basename, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig, type ConfigFlags } from '../../config/load-config.js';
 import { CalltapeError } from '../../errors.js';
 import { createLogger } from '../../logger.js';
-import { baselineOf, jsonReport } from '../../report/json-report.js';
-import { htmlReport } from '../../report/html-report.js';
-import { junitReport } from '../../report/junit-report.js';
-import { markdownReport } from '../../report/markdown-report.js';
-import { terminalReport } from '../../report/terminal-report.js';
-import type { CaseResult } from '../../scoring/case-result.js';
 import { loadSuite } from '../../suites/load-suite.js';
 import { filterSuite } from '../../runner/filter-cases.js';
-import { expectedTools } from '../../scoring/score-case.js';
-import type { Suite } from '../../scoring/suite-types.js';
 import { runSuite, type SuiteRunResult } from '../../runner/run-suite.js';
 import { otlpSettings, type OtlpFlags } from '../../otel/otlp-settings.js';
 import { withRunSpans } from './test-spans.js';
 import { parseShard, shardSuite } from '../../runner/shard-cases.js';
-import { RunStore } from '../../runner/run-store.js';
 import { noteCassetteUse } from '../../runner/cassette-use-store.js';
 import type { CassetteUsage } from '../../cassette/cassette-usage.js';
 import { scoreCassette } from '../../runner/score-cassette.js';
@@ -30,20 +19,12 @@ import { resolveCassette } from '../resolve-cassette.js';
 import { exitCodes, reportError } from '../exit-codes.js';
 import { runsDb } from './runs-command.js';
 import { runShard } from './test-shard.js';
+import { report, type ReportFlags } from './test-report.js';
+import { baseline, clock, listCases } from './test-inputs.js';
+import { startProgress } from './test-progress.js';
 import { readBlob } from '../../runner/shard-blob-file.js';
 import { mergeShards } from '../../runner/merge-shards.js';
 
-interface ReportFlags {
-  readonly runsDb?: string;
-  /** commander's --no-store. */
-  readonly store?: boolean;
-  readonly json?: string;
-  readonly junit?: string;
-  readonly markdown?: string;
-  readonly html?: string;
-  readonly baseline?: string;
-  readonly now?: string;
-}
 interface TestFlags extends ConfigFlags, ReportFlags, OtlpFlags {
   readonly concurrency?: string;
   readonly filter?: string;
@@ -51,7 +32,6 @@ interface TestFlags extends ConfigFlags, ReportFlags, OtlpFlags {
   readonly shard?: string;
   readonly blob?: string;
 }
-export type { ReportFlags };
 interface ScoreFlags extends ReportFlags {
   readonly cassette: string;
   readonly suite?: string;
@@ -263,156 +243,4 @@ async function guarded(program: Command, run: () => Promise<number>): Promise<nu
   } catch (error) {
     return reportError(error, program.opts<{ debug?: boolean }>().debug === true);
   }
-}
-
-/** Prints the terminal report, writes the files asked for, and gives the exit code: 3 when a case could not run, 1 when a gate failed. */
-function report(results: readonly SuiteRunResult[], flags: ReportFlags): number {
-  const errored = results.some((result) => result.cases.some((item) => item.status === 'error'));
-  const gateFailed = results.some((result) => result.gates.some((gate) => !gate.pass));
-  const exitCode = errored
-    ? exitCodes.infrastructure
-    : gateFailed
-      ? exitCodes.failed
-      : exitCodes.ok;
-  for (const result of results)
-    process.stdout.write(
-      terminalReport(result, process.stdout.isTTY === true && !process.env['NO_COLOR']),
-    );
-  const [first] = results;
-  if (!first) return exitCode;
-  // One suite per report file: several suites write `name.<suite>.ext` beside the path given.
-  const target = (path: string, result: SuiteRunResult): string =>
-    results.length === 1 ? path : path.replace(/(\.[^./]+)?$/, `.${result.suite}$1`);
-  const store = flags.store === false ? undefined : new RunStore(runsDb(flags));
-  try {
-    for (const result of results) {
-      if (!store) continue;
-      const id = store.save(result, exitCode, jsonReport(result, exitCode));
-      process.stdout.write(
-        `stored as run #${id} in ${relative(process.cwd(), store.path) || store.path} (calltape runs show ${id})\n`,
-      );
-    }
-  } finally {
-    store?.close();
-  }
-  for (const result of results) {
-    if (flags.json) writeReport(target(flags.json, result), jsonReport(result, exitCode));
-    if (flags.junit) writeReport(target(flags.junit, result), junitReport(result));
-    if (flags.markdown) writeReport(target(flags.markdown, result), markdownReport(result));
-    if (flags.html) writeReport(target(flags.html, result), htmlReport(result));
-    const summary = process.env['GITHUB_STEP_SUMMARY'];
-    if (summary) appendFileSync(summary, markdownReport(result));
-  }
-  return exitCode;
-}
-
-/** Writes a report file, creating its folder: a fresh CI checkout has no reports/ yet. */
-function writeReport(path: string, text: string): void {
-  const absolute = resolve(path);
-  mkdirSync(dirname(absolute), { recursive: true });
-  writeFileSync(absolute, text);
-}
-
-/** `--list`: what would run, one case per line with what a filter can select it by. */
-function listCases(suite: Suite, cwd: string): string {
-  const lines = suite.cases.map((testCase) => {
-    const tags = testCase.tags?.length ? `  tags: ${testCase.tags.join(', ')}` : '';
-    const tools = expectedTools(testCase);
-    return `  ${testCase.test_id}${tags}${tools.length ? `  tools: ${tools.join(', ')}` : ''}\n`;
-  });
-  const runs =
-    suite.runs.length > 1
-      ? ` × ${suite.runs.length} runs (${suite.runs.map((run) => run.name).join(', ')})`
-      : '';
-  const shown = relative(cwd, suite.file) || suite.file;
-  const drafts =
-    suite.drafts.length > 0
-      ? `  + ${suite.drafts.length} draft case(s), not run (calltape review ${shown})\n`
-      : '';
-  return `${shown}: ${suite.cases.length} case(s)${runs} · cassette ${relative(cwd, suite.cassette) || suite.cassette}\n${lines.join('')}${drafts}`;
-}
-
-/** The scoring clock: --now, else the suite's pinned `now`, else the time of the run. */
-function clock(now: string | undefined, pinned: Date | undefined): Date {
-  if (now === undefined) return pinned ?? new Date();
-  const date = new Date(now);
-  if (Number.isNaN(date.getTime()))
-    throw new CalltapeError(
-      'CONFIG_INVALID',
-      `command line: --now: not an ISO 8601 date-time (got "${now}")`,
-    );
-  return date;
-}
-
-/** Pass rates by run configuration of an earlier run: a run id in the runs database, or a JSON report file. */
-function baseline(
-  file: string | undefined,
-  database: string,
-): { baseline?: ReadonlyMap<string, number> } {
-  if (file === undefined) return {};
-  if (/^\d+$/.test(file)) {
-    const store = new RunStore(database, { readonly: true });
-    try {
-      const report = store.report(Number(file));
-      if (report === undefined)
-        throw new CalltapeError('CONFIG_INVALID', `--baseline: no run #${file} in ${database}`);
-      return { baseline: baselineOf(JSON.parse(report)) ?? new Map() };
-    } finally {
-      store.close();
-    }
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(resolve(file), 'utf8'));
-  } catch (error) {
-    throw new CalltapeError(
-      'CONFIG_INVALID',
-      `${resolve(file)}: cannot read the baseline report: ${(error as Error).message}`,
-    );
-  }
-  const rates = baselineOf(parsed);
-  if (!rates)
-    throw new CalltapeError(
-      'CONFIG_INVALID',
-      `${resolve(file)}: not a calltape JSON report (no runs[].pass_rate)`,
-    );
-  return { baseline: rates };
-}
-
-/** A progress bar on a terminal; in CI logs a plain line at every tenth of the cases. */
-function startProgress(total: number): { tick: (result: CaseResult) => void; stop: () => void } {
-  if (!process.stderr.isTTY || process.env['CI']) {
-    let done = 0;
-    let failed = 0;
-    const step = Math.max(1, Math.ceil(total / 10));
-    return {
-      tick: (result) => {
-        done++;
-        if (result.status !== 'pass') failed++;
-        if (done % step === 0 || done === total)
-          process.stderr.write(
-            `calltape test: ${done}/${total} cases run, ${failed} not passing\n`,
-          );
-      },
-      stop: () => undefined,
-    };
-  }
-  const bar = new cliProgress.SingleBar(
-    {
-      stream: process.stderr,
-      format: 'calltape test [{bar}] {value}/{total} cases · {failed} not passing',
-      hideCursor: true,
-      clearOnComplete: true,
-    },
-    cliProgress.Presets.shades_classic,
-  );
-  let failed = 0;
-  bar.start(total, 0, { failed });
-  return {
-    tick: (result) => {
-      if (result.status !== 'pass') failed++;
-      bar.increment(1, { failed });
-    },
-    stop: () => bar.stop(),
-  };
 }

@@ -1,0 +1,72 @@
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+import { htmlReport } from '../../report/html-report.js';
+import { jsonReport } from '../../report/json-report.js';
+import { junitReport } from '../../report/junit-report.js';
+import { markdownReport } from '../../report/markdown-report.js';
+import { terminalReport } from '../../report/terminal-report.js';
+import { RunStore } from '../../runner/run-store.js';
+import type { SuiteRunResult } from '../../runner/run-suite.js';
+import { exitCodes } from '../exit-codes.js';
+import { runsDb } from './runs-command.js';
+
+/** The report options `calltape test`, `score` and `merge-reports` share. */
+export interface ReportFlags {
+  readonly runsDb?: string;
+  /** commander's --no-store. */
+  readonly store?: boolean;
+  readonly json?: string;
+  readonly junit?: string;
+  readonly markdown?: string;
+  readonly html?: string;
+  readonly baseline?: string;
+  readonly now?: string;
+}
+
+/** Prints the terminal report, writes the files asked for, and gives the exit code: 3 when a case could not run, 1 when a gate failed. */
+export function report(results: readonly SuiteRunResult[], flags: ReportFlags): number {
+  const errored = results.some((result) => result.cases.some((item) => item.status === 'error'));
+  const gateFailed = results.some((result) => result.gates.some((gate) => !gate.pass));
+  const exitCode = errored
+    ? exitCodes.infrastructure
+    : gateFailed
+      ? exitCodes.failed
+      : exitCodes.ok;
+  for (const result of results)
+    process.stdout.write(
+      terminalReport(result, process.stdout.isTTY === true && !process.env['NO_COLOR']),
+    );
+  const [first] = results;
+  if (!first) return exitCode;
+  // One suite per report file: several suites write `name.<suite>.ext` beside the path given.
+  const target = (path: string, result: SuiteRunResult): string =>
+    results.length === 1 ? path : path.replace(/(\.[^./]+)?$/, `.${result.suite}$1`);
+  const store = flags.store === false ? undefined : new RunStore(runsDb(flags));
+  try {
+    for (const result of results) {
+      if (!store) continue;
+      const id = store.save(result, exitCode, jsonReport(result, exitCode));
+      process.stdout.write(
+        `stored as run #${id} in ${relative(process.cwd(), store.path) || store.path} (calltape runs show ${id})\n`,
+      );
+    }
+  } finally {
+    store?.close();
+  }
+  for (const result of results) {
+    if (flags.json) writeReport(target(flags.json, result), jsonReport(result, exitCode));
+    if (flags.junit) writeReport(target(flags.junit, result), junitReport(result));
+    if (flags.markdown) writeReport(target(flags.markdown, result), markdownReport(result));
+    if (flags.html) writeReport(target(flags.html, result), htmlReport(result));
+    const summary = process.env['GITHUB_STEP_SUMMARY'];
+    if (summary) appendFileSync(summary, markdownReport(result));
+  }
+  return exitCode;
+}
+
+/** Writes a report file, creating its folder: a fresh CI checkout has no reports/ yet. */
+function writeReport(path: string, text: string): void {
+  const absolute = resolve(path);
+  mkdirSync(dirname(absolute), { recursive: true });
+  writeFileSync(absolute, text);
+}
