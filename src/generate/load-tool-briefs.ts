@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CalltapeError } from '../errors.js';
 import type { Guidelines } from '../guidelines/guidelines.js';
@@ -7,6 +6,7 @@ import { schemaRegistry } from '../suites/load-schema-registry.js';
 import { schemasFromTools } from '../scoring/schemas-from-tools.js';
 import type { JsonValue, ToolDefinition } from '../trace/trace.js';
 import type { ToolBrief } from './generator-requests.js';
+import { readJsonFile } from '../config/read-json-file.js';
 
 /**
  * The tools cases are generated for: every tool the guidelines name, with its definition from
@@ -20,15 +20,7 @@ export function loadToolBriefs(
   cwd: string,
 ): ToolBrief[] {
   const path = resolve(cwd, toolsFile);
-  let value: JsonValue;
-  try {
-    value = JSON.parse(readFileSync(path, 'utf8')) as JsonValue;
-  } catch (error) {
-    throw new CalltapeError(
-      'CONFIG_INVALID',
-      `${path}: cannot read the tools: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-    );
-  }
+  const value = readJsonFile(path, 'the tools');
   const schemas = schemaRegistry(value, path);
   const descriptions = new Map(
     Array.isArray(value)

@@ -4,6 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { CalltapeError } from '../errors.js';
 import type { NamedBlob } from './merge-shards.js';
 import type { ShardBlob } from './shard-blob.js';
+import { readJsonFile } from '../config/read-json-file.js';
 
 /** The suite's identity in a blob: sha256 of the suite file's bytes (line endings and all). */
 export function suiteIdentity(file: string): string {
@@ -19,15 +20,7 @@ export function writeBlob(file: string, blob: ShardBlob): void {
 
 /** Reads a blob; a file that is not one is refused naming it (the merge checks the rest). */
 export function readBlob(file: string): NamedBlob {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(resolve(file), 'utf8'));
-  } catch (error) {
-    throw new CalltapeError(
-      'CONFIG_INVALID',
-      `${file}: cannot read the shard blob: ${(error as Error).message}`,
-    );
-  }
+  const parsed = readJsonFile(resolve(file), 'the shard blob');
   const blob = parsed as Partial<ShardBlob> | null;
   const shard = blob?.shard;
   if (

@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CalltapeError } from '../errors.js';
 import { openAiChatAdapter } from '../providers/openai-chat/openai-chat-adapter.js';
 import { schemasFromTools } from '../scoring/schemas-from-tools.js';
 import type { JsonSchema, JsonValue } from '../trace/trace.js';
+import { readJsonFile } from '../config/read-json-file.js';
 
 /**
  * Reads a schema registry file: either `{ "<tool>": <parameters JSON Schema>, … }` or an OpenAI
@@ -11,16 +11,7 @@ import type { JsonSchema, JsonValue } from '../trace/trace.js';
  */
 export function loadSchemaRegistry(file: string, cwd: string): { [tool: string]: JsonSchema } {
   const path = resolve(cwd, file);
-  let value: JsonValue;
-  try {
-    value = JSON.parse(readFileSync(path, 'utf8')) as JsonValue;
-  } catch (error) {
-    throw new CalltapeError(
-      'CONFIG_INVALID',
-      `${path}: cannot read the schema registry: ${(error as Error).message}`,
-    );
-  }
-  return schemaRegistry(value, path);
+  return schemaRegistry(readJsonFile(path, 'the schema registry'), path);
 }
 
 /** Parameter schemas by tool name from a registry value (`{tool: schema}` or an OpenAI `tools` array); `where` names it in errors. */

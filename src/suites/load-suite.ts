@@ -9,6 +9,7 @@ import type { JsonSchema, JsonValue } from '../trace/trace.js';
 import { schemaRegistry } from './load-schema-registry.js';
 import type { Price, RunConfig, Suite, SuiteCase } from '../scoring/suite-types.js';
 import { validateTestCase } from './validate-test-case.js';
+import { readJsonFile } from '../config/read-json-file.js';
 
 export const suiteSchemaPath = configSchemaFile('suite.schema.json');
 
@@ -183,14 +184,7 @@ function toolsOf(
   if (typeof value === 'string') {
     const path = existing(resolve(folder, value), where);
     at = path;
-    try {
-      tools = JSON.parse(readFileSync(path, 'utf8')) as JsonValue;
-    } catch (error) {
-      throw new CalltapeError(
-        'CONFIG_INVALID',
-        `${path}: not valid JSON: ${(error as Error).message}`,
-      );
-    }
+    tools = readJsonFile(path, 'the tools');
   }
   const schemas = schemaRegistry(tools, at);
   const definitions = Array.isArray(tools)

@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { CalltapeError } from '../../errors.js';
 import { baselineOf } from '../../report/json-report.js';
 import { RunStore } from '../../runner/run-store.js';
 import { expectedTools } from '../../scoring/score-case.js';
 import type { Suite } from '../../scoring/suite-types.js';
+import { readJsonFile } from '../../config/read-json-file.js';
 
 /** `--list`: what would run, one case per line with what a filter can select it by. */
 export function listCases(suite: Suite, cwd: string): string {
@@ -54,16 +54,7 @@ export function baseline(
       store.close();
     }
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(resolve(file), 'utf8'));
-  } catch (error) {
-    throw new CalltapeError(
-      'CONFIG_INVALID',
-      `${resolve(file)}: cannot read the baseline report: ${(error as Error).message}`,
-    );
-  }
-  const rates = baselineOf(parsed);
+  const rates = baselineOf(readJsonFile(resolve(file), 'the baseline report'));
   if (!rates)
     throw new CalltapeError(
       'CONFIG_INVALID',
