@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/package-root.js';
 import Database from 'better-sqlite3';
@@ -191,5 +191,19 @@ describe('calltape rate --mark and ratings export/import', () => {
     const result = await run(['rate', cassette, '--ratings', marks]);
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('calltape rate needs a terminal');
+
+    // A mistyped cassette is named as missing, with the nearest one, before the terminal is asked for, and no ratings file is made.
+    const untouched = join(folder, 'untouched.sqlite');
+    const typo = await run([
+      'rate',
+      join(dirname(cassette), 'bank-dmeo.sqlite'),
+      '--ratings',
+      untouched,
+    ]);
+    expect(typo.status).toBe(2);
+    expect(typo.stderr).toContain('bank-dmeo.sqlite: no such cassette');
+    expect(typo.stderr).toContain('Did you mean');
+    expect(typo.stderr).toContain('bank-demo.sqlite?');
+    expect(existsSync(untouched)).toBe(false);
   });
 });

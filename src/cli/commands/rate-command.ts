@@ -43,21 +43,23 @@ export function registerRateCommands(program: Command): void {
     .action(async (target: string | undefined, flags: RateFlags) => {
       process.exitCode = await guardedAction(program, async () => {
         const sources: RunSources = { cwd: process.cwd(), runsDb: runsDb(flags) };
+        // What to rate is checked before anything is opened: a mistyped cassette is named as such
+        // (with the nearest name), and no ratings database is created for a command that fails.
+        const runs = flags.mark || target === undefined ? undefined : listRuns(target, sources);
+        if (!flags.mark && runs === undefined)
+          throw new CalltapeError(
+            'CONFIG_INVALID',
+            'command line: name the runs to rate (a cassette, or run:<id>), or give --mark <run>=pass|fail',
+          );
+        if (runs && !process.stdin.isTTY)
+          throw new CalltapeError(
+            'CONFIG_INVALID',
+            'calltape rate needs a terminal to show runs and read keys',
+            'In scripts, rate with --mark <run>=pass|fail.',
+          );
         const store = new RatingStore(ratingsFile(flags.ratings, sources.cwd));
         try {
-          if (flags.mark) return mark(store, flags, sources);
-          if (target === undefined)
-            throw new CalltapeError(
-              'CONFIG_INVALID',
-              'command line: name the runs to rate (a cassette, or run:<id>), or give --mark <run>=pass|fail',
-            );
-          if (!process.stdin.isTTY)
-            throw new CalltapeError(
-              'CONFIG_INVALID',
-              'calltape rate needs a terminal to show runs and read keys',
-              'In scripts, rate with --mark <run>=pass|fail.',
-            );
-          const runs = listRuns(target, sources);
+          if (!runs) return mark(store, flags, sources);
           await rateOnTerminal({
             store,
             set: flags.set,
