@@ -1,9 +1,10 @@
-import { writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../src/cassette/sqlite/sqlite-store.js';
+import { packageRoot } from '../../src/package-root.js';
 import { startCliProxy, runCli, type CliProxy } from '../support/cli.js';
 import { chatCompletion, chatCompletionChunks, encodeSse } from '../support/openai-chat-chunks.js';
 import { seededRandom } from '../support/random.js';
@@ -268,6 +269,23 @@ describe('calltape calls', () => {
       ['beta', 'get_weather', { city: 'Paris' }, false],
       ['beta', 'broken', null, true],
     ]);
+  });
+
+  it('reads a bare --cassette name as recordings/<name>.sqlite, as every other command does, and names the nearest on a typo', async () => {
+    const folder = temporaryFolder();
+    mkdirSync(join(folder, 'recordings'));
+    copyFileSync(
+      join(packageRoot, 'recordings/bank-demo.sqlite'),
+      join(folder, 'recordings/bank.sqlite'),
+    );
+    const typo = runCli(['proxy', '--mode', 'replay', '--cassette', 'bnak'], { cwd: folder });
+    expect(typo.status).toBe(3);
+    expect(typo.stderr).toContain('recordings/bnak.sqlite: no such cassette to replay');
+    expect(typo.stderr).toContain('Did you mean recordings/bank.sqlite?');
+    const proxy = await startCliProxy(['--mode', 'replay', '--cassette', 'bank'], { cwd: folder });
+    expect(proxy.stdout()).toContain('mode replay · cassette recordings/bank.sqlite');
+    proxy.child.kill('SIGTERM');
+    await proxy.exited;
   });
 
   it('exits 2 when the cassette does not exist', () => {

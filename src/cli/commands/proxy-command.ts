@@ -9,6 +9,7 @@ import { createRatingPage, defaultRatingSources } from '../../runner/rating-page
 import { combineExtensions } from '../../live/admin-routes.js';
 import { createPendingCasesPanel } from '../../review/pending-cases-page.js';
 import { ratingsFile } from '../../ratings/rating-store.js';
+import { resolveCassette } from '../resolve-cassette.js';
 import { noteCassetteUse } from '../../runner/cassette-use-store.js';
 import { otlpSettings, type OtlpFlags } from '../../otel/otlp-settings.js';
 import { nearestFile } from '../../nearest-file.js';
@@ -32,8 +33,8 @@ export function registerProxyCommand(program: Command): void {
     )
     .option('--mode <mode>', 'record | replay | auto | diff | passthrough')
     .option(
-      '--cassette <file>',
-      'SQLite file to store interactions in (default recordings/calltape.sqlite)',
+      '--cassette <name>',
+      'a name (recordings/<name>.sqlite) or a path (default recordings/calltape.sqlite)',
     )
     .option('--replay-timing <timing>', 'pace of replayed streams: none | exact | scaled:F')
     .option('--log-level <level>', 'silent | error | info | debug')
@@ -97,7 +98,16 @@ export function registerProxyCommand(program: Command): void {
             suites: _suites,
             ...configFlags
           } = flags;
-          const { config, file } = loadConfig(configFlags, process.env, process.cwd());
+          // A bare name means recordings/<name>.sqlite, as on every other command.
+          const cassette =
+            configFlags.cassette === undefined
+              ? {}
+              : { cassette: resolveCassette(configFlags.cassette, process.cwd()) };
+          const { config, file } = loadConfig(
+            { ...configFlags, ...cassette },
+            process.env,
+            process.cwd(),
+          );
           const logger = createLogger(config.logLevel);
           const otlp = otlpSettings(flags.otlpEndpoint, flags.otlpCaptureContent, process.env);
           const ratings = {
