@@ -138,10 +138,7 @@ function build(testCase: TestCase, where: string): CompiledCase {
     // Without a schema to validate against or rules to apply, a call that matches needs no tree: answer it in one walk.
     if (!declared && entry.ruleless && equalAfterNormalising(entry.arguments, sent, extra))
       return matched;
-    const name = actual.call.name;
-    const tree = treeOf(entry, declared, extra, options, now, (schema) =>
-      checkDeclared(schema, name),
-    );
+    const tree = treeOf(entry, declared, extra, options, now, checkDeclared, actual.call.name);
     const { plan, root, schema } = tree;
     let raw: number;
     if (plan === undefined) {
@@ -214,13 +211,13 @@ function build(testCase: TestCase, where: string): CompiledCase {
     actual: PreparedActual,
     options: ScoreOptions,
     now: number,
-    stopEarly: boolean,
+    state: CompareState,
   ): PairVerdict => {
     const candidates = candidatesFor(expectation, actual.call.name);
     if (candidates.length === 0 || typeof sentOf(actual) === 'string') return zeroVerdict;
     let best: PairVerdict | undefined;
     for (const entry of candidates) {
-      const state = newState(false, options, stopEarly);
+      resetState(state);
       const score = walk(entry, actual, options, now, state);
       if (score === matched) return cleanVerdict;
       if (typeof score === 'string') {
@@ -254,15 +251,16 @@ function build(testCase: TestCase, where: string): CompiledCase {
         );
       }
       const actuals = actualCalls.map((call) => prepareActual(call, caseSchemas, options));
-      const verdictsOf = (stopEarly: boolean, known?: PairVerdict[][]): PairVerdict[][] =>
-        expectations.map((expectation, row) =>
+      const verdictsOf = (stopEarly: boolean, known?: PairVerdict[][]): PairVerdict[][] => {
+        // One state serves every pair's walk (reset before each): nothing of it outlives the walk.
+        const state = newState(false, options, stopEarly);
+        return expectations.map((expectation, row) =>
           actuals.map((actual, column) => {
             const verdict = known?.[row]?.[column];
-            return verdict?.clean
-              ? verdict
-              : scorePair(expectation, actual, options, now, stopEarly);
+            return verdict?.clean ? verdict : scorePair(expectation, actual, options, now, state);
           }),
         );
+      };
       // Which pairs match cleanly, each walk stopping at its first mismatch: when that pairs every call
       // with exactly one expectation, it is the assignment (no other scores 1), and no full score is needed.
       const clean = positiveWeights ? verdictsOf(true) : undefined;
