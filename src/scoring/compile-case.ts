@@ -67,15 +67,14 @@ interface Expectation {
   readonly alternatives: readonly Candidate[];
 }
 
-/** One pair's verdict without its explanation: the score, and whether nothing at all mismatched. */
-interface PairVerdict {
-  readonly score: number;
-  readonly clean: boolean;
-}
-const cleanVerdict: PairVerdict = { score: 1, clean: true };
+/**
+ * One pair's verdict without its explanation: its score in [0, 1], or `cleanMatch` when nothing at
+ * all mismatched (a score of 1 with something recorded, under a rule of weight 0, is not clean).
+ */
+type PairVerdict = number;
+const cleanMatch: PairVerdict = 2;
 /** A rule-less expectation equal to the call: the pair is a clean match, whatever came before. */
 const matched = -1;
-const zeroVerdict: PairVerdict = { score: 0, clean: false };
 
 function build(testCase: TestCase, where: string): CompiledCase {
   const expectedCalls: readonly ExpectedCall[] =
@@ -214,18 +213,18 @@ function build(testCase: TestCase, where: string): CompiledCase {
     state: CompareState,
   ): PairVerdict => {
     const candidates = candidatesFor(expectation, actual.call.name);
-    if (candidates.length === 0 || typeof sentOf(actual) === 'string') return zeroVerdict;
+    if (candidates.length === 0 || typeof sentOf(actual) === 'string') return 0;
     let best: PairVerdict | undefined;
     for (const entry of candidates) {
       resetState(state);
       const score = walk(entry, actual, options, now, state);
-      if (score === matched) return cleanVerdict;
+      if (score === matched) return cleanMatch;
       if (typeof score === 'string') {
-        best ??= zeroVerdict;
+        best ??= 0;
         continue;
       }
-      if (score === 1 && !state.dirty) return best && best.score >= 1 ? best : cleanVerdict;
-      if (!best || score > best.score) best = { score, clean: false };
+      if (score === 1 && !state.dirty) return best !== undefined && best >= 1 ? best : cleanMatch;
+      if (best === undefined || score > best) best = score;
     }
     return best as PairVerdict;
   };
@@ -254,32 +253,37 @@ function build(testCase: TestCase, where: string): CompiledCase {
       const verdictsOf = (stopEarly: boolean, known?: PairVerdict[][]): PairVerdict[][] => {
         // One state serves every pair's walk (reset before each): nothing of it outlives the walk.
         const state = newState(false, options, stopEarly);
-        return expectations.map((expectation, row) =>
-          actuals.map((actual, column) => {
+        const matrix: PairVerdict[][] = [];
+        for (let row = 0; row < expectations.length; row++) {
+          const expectation = expectations[row] as Expectation;
+          const verdicts: PairVerdict[] = [];
+          for (let column = 0; column < actuals.length; column++) {
             const verdict = known?.[row]?.[column];
-            return verdict?.clean ? verdict : scorePair(expectation, actual, options, now, state);
-          }),
-        );
+            verdicts.push(
+              verdict === cleanMatch
+                ? verdict
+                : scorePair(expectation, actuals[column] as PreparedActual, options, now, state),
+            );
+          }
+          matrix.push(verdicts);
+        }
+        return matrix;
       };
       // Which pairs match cleanly, each walk stopping at its first mismatch: when that pairs every call
       // with exactly one expectation, it is the assignment (no other scores 1), and no full score is needed.
       const clean = positiveWeights ? verdictsOf(true) : undefined;
       const verdicts =
-        clean &&
-        perfectPairing(clean.map((row) => row.map((verdict) => (verdict.clean ? 1 : 0)))) !==
-          undefined
-          ? clean
-          : verdictsOf(false, clean);
+        clean && perfectPairing(clean, cleanMatch) !== undefined ? clean : verdictsOf(false, clean);
       const explainedPairs = new Map<number, PairScore>();
       return combinePairs(
         expectations.length,
         actuals.length,
         policy,
         threshold,
-        verdicts.map((row) => row.map((verdict) => verdict.score)),
+        verdicts.map((row) => row.map((verdict) => (verdict === cleanMatch ? 1 : verdict))),
         (row, column) => {
           const actual = actuals[column] as PreparedActual;
-          if (verdicts[row]?.[column]?.clean) return cleanPair(actual.call.name);
+          if (verdicts[row]?.[column] === cleanMatch) return cleanPair(actual.call.name);
           const key = row * actuals.length + column;
           let pair = explainedPairs.get(key);
           if (!pair)
