@@ -72,7 +72,7 @@ function fits(
 /**
  * The tree of a candidate under a schema, clock and normalisers: built once, then reused.
  * `checkDeclared` runs before a declared schema is first used (it throws for one that is no
- * schema or does not compile).
+ * schema or does not compile), told the tool the schema was declared for.
  */
 export function treeOf(
   entry: Candidate,
@@ -80,14 +80,15 @@ export function treeOf(
   extra: NonNullable<TestCase['extra_arguments']>,
   options: ScoreOptions,
   now: number,
-  checkDeclared: (declared: JsonSchema) => void,
+  checkDeclared: (declared: JsonSchema, tool: string) => void,
+  tool: string,
 ): Tree {
   const last = entry.last;
   if (last !== undefined && last.declared === declared && fits(entry, last, options, now))
     return last;
   const cached = declared === undefined ? entry.inferred : entry.trees.get(declared);
   if (fits(entry, cached, options, now)) return (entry.last = cached);
-  if (declared !== undefined && cached === undefined) checkDeclared(declared);
+  if (declared !== undefined && cached === undefined) checkDeclared(declared, tool);
   const resolved = resolvePlaceholders(entry.arguments, new Date(now));
   const schema = declared ?? inferSchema(resolved) ?? {};
   const root = objectNode(resolved, normaliseBySchema(resolved, schema, true), '', {

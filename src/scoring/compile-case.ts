@@ -67,15 +67,14 @@ interface Expectation {
   readonly alternatives: readonly Candidate[];
 }
 
-/** One pair's verdict without its explanation: the score, and whether nothing at all mismatched. */
-interface PairVerdict {
-  readonly score: number;
-  readonly clean: boolean;
-}
-const cleanVerdict: PairVerdict = { score: 1, clean: true };
+/**
+ * One pair's verdict without its explanation: its score in [0, 1], or `cleanMatch` when nothing at
+ * all mismatched (a score of 1 with something recorded, under a rule of weight 0, is not clean).
+ */
+type PairVerdict = number;
+const cleanMatch: PairVerdict = 2;
 /** A rule-less expectation equal to the call: the pair is a clean match, whatever came before. */
 const matched = -1;
-const zeroVerdict: PairVerdict = { score: 0, clean: false };
 
 function build(testCase: TestCase, where: string): CompiledCase {
   const expectedCalls: readonly ExpectedCall[] =
@@ -138,10 +137,7 @@ function build(testCase: TestCase, where: string): CompiledCase {
     // Without a schema to validate against or rules to apply, a call that matches needs no tree: answer it in one walk.
     if (!declared && entry.ruleless && equalAfterNormalising(entry.arguments, sent, extra))
       return matched;
-    const name = actual.call.name;
-    const tree = treeOf(entry, declared, extra, options, now, (schema) =>
-      checkDeclared(schema, name),
-    );
+    const tree = treeOf(entry, declared, extra, options, now, checkDeclared, actual.call.name);
     const { plan, root, schema } = tree;
     let raw: number;
     if (plan === undefined) {
@@ -214,21 +210,21 @@ function build(testCase: TestCase, where: string): CompiledCase {
     actual: PreparedActual,
     options: ScoreOptions,
     now: number,
-    stopEarly: boolean,
+    state: CompareState,
   ): PairVerdict => {
     const candidates = candidatesFor(expectation, actual.call.name);
-    if (candidates.length === 0 || typeof sentOf(actual) === 'string') return zeroVerdict;
+    if (candidates.length === 0 || typeof sentOf(actual) === 'string') return 0;
     let best: PairVerdict | undefined;
     for (const entry of candidates) {
-      const state = newState(false, options, stopEarly);
+      resetState(state);
       const score = walk(entry, actual, options, now, state);
-      if (score === matched) return cleanVerdict;
+      if (score === matched) return cleanMatch;
       if (typeof score === 'string') {
-        best ??= zeroVerdict;
+        best ??= 0;
         continue;
       }
-      if (score === 1 && !state.dirty) return best && best.score >= 1 ? best : cleanVerdict;
-      if (!best || score > best.score) best = { score, clean: false };
+      if (score === 1 && !state.dirty) return best !== undefined && best >= 1 ? best : cleanMatch;
+      if (best === undefined || score > best) best = score;
     }
     return best as PairVerdict;
   };
@@ -254,34 +250,40 @@ function build(testCase: TestCase, where: string): CompiledCase {
         );
       }
       const actuals = actualCalls.map((call) => prepareActual(call, caseSchemas, options));
-      const verdictsOf = (stopEarly: boolean, known?: PairVerdict[][]): PairVerdict[][] =>
-        expectations.map((expectation, row) =>
-          actuals.map((actual, column) => {
+      const verdictsOf = (stopEarly: boolean, known?: PairVerdict[][]): PairVerdict[][] => {
+        // One state serves every pair's walk (reset before each): nothing of it outlives the walk.
+        const state = newState(false, options, stopEarly);
+        const matrix: PairVerdict[][] = [];
+        for (let row = 0; row < expectations.length; row++) {
+          const expectation = expectations[row] as Expectation;
+          const verdicts: PairVerdict[] = [];
+          for (let column = 0; column < actuals.length; column++) {
             const verdict = known?.[row]?.[column];
-            return verdict?.clean
-              ? verdict
-              : scorePair(expectation, actual, options, now, stopEarly);
-          }),
-        );
+            verdicts.push(
+              verdict === cleanMatch
+                ? verdict
+                : scorePair(expectation, actuals[column] as PreparedActual, options, now, state),
+            );
+          }
+          matrix.push(verdicts);
+        }
+        return matrix;
+      };
       // Which pairs match cleanly, each walk stopping at its first mismatch: when that pairs every call
       // with exactly one expectation, it is the assignment (no other scores 1), and no full score is needed.
       const clean = positiveWeights ? verdictsOf(true) : undefined;
       const verdicts =
-        clean &&
-        perfectPairing(clean.map((row) => row.map((verdict) => (verdict.clean ? 1 : 0)))) !==
-          undefined
-          ? clean
-          : verdictsOf(false, clean);
+        clean && perfectPairing(clean, cleanMatch) !== undefined ? clean : verdictsOf(false, clean);
       const explainedPairs = new Map<number, PairScore>();
       return combinePairs(
         expectations.length,
         actuals.length,
         policy,
         threshold,
-        verdicts.map((row) => row.map((verdict) => verdict.score)),
+        verdicts.map((row) => row.map((verdict) => (verdict === cleanMatch ? 1 : verdict))),
         (row, column) => {
           const actual = actuals[column] as PreparedActual;
-          if (verdicts[row]?.[column]?.clean) return cleanPair(actual.call.name);
+          if (verdicts[row]?.[column] === cleanMatch) return cleanPair(actual.call.name);
           const key = row * actuals.length + column;
           let pair = explainedPairs.get(key);
           if (!pair)

@@ -9,6 +9,7 @@ import { ownValue, setOwn } from './own.js';
 import { annotations, checker, type Check } from './schema-check.js';
 import { isPrintableAscii } from './normalise/printable-ascii.js';
 import { leafCheck, type LeafCheck } from './leaf-check.js';
+import { schemaCache } from './schema-cache.js';
 
 type Normalise = (value: JsonValue) => JsonValue;
 type JsonObject = { readonly [key: string]: JsonValue };
@@ -56,12 +57,11 @@ export interface TopLevelCheck {
   readonly badDefaults: readonly string[];
 }
 
-const compiled = new WeakMap<JsonSchema, CompiledSchema>();
+/** Prepared schemas, one per schema text: a suite's cases repeat the same tool schemas. */
+const prepared = schemaCache(prepare, 2_000);
 
 export function compileSchema(schema: JsonSchema): CompiledSchema {
-  let known = compiled.get(schema);
-  if (!known) compiled.set(schema, (known = prepare(schema)));
-  return known;
+  return prepared.get(schema);
 }
 
 function prepare(schema: JsonSchema): CompiledSchema {

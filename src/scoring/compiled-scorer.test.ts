@@ -258,6 +258,44 @@ describe('the compiled scorer', () => {
       expect(seen).toContain(kind);
   });
 
+  it('scores a call right when a named normaliser scores another call while the walk is under way', () => {
+    // The walk reads the sent arguments into slots by member; a nested scoring must not overwrite the outer call's.
+    const schema: JsonSchema = {
+      type: 'object',
+      properties: { p: { type: 'number' }, q: { type: 'number' }, r: { type: 'number' } },
+    };
+    const inner: TestCase = { expected_tool: 'inner', arguments: { p: 1, q: 2, r: 3 } };
+    const options = {
+      now,
+      schemas: { inner: schema },
+      normalisers: {
+        nested: (value: JsonValue): JsonValue =>
+          scoreCall(inner, [{ name: 'inner', arguments: { r: 3, q: 2, p: 9 } }], {
+            now,
+            schemas: { inner: schema },
+          }).is_correct
+            ? 'never'
+            : value,
+      },
+    };
+    const outer: TestCase = {
+      expected_tool: 'outer',
+      arguments: { a: 'x', b: 'y', c: 'z' },
+      rules: { a: { normalise: ['nested'] } },
+    };
+    for (const sent of [
+      { a: 'x', b: 'y', c: 'z' },
+      { c: 'z', b: 'Y', a: 'x' },
+    ]) {
+      const calls = [{ name: 'outer', arguments: sent }];
+      const result = scoreCall(outer, calls, options);
+      expect(JSON.stringify(result)).toBe(
+        JSON.stringify(scoreCallReference(outer, calls, options)),
+      );
+      expect(result.is_correct).toBe(sent.b === 'y');
+    }
+  });
+
   it('gives byte-identical results to the reference scorer on the BFCL-shaped workload', () => {
     // Every fourth input: each brings its own schemas, and compiling thousands of validators is what makes the whole file slow.
     const lines = gunzipSync(

@@ -6,7 +6,8 @@ import type { JsonObject } from './member-keys.js';
 import { ruleAt, rulePathOf } from './rule-table.js';
 import { passesLeaf } from './leaf-check.js';
 import { looseEquals } from './normalise/loose-equals.js';
-import { isPrintableAscii } from './normalise/printable-ascii.js';
+import { trimmedPrintableAscii } from './normalise/printable-ascii.js';
+import { ownEnumerated } from './own.js';
 import type { Check } from './schema-check.js';
 
 type Normalise = (value: JsonValue) => JsonValue;
@@ -66,6 +67,8 @@ interface SentMember {
   readonly leaves: readonly JsonValue[];
   readonly folds: readonly string[];
   readonly mayOmit: boolean;
+  /** When the member does not match at once, the walk can only record a mismatch: `===` (or the folded text) was all it would compare. */
+  readonly certain: boolean;
 }
 
 /** The plan of a tree's root, or undefined when its members depend on the call (a glob rule standing alone). */
@@ -112,8 +115,15 @@ export function sentPlan(
 
 function quickOf(
   node: MemberNode,
-): Pick<SentMember, 'quick' | 'expected' | 'leaves' | 'folds' | 'mayOmit'> {
-  const none = { quick: Quick.None, expected: undefined, leaves: [], folds: [], mayOmit: false };
+): Pick<SentMember, 'quick' | 'expected' | 'leaves' | 'folds' | 'mayOmit' | 'certain'> {
+  const none = {
+    quick: Quick.None,
+    expected: undefined,
+    leaves: [],
+    folds: [],
+    mayOmit: false,
+    certain: false,
+  };
   const { acceptable, value } = node;
   if (acceptable) {
     const leaves = acceptable.candidates
@@ -122,10 +132,19 @@ function quickOf(
     const folds = acceptable.candidates
       .filter((candidate) => candidate.accepts === 'folded')
       .map((candidate) => candidate.node.folded as string);
-    return { ...none, quick: Quick.Acceptable, leaves, folds, mayOmit: acceptable.mayOmit };
+    return {
+      ...none,
+      quick: Quick.Acceptable,
+      leaves,
+      folds,
+      mayOmit: acceptable.mayOmit,
+    };
   }
-  if (value?.quick === 'same') return { ...none, quick: Quick.Same, expected: value.expected };
-  if (value?.quick === 'folded') return { ...none, quick: Quick.Folded, expected: value.folded };
+  // A leaf is compared by `===` and a loose string by its folded form (any other value is unequal to a string): nothing else makes either match.
+  if (value?.quick === 'same')
+    return { ...none, quick: Quick.Same, expected: value.expected, certain: true };
+  if (value?.quick === 'folded')
+    return { ...none, quick: Quick.Folded, expected: value.folded, certain: true };
   return none;
 }
 
@@ -164,12 +183,23 @@ function matchesAtOnce(
 /** The arguments break the schema: the caller asks Ajv for the words. */
 export const breaksSchema = -2;
 
+/** A member's slot when the call did not send it. */
+const absent: unique symbol = Symbol('absent');
+type Slot = JsonValue | undefined | typeof absent;
+/** The sent values by member index, one array per nesting depth (a named normaliser may score a call itself). */
+const slotsByDepth: Slot[][] = [];
+let depth = 0;
+
 /**
  * `compareCompiled(root, sent, normalise(sent))`, each argument normalised (and, with `checks`
  * and a plan that can, checked against its schema) as it is reached. Returns the raw score, or
  * `breaksSchema` as soon as an argument breaks the schema (whatever was recorded until then is
  * moot: a schema violation scores 0 with no mismatches). With `state.stopEarly` the score of an
  * unclean match is left unfinished (0): only `state.dirty` is the answer then.
+ *
+ * The sent object is read in one for…in pass into slots by member: a case's arguments have a
+ * shape of their own, so looking each member up by name would miss the engine's property caches
+ * on nearly every call, while for…in reads the object's own key list.
  */
 export function scoreSent(
   plan: SentPlan,
@@ -177,20 +207,46 @@ export function scoreSent(
   state: CompareState,
   checks: boolean,
 ): number {
+  const slots = (slotsByDepth[depth] ??= []);
+  depth++;
+  try {
+    return scoreSlots(plan, sent, slots, state, checks);
+  } finally {
+    depth--;
+  }
+}
+
+function scoreSlots(
+  plan: SentPlan,
+  sent: JsonObject,
+  slots: Slot[],
+  state: CompareState,
+  checks: boolean,
+): number {
+  const { members, keys } = plan;
+  const count = keys.length;
+  for (let index = 0; index < count; index++) slots[index] = absent;
+  let extras = false;
+  for (const key in sent) {
+    if (!ownEnumerated(sent, key)) continue;
+    let index = 0;
+    while (index < count && keys[index] !== key) index++;
+    if (index === count) extras = true;
+    else slots[index] = sent[key];
+  }
   let total = 0;
   let weights = 0;
-  for (const member of plan.members) {
-    const { key, weight } = member;
-    const present = Object.hasOwn(sent, key);
+  for (let index = 0; index < count; index++) {
+    const member = members[index] as SentMember;
+    const { weight } = member;
+    const item = slots[index] as Slot;
+    const present = item !== absent;
     let value: JsonValue | undefined;
     if (present) {
-      const item = sent[key];
       // Numbers, booleans and null normalise to themselves under any schema; printable text under a plain one is only trimmed.
       value =
         typeof item === 'string'
-          ? member.plain && isPrintableAscii(item)
-            ? item.trim()
-            : member.normalise(item)
+          ? ((member.plain ? trimmedPrintableAscii(item) : undefined) ?? member.normalise(item))
           : typeof item === 'object' && item !== null
             ? member.normalise(item)
             : item;
@@ -201,7 +257,11 @@ export function scoreSent(
     }
     weights += weight;
     if (matchesAtOnce(member, value, present)) total += weight;
-    else {
+    else if (state.stopEarly && member.certain) {
+      // Only cleanliness is asked, and the walk could only record a mismatch here.
+      state.dirty = true;
+      return 0;
+    } else {
       total += weight * compareMember(member.node, value, present, state);
       if (state.dirty && state.stopEarly) return 0;
     }
@@ -209,10 +269,26 @@ export function scoreSent(
   if (checks)
     for (const name of plan.requiredOthers)
       if (!Object.hasOwn(sent, name) || sent[name] === undefined) return breaksSchema;
+  if (extras) {
+    const more = scoreExtras(plan, sent, state, checks);
+    if (more === breaksSchema) return breaksSchema;
+    weights += more;
+  }
+  return weights === 0 ? 1 : total / weights;
+}
+
+/** The sent arguments no member covers: checked by the schema, then counted (how many weigh in) as extra arguments. */
+function scoreExtras(
+  plan: SentPlan,
+  sent: JsonObject,
+  state: CompareState,
+  checks: boolean,
+): number {
   const { extra, rules, keys, schema } = plan;
   const top = checks ? schema.top : undefined;
+  let weights = 0;
   for (const key in sent) {
-    if (!Object.hasOwn(sent, key) || keys.includes(key)) continue;
+    if (!ownEnumerated(sent, key) || keys.includes(key)) continue;
     const item = sent[key] as JsonValue;
     if (top !== undefined) {
       const listed = top.checks.get(key);
@@ -229,5 +305,5 @@ export function scoreSent(
     weights += 1;
     unexpected(state, key, state.explain ? schema.member(key)(item) : undefined, extra);
   }
-  return weights === 0 ? 1 : total / weights;
+  return weights;
 }

@@ -1,6 +1,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { JsonSchema, JsonValue } from '../trace/trace.js';
+import { schemaCache } from './schema-cache.js';
 
 // ownProperties: a schema requiring `constructor` is not met by Object's constructor.
 const ajv = new Ajv2020({
@@ -10,39 +11,27 @@ const ajv = new Ajv2020({
   ownProperties: true,
 });
 addFormats.default(ajv);
-/** Validators by schema object: the fast path when the same object comes back (a suite's schemas). */
-const compiled = new WeakMap<JsonSchema, Compiled>();
 /** A validator, or why the schema did not compile. */
 type Compiled = ValidateFunction | { readonly error: string };
 /**
- * Validators by schema text, least recently used first: every captured request parses its tools
- * afresh, so the same schema arrives as a new object each time, and compiling (milliseconds) per
- * call would dominate live scoring. Bounded, so a long-running proxy seeing ever new schemas
- * keeps a fixed number of validators.
+ * Validators by schema text: every captured request parses its tools afresh, and compiling
+ * (milliseconds) per call would dominate live scoring. Bounded, so a long-running proxy seeing
+ * ever new schemas keeps a fixed number of validators.
  */
-const byText = new Map<string, Compiled>();
-const maxValidators = 2_000;
+const validators = schemaCache<Compiled>((schema) => {
+  let validate: Compiled;
+  try {
+    validate = ajv.compile(schema);
+  } catch (error) {
+    validate = { error: (error as Error).message };
+  }
+  // Ajv keeps every compiled schema object in its own cache; this module's caches are the only ones.
+  ajv.removeSchema(schema);
+  return validate;
+}, 2_000);
 
 function validatorFor(schema: JsonSchema): Compiled {
-  const known = compiled.get(schema);
-  if (known !== undefined) return known;
-  const text = JSON.stringify(schema);
-  let validate = byText.get(text);
-  if (validate === undefined) {
-    try {
-      validate = ajv.compile(schema);
-    } catch (error) {
-      validate = { error: (error as Error).message };
-    }
-    // Ajv keeps every compiled schema object in its own cache; this module's caches are the only ones.
-    ajv.removeSchema(schema);
-    if (byText.size >= maxValidators) byText.delete(byText.keys().next().value as string);
-  } else {
-    byText.delete(text);
-  }
-  byText.set(text, validate);
-  compiled.set(schema, validate);
-  return validate;
+  return validators.get(schema);
 }
 
 /** Why a schema cannot be compiled, or undefined when it can (compiled once, then cached). */

@@ -1,0 +1,83 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { JsonSchema } from '../trace/trace.js';
+import { trimmedPrintableAscii } from './normalise/printable-ascii.js';
+import { ownEnumerated } from './own.js';
+import { schemaCache } from './schema-cache.js';
+
+function counted(capacity: number): {
+  cache: ReturnType<typeof schemaCache<object>>;
+  builds: () => number;
+} {
+  let builds = 0;
+  const cache = schemaCache((schema: JsonSchema) => {
+    builds++;
+    return { built: schema };
+  }, capacity);
+  return { cache, builds: () => builds };
+}
+
+describe('schemaCache', () => {
+  it('builds once per schema text, however many objects carry it (a suite repeats its tool schemas case by case)', () => {
+    const { cache, builds } = counted(10);
+    const schema = { type: 'object', properties: { city: { type: 'string' } } };
+    const first = cache.get(structuredClone(schema));
+    for (let index = 0; index < 5; index++) expect(cache.get(structuredClone(schema))).toBe(first);
+    expect(builds()).toBe(1);
+    expect(cache.get({ type: 'object' })).not.toBe(first);
+    expect(builds()).toBe(2);
+  });
+
+  it('keeps at most its capacity of texts, forgetting the least recently used first', () => {
+    const { cache, builds } = counted(2);
+    const a = cache.get({ title: 'a' });
+    cache.get({ title: 'b' });
+    // Asking for a again makes b the least recently used.
+    expect(cache.get({ title: 'a' })).toBe(a);
+    cache.get({ title: 'c' });
+    expect(builds()).toBe(3);
+    expect(cache.get({ title: 'a' })).toBe(a);
+    expect(builds()).toBe(3);
+    cache.get({ title: 'b' });
+    expect(builds()).toBe(4);
+  });
+
+  it('answers a schema object seen before from the object itself, even once its text is forgotten', () => {
+    const { cache, builds } = counted(1);
+    const schema = { title: 'kept' };
+    const built = cache.get(schema);
+    cache.get({ title: 'other' });
+    expect(cache.get(schema)).toBe(built);
+    expect(builds()).toBe(2);
+  });
+});
+
+describe('trimmedPrintableAscii', () => {
+  it('is text.trim() for printable ASCII and undefined for anything else', () => {
+    const printable = fc.string({
+      unit: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)),
+    });
+    fc.assert(
+      fc.property(fc.oneof(printable, fc.string({ unit: 'binary' })), (text) => {
+        const ascii = /^[\x20-\x7e]*$/.test(text);
+        expect(trimmedPrintableAscii(text)).toBe(ascii ? text.trim() : undefined);
+      }),
+    );
+    expect(trimmedPrintableAscii('  CA ')).toBe('CA');
+    expect(trimmedPrintableAscii('')).toBe('');
+    expect(trimmedPrintableAscii('\tCA')).toBeUndefined();
+  });
+});
+
+describe('ownEnumerated', () => {
+  it('is Object.hasOwn, own keys only, whatever the prototype', () => {
+    const inherited = Object.create({ city: 'Paris' }) as object;
+    expect(ownEnumerated(inherited, 'city')).toBe(false);
+    const bare = Object.create(null) as Record<string, unknown>;
+    bare['city'] = 'Oslo';
+    expect(ownEnumerated(bare, 'city')).toBe(true);
+    // An argument named like the method it is read with.
+    expect(ownEnumerated({ hasOwnProperty: 1 }, 'hasOwnProperty')).toBe(true);
+    expect(ownEnumerated({}, 'constructor')).toBe(false);
+  });
+});
