@@ -221,6 +221,7 @@ const counter = async (side: Side, name: string): Promise<number> =>
 const export_ = {
   exported: await counter('otel on', 'calltape_otlp_spans_exported_total'),
   droppedOn: await counter('otel on', 'calltape_otlp_dropped_total'),
+  droppedOnRounds: await counter('otel on', 'calltape_otlp_dropped_total{what="round"}'),
   droppedDown: await counter('collector down', 'calltape_otlp_dropped_total'),
   collectorBytes: received,
 };
@@ -304,7 +305,7 @@ const lines = [
   '',
   `Per round, ÷ the same round's off side, min / median / max: requests/s on ${result.throughputPerRound.on.requestsPerSecond.min}× / ${result.throughputPerRound.on.requestsPerSecond.median}× / ${result.throughputPerRound.on.requestsPerSecond.max}×, collector down ${result.throughputPerRound.down.requestsPerSecond.min}× / ${result.throughputPerRound.down.requestsPerSecond.median}× / ${result.throughputPerRound.down.requestsPerSecond.max}×; main-thread CPU per request on ${result.throughputPerRound.on.mainCpuUs.min}× / ${result.throughputPerRound.on.mainCpuUs.median}× / ${result.throughputPerRound.on.mainCpuUs.max}×, collector down ${result.throughputPerRound.down.mainCpuUs.min}× / ${result.throughputPerRound.down.mainCpuUs.median}× / ${result.throughputPerRound.down.mainCpuUs.max}×. CPU is read by \`process-probe\` inside each proxy (main thread from its schedstat; worker threads are those started after it, i.e. the store, shadow and export workers), which contention on a shared machine distorts far less than requests/s.`,
   '',
-  `Export: ${export_.exported} spans accepted by the collector (${export_.collectorBytes} bytes), ${export_.droppedOn} lost; with the collector down, ${export_.droppedDown} counted as lost (so far: the exporter retries before giving a batch up).`,
+  `Export: ${export_.exported} spans accepted by the collector (${export_.collectorBytes} bytes), ${export_.droppedOn} lost (${export_.droppedOnRounds} of them rounds never traced: the export worker's queue was full); with the collector down, ${export_.droppedDown} counted as lost (so far: the exporter retries before giving a batch up).`,
   '',
 ];
 const manual = join(root, 'docs/opentelemetry.md');
