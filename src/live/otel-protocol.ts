@@ -39,6 +39,8 @@ export type FromOtelWorker =
       readonly type: 'counts';
       /** Rounds and MCP exchanges of earlier `items` messages now traced (or lost): room again in the proxy's bound. */
       readonly handled: number;
+      /** The raw bytes of the rounds among them (`roundBytes`): room again in the proxy's byte bound. */
+      readonly handledBytes: number;
       /** Spans the collector accepted. */
       readonly exported: number;
       /** Rounds that could not be traced (unparseable). */

@@ -9,6 +9,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { buildExchange } from '../cassette/build-exchange.js';
 import type { CapturedRound } from '../cassette/captured-round.js';
 import { createRedactor } from '../cassette/redact.js';
+import { roundBytes } from '../cassette/round-size.js';
 import { mcpOperation } from '../mcp/mcp-spans.js';
 import { startOtlpTracing } from '../otel/otlp-tracing.js';
 import { SessionSpans } from '../otel/session-spans.js';
@@ -27,14 +28,19 @@ const redactor = createRedactor(
 );
 const capture = { content: data.settings.captureContent };
 
-const counts = { handled: 0, exported: 0, droppedRounds: 0, droppedSpans: 0 };
+const counts = { handled: 0, handledBytes: 0, exported: 0, droppedRounds: 0, droppedSpans: 0 };
 let reportTimer: NodeJS.Timeout | undefined;
 function report(): void {
   clearTimeout(reportTimer);
   reportTimer = undefined;
   if (counts.handled + counts.exported + counts.droppedRounds + counts.droppedSpans === 0) return;
   send({ type: 'counts', ...counts });
-  counts.handled = counts.exported = counts.droppedRounds = counts.droppedSpans = 0;
+  counts.handled =
+    counts.handledBytes =
+    counts.exported =
+    counts.droppedRounds =
+    counts.droppedSpans =
+      0;
 }
 /** Export results settle on their own schedule: gathered for a moment into one report. */
 const reportSoon = (): void => {
@@ -87,6 +93,7 @@ function trace(item: OtelItem): void {
     case 'round':
       traceRound(item.round);
       counts.handled++;
+      counts.handledBytes += roundBytes(item.round);
       return;
     case 'mcp':
       spans.mcp(mcpOperation(item.exchange, capture));

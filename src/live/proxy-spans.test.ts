@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOtlpReceiver, type OtlpReceiver } from '../../test/support/otlp-receiver.js';
 import { chatCompletion } from '../../test/support/openai-chat-chunks.js';
 import type { CapturedRound } from '../cassette/captured-round.js';
+import { roundBytes } from '../cassette/round-size.js';
 import { createLogger } from '../logger.js';
 import { startProxySpans, type ProxySpanOptions } from './proxy-spans.js';
 
@@ -70,6 +71,12 @@ const chatSpansOf = (ids: readonly string[]) =>
         ids.includes(String(span.attributes['calltape.interaction.id'])),
     );
 
+/** The interaction ids of those rounds that reached the collector as chat spans. */
+const tracedIds = (rounds: readonly CapturedRound[]) =>
+  chatSpansOf(rounds.map((captured) => captured.request.id)).map(
+    (span) => span.attributes['calltape.interaction.id'],
+  );
+
 describe('startProxySpans (export on a worker thread)', () => {
   it('flushes on close: rounds handed over just before it reach the collector, redacted, and their spans are counted', async () => {
     const { spans, counted } = sink();
@@ -90,11 +97,17 @@ describe('startProxySpans (export on a worker thread)', () => {
     for (const captured of rounds) spans.round(captured);
     expect(counted.round).toBe(3);
     await spans.close(5_000);
-    expect(
-      chatSpansOf(rounds.map((captured) => captured.request.id)).map(
-        (span) => span.attributes['calltape.interaction.id'],
-      ),
-    ).toEqual(['round-200', 'round-201']);
+    expect(tracedIds(rounds)).toEqual(['round-200', 'round-201']);
     expect(counted).toEqual({ round: 3, span: 0, exported: 4 });
+  });
+
+  it("counts the rounds past the worker's byte bound as dropped rounds: the bound is on raw bytes, not only rounds", async () => {
+    const size = roundBytes(round(300));
+    const { spans, counted } = sink({ maxQueuedBytes: size * 2 + size / 2 });
+    const rounds = [300, 301, 302, 303].map(round);
+    for (const captured of rounds) spans.round(captured);
+    expect(counted.round).toBe(2);
+    await spans.close(5_000);
+    expect(tracedIds(rounds)).toEqual(['round-300', 'round-301']);
   });
 });

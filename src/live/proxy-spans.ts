@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { BatchQueue } from '../cassette/batch-queue.js';
 import type { CapturedRound } from '../cassette/captured-round.js';
 import { packRounds } from '../cassette/pack-rounds.js';
+import { roundBytes } from '../cassette/round-size.js';
 import type { Config } from '../config/config.js';
 import type { Logger } from '../logger.js';
 import type { McpExchange } from '../mcp/mcp-exchange.js';
@@ -38,7 +39,19 @@ export interface ProxySpanOptions {
   readonly exported: (spans: number) => void;
   /** Rounds and MCP exchanges posted to the worker and not traced yet; beyond it new ones are dropped (and counted). */
   readonly maxQueuedRounds?: number;
+  /** Raw bytes of those rounds (bodies as captured); beyond it a new round is dropped (and counted). */
+  readonly maxQueuedBytes?: number;
 }
+
+/**
+ * The default bounds of what the worker has not traced yet. Bytes bound the memory: a round holds
+ * its raw bodies until traced, so a count alone would let 10,000 large rounds pile up. The count
+ * bounds items whose bodies are small or absent (MCP exchanges, verdicts ride along uncounted),
+ * each of which still holds headers and an object graph. 10,000 rounds of the otel bench hold
+ * about 7 MB of bodies: a few seconds of a saturating burst.
+ */
+const defaultMaxQueuedRounds = 10_000;
+const defaultMaxQueuedBytes = 64 * 1024 * 1024;
 
 /**
  * How long a finished round may wait to be posted with the rounds after it: one message (and one
@@ -50,12 +63,13 @@ const windowMs = 20;
  * Turns the proxy's finished rounds into GenAI spans off its thread: the round joins a batch
  * that is packed (`packRounds`, one copy, buffer transferred) and posted to the export worker
  * every `windowMs`; the worker parses, redacts, builds the spans and exports them with the SDK.
- * What the worker has not traced yet is bounded (`maxQueuedRounds`): past it a round is not
+ * What the worker has not traced yet is bounded (`maxQueuedRounds`, `maxQueuedBytes`): past it a round is not
  * traced and counted, so a stalled worker never becomes unbounded memory. A collector that is
  * down is logged once per outage and its lost spans counted; the proxy never waits on it.
  */
 export function startProxySpans(settings: OtlpSettings, options: ProxySpanOptions): ProxySpans {
-  const maxQueued = options.maxQueuedRounds ?? 1000;
+  const maxQueued = options.maxQueuedRounds ?? defaultMaxQueuedRounds;
+  const maxBytes = options.maxQueuedBytes ?? defaultMaxQueuedBytes;
   const data: OtelWorkerData = {
     settings,
     redact: options.redact,
@@ -65,12 +79,14 @@ export function startProxySpans(settings: OtlpSettings, options: ProxySpanOption
   const worker = new Worker(workerScript('live/otel-worker'), { workerData: data });
   const post = (message: ToOtelWorker, transfer: ArrayBuffer[] = []): void =>
     worker.postMessage(message, transfer);
-  /** Rounds and MCP exchanges queued or posted that the worker has not reported traced. */
+  /** Rounds and MCP exchanges queued or posted that the worker has not reported traced, and their rounds' bytes. */
   let pending = 0;
+  let pendingBytes = 0;
   let exited = false;
   worker.on('message', (message: FromOtelWorker) => {
     if (message.type === 'counts') {
       pending = Math.max(0, pending - message.handled);
+      pendingBytes = Math.max(0, pendingBytes - message.handledBytes);
       if (message.exported > 0) options.exported(message.exported);
       if (message.droppedRounds > 0) options.dropped('round', message.droppedRounds);
       if (message.droppedSpans > 0) options.dropped('span', message.droppedSpans);
@@ -97,8 +113,10 @@ export function startProxySpans(settings: OtlpSettings, options: ProxySpanOption
   let closing: Promise<void> | undefined;
   const traced = (item: OtelItem): void => {
     if (closing) return;
-    if (pending >= maxQueued) return options.dropped('round', 1);
+    const bytes = item.type === 'round' ? roundBytes(item.round) : 0;
+    if (pending >= maxQueued || pendingBytes + bytes > maxBytes) return options.dropped('round', 1);
     pending++;
+    pendingBytes += bytes;
     queue.push(item);
   };
 
