@@ -15,6 +15,10 @@ export interface BuildLimits {
   readonly maxDecodedBytes: number;
 }
 
+// One of each per module: constructing them showed in profiles of the workers that build exchanges.
+const utf8 = new TextDecoder();
+const utf8Bytes = new TextEncoder();
+
 const defaultLimits: BuildLimits = { maxDecodedBytes: 256 * 1024 * 1024 };
 
 /**
@@ -36,10 +40,9 @@ export function buildExchange(
   const redactor = baseRedactor.withSecrets(
     credentialValues(request.headers, request.path, [...baseRedactor.secretHeaders]),
   );
-  const requestText = new TextDecoder().decode(request.body);
+  const requestText = utf8.decode(request.body);
   const redactedText = redactor.text(requestText);
-  const requestBody =
-    redactedText === requestText ? request.body : new TextEncoder().encode(redactedText);
+  const requestBody = redactedText === requestText ? request.body : utf8Bytes.encode(redactedText);
   const requestJson = parseJson(redactedText);
   const path = redactor.path(request.path);
   // Keyed from the same redacted text the summary is parsed from: decoded, redacted and parsed once.
@@ -58,7 +61,7 @@ export function buildExchange(
   };
   const storedRequest = { headers: redactor.headers(request.headers), body: requestBody };
   const redactBytes = (bytes: Uint8Array): Uint8Array =>
-    new TextEncoder().encode(redactor.text(new TextDecoder().decode(bytes)));
+    utf8Bytes.encode(redactor.text(utf8.decode(bytes)));
   const agentView = round.agentView && {
     ...(round.agentView.request ? { request: redactBytes(round.agentView.request) } : {}),
     ...(round.agentView.response ? { response: redactBytes(round.agentView.response) } : {}),
@@ -112,13 +115,13 @@ export function buildExchange(
     const reexpressed = reexpressStream(
       adapter,
       redactor,
-      new TextDecoder().decode(redacted.body === body ? decoded.bytes : redacted.body),
+      utf8.decode(redacted.body === body ? decoded.bytes : redacted.body),
     );
     if (reexpressed === undefined)
       throw new Error(
         'a secret spans several stream events of a stream that cannot be re-expressed (cut or errored), so it cannot be stored without it',
       );
-    const bytes = new TextEncoder().encode(reexpressed);
+    const bytes = utf8Bytes.encode(reexpressed);
     const last = upstream.chunkTimes.at(-1) ?? upstream.totalMs;
     redacted = { body: bytes, chunkEnds: [bytes.length], chunkTimes: [last] };
     parsed = parse(bytes);
@@ -185,10 +188,10 @@ function redactDecoded(
   decoded: Uint8Array,
   times: readonly number[],
 ): { body: Uint8Array; chunkEnds: readonly number[]; chunkTimes: readonly number[] } {
-  const text = new TextDecoder().decode(decoded);
+  const text = utf8.decode(decoded);
   const redactedText = redactor.text(text);
   if (redactedText === text) return { body, chunkEnds: ends, chunkTimes: times };
-  const redactedBody = new TextEncoder().encode(redactedText);
+  const redactedBody = utf8Bytes.encode(redactedText);
   const last = times.at(-1);
   return {
     body: redactedBody,

@@ -91,6 +91,25 @@ describe('packRounds', () => {
     );
   });
 
+  it('posts items that hold no round as they are, in their place between the packed ones', () => {
+    fc.assert(
+      fc.property(fc.array(fc.option(round, { nil: undefined }), { maxLength: 8 }), (parts) => {
+        const items = parts.map((part, index) =>
+          part ? { round: capturedRound(part, index) } : { note: index },
+        );
+        const packed = packRounds(
+          items,
+          (item) => ('round' in item ? item.round : undefined),
+          (_, packedRound) => ({ round: packedRound }),
+        );
+        expect(packed.items.map(plain)).toEqual(items.map(plain));
+        packed.items.forEach((item, index) => {
+          if (!('round' in item)) expect(item).toBe(items[index]);
+        });
+      }),
+    );
+  });
+
   it('crosses a MessageChannel with its buffer transferred, bytes intact', async () => {
     const rounds = [0, 1].map((index) => ({
       cassette: 'c',

@@ -14,15 +14,19 @@ export interface PackedRounds<T> {
  * structured clone, which otherwise copies the whole backing buffer of every chunk (a socket
  * read, or Node's shared 8 KB pool for a small Buffer) and allocates one per chunk on the other
  * side. The rounds given are left as they were; the views are only valid until the buffer is
- * transferred, so the packed items are for posting, never for keeping.
+ * transferred, so the packed items are for posting, never for keeping. An item that holds no
+ * round (`roundOf` gives undefined: a verdict, an MCP exchange) is posted as it is, in its place.
  */
 export function packRounds<T>(
   items: readonly T[],
-  roundOf: (item: T) => CapturedRound,
+  roundOf: (item: T) => CapturedRound | undefined,
   withRound: (item: T, round: CapturedRound) => T,
 ): PackedRounds<T> {
   let size = 0;
-  for (const item of items) size += roundBytes(roundOf(item));
+  for (const item of items) {
+    const round = roundOf(item);
+    if (round) size += roundBytes(round);
+  }
   const buffer = new ArrayBuffer(size);
   const target = new Uint8Array(buffer);
   let offset = 0;
@@ -34,6 +38,7 @@ export function packRounds<T>(
   };
   const packed = items.map((item) => {
     const round = roundOf(item);
+    if (!round) return item;
     const { request, upstream, agentView } = round;
     return withRound(item, {
       ...round,

@@ -32,6 +32,29 @@ describe('createRedactor', () => {
     });
   });
 
+  it('reuses the redactor of a credential set it has seen, and redacts each set as a fresh redactor does, past the cache bound too', () => {
+    const base = createRedactor([], []);
+    expect(base.withSecrets(['key-one-0123456789'])).toBe(base.withSecrets(['key-one-0123456789']));
+    const secrets = Array.from({ length: 80 }, (_, index) => `credential-${index}-abcdefgh`);
+    fc.assert(
+      fc.property(
+        fc.array(fc.uniqueArray(fc.constantFrom(...secrets), { minLength: 1, maxLength: 3 }), {
+          minLength: 1,
+          maxLength: 150,
+        }),
+        (sets) => {
+          for (const set of sets) {
+            const text = secrets.join(' ');
+            expect(base.withSecrets(set).text(text)).toBe(
+              createRedactor([], []).withSecrets(set).text(text),
+            );
+          }
+        },
+      ),
+      { numRuns: 20 },
+    );
+  });
+
   it('finds the credential values an agent sent', () => {
     expect(
       credentialValues(

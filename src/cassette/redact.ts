@@ -143,7 +143,14 @@ export function createRedactor(
   );
 }
 
+/**
+ * Credential sets whose redactors are kept for reuse: a busy proxy sees the same few API keys on
+ * every round, and compiling their expression per round showed in profiles of the workers.
+ */
+const maxCachedSecretSets = 64;
+
 function redactorOf(secret: ReadonlySet<string>, expressions: readonly Expression[]): Redactor {
+  const withSecretsCache = new Map<string, Redactor>();
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
 
@@ -163,9 +170,16 @@ function redactorOf(secret: ReadonlySet<string>, expressions: readonly Expressio
         .filter((value) => value.length >= minSecretLength)
         .sort((a, b) => b.length - a.length);
       if (literals.length === 0) return redactor;
+      const key = JSON.stringify(literals);
+      const known = withSecretsCache.get(key);
+      if (known) return known;
       // Credentials first: a configured pattern could otherwise rewrite part of one and leave the rest.
       const regex = new RegExp(literals.map(escapeRegExp).join('|'), 'g');
-      return redactorOf(secret, [ownExpression(regex, credentialMarker), ...expressions]);
+      const built = redactorOf(secret, [ownExpression(regex, credentialMarker), ...expressions]);
+      if (withSecretsCache.size >= maxCachedSecretSets)
+        withSecretsCache.delete(withSecretsCache.keys().next().value as string);
+      withSecretsCache.set(key, built);
+      return built;
     },
     path(path) {
       const queryAt = path.indexOf('?');

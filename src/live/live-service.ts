@@ -2,10 +2,8 @@ import type { CapturedRound } from '../cassette/captured-round.js';
 import type { Config } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { createRedactor } from '../cassette/redact.js';
 import type { OtlpSettings } from '../otel/otlp-settings.js';
 import type { McpExchange } from '../mcp/mcp-exchange.js';
-import { mcpOperation } from '../mcp/mcp-spans.js';
 import type { ProxySpans, startProxySpans } from './proxy-spans.js';
 import { isLoopbackHost } from './admin-auth.js';
 import { createAdminRoutes, type AdminExtension, type AdminRoutes } from './admin-routes.js';
@@ -97,11 +95,7 @@ export function createLiveService(
   const publish = (event: FeedEvent): void => feed.publish(event);
   // Shadow verdicts of a session come once the scorer saw it go idle: the span waits a minute longer for them.
   const tracing: ProxySpans | undefined = otlp?.start(otlp.settings, {
-    redactor: createRedactor(
-      config.redact.headers,
-      config.redact.bodyPatterns,
-      config.redact.builtinPatterns,
-    ),
+    redact: config.redact,
     logger,
     maxDecodedBytes: config.limits.maxDecodedBytes,
     sessionIdleMs: (policies?.sessionIdleMs ?? 0) + 60_000,
@@ -248,7 +242,7 @@ export function createLiveService(
     capturing: queue !== undefined || tracing !== undefined,
     wantsMcp: tracing !== undefined || queue !== undefined,
     mcp(exchange) {
-      tracing?.mcp(mcpOperation(exchange, { content: otlp?.settings.captureContent === true }));
+      tracing?.mcp(exchange);
       if (queue && exchange.method === 'tools/call') queue.offerMcp(relayedCall(exchange));
     },
     answered,

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Interaction, Message, ToolCall } from '../trace/trace.js';
 import { chatSpan, evaluationAttributes, toolSpan } from './gen-ai-spans.js';
-import { policyEvaluation } from '../live/proxy-spans.js';
+import { policyEvaluation } from '../live/verdict-spans.js';
 
 const call = (id: string | undefined, name: string, args: string): ToolCall => ({
   id,

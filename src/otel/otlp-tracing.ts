@@ -30,8 +30,19 @@ export interface OtlpTracing {
   shutdown(graceMs: number): Promise<void>;
 }
 
-/** Most ended spans waiting for export; beyond it new spans are dropped (and counted). */
-const maxQueueSize = 4096;
+/**
+ * Most ended spans waiting for export; beyond it new spans are dropped (and counted). A proxy
+ * round is three spans (session, chat, tool), so this holds about 5,000 rounds: a few seconds of
+ * a saturating burst. An ended span of a round without captured content holds about 1 KB of heap
+ * (measured), so the queue stays near 16 MB; captured content adds its text.
+ */
+const maxQueueSize = 16_384;
+/**
+ * Spans per OTLP request. The processor sends one request at a time, so the collector's round
+ * trip caps what it can drain: larger batches drain a burst in fewer trips. At most 8 batches fit
+ * the queue, so even the final flush on shutdown stays under the exporter's 30 concurrent requests.
+ */
+const maxExportBatchSize = 2048;
 
 /**
  * An OTLP/HTTP (protobuf or JSON) export pipeline on the official SDK: a batch processor with a bounded
@@ -88,7 +99,7 @@ export function startOtlpTracing(
     ? new SimpleSpanProcessor(counting)
     : new BatchSpanProcessor(counting, {
         maxQueueSize,
-        maxExportBatchSize: 512,
+        maxExportBatchSize,
         scheduledDelayMillis: 1000,
       });
   // The batch processor drops silently when full; counted here, where a span joins the queue.

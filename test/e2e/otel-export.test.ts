@@ -278,6 +278,34 @@ describe('OpenTelemetry GenAI export', () => {
     expect(sent).not.toContain('Tokyo');
   });
 
+  it('exports a replayed run as the recorded one was: the same chat and execute_tool spans, from the cassette', async () => {
+    const recorder = await startTestProxy(upstream.url, { mode: 'record' });
+    await weatherAgent(
+      new OpenAI({ apiKey, baseURL: recorder.baseUrl, maxRetries: 0 }),
+      'replayed',
+    );
+    await recorder.close();
+    const served = upstream.received.length;
+    const { proxy, openai } = await proxied(otlp(false, receiver.url), {
+      mode: 'replay',
+      cassette: recorder.config.cassette,
+    });
+    expect(await weatherAgent(openai, 'replayed')).toBe('Paris is sunny, Tokyo rainy.');
+    await proxy.close();
+    expect(upstream.received.length).toBe(served);
+    const spans = sessionSpans('replayed');
+    expect(
+      of(spans, 'chat gpt-test')
+        .map((span) => span.attributes['gen_ai.usage.input_tokens'])
+        .sort(),
+    ).toEqual([50, 80]);
+    expect(
+      of(spans, 'execute_tool get_weather')
+        .map((span) => span.attributes['gen_ai.tool.call.id'])
+        .sort(),
+    ).toEqual(['call_paris', 'call_tokyo']);
+  });
+
   it('writes an Anthropic call with the anthropic provider name and its own finish reason', async () => {
     const { proxy, anthropic } = await proxied(otlp(false, receiver.url));
     await anthropic.messages
