@@ -15,13 +15,10 @@ import { parseDuration } from './duration.js';
 import { Feed } from './feed.js';
 import type { FeedEvent } from './feed-events.js';
 import { LiveMetrics } from './live-metrics.js';
-import { loadPolicies } from './load-policies.js';
 import type { Policies } from './policy-types.js';
-import { watchFile } from './policy-watcher.js';
 import { RecentActivity } from './recent-activity.js';
 import type { RelayedMcpCall } from './relayed-mcp-calls.js';
-import { ShadowQueue } from './shadow-queue.js';
-import { ShadowStore } from './shadow-store.js';
+import type { ShadowQueue } from './shadow-queue.js';
 import { policyFailed, type CallVerdict, type SessionVerdict } from './verdict-types.js';
 
 /** What the proxy's routes tell the live side: every answered round trip, cheaply. */
@@ -69,12 +66,12 @@ export interface LiveOtlp {
   readonly start: typeof startProxySpans;
 }
 
-export function createLiveService(
+export async function createLiveService(
   config: Config,
   logger: Logger,
   otlp?: LiveOtlp,
   extension?: AdminExtension,
-): LiveService {
+): Promise<LiveService> {
   const token = config.admin.token ?? undefined;
   if (!token && !isLoopbackHost(config.host)) {
     throw new CalltapeError(
@@ -82,9 +79,12 @@ export function createLiveService(
       `host ${config.host}: the admin surfaces (/metrics, /calltape/) would be open to the network; set an admin token (--admin-token, CALLTAPE_ADMIN_TOKEN or admin.token) or listen on 127.0.0.1`,
     );
   }
-  let policies: Policies | undefined = config.shadow.policies
-    ? loadPolicies(config.shadow.policies, process.cwd())
-    : undefined;
+  // Loaded only with a policies file: the scoring engine and its loaders are most of the proxy's heap otherwise.
+  const shadow = config.shadow.policies ? await import('./shadow-modules.js') : undefined;
+  let policies: Policies | undefined =
+    shadow && config.shadow.policies
+      ? shadow.loadPolicies(config.shadow.policies, process.cwd())
+      : undefined;
   const recent = new RecentActivity();
   let queue: ShadowQueue | undefined;
   const metrics = new LiveMetrics(() => queue?.depth ?? 0);
@@ -148,7 +148,8 @@ export function createLiveService(
   };
 
   let watcher: { close(): void } | undefined;
-  if (policies) {
+  if (shadow && policies) {
+    const { ShadowQueue, ShadowStore, loadPolicies, watchFile } = shadow;
     const retentionAge =
       config.shadow.retention.maxAge === null
         ? null
