@@ -30,7 +30,7 @@ import type { ProxyObserver } from './route-types.js';
 import type { SessionRoute } from './session-route.js';
 import { UpgradeRoute } from './upgrade-route.js';
 import { createUpstream } from './upstream.js';
-import { WebSocketRoute } from './websocket-route.js';
+import { LazyWebSocketRoute } from './lazy-websocket-route.js';
 import { createGuardedServer, listen } from './guarded-server.js';
 
 export interface ProxyOptions {
@@ -189,7 +189,7 @@ export async function startProxy(
     pipeline,
     mockState,
   });
-  const websocketRoute = new WebSocketRoute({
+  const websocketRoute = new LazyWebSocketRoute({
     config,
     logger,
     upstream: upstreams.openai,

@@ -14,6 +14,8 @@ import { temporaryFolder } from '../support/test-proxy.js';
 const shadowScoring = ['src/live/load-policies.js', 'src/live/shadow-queue.js'];
 const mockTools = ['src/mocks/load-mocks.js', 'src/scoring/score-call.js'];
 const mcpRoute = ['src/proxy/mcp-route.js', 'src/mcp/mcp-responder.js'];
+// The Responses WebSocket mode and the dashboard's feed: both load `ws` at their first upgrade.
+const webSockets = ['src/proxy/websocket-route.js', 'node_modules/ws/wrapper.mjs'];
 const otherCommands = ['src/cli/commands/test-command.js', 'src/runner/run-suite.js'];
 
 let folder: string;
@@ -42,7 +44,7 @@ export async function load(url, context, next) {
 });
 afterAll(() => upstream.close());
 
-/** Starts `calltape proxy <args>`, sends one chat round trip and `more`, stops it, and returns what it loaded (paths under dist/). */
+/** Starts `calltape proxy <args>`, sends one chat round trip and `more`, stops it, and returns what it loaded (paths under dist/, or from node_modules/ on). */
 async function modulesLoaded(
   name: string,
   args: readonly string[],
@@ -88,15 +90,24 @@ async function modulesLoaded(
   await exited;
   return readFileSync(file, 'utf8')
     .split('\n')
-    .filter((line) => line.includes('/dist/'))
-    .map((line) => line.slice(line.indexOf('/dist/') + '/dist/'.length));
+    .map((line) =>
+      line.includes('/dist/')
+        ? line.slice(line.indexOf('/dist/') + '/dist/'.length)
+        : line.slice(line.indexOf('node_modules/')),
+    );
 }
 
 describe('what calltape proxy loads (issue 21: memory)', () => {
-  it('recording without policies, mocks or MCP clients loads none of shadow scoring, mock tools, the MCP route or the other commands', async () => {
+  it('recording without policies, mocks or MCP clients loads none of shadow scoring, mock tools, the MCP route, WebSockets or the other commands', async () => {
     const loaded = await modulesLoaded('plain', []);
     expect(loaded).toContain('src/proxy/proxy-server.js');
-    for (const module of [...shadowScoring, ...mockTools, ...mcpRoute, ...otherCommands])
+    for (const module of [
+      ...shadowScoring,
+      ...mockTools,
+      ...mcpRoute,
+      ...webSockets,
+      ...otherCommands,
+    ])
       expect(loaded).not.toContain(module);
   });
 
