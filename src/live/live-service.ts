@@ -9,7 +9,6 @@ import { mcpOperation } from '../mcp/mcp-spans.js';
 import type { ProxySpans, startProxySpans } from './proxy-spans.js';
 import { isLoopbackHost } from './admin-auth.js';
 import { createAdminRoutes, type AdminExtension, type AdminRoutes } from './admin-routes.js';
-import { postAlert } from './alert-webhook.js';
 import { AlertWindow, type Alert } from './alert-window.js';
 import { parseDuration } from './duration.js';
 import { Feed } from './feed.js';
@@ -141,7 +140,8 @@ export async function createLiveService(
     logger.error(
       `alert: policy ${alert.policy} passed ${(alert.passRate * 100).toFixed(1)}% of ${alert.evaluated} evaluations in the last ${Math.round(alert.windowMs / 1000)} s (threshold ${(alert.threshold * 100).toFixed(1)}%)`,
     );
-    postAlert(webhook, alert).catch((error: unknown) => {
+    // Alerts come only with a policies file: the webhook client loads with shadow scoring.
+    void shadow?.postAlert(webhook, alert).catch((error: unknown) => {
       metrics.alertDeliveryFailures.inc();
       logger.error((error as Error).message);
     });

@@ -16,6 +16,8 @@ const mockTools = ['src/mocks/load-mocks.js', 'src/scoring/score-call.js'];
 const mcpRoute = ['src/proxy/mcp-route.js', 'src/mcp/mcp-responder.js'];
 // The Responses WebSocket mode and the dashboard's feed: both load `ws` at their first upgrade.
 const webSockets = ['src/proxy/websocket-route.js', 'node_modules/ws/wrapper.mjs'];
+// The proxy forwards through undici's Pool alone: the index adds fetch, WebSocket, caches, mocks.
+const undiciIndex = ['node_modules/undici/index.js'];
 const otherCommands = ['src/cli/commands/test-command.js', 'src/runner/run-suite.js'];
 
 let folder: string;
@@ -118,7 +120,8 @@ describe('what calltape proxy loads (issue 21: memory)', () => {
       async (url) =>
         expect((await fetch(`${url}/mcp/nowhere`, { method: 'POST' })).status).toBe(404),
     );
-    for (const module of [...shadowScoring, ...mcpRoute]) expect(loaded).toContain(module);
+    for (const module of [...shadowScoring, ...mcpRoute, ...undiciIndex])
+      expect(loaded).toContain(module);
     for (const module of otherCommands) expect(loaded).not.toContain(module);
   });
 });
