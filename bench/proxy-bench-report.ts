@@ -57,6 +57,8 @@ export interface ProxyBenchResult {
     readonly pacedRate: number;
   };
   readonly figures: readonly RoundFigures[];
+  /** RSS (MB) of each proxy once started and settled, before any traffic: what it keeps loaded. */
+  readonly idleRssMb?: { readonly bare: number; readonly calltape: number };
   readonly anatomy: SlowRequest | undefined;
   readonly calltape: { readonly sent: number; readonly stored: number };
 }
@@ -168,6 +170,13 @@ export function proxyBenchReport(result: ProxyBenchResult): string {
         '×',
       ),
       '≤ 120 MB',
+    ),
+    row(
+      'RSS idle, after start, before any traffic (MB)',
+      spread([result.idleRssMb?.bare], 0),
+      spread([result.idleRssMb?.calltape], 0),
+      result.idleRssMb ? `${fixed(result.idleRssMb.calltape / result.idleRssMb.bare, 2)}×` : '–',
+      '',
     ),
     row(
       'shadow scoring on, 50 connections: round trips dropped unscored',

@@ -8,7 +8,7 @@
  * Writes bench/results/proxy-<timestamp>.json and docs/benchmarks.md.
  * Flags: `--quick` (a smoke check, writes nothing), `--rounds N` (default 5).
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -96,6 +96,14 @@ const timeline = await probed(
   { ...env, BENCH_PROBE_TIMELINE: '1' },
   listening,
 );
+/** Resident set (MB) of a process now, from /proc. */
+const rssMb = (pid: number): number =>
+  Math.round(
+    Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 102.4,
+  ) / 10;
+// Before any traffic, once start-up work (the store worker opening the cassette) has settled.
+await new Promise((resolve) => setTimeout(resolve, 2000));
+const idleRssMb = { bare: rssMb(bare.pid), calltape: rssMb(calltape.pid) };
 const path = '/v1/chat/completions';
 const targets = { direct: upstreamUrl, bare: bare.origin, calltape: calltape.origin };
 type Target = keyof typeof targets;
@@ -251,6 +259,7 @@ const result = {
     quick,
   },
   figures,
+  idleRssMb,
   anatomy,
   calltape: { sent: sentToCalltape, stored },
 };

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { WebSocket, WebSocketServer } from 'ws';
 import { feedFilterOf, matchesFilter, type FeedEvent, type FeedFilter } from './feed-events.js';
 
 /** Bytes a client may leave unread before it is dropped. */
@@ -12,11 +12,8 @@ const maxBufferedBytes = 1024 * 1024;
  * disconnected (code 1008) and counted; the proxy never waits for one.
  */
 export class Feed {
-  private readonly server = new WebSocketServer({
-    noServer: true,
-    perMessageDeflate: false,
-    maxPayload: 4096,
-  });
+  /** Made at the first client: a proxy nobody watches never loads the WebSocket library for it. */
+  private server: Promise<WebSocketServer> | undefined;
   private readonly clients = new Map<WebSocket, FeedFilter>();
   /** Clients that answered the last ping; the others are gone (half-open) and are cut at the next one. */
   private readonly alive = new WeakSet<WebSocket>();
@@ -48,7 +45,23 @@ export class Feed {
 
   accept(request: IncomingMessage, socket: Duplex, head: Buffer): void {
     const filter = feedFilterOf(new URL(request.url ?? '/', 'http://calltape').searchParams);
-    this.server.handleUpgrade(request, socket, head, (client) => {
+    this.server ??= import('ws').then(
+      ({ WebSocketServer }) =>
+        new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 4096 }),
+    );
+    this.server
+      .then((server) => this.upgrade(server, request, socket, head, filter))
+      .catch((error: unknown) => socket.destroy(error as Error));
+  }
+
+  private upgrade(
+    server: WebSocketServer,
+    request: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    filter: FeedFilter,
+  ): void {
+    server.handleUpgrade(request, socket, head, (client) => {
       this.clients.set(client, filter);
       this.alive.add(client);
       client.on('pong', () => this.alive.add(client));
@@ -84,6 +97,6 @@ export class Feed {
     clearInterval(this.heartbeat);
     for (const client of this.clients.keys()) client.terminate();
     this.clients.clear();
-    this.server.close();
+    void this.server?.then((server) => server.close());
   }
 }

@@ -7,19 +7,15 @@ import type { McpExchange } from '../mcp/mcp-exchange.js';
 import type { ProxySpans, startProxySpans } from './proxy-spans.js';
 import { isLoopbackHost } from './admin-auth.js';
 import { createAdminRoutes, type AdminExtension, type AdminRoutes } from './admin-routes.js';
-import { postAlert } from './alert-webhook.js';
 import { AlertWindow, type Alert } from './alert-window.js';
 import { parseDuration } from './duration.js';
 import { Feed } from './feed.js';
 import type { FeedEvent } from './feed-events.js';
 import { LiveMetrics } from './live-metrics.js';
-import { loadPolicies } from './load-policies.js';
 import type { Policies } from './policy-types.js';
-import { watchFile } from './policy-watcher.js';
 import { RecentActivity } from './recent-activity.js';
 import type { RelayedMcpCall } from './relayed-mcp-calls.js';
-import { ShadowQueue } from './shadow-queue.js';
-import { ShadowStore } from './shadow-store.js';
+import type { ShadowQueue } from './shadow-queue.js';
 import { policyFailed, type CallVerdict, type SessionVerdict } from './verdict-types.js';
 
 /** What the proxy's routes tell the live side: every answered round trip, cheaply. */
@@ -67,12 +63,12 @@ export interface LiveOtlp {
   readonly start: typeof startProxySpans;
 }
 
-export function createLiveService(
+export async function createLiveService(
   config: Config,
   logger: Logger,
   otlp?: LiveOtlp,
   extension?: AdminExtension,
-): LiveService {
+): Promise<LiveService> {
   const token = config.admin.token ?? undefined;
   if (!token && !isLoopbackHost(config.host)) {
     throw new CalltapeError(
@@ -80,9 +76,12 @@ export function createLiveService(
       `host ${config.host}: the admin surfaces (/metrics, /calltape/) would be open to the network; set an admin token (--admin-token, CALLTAPE_ADMIN_TOKEN or admin.token) or listen on 127.0.0.1`,
     );
   }
-  let policies: Policies | undefined = config.shadow.policies
-    ? loadPolicies(config.shadow.policies, process.cwd())
-    : undefined;
+  // Loaded only with a policies file: the scoring engine and its loaders are most of the proxy's heap otherwise.
+  const shadow = config.shadow.policies ? await import('./shadow-modules.js') : undefined;
+  let policies: Policies | undefined =
+    shadow && config.shadow.policies
+      ? shadow.loadPolicies(config.shadow.policies, process.cwd())
+      : undefined;
   const recent = new RecentActivity();
   let queue: ShadowQueue | undefined;
   const metrics = new LiveMetrics(() => queue?.depth ?? 0);
@@ -135,14 +134,16 @@ export function createLiveService(
     logger.error(
       `alert: policy ${alert.policy} passed ${(alert.passRate * 100).toFixed(1)}% of ${alert.evaluated} evaluations in the last ${Math.round(alert.windowMs / 1000)} s (threshold ${(alert.threshold * 100).toFixed(1)}%)`,
     );
-    postAlert(webhook, alert).catch((error: unknown) => {
+    // Alerts come only with a policies file: the webhook client loads with shadow scoring.
+    void shadow?.postAlert(webhook, alert).catch((error: unknown) => {
       metrics.alertDeliveryFailures.inc();
       logger.error((error as Error).message);
     });
   };
 
   let watcher: { close(): void } | undefined;
-  if (policies) {
+  if (shadow && policies) {
+    const { ShadowQueue, ShadowStore, loadPolicies, watchFile } = shadow;
     const retentionAge =
       config.shadow.retention.maxAge === null
         ? null

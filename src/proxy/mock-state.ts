@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Config } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
 import { AnsweredCalls, HiddenHistory, MockCounters } from '../mocks/hidden-history.js';
-import { loadMocks, type MockRegistry } from '../mocks/load-mocks.js';
+import type { MockRegistry } from '../mocks/load-mocks.js';
 import type { Mock, MockAnswer } from '../mocks/mock-types.js';
 import { mocksHeader } from './headers.js';
 
@@ -39,9 +39,14 @@ export function selectMocks(
   }
 }
 
-/** The mock sets of `config.mocks`, loaded and checked; undefined when no mock file is configured and strictTools is off. */
-export function loadMockState(config: Config): MockState | undefined {
+/**
+ * The mock sets of `config.mocks`, loaded and checked; undefined when no mock file is configured
+ * and strictTools is off. The loader (and the scoring engine behind mock answers) is imported only
+ * then: a proxy without mocks never loads it.
+ */
+export async function loadMockState(config: Config): Promise<MockState | undefined> {
   if (config.mocks.files.length === 0 && !config.mocks.strictTools) return undefined;
+  const { loadMocks } = await import('../mocks/load-mocks.js');
   const registry = loadMocks(config.mocks.files, process.cwd());
   const defaultSets = config.mocks.active ?? [...registry.sets.keys()];
   try {

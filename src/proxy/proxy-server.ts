@@ -18,9 +18,9 @@ import { CapturedRoute } from './captured-route.js';
 import { CassetteRegistry } from './cassette-registry.js';
 import { ConnectionTracker } from './connection-tracker.js';
 import { HttpRouter } from './http-router.js';
-import { McpRoute } from './mcp-route.js';
+import { LazyMcpRoute } from './lazy-mcp-route.js';
 import type { McpExchange } from '../mcp/mcp-exchange.js';
-import { loadAllMcpMocks } from '../mcp/load-mcp-mocks.js';
+import type { McpServerMockSet } from '../mcp/mcp-mock-types.js';
 import { createLogger, type Logger } from '../logger.js';
 import { loadMockState } from './mock-state.js';
 import { createPassThroughs, unreachableBody } from './pass-through.js';
@@ -30,7 +30,7 @@ import type { ProxyObserver } from './route-types.js';
 import type { SessionRoute } from './session-route.js';
 import { UpgradeRoute } from './upgrade-route.js';
 import { createUpstream } from './upstream.js';
-import { WebSocketRoute } from './websocket-route.js';
+import { LazyWebSocketRoute } from './lazy-websocket-route.js';
 import { createGuardedServer, listen } from './guarded-server.js';
 
 export interface ProxyOptions {
@@ -83,8 +83,15 @@ export async function startProxy(
     );
   }
   // Mock files are checked before anything starts: a bad one is a configuration error, never a call-time surprise.
-  const mcpMocks = loadAllMcpMocks(config.mocks.files, process.cwd());
-  const mockState = loadMockState(config);
+  // Mock loaders (and the scoring engine mock answers are chosen with) load only when mocks are configured.
+  const mcpMocks =
+    config.mocks.files.length > 0
+      ? (await import('../mcp/load-mcp-mocks.js')).loadAllMcpMocks(
+          config.mocks.files,
+          process.cwd(),
+        )
+      : new Map<string, McpServerMockSet>();
+  const mockState = await loadMockState(config);
   // The same redaction the store applies, so keys are computed from what is stored; also keeps log lines clean.
   const redactor = createRedactor(
     config.redact.headers,
@@ -95,7 +102,7 @@ export async function startProxy(
   let live: LiveService;
   try {
     // The OTel SDK is loaded only when export is on: it costs every start otherwise.
-    live = createLiveService(
+    live = await createLiveService(
       config,
       logger,
       options.otlp && {
@@ -165,7 +172,7 @@ export async function startProxy(
   );
   const cassetteFor = (route: SessionRoute): string =>
     route.cassette ? cassettes.pathOf(route.cassette.name) : config.cassette;
-  const mcpRoute = new McpRoute({
+  const mcpRoute = new LazyMcpRoute({
     config,
     logger,
     redactor,
@@ -182,7 +189,7 @@ export async function startProxy(
     pipeline,
     mockState,
   });
-  const websocketRoute = new WebSocketRoute({
+  const websocketRoute = new LazyWebSocketRoute({
     config,
     logger,
     upstream: upstreams.openai,

@@ -9,7 +9,7 @@ import { sessionHeader } from './headers.js';
 import type { PassThroughs } from './pass-through.js';
 import { parseSessionRoute, type SessionRoute } from './session-route.js';
 import { routeRefusal } from './guard/request-target.js';
-import type { WebSocketRoute } from './websocket-route.js';
+import type { LazyWebSocketRoute } from './lazy-websocket-route.js';
 
 export interface UpgradeRouteOptions {
   readonly mode: ProxyMode;
@@ -17,7 +17,7 @@ export interface UpgradeRouteOptions {
   readonly allowRequestOverride: boolean;
   readonly redactor: Redactor;
   readonly pipeline: CapturePipeline;
-  readonly websocketRoute: WebSocketRoute;
+  readonly websocketRoute: Pick<LazyWebSocketRoute, 'handle'>;
   readonly passThroughs: PassThroughs;
   /** The cassette file a request's `/c/<name>/` prefix (or its absence) stands for. */
   cassetteFor(route: SessionRoute): string;

@@ -1,4 +1,6 @@
-import { Pool } from 'undici';
+import type { Pool as UndiciPool } from 'undici';
+// The pool alone, not undici's index (see undici-pool.d.ts).
+import Pool from 'undici/lib/dispatcher/pool.js';
 import type { Config } from '../config/config.js';
 
 /** The provider origin requests go to, with its keep-alive connection pool. */
@@ -9,7 +11,7 @@ export interface Upstream {
   readonly pathPrefix: string;
   /** The configured upstream URL, for messages. */
   readonly url: string;
-  readonly pool: Pool;
+  readonly pool: UndiciPool;
 }
 
 export function createUpstream(config: Config, target: string = config.upstream): Upstream {
