@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { splitBytes } from '../../test/support/split-bytes.js';
-import { createRedactor, credentialValues } from './redact.js';
+import { createRedactor, credentialMarker, credentialValues } from './redact.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -39,6 +39,29 @@ describe('createRedactor', () => {
         '/v1/x?key=QUERY123&q=1',
       ),
     ).toEqual(['sk-abc123456', 'ant-key-1', 'QUERY123']);
+  });
+
+  it('compiles the rules for one set of credentials once, and keeps other sets apart', () => {
+    const redactor = createRedactor([], []);
+    const first = redactor.withSecrets(['KEY-ONE-12345', 'KEY-TWO-12345']);
+    expect(redactor.withSecrets(['KEY-ONE-12345', 'KEY-TWO-12345'])).toBe(first);
+    const other = redactor.withSecrets(['KEY-THREE-123']);
+    expect(other).not.toBe(first);
+    expect(other.text('KEY-ONE-12345 KEY-THREE-123')).toBe(`KEY-ONE-12345 ${credentialMarker}`);
+    expect(first.text('KEY-ONE-12345 KEY-THREE-123')).toBe(`${credentialMarker} KEY-THREE-123`);
+    expect(redactor.withSecrets(['short'])).toBe(redactor);
+  });
+
+  it("takes a redactor's secret header names as they are, like the configured names", () => {
+    const redactor = createRedactor(['X-Org-Token'], []);
+    const headers = { 'X-Org-Token': 'ORG-123456789', authorization: 'Bearer sk-abc123456' };
+    expect(credentialValues(headers, '/v1', redactor.secretHeaders)).toEqual(
+      credentialValues(headers, '/v1', ['X-Org-Token']),
+    );
+    expect(credentialValues(headers, '/v1', redactor.secretHeaders)).toEqual([
+      'ORG-123456789',
+      'sk-abc123456',
+    ]);
   });
 
   it('redacts credential query parameters in paths, built-in and configured names', () => {

@@ -58,10 +58,11 @@ export const storedHeaderNames: readonly string[] = [
   'anthropic-ratelimit-',
 ];
 
+const storedExactly = new Set(storedHeaderNames.filter((name) => !name.endsWith('-')));
+const storedPrefixes = storedHeaderNames.filter((name) => name.endsWith('-'));
+
 function isStoredHeader(name: string): boolean {
-  return storedHeaderNames.some((allowed) =>
-    allowed.endsWith('-') ? name.startsWith(allowed) : name === allowed,
-  );
+  return storedExactly.has(name) || storedPrefixes.some((prefix) => name.startsWith(prefix));
 }
 
 /** Query parameters that carry credentials on some providers (`?key=` on Gemini, `?api-key=` on Azure gateways). */
@@ -91,7 +92,10 @@ export interface Redactor {
    * a boundary inside a replaced span moves to the end of its replacement.
    */
   chunks(body: Uint8Array, chunkEnds: readonly number[]): { body: Uint8Array; chunkEnds: number[] };
-  /** The same rules plus literal values (the credentials one agent sent), each replaced by `credentialMarker`. */
+  /**
+   * The same rules plus literal values (the credentials one agent sent), each replaced by
+   * `credentialMarker`. Compiled once per set of values (an agent sends the same key every time).
+   */
   withSecrets(values: readonly string[]): Redactor;
   /** The secret header names (built-in and configured), lower-case. */
   readonly secretHeaders: ReadonlySet<string>;
@@ -116,6 +120,9 @@ function ownExpression(regex: RegExp, replacement: string): Expression {
 
 /** Shorter values are too likely to occur by chance to be replaced everywhere. */
 const minSecretLength = 8;
+
+/** Sets of credentials a redactor keeps compiled; past it they are compiled afresh (a bound, not a cache policy). */
+const maxCompiledSecretSets = 64;
 
 /**
  * Compiles the redaction rules. Configured body patterns run on the linear-time engine user
@@ -155,6 +162,7 @@ function redactorOf(secret: ReadonlySet<string>, expressions: readonly Expressio
   }
 
   const secretQuery = new Set([...secretQueryNames, ...secret]);
+  const withSecretSets = new Map<string, Redactor>();
 
   const redactor: Redactor = {
     secretHeaders: secret,
@@ -163,9 +171,15 @@ function redactorOf(secret: ReadonlySet<string>, expressions: readonly Expressio
         .filter((value) => value.length >= minSecretLength)
         .sort((a, b) => b.length - a.length);
       if (literals.length === 0) return redactor;
+      const key = literals.join('\u0000');
+      const compiled = withSecretSets.get(key);
+      if (compiled) return compiled;
       // Credentials first: a configured pattern could otherwise rewrite part of one and leave the rest.
       const regex = new RegExp(literals.map(escapeRegExp).join('|'), 'g');
-      return redactorOf(secret, [ownExpression(regex, credentialMarker), ...expressions]);
+      const extended = redactorOf(secret, [ownExpression(regex, credentialMarker), ...expressions]);
+      if (withSecretSets.size >= maxCompiledSecretSets) withSecretSets.clear();
+      withSecretSets.set(key, extended);
+      return extended;
     },
     path(path) {
       const queryAt = path.indexOf('?');
@@ -290,21 +304,27 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+const builtinSecretHeaders: ReadonlySet<string> = new Set(secretHeaderNames);
+
 /**
  * The credential values an agent sent: every credential header (built-in, and `extraHeaders`
- * from `redact.headers`), each cookie's value, and credential query parameters. Redacted
- * wherever they appear, and checked against what is stored.
+ * from `redact.headers`; a set is taken as lower-case already, like `Redactor.secretHeaders`),
+ * each cookie's value, and credential query parameters. Redacted wherever they appear, and
+ * checked against what is stored.
  */
 export function credentialValues(
   headers: HeaderMap,
   path: string,
-  extraHeaders: readonly string[] = [],
+  extraHeaders: readonly string[] | ReadonlySet<string> = [],
 ): string[] {
   const values: string[] = [];
-  const names = new Set([...secretHeaderNames, ...extraHeaders.map((name) => name.toLowerCase())]);
+  const names =
+    extraHeaders instanceof Set
+      ? extraHeaders
+      : new Set([...builtinSecretHeaders, ...[...extraHeaders].map((name) => name.toLowerCase())]);
   for (const [header, value] of Object.entries(headers)) {
     const name = header.toLowerCase();
-    if (!names.has(name) || value === undefined) continue;
+    if (!(names.has(name) || builtinSecretHeaders.has(name)) || value === undefined) continue;
     for (const item of typeof value === 'string' ? [value] : value) {
       if (name === 'cookie' || name === 'set-cookie') values.push(...cookieValues(item));
       else values.push(item.replace(/^(Bearer|Basic)\s+/i, '').trim());
