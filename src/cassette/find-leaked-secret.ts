@@ -22,7 +22,10 @@ export function findLeakedSecret(
 ): string | undefined {
   const candidates = secrets.filter((secret) => secret.length >= minSecretLength);
   if (candidates.length === 0) return undefined;
-  const inText = (text: string): boolean => candidates.some((secret) => text.includes(secret));
+  const inText = (text: string): boolean => {
+    for (const secret of candidates) if (text.includes(secret)) return true;
+    return false;
+  };
   const inBytes = bytesSearch(candidates, inText);
   const { interaction, request, response, agentView, match } = exchange;
   if (inText(interaction.path)) return 'request path';
@@ -64,12 +67,16 @@ function bytesSearch(
 
 /** Whether a string, key or number anywhere in plain data holds a secret. */
 function holdsText(value: unknown, inText: (text: string) => boolean): boolean {
-  if (typeof value === 'string') return inText(value);
+  if (typeof value === 'string') return value.length >= minSecretLength && inText(value);
   if (typeof value === 'number') return inText(String(value));
-  if (typeof value !== 'object' || value === null) return false;
-  if (Array.isArray(value)) return value.some((item) => holdsText(item, inText));
-  if (value instanceof Uint8Array) return false;
-  for (const [key, item] of Object.entries(value))
-    if (inText(key) || holdsText(item, inText)) return true;
+  if (typeof value !== 'object' || value === null || value instanceof Uint8Array) return false;
+  if (Array.isArray(value)) {
+    for (const item of value as readonly unknown[]) if (holdsText(item, inText)) return true;
+    return false;
+  }
+  const record = value as Readonly<Record<string, unknown>>;
+  for (const key of Object.keys(record))
+    if ((key.length >= minSecretLength && inText(key)) || holdsText(record[key], inText))
+      return true;
   return false;
 }

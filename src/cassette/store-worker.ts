@@ -92,16 +92,6 @@ function exchangeOf(round: CapturedRound, ordinals: OrdinalCounter): RecordedExc
   return exchange;
 }
 
-/**
- * The exchange moved into the conversation it continues. Object.assign, not `{ ...spread, key }`:
- * on Node 20 a property written after an object spread costs microseconds.
- */
-function inSession(exchange: RecordedExchange, sessionId: string): RecordedExchange {
-  return Object.assign({}, exchange, {
-    interaction: Object.assign({}, exchange.interaction, { sessionId }),
-  });
-}
-
 function write(rounds: readonly RoutedRound[]): void {
   const byCassette = new Map<string, RecordedExchange[]>();
   for (const { cassette: path, round } of rounds) {
