@@ -100,7 +100,10 @@ function write(rounds: readonly RoutedRound[]): void {
       const built = exchangeOf(round, cassette.ordinals);
       if (!built) continue;
       const session = cassette.chain.assign(built.interaction);
-      const exchange = session === built.interaction.sessionId ? built : inSession(built, session);
+      const exchange =
+        session === built.interaction.sessionId
+          ? built
+          : { ...built, interaction: { ...built.interaction, sessionId: session } };
       const batch = byCassette.get(path);
       if (batch) batch.push(exchange);
       else byCassette.set(path, [exchange]);
