@@ -53,6 +53,7 @@ const pure = [
   'scoring',
   'config/config.ts',
   'cassette/redact.ts',
+  'cassette/required-literal.ts',
   'cassette/captured-round.ts',
   'cassette/round-size.ts',
   'cassette/pack-rounds.ts',

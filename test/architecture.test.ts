@@ -12,6 +12,7 @@ const pure = [
   'src/providers',
   'src/scoring',
   'src/cassette/redact.ts',
+  'src/cassette/required-literal.ts',
   'src/cassette/captured-round.ts',
   'src/cassette/round-size.ts',
   'src/cassette/pack-rounds.ts',

@@ -41,6 +41,20 @@ describe('createRedactor', () => {
     ).toEqual(['sk-abc123456', 'ant-key-1', 'QUERY123']);
   });
 
+  it('redacts with a configured pattern that has a literal start, in text and in chunks', () => {
+    const redactor = createRedactor(
+      [],
+      [{ pattern: 'acct_[0-9a-f]{12,}', flags: '', replacement: '[account]' }],
+      false,
+    );
+    expect(redactor.text('id acct_0123456789abcdef, again acct_0123456789ab')).toBe(
+      'id [account], again [account]',
+    );
+    expect(redactor.text('no account here: acct_12')).toBe('no account here: acct_12');
+    const body = encoder.encode('x acct_0123456789abcdef y');
+    expect(decoder.decode(redactor.chunks(body, [4, body.length]).body)).toBe('x [account] y');
+  });
+
   it('compiles the rules for one set of credentials once, and keeps other sets apart', () => {
     const redactor = createRedactor([], []);
     const first = redactor.withSecrets(['KEY-ONE-12345', 'KEY-TWO-12345']);
