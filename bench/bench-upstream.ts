@@ -5,38 +5,11 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { chatStreamEvent, completionFor } from './chat-traffic.js';
 
 const events = Number(process.env['BENCH_EVENTS'] ?? 20);
 const gapMs = Number(process.env['BENCH_GAP_MS'] ?? 5);
 const now = (): number => performance.timeOrigin + performance.now();
-/** A whole Chat Completions answer calling get_weather once per city. */
-const completionFor = (id: string, cities: readonly string[]): string =>
-  JSON.stringify({
-    id,
-    object: 'chat.completion',
-    created: 0,
-    model: 'gpt-4o-mini',
-    choices: [
-      {
-        index: 0,
-        message: {
-          role: 'assistant',
-          content: null,
-          tool_calls: cities.map((city, index) => ({
-            id: `call_${index + 1}`,
-            type: 'function',
-            function: { name: 'get_weather', arguments: JSON.stringify({ city, unit: 'celsius' }) },
-          })),
-        },
-        finish_reason: 'tool_calls',
-      },
-    ],
-    usage: {
-      prompt_tokens: 120,
-      completion_tokens: 20 * cities.length,
-      total_tokens: 120 + 20 * cities.length,
-    },
-  });
 const completion = completionFor('chatcmpl-bench', ['Paris']);
 /** The answer to a request that allows parallel tool calls: three calls in one turn. */
 const parallelCompletion = completionFor('chatcmpl-bench-parallel', ['Paris', 'Oslo', 'Lima']);
@@ -141,26 +114,12 @@ const server = createServer((request, response) => {
         if (!last) setTimeout(send, gapMs);
         return;
       }
+      const event = chatStreamEvent(n, events, now());
       if (n === events) {
-        response.end(
-          `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] })}\n\ndata: [DONE]\n\n`,
-        );
+        response.end(event);
         return;
       }
-      // The argument deltas add up to valid JSON, as a real model's do: {"city":"ab…ab"}.
-      const piece = n === 1 ? '{"city":"' : n === events - 1 ? '"}' : 'ab';
-      const fragment =
-        n === 0
-          ? {
-              index: 0,
-              id: 'call_1',
-              type: 'function',
-              function: { name: 'get_weather', arguments: '' },
-            }
-          : { index: 0, function: { arguments: piece } };
-      response.write(
-        `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', t: now(), choices: [{ index: 0, delta: { tool_calls: [fragment] }, finish_reason: null }] })}\n\n`,
-      );
+      response.write(event);
       n++;
       setTimeout(send, gapMs);
     };

@@ -1,5 +1,6 @@
 import { createParser } from 'eventsource-parser';
 import { Pool } from 'undici';
+import { plainBody, streamBody } from './chat-traffic.js';
 
 /** Percentile of an unsorted sample (nearest rank). */
 export function percentile(values: readonly number[], p: number): number {
@@ -11,21 +12,6 @@ export function percentile(values: readonly number[], p: number): number {
 }
 
 const now = (): number => performance.timeOrigin + performance.now();
-const streamBody = JSON.stringify({
-  model: 'gpt-4o-mini',
-  stream: true,
-  messages: [{ role: 'user', content: 'What is the weather in Paris?' }],
-  tools: [
-    {
-      type: 'function',
-      function: {
-        name: 'get_weather',
-        parameters: { type: 'object', properties: { city: { type: 'string' } } },
-      },
-    },
-  ],
-});
-const plainBody = streamBody.replace('"stream":true', '"stream":false');
 const headers = { 'content-type': 'application/json', authorization: 'Bearer sk-bench' };
 
 export interface StreamSample {

@@ -55,7 +55,7 @@ export function canonicalRequest(
     const value = headers[name];
     if (value !== undefined) kept[name] = typeof value === 'string' ? value : value.join(', ');
   }
-  const withoutIgnored = removePaths(body, rules.ignorePaths.map(parsePath));
+  const withoutIgnored = removePaths(body, parsedPaths(rules.ignorePaths));
   // All normalisers in one walk: each is applied per string in the listed order, which equals one pass per normaliser.
   const steps = rules.normalisers.map(normaliserStep);
   const normalised =
@@ -76,6 +76,15 @@ export function keyProfile(rules: MatchRules): string {
 }
 
 type PathStep = { readonly key: string; readonly each: boolean };
+
+/** Ignored paths parsed once per rules (the store keys every request under the same ones). */
+const parsed = new WeakMap<readonly string[], PathStep[][]>();
+
+function parsedPaths(paths: readonly string[]): PathStep[][] {
+  let steps = parsed.get(paths);
+  if (!steps) parsed.set(paths, (steps = paths.map(parsePath)));
+  return steps;
+}
 
 function parsePath(path: string): PathStep[] {
   return path

@@ -19,6 +19,32 @@ describe('redactDeep', () => {
     expect(redactDeep(clean, redactor)).toBe(clean);
   });
 
+  it('copies exactly what a copy-everything walk would, keys in order, and nothing that is unchanged (property)', () => {
+    const copyAll = (value: unknown): unknown => {
+      if (typeof value === 'string') return redactor.text(value);
+      if (Array.isArray(value)) return value.map(copyAll);
+      if (typeof value === 'object' && value !== null)
+        return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, copyAll(item)]));
+      return value;
+    };
+    const withSecrets = fc.letrec((tie) => ({
+      value: fc.oneof(
+        fc.constantFrom('SECRETVALUE123', 'a SECRETVALUE123', 'clean', 1, null, true),
+        fc.array(tie('value'), { maxLength: 3 }),
+        fc.dictionary(fc.constantFrom('a', 'b', '__proto__', 'SECRETVALUE123'), tie('value'), {
+          maxKeys: 3,
+        }),
+      ),
+    })).value;
+    fc.assert(
+      fc.property(withSecrets, (value) => {
+        const redacted = redactDeep(value, redactor);
+        expect(JSON.stringify(redacted)).toBe(JSON.stringify(copyAll(value)));
+        if (!JSON.stringify(value).includes('SECRETVALUE123"')) expect(redacted).toBe(value);
+      }),
+    );
+  });
+
   it('leaves no credential in any string that held one (property)', () => {
     fc.assert(
       fc.property(fc.array(fc.string(), { maxLength: 4 }), (parts) => {

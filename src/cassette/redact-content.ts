@@ -12,23 +12,29 @@ export function redactDeep<T>(value: T, redactor: Redactor): T {
 
 function redactValue(value: unknown, redactor: Redactor): unknown {
   if (typeof value === 'string') return redactor.text(value);
+  // Nothing is copied until something changes: almost every trace comes out as it went in.
   if (Array.isArray(value)) {
-    let changed = false;
-    const items = value.map((item: unknown) => {
+    let items: unknown[] | undefined;
+    for (let index = 0; index < value.length; index++) {
+      const item: unknown = value[index];
       const next = redactValue(item, redactor);
-      if (next !== item) changed = true;
-      return next;
-    });
-    return changed ? items : value;
+      if (next !== item) items ??= value.slice(0, index);
+      items?.push(next);
+    }
+    return items ?? value;
   }
   if (typeof value === 'object' && value !== null && !(value instanceof Uint8Array)) {
-    let changed = false;
-    const entries = Object.entries(value).map(([key, item]): [string, unknown] => {
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(record);
+    let entries: [string, unknown][] | undefined;
+    for (let index = 0; index < keys.length; index++) {
+      const key = keys[index] as string;
+      const item = record[key];
       const next = redactValue(item, redactor);
-      if (next !== item) changed = true;
-      return [key, next];
-    });
-    return changed ? Object.fromEntries(entries) : value;
+      if (next !== item) entries ??= keys.slice(0, index).map((kept) => [kept, record[kept]]);
+      entries?.push([key, next]);
+    }
+    return entries ? Object.fromEntries(entries) : value;
   }
   return value;
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { splitBytes } from '../../test/support/split-bytes.js';
-import { createRedactor, credentialValues } from './redact.js';
+import { createRedactor, credentialMarker, credentialValues } from './redact.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -62,6 +62,43 @@ describe('createRedactor', () => {
         '/v1/x?key=QUERY123&q=1',
       ),
     ).toEqual(['sk-abc123456', 'ant-key-1', 'QUERY123']);
+  });
+
+  it('redacts with a configured pattern that has a literal start, in text and in chunks', () => {
+    const redactor = createRedactor(
+      [],
+      [{ pattern: 'acct_[0-9a-f]{12,}', flags: '', replacement: '[account]' }],
+      false,
+    );
+    expect(redactor.text('id acct_0123456789abcdef, again acct_0123456789ab')).toBe(
+      'id [account], again [account]',
+    );
+    expect(redactor.text('no account here: acct_12')).toBe('no account here: acct_12');
+    const body = encoder.encode('x acct_0123456789abcdef y');
+    expect(decoder.decode(redactor.chunks(body, [4, body.length]).body)).toBe('x [account] y');
+  });
+
+  it('compiles the rules for one set of credentials once, and keeps other sets apart', () => {
+    const redactor = createRedactor([], []);
+    const first = redactor.withSecrets(['KEY-ONE-12345', 'KEY-TWO-12345']);
+    expect(redactor.withSecrets(['KEY-ONE-12345', 'KEY-TWO-12345'])).toBe(first);
+    const other = redactor.withSecrets(['KEY-THREE-123']);
+    expect(other).not.toBe(first);
+    expect(other.text('KEY-ONE-12345 KEY-THREE-123')).toBe(`KEY-ONE-12345 ${credentialMarker}`);
+    expect(first.text('KEY-ONE-12345 KEY-THREE-123')).toBe(`${credentialMarker} KEY-THREE-123`);
+    expect(redactor.withSecrets(['short'])).toBe(redactor);
+  });
+
+  it("takes a redactor's secret header names as they are, like the configured names", () => {
+    const redactor = createRedactor(['X-Org-Token'], []);
+    const headers = { 'X-Org-Token': 'ORG-123456789', authorization: 'Bearer sk-abc123456' };
+    expect(credentialValues(headers, '/v1', redactor.secretHeaders)).toEqual(
+      credentialValues(headers, '/v1', ['X-Org-Token']),
+    );
+    expect(credentialValues(headers, '/v1', redactor.secretHeaders)).toEqual([
+      'ORG-123456789',
+      'sk-abc123456',
+    ]);
   });
 
   it('redacts credential query parameters in paths, built-in and configured names', () => {

@@ -1,5 +1,6 @@
 import type { BodyPattern } from '../config/config.js';
 import { compileUserPattern, type UserPattern } from '../scoring/match/user-pattern.js';
+import { requiredLiteral } from './required-literal.js';
 
 /** Header names never stored or logged, whatever the configuration says. */
 export const secretHeaderNames: readonly string[] = [
@@ -58,10 +59,11 @@ export const storedHeaderNames: readonly string[] = [
   'anthropic-ratelimit-',
 ];
 
+const storedExactly = new Set(storedHeaderNames.filter((name) => !name.endsWith('-')));
+const storedPrefixes = storedHeaderNames.filter((name) => name.endsWith('-'));
+
 function isStoredHeader(name: string): boolean {
-  return storedHeaderNames.some((allowed) =>
-    allowed.endsWith('-') ? name.startsWith(allowed) : name === allowed,
-  );
+  return storedExactly.has(name) || storedPrefixes.some((prefix) => name.startsWith(prefix));
 }
 
 /** Query parameters that carry credentials on some providers (`?key=` on Gemini, `?api-key=` on Azure gateways). */
@@ -91,7 +93,10 @@ export interface Redactor {
    * a boundary inside a replaced span moves to the end of its replacement.
    */
   chunks(body: Uint8Array, chunkEnds: readonly number[]): { body: Uint8Array; chunkEnds: number[] };
-  /** The same rules plus literal values (the credentials one agent sent), each replaced by `credentialMarker`. */
+  /**
+   * The same rules plus literal values (the credentials one agent sent), each replaced by
+   * `credentialMarker`. Compiled once per set of values (an agent sends the same key every time).
+   */
   withSecrets(values: readonly string[]): Redactor;
   /** The secret header names (built-in and configured), lower-case. */
   readonly secretHeaders: ReadonlySet<string>;
@@ -128,10 +133,21 @@ export function createRedactor(
   builtins = true,
 ): Redactor {
   // Configured patterns first: they are the more specific, and their replacement is the one the user chose.
-  const configured = patterns.map((pattern): Expression => ({
-    pattern: compileUserPattern(pattern.pattern, pattern.flags),
-    replacement: pattern.replacement,
-  }));
+  const configured = patterns.map((pattern): Expression => {
+    const compiled = compileUserPattern(pattern.pattern, pattern.flags);
+    const literal = requiredLiteral(pattern.pattern, pattern.flags);
+    return {
+      // Most text holds no match: a native search for what every match starts with spares the RE2 engine's run over it.
+      pattern:
+        literal === undefined
+          ? compiled
+          : {
+              replaceAll: (text, replace) =>
+                text.includes(literal) ? compiled.replaceAll(text, replace) : text,
+            },
+      replacement: pattern.replacement,
+    };
+  });
   const own = builtins
     ? builtinBodyPatterns.map((pattern) =>
         ownExpression(new RegExp(pattern.pattern, 'g'), pattern.replacement),
@@ -304,21 +320,27 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+const builtinSecretHeaders: ReadonlySet<string> = new Set(secretHeaderNames);
+
 /**
  * The credential values an agent sent: every credential header (built-in, and `extraHeaders`
- * from `redact.headers`), each cookie's value, and credential query parameters. Redacted
- * wherever they appear, and checked against what is stored.
+ * from `redact.headers`; a set is taken as lower-case already, like `Redactor.secretHeaders`),
+ * each cookie's value, and credential query parameters. Redacted wherever they appear, and
+ * checked against what is stored.
  */
 export function credentialValues(
   headers: HeaderMap,
   path: string,
-  extraHeaders: readonly string[] = [],
+  extraHeaders: readonly string[] | ReadonlySet<string> = [],
 ): string[] {
   const values: string[] = [];
-  const names = new Set([...secretHeaderNames, ...extraHeaders.map((name) => name.toLowerCase())]);
+  const names =
+    extraHeaders instanceof Set
+      ? extraHeaders
+      : new Set([...builtinSecretHeaders, ...[...extraHeaders].map((name) => name.toLowerCase())]);
   for (const [header, value] of Object.entries(headers)) {
     const name = header.toLowerCase();
-    if (!names.has(name) || value === undefined) continue;
+    if (!(names.has(name) || builtinSecretHeaders.has(name)) || value === undefined) continue;
     for (const item of typeof value === 'string' ? [value] : value) {
       if (name === 'cookie' || name === 'set-cookie') values.push(...cookieValues(item));
       else values.push(item.replace(/^(Bearer|Basic)\s+/i, '').trim());

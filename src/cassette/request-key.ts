@@ -1,6 +1,7 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** SHA-256 (hex) of a canonical request's text: the key recordings are looked up by. */
 export function requestKey(canonicalText: string): string {
-  return createHash('sha256').update(canonicalText).digest('hex');
+  // One-shot: half the cost of a Hash object for text this short.
+  return hash('sha256', canonicalText, 'hex');
 }

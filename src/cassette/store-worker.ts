@@ -83,7 +83,7 @@ function exchangeOf(round: CapturedRound, ordinals: OrdinalCounter): RecordedExc
   );
   const leak = findLeakedSecret(
     exchange,
-    credentialValues(request.headers, request.path, [...redactor.secretHeaders]),
+    credentialValues(request.headers, request.path, redactor.secretHeaders),
   );
   if (leak)
     throw new Error(
