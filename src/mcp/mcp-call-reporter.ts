@@ -15,6 +15,11 @@ export interface McpCallReporterOptions {
   readonly retryMs?: number;
   /** Time a post may take before it counts as failed. */
   readonly timeoutMs?: number;
+  /**
+   * A call waits this long for others to share its post: one post per burst rather than per
+   * call keeps the relay's own work (and the proxy's) off the session's consecutive calls.
+   */
+  readonly lingerMs?: number;
 }
 
 /** One post carries at most this many bytes of calls (always at least one call). */
@@ -23,7 +28,7 @@ const maxBatchBytes = 1024 * 1024;
 /**
  * Posts the relay's answered tools/calls to a running proxy, so its shadow scorer and dashboard
  * see them as they see calls relayed through `/mcp/<name>`. Fire and forget: `report` is a push
- * onto a bounded queue, one post is in flight at a time, and a proxy that is down, refuses the
+ * onto a bounded queue, calls of a burst share one post, one post is in flight at a time, and a proxy that is down, refuses the
  * token or does not shadow-score is said once (again only after it answered in between), never
  * per call. The MCP session never waits for it.
  */
@@ -99,13 +104,15 @@ export class McpCallReporter {
     this.lost++;
   }
 
-  private start(): void {
+  /** Posts the queue, after the linger (unless `lingered` already) and any retry wait. */
+  private start(lingered = false): void {
     if (this.posting || this.queue.length === 0) return;
-    const wait = this.retryAt - Date.now();
+    const linger = this.closed || lingered ? 0 : (this.options.lingerMs ?? 100);
+    const wait = Math.max(this.retryAt - Date.now(), linger);
     if (wait > 0 && !this.closed) {
       this.posting = new Promise<void>((resolve) => setTimeout(resolve, wait).unref()).then(() => {
         this.posting = undefined;
-        this.start();
+        this.start(true);
       });
       return;
     }
