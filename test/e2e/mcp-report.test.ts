@@ -113,7 +113,9 @@ describe('calltape mcp --report-to: stdio MCP calls reach a running proxy shadow
       { CALLTAPE_ADMIN_TOKEN: token },
     );
     running.push(mcp);
-    const answer = await wipeThenAdd(client, mcp.client, session);
+    // The relay posts everything before it exits (the SDK waits for that), so the session the
+    // last request opens cannot end before the proxy has the calls.
+    const answer = await wipeThenAdd(client, mcp.client, session, () => mcp.close());
     expect(answer.isError).toBe(true);
 
     const scored = (await feed.waitFor(

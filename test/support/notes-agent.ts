@@ -20,12 +20,14 @@ export const wipeModel: Script = (request) => {
 /**
  * One agent session against `wipeModel` in `session`: the model's `notes__delete_everything` is
  * carried out on the MCP server (which refuses it), then the agent adds of its own accord — an
- * MCP call no model call explains — and tells the model. Resolves with the server's answer.
+ * MCP call no model call explains — and tells the model (after `afterMcpCalls`). Resolves with
+ * the server's answer.
  */
 export async function wipeThenAdd(
   client: OpenAI,
   mcp: Client,
   session: Record<string, string>,
+  afterMcpCalls: () => Promise<void> = () => Promise.resolve(),
 ): Promise<Awaited<ReturnType<Client['callTool']>>> {
   const tools: OpenAI.Chat.Completions.ChatCompletionFunctionTool[] = [
     {
@@ -45,6 +47,7 @@ export async function wipeThenAdd(
   if (!asked || call?.type !== 'function') throw new Error('the model asked for no tool');
   const answer = await mcp.callTool({ name: 'delete_everything', arguments: {} });
   await mcp.callTool({ name: 'add', arguments: { a: 2, b: 3 } });
+  await afterMcpCalls();
   // OpenAI tool messages carry no error flag: only the MCP server's answer says the tool failed.
   messages.push(asked, { role: 'tool', tool_call_id: call.id, content: 'permission denied' });
   await client.chat.completions.create(
