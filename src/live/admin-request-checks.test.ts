@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { adminHostAllowed, feedOriginAllowed, hostNameOf } from './admin-request-checks.js';
+import {
+  adminHostAllowed,
+  adminWriteAllowed,
+  feedOriginAllowed,
+  hostNameOf,
+} from './admin-request-checks.js';
 
 describe('adminHostAllowed', () => {
   it('accepts loopback names and IP literals, refuses other names unless configured', () => {
@@ -48,5 +53,20 @@ describe('feedOriginAllowed', () => {
     fc.assert(
       fc.property(fc.string(), fc.string(), (origin, host) => void feedOriginAllowed(origin, host)),
     );
+  });
+});
+
+describe('adminWriteAllowed', () => {
+  it('takes JSON from a client that is no web page, or from the page of the same origin', () => {
+    const json = { 'content-type': 'application/json; charset=utf-8', host: '127.0.0.1:4545' };
+    expect(adminWriteAllowed(json)).toBe(true);
+    expect(adminWriteAllowed({ ...json, origin: 'http://127.0.0.1:4545' })).toBe(true);
+  });
+
+  it('refuses a foreign page, and anything but JSON (which a page may send without CORS)', () => {
+    const json = { 'content-type': 'application/json', host: '127.0.0.1:4545' };
+    expect(adminWriteAllowed({ ...json, origin: 'https://evil.example' })).toBe(false);
+    expect(adminWriteAllowed({ ...json, 'content-type': 'text/plain' })).toBe(false);
+    expect(adminWriteAllowed({ host: '127.0.0.1:4545' })).toBe(false);
   });
 });

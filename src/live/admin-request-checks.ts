@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { isIP } from 'node:net';
 import { isLoopbackHost } from './admin-auth.js';
 
@@ -48,4 +49,16 @@ export function feedOriginAllowed(
   } catch {
     return false;
   }
+}
+
+/**
+ * Whether an admin write (a POST) may be taken: JSON, from no page of another origin. A foreign
+ * page can send a form or `text/plain` anywhere, but JSON only after a CORS preflight, which the
+ * proxy never answers.
+ */
+export function adminWriteAllowed(headers: IncomingHttpHeaders): boolean {
+  return (
+    feedOriginAllowed(headers.origin, headers.host) &&
+    /^application\/json\b/i.test(headers['content-type'] ?? '')
+  );
 }

@@ -14,6 +14,12 @@ import { undecidedReasons, type PolicyFailure, type PolicyReason } from './verdi
 /** What a session policy may need beyond the trajectory: judges and ground truth, injected (they do I/O). */
 export interface SessionContext {
   readonly caseId: string | undefined;
+  /**
+   * What step limits count, when it is more than the trajectory: the session's MCP calls no
+   * model call asked for count as steps too (`withUnaskedCalls`). Judges and cases see the
+   * model's trajectory.
+   */
+  readonly stepsTrajectory?: Trajectory;
   /** Scores the session against its ground-truth case, when the suites have one; undefined when none does. */
   readonly scoreCase?: (
     caseId: string,
@@ -103,7 +109,10 @@ async function outcomeOf(
       for (const [field, reason] of stepReasons) {
         if (policy[field] === undefined) continue;
         limits++;
-        const check = stepCountCheck({ [field]: policy[field] }, trajectory);
+        const check = stepCountCheck(
+          { [field]: policy[field] },
+          context.stepsTrajectory ?? trajectory,
+        );
         if (check.status === 'fail')
           failures.push({ policy: policy.id, reason, message: check.message ?? reason });
       }

@@ -4,6 +4,7 @@ import { CalltapeError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { OtlpSettings } from '../otel/otlp-settings.js';
 import type { McpExchange } from '../mcp/mcp-exchange.js';
+import { reportedCall } from '../mcp/mcp-call-report.js';
 import type { ProxySpans, startProxySpans } from './proxy-spans.js';
 import { isLoopbackHost } from './admin-auth.js';
 import { createAdminRoutes, type AdminExtension, type AdminRoutes } from './admin-routes.js';
@@ -48,6 +49,8 @@ export interface LiveService extends LiveTap, AdminRoutes {
   readonly wantsMcp: boolean;
   /** An MCP exchange the proxy's `/mcp/<name>` route answered (redacted): a span, and a tools/call for shadow scoring. */
   mcp(exchange: McpExchange): void;
+  /** Tools/calls a `calltape mcp --report-to` relay reported (redacted) for shadow scoring; false when shadow scoring is off. */
+  reportedMcp(calls: readonly RelayedMcpCall[]): boolean;
   close(): Promise<void>;
 }
 
@@ -244,7 +247,12 @@ export async function createLiveService(
     wantsMcp: tracing !== undefined || queue !== undefined,
     mcp(exchange) {
       tracing?.mcp(exchange);
-      if (queue && exchange.method === 'tools/call') queue.offerMcp(relayedCall(exchange));
+      if (queue && exchange.method === 'tools/call') queue.offerMcp(reportedCall(exchange));
+    },
+    reportedMcp(calls) {
+      if (!queue) return false;
+      for (const call of calls) queue.offerMcp(call);
+      return true;
     },
     answered,
     round(round, model) {
@@ -270,12 +278,6 @@ export async function createLiveService(
       extension?.close();
     },
   };
-}
-
-function relayedCall(exchange: McpExchange): RelayedMcpCall {
-  const { id, sessionId, sessionGiven, startedAt, server, subject, params, result, error } =
-    exchange;
-  return { id, sessionId, sessionGiven, startedAt, server, subject, params, result, error };
 }
 
 function alertWindowFor(policies: Policies): { window: AlertWindow; webhook: string } | undefined {

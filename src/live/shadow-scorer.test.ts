@@ -207,4 +207,42 @@ describe('ShadowScorer', () => {
       expect.objectContaining({ tool: 'lookup', server: 'notes', outcome: 'succeeded' }),
     ]);
   });
+
+  it('counts the MCP calls no model call asked for toward step budgets, under their own names, but not as turns', async () => {
+    const scorer = new ShadowScorer(
+      {
+        ...policies,
+        policies: [
+          { id: 'budget', kind: 'steps', max_steps: 2 },
+          { id: 'forget-once', kind: 'steps', max_calls_per_tool: { forget: 1 } },
+          { id: 'one-turn', kind: 'steps', max_turns: 1 },
+        ],
+      },
+      {},
+    );
+    const forget = (id: string, startedAt: number): RelayedMcpCall => ({
+      id,
+      sessionId: 's',
+      sessionGiven: true,
+      startedAt,
+      server: 'notes',
+      subject: 'forget',
+      params: { name: 'forget', arguments: { all: true } },
+      result: { content: [] },
+      error: undefined,
+    });
+    scorer.noteMcpCalls([forget('m2', 1_000.7), forget('m1', 1_000.5)]);
+    await scorer.scoreInteraction(roundTrip('s', 0, [user('go')]), undefined, 0);
+    const [verdict] = await scorer.endSessions(scorer.takeAll());
+    expect(verdict?.failures).toEqual([
+      { policy: 'budget', reason: 'too_many_steps', message: '3 tool call(s), at most 2 allowed' },
+      {
+        policy: 'forget-once',
+        reason: 'tool_limit_exceeded',
+        message: 'forget was called 2 times, at most 1 allowed',
+      },
+    ]);
+    // The model's own count stays what the model did.
+    expect(verdict?.calls).toBe(1);
+  });
 });

@@ -21,7 +21,12 @@ import {
   type SessionPolicy,
 } from './policy-types.js';
 import { sampled } from './sample.js';
-import { RelayedMcpCalls, unaskedStep, type RelayedMcpCall } from './relayed-mcp-calls.js';
+import {
+  RelayedMcpCalls,
+  unaskedStep,
+  withUnaskedCalls,
+  type RelayedMcpCall,
+} from './relayed-mcp-calls.js';
 import type { CallVerdict, SessionVerdict, TrajectoryStep } from './verdict-types.js';
 
 /** Round trips kept per open session; a longer run keeps its latest ones. */
@@ -189,11 +194,11 @@ export class ShadowScorer {
       // The session's round trips, ordered, with tool results paired (and a relaying MCP server's verdict on them), as one trajectory.
       const trajectory = buildTrajectories(interactions, mcp.results)[0];
       if (!trajectory) continue;
-      const result = await evaluateSession(
-        this.sessionPolicies,
-        { ...trajectory, sessionId: session.id },
-        this.contextFor(session),
-      );
+      const sessionTrajectory = { ...trajectory, sessionId: session.id };
+      const result = await evaluateSession(this.sessionPolicies, sessionTrajectory, {
+        ...this.contextFor(session),
+        stepsTrajectory: withUnaskedCalls(sessionTrajectory, mcp.unasked),
+      });
       verdicts.push({
         sessionId: session.id,
         caseId: session.caseId,

@@ -16,7 +16,7 @@ import {
 } from './mcp-request.js';
 import type { McpStore } from './mcp-store.js';
 import { explainMcpMiss } from './nearest-mcp-recording.js';
-import { redactMcpParams, redactMcpResult } from './redact-mcp.js';
+import { redactMcpError, redactMcpParams, redactMcpResult } from './redact-mcp.js';
 import { progressTokenOf } from './replay-interim.js';
 
 /** What answers a request the server does not see (a replayed one with what the server sent before its answer). */
@@ -244,7 +244,7 @@ export class McpResponder {
       subject: mcpSubject(pending.method, pending.params),
       params: pending.params,
       result: redactMcpResult(answer.result, this.options.redactor),
-      error: answer.error ? redactError(answer.error, this.options.redactor) : undefined,
+      error: answer.error ? redactMcpError(answer.error, this.options.redactor) : undefined,
       key: pending.key,
       canonical: pending.canonical,
       ordinal: pending.ordinal,
@@ -278,17 +278,8 @@ export class McpResponder {
       });
     const live = {
       result: redactMcpResult(answer.result, redactor),
-      error: answer.error ? redactError(answer.error, redactor) : undefined,
+      error: answer.error ? redactMcpError(answer.error, redactor) : undefined,
     };
     onDiff({ request, recordingId: recording.id, lines: diffMcpAnswers(recording, live) });
   }
-}
-
-function redactError(error: JsonRpcError, redactor: Redactor): JsonRpcError {
-  const data = redactMcpResult(error.data, redactor);
-  return {
-    code: error.code,
-    message: redactor.text(error.message),
-    ...(data !== undefined ? { data } : {}),
-  };
 }

@@ -1,5 +1,6 @@
 import type { Redactor } from '../cassette/redact.js';
 import type { JsonValue } from '../trace/trace.js';
+import type { JsonRpcError } from './json-rpc.js';
 
 /** Argument names whose values are credentials wherever they appear (`api_key`, `accessToken`, `client-secret`…). */
 const secretName =
@@ -33,6 +34,16 @@ export function redactMcpResult(
   redactor: Redactor,
 ): JsonValue | undefined {
   return redactValue(value, redactor, false);
+}
+
+/** Redacts a JSON-RPC error before it is stored or shown: its message and data, as an answer is. */
+export function redactMcpError(error: JsonRpcError, redactor: Redactor): JsonRpcError {
+  const data = redactMcpResult(error.data, redactor);
+  return {
+    code: error.code,
+    message: redactor.text(error.message),
+    ...(data !== undefined ? { data } : {}),
+  };
 }
 
 function redactValue(

@@ -18,16 +18,45 @@ describe('interimMessages', () => {
       return `calltape-replay-${next}`;
     });
     expect(messages).toEqual([
-      { message: progress('token-9', 1), awaitsAnswer: false },
-      { message: { ...(roots(0) as object), id: 'calltape-replay-1' }, awaitsAnswer: true },
-      { message: progress('token-9', 2), awaitsAnswer: false },
+      { message: progress('token-9', 1), awaitsAnswer: false, standalone: false },
+      {
+        message: { ...(roots(0) as object), id: 'calltape-replay-1' },
+        awaitsAnswer: true,
+        standalone: false,
+      },
+      { message: progress('token-9', 2), awaitsAnswer: false, standalone: false },
     ]);
   });
 
   it('leaves progress out when the client asked for none, and skips what is not a message', () => {
     expect(
       interimMessages([progress(1, 1), 'junk', { id: 3 }, roots(2)], undefined, () => 7),
-    ).toEqual([{ message: { ...(roots(2) as object), id: 7 }, awaitsAnswer: true }]);
+    ).toEqual([
+      { message: { ...(roots(2) as object), id: 7 }, awaitsAnswer: true, standalone: false },
+    ]);
+  });
+
+  it('marks what the server sent on its own stream, unwrapped, in the recorded order', () => {
+    const log = {
+      jsonrpc: '2.0',
+      method: 'notifications/message',
+      params: { level: 'info', data: 'hi' },
+    };
+    expect(
+      interimMessages(
+        [
+          { stream: 'standalone', message: log },
+          { stream: 'standalone', message: roots(5) },
+          roots(6),
+        ],
+        undefined,
+        () => 'r',
+      ),
+    ).toEqual([
+      { message: log, awaitsAnswer: false, standalone: true },
+      { message: { ...(roots(5) as object), id: 'r' }, awaitsAnswer: true, standalone: true },
+      { message: { ...(roots(6) as object), id: 'r' }, awaitsAnswer: true, standalone: false },
+    ]);
   });
 
   it('never reuses a recorded request id, whatever was recorded (property)', () => {

@@ -41,7 +41,8 @@ const maxOwedPerSession = 1000;
  * `Mcp-Method`, `Mcp-Name`, the server's credentials) and bodies unchanged, JSON or SSE
  * answers streamed chunk by chunk as they arrive. Beside that, the answers are read off the
  * stream and recorded; an answer that was not on its POST's stream (the client lost it and
- * resumed with `Last-Event-ID`) is recorded when the resumed stream brings it.
+ * resumed with `Last-Event-ID`) is recorded when the resumed stream brings it, and what the
+ * server sends on its own GET stream is kept with the session's latest request in flight.
  */
 export class McpRelay {
   private readonly owedBySession = new McpSessions<Map<string, Owed>>();
@@ -55,18 +56,24 @@ export class McpRelay {
     const method = request.method ?? 'POST';
     let session = headerValue(request.headers['mcp-session-id']);
     const owed = new Map(relayed.owed);
+    // The session's requests in flight, so the server's own stream (GET) can be read against them.
+    if (session !== undefined && owed.size > 0) this.keepOwed(relayed.server, session, owed);
+    // A GET without Last-Event-ID opens the server's own stream; with one, it resumes a POST's.
+    const standalone = method === 'GET' && request.headers['last-event-id'] === undefined;
     let tap: JsonRpcTap | undefined;
     const onMessage = (message: JsonRpcMessage): void => {
-      // On a POST's stream, what the server sends before its answers belongs to that POST's requests.
+      const later =
+        session === undefined ? undefined : this.owedBySession.get(relayed.server, session);
+      // On a POST's stream, what the server sends before its answers belongs to that POST's
+      // requests; on a GET stream, to the session's requests in flight.
       if (message.kind === 'notification' || message.kind === 'request')
         return noteInterim(
-          [...owed.values()].map((entry) => entry.pending),
+          [...(method === 'POST' ? owed : (later ?? owed)).values()].map((entry) => entry.pending),
           message,
+          standalone,
         );
       if (message.kind !== 'response') return;
       const key = idKey(message.id);
-      const later =
-        session === undefined ? undefined : this.owedBySession.get(relayed.server, session);
       const entry = owed.get(key) ?? later?.get(key);
       if (!entry) return;
       owed.delete(key);
@@ -125,7 +132,7 @@ export class McpRelay {
       this.owedBySession.delete(relayed.server, session);
   }
 
-  /** Answers the POST's stream ended without: a resumed GET stream may still bring them. */
+  /** Requests of a session still unanswered: a GET stream may speak during them, a resumed one bring their answers. */
   private keepOwed(server: string, session: string, owed: Map<string, Owed>): void {
     const kept = this.owedBySession.get(server, session) ?? new Map<string, Owed>();
     for (const [key, entry] of owed) {

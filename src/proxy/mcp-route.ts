@@ -5,21 +5,22 @@ import type { Config } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { answerMcpPost } from '../mcp/answer-mcp-post.js';
-import { responseMessage, type JsonRpcError } from '../mcp/json-rpc.js';
-import {
-  headerMismatch,
-  mcpErrorBody,
-  parseMcpPost,
-  type McpPost,
-} from '../mcp/mcp-http-request.js';
+import { responseMessage } from '../mcp/json-rpc.js';
+import { headerMismatch, parseMcpPost, type McpPost } from '../mcp/mcp-http-request.js';
 import type { McpExchange } from '../mcp/mcp-exchange.js';
 import type { McpServerMockSet } from '../mcp/mcp-mock-types.js';
 import { McpResponder, type McpDiff, type PendingMcpRequest } from '../mcp/mcp-responder.js';
 import { McpSessions } from '../mcp/mcp-sessions.js';
 import { McpStore } from '../mcp/mcp-store.js';
 import type { CapturePipeline } from './capture-pipeline.js';
+import { sendJson, sendMcpError } from './mcp-json-answer.js';
 import { headerValue, idKey, McpRelay } from './mcp-relay.js';
-import { streamReplayedAnswer, type AwaitedAnswers } from './mcp-replay-stream.js';
+import {
+  openStandaloneStream,
+  streamReplayedAnswer,
+  type AwaitedAnswers,
+  type StandaloneStream,
+} from './mcp-replay-stream.js';
 import { readRequestBody } from './read-request-body.js';
 import type { Where } from './route-types.js';
 import { timeOrderedId } from '../cassette/time-ordered-id.js';
@@ -45,6 +46,8 @@ interface McpSession {
   readonly offline: boolean;
   /** Replay's requests to the client awaiting its answer. */
   readonly awaiting: AwaitedAnswers;
+  /** Replay: the client's GET stream, where what the server sent on its own stream is replayed. */
+  readonly standalone: StandaloneStream;
 }
 
 const noMocks: McpServerMockSet = { tools: undefined, mocks: new Map() };
@@ -84,7 +87,7 @@ export class McpRoute {
     const url = Object.hasOwn(servers, server) ? servers[server] : undefined;
     if (url === undefined && !this.mocks.has(server)) {
       const known = [...Object.keys(servers), ...this.mocks.keys()];
-      return send(response, 404, {
+      return sendMcpError(response, 404, {
         code: -32601,
         message: `calltape: no MCP server named "${server}" (mcp.servers${known.length > 0 ? ` has ${known.join(', ')}` : ' is empty'})`,
       });
@@ -95,7 +98,7 @@ export class McpRoute {
       const read = await readRequestBody(request, this.options.config.limits.maxBodyBytes);
       if (read.kind === 'aborted') return;
       if (read.kind === 'too-large')
-        return send(response, 413, {
+        return sendMcpError(response, 413, {
           code: -32600,
           message: `calltape: the request body exceeds the limit of ${this.options.config.limits.maxBodyBytes} bytes (limits.maxBodyBytes)`,
         });
@@ -178,15 +181,20 @@ export class McpRoute {
     known: McpSession | undefined;
   }): void {
     const { response, server, post, sessionId } = call;
-    if (call.method === 'GET') return void response.writeHead(405, { allow: 'POST, DELETE' }).end();
+    if (call.method === 'GET')
+      return openStandaloneStream(response, sessionId, call.known?.standalone);
     if (call.method === 'DELETE') {
+      call.known?.standalone.response?.end();
       const ended = sessionId !== undefined && this.sessions.delete(server, sessionId);
       return void response.writeHead(ended ? 200 : 404).end();
     }
     if (call.method !== 'POST')
       return void response.writeHead(405, { allow: 'POST, GET, DELETE' }).end();
     if (!post)
-      return send(response, 400, { code: -32700, message: 'Parse error: the body is not JSON' });
+      return sendMcpError(response, 400, {
+        code: -32700,
+        message: 'Parse error: the body is not JSON',
+      });
     const mismatch = post.batch
       ? undefined
       : headerMismatch(
@@ -197,7 +205,7 @@ export class McpRoute {
           post.messages[0] as McpPost['messages'][number],
         );
     if (mismatch)
-      return send(response, 400, {
+      return sendMcpError(response, 400, {
         code: -32001,
         message: `Header mismatch: ${mismatch}`,
         data: { calltape: 'HEADER_MISMATCH' },
@@ -209,7 +217,7 @@ export class McpRoute {
       session = this.remember(server, issued, this.session(server, call, true));
     } else if (!session && sessionId !== undefined) {
       // The session is not one calltape issued (a proxy restart, or a recorded id): the client must initialize again.
-      return send(response, 404, {
+      return sendMcpError(response, 404, {
         code: -32001,
         message: `Session not found: calltape issued no MCP session ${sessionId} for ${server}`,
       });
@@ -231,6 +239,7 @@ export class McpRoute {
         answer.interim,
         answer.body,
         session.awaiting,
+        session.standalone,
       );
     sendJson(response, 200, JSON.stringify(answer.body), headers);
   }
@@ -266,7 +275,7 @@ export class McpRoute {
       transport: 'http',
       ...(this.options.onExchange ? { onExchange: this.options.onExchange } : {}),
     });
-    return { responder, offline, awaiting: new Map() };
+    return { responder, offline, awaiting: new Map(), standalone: { response: undefined } };
   }
 
   private recorded(cassette: string, server: string): boolean {
@@ -296,23 +305,4 @@ export class McpRoute {
 /** The key of the one session a client without a session id gets, per calltape session (no MCP session id starts with a newline). */
 function statelessKey(where: Where): string {
   return `\n${where.sessionId ?? ''}`;
-}
-
-function send(response: ServerResponse, status: number, error: JsonRpcError): void {
-  sendJson(response, status, mcpErrorBody(error));
-}
-
-function sendJson(
-  response: ServerResponse,
-  status: number,
-  body: string,
-  headers: Record<string, string> = {},
-): void {
-  response
-    .writeHead(status, {
-      ...headers,
-      'content-type': 'application/json',
-      'content-length': Buffer.byteLength(body),
-    })
-    .end(body);
 }

@@ -8,7 +8,7 @@ import { createRedactor } from '../cassette/redact.js';
 import { startWorkerRecorder } from '../cassette/worker-recorder.js';
 import type { Config } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
-import type { AdminExtension } from '../live/admin-routes.js';
+import { combineExtensions, type AdminExtension } from '../live/admin-routes.js';
 import { createLiveService, type LiveService } from '../live/live-service.js';
 import type { OtlpSettings } from '../otel/otlp-settings.js';
 import { anthropicMessagesAdapter } from '../providers/anthropic-messages/anthropic-messages-adapter.js';
@@ -19,6 +19,7 @@ import { CassetteRegistry } from './cassette-registry.js';
 import { ConnectionTracker } from './connection-tracker.js';
 import { HttpRouter } from './http-router.js';
 import { LazyMcpRoute } from './lazy-mcp-route.js';
+import { mcpReportRoute } from './mcp-report-route.js';
 import type { McpExchange } from '../mcp/mcp-exchange.js';
 import type { McpServerMockSet } from '../mcp/mcp-mock-types.js';
 import { createLogger, type Logger } from '../logger.js';
@@ -109,7 +110,14 @@ export async function startProxy(
         settings: options.otlp,
         start: (await import('../live/proxy-spans.js')).startProxySpans,
       },
-      options.adminExtension,
+      combineExtensions(
+        mcpReportRoute({
+          redactor,
+          maxBodyBytes: config.limits.maxBodyBytes,
+          accept: (calls) => live.reportedMcp(calls),
+        }),
+        ...(options.adminExtension ? [options.adminExtension] : []),
+      ),
     );
   } catch (error) {
     await mockState?.registry.close();

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { relative } from 'node:path';
 import { CalltapeError } from '../errors.js';
-import { feedOriginAllowed } from '../live/admin-request-checks.js';
+import { adminWriteAllowed } from '../live/admin-request-checks.js';
 import { adminPageHeaders, noReferrer, type AdminExtension } from '../live/admin-routes.js';
 import { pageAsset } from '../page-assets.js';
 import { runsDatabaseFile } from './run-store.js';
@@ -94,10 +94,7 @@ export function createRatingPage(sources: RatingPageSources): AdminExtension {
           ),
         );
       } else if (path === '/calltape/api/rate' && request.method === 'POST') {
-        if (
-          !feedOriginAllowed(request.headers.origin, request.headers.host) ||
-          !/^application\/json\b/i.test(request.headers['content-type'] ?? '')
-        ) {
+        if (!adminWriteAllowed(request.headers)) {
           sendError(
             response,
             403,

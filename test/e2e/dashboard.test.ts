@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig, type Config } from '../../src/config/config.js';
 import { packageRoot } from '../../src/package-root.js';
 import { startNotesHttpServer } from '../support/mcp-http-server.js';
-import { chatCompletion } from '../support/openai-chat-chunks.js';
+import { wipeModel, wipeThenAdd } from '../support/notes-agent.js';
 import { framedJsonLines } from '../support/recorded-streams.js';
 import { startScriptedUpstream, type Script } from '../support/scripted-upstream.js';
 import { ask, bankModel, bankPolicies, writePolicies } from '../support/shadow-bank.js';
@@ -174,24 +174,8 @@ describe.skipIf(!available)('the dashboard in headless Chromium', () => {
     const bearer = 'notes-bearer-0123456789abcdef';
     const notes = await startNotesHttpServer(bearer);
     running.push(notes);
-    // The model asks for the notes server's `delete_everything` (prefixed, as agents name MCP tools), then is done.
     const { proxy, client } = await startShadowedProxy(
-      (request) => {
-        // Anything but a chat request (the page's favicon, passed through) finds nothing to read.
-        const body = JSON.parse(request.body || '{"messages":[]}') as {
-          messages: { role: string }[];
-        };
-        return {
-          kind: 'json',
-          body: chatCompletion(
-            body.messages.some((message) => message.role === 'tool')
-              ? { text: 'Done.' }
-              : {
-                  toolCalls: [{ id: 'call_1', name: 'notes__delete_everything', arguments: '{}' }],
-                },
-          ),
-        };
-      },
+      wipeModel,
       '  - id: no-wipe\n    kind: never\n    tools: [notes__delete_everything]\n',
       { mcp: { ...defaultConfig.mcp, servers: { notes: notes.url } } },
     );
@@ -207,31 +191,7 @@ describe.skipIf(!available)('the dashboard in headless Chromium', () => {
     const mcp = new Client({ name: 'calltape-test-agent', version: '0.0.1' });
     await mcp.connect(transport);
     running.push({ close: () => mcp.close() });
-    const tools: OpenAI.Chat.Completions.ChatCompletionFunctionTool[] = [
-      {
-        type: 'function',
-        function: { name: 'notes__delete_everything', parameters: { type: 'object' } },
-      },
-    ];
-    const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [
-      { role: 'user', content: 'wipe my notes' },
-    ];
-    const first = await client.chat.completions.create(
-      { model: 'gpt-test', messages, tools },
-      { headers: session },
-    );
-    const asked = first.choices[0]?.message;
-    const call = asked?.tool_calls?.[0];
-    if (!asked || call?.type !== 'function') throw new Error('the model asked for no tool');
-    const answer = await mcp.callTool({ name: 'delete_everything', arguments: {} });
-    // The agent adds a note of its own accord: an MCP call no model call explains.
-    await mcp.callTool({ name: 'add', arguments: { a: 2, b: 3 } });
-    // OpenAI tool messages carry no error flag: only the MCP server's answer says the tool failed.
-    messages.push(asked, { role: 'tool', tool_call_id: call.id, content: 'permission denied' });
-    await client.chat.completions.create(
-      { model: 'gpt-test', messages, tools },
-      { headers: session },
-    );
+    const answer = await wipeThenAdd(client, mcp, session);
     expect(answer.isError).toBe(true);
 
     const steps = page.locator('.session[data-session="relayed-mcp"] li[data-server="notes"]');

@@ -14,6 +14,13 @@ import {
   notesSessionCalls,
 } from '../support/mcp-client.js';
 import { startNotesHttpServer, type NotesHttpServer } from '../support/mcp-http-server.js';
+import {
+  connectWatching,
+  rootsAside,
+  rootsAsideAnswer,
+  rootsAsideLog,
+  rootsAsideRequest,
+} from '../support/mcp-server-stream.js';
 import { startTestProxy, temporaryFolder } from '../support/test-proxy.js';
 
 const token = 'notes-bearer-0123456789abcdef';
@@ -280,5 +287,78 @@ describe('/mcp/<name>: Streamable HTTP through the proxy, with the official MCP 
     expect(mismatch.status).toBe(400);
     expect(((await mismatch.json()) as { error: { code: number } }).error.code).toBe(-32001);
     await proxy.close();
+  });
+
+  describe('what the server sends on its own GET stream', () => {
+    const own = join(folder, 'server-stream.sqlite');
+
+    it('records the log line and the request to the client the server sent on its GET stream during a tool call', async () => {
+      const recording = await proxyWith({ mode: 'record', cassette: own });
+      const watched = await connectWatching(`${recording.url}/mcp/notes`, token);
+      expect(await rootsAside(watched)).toEqual(rootsAsideAnswer);
+      await recording.close();
+      expect(watched.onServerStream).toEqual([rootsAsideLog, rootsAsideRequest]);
+      expect(watched.rootsAsked()).toBe(1);
+
+      const db = new Database(own, { readonly: true });
+      const during = db
+        .prepare("SELECT during FROM mcp_exchanges WHERE subject = 'roots_aside'")
+        .pluck()
+        .get() as string;
+      db.close();
+      expect(JSON.parse(during)).toEqual([
+        { stream: 'standalone', message: rootsAsideLog },
+        {
+          stream: 'standalone',
+          message: { ...rootsAsideRequest, id: expect.anything() as unknown },
+        },
+      ]);
+    });
+
+    it('replays them on the GET stream of a client that holds one open, the request awaited, with the server gone', async () => {
+      const replaying = await proxyWith({
+        mode: 'replay',
+        cassette: own,
+        mcp: { servers: { notes: 'http://127.0.0.1:9/mcp' } },
+      });
+      const watched = await connectWatching(`${replaying.url}/mcp/notes`, token);
+      expect(await rootsAside(watched)).toEqual(rootsAsideAnswer);
+      await replaying.close();
+      expect(watched.onServerStream).toEqual([rootsAsideLog, rootsAsideRequest]);
+      expect(watched.rootsAsked()).toBe(1);
+      expect(replaying.stats.misses).toBe(0);
+    });
+
+    it('replays them on the POST’s stream to a client without a GET stream, so it still answers', async () => {
+      const replaying = await proxyWith({
+        mode: 'replay',
+        cassette: own,
+        mcp: { servers: { notes: 'http://127.0.0.1:9/mcp' } },
+      });
+      const watched = await connectWatching(`${replaying.url}/mcp/notes`, token, true);
+      expect(await rootsAside(watched)).toEqual(rootsAsideAnswer);
+      await replaying.close();
+      expect(watched.onServerStream).toEqual([]);
+      expect(watched.rootsAsked()).toBe(1);
+    });
+
+    it('answers a replayed GET for a session it never issued with 404, and a second GET of a session with 409', async () => {
+      const replaying = await proxyWith({
+        mode: 'replay',
+        cassette: own,
+        mcp: { servers: { notes: 'http://127.0.0.1:9/mcp' } },
+      });
+      const url = `${replaying.url}/mcp/notes`;
+      const get = (session: string): Promise<Response> =>
+        fetch(url, {
+          headers: { accept: 'text/event-stream', 'mcp-session-id': session },
+        });
+      expect((await get('never-issued')).status).toBe(404);
+      const watched = await connectWatching(url, token);
+      const session = watched.transport.sessionId as string;
+      expect((await get(session)).status).toBe(409);
+      await rootsAside(watched);
+      await replaying.close();
+    });
   });
 });

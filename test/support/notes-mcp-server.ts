@@ -1,7 +1,8 @@
 /**
  * The MCP server of the MCP tests, built on the official SDK: `add` (pure, reports progress
  * when asked), `write_note` (a side effect: `onNote` counts real invocations), `delete_everything`
- * (always fails with isError), `count_roots` (asks the client a server-to-client request), a
+ * (always fails with isError), `count_roots` (asks the client a server-to-client request),
+ * `roots_aside` (logs and asks the same on the server's own stream, tied to no request), a
  * resource and a prompt. Served over stdio (mcp-test-server.ts) and Streamable HTTP
  * (mcp-http-server.ts).
  */
@@ -69,6 +70,23 @@ export function notesMcpServer(onNote: (text: string) => void): McpServer {
     async (_args, extra) => {
       const roots = await extra.sendRequest({ method: 'roots/list' }, ListRootsResultSchema);
       return { content: [{ type: 'text', text: `${roots.roots.length} root(s)` }] };
+    },
+  );
+
+  // Tied to no request: over HTTP both go on the server's own (GET) stream.
+  server.registerTool(
+    'roots_aside',
+    {
+      description: 'Logs, then asks the client for its roots, on the server stream',
+      inputSchema: {},
+    },
+    async () => {
+      await server.server.notification({
+        method: 'notifications/message',
+        params: { level: 'info', data: 'asking for roots' },
+      });
+      const roots = await server.server.listRoots();
+      return { content: [{ type: 'text', text: `${roots.roots.length} root(s), asked aside` }] };
     },
   );
 

@@ -5,6 +5,10 @@ import { loadConfig } from '../../config/load-config.js';
 import { missingCassetteHint } from '../../cassette/missing-cassette-hint.js';
 import { CalltapeError } from '../../errors.js';
 import { loadMcpMocks } from '../../mcp/load-mcp-mocks.js';
+import type { Config } from '../../config/config.js';
+import { reportedCall } from '../../mcp/mcp-call-report.js';
+import { McpCallReporter } from '../../mcp/mcp-call-reporter.js';
+import type { McpExchange } from '../../mcp/mcp-exchange.js';
 import { McpResponder, type McpDiff } from '../../mcp/mcp-responder.js';
 import { McpStore } from '../../mcp/mcp-store.js';
 import { runMcpRelay, type McpMode } from '../../mcp/run-mcp-relay.js';
@@ -19,6 +23,7 @@ interface McpFlags {
   readonly mode?: string;
   readonly mocks?: string;
   readonly session?: string;
+  readonly reportTo?: string;
 }
 
 /**
@@ -51,6 +56,10 @@ export function registerMcpCommand(program: Command): void {
       'mock files (JSON or YAML) whose mcp.<server> entry answers tools/call, comma-separated',
     )
     .option('--session <id>', 'the LLM session these calls belong to (default: $CALLTAPE_SESSION)')
+    .option(
+      '--report-to <url>',
+      'a running calltape proxy that shadow-scores: each tool call is reported to it, for its dashboard and policies (default: $CALLTAPE_REPORT_TO; its admin token from admin.token or $CALLTAPE_ADMIN_TOKEN)',
+    )
     .action(async (command: string[], flags: McpFlags) => {
       const debug = program.opts<{ debug?: boolean }>().debug === true;
       try {
@@ -119,6 +128,7 @@ async function runMcp(command: string[], flags: McpFlags): Promise<number> {
       ? new McpStore(config.cassette, { readonly: true })
       : undefined;
   const writer = mode === 'record' ? new McpStore(config.cassette, { readonly: false }) : undefined;
+  const reporter = callReporter(flags.reportTo ?? process.env['CALLTAPE_REPORT_TO'], config);
   const diffs: McpDiff[] = [];
   const given = flags.session ?? process.env['CALLTAPE_SESSION'];
   const responder = new McpResponder({
@@ -134,6 +144,13 @@ async function runMcp(command: string[], flags: McpFlags): Promise<number> {
     reader,
     writer,
     transport: 'stdio',
+    ...(reporter
+      ? {
+          onExchange: (exchange: McpExchange) => {
+            if (exchange.method === 'tools/call') reporter.report(reportedCall(exchange));
+          },
+        }
+      : {}),
     ...(mode === 'diff'
       ? { onDiff: (diff: McpDiff) => void (diff.lines.length > 0 && diffs.push(diff)) }
       : {}),
@@ -158,5 +175,31 @@ async function runMcp(command: string[], flags: McpFlags): Promise<number> {
   } finally {
     reader?.close();
     writer?.close();
+    await reporter?.close(reportGraceMs);
   }
+}
+
+/** How long the relay, once its session ended, still tries to report the last calls. */
+const reportGraceMs = 2_000;
+
+/** The reporter to the proxy at `url` (`--report-to`, `CALLTAPE_REPORT_TO`), when one is named. */
+function callReporter(url: string | undefined, config: Config): McpCallReporter | undefined {
+  if (url === undefined || url === '') return undefined;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed?.protocol !== 'http:' && parsed?.protocol !== 'https:')
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `--report-to (or CALLTAPE_REPORT_TO) ${JSON.stringify(url)}: not the http(s) address of a calltape proxy`,
+      'Give the address calltape proxy prints, e.g. --report-to http://127.0.0.1:4545',
+    );
+  return new McpCallReporter({
+    proxyUrl: parsed.href,
+    token: config.admin.token ?? undefined,
+    log: (message) => process.stderr.write(`${message}\n`),
+  });
 }

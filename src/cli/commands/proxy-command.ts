@@ -150,7 +150,8 @@ export function registerProxyCommand(program: Command): void {
                 ? `  mocks ${config.mocks.files.map((path) => relative(process.cwd(), path)).join(', ') || 'none'}${config.mocks.strictTools ? ' · strict tools' : ''}\n`
                 : '') +
               (config.shadow.policies
-                ? `  shadow scoring: policies ${relative(process.cwd(), config.shadow.policies)} · results ${relative(process.cwd(), config.shadow.database)}\n`
+                ? `  shadow scoring: policies ${relative(process.cwd(), config.shadow.policies)} · results ${relative(process.cwd(), config.shadow.database)}\n` +
+                  `  stdio MCP relays report their calls with calltape mcp --report-to ${proxy.url} (or CALLTAPE_REPORT_TO=${proxy.url})\n`
                 : '') +
               (otlp
                 ? `  OpenTelemetry: GenAI spans to ${otlp.url ?? 'OTEL_EXPORTER_OTLP_ENDPOINT'}${otlp.captureContent ? ' (with content)' : ''}\n`
