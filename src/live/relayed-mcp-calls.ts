@@ -2,7 +2,7 @@ import { joinMcpCalls, modelToolCalls } from '../mcp/join-mcp-calls.js';
 import { asObject } from '../mcp/json-rpc.js';
 import { serverResult, type AnsweredToolCall } from '../mcp/mcp-call-results.js';
 import type { Interaction } from '../trace/trace.js';
-import type { ToolResult, Trajectory, TrajectoryCall } from '../trace/trajectory.js';
+import type { ToolResult, Trajectory } from '../trace/trajectory.js';
 import type { TrajectoryStep } from './verdict-types.js';
 
 /** A tools/call the proxy's `/mcp/<name>` route answered, with its server: joined to a model call when its session ends. */
@@ -71,49 +71,4 @@ export function unaskedStep(call: RelayedMcpCall, turns: Trajectory['turns']): T
     unasked: true,
     outcome: serverResult(call).isError ? 'failed' : 'succeeded',
   };
-}
-
-/**
- * The trajectory step limits count: the session's, with the MCP calls no model call asked for
- * put in as the steps they were — after the calls of the turn they followed, in the order they
- * ran — since the agent ran them all (as the provider's hosted calls count). A step budget
- * bounds what the run did, not only what the model proposed; turns stay the model's.
- */
-export function withUnaskedCalls(
-  trajectory: Trajectory,
-  unasked: readonly RelayedMcpCall[],
-): Trajectory {
-  if (unasked.length === 0) return trajectory;
-  const byTurn = new Map<number, TrajectoryCall[]>();
-  for (const call of trajectory.calls)
-    byTurn.set(call.turn, [...(byTurn.get(call.turn) ?? []), call]);
-  const byTool: { [tool: string]: number } = { ...trajectory.counts.byTool };
-  for (const call of [...unasked].sort((a, b) => a.startedAt - b.startedAt)) {
-    const turn = Math.max(
-      0,
-      trajectory.turns.filter((followed) => followed.startedAt <= call.startedAt).length - 1,
-    );
-    const calls = byTurn.get(turn) ?? [];
-    const args = asObject(call.params)?.['arguments'] ?? {};
-    const name = call.subject ?? 'tools/call';
-    calls.push({
-      id: undefined,
-      name,
-      argumentsRaw: JSON.stringify(args),
-      arguments: { ok: true, value: args },
-      complete: true,
-      turn,
-      index: calls.length,
-      step: 0,
-      result: serverResult(call),
-      mocked: false,
-    });
-    byTurn.set(turn, calls);
-    byTool[name] = (Object.hasOwn(byTool, name) ? (byTool[name] ?? 0) : 0) + 1;
-  }
-  const calls = [...byTurn.entries()]
-    .sort(([a], [b]) => a - b)
-    .flatMap(([, turnCalls]) => turnCalls)
-    .map((call, step) => ({ ...call, step }));
-  return { ...trajectory, calls, counts: { ...trajectory.counts, calls: calls.length, byTool } };
 }

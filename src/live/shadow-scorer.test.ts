@@ -235,11 +235,17 @@ describe('ShadowScorer', () => {
     await scorer.scoreInteraction(roundTrip('s', 0, [user('go')]), undefined, 0);
     const [verdict] = await scorer.endSessions(scorer.takeAll());
     expect(verdict?.failures).toEqual([
-      { policy: 'budget', reason: 'too_many_steps', message: '3 tool call(s), at most 2 allowed' },
+      {
+        policy: 'budget',
+        reason: 'too_many_steps',
+        message:
+          '3 tool call(s) (including 2 MCP call(s) no model call asked for), at most 2 allowed',
+      },
       {
         policy: 'forget-once',
         reason: 'tool_limit_exceeded',
-        message: 'forget was called 2 times, at most 1 allowed',
+        message:
+          'forget was called 2 times (including 2 MCP call(s) no model call asked for), at most 1 allowed',
       },
     ]);
     // The model's own count stays what the model did.

@@ -21,12 +21,8 @@ import {
   type SessionPolicy,
 } from './policy-types.js';
 import { sampled } from './sample.js';
-import {
-  RelayedMcpCalls,
-  unaskedStep,
-  withUnaskedCalls,
-  type RelayedMcpCall,
-} from './relayed-mcp-calls.js';
+import { withUnaskedCalls } from '../mcp/unasked-mcp-calls.js';
+import { RelayedMcpCalls, unaskedStep, type RelayedMcpCall } from './relayed-mcp-calls.js';
 import type { CallVerdict, SessionVerdict, TrajectoryStep } from './verdict-types.js';
 
 /** Round trips kept per open session; a longer run keeps its latest ones. */

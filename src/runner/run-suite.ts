@@ -7,10 +7,13 @@ import { CalltapeError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { startProxy } from '../proxy/proxy-server.js';
 import { mcpResultsByCall } from '../mcp/mcp-call-results.js';
-import { readMcpToolCalls } from '../mcp/mcp-store.js';
+import { readMcpToolCalls, type StoredMcpExchange } from '../mcp/mcp-store.js';
+import { recordedUnaskedSteps } from '../mcp/recorded-unasked-steps.js';
+import { readInteractions } from '../cassette/sqlite/read-interactions.js';
 import { buildTrajectories } from '../trace/build-trajectories.js';
 import type { JudgeRunners } from '../scoring/trajectory/types.js';
 import type { Interaction } from '../trace/trace.js';
+import type { Trajectory } from '../trace/trajectory.js';
 import type { CaseResult } from '../scoring/case-result.js';
 import { createCodeJudges } from '../judges/code-judges.js';
 import { draftListing } from './draft-listing.js';
@@ -196,6 +199,7 @@ async function driveCase(
   },
 ): Promise<CaseRun> {
   const began = performance.now();
+  const beganAt = Date.now();
   const mockSets = testCase.mocks ? [...suite.mocks, ...testCase.mocks].map(setName) : undefined;
   let error: string | null = null;
   let agent: CaseResult['agent'] = null;
@@ -245,19 +249,46 @@ async function driveCase(
   if (unreachable && error === null)
     error = `the upstream failed: ${unreachable.error ?? `HTTP ${unreachable.httpStatus}`}`;
   // What MCP servers answered (recorded in this run, or replayed from the recording): their failure verdicts reach the step-status checks.
-  const [trajectory] = buildTrajectories(
-    interactions,
-    mcpResultsByCall(interactions, readMcpToolCalls(suite.cassette)),
-  );
+  const mcpCalls = readMcpToolCalls(suite.cassette);
+  const [trajectory] = buildTrajectories(interactions, mcpResultsByCall(interactions, mcpCalls));
   return {
     session,
     trajectory,
+    stepsTrajectory:
+      trajectory && unaskedSteps(trajectory, interactions, suite.cassette, beganAt, mcpCalls),
     interactions,
     error,
     durationMs: performance.now() - began,
     agent,
     problems,
   };
+}
+
+/**
+ * The run's trajectory with the session's MCP calls no model call asked for, for step limits:
+ * the calls this run recorded, on this run's clock; when it recorded none (replay: the relay
+ * answers from the cassette and writes nothing), the session's recording, placed on the run's
+ * turns by the turns of the recording.
+ */
+function unaskedSteps(
+  trajectory: Trajectory,
+  interactions: readonly Interaction[],
+  cassette: string,
+  beganAt: number,
+  mcpCalls: readonly StoredMcpExchange[],
+): Trajectory | undefined {
+  const own = mcpCalls.filter(
+    (call) => call.sessionGiven && call.sessionId === trajectory.sessionId,
+  );
+  if (own.length === 0) return undefined;
+  const ran = own.filter((call) => call.startedAt >= beganAt);
+  return ran.length > 0
+    ? recordedUnaskedSteps(trajectory, interactions, ran)
+    : recordedUnaskedSteps(
+        trajectory,
+        readInteractions(cassette, { sessionId: trajectory.sessionId }),
+        own,
+      );
 }
 
 function setName(file: string): string {

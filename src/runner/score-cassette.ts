@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { readInteractions } from '../cassette/sqlite/read-interactions.js';
 import { mcpResultsByCall } from '../mcp/mcp-call-results.js';
 import { readMcpToolCalls } from '../mcp/mcp-store.js';
+import { recordedUnaskedSteps } from '../mcp/recorded-unasked-steps.js';
 import { buildTrajectories } from '../trace/build-trajectories.js';
 import type { Interaction } from '../trace/trace.js';
 import type { CaseResult } from '../scoring/case-result.js';
@@ -59,7 +60,18 @@ export async function scoreCassette(
             run,
             testCase,
             index,
-            { session, trajectory, interactions, error, durationMs: 0, agent: null, problems: [] },
+            {
+              session,
+              trajectory,
+              // The session's MCP calls no model call asked for are steps of the run, as in shadow scoring.
+              stepsTrajectory:
+                trajectory && recordedUnaskedSteps(trajectory, interactions, mcpCalls),
+              interactions,
+              error,
+              durationMs: 0,
+              agent: null,
+              problems: [],
+            },
             { now: options.now, judges: { code: codeJudges.run } },
           ),
         );

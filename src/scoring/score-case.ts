@@ -20,6 +20,8 @@ const emptyTrajectory = (session: string): Trajectory => ({
 export interface CaseRun {
   readonly session: string;
   readonly trajectory: Trajectory | undefined;
+  /** What step limits count when it is more than the trajectory: the run's MCP calls no model call asked for count too. */
+  readonly stepsTrajectory?: Trajectory | undefined;
   readonly interactions: readonly Interaction[];
   /** Why the case could not run (replay miss, upstream failure); null when it ran. */
   readonly error: string | null;
@@ -63,6 +65,7 @@ export async function scoreCase(
           schemas,
           now: options.now,
           judges: options.judges,
+          ...(outcome.stepsTrajectory ? { stepsTrajectory: outcome.stepsTrajectory } : {}),
         })
       : null;
 

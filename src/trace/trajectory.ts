@@ -34,6 +34,8 @@ export interface TrajectoryCall {
   readonly mocked: boolean;
   /** Present when the provider ran the tool itself (a hosted tool): the wire's type of the call, and the MCP server where the wire names one. */
   readonly hosted?: { readonly kind: string; readonly server: string | undefined };
+  /** Present when no model call asked for it: an MCP call the agent made of its own accord, put in only for step limits to count. */
+  readonly unasked?: true;
 }
 
 /** One LLM round trip of the run. */

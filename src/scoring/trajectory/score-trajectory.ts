@@ -64,7 +64,7 @@ export function deterministicChecks(
   trajectory: Trajectory,
   options: TrajectoryOptions = {},
 ): CheckResult[] {
-  checkOptions(options, ['judges']);
+  checkOptions(options, ['judges', 'stepsTrajectory']);
   checkTrajectoryCase(
     testCase,
     typeof testCase.test_id === 'string'
@@ -79,7 +79,7 @@ export function deterministicChecks(
   if (expect?.same_turn !== undefined)
     checks.push(groupingCheck(expect.same_turn, trajectory, options));
   if (expect && stepLimits.some((limit) => expect[limit] !== undefined))
-    checks.push(stepCountCheck(expect, trajectory));
+    checks.push(stepCountCheck(expect, options.stepsTrajectory ?? trajectory));
   if (expect && statusLimits.some((limit) => expect[limit] !== undefined))
     checks.push(statusCheck(expect, trajectory));
   if (testCase.never !== undefined)

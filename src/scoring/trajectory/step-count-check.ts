@@ -8,17 +8,21 @@ import type { CheckResult, Expectations } from './types.js';
 export function stepCountCheck(limits: Expectations, trajectory: Trajectory): CheckResult {
   const { limit, finish } = limitTally();
   const { calls, turns } = trajectory.counts;
+  // MCP calls no model asked for are steps too (`withUnaskedCalls`): a failure names them, or it would not add up.
+  const unasked = unaskedByTool(trajectory.calls);
+  const unaskedNote = (count: number): string =>
+    count === 0 ? '' : ` (including ${count} MCP call(s) no model call asked for)`;
   if (limits.min_steps !== undefined)
     limit(
       'too_few_steps',
       calls >= limits.min_steps,
-      `${calls} tool call(s), at least ${limits.min_steps} expected`,
+      `${calls} tool call(s)${unaskedNote(unasked.total)}, at least ${limits.min_steps} expected`,
     );
   if (limits.max_steps !== undefined)
     limit(
       'too_many_steps',
       calls <= limits.max_steps,
-      `${calls} tool call(s), at most ${limits.max_steps} allowed`,
+      `${calls} tool call(s)${unaskedNote(unasked.total)}, at most ${limits.max_steps} allowed`,
     );
   if (limits.min_turns !== undefined)
     limit(
@@ -60,7 +64,7 @@ export function stepCountCheck(limits: Expectations, trajectory: Trajectory): Ch
         limit(
           'tool_limit_exceeded',
           count <= max,
-          `${tool} was called ${count} times, at most ${max} allowed`,
+          `${tool} was called ${count} times${unaskedNote(unasked.byTool.get(tool) ?? 0)}, at most ${max} allowed`,
         );
     }
   }
@@ -69,16 +73,32 @@ export function stepCountCheck(limits: Expectations, trajectory: Trajectory): Ch
     limit(
       'repeated_call',
       longest.length <= limits.max_repeats,
-      `${longest.tool} was called with the same arguments ${longest.length} times in a row (from step ${longest.from}), at most ${limits.max_repeats} allowed`,
+      `${longest.tool} was called with the same arguments ${longest.length} times in a row (from step ${longest.from})${unaskedNote(longest.unasked)}, at most ${limits.max_repeats} allowed`,
     );
   const details: Record<string, JsonValue> = {
     calls,
     turns,
     user_turns: userTurns,
     by_tool: trajectory.counts.byTool,
-    longest_repeat: longest,
+    longest_repeat: { tool: longest.tool, length: longest.length, from: longest.from },
+    ...(unasked.total > 0 ? { unasked_mcp_calls: unasked.total } : {}),
   };
   return finish('steps', details);
+}
+
+/** The calls no model call asked for, in all and per tool. */
+function unaskedByTool(calls: readonly TrajectoryCall[]): {
+  total: number;
+  byTool: Map<string, number>;
+} {
+  const byTool = new Map<string, number>();
+  let total = 0;
+  for (const call of calls)
+    if (call.unasked) {
+      total++;
+      byTool.set(call.name, (byTool.get(call.name) ?? 0) + 1);
+    }
+  return { total, byTool };
 }
 
 /** The longest run of consecutive calls with the same tool and the same arguments (key order aside). */
@@ -86,16 +106,20 @@ function longestRepeat(calls: readonly TrajectoryCall[]): {
   tool: string;
   length: number;
   from: number;
+  /** How many of the run's calls no model call asked for. */
+  unasked: number;
 } {
-  let best = { tool: '', length: 0, from: 0 };
-  let run = { key: '', tool: '', length: 0, from: 0 };
+  let best = { tool: '', length: 0, from: 0, unasked: 0 };
+  let run = { key: '', tool: '', length: 0, from: 0, unasked: 0 };
   for (const call of calls) {
     const key = `${call.name}\u0000${call.arguments.ok ? stringify(call.arguments.value) : call.argumentsRaw}`;
+    const unasked = call.unasked ? 1 : 0;
     run =
       key === run.key
-        ? { ...run, length: run.length + 1 }
-        : { key, tool: call.name, length: 1, from: call.step };
-    if (run.length > best.length) best = { tool: run.tool, length: run.length, from: run.from };
+        ? { ...run, length: run.length + 1, unasked: run.unasked + unasked }
+        : { key, tool: call.name, length: 1, from: call.step, unasked };
+    if (run.length > best.length)
+      best = { tool: run.tool, length: run.length, from: run.from, unasked: run.unasked };
   }
   return best;
 }

@@ -128,6 +128,12 @@ export interface JudgeRunners {
 
 export interface TrajectoryOptions extends ScoreOptions {
   readonly judges?: JudgeRunners;
+  /**
+   * What step limits count, when it is more than the trajectory: the run's MCP calls no model
+   * call asked for put in as the steps they were (`withUnaskedCalls`). Every other check and
+   * judge reads the trajectory itself.
+   */
+  readonly stepsTrajectory?: Trajectory;
 }
 
 /** Trajectory reason codes: a closed set reports can count. */
