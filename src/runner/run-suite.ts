@@ -13,7 +13,6 @@ import { readInteractions } from '../cassette/sqlite/read-interactions.js';
 import { buildTrajectories } from '../trace/build-trajectories.js';
 import type { JudgeRunners } from '../scoring/trajectory/types.js';
 import type { Interaction } from '../trace/trace.js';
-import type { Trajectory } from '../trace/trajectory.js';
 import type { CaseResult } from '../scoring/case-result.js';
 import { createCodeJudges } from '../judges/code-judges.js';
 import { draftListing } from './draft-listing.js';
@@ -249,13 +248,16 @@ async function driveCase(
   if (unreachable && error === null)
     error = `the upstream failed: ${unreachable.error ?? `HTTP ${unreachable.httpStatus}`}`;
   // What MCP servers answered (recorded in this run, or replayed from the recording): their failure verdicts reach the step-status checks.
-  const mcpCalls = readMcpToolCalls(suite.cassette);
-  const [trajectory] = buildTrajectories(interactions, mcpResultsByCall(interactions, mcpCalls));
+  const mcp = mcpTimeline(session, interactions, suite.cassette, beganAt);
+  const [trajectory] = buildTrajectories(
+    interactions,
+    mcpResultsByCall(mcp.interactions, mcp.calls),
+  );
   return {
     session,
     trajectory,
-    stepsTrajectory:
-      trajectory && unaskedSteps(trajectory, interactions, suite.cassette, beganAt, mcpCalls),
+    // The session's MCP calls no model call asked for are steps of the run, as in shadow scoring.
+    stepsTrajectory: trajectory && recordedUnaskedSteps(trajectory, mcp.interactions, mcp.calls),
     interactions,
     error,
     durationMs: performance.now() - began,
@@ -265,30 +267,22 @@ async function driveCase(
 }
 
 /**
- * The run's trajectory with the session's MCP calls no model call asked for, for step limits:
- * the calls this run recorded, on this run's clock; when it recorded none (replay: the relay
- * answers from the cassette and writes nothing), the session's recording, placed on the run's
- * turns by the turns of the recording.
+ * The MCP calls a case's run made, with the round trips they are joined on: the calls this run
+ * recorded, on this run's clock; when it recorded none (replay: the relay answers from the
+ * cassette and writes nothing), the cassette's, on the clock of the session's recording — a
+ * replayed round trip carries the time it was replayed at, the recorded MCP call the time it
+ * was recorded at, and joining needs one clock. Call ids are the recording's either way.
  */
-function unaskedSteps(
-  trajectory: Trajectory,
+function mcpTimeline(
+  session: string,
   interactions: readonly Interaction[],
   cassette: string,
   beganAt: number,
-  mcpCalls: readonly StoredMcpExchange[],
-): Trajectory | undefined {
-  const own = mcpCalls.filter(
-    (call) => call.sessionGiven && call.sessionId === trajectory.sessionId,
-  );
-  if (own.length === 0) return undefined;
-  const ran = own.filter((call) => call.startedAt >= beganAt);
-  return ran.length > 0
-    ? recordedUnaskedSteps(trajectory, interactions, ran)
-    : recordedUnaskedSteps(
-        trajectory,
-        readInteractions(cassette, { sessionId: trajectory.sessionId }),
-        own,
-      );
+): { interactions: readonly Interaction[]; calls: readonly StoredMcpExchange[] } {
+  const calls = readMcpToolCalls(cassette);
+  const ran = calls.filter((call) => call.startedAt >= beganAt);
+  if (ran.length > 0 || calls.length === 0) return { interactions, calls: ran };
+  return { interactions: readInteractions(cassette, { sessionId: session }), calls };
 }
 
 function setName(file: string): string {

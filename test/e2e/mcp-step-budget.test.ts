@@ -117,6 +117,27 @@ describe('offline step budgets count the MCP calls no model call asked for', () 
     expectLoopFails(JSON.parse(readFileSync(out, 'utf8')) as Report);
   });
 
+  it('regression: a calltape test replay reads the MCP server’s verdict on the model’s call (a replayed round trip has the clock of the replay, the recorded MCP call that of the recording)', async () => {
+    const statusSuite = join(folder, 'status-suite.json');
+    const parsed = JSON.parse(readFileSync(suite, 'utf8')) as { cases: object[] };
+    writeFileSync(
+      statusSuite,
+      JSON.stringify({
+        ...parsed,
+        cases: [
+          { test_id: 'loop', prompt: 'wipe my notes', expect: { must_succeed: ['notes__*'] } },
+        ],
+      }),
+    );
+    const out = join(folder, 'status.json');
+    const result = await runCliAsync(['test', statusSuite, '--mode', 'replay', '--json', out]);
+    expect(result.status).toBe(1);
+    const [loop] = (JSON.parse(readFileSync(out, 'utf8')) as Report).cases;
+    expect(loop?.trajectory.checks.map((check) => [check.check, check.reasons])).toEqual([
+      ['status', ['tool_failed']],
+    ]);
+  });
+
   it('calltape test fails the replayed run the same way', async () => {
     const out = join(folder, 'test.json');
     const result = await runCliAsync(['test', suite, '--mode', 'replay', '--json', out]);
