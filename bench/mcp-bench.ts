@@ -14,7 +14,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { connectMcpClient, mcpTestServer, viaCalltape } from '../test/support/mcp-client.js';
 import { startNotesHttpServer } from '../test/support/mcp-http-server.js';
 import { percentile } from './measure.js';
-import { startChild } from './start-child.js';
+import { startConfiguredProxy } from './mcp-proxy-child.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const quick = process.argv.includes('--quick');
@@ -107,38 +107,15 @@ async function proxy(
   cassette: string,
   shadowed = false,
 ): Promise<string> {
-  const config = join(folder, `${mode}${shadowed ? '-shadowed' : ''}.config.json`);
   const policies = join(folder, 'policies.yaml');
   writeFileSync(policies, 'policies:\n  - id: valid-arguments\n    kind: schema\n');
-  writeFileSync(
-    config,
-    JSON.stringify({
-      mcp: { servers: { notes: server } },
-      ...(shadowed
-        ? { shadow: { policies, database: join(folder, `${mode}-shadow.sqlite`) } }
-        : {}),
-    }),
-  );
-  const started = await startChild(
-    root,
-    [
-      join(root, 'dist/src/cli/main.js'),
-      'proxy',
-      '--config',
-      config,
-      '--port',
-      '0',
-      '--log-level',
-      'silent',
-      '--mode',
-      mode,
-      '--cassette',
-      cassette,
-    ],
-    {},
-    /listening on http:\/\/127\.0\.0\.1:(\d+)/,
-  );
-  return `http://127.0.0.1:${started.port}/mcp/notes`;
+  const config = {
+    mcp: { servers: { notes: server } },
+    ...(shadowed ? { shadow: { policies, database: join(folder, `${mode}-shadow.sqlite`) } } : {}),
+  };
+  const configFile = join(folder, `${mode}${shadowed ? '-shadowed' : ''}.config.json`);
+  const started = await startConfiguredProxy(root, configFile, config, mode, cassette);
+  return `${started.url}/mcp/notes`;
 }
 
 const server = [process.execPath, mcpTestServer];

@@ -21,7 +21,7 @@ const log = {
 const roots = { kind: 'request', id: 9, method: 'roots/list', params: undefined } as const;
 
 describe('noteInterim', () => {
-  it('keeps progress with its token’s request and a request to the client with the latest in flight; a log line on the request’s stream is not kept', () => {
+  it('keeps progress with its token’s request and a request to the client with the latest in flight; a log line on stdio (naming no request) is not kept', () => {
     const first = pending(1);
     const latest = pending(2);
     noteInterim([first, latest], {
@@ -43,14 +43,22 @@ describe('noteInterim', () => {
 
   it('keeps what came on the server’s own stream with the latest request in flight, marked standalone', () => {
     const latest = pending();
-    noteInterim([pending(), latest], log, true);
-    noteInterim([pending(), latest], roots, true);
+    noteInterim([pending(), latest], log, 'standalone');
+    noteInterim([pending(), latest], roots, 'standalone');
     expect(latest.during).toEqual([
       {
         stream: 'standalone',
         message: { jsonrpc: '2.0', method: 'notifications/message', params: { data: 'hi' } },
       },
       { stream: 'standalone', message: { jsonrpc: '2.0', id: 9, method: 'roots/list' } },
+    ]);
+  });
+
+  it('keeps a log line that came on a request’s own stream (an HTTP POST’s SSE answer) with that request', () => {
+    const latest = pending();
+    noteInterim([latest], log, 'request');
+    expect(latest.during).toEqual([
+      { jsonrpc: '2.0', method: 'notifications/message', params: { data: 'hi' } },
     ]);
   });
 });

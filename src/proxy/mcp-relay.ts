@@ -70,7 +70,7 @@ export class McpRelay {
         return noteInterim(
           [...(method === 'POST' ? owed : (later ?? owed)).values()].map((entry) => entry.pending),
           message,
-          standalone,
+          standalone ? 'standalone' : 'request',
         );
       if (message.kind !== 'response') return;
       const key = idKey(message.id);
