@@ -5,6 +5,7 @@ import {
   adminWriteAllowed,
   feedOriginAllowed,
   hostNameOf,
+  rebindingSuspected,
 } from './admin-request-checks.js';
 
 describe('adminHostAllowed', () => {
@@ -68,5 +69,22 @@ describe('adminWriteAllowed', () => {
     expect(adminWriteAllowed({ ...json, origin: 'https://evil.example' })).toBe(false);
     expect(adminWriteAllowed({ ...json, 'content-type': 'text/plain' })).toBe(false);
     expect(adminWriteAllowed({ host: '127.0.0.1:4545' })).toBe(false);
+  });
+});
+
+describe('rebindingSuspected', () => {
+  it('suspects a browser on a foreign Host or from a foreign page, never a client without Origin', () => {
+    expect(rebindingSuspected('http://evil.example.com', 'evil.example.com', [])).toBe(true);
+    expect(rebindingSuspected('http://evil.example', '127.0.0.1:4545', [])).toBe(true);
+    expect(rebindingSuspected('http://localhost:4545', 'localhost:4545', [])).toBe(false);
+    expect(rebindingSuspected('http://calltape:4545', 'calltape:4545', ['calltape'])).toBe(false);
+    expect(rebindingSuspected(undefined, 'calltape:4545', [])).toBe(false);
+    fc.assert(
+      fc.property(fc.domain(), (name) => {
+        const foreign = !['localhost'].includes(name.toLowerCase());
+        expect(rebindingSuspected(`http://${name}`, name, [])).toBe(foreign);
+        expect(rebindingSuspected(undefined, name, [])).toBe(false);
+      }),
+    );
   });
 });

@@ -62,3 +62,21 @@ export function adminWriteAllowed(headers: IncomingHttpHeaders): boolean {
     /^application\/json\b/i.test(headers['content-type'] ?? '')
   );
 }
+
+/**
+ * Whether a request that calltape answers itself, standing in for a server (an MCP server in
+ * replay or known only from a mocks file), looks like DNS rebinding: a browser (it sent `Origin`)
+ * reaching the proxy by a name that is not loopback, an IP address or in `admin.allowedHosts`,
+ * or from a page of another origin. MCP servers must refuse those; in record mode the real
+ * server decides. Clients that are not browsers send no `Origin` and are never refused.
+ */
+export function rebindingSuspected(
+  origin: string | undefined,
+  hostHeader: string | undefined,
+  allowedHosts: readonly string[],
+): boolean {
+  if (origin === undefined) return false;
+  return (
+    !adminHostAllowed(hostHeader, allowedHosts, false) || !feedOriginAllowed(origin, hostHeader)
+  );
+}

@@ -13,7 +13,7 @@ import { McpResponder, type McpDiff, type PendingMcpRequest } from '../mcp/mcp-r
 import { McpSessions } from '../mcp/mcp-sessions.js';
 import { McpStore } from '../mcp/mcp-store.js';
 import type { CapturePipeline } from './capture-pipeline.js';
-import { sendJson, sendMcpError } from './mcp-json-answer.js';
+import { refusedAsRebinding, sendJson, sendMcpError } from './mcp-json-answer.js';
 import { headerValue, idKey, McpRelay } from './mcp-relay.js';
 import {
   openStandaloneStream,
@@ -116,6 +116,7 @@ export class McpRoute {
       (url === undefined ||
         where.mode === 'replay' ||
         (where.mode === 'auto' && this.recorded(where.cassette, server)));
+    if (offline && refusedAsRebinding(request, response, server, this.options.config)) return;
     if (offline)
       return this.answer({
         request,

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -61,4 +62,63 @@ describe('/mcp/<name> against the conformance target', () => {
     expect(replayed).toEqual(direct);
     expect(replaying.stats.misses).toBe(0);
   });
+
+  it('conformance dns-rebinding-protection: in replay calltape, standing in for the server, refuses a browser on a foreign Host', async () => {
+    const replaying = await startTestProxy('http://127.0.0.1:9', {
+      cassette: join(folder, 'logging.sqlite'),
+      mode: 'replay',
+      mcp: { servers: { everything: 'http://127.0.0.1:9/mcp' } },
+    });
+    const { port } = new URL(replaying.url);
+    const initialize = (host: string, origin?: string) =>
+      post(`${replaying.url}/mcp/everything`, {
+        host,
+        ...(origin === undefined ? {} : { origin }),
+      });
+    const rebound = await initialize('evil.example.com', 'http://evil.example.com');
+    expect(rebound.status).toBe(403);
+    expect(rebound.body).toContain('DNS rebinding protection');
+    expect((await initialize(`localhost:${port}`, `http://localhost:${port}`)).status).toBe(200);
+    // An agent's SDK sends no Origin: reaching the proxy by a service name stays allowed.
+    expect((await initialize(`calltape:${port}`)).status).toBe(200);
+    await replaying.close();
+  });
 });
+
+/** An initialize POST with the given Host and Origin (fetch may not set Host; node:http may). */
+function post(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: string }> {
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'rebinding-check', version: '0.0.1' },
+    },
+  });
+  return new Promise((resolve, reject) => {
+    const sent = request(
+      url,
+      {
+        method: 'POST',
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+      },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+      },
+    );
+    sent.on('error', reject);
+    sent.end(body);
+  });
+}
