@@ -24,6 +24,11 @@ describe('requiredLiteral', () => {
     expect(requiredLiteral('.*', '')).toBeUndefined();
   });
 
+  it('gives none when an inline flag group stands between the literal and a quantifier (CI: =a(?i)* matched "=")', () => {
+    expect(requiredLiteral('=a(?i)*', '')).toBeUndefined();
+    expect(compileUserPattern('=a(?i)*', '').replaceAll('=', '<X>')).toBe('<X>');
+  });
+
   it('never skips a text the pattern matches, for any pattern of these pieces (property)', () => {
     const piece = fc.constantFrom(
       'a',
@@ -68,7 +73,7 @@ describe('requiredLiteral', () => {
             expect(pattern.replaceAll(text, '<X>')).toBe(text);
         },
       ),
-      { numRuns: 2000 },
+      { numRuns: 2000, examples: [[['=', 'a', '(?i)', '*'], '', '=']] },
     );
   });
 });
