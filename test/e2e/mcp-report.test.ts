@@ -61,7 +61,12 @@ describe('calltape mcp --report-to: stdio MCP calls reach a running proxy shadow
     folder = temporaryFolder();
     const policies = writePolicies(
       folder,
-      bankPolicies('  - id: no-wipe\n    kind: never\n    tools: [notes__delete_everything]\n'),
+      // The session must outlast the relay's shutdown between the model's requests (the agent's
+      // SDK allows a relay 2 s to exit): with the bank's 150 ms it could be scored in between.
+      bankPolicies(
+        '  - id: no-wipe\n    kind: never\n    tools: [notes__delete_everything]\n',
+        '4s',
+      ),
     );
     proxy = await startCliProxy(
       [
