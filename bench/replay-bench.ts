@@ -17,6 +17,7 @@ import { SqliteStore } from '../src/cassette/sqlite/sqlite-store.js';
 import { defaultConfig } from '../src/config/config.js';
 import { openAiChatAdapter } from '../src/providers/openai-chat/openai-chat-adapter.js';
 import { timeOrderedId } from '../src/cassette/time-ordered-id.js';
+import { completionFor } from './chat-traffic.js';
 import { percentile } from './measure.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -44,36 +45,9 @@ const requestBody = (i: number): string =>
       },
     ],
   });
+// The benches' shared answer shape, one call per round trip.
 const responseBody = (i: number): Buffer =>
-  Buffer.from(
-    JSON.stringify({
-      id: `chatcmpl-${i}`,
-      object: 'chat.completion',
-      created: 0,
-      model: 'gpt-4o-mini',
-      choices: [
-        {
-          index: 0,
-          message: {
-            role: 'assistant',
-            content: null,
-            tool_calls: [
-              {
-                id: `call_${i}`,
-                type: 'function',
-                function: {
-                  name: 'get_weather',
-                  arguments: JSON.stringify({ city: `city #${i}` }),
-                },
-              },
-            ],
-          },
-          finish_reason: 'tool_calls',
-        },
-      ],
-      usage: { prompt_tokens: 60, completion_tokens: 12, total_tokens: 72 },
-    }),
-  );
+  Buffer.from(completionFor(`chatcmpl-${i}`, [`city #${i}`]));
 
 function generateCassette(path: string, size: number): void {
   const store = new SqliteStore(path);
