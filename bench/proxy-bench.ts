@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: the scripted upstream reached directly, through a bare node:http pass-through
- * (the floor) and through calltape recording, in rounds (the order rotating), so every figure of
+ * (the floor), through calltape with nothing recorded (`--mode passthrough`: where the rest of the gap is)
+ * and through calltape recording, in rounds (the order rotating), so every figure of
  * issue 21's table is a side-by-side ratio on the same machine at the same moment, with its
  * min/median/max over rounds as the noise floor. The bare pipe and calltape run `process-probe`,
  * which measures from inside what contention distorts least: CPU µs per request over all
@@ -17,6 +18,7 @@ import { percentile, runPaced, runRequests, runStreams, type StreamSample } from
 import { peakRssWhile, readProbe } from './probe-reader.js';
 import type { ProbeWindow } from './process-probe.js';
 import { proxyBenchReport, type RoundFigures } from './proxy-bench-report.js';
+import { threadsCpuUs } from './process-cpu.js';
 import { slowestRequest } from './slow-request.js';
 import { proxyArgs as proxyCommand, startChild } from './start-child.js';
 
@@ -84,6 +86,7 @@ const calltape = await probed(
   env,
   listening,
 );
+const passthrough = await probed('passthrough', proxyArgs('passthrough'), env, listening);
 const shadow = await probed(
   'shadow',
   proxyArgs('passthrough', '--policies', policies, '--shadow-db', join(folder, 'shadow.sqlite')),
@@ -103,9 +106,18 @@ const rssMb = (pid: number): number =>
   ) / 10;
 // Before any traffic, once start-up work (the store worker opening the cassette) has settled.
 await new Promise((resolve) => setTimeout(resolve, 2000));
-const idleRssMb = { bare: rssMb(bare.pid), calltape: rssMb(calltape.pid) };
+const idleRssMb = {
+  bare: rssMb(bare.pid),
+  passthrough: rssMb(passthrough.pid),
+  calltape: rssMb(calltape.pid),
+};
 const path = '/v1/chat/completions';
-const targets = { direct: upstreamUrl, bare: bare.origin, calltape: calltape.origin };
+const targets = {
+  direct: upstreamUrl,
+  bare: bare.origin,
+  passthrough: passthrough.origin,
+  calltape: calltape.origin,
+};
 type Target = keyof typeof targets;
 const names = Object.keys(targets) as Target[];
 let sentToCalltape = 0;
@@ -135,7 +147,13 @@ async function during<T>(
   return [result, before, after];
 }
 const probedOf = (name: Target): Probed | undefined =>
-  name === 'bare' ? bare : name === 'calltape' ? calltape : undefined;
+  name === 'bare'
+    ? bare
+    : name === 'calltape'
+      ? calltape
+      : name === 'passthrough'
+        ? passthrough
+        : undefined;
 const cpuPer = (
   before: ProbeWindow | undefined,
   after: ProbeWindow | undefined,
@@ -173,9 +191,18 @@ for (let index = 0; index < rounds; index++) {
     const [paced, pacedBefore, pacedAfter] = await during(target, () =>
       runPaced(targets[name], path, pacedRate, quick ? 500 : 2000),
     );
+    // What the load generator (this process) and the upstream spend per request beside the proxy.
+    const othersBefore = process.cpuUsage().user + process.cpuUsage().system;
+    const upstreamBefore = threadsCpuUs(upstream.child.pid ?? 0);
     const [fifty, before, after] = await during(target, () =>
       runRequests(targets[name], path, 50, quick ? 500 : 2500),
     );
+    const othersUs =
+      process.cpuUsage().user +
+      process.cpuUsage().system -
+      othersBefore +
+      threadsCpuUs(upstream.child.pid ?? 0) -
+      upstreamBefore;
     const [[streams, peakRss], streamsBefore, streamsAfter] = await during(target, () =>
       peakRssWhile(
         target?.pid ?? upstream.child.pid ?? 0,
@@ -191,6 +218,7 @@ for (let index = 0; index < rounds; index++) {
     };
     figure.fifty[name] = {
       requestsPerSecond: fifty.requestsPerSecond,
+      othersCpuUs: Math.round(othersUs / fifty.latenciesMs.length),
       cpuUs: cpuPer(before, after, fifty.latenciesMs.length),
       pacedCpuUs: cpuPer(pacedBefore, pacedAfter, paced.latenciesMs.length),
       pacedMainCpuUs: cpuPer(pacedBefore, pacedAfter, paced.latenciesMs.length, 'mainCpuUs'),
@@ -242,7 +270,8 @@ const [slowSamples, , slowWindow] = await during(timeline, () =>
 );
 const anatomy = slowestRequest(slowSamples, slowWindow?.events ?? []);
 
-for (const pid of [calltape.pid, shadow.pid, timeline.pid]) process.kill(pid, 'SIGTERM');
+for (const pid of [calltape.pid, passthrough.pid, shadow.pid, timeline.pid])
+  process.kill(pid, 'SIGTERM');
 await new Promise((resolve) => setTimeout(resolve, 1500));
 const db = new Database(cassette, { readonly: true });
 const stored = (db.prepare('SELECT count(*) AS n FROM interactions').get() as { n: number }).n;
