@@ -14,5 +14,6 @@ export default defineConfig({
     // instead of importing the SDKs and calltape again for each of them.
     isolate: false,
     setupFiles: ['test/support/worker-environment.ts'],
+    globalSetup: ['test/support/run-temporary-root.ts'],
   },
 });

@@ -27,7 +27,7 @@ function loadError(files: Record<string, string>): string {
   try {
     load(files);
   } catch (error) {
-    return (error as Error).message.replace(/\/tmp\/calltape-test-\w+\//g, '');
+    return (error as Error).message.replace(/\/(?:[\w.-]+\/)*calltape-test-\w+\//g, '');
   }
   return 'loaded';
 }
