@@ -8,12 +8,15 @@ import {
   messages,
   nothingCalled,
   nothingExpected,
-  perfectPairing,
   type PairScore,
 } from './combine-pairs.js';
 import { compareCompiled, newState, resetState, type CompareState } from './compiled-arguments.js';
 import { equalAfterNormalising } from './equal-after-normalising.js';
-import { ownValue } from './own.js';
+import {
+  checkDeclared as checkDeclaredSchema,
+  expectedCallsOf,
+  scoreFirstSight,
+} from './first-sight.js';
 import {
   normalisedOf,
   prepareActual,
@@ -21,11 +24,10 @@ import {
   violationOf,
   type PreparedActual,
 } from './prepared-actual.js';
-import { nameMatcher, weightsPositive } from './rule-table.js';
+import { nameMatcher } from './rule-table.js';
 import { breaksSchema, scoreSent } from './score-sent.js';
-import type { ActualCall, ExpectedCall, ScoreOptions, ScoreResult, TestCase } from './types.js';
-import { checkTestCase, invalid, isRecord } from './validate-case.js';
-import { schemaCompileError } from './validate-arguments.js';
+import type { ActualCall, ScoreOptions, ScoreResult, TestCase } from './types.js';
+import { checkTestCase } from './validate-case.js';
 
 /**
  * A test case compiled once into a reusable scorer: checked whole (unknown keys, rules that need
@@ -41,12 +43,20 @@ export interface CompiledCase {
 
 /** Compiled cases by case object: a case is read once, however often it is scored (treat scored cases as immutable). */
 const compiled = new WeakMap<object, CompiledCase>();
+/** Cases checked and scored once, not yet compiled (first-sight.ts says why). */
+const seenOnce = new WeakSet<object>();
 
-export function compileCase(testCase: TestCase, where = caseLabel(testCase)): CompiledCase {
+export function compileCase(testCase: TestCase, where?: string): CompiledCase {
   const known = compiled.get(testCase);
   if (known) return known;
-  checkTestCase(testCase, where);
-  const made = build(testCase, where);
+  const label = where ?? caseLabel(testCase);
+  if (!seenOnce.has(testCase)) {
+    checkTestCase(testCase, label);
+    seenOnce.add(testCase);
+    return { score: (calls, options) => scoreFirstSight(testCase, label, calls, options) };
+  }
+  seenOnce.delete(testCase);
+  const made = build(testCase, label);
   compiled.set(testCase, made);
   return made;
 }
@@ -77,11 +87,7 @@ const cleanMatch: PairVerdict = 2;
 const matched = -1;
 
 function build(testCase: TestCase, where: string): CompiledCase {
-  const expectedCalls: readonly ExpectedCall[] =
-    testCase.expected_calls ??
-    (testCase.expected_tool !== undefined && testCase.expected_tool !== null
-      ? [testCase as ExpectedCall]
-      : []);
+  const expectedCalls = expectedCallsOf(testCase);
   const expectations: Expectation[] = expectedCalls.map((call) => {
     const names =
       typeof call.expected_tool === 'string' ? [call.expected_tool] : call.expected_tool;
@@ -101,20 +107,8 @@ function build(testCase: TestCase, where: string): CompiledCase {
   const policy = testCase.multiple_calls ?? 'penalize';
   const extra = testCase.extra_arguments ?? 'fail';
   const caseSchemas = testCase.schemas;
-  // A weight of 0 lets a call that mismatches score 1: then only full scores can pair parallel calls.
-  const positiveWeights = expectations.every((expectation) =>
-    [expectation.self, ...expectation.alternatives].every((entry) => weightsPositive(entry.rules)),
-  );
-
-  const checkDeclared = (declared: JsonSchema, tool: string): void => {
-    const at =
-      ownValue(caseSchemas, tool) === declared
-        ? `${where}.schemas.${tool}`
-        : `scoreCall options.schemas.${tool}`;
-    if (!isRecord(declared)) throw invalid(at, 'must be a JSON Schema object');
-    const error = schemaCompileError(declared);
-    if (error !== undefined) throw invalid(at, `the schema does not compile: ${error}`);
-  };
+  const checkDeclared = (declared: JsonSchema, tool: string): void =>
+    checkDeclaredSchema(declared, tool, caseSchemas, where);
 
   /** The candidates an actual call is scored as: the expectation itself when named, and alternatives naming its tool. */
   const candidatesFor = (expectation: Expectation, name: string): readonly Candidate[] => {
@@ -250,30 +244,16 @@ function build(testCase: TestCase, where: string): CompiledCase {
         );
       }
       const actuals = actualCalls.map((call) => prepareActual(call, caseSchemas, options));
-      const verdictsOf = (stopEarly: boolean, known?: PairVerdict[][]): PairVerdict[][] => {
-        // One state serves every pair's walk (reset before each): nothing of it outlives the walk.
-        const state = newState(false, options, stopEarly);
-        const matrix: PairVerdict[][] = [];
-        for (let row = 0; row < expectations.length; row++) {
-          const expectation = expectations[row] as Expectation;
-          const verdicts: PairVerdict[] = [];
-          for (let column = 0; column < actuals.length; column++) {
-            const verdict = known?.[row]?.[column];
-            verdicts.push(
-              verdict === cleanMatch
-                ? verdict
-                : scorePair(expectation, actuals[column] as PreparedActual, options, now, state),
-            );
-          }
-          matrix.push(verdicts);
-        }
-        return matrix;
-      };
-      // Which pairs match cleanly, each walk stopping at its first mismatch: when that pairs every call
-      // with exactly one expectation, it is the assignment (no other scores 1), and no full score is needed.
-      const clean = positiveWeights ? verdictsOf(true) : undefined;
-      const verdicts =
-        clean && perfectPairing(clean, cleanMatch) !== undefined ? clean : verdictsOf(false, clean);
+      // Every pair's verdict, not explained; one state serves every walk (reset before each).
+      const state = newState(false, options);
+      const verdicts: PairVerdict[][] = [];
+      for (let row = 0; row < expectations.length; row++) {
+        const expectation = expectations[row] as Expectation;
+        const line: PairVerdict[] = [];
+        for (let column = 0; column < actuals.length; column++)
+          line.push(scorePair(expectation, actuals[column] as PreparedActual, options, now, state));
+        verdicts.push(line);
+      }
       const explainedPairs = new Map<number, PairScore>();
       return combinePairs(
         expectations.length,

@@ -100,12 +100,6 @@ export function rulePathOf(path: string): string {
   return path.includes('[') ? path.replace(/\[\d+\]/g, '[]') : path;
 }
 
-/** Whether every rule weighs more than 0 (a rule of weight 0 lets a mismatch score 1). */
-export function weightsPositive(table: RuleTable): boolean {
-  for (const rule of table.exact.values()) if (rule.weight === 0) return false;
-  return table.globs.every((glob) => glob.rule.weight !== 0);
-}
-
 /** A matcher for the tool names an expectation accepts: exact names (a set) and globs. */
 export function nameMatcher(names: readonly string[]): (name: string) => boolean {
   const exact = new Set(names.filter((name) => !isGlob(name)));
