@@ -59,8 +59,9 @@ export function combinePairs(
     }
     total += pair.score;
     const prefix = expectedCount > 1 ? `calls[${row}].` : '';
-    for (const [path, mismatch] of Object.entries(pair.mismatches))
-      setOwn(mismatches, `${prefix}${path}`, mismatch);
+    for (const path in pair.mismatches)
+      if (Object.hasOwn(pair.mismatches, path))
+        setOwn(mismatches, `${prefix}${path}`, pair.mismatches[path] as Mismatch);
     for (const reason of pair.reasons) reasons.add(reason);
     message ??= pair.message;
   });

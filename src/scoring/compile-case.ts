@@ -77,6 +77,8 @@ interface Expectation {
   readonly alternatives: readonly Candidate[];
 }
 
+const noCandidates: readonly Candidate[] = [];
+
 /**
  * One pair's verdict without its explanation: its score in [0, 1], or `cleanMatch` when nothing at
  * all mismatched (a score of 1 with something recorded, under a rule of weight 0, is not clean).
@@ -113,7 +115,7 @@ function build(testCase: TestCase, where: string): CompiledCase {
   /** The candidates an actual call is scored as: the expectation itself when named, and alternatives naming its tool. */
   const candidatesFor = (expectation: Expectation, name: string): readonly Candidate[] => {
     const own = expectation.named(name);
-    if (expectation.alternatives.length === 0) return own ? expectation.selfOnly : [];
+    if (expectation.alternatives.length === 0) return own ? expectation.selfOnly : noCandidates;
     const alternatives = expectation.alternatives.filter((entry) => entry.accepts(name));
     return own ? [expectation.self, ...alternatives] : alternatives;
   };
@@ -247,30 +249,43 @@ function build(testCase: TestCase, where: string): CompiledCase {
       // Every pair's verdict, not explained; one state serves every walk (reset before each).
       const state = newState(false, options);
       const verdicts: PairVerdict[][] = [];
+      const scores: number[][] = [];
       for (let row = 0; row < expectations.length; row++) {
         const expectation = expectations[row] as Expectation;
         const line: PairVerdict[] = [];
-        for (let column = 0; column < actuals.length; column++)
-          line.push(scorePair(expectation, actuals[column] as PreparedActual, options, now, state));
+        const lineScores: number[] = [];
+        for (let column = 0; column < actuals.length; column++) {
+          const verdict = scorePair(
+            expectation,
+            actuals[column] as PreparedActual,
+            options,
+            now,
+            state,
+          );
+          line.push(verdict);
+          lineScores.push(verdict === cleanMatch ? 1 : verdict);
+        }
         verdicts.push(line);
+        scores.push(lineScores);
       }
-      const explainedPairs = new Map<number, PairScore>();
+      // Only the assigned pairs are explained, each once.
+      const explainedPairs: (PairScore | undefined)[] = [];
       return combinePairs(
         expectations.length,
         actuals.length,
         policy,
         threshold,
-        verdicts.map((row) => row.map((verdict) => (verdict === cleanMatch ? 1 : verdict))),
+        scores,
         (row, column) => {
-          const actual = actuals[column] as PreparedActual;
-          if (verdicts[row]?.[column] === cleanMatch) return cleanPair(actual.call.name);
           const key = row * actuals.length + column;
-          let pair = explainedPairs.get(key);
-          if (!pair)
-            explainedPairs.set(
-              key,
-              (pair = explainPair(expectations[row] as Expectation, actual, options, now)),
-            );
+          const known = explainedPairs[key];
+          if (known !== undefined) return known;
+          const actual = actuals[column] as PreparedActual;
+          const pair =
+            verdicts[row]?.[column] === cleanMatch
+              ? cleanPair(actual.call.name)
+              : explainPair(expectations[row] as Expectation, actual, options, now);
+          explainedPairs[key] = pair;
           return pair;
         },
       );

@@ -102,9 +102,11 @@ export function rulePathOf(path: string): string {
 
 /** A matcher for the tool names an expectation accepts: exact names (a set) and globs. */
 export function nameMatcher(names: readonly string[]): (name: string) => boolean {
-  const exact = new Set(names.filter((name) => !isGlob(name)));
+  const exact = names.filter((name) => !isGlob(name));
   const globs = names.filter(isGlob).map(globPattern);
-  return globs.length === 0
-    ? (name) => exact.has(name)
-    : (name) => exact.has(name) || globs.some((glob) => glob.test(name));
+  const [only] = exact;
+  // Nearly every expectation names one tool: a comparison, not a hashed lookup, on the path every pair takes.
+  if (globs.length === 0 && exact.length === 1 && only !== undefined)
+    return (name) => name === only;
+  return (name) => exact.includes(name) || globs.some((glob) => glob.test(name));
 }
