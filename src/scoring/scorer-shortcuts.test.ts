@@ -98,6 +98,24 @@ describe('leafCheck', () => {
   });
 });
 
+/** Object schemas of the prepared check's top level: properties drawn from `property`, some required, additionalProperties. */
+function objectSchemas(
+  property: fc.Arbitrary<JsonSchema>,
+  key: fc.Arbitrary<string>,
+  required: string[],
+): fc.Arbitrary<JsonSchema> {
+  return fc
+    .record(
+      {
+        properties: fc.dictionary(key, property, { maxKeys: 4 }),
+        required: fc.subarray(required),
+        additionalProperties: fc.oneof(fc.boolean(), property),
+      },
+      { requiredKeys: ['properties'] },
+    )
+    .map((object) => ({ type: 'object', ...object }) as JsonSchema);
+}
+
 describe('compileSchema validSent', () => {
   const property = fc.constantFrom<JsonSchema>(
     { type: 'string' },
@@ -106,18 +124,12 @@ describe('compileSchema validSent', () => {
     { type: 'string', enum: ['a', 'b'] },
     { type: 'number', minimum: 0 },
   );
-  const schema = fc
-    .record(
-      {
-        properties: fc.dictionary(fc.constantFrom('a', 'b', 'constructor'), property, {
-          maxKeys: 3,
-        }),
-        required: fc.subarray(['a', 'b', 'c', 'constructor']),
-        additionalProperties: fc.oneof(fc.boolean(), property),
-      },
-      { requiredKeys: ['properties'] },
-    )
-    .map((object) => ({ type: 'object', ...object }) as JsonSchema);
+  const schema = objectSchemas(property, fc.constantFrom('a', 'b', 'constructor'), [
+    'a',
+    'b',
+    'c',
+    'constructor',
+  ]);
   const sent = fc.dictionary(
     fc.constantFrom('a', 'b', 'c', 'constructor', 'toString'),
     fc.constantFrom<JsonValue>('a', ' b ', '3', 3, 2.5, 'yes', true, null, -1),
@@ -152,16 +164,7 @@ describe('compileSchema word', () => {
     { type: 'array', items: { type: 'string' } },
   );
   const key = fc.constantFrom('a', 'b', 'constructor', 'x/y', 'm~n', '');
-  const schema = fc
-    .record(
-      {
-        properties: fc.dictionary(key, property, { maxKeys: 4 }),
-        required: fc.subarray(['a', 'b', 'c', 'constructor', 'x/y']),
-        additionalProperties: fc.oneof(fc.boolean(), property),
-      },
-      { requiredKeys: ['properties'] },
-    )
-    .map((object) => ({ type: 'object', ...object }) as JsonSchema);
+  const schema = objectSchemas(property, key, ['a', 'b', 'c', 'constructor', 'x/y']);
   const sent = fc.dictionary(
     fc.oneof(key, fc.constantFrom('c', 'toString', 'q/r')),
     fc.constantFrom<JsonValue>('a', ' b ', '3', 3, 2.5, 'yes', true, null, -1, ['a'], { a: 1 }),
