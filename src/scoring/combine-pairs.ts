@@ -59,8 +59,9 @@ export function combinePairs(
     }
     total += pair.score;
     const prefix = expectedCount > 1 ? `calls[${row}].` : '';
-    for (const [path, mismatch] of Object.entries(pair.mismatches))
-      setOwn(mismatches, `${prefix}${path}`, mismatch);
+    for (const path in pair.mismatches)
+      if (Object.hasOwn(pair.mismatches, path))
+        setOwn(mismatches, `${prefix}${path}`, pair.mismatches[path] as Mismatch);
     for (const reason of pair.reasons) reasons.add(reason);
     message ??= pair.message;
   });
@@ -108,18 +109,14 @@ export function bestPairing(scores: readonly (readonly number[])[]): (number | n
  * The assignment when every expected call has exactly one perfect partner and no two share one
  * (as many calls as expectations): then it is the only assignment of cost 0, every other costs
  * more, so Munkres would answer it too — the common passing parallel call needs no matrix solved.
- * `perfect` is the entry that counts as a perfect partner (a verdict matrix may mark clean matches apart).
  */
-export function perfectPairing(
-  scores: readonly (readonly number[])[],
-  perfect = 1,
-): number[] | undefined {
+export function perfectPairing(scores: readonly (readonly number[])[]): number[] | undefined {
   const assignment: number[] = [];
   for (const row of scores) {
     if (row.length !== scores.length) return undefined;
     let partner = -1;
     for (let column = 0; column < row.length; column++) {
-      if (row[column] !== perfect) continue;
+      if (row[column] !== 1) continue;
       if (partner !== -1) return undefined;
       partner = column;
     }

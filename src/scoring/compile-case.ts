@@ -8,12 +8,15 @@ import {
   messages,
   nothingCalled,
   nothingExpected,
-  perfectPairing,
   type PairScore,
 } from './combine-pairs.js';
 import { compareCompiled, newState, resetState, type CompareState } from './compiled-arguments.js';
 import { equalAfterNormalising } from './equal-after-normalising.js';
-import { ownValue } from './own.js';
+import {
+  checkDeclared as checkDeclaredSchema,
+  expectedCallsOf,
+  scoreFirstSight,
+} from './first-sight.js';
 import {
   normalisedOf,
   prepareActual,
@@ -21,11 +24,10 @@ import {
   violationOf,
   type PreparedActual,
 } from './prepared-actual.js';
-import { nameMatcher, weightsPositive } from './rule-table.js';
+import { nameMatcher } from './rule-table.js';
 import { breaksSchema, scoreSent } from './score-sent.js';
-import type { ActualCall, ExpectedCall, ScoreOptions, ScoreResult, TestCase } from './types.js';
-import { checkTestCase, invalid, isRecord } from './validate-case.js';
-import { schemaCompileError } from './validate-arguments.js';
+import type { ActualCall, ScoreOptions, ScoreResult, TestCase } from './types.js';
+import { checkTestCase } from './validate-case.js';
 
 /**
  * A test case compiled once into a reusable scorer: checked whole (unknown keys, rules that need
@@ -41,12 +43,20 @@ export interface CompiledCase {
 
 /** Compiled cases by case object: a case is read once, however often it is scored (treat scored cases as immutable). */
 const compiled = new WeakMap<object, CompiledCase>();
+/** Cases checked and scored once, not yet compiled (first-sight.ts says why). */
+const seenOnce = new WeakSet<object>();
 
-export function compileCase(testCase: TestCase, where = caseLabel(testCase)): CompiledCase {
+export function compileCase(testCase: TestCase, where?: string): CompiledCase {
   const known = compiled.get(testCase);
   if (known) return known;
-  checkTestCase(testCase, where);
-  const made = build(testCase, where);
+  const label = where ?? caseLabel(testCase);
+  if (!seenOnce.has(testCase)) {
+    checkTestCase(testCase, label);
+    seenOnce.add(testCase);
+    return { score: (calls, options) => scoreFirstSight(testCase, label, calls, options) };
+  }
+  seenOnce.delete(testCase);
+  const made = build(testCase, label);
   compiled.set(testCase, made);
   return made;
 }
@@ -67,6 +77,8 @@ interface Expectation {
   readonly alternatives: readonly Candidate[];
 }
 
+const noCandidates: readonly Candidate[] = [];
+
 /**
  * One pair's verdict without its explanation: its score in [0, 1], or `cleanMatch` when nothing at
  * all mismatched (a score of 1 with something recorded, under a rule of weight 0, is not clean).
@@ -77,11 +89,7 @@ const cleanMatch: PairVerdict = 2;
 const matched = -1;
 
 function build(testCase: TestCase, where: string): CompiledCase {
-  const expectedCalls: readonly ExpectedCall[] =
-    testCase.expected_calls ??
-    (testCase.expected_tool !== undefined && testCase.expected_tool !== null
-      ? [testCase as ExpectedCall]
-      : []);
+  const expectedCalls = expectedCallsOf(testCase);
   const expectations: Expectation[] = expectedCalls.map((call) => {
     const names =
       typeof call.expected_tool === 'string' ? [call.expected_tool] : call.expected_tool;
@@ -101,25 +109,13 @@ function build(testCase: TestCase, where: string): CompiledCase {
   const policy = testCase.multiple_calls ?? 'penalize';
   const extra = testCase.extra_arguments ?? 'fail';
   const caseSchemas = testCase.schemas;
-  // A weight of 0 lets a call that mismatches score 1: then only full scores can pair parallel calls.
-  const positiveWeights = expectations.every((expectation) =>
-    [expectation.self, ...expectation.alternatives].every((entry) => weightsPositive(entry.rules)),
-  );
-
-  const checkDeclared = (declared: JsonSchema, tool: string): void => {
-    const at =
-      ownValue(caseSchemas, tool) === declared
-        ? `${where}.schemas.${tool}`
-        : `scoreCall options.schemas.${tool}`;
-    if (!isRecord(declared)) throw invalid(at, 'must be a JSON Schema object');
-    const error = schemaCompileError(declared);
-    if (error !== undefined) throw invalid(at, `the schema does not compile: ${error}`);
-  };
+  const checkDeclared = (declared: JsonSchema, tool: string): void =>
+    checkDeclaredSchema(declared, tool, caseSchemas, where);
 
   /** The candidates an actual call is scored as: the expectation itself when named, and alternatives naming its tool. */
   const candidatesFor = (expectation: Expectation, name: string): readonly Candidate[] => {
     const own = expectation.named(name);
-    if (expectation.alternatives.length === 0) return own ? expectation.selfOnly : [];
+    if (expectation.alternatives.length === 0) return own ? expectation.selfOnly : noCandidates;
     const alternatives = expectation.alternatives.filter((entry) => entry.accepts(name));
     return own ? [expectation.self, ...alternatives] : alternatives;
   };
@@ -250,47 +246,46 @@ function build(testCase: TestCase, where: string): CompiledCase {
         );
       }
       const actuals = actualCalls.map((call) => prepareActual(call, caseSchemas, options));
-      const verdictsOf = (stopEarly: boolean, known?: PairVerdict[][]): PairVerdict[][] => {
-        // One state serves every pair's walk (reset before each): nothing of it outlives the walk.
-        const state = newState(false, options, stopEarly);
-        const matrix: PairVerdict[][] = [];
-        for (let row = 0; row < expectations.length; row++) {
-          const expectation = expectations[row] as Expectation;
-          const verdicts: PairVerdict[] = [];
-          for (let column = 0; column < actuals.length; column++) {
-            const verdict = known?.[row]?.[column];
-            verdicts.push(
-              verdict === cleanMatch
-                ? verdict
-                : scorePair(expectation, actuals[column] as PreparedActual, options, now, state),
-            );
-          }
-          matrix.push(verdicts);
+      // Every pair's verdict, not explained; one state serves every walk (reset before each).
+      const state = newState(false, options);
+      const verdicts: PairVerdict[][] = [];
+      const scores: number[][] = [];
+      for (let row = 0; row < expectations.length; row++) {
+        const expectation = expectations[row] as Expectation;
+        const line: PairVerdict[] = [];
+        const lineScores: number[] = [];
+        for (let column = 0; column < actuals.length; column++) {
+          const verdict = scorePair(
+            expectation,
+            actuals[column] as PreparedActual,
+            options,
+            now,
+            state,
+          );
+          line.push(verdict);
+          lineScores.push(verdict === cleanMatch ? 1 : verdict);
         }
-        return matrix;
-      };
-      // Which pairs match cleanly, each walk stopping at its first mismatch: when that pairs every call
-      // with exactly one expectation, it is the assignment (no other scores 1), and no full score is needed.
-      const clean = positiveWeights ? verdictsOf(true) : undefined;
-      const verdicts =
-        clean && perfectPairing(clean, cleanMatch) !== undefined ? clean : verdictsOf(false, clean);
-      const explainedPairs = new Map<number, PairScore>();
+        verdicts.push(line);
+        scores.push(lineScores);
+      }
+      // Only the assigned pairs are explained, each once.
+      const explainedPairs: (PairScore | undefined)[] = [];
       return combinePairs(
         expectations.length,
         actuals.length,
         policy,
         threshold,
-        verdicts.map((row) => row.map((verdict) => (verdict === cleanMatch ? 1 : verdict))),
+        scores,
         (row, column) => {
-          const actual = actuals[column] as PreparedActual;
-          if (verdicts[row]?.[column] === cleanMatch) return cleanPair(actual.call.name);
           const key = row * actuals.length + column;
-          let pair = explainedPairs.get(key);
-          if (!pair)
-            explainedPairs.set(
-              key,
-              (pair = explainPair(expectations[row] as Expectation, actual, options, now)),
-            );
+          const known = explainedPairs[key];
+          if (known !== undefined) return known;
+          const actual = actuals[column] as PreparedActual;
+          const pair =
+            verdicts[row]?.[column] === cleanMatch
+              ? cleanPair(actual.call.name)
+              : explainPair(expectations[row] as Expectation, actual, options, now);
+          explainedPairs[key] = pair;
           return pair;
         },
       );

@@ -10,6 +10,7 @@ import { annotations, checker, type Check } from './schema-check.js';
 import { isPrintableAscii } from './normalise/printable-ascii.js';
 import { leafCheck, type LeafCheck } from './leaf-check.js';
 import { schemaCache } from './schema-cache.js';
+import { violationWorder } from './word-violation.js';
 
 type Normalise = (value: JsonValue) => JsonValue;
 type JsonObject = { readonly [key: string]: JsonValue };
@@ -41,6 +42,8 @@ export interface CompiledSchema {
   readonly validSent: ((sent: JsonObject) => boolean) | undefined;
   /** The same top-level check taken apart by member, for a scorer that checks each argument as it compares it. */
   readonly top: TopLevelCheck | undefined;
+  /** Ajv's first violation of normalised arguments, worded without Ajv where the schema allows (word-violation.ts). */
+  readonly word: ((value: JsonObject) => string | undefined) | undefined;
 }
 
 /** An object schema's check, member by member (each member's value checked after `member(key)` normalised it). */
@@ -68,7 +71,13 @@ function prepare(schema: JsonSchema): CompiledSchema {
   const object = objectNormaliser(schema);
   const valid = checker(schema);
   const top = valid && topLevelCheck(schema, object);
-  return { ...object, valid, validSent: top && sentChecker(top, object), top };
+  return {
+    ...object,
+    valid,
+    validSent: top && sentChecker(top, object),
+    top,
+    word: top && violationWorder(schema),
+  };
 }
 
 interface ObjectNormaliser {

@@ -36,14 +36,11 @@ export interface CompareState {
   unexpected: boolean;
   /** Something was recorded (a mismatch, explained or not): the call is not a clean match. */
   dirty: boolean;
-  /** Only whether the call is a clean match is asked: the walk may stop at the first mismatch. */
-  readonly stopEarly: boolean;
 }
 
-export function newState(explain: boolean, options: ScoreOptions, stopEarly = false): CompareState {
+export function newState(explain: boolean, options: ScoreOptions): CompareState {
   return {
     explain,
-    stopEarly,
     mismatches: undefined,
     options,
     critical: false,

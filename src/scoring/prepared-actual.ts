@@ -61,8 +61,9 @@ export function normalisedOf(actual: PreparedActual, schema: CompiledSchema): Js
 
 /**
  * Why the arguments break their declared schema, or undefined. The prepared check answers most
- * calls without a normalised copy; Ajv decides (and words) every call it does not pass, and
- * schemas beyond the check.
+ * calls without a normalised copy; a call it does not pass is worded as Ajv words it
+ * (word-violation.ts) where the schema is plain enough, else by Ajv; schemas beyond the check
+ * are Ajv's to decide.
  */
 export function violationOf(
   actual: PreparedActual,
@@ -75,10 +76,11 @@ export function violationOf(
   let violation: string | undefined;
   if (quick !== true) {
     const value = normalisedOf(actual, schema);
-    violation =
-      quick === undefined && schema.valid?.(value) === true
-        ? undefined
-        : schemaViolation(declared, value);
+    if (quick === undefined && schema.valid?.(value) === true) violation = undefined;
+    else
+      violation =
+        (quick === false ? schema.word?.(value as JsonObject) : undefined) ??
+        schemaViolation(declared, value);
   }
   actual.checked = schema;
   actual.violation = violation;

@@ -100,17 +100,13 @@ export function rulePathOf(path: string): string {
   return path.includes('[') ? path.replace(/\[\d+\]/g, '[]') : path;
 }
 
-/** Whether every rule weighs more than 0 (a rule of weight 0 lets a mismatch score 1). */
-export function weightsPositive(table: RuleTable): boolean {
-  for (const rule of table.exact.values()) if (rule.weight === 0) return false;
-  return table.globs.every((glob) => glob.rule.weight !== 0);
-}
-
 /** A matcher for the tool names an expectation accepts: exact names (a set) and globs. */
 export function nameMatcher(names: readonly string[]): (name: string) => boolean {
-  const exact = new Set(names.filter((name) => !isGlob(name)));
+  const exact = names.filter((name) => !isGlob(name));
   const globs = names.filter(isGlob).map(globPattern);
-  return globs.length === 0
-    ? (name) => exact.has(name)
-    : (name) => exact.has(name) || globs.some((glob) => glob.test(name));
+  const [only] = exact;
+  // Nearly every expectation names one tool: a comparison, not a hashed lookup, on the path every pair takes.
+  if (globs.length === 0 && exact.length === 1 && only !== undefined)
+    return (name) => name === only;
+  return (name) => exact.includes(name) || globs.some((glob) => glob.test(name));
 }

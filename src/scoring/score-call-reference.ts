@@ -20,9 +20,10 @@ import { schemaViolation } from './validate-arguments.js';
 
 /**
  * The reference scorer: every call prepared from the raw case, nothing compiled or cached across
- * calls. `scoreCall` runs compiled cases instead and must give byte-identical results; this one
- * is what the property test and the benchmark hold it against. Takes valid cases only (the
- * public `scoreCall` checks them).
+ * calls. `scoreCall` scores a case with it the first time it sees the case (first-sight.ts) and
+ * runs the compiled case from then on, which must give byte-identical results; this one is what
+ * the property test and the benchmark hold it against. Takes valid cases only (the public
+ * `scoreCall` checks them).
  */
 export function scoreCallReference(
   testCase: TestCase,

@@ -11,9 +11,10 @@ const optionKeys = ['schemas', 'now', 'embeddings', 'normalisers'];
  * maximum-weight one-to-one assignment, so the order calls arrive in never changes a score.
  * Pure and deterministic: the same input (and clock) gives byte-identical JSON.
  *
- * The case is checked and compiled the first time it is seen (cached by object): an unknown key
- * anywhere in it or in `options`, a rule that needs an expected value and has none, or a schema
- * that does not compile throws a `CalltapeError` (`CONFIG_INVALID`) naming the path and the key.
+ * The case is checked the first time it is seen and compiled the second (cached by object): an
+ * unknown key anywhere in it or in `options`, a rule that needs an expected value and has none, or
+ * a schema that does not compile throws a `CalltapeError` (`CONFIG_INVALID`) naming the path and
+ * the key.
  */
 export function scoreCall(
   testCase: TestCase,

@@ -194,8 +194,7 @@ let depth = 0;
  * `compareCompiled(root, sent, normalise(sent))`, each argument normalised (and, with `checks`
  * and a plan that can, checked against its schema) as it is reached. Returns the raw score, or
  * `breaksSchema` as soon as an argument breaks the schema (whatever was recorded until then is
- * moot: a schema violation scores 0 with no mismatches). With `state.stopEarly` the score of an
- * unclean match is left unfinished (0): only `state.dirty` is the answer then.
+ * moot: a schema violation scores 0 with no mismatches).
  *
  * The sent object is read in one for…in pass into slots by member: a case's arguments have a
  * shape of their own, so looking each member up by name would miss the engine's property caches
@@ -257,14 +256,11 @@ function scoreSlots(
     }
     weights += weight;
     if (matchesAtOnce(member, value, present)) total += weight;
-    else if (state.stopEarly && member.certain) {
-      // Only cleanliness is asked, and the walk could only record a mismatch here.
+    else if (member.certain && !state.explain) {
+      // compareMember could only record a mismatch here: record it as it would, without explaining.
       state.dirty = true;
-      return 0;
-    } else {
-      total += weight * compareMember(member.node, value, present, state);
-      if (state.dirty && state.stopEarly) return 0;
-    }
+      if (member.node.rule?.critical) state.critical = true;
+    } else total += weight * compareMember(member.node, value, present, state);
   }
   if (checks)
     for (const name of plan.requiredOthers)

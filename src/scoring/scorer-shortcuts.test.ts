@@ -8,6 +8,7 @@ import { looseEquals } from './normalise/loose-equals.js';
 import { looseString } from './normalise/loose-string.js';
 import { isPrintableAscii } from './normalise/printable-ascii.js';
 import { checker } from './schema-check.js';
+import { schemaViolation } from './validate-arguments.js';
 
 // The compiled scorer's shortcuts, each held to the general code it stands in for.
 const text = fc.oneof(
@@ -97,6 +98,24 @@ describe('leafCheck', () => {
   });
 });
 
+/** Object schemas of the prepared check's top level: properties drawn from `property`, some required, additionalProperties. */
+function objectSchemas(
+  property: fc.Arbitrary<JsonSchema>,
+  key: fc.Arbitrary<string>,
+  required: string[],
+): fc.Arbitrary<JsonSchema> {
+  return fc
+    .record(
+      {
+        properties: fc.dictionary(key, property, { maxKeys: 4 }),
+        required: fc.subarray(required),
+        additionalProperties: fc.oneof(fc.boolean(), property),
+      },
+      { requiredKeys: ['properties'] },
+    )
+    .map((object) => ({ type: 'object', ...object }) as JsonSchema);
+}
+
 describe('compileSchema validSent', () => {
   const property = fc.constantFrom<JsonSchema>(
     { type: 'string' },
@@ -105,18 +124,12 @@ describe('compileSchema validSent', () => {
     { type: 'string', enum: ['a', 'b'] },
     { type: 'number', minimum: 0 },
   );
-  const schema = fc
-    .record(
-      {
-        properties: fc.dictionary(fc.constantFrom('a', 'b', 'constructor'), property, {
-          maxKeys: 3,
-        }),
-        required: fc.subarray(['a', 'b', 'c', 'constructor']),
-        additionalProperties: fc.oneof(fc.boolean(), property),
-      },
-      { requiredKeys: ['properties'] },
-    )
-    .map((object) => ({ type: 'object', ...object }) as JsonSchema);
+  const schema = objectSchemas(property, fc.constantFrom('a', 'b', 'constructor'), [
+    'a',
+    'b',
+    'c',
+    'constructor',
+  ]);
   const sent = fc.dictionary(
     fc.constantFrom('a', 'b', 'c', 'constructor', 'toString'),
     fc.constantFrom<JsonValue>('a', ' b ', '3', 3, 2.5, 'yes', true, null, -1),
@@ -132,6 +145,61 @@ describe('compileSchema validSent', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe('compileSchema word', () => {
+  // Leaf property schemas (the worder's subset) and a few beyond it (then Ajv words the violation).
+  const property = fc.constantFrom<JsonSchema>(
+    { type: 'string' },
+    { type: 'integer', default: 3 },
+    { type: 'boolean', default: 'nope' },
+    { type: 'string', enum: ['a', 'b'] },
+    { type: ['string', 'null'], description: 'either' },
+    { type: ['integer', 'boolean'], enum: [1, true, 'a'] },
+    { enum: [3, 'a', null] },
+    { type: 'number' },
+    {},
+    { type: 'number', minimum: 0 },
+    { type: 'array', items: { type: 'string' } },
+  );
+  const key = fc.constantFrom('a', 'b', 'constructor', 'x/y', 'm~n', '');
+  const schema = objectSchemas(property, key, ['a', 'b', 'c', 'constructor', 'x/y']);
+  const sent = fc.dictionary(
+    fc.oneof(key, fc.constantFrom('c', 'toString', 'q/r')),
+    fc.constantFrom<JsonValue>('a', ' b ', '3', 3, 2.5, 'yes', true, null, -1, ['a'], { a: 1 }),
+    { maxKeys: 5 },
+  );
+  it('words the first violation of normalised arguments as Ajv words it, or leaves it to Ajv (property)', () => {
+    let worded = 0;
+    fc.assert(
+      fc.property(schema, sent, (drawn, value) => {
+        const { word, valid, normalise } = compileSchema(drawn);
+        const normalised = normalise(value) as { readonly [key: string]: JsonValue };
+        if (valid?.(normalised) !== false || word === undefined) return;
+        const words = word(normalised);
+        if (words === undefined) return;
+        worded++;
+        expect(words).toBe(schemaViolation(drawn, normalised));
+      }),
+      { numRuns: 1000 },
+    );
+    // Most violations in the subset are worded here, not by Ajv.
+    expect(worded).toBeGreaterThan(150);
+  });
+
+  it('words only schemas whose properties and additionalProperties are leaves', () => {
+    expect(
+      compileSchema({ type: 'object', properties: { a: { type: 'string', minLength: 1 } } }).word,
+    ).toBeUndefined();
+    expect(
+      compileSchema({ type: 'object', additionalProperties: { type: 'array', items: {} } }).word,
+    ).toBeUndefined();
+    expect(
+      compileSchema({ type: 'object', properties: { a: { enum: ['x'] } }, required: ['a'] }).word?.(
+        {},
+      ),
+    ).toBe("(arguments): must have required property 'a'");
   });
 });
 

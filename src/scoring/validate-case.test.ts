@@ -158,15 +158,51 @@ describe('issue 17: library calls never silently ignore input', () => {
     ).toContain('test case: unknown key "extra_argument"');
   });
 
-  it('validates a case once, when it is first seen, and caches the compiled case by object', () => {
+  it('validates a case once, when it is first seen, compiles it when it is seen again, and reads it no more', () => {
     let reads = 0;
     const testCase = { expected_tool: 'search', arguments: { q: 'a' } } as TestCase;
     const rules = { q: { matching_strategy: 'ignore_case' as const } };
     Object.defineProperty(testCase, 'rules', { enumerable: true, get: () => (reads++, rules) });
-    scoreCall(testCase, call({ q: 'A' }));
-    const afterFirst = reads;
+    expect(scoreCall(testCase, call({ q: 'A' })).is_correct).toBe(true);
+    expect(scoreCall(testCase, call({ q: 'A' })).is_correct).toBe(true);
+    const compiled = reads;
     for (let i = 0; i < 5; i++) expect(scoreCall(testCase, call({ q: 'A' })).is_correct).toBe(true);
-    expect(reads).toBe(afterFirst);
+    expect(reads).toBe(compiled);
+  });
+
+  it('throws the same error for a schema that does not compile on first sight, when compiling and compiled', () => {
+    // The first scoring is the reference scorer's: it must refuse the schema the compiled scorer refuses, named alike.
+    const broken = { type: 'object', properties: { q: { type: 'no-such-type' } } };
+    // The options' schemas are checked where they are used (a case's own, when it is loaded).
+    const schemas = {
+      search: broken,
+      lookup: { type: 'object', properties: { q: { type: 'nothing' } } },
+    };
+    const testCase: TestCase = {
+      expected_calls: [{ expected_tool: 'lookup' }, { expected_tool: 'search' }],
+    };
+    // Sent in the other order: the first pair walked is lookup's (expected call by expected call).
+    const calls = [
+      { name: 'search', arguments: {} },
+      { name: 'lookup', arguments: {} },
+    ];
+    const messages = [1, 2, 3].map(
+      () => thrown(() => scoreCall(testCase, calls, { schemas })).message,
+    );
+    expect(messages[0]).toMatch(/^scoreCall options\.schemas\.lookup: the schema does not compile/);
+    expect(new Set(messages).size).toBe(1);
+    // A call whose arguments are no object is never checked against a schema, first seen or not.
+    const unparsed = { expected_tool: 'search' };
+    for (let i = 0; i < 3; i++)
+      expect(
+        scoreCall(unparsed, [{ name: 'search', arguments: '{no' }], { schemas }).reasons,
+      ).toEqual(['invalid_json']);
+    // Nor is a call of a tool no expectation accepts.
+    const other = { expected_tool: 'lookup' };
+    for (let i = 0; i < 3; i++)
+      expect(scoreCall(other, call({}), { schemas: { search: 5 as never } }).reasons).toEqual([
+        'wrong_tool',
+      ]);
   });
 
   it('reports a schema that cannot be compiled instead of skipping validation', () => {
