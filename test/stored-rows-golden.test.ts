@@ -15,6 +15,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CapturedRound, CapturedUpstream } from '../src/cassette/captured-round.js';
 import { startWorkerRecorder } from '../src/cassette/worker-recorder.js';
+import { defaultConfig } from '../src/config/config.js';
 import { loadConfig } from '../src/config/load-config.js';
 import { packageRoot } from '../src/package-root.js';
 import type { ProviderId } from '../src/trace/trace.js';
@@ -353,5 +354,35 @@ describe('the rows the store writes', () => {
     const text = JSON.stringify(rows, null, 1);
     for (const secret of [agentKey, anthropicKey, googleKey]) expect(text).not.toContain(secret);
     await expect(text).toMatchFileSnapshot('./__snapshots__/stored-rows.golden.json');
+  });
+});
+
+describe('the store queue', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'calltape-queue-'));
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  it('is freed as the worker handles rounds: far more than limits.maxStoreQueueBytes in all is recorded, none dropped', async () => {
+    const errors: string[] = [];
+    const recorder = startWorkerRecorder(
+      { ...defaultConfig, limits: { ...defaultConfig.limits, maxStoreQueueBytes: 4000 } },
+      (message) => errors.push(message),
+    );
+    const cassette = join(folder, 'queue.sqlite');
+    await recorder.open(cassette);
+    const unreachable = { proxyError: { status: 502, message: 'unreachable' } };
+    // Three rounds of ~1 KB fit in the queue. Messages are handled in order, so once the cassette
+    // is open again every batch before it has been written.
+    for (let batch = 0; batch < 6; batch++) {
+      for (let index = 0; index < 3; index++)
+        recorder.record(
+          cassette,
+          round('openai-chat', false, undefined, { content: 'x'.repeat(900), extra: unreachable }),
+        );
+      recorder.release(cassette);
+      await recorder.open(cassette);
+    }
+    await recorder.close();
+    expect(errors).toEqual([]);
+    expect((storedRows(cassette) as { interactions: unknown[] }).interactions).toHaveLength(18);
   });
 });

@@ -28,6 +28,7 @@ const send = (message: FromStoreWorker): void => port.postMessage(message);
 const data = workerData as StoreWorkerData;
 const redactor = createRedactor(data.redactHeaders, data.bodyPatterns, data.builtinPatterns);
 const profile = keyProfile(data.match);
+const handledBytes = new BigInt64Array(data.handledBytes);
 
 interface OpenCassette {
   readonly store: SqliteStore;
@@ -135,7 +136,7 @@ function drain(): void {
   pending = [];
   pendingBytes = 0;
   write(rounds);
-  send({ type: 'written', bytes });
+  Atomics.add(handledBytes, 0, BigInt(bytes));
 }
 
 port.on('message', (message: ToStoreWorker) => {
