@@ -13,6 +13,7 @@ import type { MatchKey } from './match-key.js';
 import { decodeContent } from './decode-content.js';
 import { headerText } from './header-text.js';
 import type { RecordedExchange } from './recorded-exchange.js';
+import { concatChunks } from './concat-chunks.js';
 export { findLeakedSecret } from './find-leaked-secret.js';
 import { credentialValues, type Redactor } from './redact.js';
 import { redactDeep, reexpressStream } from './redact-content.js';
@@ -43,10 +44,23 @@ export function buildExchange(
   matchFor?: (body: JsonValue, path: string) => MatchKey,
   limits: BuildLimits = defaultLimits,
 ): RecordedExchange {
+  const { request } = round;
+  const secrets = credentialValues(request.headers, request.path, baseRedactor.secretHeaders);
+  return buildRedactedExchange(adapter, baseRedactor.withSecrets(secrets), round, matchFor, limits);
+}
+
+/**
+ * `buildExchange` with a redactor that already holds the agent's credentials
+ * (`withSecrets(credentialValues(…))`), for a caller that needs those values itself.
+ */
+export function buildRedactedExchange(
+  adapter: ProviderAdapter,
+  redactor: Redactor,
+  round: CapturedRound,
+  matchFor: ((body: JsonValue, path: string) => MatchKey) | undefined,
+  limits: BuildLimits,
+): RecordedExchange {
   const { request, upstream, proxyError } = round;
-  const redactor = baseRedactor.withSecrets(
-    credentialValues(request.headers, request.path, baseRedactor.secretHeaders),
-  );
   const requestText = decoder.decode(request.body);
   const redactedText = redactor.text(requestText);
   const requestBody = redactedText === requestText ? request.body : encoder.encode(redactedText);
@@ -89,7 +103,7 @@ export function buildExchange(
     return exchangeOf(interaction, match, storedRequest, agentView, undefined);
   }
 
-  const body = concat(upstream.chunks);
+  const body = concatChunks(upstream.chunks);
   let end = 0;
   const ends = upstream.chunks.map((chunk) => (end += chunk.length));
   const encoding = headerText(upstream.headers, 'content-encoding')?.trim().toLowerCase();
@@ -261,16 +275,4 @@ function redactDecoded(
     chunkEnds: last === undefined ? [] : [redactedBody.length],
     chunkTimes: last === undefined ? [] : [last],
   };
-}
-
-function concat(chunks: readonly Uint8Array[]): Uint8Array {
-  if (chunks.length === 1) return chunks[0] as Uint8Array;
-  const total = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
-  const body = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return body;
 }

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { openAiChatAdapter } from '../providers/openai-chat/openai-chat-adapter.js';
 import { buildExchange } from './build-exchange.js';
+import { buildStoredExchange } from './build-stored-exchange.js';
 import type { CapturedRound } from './captured-round.js';
 import { findLeakedSecret } from './find-leaked-secret.js';
 import { createRedactor } from './redact.js';
@@ -177,6 +178,34 @@ describe('findLeakedSecret', () => {
           );
         },
       ),
+    );
+  });
+});
+
+describe('buildStoredExchange', () => {
+  const key = 'sk-proj-STOREDstored0123456789abcdef';
+  const limits = { maxDecodedBytes: 1024 * 1024 };
+  const matchFor = () => ({ key: 'k', profile: 'p', canonical: '{}', ordinal: 0, scope: '' });
+
+  it("builds what buildExchange builds, the agent's credential redacted", () => {
+    const captured = round({
+      requestHeaders: { authorization: `Bearer ${key}` },
+      responseBody: answer(`use ${key}`),
+    });
+    const stored = buildStoredExchange(openAiChatAdapter, nothing, captured, matchFor, limits);
+    expect(stored).toEqual(buildExchange(openAiChatAdapter, nothing, captured, matchFor, limits));
+    expect(stored.interaction.response?.output.text).toBe('use [REDACTED:credential]');
+  });
+
+  it('refuses an exchange in which a credential the agent sent survived, naming where', () => {
+    // Stored header values are kept as sent: an agent that puts its key in its user agent leaks it there.
+    const captured = round({
+      requestHeaders: { authorization: `Bearer ${key}`, 'user-agent': `agent/1 ${key}` },
+    });
+    expect(() =>
+      buildStoredExchange(openAiChatAdapter, nothing, captured, matchFor, limits),
+    ).toThrow(
+      'refused to store POST /v1/chat/completions: a credential the agent sent appears in the request headers',
     );
   });
 });

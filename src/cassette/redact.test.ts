@@ -1,7 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { splitBytes } from '../../test/support/split-bytes.js';
-import { createRedactor, credentialMarker, credentialValues } from './redact.js';
+import {
+  builtinBodyPatterns,
+  createRedactor,
+  credentialMarker,
+  credentialValues,
+} from './redact.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -145,6 +150,45 @@ describe('createRedactor', () => {
         expect(result.chunkEnds.at(-1)).toBe(result.body.length);
         expect([...result.chunkEnds].sort((a, b) => a - b)).toEqual(result.chunkEnds);
       }),
+    );
+  });
+
+  it("skips no text the agent's credential or a built-in pattern matches: the same output as running every expression (property)", () => {
+    const secret = 'sk-proj-Zz09_-abcdefghij0123456789';
+    const redactor = createRedactor([], []).withSecrets([secret]);
+    // Every expression run over every text, in the redactor's order: credentials, then the built-ins.
+    const everyExpression = (text: string): string =>
+      builtinBodyPatterns.reduce(
+        (current, { pattern, replacement }) =>
+          current.replace(new RegExp(pattern, 'g'), replacement),
+        text.replaceAll(secret, credentialMarker),
+      );
+    const piece = fc.constantFrom(
+      'sk-',
+      'sk',
+      '-',
+      'ant-',
+      'proj-',
+      'AIza',
+      'AIz',
+      'Sy',
+      'aZ09_-aZ09_-aZ09_-',
+      secret,
+      secret.slice(0, 9),
+      secret.slice(9),
+      ' ',
+      '"',
+      'é',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 14 }), (pieces) => {
+        const text = pieces.join('');
+        const expected = everyExpression(text);
+        expect(redactor.text(text)).toBe(expected);
+        const bytes = encoder.encode(text);
+        expect(decoder.decode(redactor.chunks(bytes, [bytes.length]).body)).toBe(expected);
+      }),
+      { numRuns: 2000 },
     );
   });
 });

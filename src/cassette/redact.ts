@@ -16,20 +16,40 @@ export const secretHeaderNames: readonly string[] = [
 /** The marker a credential the agent sent becomes wherever it appears in stored or reported content. */
 export const credentialMarker = '[REDACTED:credential]';
 
+/** A built-in pattern and the text every match of it starts with (`literal`), which a text without it cannot match. */
+interface BuiltinPattern extends BodyPattern {
+  readonly literal: string;
+}
+
+const builtinPatterns: readonly BuiltinPattern[] = [
+  {
+    pattern: 'sk-ant-[A-Za-z0-9_-]{20,}',
+    flags: '',
+    replacement: '[REDACTED:anthropic-key]',
+    literal: 'sk-ant-',
+  },
+  {
+    pattern: 'sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}',
+    flags: '',
+    replacement: '[REDACTED:openai-key]',
+    literal: 'sk-',
+  },
+  {
+    pattern: 'AIza[0-9A-Za-z_-]{35}',
+    flags: '',
+    replacement: '[REDACTED:google-key]',
+    literal: 'AIza',
+  },
+];
+
 /**
  * Well-known API key shapes, redacted on a fresh install with no configuration
  * (`redact.builtinPatterns`): OpenAI (`sk-…`, `sk-proj-…`), Anthropic (`sk-ant-…`) and Google (`AIza…`).
  * Long enough minimums that ordinary words never match.
  */
-export const builtinBodyPatterns: readonly BodyPattern[] = [
-  { pattern: 'sk-ant-[A-Za-z0-9_-]{20,}', flags: '', replacement: '[REDACTED:anthropic-key]' },
-  {
-    pattern: 'sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}',
-    flags: '',
-    replacement: '[REDACTED:openai-key]',
-  },
-  { pattern: 'AIza[0-9A-Za-z_-]{35}', flags: '', replacement: '[REDACTED:google-key]' },
-];
+export const builtinBodyPatterns: readonly BodyPattern[] = builtinPatterns.map(
+  ({ pattern, flags, replacement }) => ({ pattern, flags, replacement }),
+);
 
 /**
  * Headers that are stored (an allowlist: anything unknown, organisation and project ids
@@ -105,10 +125,28 @@ export interface Redactor {
 interface Expression {
   readonly pattern: Pick<UserPattern, 'replaceAll'>;
   readonly replacement: string;
+  /**
+   * Texts every match contains one of, when known: a text holding none of them is skipped without
+   * running the pattern (a native search is several times cheaper than a regular expression's
+   * run over text it does not match, which is almost every text).
+   */
+  readonly literals: readonly string[] | undefined;
+}
+
+/** Whether an expression could match the text: false only when it provably cannot. */
+function mayMatch(expression: Expression, text: string): boolean {
+  const { literals } = expression;
+  if (literals === undefined) return true;
+  for (const literal of literals) if (text.includes(literal)) return true;
+  return false;
 }
 
 /** One of calltape's own expressions (built-in key shapes, the agent's literal credentials): known linear, so V8's engine runs it. */
-function ownExpression(regex: RegExp, replacement: string): Expression {
+function ownExpression(
+  regex: RegExp,
+  replacement: string,
+  literals: readonly string[],
+): Expression {
   // Two calls, one per overload of String.prototype.replace.
   return {
     pattern: {
@@ -116,6 +154,7 @@ function ownExpression(regex: RegExp, replacement: string): Expression {
         typeof replace === 'string' ? text.replace(regex, replace) : text.replace(regex, replace),
     },
     replacement,
+    literals,
   };
 }
 
@@ -134,23 +173,17 @@ export function createRedactor(
 ): Redactor {
   // Configured patterns first: they are the more specific, and their replacement is the one the user chose.
   const configured = patterns.map((pattern): Expression => {
-    const compiled = compileUserPattern(pattern.pattern, pattern.flags);
     const literal = requiredLiteral(pattern.pattern, pattern.flags);
     return {
-      // Most text holds no match: a native search for what every match starts with spares the RE2 engine's run over it.
-      pattern:
-        literal === undefined
-          ? compiled
-          : {
-              replaceAll: (text, replace) =>
-                text.includes(literal) ? compiled.replaceAll(text, replace) : text,
-            },
+      pattern: compileUserPattern(pattern.pattern, pattern.flags),
       replacement: pattern.replacement,
+      // Most text holds no match: a native search for what every match starts with spares the RE2 engine's run over it.
+      literals: literal === undefined ? undefined : [literal],
     };
   });
   const own = builtins
-    ? builtinBodyPatterns.map((pattern) =>
-        ownExpression(new RegExp(pattern.pattern, 'g'), pattern.replacement),
+    ? builtinPatterns.map((pattern) =>
+        ownExpression(new RegExp(pattern.pattern, 'g'), pattern.replacement, [pattern.literal]),
       )
     : [];
   return redactorOf(
@@ -172,8 +205,9 @@ function redactorOf(secret: ReadonlySet<string>, expressions: readonly Expressio
 
   function text(input: string): string {
     let output = input;
-    for (const { pattern, replacement } of expressions)
-      output = pattern.replaceAll(output, replacement);
+    for (const expression of expressions)
+      if (mayMatch(expression, output))
+        output = expression.pattern.replaceAll(output, expression.replacement);
     return output;
   }
 
@@ -191,7 +225,10 @@ function redactorOf(secret: ReadonlySet<string>, expressions: readonly Expressio
       if (known) return known;
       // Credentials first: a configured pattern could otherwise rewrite part of one and leave the rest.
       const regex = new RegExp(literals.map(escapeRegExp).join('|'), 'g');
-      const built = redactorOf(secret, [ownExpression(regex, credentialMarker), ...expressions]);
+      const built = redactorOf(secret, [
+        ownExpression(regex, credentialMarker, literals),
+        ...expressions,
+      ]);
       if (withSecretsCache.size >= maxCachedSecretSets)
         withSecretsCache.delete(withSecretsCache.keys().next().value as string);
       withSecretsCache.set(key, built);
@@ -227,7 +264,9 @@ function redactorOf(secret: ReadonlySet<string>, expressions: readonly Expressio
       if (text(original) === original) return { body, chunkEnds: [...chunkEnds] };
       let current = original;
       let ends = charOffsets(body, chunkEnds);
-      for (const { pattern, replacement } of expressions) {
+      for (const expression of expressions) {
+        if (!mayMatch(expression, current)) continue;
+        const { pattern, replacement } = expression;
         const spans: Span[] = [];
         current = pattern.replaceAll(current, (...args: unknown[]) => {
           const replaced = expandReplacement(replacement, args);

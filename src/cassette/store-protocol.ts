@@ -12,6 +12,12 @@ export interface StoreWorkerData {
   readonly builtinPatterns: boolean;
   /** `limits.maxDecodedBytes`. */
   readonly maxDecodedBytes: number;
+  /**
+   * One 64-bit counter (`BigInt64Array`): the bytes of posted rounds the worker has handled
+   * (stored or refused), a running total it adds to and the proxy reads to bound its queue. A
+   * shared counter instead of a message per batch spares both threads a message each way.
+   */
+  readonly handledBytes: SharedArrayBuffer;
 }
 
 /** A captured round and the cassette it goes to. */
@@ -48,6 +54,4 @@ export type FromStoreWorker =
       readonly request: string;
       readonly lines: readonly string[];
     }
-  /** A batch of rounds was handled (stored or refused): this many queued bytes are free again. */
-  | { readonly type: 'written'; readonly bytes: number }
   | { readonly type: 'closed' };

@@ -6,12 +6,12 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { adapterById } from '../providers/adapters.js';
 import { ConversationChain } from '../trace/conversation-chain.js';
-import { buildExchange, findLeakedSecret } from './build-exchange.js';
+import { buildStoredExchange } from './build-stored-exchange.js';
 import { diffToolCalls } from './diff-tool-calls.js';
 import type { CapturedRound } from './captured-round.js';
 import { keyOf, keyProfile, OrdinalCounter, storedRequestKeyer } from './match-key.js';
 import type { RecordedExchange } from './recorded-exchange.js';
-import { createRedactor, credentialValues } from './redact.js';
+import { createRedactor } from './redact.js';
 import { roundBytes } from './round-size.js';
 import { openForReplay } from './sqlite/replay-cassette.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
@@ -28,6 +28,7 @@ const send = (message: FromStoreWorker): void => port.postMessage(message);
 const data = workerData as StoreWorkerData;
 const redactor = createRedactor(data.redactHeaders, data.bodyPatterns, data.builtinPatterns);
 const profile = keyProfile(data.match);
+const handledBytes = new BigInt64Array(data.handledBytes);
 
 interface OpenCassette {
   readonly store: SqliteStore;
@@ -64,7 +65,7 @@ function exchangeOf(round: CapturedRound, ordinals: OrdinalCounter): RecordedExc
   if (!adapter) return undefined;
   const { request } = round;
   // Keys a round the proxy did not key itself (record mode keeps that work off its thread).
-  const exchange = buildExchange(
+  return buildStoredExchange(
     adapter,
     redactor,
     round,
@@ -81,15 +82,6 @@ function exchangeOf(round: CapturedRound, ordinals: OrdinalCounter): RecordedExc
     },
     { maxDecodedBytes: data.maxDecodedBytes },
   );
-  const leak = findLeakedSecret(
-    exchange,
-    credentialValues(request.headers, request.path, redactor.secretHeaders),
-  );
-  if (leak)
-    throw new Error(
-      `refused to store ${round.request.method} ${exchange.interaction.path}: a credential the agent sent appears in the ${leak}; add a redact.bodyPatterns rule that matches it`,
-    );
-  return exchange;
 }
 
 function write(rounds: readonly RoutedRound[]): void {
@@ -144,7 +136,7 @@ function drain(): void {
   pending = [];
   pendingBytes = 0;
   write(rounds);
-  send({ type: 'written', bytes });
+  Atomics.add(handledBytes, 0, BigInt(bytes));
 }
 
 port.on('message', (message: ToStoreWorker) => {

@@ -62,12 +62,15 @@ export function startWorkerRecorder(
   }) => void = () => undefined,
   onDropped: () => void = () => undefined,
 ): Recorder {
+  const handledBytes = new SharedArrayBuffer(BigInt64Array.BYTES_PER_ELEMENT);
+  const handled = new BigInt64Array(handledBytes);
   const data: StoreWorkerData = {
     match: effectiveRules(config.match),
     redactHeaders: config.redact.headers,
     bodyPatterns: config.redact.bodyPatterns,
     builtinPatterns: config.redact.builtinPatterns,
     maxDecodedBytes: config.limits.maxDecodedBytes,
+    handledBytes,
   };
   const worker = new Worker(workerScript('cassette/store-worker'), {
     workerData: data,
@@ -77,9 +80,10 @@ export function startWorkerRecorder(
     worker.postMessage(message, transfer);
   const opening = new Map<string, Promise<number>>();
   let closed: Promise<void> | undefined;
-  let pendingBytes = 0;
+  /** Bytes of every round queued so far; less what the worker has handled, what waits for it. */
+  let queuedBytes = 0;
+  const pendingBytes = (): number => queuedBytes - Number(Atomics.load(handled, 0));
   worker.on('message', (message: FromStoreWorker) => {
-    if (message.type === 'written') pendingBytes = Math.max(0, pendingBytes - message.bytes);
     if (message.type === 'write-error')
       onError(
         message.lost > 0
@@ -125,14 +129,15 @@ export function startWorkerRecorder(
     },
     record(cassette, round) {
       const bytes = roundBytes(round);
-      if (pendingBytes + bytes > config.limits.maxStoreQueueBytes) {
+      const pending = pendingBytes();
+      if (pending + bytes > config.limits.maxStoreQueueBytes) {
         onDropped();
         onError(
-          `could not store 1 interaction(s): ${cassette}: ${round.request.method} ${round.request.path.split('?')[0] ?? ''}: the store queue holds ${pendingBytes} bytes, over limits.maxStoreQueueBytes (${config.limits.maxStoreQueueBytes})`,
+          `could not store 1 interaction(s): ${cassette}: ${round.request.method} ${round.request.path.split('?')[0] ?? ''}: the store queue holds ${pending} bytes, over limits.maxStoreQueueBytes (${config.limits.maxStoreQueueBytes})`,
         );
         return;
       }
-      pendingBytes += bytes;
+      queuedBytes += bytes;
       queue.push({ cassette, round });
     },
     release(cassette) {

@@ -2,9 +2,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ShadowStore } from './shadow-store.js';
-import type { CallVerdict } from './verdict-types.js';
+import type { CallVerdict, SessionVerdict } from './verdict-types.js';
 
 const call = (at: number, session: string, verdict: 'pass' | 'fail'): CallVerdict => ({
   at,
@@ -22,7 +23,76 @@ const call = (at: number, session: string, verdict: 'pass' | 'fail'): CallVerdic
   failures: verdict === 'pass' ? [] : [{ policy: 'p', reason: 'value_mismatch', message: 'no' }],
 });
 
+const session = (endedAt: number, id: string): SessionVerdict => ({
+  sessionId: id,
+  caseId: undefined,
+  startedAt: endedAt,
+  endedAt,
+  model: 'm',
+  verdict: 'pass',
+  score: 1,
+  turns: 1,
+  calls: 1,
+  evaluated: ['p'],
+  failures: [],
+  trajectory: [],
+});
+
 describe('ShadowStore retention', () => {
+  it('keeps the newest maxRows calls and sessions, whatever gaps the age limit cut into their ids (property)', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'calltape-shadow-'));
+    let file = 0;
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 6 }),
+        // Batches of rows, each old (past the age limit) or recent.
+        fc.array(fc.array(fc.boolean(), { maxLength: 5 }), { maxLength: 8 }),
+        (maxRows, batches) => {
+          const path = join(folder, `rows-${file++}.sqlite`);
+          const store = new ShadowStore(path, { maxRows, maxAgeMs: 3_600_000 });
+          const now = Date.now();
+          let kept: string[] = [];
+          let name = 0;
+          for (const batch of batches) {
+            const rows = batch.map((old) => ({ old, id: `s${name++}` }));
+            store.write(
+              rows.map((row) => call(row.old ? now - 7_200_000 : now, row.id, 'pass')),
+              rows.map((row) => session(row.old ? now - 7_200_000 : now, row.id)),
+            );
+            kept = [...kept, ...rows.filter((row) => !row.old).map((row) => row.id)].slice(
+              -maxRows,
+            );
+          }
+          store.close();
+          const db = new Database(path, { readonly: true });
+          try {
+            expect(db.prepare('SELECT session_id FROM calls ORDER BY id').pluck().all()).toEqual(
+              kept,
+            );
+            expect(db.prepare('SELECT session_id FROM sessions ORDER BY id').pluck().all()).toEqual(
+              kept,
+            );
+          } finally {
+            db.close();
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it("gives its writer SQLite's 2 MB page cache, not better-sqlite3's 16 MB build default", () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'calltape-shadow-')), 'shadow.sqlite');
+    const store = new ShadowStore(path, { maxRows: null, maxAgeMs: null });
+    try {
+      // The connection is the store's own; its page cache is a setting of that connection.
+      const { db } = store as unknown as { db: Database.Database };
+      expect(db.pragma('cache_size', { simple: true })).toBe(-2000);
+    } finally {
+      store.close();
+    }
+  });
+
   it('drops calls, their failures and per-minute counts older than the age limit', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'calltape-shadow-')), 'shadow.sqlite');
     const store = new ShadowStore(path, { maxRows: null, maxAgeMs: 3_600_000 });

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { boundPageCache } from '../cassette/sqlite/open-cassette.js';
 import { CalltapeError } from '../errors.js';
 import { policyFailed, type CallVerdict, type SessionVerdict } from './verdict-types.js';
 
@@ -92,9 +93,11 @@ export class ShadowStore {
         | 'failuresBefore'
         | 'countsBefore'
         | 'nthCall'
+        | 'callSpan'
         | 'callsBelow'
         | 'callFailuresBelow'
         | 'nthSession'
+        | 'sessionSpan'
         | 'sessionsBelow'
         | 'sessionFailuresBelow'
     ]: Database.Statement;
@@ -110,6 +113,8 @@ export class ShadowStore {
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('synchronous = NORMAL');
       this.db.pragma('busy_timeout = 5000');
+      // Its writer appends to indexes (session ids) that grow all over the file, as the cassette writer's do.
+      boundPageCache(this.db);
       this.db.exec(schema);
     } catch (error) {
       throw new CalltapeError(
@@ -132,12 +137,18 @@ export class ShadowStore {
       failuresBefore: this.db.prepare('DELETE FROM failures WHERE at < ?'),
       countsBefore: this.db.prepare('DELETE FROM policy_counts WHERE minute < ?'),
       nthCall: this.db.prepare('SELECT id FROM calls ORDER BY id DESC LIMIT 1 OFFSET ?').pluck(),
+      callSpan: this.db
+        .prepare('SELECT (SELECT max(id) FROM calls) - (SELECT min(id) FROM calls) + 1')
+        .pluck(),
       callsBelow: this.db.prepare('DELETE FROM calls WHERE id < ?'),
       callFailuresBelow: this.db.prepare(
         'DELETE FROM failures WHERE call_id IS NOT NULL AND call_id < ?',
       ),
       nthSession: this.db
         .prepare('SELECT id FROM sessions ORDER BY id DESC LIMIT 1 OFFSET ?')
+        .pluck(),
+      sessionSpan: this.db
+        .prepare('SELECT (SELECT max(id) FROM sessions) - (SELECT min(id) FROM sessions) + 1')
         .pluck(),
       sessionsBelow: this.db.prepare('DELETE FROM sessions WHERE id < ?'),
       sessionFailuresBelow: this.db.prepare(
@@ -272,12 +283,22 @@ export class ShadowStore {
       trim.countsBefore.run(Math.floor(cutoff / 60_000));
     }
     if (maxRows !== null) {
-      const oldestCall = trim.nthCall.get(maxRows - 1) as number | undefined;
+      // Ids are distinct integers, so a table whose ids span no more than maxRows holds no more
+      // rows: two index look-ups instead of an OFFSET that steps through up to maxRows rows.
+      const over = (span: Database.Statement): boolean => {
+        const rows = span.get() as number | null;
+        return rows !== null && rows > maxRows;
+      };
+      const oldestCall = over(trim.callSpan)
+        ? (trim.nthCall.get(maxRows - 1) as number | undefined)
+        : undefined;
       if (oldestCall !== undefined) {
         trim.callsBelow.run(oldestCall);
         trim.callFailuresBelow.run(oldestCall);
       }
-      const oldestSession = trim.nthSession.get(maxRows - 1) as number | undefined;
+      const oldestSession = over(trim.sessionSpan)
+        ? (trim.nthSession.get(maxRows - 1) as number | undefined)
+        : undefined;
       if (oldestSession !== undefined) {
         trim.sessionsBelow.run(oldestSession);
         trim.sessionFailuresBelow.run(oldestSession);

@@ -21,6 +21,11 @@ import { migrations } from './migrations.js';
  */
 const writerCacheKib = -2000;
 
+/** Gives a writing connection SQLite's own 2 MB page cache (`writerCacheKib`), not better-sqlite3's 16 MB. */
+export function boundPageCache(db: Database.Database): void {
+  db.pragma(`cache_size = ${writerCacheKib}`);
+}
+
 /**
  * The one place a cassette file is opened. Every connection waits up to 5 s on a lock (a proxy's
  * store worker may be writing). `write` creates the file and its folder when missing, turns on
@@ -44,7 +49,7 @@ export function openCassette(path: string, access: 'read' | 'write'): Database.D
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
-    db.pragma(`cache_size = ${writerCacheKib}`);
+    boundPageCache(db);
     migrateCassette(db, path);
     return db;
   } catch (error) {
