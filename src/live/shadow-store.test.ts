@@ -105,4 +105,42 @@ describe('ShadowStore retention', () => {
     expect(db.prepare('SELECT sum(evaluated) FROM policy_counts').pluck().get()).toBe(1);
     db.close();
   });
+  it('keeps counting from the rows already stored when it is opened again', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'calltape-shadow-')), 'shadow.sqlite');
+    const now = Date.now();
+    const first = new ShadowStore(path, { maxRows: 3, maxAgeMs: null });
+    first.write(
+      ['a', 'b', 'c', 'd'].map((id) => call(now, id, 'pass')),
+      [],
+    );
+    first.close();
+    const again = new ShadowStore(path, { maxRows: 3, maxAgeMs: null });
+    again.write([call(now, 'e', 'fail')], []);
+    again.close();
+    const db = new Database(path, { readonly: true });
+    expect(db.prepare('SELECT session_id FROM calls ORDER BY id').pluck().all()).toEqual([
+      'c',
+      'd',
+      'e',
+    ]);
+    db.close();
+  });
+
+  it('retention at max_rows finds failures by index, not by scanning every failure (regression: a full table scanned on every write)', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'calltape-shadow-')), 'shadow.sqlite');
+    new ShadowStore(path, { maxRows: 1, maxAgeMs: null }).close();
+    const db = new Database(path, { readonly: true });
+    try {
+      for (const column of ['call_id', 'session_row']) {
+        const plan = db
+          .prepare(
+            `EXPLAIN QUERY PLAN DELETE FROM failures WHERE ${column} IS NOT NULL AND ${column} < ?`,
+          )
+          .all(10) as { detail: string }[];
+        expect(plan.map((step) => step.detail).join('; ')).toMatch(/^SEARCH failures USING INDEX/);
+      }
+    } finally {
+      db.close();
+    }
+  });
 });

@@ -38,6 +38,10 @@ CREATE TABLE IF NOT EXISTS failures (
   message TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS failures_at ON failures (at);
+-- Retention deletes a call's or session's failures by its row id: without these, once a table
+-- reached max_rows every write scanned every failure.
+CREATE INDEX IF NOT EXISTS failures_call ON failures (call_id) WHERE call_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS failures_session_row ON failures (session_row) WHERE session_row IS NOT NULL;
 CREATE TABLE IF NOT EXISTS sessions (
   id INTEGER PRIMARY KEY,
   session_id TEXT NOT NULL,
@@ -84,6 +88,11 @@ export class ShadowStore {
   private readonly insertSession: Database.Statement;
   private readonly countPolicy: Database.Statement;
   private retainedAt = 0;
+  /**
+   * Rows in each table, counted once at open and kept since (this store is the database's only
+   * writer): how far past `maxRows` a table is, without a count or a walk over it per write.
+   */
+  private readonly rows: { calls: number; sessions: number };
   /** Retention statements, prepared once: retention runs with every write. */
   private readonly trim: {
     readonly [
@@ -92,12 +101,10 @@ export class ShadowStore {
         | 'sessionsBefore'
         | 'failuresBefore'
         | 'countsBefore'
-        | 'nthCall'
-        | 'callSpan'
+        | 'keptCall'
         | 'callsBelow'
         | 'callFailuresBelow'
-        | 'nthSession'
-        | 'sessionSpan'
+        | 'keptSession'
         | 'sessionsBelow'
         | 'sessionFailuresBelow'
     ]: Database.Statement;
@@ -122,6 +129,9 @@ export class ShadowStore {
         `${path}: cannot open the shadow-scoring database: ${(error as Error).message}`,
       );
     }
+    const count = (table: string): number =>
+      this.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
+    this.rows = { calls: count('calls'), sessions: count('sessions') };
     this.insertCall = this.db.prepare(
       'INSERT INTO calls (at, interaction_id, session_id, wire, model, tool, call_index, mocked, verdict, score, arguments, evaluated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
@@ -136,20 +146,12 @@ export class ShadowStore {
       sessionsBefore: this.db.prepare('DELETE FROM sessions WHERE ended_at < ?'),
       failuresBefore: this.db.prepare('DELETE FROM failures WHERE at < ?'),
       countsBefore: this.db.prepare('DELETE FROM policy_counts WHERE minute < ?'),
-      nthCall: this.db.prepare('SELECT id FROM calls ORDER BY id DESC LIMIT 1 OFFSET ?').pluck(),
-      callSpan: this.db
-        .prepare('SELECT (SELECT max(id) FROM calls) - (SELECT min(id) FROM calls) + 1')
-        .pluck(),
+      keptCall: this.db.prepare('SELECT id FROM calls ORDER BY id LIMIT 1 OFFSET ?').pluck(),
       callsBelow: this.db.prepare('DELETE FROM calls WHERE id < ?'),
       callFailuresBelow: this.db.prepare(
         'DELETE FROM failures WHERE call_id IS NOT NULL AND call_id < ?',
       ),
-      nthSession: this.db
-        .prepare('SELECT id FROM sessions ORDER BY id DESC LIMIT 1 OFFSET ?')
-        .pluck(),
-      sessionSpan: this.db
-        .prepare('SELECT (SELECT max(id) FROM sessions) - (SELECT min(id) FROM sessions) + 1')
-        .pluck(),
+      keptSession: this.db.prepare('SELECT id FROM sessions ORDER BY id LIMIT 1 OFFSET ?').pluck(),
       sessionsBelow: this.db.prepare('DELETE FROM sessions WHERE id < ?'),
       sessionFailuresBelow: this.db.prepare(
         'DELETE FROM failures WHERE session_row IS NOT NULL AND session_row < ?',
@@ -189,8 +191,9 @@ export class ShadowStore {
       group.evaluated++;
       if (failed) group.failed++;
     };
-    this.db.transaction(() => {
+    const write = this.db.transaction(() => {
       for (const call of calls) {
+        this.rows.calls++;
         const { lastInsertRowid } = this.insertCall.run(
           call.at,
           call.interactionId,
@@ -224,6 +227,7 @@ export class ShadowStore {
           count(call.at, policy, call.tool, call.model, policyFailed(call.failures, policy));
       }
       for (const session of sessions) {
+        this.rows.sessions++;
         const { lastInsertRowid } = this.insertSession.run(
           session.sessionId,
           session.caseId ?? null,
@@ -265,7 +269,15 @@ export class ShadowStore {
           group.failed,
         );
       this.applyRetention(Date.now());
-    })();
+    });
+    const before = { ...this.rows };
+    try {
+      write();
+    } catch (error) {
+      // Rolled back: nothing this batch inserted or deleted is in the tables.
+      Object.assign(this.rows, before);
+      throw error;
+    }
   }
 
   /** Deletes what retention says is too old or too many: calls and sessions, with their failures and counts. */
@@ -277,31 +289,22 @@ export class ShadowStore {
     const trim = this.trim;
     if (maxAgeMs !== null) {
       const cutoff = now - maxAgeMs;
-      trim.callsBefore.run(cutoff);
-      trim.sessionsBefore.run(cutoff);
+      this.rows.calls -= trim.callsBefore.run(cutoff).changes;
+      this.rows.sessions -= trim.sessionsBefore.run(cutoff).changes;
       trim.failuresBefore.run(cutoff);
       trim.countsBefore.run(Math.floor(cutoff / 60_000));
     }
     if (maxRows !== null) {
-      // Ids are distinct integers, so a table whose ids span no more than maxRows holds no more
-      // rows: two index look-ups instead of an OFFSET that steps through up to maxRows rows.
-      const over = (span: Database.Statement): boolean => {
-        const rows = span.get() as number | null;
-        return rows !== null && rows > maxRows;
-      };
-      const oldestCall = over(trim.callSpan)
-        ? (trim.nthCall.get(maxRows - 1) as number | undefined)
-        : undefined;
-      if (oldestCall !== undefined) {
-        trim.callsBelow.run(oldestCall);
-        trim.callFailuresBelow.run(oldestCall);
+      // The oldest row to keep is found by stepping over only the rows past the cap, in id order.
+      if (this.rows.calls > maxRows) {
+        const oldest = trim.keptCall.get(this.rows.calls - maxRows) as number;
+        this.rows.calls -= trim.callsBelow.run(oldest).changes;
+        trim.callFailuresBelow.run(oldest);
       }
-      const oldestSession = over(trim.sessionSpan)
-        ? (trim.nthSession.get(maxRows - 1) as number | undefined)
-        : undefined;
-      if (oldestSession !== undefined) {
-        trim.sessionsBelow.run(oldestSession);
-        trim.sessionFailuresBelow.run(oldestSession);
+      if (this.rows.sessions > maxRows) {
+        const oldest = trim.keptSession.get(this.rows.sessions - maxRows) as number;
+        this.rows.sessions -= trim.sessionsBelow.run(oldest).changes;
+        trim.sessionFailuresBelow.run(oldest);
       }
     }
   }
