@@ -12,6 +12,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { median } from 'simple-statistics';
 import { Pool } from 'undici';
 import { readProbe } from './probe-reader.js';
 import { proxyArgs, startChild } from './start-child.js';
@@ -187,6 +188,25 @@ const quarter = (index: number): Sample[] =>
   samples.filter((sample) => Math.floor((sample.minute / minutes) * 4) === index);
 const peak = (list: Sample[]): number => Math.max(0, ...list.map((sample) => sample.rssMb));
 const rssGrowthMb = Math.round((peak(quarter(3)) - peak(quarter(1))) * 10) / 10;
+// Medians per quarter and their slope from the second quarter to the last: two peaks say little,
+// since one transient outweighs minutes of steady growth (an 8-minute run on the contended machine
+// rose 30 MB for half a minute and fell back), and a least-squares line is bent by it too.
+const quarterMedians = [0, 1, 2, 3].map((index) => {
+  const list = quarter(index).map((sample) => sample.rssMb);
+  return list.length > 0 ? Math.round(median(list) * 100) / 100 : 0;
+});
+const roundsPerMinute = (index: number): number =>
+  quarter(index).reduce((sum, sample) => sum + sample.requests, 0) / (minutes / 4);
+// The second quarter's centre and the last one's are half the run apart.
+const slope = ((quarterMedians[3] ?? 0) - (quarterMedians[1] ?? 0)) / (minutes / 2);
+const rssSlope = {
+  quarterMediansMb: quarterMedians,
+  mbPerMinute: Math.round(slope * 100) / 100,
+  mbPer100kRounds:
+    Math.round(
+      (slope / Math.max(1, median([1, 2, 3].map((index) => roundsPerMinute(index))))) * 1e7,
+    ) / 100,
+};
 const label = `${minutes} min`;
 const result = {
   date: new Date().toISOString(),
@@ -198,6 +218,7 @@ const result = {
   lost,
   parallel: { sent: parallelSent, callsStored: parallelCalls },
   rssGrowthMb,
+  rssSlope,
   samples,
 };
 const plot = svgPlot(
@@ -243,6 +264,7 @@ const lines = [
   `- Round trips sent: ${sentTotal} (${[...sent].map(([kind, n]) => `${kind} ${n}`).join(', ')}); client-side failures other than the deliberate aborts: ${failures}.`,
   `- Stored in the cassette: ${stored} — ${lost === 0 ? '**nothing lost**' : `**${lost} missing**`}; parallel tool calls: ${parallelSent} round trips sent, ${parallelCalls} tool-call rows stored (${parallelSent * 3} expected).`,
   `- RSS after warm-up: peak of the second quarter ${peak(quarter(1))} MB, of the last quarter ${peak(quarter(3))} MB (growth ${rssGrowthMb} MB).`,
+  `- Median RSS per quarter: ${quarterMedians.join(' / ')} MB; from the second quarter to the last ${rssSlope.mbPerMinute} MB/min (${rssSlope.mbPer100kRounds} MB per 100,000 round trips).`,
   `- Event-loop delay p99 per sample: median ${[...samples.map((sample) => sample.eventLoopP99Ms)].sort((a, b) => a - b)[Math.floor(samples.length / 2)] ?? '–'} ms, worst ${Math.max(0, ...samples.map((sample) => sample.eventLoopP99Ms))} ms.`,
   '',
 ];
