@@ -1,18 +1,23 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
 /**
- * CPU time (µs) another process has run so far, summed over its threads' schedstat (ns, exact),
- * not `/proc/<pid>/stat`'s clock ticks, which are 10 ms apart: too coarse for a phase of a second.
- * A thread that ended before the read is not counted, which is why this is read around short phases.
+ * CPU time (µs) one thread has run so far, from its schedstat (ns, exact; `/proc/<pid>/stat`'s
+ * clock ticks are 10 ms apart, too coarse for a phase of a second); undefined once it has ended.
+ */
+export function threadCpuUs(pid: number | 'self', tid: string): number | undefined {
+  try {
+    return Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]) / 1000;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CPU time (µs) another process has run so far, summed over its threads. A thread that ended
+ * before the read is not counted, which is why this is read around short phases.
  */
 export function threadsCpuUs(pid: number): number {
-  let ns = 0;
-  for (const task of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
-    } catch {
-      // The thread ended between the listing and the read.
-    }
-  }
-  return ns / 1000;
+  let us = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`)) us += threadCpuUs(pid, task) ?? 0;
+  return us;
 }

@@ -12,6 +12,7 @@ import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { GCProfiler } from 'node:v8';
 import { isMainThread, Worker } from 'node:worker_threads';
+import { threadCpuUs } from './process-cpu.js';
 
 const out = process.env['BENCH_PROBE_OUT'];
 const timeline = process.env['BENCH_PROBE_TIMELINE'] === '1';
@@ -122,14 +123,10 @@ function startProbe(): void {
     let later = 0;
     for (const tid of readdirSync('/proc/self/task')) {
       if (tid === String(process.pid)) continue;
-      let runNs = 0;
-      try {
-        runNs = Number(readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
-      } catch {
-        continue; // the thread ended meanwhile
-      }
-      if (startupThreads.has(tid)) v8 += runNs / 1000;
-      else later += runNs / 1000;
+      const us = threadCpuUs('self', tid);
+      if (us === undefined) continue; // the thread ended meanwhile
+      if (startupThreads.has(tid)) v8 += us;
+      else later += us;
     }
     return { v8: Math.round(v8), later: Math.round(later) };
   }

@@ -1,3 +1,4 @@
+/** A number with `digits` decimals, or a dash where there is none (NaN, no measurement). */
 export const fixed = (value: number, digits: number): string =>
   Number.isFinite(value) ? value.toFixed(digits) : '–';
 

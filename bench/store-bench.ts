@@ -7,7 +7,7 @@
  * less than wall-clock time). Every round is checked to be in the cassette afterwards.
  * Flags: `--quick`, `--rounds N` (measured rounds per case, default 3000).
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,7 @@ import type { CapturedRound } from '../src/cassette/captured-round.js';
 import { timeOrderedId } from '../src/cassette/time-ordered-id.js';
 import { startWorkerRecorder } from '../src/cassette/worker-recorder.js';
 import { loadConfig } from '../src/config/load-config.js';
+import { threadCpuUs } from './process-cpu.js';
 import { chatStreamEvent, completionFor, plainBody, streamBody } from './chat-traffic.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -87,14 +88,6 @@ function round(stream: boolean): CapturedRound {
   };
 }
 
-/** CPU time (µs) a thread has run, from the scheduler's statistics. */
-function threadCpuUs(tid: string): number {
-  try {
-    return Number(readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ')[0]) / 1000;
-  } catch {
-    return 0;
-  }
-}
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Feeds rounds at 500/s in 20 ms batches. */
@@ -126,7 +119,8 @@ async function measure(stream: boolean): Promise<{ workerUs: number; lost: numbe
   const recorder = startWorkerRecorder(config, (message) => errors.push(message));
   await recorder.open(cassette);
   const workerThreads = readdirSync('/proc/self/task').filter((tid) => !threadsBefore.has(tid));
-  const workerCpu = (): number => workerThreads.reduce((sum, tid) => sum + threadCpuUs(tid), 0);
+  const workerCpu = (): number =>
+    workerThreads.reduce((sum, tid) => sum + (threadCpuUs('self', tid) ?? 0), 0);
   const settle = async (expected: number): Promise<void> => {
     while (storedCount(cassette) + errors.length < expected) await sleep(50);
   };
