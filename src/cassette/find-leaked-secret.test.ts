@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { capturedChatRound } from '../../test/support/captured-round.js';
 import { openAiChatAdapter } from '../providers/openai-chat/openai-chat-adapter.js';
 import { buildExchange } from './build-exchange.js';
 import { buildStoredExchange } from './build-stored-exchange.js';
@@ -15,59 +16,7 @@ const escaped = '\\u0053ECRET-0123456789';
 /** Redacts nothing, so whatever a round holds reaches the exchange and the check sees it. */
 const nothing = createRedactor([], [], false);
 
-function round(
-  changes: {
-    path?: string;
-    requestHeaders?: Record<string, string>;
-    requestBody?: string | Uint8Array;
-    responseHeaders?: Record<string, string>;
-    responseBody?: string | Uint8Array;
-    agentRequest?: string;
-    startedAt?: number;
-  } = {},
-): CapturedRound {
-  const bytes = (value: string | Uint8Array): Uint8Array =>
-    typeof value === 'string' ? encoder.encode(value) : value;
-  return {
-    adapterId: 'openai-chat',
-    request: {
-      id: 'r1',
-      sessionId: 'r1',
-      method: 'POST',
-      path: changes.path ?? '/v1/chat/completions',
-      headers: { 'content-type': 'application/json', ...changes.requestHeaders },
-      body: bytes(
-        changes.requestBody ??
-          JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }),
-      ),
-      startedAt: changes.startedAt ?? 1,
-    },
-    upstream: {
-      status: 200,
-      headers: { 'content-type': 'application/json', ...changes.responseHeaders },
-      chunks: [
-        bytes(
-          changes.responseBody ??
-            JSON.stringify({
-              id: 'c1',
-              model: 'm',
-              choices: [{ index: 0, message: { role: 'assistant', content: 'hello' } }],
-            }),
-        ),
-      ],
-      chunkTimes: [1],
-      firstByteMs: 1,
-      totalMs: 2,
-      ending: 'finished',
-      errorMessage: undefined,
-    },
-    match: undefined,
-    proxyError: undefined,
-    ...(changes.agentRequest
-      ? { agentView: { request: encoder.encode(changes.agentRequest) } }
-      : {}),
-  };
-}
+const round = capturedChatRound;
 
 const answer = (content: string): string =>
   JSON.stringify({

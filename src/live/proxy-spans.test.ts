@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { capturedChatRound } from '../../test/support/captured-round.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../../test/support/otlp-receiver.js';
 import { chatCompletion } from '../../test/support/openai-chat-chunks.js';
 import type { CapturedRound } from '../cassette/captured-round.js';
@@ -8,34 +9,19 @@ import { startProxySpans, type ProxySpanOptions } from './proxy-spans.js';
 
 const apiKey = 'sk-proxy-spans-secret-0123456789';
 
-/** A finished non-streamed Chat Completions round, raw as the proxy captures it. */
+/** A finished non-streamed Chat Completions round carrying the agent's key in its header and body. */
 function round(index: number): CapturedRound {
-  return {
-    adapterId: 'openai-chat',
-    request: {
-      id: `round-${index}`,
-      sessionId: `session-${index}`,
-      method: 'POST',
-      path: '/v1/chat/completions',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
-      body: Buffer.from(
-        JSON.stringify({ model: 'gpt-test', messages: [{ role: 'user', content: apiKey }] }),
-      ),
-      startedAt: Date.now(),
-    },
-    upstream: {
-      status: 200,
-      headers: { 'content-type': 'application/json' },
-      chunks: [Buffer.from(JSON.stringify(chatCompletion({ text: `answer ${index}` })))],
-      chunkTimes: [1],
-      firstByteMs: 1,
-      totalMs: 2,
-      ending: 'finished',
-      errorMessage: undefined,
-    },
-    match: undefined,
-    proxyError: undefined,
-  };
+  return capturedChatRound({
+    id: `round-${index}`,
+    sessionId: `session-${index}`,
+    requestHeaders: { authorization: `Bearer ${apiKey}` },
+    requestBody: JSON.stringify({
+      model: 'gpt-test',
+      messages: [{ role: 'user', content: apiKey }],
+    }),
+    responseBody: JSON.stringify(chatCompletion({ text: `answer ${index}` })),
+    startedAt: Date.now(),
+  });
 }
 
 let receiver: OtlpReceiver;
