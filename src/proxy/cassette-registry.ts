@@ -40,6 +40,8 @@ export class CassetteRegistry {
   private readonly closedIds = new Map<string, string[]>();
   /** Every cassette opened, with the mode it was opened in. */
   private readonly modes = new Map<string, ProxyMode>();
+  /** Cassettes the store worker has open for recording, so a record-mode request need not wait for anything. */
+  private readonly recording = new Set<string>();
 
   constructor(
     private readonly recorder: Recorder | undefined,
@@ -81,7 +83,10 @@ export class CassetteRegistry {
       if (rekeyed > 0)
         this.logger.info(`${path}: re-keyed ${rekeyed} recording(s) for the current match rules`);
     }
-    if (mode === 'record') return { path, reader: undefined };
+    if (mode === 'record') {
+      this.recording.add(path);
+      return { path, reader: undefined };
+    }
     let reader = this.readers.get(path);
     if (!reader) {
       if (readOnly) {
@@ -95,6 +100,18 @@ export class CassetteRegistry {
       this.readers.set(path, reader);
     }
     return { path, reader };
+  }
+
+  /**
+   * The context at once when nothing has to be opened or waited for (passthrough, or a cassette
+   * already open for recording), else undefined: the request path then awaits `open`. Saves a
+   * round of promises per request on the two modes that serve most traffic.
+   */
+  ready(path: string, mode: ProxyMode): CassetteContext | undefined {
+    if (mode === 'passthrough' || !this.recorder) return { path, reader: undefined };
+    if (mode !== 'record' || !this.recording.has(path)) return undefined;
+    this.touch(path);
+    return { path, reader: undefined };
   }
 
   /** `get`, with a failure as the error to answer the agent with (logged here): what every route does with one. */
@@ -119,6 +136,7 @@ export class CassetteRegistry {
       if (this.openPaths.size <= this.options.maxOpen) break;
       if (oldest === this.options.pinned || oldest === path) continue;
       this.openPaths.delete(oldest);
+      this.recording.delete(oldest);
       const reader = this.readers.get(oldest);
       if (reader) {
         this.closedIds.set(oldest, reader.ids());
@@ -156,5 +174,6 @@ export class CassetteRegistry {
     for (const reader of this.readers.values()) reader.close();
     this.readers.clear();
     this.openPaths.clear();
+    this.recording.clear();
   }
 }

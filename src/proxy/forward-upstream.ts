@@ -25,6 +25,21 @@ export interface ForwardRequest {
   readonly maxCaptureBytes?: number;
 }
 
+/** What the sinks keep of a forwarded answer: the outcome without the failure itself (a literal: an object rest cost µs a request). */
+export function capturedUpstream(outcome: UpstreamOutcome): CapturedUpstream {
+  return {
+    status: outcome.status,
+    headers: outcome.headers,
+    chunks: outcome.chunks,
+    chunkTimes: outcome.chunkTimes,
+    firstByteMs: outcome.firstByteMs,
+    totalMs: outcome.totalMs,
+    ending: outcome.ending,
+    errorMessage: outcome.errorMessage,
+    truncated: outcome.truncated,
+  };
+}
+
 /** One forwarded round trip: where it goes, the agent it answers, and what to do when it ends. */
 export interface ForwardOptions {
   readonly dispatcher: Dispatcher;

@@ -24,8 +24,9 @@ export type OutgoingHeaders = Record<string, string | string[]>;
 export function upstreamRequestHeaders(headers: IncomingHttpHeaders): OutgoingHeaders {
   const dropped = connectionTokens(headers['connection']);
   const result: OutgoingHeaders = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || hopByHop.has(name) || dropped.has(name)) continue;
+  for (const name of Object.keys(headers)) {
+    const value = headers[name];
+    if (value === undefined || hopByHop.has(name) || dropped?.has(name) === true) continue;
     // undici sets host and content-length from the target and the buffered body.
     if (
       name === 'host' ||
@@ -43,8 +44,9 @@ export function upstreamRequestHeaders(headers: IncomingHttpHeaders): OutgoingHe
 export function agentResponseHeaders(headers: IncomingHttpHeaders): OutgoingHeaders {
   const dropped = connectionTokens(headers['connection']);
   const result: OutgoingHeaders = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || hopByHop.has(name) || dropped.has(name)) continue;
+  for (const name of Object.keys(headers)) {
+    const value = headers[name];
+    if (value === undefined || hopByHop.has(name) || dropped?.has(name) === true) continue;
     result[name] = value;
   }
   const contentType = headers['content-type'];
@@ -58,8 +60,16 @@ export function agentResponseHeaders(headers: IncomingHttpHeaders): OutgoingHead
   return result;
 }
 
-function connectionTokens(value: string | string[] | undefined): Set<string> {
-  if (value === undefined) return new Set();
+/**
+ * The header names a `Connection` header lists (RFC 9110 §7.6.1), or undefined when it lists none
+ * beyond the hop-by-hop set: the usual `keep-alive` or `close` costs no parsing and no set.
+ */
+function connectionTokens(value: string | string[] | undefined): ReadonlySet<string> | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'string' && !value.includes(',')) {
+    const token = value.trim().toLowerCase();
+    return token === '' || hopByHop.has(token) ? undefined : new Set([token]);
+  }
   const text = Array.isArray(value) ? value.join(',') : value;
   return new Set(
     text

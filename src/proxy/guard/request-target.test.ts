@@ -29,6 +29,24 @@ describe('requestTargetRefusal', () => {
     );
   });
 
+  it('answers as checking every segment does, whatever the path holds (the shortcut for plain paths)', () => {
+    const everySegment = (path: string): boolean =>
+      path.split('/').some((segment) => {
+        const decoded = segment.replace(/%2e/gi, '.');
+        return decoded === '..' || decoded === '.' || /%2f|%5c|\\/i.test(segment);
+      });
+    const piece = fc.constantFrom('/', '.', '%', '2e', '2E', '2f', '5c', '\\', 'a', 'v1', '?');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
+        const url = `/x${pieces.join('')}`;
+        const queryAt = url.indexOf('?');
+        const path = queryAt === -1 ? url : url.slice(0, queryAt);
+        expect(requestTargetRefusal(url) !== undefined).toBe(everySegment(path));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('refuses absolute-form, asterisk, protocol-relative and encoded-slash targets', () => {
     for (const target of [
       'http://evil/v1/models',

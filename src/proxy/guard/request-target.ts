@@ -1,3 +1,6 @@
+/** Every refusal of a path needs a `/.` (a dot segment), a `%` (an escape) or a backslash. */
+const mayBeRefused = /\/\.|%|\\/;
+
 /**
  * Why a request target may not be forwarded, or undefined when it may. Only origin-form targets
  * (`/path?query`) are proxied: an absolute-form target (`http://host/…`, meant for forward
@@ -10,6 +13,8 @@ export function requestTargetRefusal(url: string): string | undefined {
   if (url.startsWith('//')) return 'calltape: a request target may not start with //';
   const queryAt = url.indexOf('?');
   const path = queryAt === -1 ? url : url.slice(0, queryAt);
+  // Most paths hold none of those: they skip the split and the per-segment expressions.
+  if (!mayBeRefused.test(path)) return undefined;
   for (const segment of path.split('/')) {
     const decoded = segment.replace(/%2e/gi, '.');
     if (decoded === '..' || decoded === '.')
