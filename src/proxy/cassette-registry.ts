@@ -42,6 +42,8 @@ export class CassetteRegistry {
   private readonly modes = new Map<string, ProxyMode>();
   /** Cassettes the store worker has open for recording, so a record-mode request need not wait for anything. */
   private readonly recording = new Set<string>();
+  /** The cassette touched last (the newest in `openPaths`). */
+  private latest: string | undefined;
 
   constructor(
     private readonly recorder: Recorder | undefined,
@@ -130,6 +132,9 @@ export class CassetteRegistry {
 
   /** Marks a cassette most recently used, closing the least recently used ones past the cap. */
   private touch(path: string): void {
+    // Most requests name the cassette the last one did: it is already the most recently used.
+    if (path === this.latest && this.openPaths.has(path)) return;
+    this.latest = path;
     this.openPaths.delete(path);
     this.openPaths.add(path);
     for (const oldest of this.openPaths) {
