@@ -47,7 +47,8 @@ const storeWindowMs = 20;
 const storeYoungGenerationMb = 8;
 
 /**
- * Starts the store worker. Rounds are batched (`storeWindowMs`) and posted to it. What waits
+ * A recorder whose store worker starts when it is first needed (a cassette opened for writing, a
+ * round recorded, a diff asked for). Rounds are batched (`storeWindowMs`) and posted to it. What waits
  * for the worker is bounded by `limits.maxStoreQueueBytes`: past it a round is not recorded,
  * and `onDropped` hears of it (a slow disk must not become unbounded memory).
  */
@@ -72,27 +73,37 @@ export function startWorkerRecorder(
     maxDecodedBytes: config.limits.maxDecodedBytes,
     handledBytes,
   };
-  const worker = new Worker(workerScript('cassette/store-worker'), {
-    workerData: data,
-    resourceLimits: { maxYoungGenerationSizeMb: storeYoungGenerationMb },
-  });
-  const post = (message: ToStoreWorker, transfer: ArrayBuffer[] = []): void =>
-    worker.postMessage(message, transfer);
   const opening = new Map<string, Promise<number>>();
   let closed: Promise<void> | undefined;
   /** Bytes of every round queued so far; less what the worker has handled, what waits for it. */
   let queuedBytes = 0;
   const pendingBytes = (): number => queuedBytes - Number(Atomics.load(handled, 0));
-  worker.on('message', (message: FromStoreWorker) => {
-    if (message.type === 'write-error')
-      onError(
-        message.lost > 0
-          ? `could not store ${message.lost} interaction(s): ${message.message}`
-          : message.message,
-      );
-    if (message.type === 'diffed') onDiff(message);
-  });
-  worker.on('error', (error) => onError(`the store worker failed: ${error.message}`));
+  // Started at its first use: a proxy that never writes or compares (passthrough, replay) keeps
+  // no worker, whose isolate and native allocations are ~10 MB resident idle (issue 21).
+  let started: Worker | undefined;
+  const worker = (): Worker => {
+    if (started) return started;
+    started = new Worker(workerScript('cassette/store-worker'), {
+      workerData: data,
+      resourceLimits: { maxYoungGenerationSizeMb: storeYoungGenerationMb },
+    });
+    started.on('message', (message: FromStoreWorker) => {
+      if (message.type === 'write-error')
+        onError(
+          message.lost > 0
+            ? `could not store ${message.lost} interaction(s): ${message.message}`
+            : message.message,
+        );
+      if (message.type === 'diffed') onDiff(message);
+    });
+    started.on('error', (error) => onError(`the store worker failed: ${error.message}`));
+    return started;
+  };
+  const post = (message: ToStoreWorker, transfer: ArrayBuffer[] = []): void => {
+    // After close nothing more is written: a late message must not start a worker nobody stops.
+    if (closed && !started) return;
+    worker().postMessage(message, transfer);
+  };
   const queue = new BatchQueue<RoutedRound>(
     (rounds) => {
       const packed = packRounds(
@@ -116,11 +127,11 @@ export function startWorkerRecorder(
               message.cassette !== cassette
             )
               return;
-            worker.off('message', onMessage);
+            worker().off('message', onMessage);
             if (message.type === 'opened') resolve(message.rekeyed);
             else reject(new CalltapeError('STORE_IO', message.message));
           };
-          worker.on('message', onMessage);
+          worker().on('message', onMessage);
         });
         opening.set(cassette, opened);
         post({ type: 'open', cassette });
@@ -143,7 +154,8 @@ export function startWorkerRecorder(
     release(cassette) {
       queue.flush();
       opening.delete(cassette);
-      post({ type: 'release', cassette });
+      // Cassettes only read (replay) were never opened in a worker: none to start for this.
+      if (started) post({ type: 'release', cassette });
     },
     diff(cassette, recordingId, round) {
       queue.flush();
@@ -152,16 +164,19 @@ export function startWorkerRecorder(
     close() {
       closed ??= (async () => {
         queue.flush();
+        // Nothing was ever posted: there is no worker, and nothing to write.
+        if (!started) return;
+        const running = started;
         // Messages are handled in order, so 'closed' arrives after every batch is written.
         const done = new Promise<void>((resolve) => {
-          worker.on('message', (message: FromStoreWorker) => {
+          running.on('message', (message: FromStoreWorker) => {
             if (message.type === 'closed') resolve();
           });
-          worker.once('exit', () => resolve());
+          running.once('exit', () => resolve());
         });
         post({ type: 'close' });
         await done;
-        await worker.terminate();
+        await running.terminate();
       })();
       return closed;
     },

@@ -124,7 +124,8 @@ export async function startProxy(
     throw error;
   }
   const stats = emptyStats();
-  // The store worker opens cassettes in every mode but passthrough: it creates, migrates and re-keys them.
+  // The store worker creates, migrates and re-keys the cassettes it writes, and compares for diff;
+  // it starts at its first use, so passthrough and replay run without it.
   const recorder = startWorkerRecorder(
     config,
     (message) => logger.error(message),
