@@ -2,7 +2,7 @@
  * `node dist/bench/store-bench.js`: what the store worker costs per recorded round, alone. The
  * real recorder (`startWorkerRecorder`, the proxy's configuration) is fed captured rounds shaped
  * like the proxy bench's traffic — an OpenAI SDK request with a credential, a whole answer or a
- * 20-event stream — at 500 rounds/s in the 20 ms batches the proxy posts, and the store worker
+ * 20-event stream — at 500 rounds/s (10 every 20 ms, batched by the recorder as in the proxy), and the store worker
  * thread's CPU time is read from /proc per round (contention on a shared machine moves it far
  * less than wall-clock time). Every round is checked to be in the cassette afterwards.
  * Flags: `--quick`, `--rounds N` (measured rounds per case, default 3000).
@@ -90,7 +90,7 @@ function round(stream: boolean): CapturedRound {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Feeds rounds at 500/s in 20 ms batches. */
+/** Feeds rounds at 500/s, 10 every 20 ms. */
 async function feed(
   record: (round: CapturedRound) => void,
   stream: boolean,
@@ -139,7 +139,7 @@ async function measure(stream: boolean): Promise<{ workerUs: number; lost: numbe
 }
 
 process.stdout.write(
-  `store worker, ${measured} rounds per case at 500/s in 20 ms batches (after ${warmUp} to warm up), µs per round:\n`,
+  `store worker, ${measured} rounds per case at 500/s, 10 every 20 ms (after ${warmUp} to warm up), µs per round:\n`,
 );
 let lostAny = false;
 for (const stream of [false, true]) {

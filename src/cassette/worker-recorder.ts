@@ -32,11 +32,12 @@ export interface Recorder {
 
 /**
  * How long a captured round may wait to be posted with the rounds after it: at 500 round trips a
- * second this makes one message and one commit of ten rounds instead of ten of one, which is
- * most of what recording costs there. Nothing waits for it but the file (close, release and diff
- * flush at once).
+ * second this makes one message, one worker wake-up and one commit of 25 rounds instead of 25 of
+ * one, which is most of what recording costs there (20 ms, batches of 10, cost the worker 40–90
+ * µs more per round: docs/decisions/0003-proxy-at-the-floor.md). Nothing waits for it but the
+ * file (close, release and diff flush at once).
  */
-const storeWindowMs = 20;
+const storeWindowMs = 50;
 
 /**
  * The store worker's young generation (MB). Left to V8 it grows to 32 MB under load, all of it
