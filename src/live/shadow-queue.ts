@@ -12,18 +12,29 @@ export interface ShadowQueueEvents {
   error(message: string): void;
 }
 
+/** Batches handed to the worker at once (see `inFlight`). */
+const maxInFlight = 2;
+/**
+ * Response chunks per batch at most, so one postMessage stays near half a millisecond of the
+ * proxy thread's time: 256 whole answers, or about 48 streams of 21 events.
+ */
+const maxBatchChunks = 1024;
+
 /**
  * The shadow scorer as the proxy thread sees it: `offer` is all the response path does (a push
- * onto a bounded ring). One batch at a time is handed to the scoring worker; while it works the
- * ring fills, and when the ring is full the oldest round is dropped and counted — the traffic
- * itself never waits.
+ * onto a bounded ring). Batches of up to `maxBatch` rounds (and `maxBatchChunks` chunks) go to the scoring worker, two at a
+ * time; while it works the ring fills, and when the ring is full the oldest round is dropped and
+ * counted — the traffic itself never waits. One batch of 16 at a time left the worker idle ~30%
+ * of a saturated run, waiting for the busy proxy thread to send the next, and it kept up with
+ * under half the traffic (issue 21, docs/decisions/0003-proxy-at-the-floor.md).
  */
 export class ShadowQueue {
   private readonly worker: Worker;
   private readonly ring: (CapturedRound | undefined)[];
   private head = 0;
   private size = 0;
-  private busy = false;
+  /** Batches posted and not yet scored: two, so the worker never idles while the proxy thread, busy with traffic, gets round to sending the next. */
+  private inFlight = 0;
   private scheduled = false;
   private closing: Promise<void> | undefined;
   /** Wakes `close` when the worker answers (a batch done, closed) or exits. */
@@ -39,14 +50,14 @@ export class ShadowQueue {
     data: ShadowWorkerData,
     private readonly capacity: number,
     private readonly events: ShadowQueueEvents,
-    private readonly maxBatch = 16,
+    private readonly maxBatch = 256,
   ) {
     this.ring = new Array<CapturedRound | undefined>(Math.max(1, capacity));
     this.worker = new Worker(workerScript('live/shadow-worker'), { workerData: data });
     this.worker.on('message', (message: FromShadowWorker) => {
       switch (message.type) {
         case 'batch-done':
-          this.busy = false;
+          this.inFlight--;
           events.calls(message.calls);
           this.schedule();
           this.wake?.();
@@ -67,7 +78,7 @@ export class ShadowQueue {
     );
     this.worker.once('exit', () => {
       this.exited = true;
-      this.busy = false;
+      this.inFlight = 0;
       this.wake?.();
     });
   }
@@ -129,8 +140,8 @@ export class ShadowQueue {
           this.wake = resolve;
           setTimeout(resolve, Math.max(0, ms)).unref();
         });
-      while ((this.size > 0 || this.busy) && !this.exited && Date.now() < deadline) {
-        if (!this.busy) this.deliver();
+      while ((this.size > 0 || this.inFlight > 0) && !this.exited && Date.now() < deadline) {
+        if (this.inFlight < maxInFlight) this.deliver();
         await until(deadline - Date.now());
       }
       if (this.size > 0) {
@@ -155,26 +166,29 @@ export class ShadowQueue {
   }
 
   private schedule(): void {
-    if (this.busy || this.scheduled || this.size === 0 || this.closing) return;
+    if (this.inFlight >= maxInFlight || this.scheduled || this.size === 0 || this.closing) return;
     this.scheduled = true;
     // Once per event-loop turn: rounds finishing together go as one message.
     setImmediate(() => {
       this.scheduled = false;
-      if (!this.busy && !this.closing) this.deliver();
+      if (this.inFlight < maxInFlight && !this.closing) this.deliver();
     });
   }
 
   private deliver(): void {
     if (this.size === 0) return;
-    const count = Math.min(this.size, this.maxBatch);
     const rounds: CapturedRound[] = [];
-    for (let taken = 0; taken < count; taken++) {
-      rounds.push(this.ring[this.head] as CapturedRound);
+    let chunks = 0;
+    // Bounded by chunks too: each is an object for postMessage to clone, ~0.5 µs apiece on the proxy thread.
+    while (this.size > 0 && rounds.length < this.maxBatch && chunks < maxBatchChunks) {
+      const round = this.ring[this.head] as CapturedRound;
+      rounds.push(round);
+      chunks += round.upstream?.chunks.length ?? 1;
       this.ring[this.head] = undefined;
       this.head = (this.head + 1) % this.capacity;
+      this.size--;
     }
-    this.size -= count;
-    this.busy = true;
+    this.inFlight++;
     this.post({ type: 'rounds', rounds });
   }
 }
