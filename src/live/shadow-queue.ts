@@ -22,18 +22,18 @@ const maxBatchChunks = 1024;
 
 /**
  * The shadow scorer as the proxy thread sees it: `offer` is all the response path does (a push
- * onto a bounded ring). Batches of up to `maxBatch` rounds (and `maxBatchChunks` chunks) go to the scoring worker, two at a
- * time; while it works the ring fills, and when the ring is full the oldest round is dropped and
- * counted — the traffic itself never waits. One batch of 16 at a time left the worker idle ~30%
- * of a saturated run, waiting for the busy proxy thread to send the next, and it kept up with
- * under half the traffic (issue 21, docs/decisions/0003-proxy-at-the-floor.md).
+ * onto a bounded ring). Batches of up to `maxBatch` rounds and `maxBatchChunks` chunks go to the
+ * scoring worker, two at a time; while it works the ring fills, and when the ring is full the
+ * oldest round is dropped and counted — the traffic itself never waits. One batch of 16 at a
+ * time left the worker idle ~30% of a saturated run, waiting for the busy proxy thread to send
+ * the next, and it kept up with under half the traffic (issue 21, decision 0003).
  */
 export class ShadowQueue {
   private readonly worker: Worker;
   private readonly ring: (CapturedRound | undefined)[];
   private head = 0;
   private size = 0;
-  /** Batches posted and not yet scored: two, so the worker never idles while the proxy thread, busy with traffic, gets round to sending the next. */
+  /** Batches posted and not yet scored (at most `maxInFlight`): the worker has the next while it scores one. */
   private inFlight = 0;
   private scheduled = false;
   private closing: Promise<void> | undefined;

@@ -195,5 +195,6 @@ export class CassetteRegistry {
     this.readers.clear();
     this.openPaths.clear();
     this.recording.clear();
+    this.openings.clear();
   }
 }

@@ -26,7 +26,7 @@ export function upstreamRequestHeaders(headers: IncomingHttpHeaders): OutgoingHe
   const result: OutgoingHeaders = {};
   for (const name of Object.keys(headers)) {
     const value = headers[name];
-    if (value === undefined || hopByHop.has(name) || dropped?.has(name) === true) continue;
+    if (value === undefined || hopByHop.has(name) || dropped.has(name)) continue;
     // undici sets host and content-length from the target and the buffered body.
     if (
       name === 'host' ||
@@ -46,7 +46,7 @@ export function agentResponseHeaders(headers: IncomingHttpHeaders): OutgoingHead
   const result: OutgoingHeaders = {};
   for (const name of Object.keys(headers)) {
     const value = headers[name];
-    if (value === undefined || hopByHop.has(name) || dropped?.has(name) === true) continue;
+    if (value === undefined || hopByHop.has(name) || dropped.has(name)) continue;
     result[name] = value;
   }
   const contentType = headers['content-type'];
@@ -60,15 +60,18 @@ export function agentResponseHeaders(headers: IncomingHttpHeaders): OutgoingHead
   return result;
 }
 
+/** What a `Connection` header naming nothing beyond the hop-by-hop set drops: shared, never built per request. */
+const noTokens: ReadonlySet<string> = new Set();
+
 /**
- * The header names a `Connection` header lists (RFC 9110 §7.6.1), or undefined when it lists none
- * beyond the hop-by-hop set: the usual `keep-alive` or `close` costs no parsing and no set.
+ * The header names a `Connection` header lists (RFC 9110 §7.6.1): the usual `keep-alive` or
+ * `close` costs no parsing and no set.
  */
-function connectionTokens(value: string | string[] | undefined): ReadonlySet<string> | undefined {
-  if (value === undefined) return undefined;
+function connectionTokens(value: string | string[] | undefined): ReadonlySet<string> {
+  if (value === undefined) return noTokens;
   if (typeof value === 'string' && !value.includes(',')) {
     const token = value.trim().toLowerCase();
-    return token === '' || hopByHop.has(token) ? undefined : new Set([token]);
+    return token === '' || hopByHop.has(token) ? noTokens : new Set([token]);
   }
   const text = Array.isArray(value) ? value.join(',') : value;
   return new Set(

@@ -1,11 +1,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import Database from 'better-sqlite3';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCliProxy } from '../support/cli.js';
 import { chatCompletion } from '../support/openai-chat-chunks.js';
+import { recordedRows } from '../support/recorded-rows.js';
 import { startScriptedUpstream, type ScriptedUpstream } from '../support/scripted-upstream.js';
 import { temporaryFolder } from '../support/test-proxy.js';
 
@@ -60,15 +60,6 @@ async function workersStarted(name: string, mode: string, prefix = ''): Promise<
   return readFileSync(file, 'utf8').split('\n').filter(Boolean).length;
 }
 
-const interactionsIn = (cassette: string): number => {
-  const db = new Database(cassette, { readonly: true });
-  try {
-    return db.prepare('SELECT count(*) FROM interactions').pluck().get() as number;
-  } finally {
-    db.close();
-  }
-};
-
 describe('the store worker starts at its first use (issue 21: memory)', () => {
   it('passthrough forwards without starting it', async () => {
     expect(await workersStarted('passthrough', 'passthrough')).toBe(0);
@@ -76,11 +67,11 @@ describe('the store worker starts at its first use (issue 21: memory)', () => {
 
   it('record starts it, and what it recorded is in the cassette after shutdown', async () => {
     expect(await workersStarted('record', 'record')).toBe(1);
-    expect(interactionsIn(join(folder, 'record.sqlite'))).toBe(1);
+    expect(recordedRows(join(folder, 'record.sqlite'))).toHaveLength(1);
   });
 
   it('a passthrough proxy starts it when a request asks to record (/c/<name>:record/), and flushes it on shutdown', async () => {
     expect(await workersStarted('switch', 'passthrough', '/c/asked:record')).toBe(1);
-    expect(interactionsIn(join(folder, 'asked.sqlite'))).toBe(1);
+    expect(recordedRows(join(folder, 'asked.sqlite'))).toHaveLength(1);
   });
 });
