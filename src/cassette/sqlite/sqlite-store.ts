@@ -59,7 +59,7 @@ interface StaleRow {
  */
 export class SqliteStore {
   private readonly db: Database.Database;
-  private readonly insertMany: (exchanges: readonly RecordedExchange[]) => void;
+  private readonly insertMany: (exchanges: Iterable<RecordedExchange>) => void;
   private readonly toolCallsStatement: Database.Statement<
     [{ session: string | null }],
     ToolCallRow
@@ -104,9 +104,12 @@ export class SqliteStore {
     );
   }
 
-  /** Appends exchanges in one transaction. */
-  append(exchanges: readonly RecordedExchange[]): void {
-    if (exchanges.length > 0) this.insertMany(exchanges);
+  /**
+   * Appends exchanges in one transaction. An iterable that builds each exchange as it is asked
+   * for keeps one exchange alive at a time, not a whole batch (see the store worker's `write`).
+   */
+  append(exchanges: Iterable<RecordedExchange>): void {
+    this.insertMany(exchanges);
   }
 
   /** Tool calls in capture order, optionally of one session. */
@@ -198,7 +201,7 @@ export class SqliteStore {
     else this.db.close();
   }
 
-  private prepareInsert(): (exchanges: readonly RecordedExchange[]) => void {
+  private prepareInsert(): (exchanges: Iterable<RecordedExchange>) => void {
     if (this.db.readonly)
       return () => {
         throw new CalltapeError('STORE_IO', `${this.path}: opened read-only`);
@@ -223,7 +226,7 @@ export class SqliteStore {
       `INSERT INTO tool_calls (interaction_id, choice, position, session_id, call_id, call_index, name, arguments_raw, arguments_json, parse_error, complete)
        VALUES (@interaction_id, @choice, @position, @session_id, @call_id, @call_index, @name, @arguments_raw, @arguments_json, @parse_error, @complete)`,
     );
-    return this.db.transaction((exchanges: readonly RecordedExchange[]) => {
+    return this.db.transaction((exchanges: Iterable<RecordedExchange>) => {
       for (const exchange of exchanges) {
         const { interaction: trace, request, response } = exchange;
         const output = trace.response?.output;
