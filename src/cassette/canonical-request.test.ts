@@ -65,6 +65,41 @@ describe('canonicalRequest', () => {
     );
   });
 
+  it('normalises a string exactly as running both expressions over it would (the skip of text without a dash loses nothing)', () => {
+    const date =
+      /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?\b/g;
+    const uuid = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
+    const fragment = fc.constantFrom(
+      '2026',
+      '-',
+      '11',
+      '30',
+      'T',
+      ':',
+      '04',
+      'Z',
+      '+01:00',
+      ' ',
+      'x',
+      '0b1e4f5a',
+      '7c2d',
+      '2c3d4e5f6a7b',
+      '.5',
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fragment, { maxLength: 14 }).map((parts) => parts.join('')),
+        (content) => {
+          const expected = content.replace(date, '<datetime>').replace(uuid, '<uuid>');
+          expect(text({ content })).toBe(
+            text({ content: expected }, {}, { ...rules, normalisers: [] }),
+          );
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
   it('numbers tool-call ids by first appearance when asked', () => {
     const conversation = (first: string, second: string, answeredFirst = first): JsonValue => ({
       messages: [
