@@ -1,6 +1,7 @@
 import type { BodyPattern } from '../config/config.js';
 import { compileUserPattern, type UserPattern } from '../scoring/match/user-pattern.js';
 import { requiredLiteral } from './required-literal.js';
+import { storedHeaderFilter } from './stored-headers.js';
 import {
   byteOffsets,
   charOffsets,
@@ -57,41 +58,6 @@ const builtinPatterns: readonly BuiltinPattern[] = [
 export const builtinBodyPatterns: readonly BodyPattern[] = builtinPatterns.map(
   ({ pattern, flags, replacement }) => ({ pattern, flags, replacement }),
 );
-
-/**
- * Headers that are stored (an allowlist: anything unknown, organisation and project ids
- * included, is dropped). Prefix entries end in '-'.
- */
-export const storedHeaderNames: readonly string[] = [
-  'content-type',
-  'content-encoding',
-  'content-language',
-  'accept',
-  'accept-encoding',
-  'user-agent',
-  'cache-control',
-  'openai-beta',
-  'openai-version',
-  'openai-processing-ms',
-  'anthropic-version',
-  'anthropic-beta',
-  'x-request-id',
-  'request-id',
-  'retry-after',
-  'retry-after-ms',
-  'x-should-retry',
-  'idempotency-key',
-  'x-stainless-',
-  'x-ratelimit-',
-  'anthropic-ratelimit-',
-];
-
-const storedExactly = new Set(storedHeaderNames.filter((name) => !name.endsWith('-')));
-const storedPrefixes = storedHeaderNames.filter((name) => name.endsWith('-'));
-
-function isStoredHeader(name: string): boolean {
-  return storedExactly.has(name) || storedPrefixes.some((prefix) => name.startsWith(prefix));
-}
 
 /** Query parameters that carry credentials on some providers (`?key=` on Gemini, `?api-key=` on Azure gateways). */
 export const secretQueryNames: readonly string[] = [
@@ -205,7 +171,11 @@ export function createRedactor(
  */
 const maxCachedSecretSets = 64;
 
-function redactorOf(secret: ReadonlySet<string>, expressions: readonly Expression[]): Redactor {
+function redactorOf(
+  secret: ReadonlySet<string>,
+  expressions: readonly Expression[],
+  storedHeaders: Redactor['headers'] = storedHeaderFilter(secret),
+): Redactor {
   const withSecretsCache = new Map<string, Redactor>();
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
@@ -232,10 +202,11 @@ function redactorOf(secret: ReadonlySet<string>, expressions: readonly Expressio
       if (known) return known;
       // Credentials first: a configured pattern could otherwise rewrite part of one and leave the rest.
       const regex = new RegExp(literals.map(escapeRegExp).join('|'), 'g');
-      const built = redactorOf(secret, [
-        ownExpression(regex, credentialMarker, literals),
-        ...expressions,
-      ]);
+      const built = redactorOf(
+        secret,
+        [ownExpression(regex, credentialMarker, literals), ...expressions],
+        storedHeaders,
+      );
       if (withSecretsCache.size >= maxCachedSecretSets)
         withSecretsCache.delete(withSecretsCache.keys().next().value as string);
       withSecretsCache.set(key, built);
@@ -254,15 +225,7 @@ function redactorOf(secret: ReadonlySet<string>, expressions: readonly Expressio
         .join('&');
       return `${path.slice(0, queryAt + 1)}${query}`;
     },
-    headers(headers) {
-      const kept: Record<string, string | string[]> = {};
-      for (const [name, value] of Object.entries(headers)) {
-        const lower = name.toLowerCase();
-        if (value === undefined || secret.has(lower) || !isStoredHeader(lower)) continue;
-        kept[lower] = typeof value === 'string' ? value : [...value];
-      }
-      return kept;
-    },
+    headers: storedHeaders,
     text,
     chunks(body, chunkEnds) {
       if (expressions.length === 0) return { body, chunkEnds: [...chunkEnds] };
