@@ -1,5 +1,6 @@
 import type { BodyPattern } from '../config/config.js';
 import { compileUserPattern, type UserPattern } from '../scoring/match/user-pattern.js';
+import { literalGate } from './literal-gate.js';
 import { requiredLiteral } from './required-literal.js';
 import { storedHeaderFilter } from './stored-headers.js';
 import {
@@ -106,6 +107,9 @@ interface Expression {
   readonly literals: readonly string[] | undefined;
 }
 
+/** Texts at least this long are passed through `literalGate` (measured: a 4 KB stream body, 5.3 → 1.1 µs of searching). */
+const gatedLength = 1024;
+
 /** Whether an expression could match the text: false only when it provably cannot. */
 function mayMatch(expression: Expression, text: string): boolean {
   const { literals } = expression;
@@ -180,11 +184,20 @@ function redactorOf(
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
 
+  const gate = literalGate(expressions.map((expression) => expression.literals));
+
   function text(input: string): string {
+    // A long text (a body) is searched for as few literals as decide every expression; a short one
+    // costs less to search for each literal than to plan the searches.
+    const possible = input.length >= gatedLength ? gate(input) : undefined;
     let output = input;
-    for (const expression of expressions)
-      if (mayMatch(expression, output))
-        output = expression.pattern.replaceAll(output, expression.replacement);
+    for (let index = 0; index < expressions.length; index++) {
+      const expression = expressions[index] as Expression;
+      // The gate's verdicts are about the input: once an expression has rewritten it, search afresh.
+      const may =
+        possible && output === input ? possible[index] === true : mayMatch(expression, output);
+      if (may) output = expression.pattern.replaceAll(output, expression.replacement);
+    }
     return output;
   }
 
