@@ -107,7 +107,11 @@ interface Expression {
   readonly literals: readonly string[] | undefined;
 }
 
-/** Texts at least this long are passed through `literalGate` (measured: a 4 KB stream body, 5.3 → 1.1 µs of searching). */
+/**
+ * Texts at least this long are passed through `literalGate`: a 4 KB stream body took 5.5–8.2 µs
+ * of searching before, 1.4–2.1 through it; for a 330-character request body planning the
+ * searches cost what it saved.
+ */
 const gatedLength = 1024;
 
 /** Whether an expression could match the text: false only when it provably cannot. */

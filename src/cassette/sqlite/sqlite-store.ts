@@ -1,10 +1,17 @@
 import type Database from 'better-sqlite3';
 import { CalltapeError } from '../../errors.js';
-import type { AssistantOutput, Interaction } from '../../trace/trace.js';
+import type { Interaction } from '../../trace/trace.js';
 import type { RecordedExchange } from '../recorded-exchange.js';
 import { closeAtRest } from './close-at-rest.js';
 import { checkSchemaVersion, migrateCassette, openCassette } from './open-cassette.js';
 import { readInteraction, type InteractionRow } from './read-interaction.js';
+import {
+  interactionColumns,
+  interactionValues,
+  placeholders,
+  toolCallColumns,
+  toolCallValues,
+} from './stored-row.js';
 
 /** A captured tool call as `calltape calls` lists it. */
 export interface StoredToolCall {
@@ -207,8 +214,7 @@ export class SqliteStore {
       `INSERT INTO sessions (id, first_seen_at, last_seen_at, interaction_count) VALUES (@id, @at, @at, 1)
        ON CONFLICT(id) DO UPDATE SET last_seen_at = max(last_seen_at, @at), interaction_count = interaction_count + 1`,
     );
-    // Positional parameters: better-sqlite3 binds a named one by an own-property check and a
-    // lookup on the object, per parameter, per row.
+    // Positional parameters (see stored-row.ts for why).
     const interaction = this.db.prepare(
       `INSERT INTO interactions (${interactionColumns.join(', ')}) VALUES (${placeholders(interactionColumns)})`,
     );
@@ -217,146 +223,11 @@ export class SqliteStore {
     );
     return this.db.transaction((exchanges: readonly RecordedExchange[]) => {
       for (const exchange of exchanges) {
-        const { interaction: trace, request, response } = exchange;
-        const output = trace.response?.output;
+        const trace = exchange.interaction;
         session.run({ id: trace.sessionId, at: trace.timing.startedAt });
-        interaction.run(
-          trace.id,
-          trace.sessionId,
-          trace.provider,
-          trace.method,
-          trace.path,
-          trace.request.model ?? null,
-          trace.response?.model ?? null,
-          trace.request.stream ? 1 : 0,
-          trace.status,
-          trace.httpStatus,
-          trace.error ?? null,
-          output?.finishReason.unified ?? null,
-          output?.finishReason.raw ?? null,
-          output?.text ?? null,
-          output?.refusal ?? null,
-          trace.response?.usage?.inputTokens ?? null,
-          trace.response?.usage?.outputTokens ?? null,
-          trace.response?.usage?.totalTokens ?? null,
-          Math.round(trace.timing.startedAt),
-          trace.timing.firstByteMs ?? null,
-          trace.timing.totalMs,
-          response?.ending ?? null,
-          JSON.stringify(request.headers),
-          request.body,
-          response ? JSON.stringify(response.headers) : null,
-          response?.body ?? null,
-          response
-            ? JSON.stringify(response.chunks.map((chunk) => [chunk.end, round(chunk.atMs)]))
-            : null,
-          exchange.match?.key ?? null,
-          exchange.match?.profile ?? null,
-          exchange.match?.canonical ?? null,
-          exchange.match?.ordinal ?? null,
-          exchange.match?.scope ?? null,
-          trace.hidden ? 1 : 0,
-          trace.mocked ? mockedCallsJson(trace.mocked) : null,
-          exchange.agentView?.request ?? null,
-          exchange.agentView?.response ?? null,
-        );
-        const outputs: readonly AssistantOutput[] = trace.response
-          ? [trace.response.output, ...trace.response.alternatives]
-          : [];
-        outputs.forEach((choiceOutput, choice) =>
-          choiceOutput.toolCalls.forEach((call, position) =>
-            toolCall.run(
-              trace.id,
-              choice,
-              position,
-              trace.sessionId,
-              call.id ?? null,
-              call.index,
-              call.name,
-              call.argumentsRaw,
-              call.arguments.ok ? JSON.stringify(call.arguments.value) : null,
-              call.arguments.ok ? null : call.arguments.error,
-              call.complete ? 1 : 0,
-            ),
-          ),
-        );
+        interaction.run(...interactionValues(exchange));
+        for (const values of toolCallValues(trace)) toolCall.run(...values);
       }
     });
   }
-}
-
-/** The `interactions` columns an append writes, in the order `append` passes their values. */
-const interactionColumns = [
-  'id',
-  'session_id',
-  'provider',
-  'method',
-  'path',
-  'model',
-  'response_model',
-  'stream',
-  'status',
-  'http_status',
-  'error',
-  'finish_reason',
-  'finish_reason_raw',
-  'response_text',
-  'refusal',
-  'input_tokens',
-  'output_tokens',
-  'total_tokens',
-  'started_at',
-  'first_byte_ms',
-  'total_ms',
-  'ending',
-  'request_headers',
-  'request_body',
-  'response_headers',
-  'response_body',
-  'response_chunks',
-  'request_key',
-  'key_profile',
-  'canonical_request',
-  'key_ordinal',
-  'ordinal_scope',
-  'hidden',
-  'mocked_calls',
-  'agent_request_body',
-  'agent_response_body',
-] as const;
-
-/** The `tool_calls` columns an append writes, in the order `append` passes their values. */
-const toolCallColumns = [
-  'interaction_id',
-  'choice',
-  'position',
-  'session_id',
-  'call_id',
-  'call_index',
-  'name',
-  'arguments_raw',
-  'arguments_json',
-  'parse_error',
-  'complete',
-] as const;
-
-function placeholders(columns: readonly string[]): string {
-  return columns.map(() => '?').join(', ');
-}
-
-function mockedCallsJson(mocked: NonNullable<Interaction['mocked']>): string {
-  return JSON.stringify(
-    mocked.map((call) => ({
-      call_id: call.callId,
-      name: call.name,
-      mock_set: call.set,
-      result: call.content,
-      is_error: call.isError,
-      ...(call.agentResult !== undefined ? { agent_result: call.agentResult } : {}),
-    })),
-  );
-}
-
-function round(ms: number): number {
-  return Math.round(ms * 1000) / 1000;
 }
