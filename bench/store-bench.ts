@@ -5,7 +5,8 @@
  * 20-event stream — at 500 rounds/s (10 every 20 ms, batched by the recorder as in the proxy), and the store worker
  * thread's CPU time is read from /proc per round (contention on a shared machine moves it far
  * less than wall-clock time). Every round is checked to be in the cassette afterwards.
- * Flags: `--quick`, `--rounds N` (measured rounds per case, default 3000).
+ * Flags: `--quick`, `--rounds N` (measured rounds per case, default 3000), `--only whole` or
+ * `--only stream` (one case, to compare builds faster).
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +25,10 @@ const quick = process.argv.includes('--quick');
 const roundsFlag = process.argv.indexOf('--rounds');
 const measured = roundsFlag > 0 ? Number(process.argv[roundsFlag + 1]) : quick ? 500 : 3000;
 const warmUp = quick ? 500 : 3000;
+const onlyFlag = process.argv.indexOf('--only');
+const only = onlyFlag > 0 ? process.argv[onlyFlag + 1] : undefined;
+if (only !== undefined && only !== 'whole' && only !== 'stream')
+  throw new Error(`--only takes whole or stream, not ${only}`);
 const { config } = loadConfig({ config: join(root, 'proxy.config.json') }, {}, root);
 const encoder = new TextEncoder();
 
@@ -142,7 +147,7 @@ process.stdout.write(
   `store worker, ${measured} rounds per case at 500/s, 10 every 20 ms (after ${warmUp} to warm up), µs per round:\n`,
 );
 let lostAny = false;
-for (const stream of [false, true]) {
+for (const stream of only === undefined ? [false, true] : [only === 'stream']) {
   const { workerUs, lost } = await measure(stream);
   lostAny ||= lost !== 0;
   process.stdout.write(

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import fastStableStringify from 'fast-json-stable-stringify';
 import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../trace/trace.js';
 import {
@@ -61,6 +62,41 @@ describe('canonicalRequest', () => {
     expect(text(at('2026-11-30', 'x'))).toBe(text(at('1999-01-01', 'x')));
     expect(text(at('2026-11-30', 'x'), {}, { ...rules, normalisers: [] })).not.toBe(
       text(at('1999-01-01', 'x'), {}, { ...rules, normalisers: [] }),
+    );
+  });
+
+  it('normalises a string exactly as running both expressions over it would (the skip of text without a dash loses nothing)', () => {
+    const date =
+      /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?\b/g;
+    const uuid = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
+    const fragment = fc.constantFrom(
+      '2026',
+      '-',
+      '11',
+      '30',
+      'T',
+      ':',
+      '04',
+      'Z',
+      '+01:00',
+      ' ',
+      'x',
+      '0b1e4f5a',
+      '7c2d',
+      '2c3d4e5f6a7b',
+      '.5',
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fragment, { maxLength: 14 }).map((parts) => parts.join('')),
+        (content) => {
+          const expected = content.replace(date, '<datetime>').replace(uuid, '<uuid>');
+          expect(text({ content })).toBe(
+            text({ content: expected }, {}, { ...rules, normalisers: [] }),
+          );
+        },
+      ),
+      { numRuns: 500 },
     );
   });
 
@@ -139,5 +175,67 @@ describe('describeMismatch', () => {
     expect(describeMismatch(request('a', 'm', [{ x: 1 }]), request('a', 'm', []))?.lines).toEqual([
       'tools[0]: {"x":1} → (absent)',
     ]);
+  });
+});
+
+/**
+ * Keys that take other paths in a stringifier: the prototype's name, `toJSON`, `length` (typed
+ * arrays), integer-like keys (which objects enumerate first), and characters JSON escapes or
+ * leaves alone (U+2028, DEL, a lone surrogate).
+ */
+const awkwardKey = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 6 }),
+  fc.constantFrom('__proto__', 'toJSON', 'length', '0', '1', '10', '2', '01', '-1', '1.5'),
+  fc.constantFrom('a\u2028b', '\u007f', '\ud800', 'q"\\', '\u0000', 'é', '\u{1f327}'),
+);
+const awkwardJson = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small' },
+    fc.string({ unit: 'binary', maxLength: 12 }),
+    // Past 5,000 characters safe-stable-stringify escapes through JSON.stringify.
+    fc.string({ unit: 'binary', minLength: 4990, maxLength: 5010 }),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.constantFrom(-0, 0.1, 1e21, 1e-7, 123456789012345680000, 5e-324),
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(tie('value'), { maxLength: 5 }),
+    fc.dictionary(awkwardKey, tie('value'), { maxKeys: 6 }),
+  ),
+})).value;
+
+describe('canonicalText', () => {
+  // Every recorded cassette's keys are hashes of this text: it must stay byte for byte what
+  // fast-json-stable-stringify, which wrote them, writes (issue 21 swapped the library).
+  it('is the text fast-json-stable-stringify wrote, for every JSON value', () => {
+    fc.assert(
+      fc.property(awkwardJson, fc.dictionary(fc.string(), fc.string()), (body, headers) => {
+        const request = { method: 'POST', path: '/v1/x?a=1', headers, body: body as JsonValue };
+        // As parsed from the wire, too: an own `__proto__` key is data then, not the prototype.
+        const parsed = JSON.parse(JSON.stringify(request)) as typeof request;
+        for (const each of [request, parsed])
+          expect(canonicalText(each)).toBe(fastStableStringify(each));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('sorts objects of more than 200 keys as the old library did (another sort path)', () => {
+    fc.assert(
+      fc.property(
+        fc.dictionary(awkwardKey, fc.integer(), { minKeys: 201, maxKeys: 260 }),
+        (body) => {
+          const request = { method: 'POST', path: '/', headers: {}, body };
+          expect(canonicalText(request)).toBe(fastStableStringify(request));
+        },
+      ),
+      { numRuns: 50 },
+    );
+  });
+
+  it("gives the key profile the old library's text, so no cassette is re-keyed", () => {
+    expect(keyProfile(rules)).toBe(
+      `v1 ${fastStableStringify({ ignorePaths: rules.ignorePaths, normalisers: rules.normalisers })}`,
+    );
   });
 });

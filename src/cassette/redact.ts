@@ -1,6 +1,8 @@
 import type { BodyPattern } from '../config/config.js';
 import { compileUserPattern, type UserPattern } from '../scoring/match/user-pattern.js';
+import { literalGate } from './literal-gate.js';
 import { requiredLiteral } from './required-literal.js';
+import { storedHeaderFilter } from './stored-headers.js';
 import {
   byteOffsets,
   charOffsets,
@@ -58,41 +60,6 @@ export const builtinBodyPatterns: readonly BodyPattern[] = builtinPatterns.map(
   ({ pattern, flags, replacement }) => ({ pattern, flags, replacement }),
 );
 
-/**
- * Headers that are stored (an allowlist: anything unknown, organisation and project ids
- * included, is dropped). Prefix entries end in '-'.
- */
-export const storedHeaderNames: readonly string[] = [
-  'content-type',
-  'content-encoding',
-  'content-language',
-  'accept',
-  'accept-encoding',
-  'user-agent',
-  'cache-control',
-  'openai-beta',
-  'openai-version',
-  'openai-processing-ms',
-  'anthropic-version',
-  'anthropic-beta',
-  'x-request-id',
-  'request-id',
-  'retry-after',
-  'retry-after-ms',
-  'x-should-retry',
-  'idempotency-key',
-  'x-stainless-',
-  'x-ratelimit-',
-  'anthropic-ratelimit-',
-];
-
-const storedExactly = new Set(storedHeaderNames.filter((name) => !name.endsWith('-')));
-const storedPrefixes = storedHeaderNames.filter((name) => name.endsWith('-'));
-
-function isStoredHeader(name: string): boolean {
-  return storedExactly.has(name) || storedPrefixes.some((prefix) => name.startsWith(prefix));
-}
-
 /** Query parameters that carry credentials on some providers (`?key=` on Gemini, `?api-key=` on Azure gateways). */
 export const secretQueryNames: readonly string[] = [
   'key',
@@ -139,6 +106,13 @@ interface Expression {
    */
   readonly literals: readonly string[] | undefined;
 }
+
+/**
+ * Texts at least this long are passed through `literalGate`: a 4 KB stream body took 5.5–8.2 µs
+ * of searching before, 1.4–2.1 through it; for a 330-character request body planning the
+ * searches cost what it saved.
+ */
+const gatedLength = 1024;
 
 /** Whether an expression could match the text: false only when it provably cannot. */
 function mayMatch(expression: Expression, text: string): boolean {
@@ -205,16 +179,29 @@ export function createRedactor(
  */
 const maxCachedSecretSets = 64;
 
-function redactorOf(secret: ReadonlySet<string>, expressions: readonly Expression[]): Redactor {
+function redactorOf(
+  secret: ReadonlySet<string>,
+  expressions: readonly Expression[],
+  storedHeaders: Redactor['headers'] = storedHeaderFilter(secret),
+): Redactor {
   const withSecretsCache = new Map<string, Redactor>();
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
 
+  const gate = literalGate(expressions.map((expression) => expression.literals));
+
   function text(input: string): string {
+    // A long text (a body) is searched for as few literals as decide every expression; a short one
+    // costs less to search for each literal than to plan the searches.
+    const possible = input.length >= gatedLength ? gate(input) : undefined;
     let output = input;
-    for (const expression of expressions)
-      if (mayMatch(expression, output))
-        output = expression.pattern.replaceAll(output, expression.replacement);
+    for (let index = 0; index < expressions.length; index++) {
+      const expression = expressions[index] as Expression;
+      // The gate's verdicts are about the input: once an expression has rewritten it, search afresh.
+      const may =
+        possible && output === input ? possible[index] === true : mayMatch(expression, output);
+      if (may) output = expression.pattern.replaceAll(output, expression.replacement);
+    }
     return output;
   }
 
@@ -232,10 +219,11 @@ function redactorOf(secret: ReadonlySet<string>, expressions: readonly Expressio
       if (known) return known;
       // Credentials first: a configured pattern could otherwise rewrite part of one and leave the rest.
       const regex = new RegExp(literals.map(escapeRegExp).join('|'), 'g');
-      const built = redactorOf(secret, [
-        ownExpression(regex, credentialMarker, literals),
-        ...expressions,
-      ]);
+      const built = redactorOf(
+        secret,
+        [ownExpression(regex, credentialMarker, literals), ...expressions],
+        storedHeaders,
+      );
       if (withSecretsCache.size >= maxCachedSecretSets)
         withSecretsCache.delete(withSecretsCache.keys().next().value as string);
       withSecretsCache.set(key, built);
@@ -254,15 +242,7 @@ function redactorOf(secret: ReadonlySet<string>, expressions: readonly Expressio
         .join('&');
       return `${path.slice(0, queryAt + 1)}${query}`;
     },
-    headers(headers) {
-      const kept: Record<string, string | string[]> = {};
-      for (const [name, value] of Object.entries(headers)) {
-        const lower = name.toLowerCase();
-        if (value === undefined || secret.has(lower) || !isStoredHeader(lower)) continue;
-        kept[lower] = typeof value === 'string' ? value : [...value];
-      }
-      return kept;
-    },
+    headers: storedHeaders,
     text,
     chunks(body, chunkEnds) {
       if (expressions.length === 0) return { body, chunkEnds: [...chunkEnds] };

@@ -1,4 +1,5 @@
 import { decodeSse, type ServerSentEvent } from '../sse/decode-sse.js';
+import { decodeUtf8 } from '../sse/decode-utf8.js';
 import type { JsonValue, ResponseSummary } from '../trace/trace.js';
 import { asObject, asString, parseJson } from './json-access.js';
 import type { ParsedResponse, ResponseEnding, ResponseInput } from './provider-adapter.js';
@@ -26,7 +27,7 @@ export function parseResponseBody(input: ResponseInput, reader: ResponseReader):
       return { ...parsed, status: 'upstream-error', error: `HTTP ${input.httpStatus}` };
     return parsed;
   }
-  const text = decodeText(input.body);
+  const text = decodeUtf8(input.body);
   const parsed = parseJson(text);
   if (input.ending === 'client-aborted')
     return {
@@ -63,11 +64,4 @@ export function complete(response: ResponseSummary): ParsedResponse {
 /** OpenAI's `{"error": {"message": …}}` envelope. */
 function openAiErrorMessage(body: JsonValue | undefined): string | undefined {
   return asString(asObject(asObject(body)?.['error'])?.['message']);
-}
-
-function decodeText(chunks: readonly Uint8Array[]): string {
-  const decoder = new TextDecoder('utf-8');
-  let text = '';
-  for (const chunk of chunks) text += decoder.decode(chunk, { stream: true });
-  return text + decoder.decode();
 }

@@ -1,4 +1,5 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { decodeUtf8 } from './decode-utf8.js';
 
 /** One Server-Sent Event: the `event:` name (undefined for plain `data:` events) and its data. */
 export interface ServerSentEvent {
@@ -8,9 +9,9 @@ export interface ServerSentEvent {
 
 /**
  * Decodes a byte stream of Server-Sent Events. Bytes may be split anywhere, including inside
- * a UTF-8 sequence (TextDecoder in streaming mode carries the partial sequence over) or a line
- * (eventsource-parser buffers it). An event the stream ends in the middle of is dropped, as the
- * SSE specification requires; callers detect truncation from the events they did see.
+ * a UTF-8 sequence (`decodeUtf8` decodes them joined) or a line. An event the stream ends in
+ * the middle of is dropped, as the SSE specification requires; callers detect truncation from
+ * the events they did see.
  */
 export function decodeSse(chunks: Iterable<Uint8Array>): ServerSentEvent[] {
   const events: ServerSentEvent[] = [];
@@ -18,9 +19,6 @@ export function decodeSse(chunks: Iterable<Uint8Array>): ServerSentEvent[] {
     onEvent: (message: EventSourceMessage) =>
       events.push({ event: message.event, data: message.data }),
   });
-  const decoder = new TextDecoder('utf-8');
-  for (const chunk of chunks) parser.feed(decoder.decode(chunk, { stream: true }));
-  const rest = decoder.decode();
-  if (rest.length > 0) parser.feed(rest);
+  parser.feed(decodeUtf8(chunks));
   return events;
 }

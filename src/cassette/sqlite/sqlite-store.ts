@@ -1,10 +1,17 @@
 import type Database from 'better-sqlite3';
 import { CalltapeError } from '../../errors.js';
-import type { AssistantOutput, Interaction } from '../../trace/trace.js';
+import type { Interaction } from '../../trace/trace.js';
 import type { RecordedExchange } from '../recorded-exchange.js';
 import { closeAtRest } from './close-at-rest.js';
 import { checkSchemaVersion, migrateCassette, openCassette } from './open-cassette.js';
 import { readInteraction, type InteractionRow } from './read-interaction.js';
+import {
+  interactionColumns,
+  interactionValues,
+  placeholders,
+  toolCallColumns,
+  toolCallValues,
+} from './stored-row.js';
 
 /** A captured tool call as `calltape calls` lists it. */
 export interface StoredToolCall {
@@ -210,103 +217,20 @@ export class SqliteStore {
       `INSERT INTO sessions (id, first_seen_at, last_seen_at, interaction_count) VALUES (@id, @at, @at, 1)
        ON CONFLICT(id) DO UPDATE SET last_seen_at = max(last_seen_at, @at), interaction_count = interaction_count + 1`,
     );
+    // Positional parameters (see stored-row.ts for why).
     const interaction = this.db.prepare(
-      `INSERT INTO interactions (id, session_id, provider, method, path, model, response_model, stream, status, http_status,
-         error, finish_reason, finish_reason_raw, response_text, refusal, input_tokens, output_tokens, total_tokens,
-         started_at, first_byte_ms, total_ms, ending, request_headers, request_body, response_headers, response_body,
-         response_chunks, request_key, key_profile, canonical_request, key_ordinal, ordinal_scope, hidden, mocked_calls,
-         agent_request_body, agent_response_body)
-       VALUES (@id, @session_id, @provider, @method, @path, @model, @response_model, @stream, @status, @http_status,
-         @error, @finish_reason, @finish_reason_raw, @response_text, @refusal, @input_tokens, @output_tokens, @total_tokens,
-         @started_at, @first_byte_ms, @total_ms, @ending, @request_headers, @request_body, @response_headers, @response_body,
-         @response_chunks, @request_key, @key_profile, @canonical_request, @key_ordinal, @ordinal_scope, @hidden, @mocked_calls,
-         @agent_request_body, @agent_response_body)`,
+      `INSERT INTO interactions (${interactionColumns.join(', ')}) VALUES (${placeholders(interactionColumns)})`,
     );
     const toolCall = this.db.prepare(
-      `INSERT INTO tool_calls (interaction_id, choice, position, session_id, call_id, call_index, name, arguments_raw, arguments_json, parse_error, complete)
-       VALUES (@interaction_id, @choice, @position, @session_id, @call_id, @call_index, @name, @arguments_raw, @arguments_json, @parse_error, @complete)`,
+      `INSERT INTO tool_calls (${toolCallColumns.join(', ')}) VALUES (${placeholders(toolCallColumns)})`,
     );
     return this.db.transaction((exchanges: Iterable<RecordedExchange>) => {
       for (const exchange of exchanges) {
-        const { interaction: trace, request, response } = exchange;
-        const output = trace.response?.output;
+        const trace = exchange.interaction;
         session.run({ id: trace.sessionId, at: trace.timing.startedAt });
-        interaction.run({
-          id: trace.id,
-          session_id: trace.sessionId,
-          provider: trace.provider,
-          method: trace.method,
-          path: trace.path,
-          model: trace.request.model ?? null,
-          response_model: trace.response?.model ?? null,
-          stream: trace.request.stream ? 1 : 0,
-          status: trace.status,
-          http_status: trace.httpStatus,
-          error: trace.error ?? null,
-          finish_reason: output?.finishReason.unified ?? null,
-          finish_reason_raw: output?.finishReason.raw ?? null,
-          response_text: output?.text ?? null,
-          refusal: output?.refusal ?? null,
-          input_tokens: trace.response?.usage?.inputTokens ?? null,
-          output_tokens: trace.response?.usage?.outputTokens ?? null,
-          total_tokens: trace.response?.usage?.totalTokens ?? null,
-          started_at: Math.round(trace.timing.startedAt),
-          first_byte_ms: trace.timing.firstByteMs ?? null,
-          total_ms: trace.timing.totalMs,
-          ending: response?.ending ?? null,
-          request_headers: JSON.stringify(request.headers),
-          request_body: request.body,
-          response_headers: response ? JSON.stringify(response.headers) : null,
-          response_body: response?.body ?? null,
-          response_chunks: response
-            ? JSON.stringify(response.chunks.map((chunk) => [chunk.end, round(chunk.atMs)]))
-            : null,
-          request_key: exchange.match?.key ?? null,
-          key_profile: exchange.match?.profile ?? null,
-          canonical_request: exchange.match?.canonical ?? null,
-          key_ordinal: exchange.match?.ordinal ?? null,
-          ordinal_scope: exchange.match?.scope ?? null,
-          hidden: trace.hidden ? 1 : 0,
-          agent_request_body: exchange.agentView?.request ?? null,
-          agent_response_body: exchange.agentView?.response ?? null,
-          mocked_calls: trace.mocked
-            ? JSON.stringify(
-                trace.mocked.map((call) => ({
-                  call_id: call.callId,
-                  name: call.name,
-                  mock_set: call.set,
-                  result: call.content,
-                  is_error: call.isError,
-                  ...(call.agentResult !== undefined ? { agent_result: call.agentResult } : {}),
-                })),
-              )
-            : null,
-        });
-        const outputs: readonly AssistantOutput[] = trace.response
-          ? [trace.response.output, ...trace.response.alternatives]
-          : [];
-        outputs.forEach((choiceOutput, choice) =>
-          choiceOutput.toolCalls.forEach((call, position) =>
-            toolCall.run({
-              interaction_id: trace.id,
-              choice,
-              position,
-              session_id: trace.sessionId,
-              call_id: call.id ?? null,
-              call_index: call.index,
-              name: call.name,
-              arguments_raw: call.argumentsRaw,
-              arguments_json: call.arguments.ok ? JSON.stringify(call.arguments.value) : null,
-              parse_error: call.arguments.ok ? null : call.arguments.error,
-              complete: call.complete ? 1 : 0,
-            }),
-          ),
-        );
+        interaction.run(...interactionValues(exchange));
+        for (const values of toolCallValues(trace)) toolCall.run(...values);
       }
     });
   }
-}
-
-function round(ms: number): number {
-  return Math.round(ms * 1000) / 1000;
 }
