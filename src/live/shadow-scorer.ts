@@ -6,6 +6,7 @@ import type {
 } from '../scoring/trajectory/types.js';
 import { scoreCase } from '../scoring/score-case.js';
 import type { Suite, SuiteCase } from '../scoring/suite-types.js';
+import { ownValue, setOwn } from '../scoring/own.js';
 import { schemasFromTools } from '../scoring/schemas-from-tools.js';
 import { outcomeOf } from '../scoring/trajectory/status-check.js';
 import { buildTrajectories } from '../trace/build-trajectories.js';
@@ -21,6 +22,7 @@ import {
   type SessionPolicy,
 } from './policy-types.js';
 import { sampled } from './sample.js';
+import { sharedSchema } from './constraint-case.js';
 import { withUnaskedCalls } from '../mcp/unasked-mcp-calls.js';
 import { RelayedMcpCalls, unaskedStep, type RelayedMcpCall } from './relayed-mcp-calls.js';
 import type { CallVerdict, SessionVerdict, TrajectoryStep } from './verdict-types.js';
@@ -118,6 +120,9 @@ export class ShadowScorer {
     const mocked = new Set((interaction.mocked ?? []).map((call) => call.callId));
     const verdicts: CallVerdict[] = [];
     for (const call of interaction.response?.output.toolCalls ?? []) {
+      // This request's own map: the called tool's schema is swapped for the one object of its text.
+      const own = ownValue(declared, call.name);
+      if (declared && own) setOwn(declared, call.name, sharedSchema(own));
       const sampleKey = `${interaction.id}:${call.index}`;
       const embeddings = await this.semanticLookup(call.argumentsRaw, sampleKey);
       const result = evaluateCall(
