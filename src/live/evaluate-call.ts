@@ -215,7 +215,7 @@ function constraintProblem(
   const result = scoreCall(
     caseFor(constraint, strategy, path, call.name, expected),
     [{ name: call.name, arguments: actualArguments }],
-    { ...options, ...(own ? { schemas: { [call.name]: nestedSchema(path, own) } } : {}) },
+    own ? withSchema(options, call.name, nestedSchema(path, own)) : options,
   );
   const mismatch = result.mismatches[path];
   // Without an embedding nothing was decided: that is no verdict on the agent.
@@ -235,6 +235,22 @@ function constraintProblem(
     message: `${path} is ${JSON.stringify(actual)}, not ${wanted}${why}`,
     expected: constraint.any_of ? [...constraint.any_of] : expected,
   };
+}
+
+/**
+ * The score options with the argument's own schema. Without embeddings (almost every call) the
+ * options object is made once per tool and schema, not per constraint and call: the nested
+ * schema is already one object per text (`nestedSchema`).
+ */
+const plainOptions = new WeakMap<JsonSchema, Map<string, ScoreOptions>>();
+
+function withSchema(options: ScoreOptions, tool: string, nested: JsonSchema): ScoreOptions {
+  if (Object.keys(options).length > 0) return { ...options, schemas: { [tool]: nested } };
+  let byTool = plainOptions.get(nested);
+  if (!byTool) plainOptions.set(nested, (byTool = new Map<string, ScoreOptions>()));
+  let made = byTool.get(tool);
+  if (!made) byTool.set(tool, (made = { schemas: { [tool]: nested } }));
+  return made;
 }
 
 function valueAt(

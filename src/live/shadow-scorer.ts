@@ -71,6 +71,8 @@ export interface ScorerRunners {
 export class ShadowScorer {
   private policies!: Policies;
   private callPolicies: CallPolicy[] = [];
+  /** Whether any call policy has a semantic rule (only those need embeddings): found once per policy set. */
+  private semanticRules = false;
   private sessionPolicies: SessionPolicy[] = [];
   private cases = new Map<string, { suite: Suite; testCase: SuiteCase; index: number }>();
   private readonly chain = new ConversationChain();
@@ -87,6 +89,14 @@ export class ShadowScorer {
   usePolicies(next: Policies): void {
     this.policies = next;
     this.callPolicies = next.policies.filter(isCallPolicy);
+    this.semanticRules = this.callPolicies.some(
+      (policy) =>
+        policy.kind === 'arguments' &&
+        Object.values(policy.arguments).some(
+          (constraint) =>
+            constraint.matching_strategy === 'semantic' && typeof constraint.value === 'string',
+        ),
+    );
     this.sessionPolicies = next.policies.filter(
       (policy): policy is SessionPolicy => !isCallPolicy(policy),
     );
@@ -124,7 +134,9 @@ export class ShadowScorer {
       const own = ownValue(declared, call.name);
       if (declared && own) setOwn(declared, call.name, sharedSchema(own));
       const sampleKey = `${interaction.id}:${call.index}`;
-      const embeddings = await this.semanticLookup(call.argumentsRaw, sampleKey);
+      const embeddings = this.semanticRules
+        ? await this.semanticLookup(call.argumentsRaw, sampleKey)
+        : undefined;
       const result = evaluateCall(
         this.callPolicies,
         call,
@@ -187,10 +199,12 @@ export class ShadowScorer {
   async endSessions(ended: readonly OpenSession[]): Promise<SessionVerdict[]> {
     const verdicts: SessionVerdict[] = [];
     for (const session of ended) {
-      const interactions = session.interactions.map((interaction) => ({
-        ...interaction,
-        sessionId: session.id,
-      }));
+      // Relabelled only where the label differs: a spread per round trip showed in the worker's profile.
+      const interactions = session.interactions.map((interaction) =>
+        interaction.sessionId === session.id
+          ? interaction
+          : { ...interaction, sessionId: session.id },
+      );
       const mcp = this.mcpCalls.take(session.id, interactions);
       // The session's round trips, ordered, with tool results paired (and a relaying MCP server's verdict on them), as one trajectory.
       const trajectory = buildTrajectories(interactions, mcp.results)[0];
