@@ -84,10 +84,13 @@ function recently<T>(cache: Map<string, T>, key: string, capacity: number, make:
   return value;
 }
 
-/** The schema of one argument (a dotted path through `properties`), when the tool declares it. */
-export function schemaAt(schema: JsonSchema | undefined, path: string): JsonSchema | undefined {
+/** The schema of one argument (a dotted path through `properties`, split), when the tool declares it. */
+export function schemaAt(
+  schema: JsonSchema | undefined,
+  parts: readonly string[],
+): JsonSchema | undefined {
   let current: JsonValue | undefined = schema;
-  for (const part of path.split('.')) {
+  for (const part of parts) {
     const properties: JsonValue | undefined =
       current !== null &&
       typeof current === 'object' &&
