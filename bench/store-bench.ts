@@ -14,11 +14,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import type { CapturedRound } from '../src/cassette/captured-round.js';
-import { timeOrderedId } from '../src/cassette/time-ordered-id.js';
 import { startWorkerRecorder } from '../src/cassette/worker-recorder.js';
 import { loadConfig } from '../src/config/load-config.js';
 import { threadCpuUs } from './process-cpu.js';
-import { chatStreamEvent, completionFor, plainBody, streamBody } from './chat-traffic.js';
+import { feedRounds, reportCases, sleep } from './bench-rounds.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const quick = process.argv.includes('--quick');
@@ -30,83 +29,6 @@ const only = onlyFlag > 0 ? process.argv[onlyFlag + 1] : undefined;
 if (only !== undefined && only !== 'whole' && only !== 'stream')
   throw new Error(`--only takes whole or stream, not ${only}`);
 const { config } = loadConfig({ config: join(root, 'proxy.config.json') }, {}, root);
-const encoder = new TextEncoder();
-
-/** What the official openai package sends beside the body. */
-const requestHeaders = {
-  host: '127.0.0.1:4545',
-  connection: 'keep-alive',
-  'content-type': 'application/json',
-  accept: 'application/json',
-  authorization: 'Bearer sk-proj-BENCHbench0123456789abcdefABCDEF0123456789',
-  'user-agent': 'OpenAI/JS 4.104.0',
-  'x-stainless-lang': 'js',
-  'x-stainless-package-version': '4.104.0',
-  'x-stainless-os': 'Linux',
-  'x-stainless-arch': 'x64',
-  'x-stainless-runtime': 'node',
-  'x-stainless-runtime-version': 'v20.20.2',
-  'x-stainless-retry-count': '0',
-  'content-length': '230',
-};
-const completion = encoder.encode(completionFor('chatcmpl-bench', ['Paris']));
-/** The bench upstream's stream: 20 events of a tool call's arguments, then the finish and [DONE]. */
-const streamChunks = Array.from({ length: 21 }, (_, n) =>
-  encoder.encode(chatStreamEvent(n, 20, 1764604800000.123 + n)),
-);
-const requestBodies = { plain: encoder.encode(plainBody), stream: encoder.encode(streamBody) };
-
-function round(stream: boolean): CapturedRound {
-  const id = timeOrderedId();
-  const chunks = stream ? streamChunks : [completion];
-  return {
-    adapterId: 'openai-chat',
-    request: {
-      id,
-      sessionId: id,
-      method: 'POST',
-      path: '/v1/chat/completions',
-      headers: requestHeaders,
-      body: stream ? requestBodies.stream : requestBodies.plain,
-      startedAt: Date.now(),
-    },
-    upstream: {
-      status: 200,
-      headers: stream
-        ? { 'content-type': 'text/event-stream', date: new Date().toUTCString() }
-        : {
-            'content-type': 'application/json',
-            'content-length': String(completion.length),
-            date: new Date().toUTCString(),
-            connection: 'keep-alive',
-            'keep-alive': 'timeout=120',
-          },
-      chunks,
-      chunkTimes: chunks.map((_, index) => 0.4 + index * 5.1),
-      firstByteMs: 0.4,
-      totalMs: 0.5 + (chunks.length - 1) * 5.1,
-      ending: 'finished',
-      errorMessage: undefined,
-    },
-    match: undefined,
-    proxyError: undefined,
-  };
-}
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Feeds rounds at 500/s, 10 every 20 ms. */
-async function feed(
-  record: (round: CapturedRound) => void,
-  stream: boolean,
-  count: number,
-): Promise<void> {
-  for (let sent = 0; sent < count; sent += 10) {
-    for (let index = 0; index < 10; index++) record(round(stream));
-    await sleep(20);
-  }
-}
-
 function storedCount(path: string): number {
   const db = new Database(path, { readonly: true });
   try {
@@ -130,10 +52,10 @@ async function measure(stream: boolean): Promise<{ workerUs: number; lost: numbe
     while (storedCount(cassette) + errors.length < expected) await sleep(50);
   };
   const record = (captured: CapturedRound): void => recorder.record(cassette, captured);
-  await feed(record, stream, warmUp);
+  await feedRounds(record, stream, warmUp);
   await settle(warmUp);
   const before = workerCpu();
-  await feed(record, stream, measured);
+  await feedRounds(record, stream, measured);
   await settle(warmUp + measured);
   const workerUs = workerCpu() - before;
   await recorder.close();
@@ -143,17 +65,9 @@ async function measure(stream: boolean): Promise<{ workerUs: number; lost: numbe
   return { workerUs: workerUs / measured, lost };
 }
 
-process.stdout.write(
-  `store worker, ${measured} rounds per case at 500/s, 10 every 20 ms (after ${warmUp} to warm up), µs per round:\n`,
+await reportCases(
+  `store worker, ${measured} rounds per case at 500/s, 10 every 20 ms (after ${warmUp} to warm up)`,
+  'lost',
+  measure,
+  only === undefined ? [false, true] : [only === 'stream'],
 );
-let lostAny = false;
-for (const stream of only === undefined ? [false, true] : [only === 'stream']) {
-  const { workerUs, lost } = await measure(stream);
-  lostAny ||= lost !== 0;
-  process.stdout.write(
-    `  ${(stream ? 'streamed (21 chunks)' : 'whole answer').padEnd(22)} worker ${workerUs
-      .toFixed(0)
-      .padStart(5)}   lost ${lost}\n`,
-  );
-}
-process.exit(lostAny ? 1 : 0);

@@ -43,24 +43,54 @@ export function caseFor(
  */
 const nestedByText = new Map<string, JsonSchema>();
 const maxNestedSchemas = 1_000;
+/** The same by the argument's schema object: a shared schema (`sharedSchema`) skips the text. */
+const nestedByObject = new WeakMap<JsonSchema, Map<string, JsonSchema>>();
 
 export function nestedSchema(path: string, own: JsonSchema): JsonSchema {
-  const text = `${path}\n${JSON.stringify(own)}`;
-  let nested = nestedByText.get(text);
-  if (nested) nestedByText.delete(text);
-  else {
-    nested = nestSchema(path, own);
-    if (nestedByText.size >= maxNestedSchemas)
-      nestedByText.delete(nestedByText.keys().next().value as string);
-  }
-  nestedByText.set(text, nested);
+  let byPath = nestedByObject.get(own);
+  const known = byPath?.get(path);
+  if (known) return known;
+  const nested = recently(nestedByText, `${path}\n${JSON.stringify(own)}`, maxNestedSchemas, () =>
+    nestSchema(path, own),
+  );
+  if (!byPath) nestedByObject.set(own, (byPath = new Map<string, JsonSchema>()));
+  byPath.set(path, nested);
   return nested;
 }
 
-/** The schema of one argument (a dotted path through `properties`), when the tool declares it. */
-export function schemaAt(schema: JsonSchema | undefined, path: string): JsonSchema | undefined {
+/**
+ * Tool schemas by text, least recently used first, as the first object of each text: the schema
+ * a live call is checked against arrives as a new object with every request, and the validator
+ * cache and `nestedSchema` look a schema up by object before they serialise it. Handing back
+ * one object per text lets every later round find it by object (and keeps the validator cache's
+ * weak map from taking a new key per round). Bounded for a proxy that sees ever new schemas.
+ */
+const sharedByText = new Map<string, JsonSchema>();
+const maxSharedSchemas = 1_000;
+
+export function sharedSchema(schema: JsonSchema): JsonSchema {
+  return recently(sharedByText, JSON.stringify(schema), maxSharedSchemas, () => schema);
+}
+
+/** The value cached under `key`, made on a miss; the least recently used goes past `capacity`. */
+function recently<T>(cache: Map<string, T>, key: string, capacity: number, make: () => T): T {
+  let value = cache.get(key);
+  if (value !== undefined) cache.delete(key);
+  else {
+    value = make();
+    if (cache.size >= capacity) cache.delete(cache.keys().next().value as string);
+  }
+  cache.set(key, value);
+  return value;
+}
+
+/** The schema of one argument (a dotted path through `properties`, split), when the tool declares it. */
+export function schemaAt(
+  schema: JsonSchema | undefined,
+  parts: readonly string[],
+): JsonSchema | undefined {
   let current: JsonValue | undefined = schema;
-  for (const part of path.split('.')) {
+  for (const part of parts) {
     const properties: JsonValue | undefined =
       current !== null &&
       typeof current === 'object' &&

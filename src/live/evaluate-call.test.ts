@@ -272,4 +272,18 @@ describe('evaluateCall', () => {
         .failures,
     ).toEqual([]);
   });
+
+  it('evaluates a reloaded policy by its own constraints, though it keeps its id and paths', () => {
+    const limits = (currencies: string[]): CallPolicy => ({
+      id: 'limits',
+      kind: 'arguments',
+      tool: 'transfer_money',
+      arguments: { currency: { any_of: currencies }, 'nested.depth': { max: 1 } },
+    });
+    const made = call('transfer_money', '{"amount":5,"currency":"GBP","nested":{"depth":2}}');
+    const before = evaluateCall([limits(['USD'])], made, declared, 'k');
+    expect(before.failures.map((failure) => failure.path)).toEqual(['currency', 'nested.depth']);
+    const after = evaluateCall([limits(['GBP'])], made, declared, 'k');
+    expect(after.failures.map((failure) => failure.path)).toEqual(['nested.depth']);
+  });
 });

@@ -1,7 +1,7 @@
 import { schemaViolation } from '../scoring/validate-arguments.js';
 import { expectationObject, matchCall } from '../scoring/trajectory/match-expectation.js';
 import { scoreCall } from '../scoring/score-call.js';
-import type { ScoreOptions } from '../scoring/types.js';
+import type { MatchingStrategy, ScoreOptions } from '../scoring/types.js';
 import type { JsonSchema, JsonValue, ToolCall } from '../trace/trace.js';
 import type { TrajectoryCall } from '../trace/trajectory.js';
 import type { ArgumentConstraint, ArgumentsPolicy, CallPolicy } from './policy-types.js';
@@ -128,7 +128,7 @@ function argumentFailures(
   schema: JsonSchema | undefined,
   options: ScoreOptions,
 ): { score: number; failures: PolicyFailure[] } {
-  const entries = Object.entries(policy.arguments);
+  const entries = preparedConstraints(policy);
   if (
     !call.arguments.ok ||
     call.arguments.value === null ||
@@ -150,8 +150,9 @@ function argumentFailures(
   }
   const args = call.arguments.value;
   const failures: PolicyFailure[] = [];
-  for (const [path, constraint] of entries) {
-    const actual = valueAt(args, path);
+  for (const prepared of entries) {
+    const { path, constraint } = prepared;
+    const actual = valueAt(args, prepared.parts);
     if (actual === undefined) {
       if (constraint.required)
         failures.push({
@@ -163,15 +164,46 @@ function argumentFailures(
       continue;
     }
     // The arguments parsed once for every constraint, not re-parsed from the raw text per constraint.
-    const problem = constraintProblem(path, constraint, actual, args, call, schema, options);
+    const problem = constraintProblem(prepared, actual, args, call, schema, options);
     if (problem) failures.push({ policy: policy.id, path, actual, ...problem });
   }
   return { score: (entries.length - failures.length) / entries.length, failures };
 }
 
+/**
+ * A policy's argument constraints as each call evaluates them, prepared once per policy object
+ * (a reload brings new ones): the path split, the matcher's strategy and expected value decided.
+ */
+interface PreparedConstraint {
+  readonly path: string;
+  readonly parts: readonly string[];
+  readonly constraint: ArgumentConstraint;
+  /** Undefined when the constraint only bounds a number. */
+  readonly strategy: MatchingStrategy | undefined;
+  readonly expected: JsonValue;
+}
+
+const prepared = new WeakMap<ArgumentsPolicy, readonly PreparedConstraint[]>();
+
+function preparedConstraints(policy: ArgumentsPolicy): readonly PreparedConstraint[] {
+  let found = prepared.get(policy);
+  if (!found) {
+    found = Object.entries(policy.arguments).map(([path, constraint]) => ({
+      path,
+      parts: path.split('.'),
+      constraint,
+      strategy:
+        constraint.matching_strategy ??
+        (constraint.any_of ? 'any_of' : constraint.pattern !== undefined ? 'regex' : undefined),
+      expected: constraint.value ?? constraint.any_of?.[0] ?? constraint.pattern ?? null,
+    }));
+    prepared.set(policy, found);
+  }
+  return found;
+}
+
 function constraintProblem(
-  path: string,
-  constraint: ArgumentConstraint,
+  { path, parts, constraint, strategy, expected }: PreparedConstraint,
   actual: JsonValue,
   actualArguments: { readonly [key: string]: JsonValue },
   call: ToolCall,
@@ -203,19 +235,14 @@ function constraintProblem(
         expected: { max: constraint.max },
       };
   }
-  const strategy =
-    constraint.matching_strategy ??
-    (constraint.any_of ? 'any_of' : constraint.pattern !== undefined ? 'regex' : undefined);
   if (strategy === undefined) return undefined;
-  const expected: JsonValue =
-    constraint.value ?? constraint.any_of?.[0] ?? constraint.pattern ?? null;
   // The call scorer applies the rule exactly as in ground-truth cases: coercion by the argument's own schema, normalisers,
   // matcher. Only that argument's schema goes in: the schema policy judges the rest of the call.
-  const own = schemaAt(schema, path);
+  const own = schemaAt(schema, parts);
   const result = scoreCall(
     caseFor(constraint, strategy, path, call.name, expected),
     [{ name: call.name, arguments: actualArguments }],
-    { ...options, ...(own ? { schemas: { [call.name]: nestedSchema(path, own) } } : {}) },
+    own ? withSchema(options, call.name, nestedSchema(path, own)) : options,
   );
   const mismatch = result.mismatches[path];
   // Without an embedding nothing was decided: that is no verdict on the agent.
@@ -237,12 +264,28 @@ function constraintProblem(
   };
 }
 
+/**
+ * The score options with the argument's own schema. Without embeddings (almost every call) the
+ * options object is made once per tool and schema, not per constraint and call: the nested
+ * schema is already one object per text (`nestedSchema`).
+ */
+const plainOptions = new WeakMap<JsonSchema, Map<string, ScoreOptions>>();
+
+function withSchema(options: ScoreOptions, tool: string, nested: JsonSchema): ScoreOptions {
+  if (Object.keys(options).length > 0) return { ...options, schemas: { [tool]: nested } };
+  let byTool = plainOptions.get(nested);
+  if (!byTool) plainOptions.set(nested, (byTool = new Map<string, ScoreOptions>()));
+  let made = byTool.get(tool);
+  if (!made) byTool.set(tool, (made = { schemas: { [tool]: nested } }));
+  return made;
+}
+
 function valueAt(
   value: { readonly [key: string]: JsonValue },
-  path: string,
+  parts: readonly string[],
 ): JsonValue | undefined {
   let current: JsonValue | undefined = value;
-  for (const part of path.split('.')) {
+  for (const part of parts) {
     if (current === null || typeof current !== 'object' || Array.isArray(current)) return undefined;
     // Own properties only: a policy path such as `constructor` must not read Object's.
     current = Object.hasOwn(current, part)

@@ -251,4 +251,36 @@ describe('ShadowScorer', () => {
     // The model's own count stays what the model did.
     expect(verdict?.calls).toBe(1);
   });
+
+  it('asks for embeddings only while a semantic rule is in force, and again after policies change', async () => {
+    const asked: string[][] = [];
+    const scorer = new ShadowScorer(policies, {
+      embeddings: (texts) => (asked.push([...texts]), Promise.resolve(() => undefined)),
+    });
+    await scorer.scoreInteraction(roundTrip('p', 0, [user('x')]), undefined, 0);
+    expect(asked).toEqual([]);
+    scorer.usePolicies({
+      ...policies,
+      policies: [
+        {
+          id: 'meaning',
+          kind: 'arguments',
+          tool: 'lookup',
+          sample: 1,
+          arguments: { id: { matching_strategy: 'semantic', value: 'the first record' } },
+        },
+      ],
+    });
+    const { verdicts } = await scorer.scoreInteraction(
+      roundTrip('q', 0, [user('x')]),
+      undefined,
+      1,
+    );
+    expect(asked).toEqual([['the first record', 'A']]);
+    // No embedding, no decision: no verdict on the agent.
+    expect(verdicts).toMatchObject([{ verdict: 'pass', evaluated: ['meaning'] }]);
+    scorer.usePolicies(policies);
+    await scorer.scoreInteraction(roundTrip('r', 0, [user('x')]), undefined, 2);
+    expect(asked).toHaveLength(1);
+  });
 });

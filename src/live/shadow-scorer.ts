@@ -6,6 +6,7 @@ import type {
 } from '../scoring/trajectory/types.js';
 import { scoreCase } from '../scoring/score-case.js';
 import type { Suite, SuiteCase } from '../scoring/suite-types.js';
+import { ownValue, setOwn } from '../scoring/own.js';
 import { schemasFromTools } from '../scoring/schemas-from-tools.js';
 import { outcomeOf } from '../scoring/trajectory/status-check.js';
 import { buildTrajectories } from '../trace/build-trajectories.js';
@@ -21,6 +22,7 @@ import {
   type SessionPolicy,
 } from './policy-types.js';
 import { sampled } from './sample.js';
+import { sharedSchema } from './constraint-case.js';
 import { withUnaskedCalls } from '../mcp/unasked-mcp-calls.js';
 import { RelayedMcpCalls, unaskedStep, type RelayedMcpCall } from './relayed-mcp-calls.js';
 import type { CallVerdict, SessionVerdict, TrajectoryStep } from './verdict-types.js';
@@ -69,6 +71,8 @@ export interface ScorerRunners {
 export class ShadowScorer {
   private policies!: Policies;
   private callPolicies: CallPolicy[] = [];
+  /** Whether any call policy has a semantic rule (only those need embeddings): found once per policy set. */
+  private semanticRules = false;
   private sessionPolicies: SessionPolicy[] = [];
   private cases = new Map<string, { suite: Suite; testCase: SuiteCase; index: number }>();
   private readonly chain = new ConversationChain();
@@ -85,6 +89,14 @@ export class ShadowScorer {
   usePolicies(next: Policies): void {
     this.policies = next;
     this.callPolicies = next.policies.filter(isCallPolicy);
+    this.semanticRules = this.callPolicies.some(
+      (policy) =>
+        policy.kind === 'arguments' &&
+        Object.values(policy.arguments).some(
+          (constraint) =>
+            constraint.matching_strategy === 'semantic' && typeof constraint.value === 'string',
+        ),
+    );
     this.sessionPolicies = next.policies.filter(
       (policy): policy is SessionPolicy => !isCallPolicy(policy),
     );
@@ -118,8 +130,13 @@ export class ShadowScorer {
     const mocked = new Set((interaction.mocked ?? []).map((call) => call.callId));
     const verdicts: CallVerdict[] = [];
     for (const call of interaction.response?.output.toolCalls ?? []) {
+      // This request's own map: the called tool's schema is swapped for the one object of its text.
+      const own = ownValue(declared, call.name);
+      if (declared && own) setOwn(declared, call.name, sharedSchema(own));
       const sampleKey = `${interaction.id}:${call.index}`;
-      const embeddings = await this.semanticLookup(call.argumentsRaw, sampleKey);
+      const embeddings = this.semanticRules
+        ? await this.semanticLookup(call.argumentsRaw, sampleKey)
+        : undefined;
       const result = evaluateCall(
         this.callPolicies,
         call,
@@ -182,10 +199,12 @@ export class ShadowScorer {
   async endSessions(ended: readonly OpenSession[]): Promise<SessionVerdict[]> {
     const verdicts: SessionVerdict[] = [];
     for (const session of ended) {
-      const interactions = session.interactions.map((interaction) => ({
-        ...interaction,
-        sessionId: session.id,
-      }));
+      // Relabelled only where the label differs: a spread per round trip showed in the worker's profile.
+      const interactions = session.interactions.map((interaction) =>
+        interaction.sessionId === session.id
+          ? interaction
+          : { ...interaction, sessionId: session.id },
+      );
       const mcp = this.mcpCalls.take(session.id, interactions);
       // The session's round trips, ordered, with tool results paired (and a relaying MCP server's verdict on them), as one trajectory.
       const trajectory = buildTrajectories(interactions, mcp.results)[0];

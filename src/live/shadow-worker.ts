@@ -8,7 +8,6 @@ import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { dirname } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import { buildExchange } from '../cassette/build-exchange.js';
 import type { CapturedRound } from '../cassette/captured-round.js';
 import { openAiEmbeddings } from '../cassette/embedding-cache.js';
 import { headerText } from '../cassette/header-text.js';
@@ -23,6 +22,7 @@ import type { FromShadowWorker, ShadowWorkerData, ToShadowWorker } from './shado
 import { ShadowScorer, type OpenSession } from './shadow-scorer.js';
 import { ShadowStore } from './shadow-store.js';
 import type { CallVerdict, SessionVerdict } from './verdict-types.js';
+import { roundInteraction } from './round-interaction.js';
 
 const port = parentPort;
 if (!port) throw new Error('shadow-worker must run as a worker thread');
@@ -31,6 +31,7 @@ const send = (message: FromShadowWorker): void => port.postMessage(message);
 const data = workerData as ShadowWorkerData;
 const redactor = createRedactor(data.redactHeaders, data.bodyPatterns, data.builtinPatterns);
 const store = new ShadowStore(data.database, data.retention);
+const limits = { maxDecodedBytes: data.maxDecodedBytes };
 
 /**
  * Verdicts waiting to be written. Batches from the proxy thread are small (its stalls stay
@@ -171,9 +172,7 @@ async function scoreRounds(rounds: readonly CapturedRound[]): Promise<void> {
       if (!adapter || round.request.sessionId.startsWith(judgeSessionPrefix)) continue;
       let interaction: Interaction;
       try {
-        interaction = buildExchange(adapter, redactor, round, undefined, {
-          maxDecodedBytes: data.maxDecodedBytes,
-        }).interaction;
+        interaction = roundInteraction(adapter, redactor, round, limits);
       } catch (error) {
         send({
           type: 'error',
