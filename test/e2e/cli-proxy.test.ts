@@ -252,6 +252,8 @@ describe('calltape calls', () => {
     expect(table.stdout).toContain('{"city":"Paris"}');
     expect(table.stdout).toContain('invalid JSON');
     expect(table.stdout).toContain('4 tool call(s)');
+    // The cassette may be named as the command's argument too, as `cassettes show` takes it.
+    expect(runCli(['calls', cassette]).stdout).toBe(table.stdout);
 
     const json = runCli(['calls', '--cassette', cassette, '--session', 'beta', '--json']);
     const lines = json.stdout
@@ -292,6 +294,15 @@ describe('calltape calls', () => {
     const result = runCli(['calls', '--cassette', '/nonexistent/c.sqlite']);
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('/nonexistent/c.sqlite: no such cassette');
+    expect(runCli(['calls', '/nonexistent/c.sqlite']).stderr).toContain(
+      '/nonexistent/c.sqlite: no such cassette',
+    );
+  });
+
+  it('exits 2 when given two different cassettes, one as the argument and one as --cassette', () => {
+    const result = runCli(['calls', 'one', '--cassette', 'two']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('two cassettes given (one and --cassette two)');
   });
 });
 

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { requireCassette } from '../../cassette/sqlite/cassette-files.js';
 import { SqliteStore, type StoredToolCall } from '../../cassette/sqlite/sqlite-store.js';
 import { loadConfig } from '../../config/load-config.js';
+import { CalltapeError } from '../../errors.js';
 import { reportError } from '../exit-codes.js';
 import { resolveCassette } from '../resolve-cassette.js';
 import { shorten } from '../shorten.js';
@@ -20,6 +21,8 @@ export function registerCallsCommand(program: Command): void {
   program
     .command('calls')
     .description('list captured tool calls (a table, or JSON lines with --json)')
+    // Positional as in `cassettes show <cassette>`: `calltape calls recordings/x.sqlite` is what people type.
+    .argument('[cassette]', 'the same as --cassette')
     .option(
       '--cassette <cassette>',
       'a name in recordings/ or a path (default: the configured cassette)',
@@ -27,16 +30,19 @@ export function registerCallsCommand(program: Command): void {
     .option('--config <file>', 'configuration file naming the cassette')
     .option('--session <id>', 'only calls of this session')
     .option('--json', 'one JSON object per line')
-    .action((flags: CallsFlags) => {
+    .action((named: string | undefined, flags: CallsFlags) => {
       const debug = program.opts<{ debug?: boolean }>().debug === true;
       try {
+        if (named !== undefined && flags.cassette !== undefined && named !== flags.cassette)
+          throw new CalltapeError(
+            'CONFIG_INVALID',
+            `calltape calls: two cassettes given (${named} and --cassette ${flags.cassette}); give one`,
+          );
+        const cassette = named ?? flags.cassette;
         const { config } = loadConfig(
           {
             config: flags.config,
-            cassette:
-              flags.cassette === undefined
-                ? undefined
-                : resolveCassette(flags.cassette, process.cwd()),
+            cassette: cassette === undefined ? undefined : resolveCassette(cassette, process.cwd()),
           },
           process.env,
           process.cwd(),
