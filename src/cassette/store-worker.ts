@@ -6,6 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { adapterById } from '../providers/adapters.js';
 import { ConversationChain } from '../trace/conversation-chain.js';
+import { buildInRuns, type RunLimits } from './build-in-runs.js';
 import { buildStoredExchange } from './build-stored-exchange.js';
 import { diffToolCalls } from './diff-tool-calls.js';
 import type { CapturedRound } from './captured-round.js';
@@ -106,7 +107,15 @@ function write(rounds: readonly RoutedRound[]): void {
     }
     let skipped = 0;
     try {
-      cassette.store.append(built(path, cassette, captured, () => (skipped += 1)));
+      cassette.store.append(
+        buildInRuns(
+          captured,
+          (round) => storedExchange(path, cassette, round),
+          roundBytes,
+          buildAhead,
+          () => (skipped += 1),
+        ),
+      );
     } catch (error) {
       send({
         type: 'write-error',
@@ -123,44 +132,25 @@ function write(rounds: readonly RoutedRound[]): void {
  * building a batch first (the two code paths took turns); a bounded run keeps that locality and
  * still bounds what a batch of large answers holds.
  */
-const buildAhead = { rounds: 32, bytes: 4 * 1024 * 1024 };
+const buildAhead: RunLimits = { items: 32, bytes: 4 * 1024 * 1024 };
 
-/** The exchanges of one cassette's rounds, built in runs; a round that cannot be built is reported and skipped (`onSkipped`). */
-function* built(
+/** The exchange stored for a round, in its conversation; undefined (reported lost) when it cannot be built. */
+function storedExchange(
   path: string,
   cassette: OpenCassette,
-  rounds: readonly CapturedRound[],
-  onSkipped: () => void,
-): Generator<RecordedExchange> {
-  let run: RecordedExchange[] = [];
-  let runBytes = 0;
-  for (const round of rounds) {
-    let exchange: RecordedExchange | undefined;
-    try {
-      const made = exchangeOf(round, cassette.ordinals);
-      if (made) {
-        const session = cassette.chain.assign(made.interaction);
-        exchange =
-          session === made.interaction.sessionId
-            ? made
-            : { ...made, interaction: { ...made.interaction, sessionId: session } };
-      }
-    } catch (error) {
-      reportLost(path, round, error);
-    }
-    if (!exchange) {
-      onSkipped();
-      continue;
-    }
-    run.push(exchange);
-    runBytes += roundBytes(round);
-    if (run.length >= buildAhead.rounds || runBytes >= buildAhead.bytes) {
-      yield* run;
-      run = [];
-      runBytes = 0;
-    }
+  round: CapturedRound,
+): RecordedExchange | undefined {
+  try {
+    const made = exchangeOf(round, cassette.ordinals);
+    if (!made) return undefined;
+    const session = cassette.chain.assign(made.interaction);
+    return session === made.interaction.sessionId
+      ? made
+      : { ...made, interaction: { ...made.interaction, sessionId: session } };
+  } catch (error) {
+    reportLost(path, round, error);
+    return undefined;
   }
-  yield* run;
 }
 
 function reportLost(path: string, round: CapturedRound, error: unknown): void {
