@@ -1,7 +1,7 @@
 /**
  * How the store worker accounts for a batch it cannot write: its rounds are written per cassette,
- * each built only when the insert asks for it, so a failing insert must still report every round
- * of that cassette lost and must not cost another cassette its rounds.
+ * in runs built before each insert, so a failing insert must report every round of its run lost
+ * and must not cost another cassette its rounds.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -5,10 +5,10 @@ export interface RunLimits {
 }
 
 /**
- * Builds `sources` as they are asked for, in runs: up to `limits` of them are built, then yielded
- * in order, then the next run is built. What a consumer holds at once is one run, however many
- * sources there are, while each stretch of building and each of consuming stays long enough to
- * keep its code warm. A source whose build gives undefined is skipped (`onSkipped`).
+ * Builds `sources` in runs, one run at a time as they are asked for: up to `limits` of them are
+ * built and handed on together, then the next run is built. What a consumer holds at once is one
+ * run, however many sources there are, while each stretch of building and of consuming stays long
+ * enough to keep its code warm. A source whose build gives undefined is skipped (`onSkipped`).
  */
 export function* buildInRuns<Source, Built>(
   sources: Iterable<Source>,
@@ -16,7 +16,7 @@ export function* buildInRuns<Source, Built>(
   bytesOf: (source: Source) => number,
   limits: RunLimits,
   onSkipped: () => void = () => undefined,
-): Generator<Built> {
+): Generator<Built[]> {
   let run: Built[] = [];
   let runBytes = 0;
   for (const source of sources) {
@@ -28,10 +28,10 @@ export function* buildInRuns<Source, Built>(
     run.push(built);
     runBytes += bytesOf(source);
     if (run.length >= limits.items || runBytes >= limits.bytes) {
-      yield* run;
+      yield run;
       run = [];
       runBytes = 0;
     }
   }
-  yield* run;
+  if (run.length > 0) yield run;
 }

@@ -86,9 +86,10 @@ function exchangeOf(round: CapturedRound, ordinals: OrdinalCounter): RecordedExc
 }
 
 /**
- * Writes a drain's rounds, one transaction per cassette. Exchanges are built in bounded runs as
- * the insert asks for them (`buildAhead`), not all before the first insert: a batch of sixty 1 MB
- * answers held every decoded copy at once (issue 21).
+ * Writes a drain's rounds, per cassette, in runs (`buildAhead`): a run is built, then inserted in
+ * one transaction. Building a whole drain first held every decoded copy of sixty 1 MB answers at
+ * once; building inside the insert's transaction would hold SQLite's write lock, which another
+ * process recording into the same file waits on, for all of the building too (issue 21).
  */
 function write(rounds: readonly RoutedRound[]): void {
   const byCassette = new Map<string, CapturedRound[]>();
@@ -105,34 +106,32 @@ function write(rounds: readonly RoutedRound[]): void {
       for (const round of captured) reportLost(path, round, error);
       continue;
     }
-    let skipped = 0;
-    try {
-      cassette.store.append(
-        buildInRuns(
-          captured,
-          (round) => storedExchange(path, cassette, round),
-          roundBytes,
-          buildAhead,
-          () => (skipped += 1),
-        ),
-      );
-    } catch (error) {
-      send({
-        type: 'write-error',
-        message: `${path}: ${(error as Error).message}`,
-        lost: captured.length - skipped,
-      });
+    for (const run of buildInRuns(
+      captured,
+      (round) => storedExchange(path, cassette, round),
+      roundBytes,
+      buildAhead,
+    )) {
+      try {
+        cassette.store.append(run);
+      } catch (error) {
+        send({
+          type: 'write-error',
+          message: `${path}: ${(error as Error).message}`,
+          lost: run.length,
+        });
+      }
     }
   }
 }
 
 /**
- * How far building runs ahead of the insert: a run of rounds is built, then inserted. Building
- * each exchange only when the insert asked for it cost a whole answer ~8% more worker CPU than
- * building a batch first (the two code paths took turns); a bounded run keeps that locality and
- * still bounds what a batch of large answers holds.
+ * The most a run holds. A run is one commit, so small rounds go in runs as long as the batches the
+ * proxy posts (256): one commit a drain, as before. The byte bound is what limits a run of large
+ * answers. Building each exchange only when the insert asked for it cost a whole answer ~8% more
+ * worker CPU (building and inserting took turns); runs keep each stretch long.
  */
-const buildAhead: RunLimits = { items: 32, bytes: 4 * 1024 * 1024 };
+const buildAhead: RunLimits = { items: 256, bytes: 4 * 1024 * 1024 };
 
 /** The exchange stored for a round, in its conversation; undefined (reported lost) when it cannot be built. */
 function storedExchange(

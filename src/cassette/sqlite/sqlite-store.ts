@@ -66,7 +66,7 @@ interface StaleRow {
  */
 export class SqliteStore {
   private readonly db: Database.Database;
-  private readonly insertMany: (exchanges: Iterable<RecordedExchange>) => void;
+  private readonly insertMany: (exchanges: readonly RecordedExchange[]) => void;
   private readonly toolCallsStatement: Database.Statement<
     [{ session: string | null }],
     ToolCallRow
@@ -111,12 +111,9 @@ export class SqliteStore {
     );
   }
 
-  /**
-   * Appends exchanges in one transaction. An iterable that builds each exchange as it is asked
-   * for keeps one exchange alive at a time, not a whole batch (see the store worker's `write`).
-   */
-  append(exchanges: Iterable<RecordedExchange>): void {
-    this.insertMany(exchanges);
+  /** Appends exchanges in one transaction. */
+  append(exchanges: readonly RecordedExchange[]): void {
+    if (exchanges.length > 0) this.insertMany(exchanges);
   }
 
   /** Tool calls in capture order, optionally of one session. */
@@ -208,7 +205,7 @@ export class SqliteStore {
     else this.db.close();
   }
 
-  private prepareInsert(): (exchanges: Iterable<RecordedExchange>) => void {
+  private prepareInsert(): (exchanges: readonly RecordedExchange[]) => void {
     if (this.db.readonly)
       return () => {
         throw new CalltapeError('STORE_IO', `${this.path}: opened read-only`);
@@ -224,7 +221,7 @@ export class SqliteStore {
     const toolCall = this.db.prepare(
       `INSERT INTO tool_calls (${toolCallColumns.join(', ')}) VALUES (${placeholders(toolCallColumns)})`,
     );
-    return this.db.transaction((exchanges: Iterable<RecordedExchange>) => {
+    return this.db.transaction((exchanges: readonly RecordedExchange[]) => {
       for (const exchange of exchanges) {
         const trace = exchange.interaction;
         session.run({ id: trace.sessionId, at: trace.timing.startedAt });
