@@ -56,4 +56,12 @@ describe('a batch the store worker cannot write', () => {
     );
     expect(recordedRows(fine)).toHaveLength(1);
   });
+
+  it('refuses to open a cassette once closed, rather than start a worker nobody stops (regression)', async () => {
+    const recorder = startWorkerRecorder(defaultConfig, () => undefined);
+    await recorder.close();
+    await expect(recorder.open(join(folder, 'late.sqlite'))).rejects.toThrow(
+      'not opened, the store is closing',
+    );
+  });
 });

@@ -119,6 +119,11 @@ export function startWorkerRecorder(
   );
   return {
     open(cassette) {
+      // Opening would start a worker that close already ran past, and nobody would stop it.
+      if (closed)
+        return Promise.reject(
+          new CalltapeError('STORE_IO', `${cassette}: not opened, the store is closing`),
+        );
       let opened = opening.get(cassette);
       if (!opened) {
         opened = new Promise<number>((resolve, reject) => {
