@@ -195,7 +195,7 @@ async function scoreRounds(rounds: readonly CapturedRound[]): Promise<void> {
       message: `shadow scoring failed on a batch of ${rounds.length}: ${(error as Error).stack ?? String(error)}`,
     });
   }
-  // Acknowledged whatever happened: the proxy thread sends the next batch only after this.
+  // Acknowledged whatever happened: the proxy thread keeps at most two batches unacknowledged.
   send({ type: 'batch-done', calls: verdicts });
   if (evicted.length > 0) await endSessions(evicted);
 }
