@@ -1,5 +1,5 @@
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -254,6 +254,9 @@ describe('calltape calls', () => {
     expect(table.stdout).toContain('4 tool call(s)');
     // The cassette may be named as the command's argument too, as `cassettes show` takes it.
     expect(runCli(['calls', cassette]).stdout).toBe(table.stdout);
+    // Given both ways, spelled differently but naming the same file: one cassette.
+    const respelled = `${dirname(cassette)}/./${basename(cassette)}`;
+    expect(runCli(['calls', cassette, '--cassette', respelled]).stdout).toBe(table.stdout);
 
     const json = runCli(['calls', '--cassette', cassette, '--session', 'beta', '--json']);
     const lines = json.stdout

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { requireCassette } from '../../cassette/sqlite/cassette-files.js';
 import { SqliteStore, type StoredToolCall } from '../../cassette/sqlite/sqlite-store.js';
@@ -33,17 +34,17 @@ export function registerCallsCommand(program: Command): void {
     .action((named: string | undefined, flags: CallsFlags) => {
       const debug = program.opts<{ debug?: boolean }>().debug === true;
       try {
-        if (named !== undefined && flags.cassette !== undefined && named !== flags.cassette)
+        const [cassette, other] = [named, flags.cassette].map((given) =>
+          given === undefined ? undefined : resolveCassette(given, process.cwd()),
+        );
+        // Two spellings of one file (`x` and `recordings/x.sqlite`) are one cassette.
+        if (cassette !== undefined && other !== undefined && resolve(cassette) !== resolve(other))
           throw new CalltapeError(
             'CONFIG_INVALID',
             `calltape calls: two cassettes given (${named} and --cassette ${flags.cassette}); give one`,
           );
-        const cassette = named ?? flags.cassette;
         const { config } = loadConfig(
-          {
-            config: flags.config,
-            cassette: cassette === undefined ? undefined : resolveCassette(cassette, process.cwd()),
-          },
+          { config: flags.config, cassette: cassette ?? other },
           process.env,
           process.cwd(),
         );
