@@ -28,8 +28,13 @@ if (!isMainThread) appendFileSync(process.env.WORKERS_FILE, 'worker\\n');
 });
 afterAll(() => upstream.close());
 
-/** Runs `calltape proxy --mode <mode>`, sends one chat round trip under `prefix`, stops it; returns the worker threads it started. */
-async function workersStarted(name: string, mode: string, prefix = ''): Promise<number> {
+/** Runs `calltape proxy --mode <mode>` on `<cassette>.sqlite`, sends one chat round trip under `prefix`, stops it; returns the worker threads it started. */
+async function workersStarted(
+  name: string,
+  mode: string,
+  prefix = '',
+  cassette = name,
+): Promise<number> {
   const file = join(folder, `${name}.txt`);
   writeFileSync(file, '');
   const proxy = await startCliProxy(
@@ -41,7 +46,7 @@ async function workersStarted(name: string, mode: string, prefix = ''): Promise<
       '--mode',
       mode,
       '--cassette',
-      join(folder, `${name}.sqlite`),
+      join(folder, `${cassette}.sqlite`),
       '--log-level',
       'error',
     ],
@@ -68,6 +73,10 @@ describe('the store worker starts at its first use (issue 21: memory)', () => {
   it('record starts it, and what it recorded is in the cassette after shutdown', async () => {
     expect(await workersStarted('record', 'record')).toBe(1);
     expect(recordedRows(join(folder, 'record.sqlite'))).toHaveLength(1);
+  });
+
+  it('replay answers from the cassette record wrote without starting it', async () => {
+    expect(await workersStarted('replay', 'replay', '', 'record')).toBe(0);
   });
 
   it('a passthrough proxy starts it when a request asks to record (/c/<name>:record/), and flushes it on shutdown', async () => {
