@@ -1,8 +1,14 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import type { Ajv2020, ErrorObject } from 'ajv/dist/2020.js';
+import type addFormatsModule from 'ajv-formats';
+import type * as AjvModule from 'ajv/dist/2020.js';
 import { packageRoot } from '../package-root.js';
+
+// ajv's compiler (~1.3 MB of heap with ajv-formats) is loaded at the first compile, not with this
+// module: a proxy imports it for its error texts and for mocks and policies files it may not have.
+const requireLazily = createRequire(import.meta.url);
 
 /** The path of a JSON Schema shipped in config/. */
 export function configSchemaFile(name: string): string {
@@ -22,7 +28,9 @@ export function schemaValidator(
   return (value) => {
     if (!validate) {
       // strictRequired is off: top-level anyOf lists name properties defined beside them, which is valid JSON Schema.
-      const ajv = new Ajv2020({
+      const { Ajv2020: Compiler } = requireLazily('ajv/dist/2020.js') as typeof AjvModule;
+      const addFormats = requireLazily('ajv-formats') as typeof addFormatsModule;
+      const ajv = new Compiler({
         allErrors: true,
         strict: true,
         strictRequired: false,
