@@ -72,7 +72,9 @@ export class ShadowScorer {
   private policies!: Policies;
   private callPolicies: CallPolicy[] = [];
   /** Whether any call policy has a semantic rule (only those need embeddings): found once per policy set. */
-  private semanticRules = false;
+  /** The arguments policies with semantic rules, and the texts those rules compare with: found once per policies. */
+  private semanticPolicies: { readonly policy: CallPolicy; readonly texts: readonly string[] }[] =
+    [];
   private sessionPolicies: SessionPolicy[] = [];
   private cases = new Map<string, { suite: Suite; testCase: SuiteCase; index: number }>();
   private readonly chain = new ConversationChain();
@@ -89,14 +91,15 @@ export class ShadowScorer {
   usePolicies(next: Policies): void {
     this.policies = next;
     this.callPolicies = next.policies.filter(isCallPolicy);
-    this.semanticRules = this.callPolicies.some(
-      (policy) =>
-        policy.kind === 'arguments' &&
-        Object.values(policy.arguments).some(
-          (constraint) =>
-            constraint.matching_strategy === 'semantic' && typeof constraint.value === 'string',
-        ),
-    );
+    this.semanticPolicies = this.callPolicies.flatMap((policy) => {
+      if (policy.kind !== 'arguments') return [];
+      const texts = Object.values(policy.arguments).flatMap((constraint) =>
+        constraint.matching_strategy === 'semantic' && typeof constraint.value === 'string'
+          ? [constraint.value]
+          : [],
+      );
+      return texts.length > 0 ? [{ policy, texts }] : [];
+    });
     this.sessionPolicies = next.policies.filter(
       (policy): policy is SessionPolicy => !isCallPolicy(policy),
     );
@@ -134,9 +137,10 @@ export class ShadowScorer {
       const own = ownValue(declared, call.name);
       if (declared && own) setOwn(declared, call.name, sharedSchema(own));
       const sampleKey = `${interaction.id}:${call.index}`;
-      const embeddings = this.semanticRules
-        ? await this.semanticLookup(call.argumentsRaw, sampleKey)
-        : undefined;
+      const embeddings =
+        this.semanticPolicies.length > 0
+          ? await this.semanticLookup(call.argumentsRaw, sampleKey)
+          : undefined;
       const result = evaluateCall(
         this.callPolicies,
         call,
@@ -333,13 +337,9 @@ export class ShadowScorer {
     sampleKey: string,
   ): Promise<((text: string) => readonly number[] | undefined) | undefined> {
     const texts = new Set<string>();
-    for (const policy of this.callPolicies) {
-      if (policy.kind !== 'arguments' || !sampled(policy.sample, policy.id, sampleKey)) continue;
-      for (const constraint of Object.values(policy.arguments)) {
-        if (constraint.matching_strategy === 'semantic' && typeof constraint.value === 'string')
-          texts.add(constraint.value);
-      }
-    }
+    for (const { policy, texts: compared } of this.semanticPolicies)
+      if (sampled(policy.sample, policy.id, sampleKey))
+        for (const text of compared) texts.add(text);
     if (texts.size === 0 || !this.runners.embeddings) return undefined;
     collectStrings(parseOrNull(argumentsRaw), texts);
     return this.runners.embeddings([...texts], this.policies.judge.embeddingModel);
