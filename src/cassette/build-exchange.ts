@@ -60,33 +60,101 @@ export function buildRedactedExchange(
   matchFor: ((body: JsonValue, path: string) => MatchKey) | undefined,
   limits: BuildLimits,
 ): RecordedExchange {
-  const { request, upstream, proxyError } = round;
-  const requestText = decoder.decode(request.body);
-  const redactedText = redactor.text(requestText);
-  const requestBody = redactedText === requestText ? request.body : encoder.encode(redactedText);
-  const requestJson = parseJson(redactedText);
-  const path = redactor.path(request.path);
+  const { request, upstream } = round;
+  const sent = redactRequest(adapter, redactor, round);
   // Keyed from the same redacted text the summary is parsed from: decoded, redacted and parsed once.
-  const match = round.match ?? matchFor?.(requestJson.ok ? requestJson.value : redactedText, path);
-  const head: TraceHead = {
-    id: request.id,
-    sessionId: request.sessionId,
-    provider: adapter.id,
-    method: request.method,
-    path,
-    request: adapter.parseRequest(requestJson.ok ? requestJson.value : null),
-    mocked:
-      round.mocked && round.mocked.length > 0 ? redactDeep(round.mocked, redactor) : undefined,
-    hidden: round.hidden === true,
-  };
-  const storedRequest = { headers: redactor.headers(request.headers), body: requestBody };
+  const match = round.match ?? matchFor?.(sent.value, sent.head.path);
+  const { interaction, response } = traceWithAnswer(adapter, redactor, round, sent.head, limits);
+  const storedRequest = { headers: redactor.headers(request.headers), body: sent.body };
   const redactBytes = (bytes: Uint8Array): Uint8Array =>
     encoder.encode(redactor.text(decoder.decode(bytes)));
   const agentView = round.agentView && {
     ...(round.agentView.request ? { request: redactBytes(round.agentView.request) } : {}),
     ...(round.agentView.response ? { response: redactBytes(round.agentView.response) } : {}),
   };
+  if (!response || !upstream?.headers)
+    return exchangeOf(interaction, match, storedRequest, agentView, undefined);
+  const responseHeaders = redactor.headers(upstream.headers);
+  if (response.storedDecoded) delete responseHeaders['content-encoding'];
+  const { chunkTimes } = response;
+  return exchangeOf(interaction, match, storedRequest, agentView, {
+    headers: responseHeaders,
+    body: response.body,
+    chunks: response.chunkEnds.map((chunkEnd, index) => ({
+      end: chunkEnd,
+      atMs: chunkTimes[index] ?? upstream.totalMs,
+    })),
+    ending: upstream.ending,
+  });
+}
 
+/**
+ * The trace of a round alone, exactly `buildExchange(…).interaction`: for the consumers that keep
+ * no headers and no agent's view (shadow scoring, OpenTelemetry, the trace observer), which
+ * therefore skip filtering the headers and redacting the agent's view. Both showed in the
+ * shadow worker's profile on every round (issue 21).
+ */
+export function buildInteraction(
+  adapter: ProviderAdapter,
+  baseRedactor: Redactor,
+  round: CapturedRound,
+  limits: BuildLimits = defaultLimits,
+): Interaction {
+  const { request } = round;
+  const secrets = credentialValues(request.headers, request.path, baseRedactor.secretHeaders);
+  const redactor = baseRedactor.withSecrets(secrets);
+  const { head } = redactRequest(adapter, redactor, round);
+  return traceWithAnswer(adapter, redactor, round, head, limits).interaction;
+}
+
+/** The request redacted and parsed: the trace's head, and what the store keeps and keys. */
+interface RedactedRequest {
+  readonly head: TraceHead;
+  /** The body as stored. */
+  readonly body: Uint8Array;
+  /** The body as keyed: its JSON, or its text when it is not JSON. */
+  readonly value: JsonValue;
+}
+
+function redactRequest(
+  adapter: ProviderAdapter,
+  redactor: Redactor,
+  round: CapturedRound,
+): RedactedRequest {
+  const { request } = round;
+  const requestText = decoder.decode(request.body);
+  const redactedText = redactor.text(requestText);
+  const requestBody = redactedText === requestText ? request.body : encoder.encode(redactedText);
+  const requestJson = parseJson(redactedText);
+  const head: TraceHead = {
+    id: request.id,
+    sessionId: request.sessionId,
+    provider: adapter.id,
+    method: request.method,
+    path: redactor.path(request.path),
+    request: adapter.parseRequest(requestJson.ok ? requestJson.value : null),
+    mocked:
+      round.mocked && round.mocked.length > 0 ? redactDeep(round.mocked, redactor) : undefined,
+    hidden: round.hidden === true,
+  };
+  return { head, body: requestBody, value: requestJson.ok ? requestJson.value : redactedText };
+}
+
+/** The trace, with the answer's bytes as stored (absent when no answer came). */
+interface TracedAnswer {
+  readonly interaction: Interaction;
+  readonly response: (RedactedBody & { readonly storedDecoded: boolean }) | undefined;
+}
+
+/** Redacts and parses the answer of a round whose request is redacted (`head`). */
+function traceWithAnswer(
+  adapter: ProviderAdapter,
+  redactor: Redactor,
+  round: CapturedRound,
+  head: TraceHead,
+  limits: BuildLimits,
+): TracedAnswer {
+  const { request, upstream, proxyError } = round;
   if (!upstream || upstream.status === undefined || !upstream.headers) {
     const interaction = traceOf(
       head,
@@ -100,7 +168,7 @@ export function buildRedactedExchange(
         totalMs: upstream?.totalMs ?? 0,
       },
     );
-    return exchangeOf(interaction, match, storedRequest, agentView, undefined);
+    return { interaction, response: undefined };
   }
 
   const body = concatChunks(upstream.chunks);
@@ -154,9 +222,8 @@ export function buildRedactedExchange(
     : decoded.error
       ? 'upstream-error'
       : parsed.status;
-  const responseHeaders = redactor.headers(upstream.headers);
   // A compressed body that needed redaction is stored decoded.
-  if (compressed && redacted.body !== body) delete responseHeaders['content-encoding'];
+  const storedDecoded = compressed && redacted.body !== body;
   const interaction = traceOf(
     head,
     parsed.response,
@@ -169,16 +236,8 @@ export function buildRedactedExchange(
       totalMs: upstream.totalMs,
     },
   );
-  const { chunkTimes } = redacted;
-  return exchangeOf(interaction, match, storedRequest, agentView, {
-    headers: responseHeaders,
-    body: redacted.body,
-    chunks: redacted.chunkEnds.map((chunkEnd, index) => ({
-      end: chunkEnd,
-      atMs: chunkTimes[index] ?? upstream.totalMs,
-    })),
-    ending: upstream.ending,
-  });
+  const { chunkEnds, chunkTimes } = redacted;
+  return { interaction, response: { body: redacted.body, chunkEnds, chunkTimes, storedDecoded } };
 }
 
 /*

@@ -6,7 +6,7 @@
  * packs and posts. Counts go back in one message per batch handled (and per export settled).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { buildExchange } from '../cassette/build-exchange.js';
+import { buildInteraction } from '../cassette/build-exchange.js';
 import type { CapturedRound } from '../cassette/captured-round.js';
 import { createRedactor } from '../cassette/redact.js';
 import { roundBytes } from '../cassette/round-size.js';
@@ -74,9 +74,7 @@ function traceRound(round: CapturedRound): void {
   if (!adapter) return;
   try {
     spans.interaction(
-      buildExchange(adapter, redactor, round, undefined, {
-        maxDecodedBytes: data.maxDecodedBytes,
-      }).interaction,
+      buildInteraction(adapter, redactor, round, { maxDecodedBytes: data.maxDecodedBytes }),
     );
   } catch (error) {
     counts.droppedRounds++;

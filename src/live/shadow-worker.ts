@@ -8,6 +8,7 @@ import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { dirname } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
+import { buildInteraction } from '../cassette/build-exchange.js';
 import type { CapturedRound } from '../cassette/captured-round.js';
 import { openAiEmbeddings } from '../cassette/embedding-cache.js';
 import { headerText } from '../cassette/header-text.js';
@@ -22,7 +23,6 @@ import type { FromShadowWorker, ShadowWorkerData, ToShadowWorker } from './shado
 import { ShadowScorer, type OpenSession } from './shadow-scorer.js';
 import { ShadowStore } from './shadow-store.js';
 import type { CallVerdict, SessionVerdict } from './verdict-types.js';
-import { roundInteraction } from './round-interaction.js';
 
 const port = parentPort;
 if (!port) throw new Error('shadow-worker must run as a worker thread');
@@ -172,7 +172,7 @@ async function scoreRounds(rounds: readonly CapturedRound[]): Promise<void> {
       if (!adapter || round.request.sessionId.startsWith(judgeSessionPrefix)) continue;
       let interaction: Interaction;
       try {
-        interaction = roundInteraction(adapter, redactor, round, limits);
+        interaction = buildInteraction(adapter, redactor, round, limits);
       } catch (error) {
         send({
           type: 'error',

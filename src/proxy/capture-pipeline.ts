@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { buildExchange } from '../cassette/build-exchange.js';
+import { buildInteraction } from '../cassette/build-exchange.js';
 import type { CapturedRound, CapturedUpstream } from '../cassette/captured-round.js';
 import type { MatchKey } from '../cassette/match-key.js';
 import type { Redactor } from '../cassette/redact.js';
@@ -178,9 +178,7 @@ export class CapturePipeline {
     }
     if (observer) {
       try {
-        observer.interaction(
-          buildExchange(round.adapter, this.options.redactor, captured).interaction,
-        );
+        observer.interaction(buildInteraction(round.adapter, this.options.redactor, captured));
       } catch (error) {
         this.options.logger.error(
           `calltape: cannot trace ${round.request.method} ${this.options.redactor.path(round.where.path)}: ${(error as Error).message}`,

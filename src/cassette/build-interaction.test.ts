@@ -1,14 +1,13 @@
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildExchange } from '../cassette/build-exchange.js';
-import type { CapturedRound } from '../cassette/captured-round.js';
-import { createRedactor, type Redactor } from '../cassette/redact.js';
+import { buildExchange, buildInteraction } from './build-exchange.js';
+import type { CapturedRound } from './captured-round.js';
+import { createRedactor, type Redactor } from './redact.js';
 import { adapterById } from '../providers/adapters.js';
 import { capturedChatRound } from '../../test/support/captured-round.js';
 import { readRecordedStream, recordedStreams } from '../../test/support/recorded-streams.js';
 import { splitBytes } from '../../test/support/split-bytes.js';
-import { roundInteraction } from './round-interaction.js';
 
 const agentKey = 'sk-proj-ROUNDround0123456789abcdefABCDEF0123456789';
 const redactor = createRedactor(
@@ -121,9 +120,9 @@ function adapterOf(round: CapturedRound) {
 const built = (round: CapturedRound, using: Redactor = redactor) =>
   buildExchange(adapterOf(round), using, round, undefined, limits).interaction;
 const traced = (round: CapturedRound, using: Redactor = redactor) =>
-  roundInteraction(adapterOf(round), using, round, limits);
+  buildInteraction(adapterOf(round), using, round, limits);
 
-describe('roundInteraction', () => {
+describe('buildInteraction', () => {
   it('gives the trace the stored exchange holds, for every shape of round', () => {
     const all = rounds();
     expect(all.length).toBeGreaterThan(10);
