@@ -49,7 +49,7 @@ const peakRssMb = (): number =>
 const folder = mkdtempSync(join(tmpdir(), 'calltape-batch-memory-'));
 const cassette = join(folder, 'large.sqlite');
 const errors: string[] = [];
-const recorder = startWorkerRecorder(config, (message) => errors.push(message));
+const recorder = startWorkerRecorder(config, { error: (message) => errors.push(message) });
 await recorder.open(cassette);
 const before = peakRssMb();
 for (let batch = 0; batch < batches; batch++) {

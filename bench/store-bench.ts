@@ -43,7 +43,7 @@ async function measure(stream: boolean): Promise<{ workerUs: number; lost: numbe
   const cassette = join(folder, 'bench.sqlite');
   const threadsBefore = new Set(readdirSync('/proc/self/task'));
   const errors: string[] = [];
-  const recorder = startWorkerRecorder(config, (message) => errors.push(message));
+  const recorder = startWorkerRecorder(config, { error: (message) => errors.push(message) });
   await recorder.open(cassette);
   const workerThreads = readdirSync('/proc/self/task').filter((tid) => !threadsBefore.has(tid));
   const workerCpu = (): number =>

@@ -19,7 +19,9 @@ describe('a batch the store worker cannot write', () => {
 
   it('reports each of its rounds lost, once, and still stores the other cassettes of the batch', async () => {
     const errors: string[] = [];
-    const recorder = startWorkerRecorder(defaultConfig, (message) => errors.push(message));
+    const recorder = startWorkerRecorder(defaultConfig, {
+      error: (message) => errors.push(message),
+    });
     const failing = join(folder, 'failing.sqlite');
     const fine = join(folder, 'fine.sqlite');
     await recorder.open(failing);
@@ -43,7 +45,9 @@ describe('a batch the store worker cannot write', () => {
 
   it('reports a round lost when its cassette cannot be opened, and writes the rest', async () => {
     const errors: string[] = [];
-    const recorder = startWorkerRecorder(defaultConfig, (message) => errors.push(message));
+    const recorder = startWorkerRecorder(defaultConfig, {
+      error: (message) => errors.push(message),
+    });
     const fine = join(folder, 'fine-too.sqlite');
     await recorder.open(fine);
     // A folder where the cassette file should be: SQLite cannot open it.
@@ -58,7 +62,7 @@ describe('a batch the store worker cannot write', () => {
   });
 
   it('refuses to open a cassette once closed, rather than start a worker nobody stops (regression)', async () => {
-    const recorder = startWorkerRecorder(defaultConfig, () => undefined);
+    const recorder = startWorkerRecorder(defaultConfig, { error: () => undefined });
     await recorder.close();
     await expect(recorder.open(join(folder, 'late.sqlite'))).rejects.toThrow(
       'not opened, the store is closing',

@@ -337,7 +337,7 @@ describe('the rows the store writes', () => {
     const errors: string[] = [];
     const recorder = startWorkerRecorder(
       { ...config, redact: { ...config.redact, headers: ['x-organization-id'] } },
-      (message) => errors.push(message),
+      { error: (message) => errors.push(message) },
     );
     const cassette = join(folder, 'golden.sqlite');
     await recorder.open(cassette);
@@ -365,7 +365,7 @@ describe('the store queue', () => {
     const errors: string[] = [];
     const recorder = startWorkerRecorder(
       { ...defaultConfig, limits: { ...defaultConfig.limits, maxStoreQueueBytes: 4000 } },
-      (message) => errors.push(message),
+      { error: (message) => errors.push(message) },
     );
     const cassette = join(folder, 'queue.sqlite');
     await recorder.open(cassette);

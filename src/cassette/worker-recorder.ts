@@ -17,10 +17,10 @@ import type {
 /** Takes captured rounds off the proxy's hands. */
 export interface Recorder {
   /**
-   * Opens (creates, migrates, re-keys) a cassette in the worker; resolves with the number of
-   * recordings re-keyed for the current match rules, or rejects with STORE_IO.
+   * Opens (creates, migrates, re-keys) a cassette in the worker; resolves once it is open (the
+   * same promise for every caller until it is released), or rejects with STORE_IO.
    */
-  open(cassette: string): Promise<number>;
+  open(cassette: string): Promise<void>;
   record(cassette: string, round: CapturedRound): void;
   /** Closes a cassette's write connection once what is queued for it is written (it reopens on the next use). */
   release(cassette: string): void;
@@ -28,6 +28,27 @@ export interface Recorder {
   diff(cassette: string, recordingId: string, round: CapturedRound): void;
   /** Writes everything recorded so far and closes every store. */
   close(): Promise<void>;
+}
+
+/** What a recorder tells its owner. */
+export interface RecorderEvents {
+  /** Rounds not stored (with how many), or the worker failing. */
+  readonly error: (message: string) => void;
+  /** A diff-mode comparison's result. */
+  readonly diff?: (diff: StoreDiff) => void;
+  /** A round not recorded because the store queue was full. */
+  readonly dropped?: () => void;
+  /** Recordings re-keyed for the current match rules when a cassette was opened: told once per opening. */
+  readonly rekeyed?: (cassette: string, count: number) => void;
+}
+
+/** How a live round's tool calls differ from a recording's. */
+export interface StoreDiff {
+  readonly cassette: string;
+  readonly recordingId: string;
+  /** Method and redacted path of the live request. */
+  readonly request: string;
+  readonly lines: readonly string[];
 }
 
 /**
@@ -51,19 +72,10 @@ const storeYoungGenerationMb = 8;
  * A recorder whose store worker starts when it is first needed (a cassette opened for writing, a
  * round recorded, a diff asked for). Rounds are batched (`storeWindowMs`) and posted to it. What waits
  * for the worker is bounded by `limits.maxStoreQueueBytes`: past it a round is not recorded,
- * and `onDropped` hears of it (a slow disk must not become unbounded memory).
+ * and `dropped` hears of it (a slow disk must not become unbounded memory).
  */
-export function startWorkerRecorder(
-  config: Config,
-  onError: (message: string) => void,
-  onDiff: (diff: {
-    cassette: string;
-    recordingId: string;
-    request: string;
-    lines: readonly string[];
-  }) => void = () => undefined,
-  onDropped: () => void = () => undefined,
-): Recorder {
+export function startWorkerRecorder(config: Config, events: RecorderEvents): Recorder {
+  const { error: onError, diff: onDiff, dropped: onDropped, rekeyed: onRekeyed } = events;
   const handledBytes = new SharedArrayBuffer(BigInt64Array.BYTES_PER_ELEMENT);
   const handled = new BigInt64Array(handledBytes);
   const data: StoreWorkerData = {
@@ -74,7 +86,8 @@ export function startWorkerRecorder(
     maxDecodedBytes: config.limits.maxDecodedBytes,
     handledBytes,
   };
-  const opening = new Map<string, Promise<number>>();
+  /** Each cassette's opening in the worker, shared by every caller until it is released. */
+  const opening = new Map<string, Promise<void>>();
   let closed: Promise<void> | undefined;
   /** Bytes of every round queued so far; less what the worker has handled, what waits for it. */
   let queuedBytes = 0;
@@ -95,7 +108,7 @@ export function startWorkerRecorder(
             ? `could not store ${message.lost} interaction(s): ${message.message}`
             : message.message,
         );
-      if (message.type === 'diffed') onDiff(message);
+      if (message.type === 'diffed') onDiff?.(message);
     });
     started.on('error', (error) => onError(`the store worker failed: ${error.message}`));
     return started;
@@ -126,7 +139,7 @@ export function startWorkerRecorder(
         );
       let opened = opening.get(cassette);
       if (!opened) {
-        opened = new Promise<number>((resolve, reject) => {
+        opened = new Promise<void>((resolve, reject) => {
           const onMessage = (message: FromStoreWorker): void => {
             if (
               (message.type !== 'opened' && message.type !== 'open-failed') ||
@@ -134,8 +147,10 @@ export function startWorkerRecorder(
             )
               return;
             worker().off('message', onMessage);
-            if (message.type === 'opened') resolve(message.rekeyed);
-            else reject(new CalltapeError('STORE_IO', message.message));
+            if (message.type === 'opened') {
+              if (message.rekeyed > 0) onRekeyed?.(cassette, message.rekeyed);
+              resolve();
+            } else reject(new CalltapeError('STORE_IO', message.message));
           };
           worker().on('message', onMessage);
         });
@@ -148,7 +163,7 @@ export function startWorkerRecorder(
       const bytes = roundBytes(round);
       const pending = pendingBytes();
       if (pending + bytes > config.limits.maxStoreQueueBytes) {
-        onDropped();
+        onDropped?.();
         onError(
           `could not store 1 interaction(s): ${cassette}: ${round.request.method} ${round.request.path.split('?')[0] ?? ''}: the store queue holds ${pending} bytes, over limits.maxStoreQueueBytes (${config.limits.maxStoreQueueBytes})`,
         );

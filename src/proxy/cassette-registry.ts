@@ -42,8 +42,6 @@ export class CassetteRegistry {
   private readonly modes = new Map<string, ProxyMode>();
   /** Cassettes the store worker has open for recording, so a record-mode request need not wait for anything. */
   private readonly recording = new Set<string>();
-  /** The store worker's opening of each cassette it has open, its re-keying logged once. */
-  private readonly openings = new Map<string, Promise<void>>();
   /** The cassette touched last (the newest in `openPaths`). */
   private latest: string | undefined;
 
@@ -82,7 +80,7 @@ export class CassetteRegistry {
     this.touch(path);
     // Replay and diff only read: the worker, which writes, never opens the file for them.
     const readOnly = mode === 'replay' || mode === 'diff';
-    if (!readOnly) await this.opened(path, this.recorder);
+    if (!readOnly) await this.recorder.open(path);
     if (mode === 'record') {
       this.recording.add(path);
       return { path, reader: undefined };
@@ -128,22 +126,6 @@ export class CassetteRegistry {
     }
   }
 
-  /**
-   * The store worker's opening of a cassette, announced once: every request of an auto-mode run
-   * awaits it, and the worker resolves each with the same count of rows it re-keyed.
-   */
-  private opened(path: string, recorder: Recorder): Promise<void> {
-    let opening = this.openings.get(path);
-    if (!opening) {
-      opening = recorder.open(path).then((rekeyed) => {
-        if (rekeyed > 0)
-          this.logger.info(`${path}: re-keyed ${rekeyed} recording(s) for the current match rules`);
-      });
-      this.openings.set(path, opening);
-    }
-    return opening;
-  }
-
   /** Marks a cassette most recently used, closing the least recently used ones past the cap. */
   private touch(path: string): void {
     // Most requests name the cassette the last one did: it is already the most recently used.
@@ -156,7 +138,6 @@ export class CassetteRegistry {
       if (oldest === this.options.pinned || oldest === path) continue;
       this.openPaths.delete(oldest);
       this.recording.delete(oldest);
-      this.openings.delete(oldest);
       const reader = this.readers.get(oldest);
       if (reader) {
         this.closedIds.set(oldest, reader.ids());
@@ -195,6 +176,5 @@ export class CassetteRegistry {
     this.readers.clear();
     this.openPaths.clear();
     this.recording.clear();
-    this.openings.clear();
   }
 }

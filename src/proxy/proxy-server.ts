@@ -126,12 +126,13 @@ export async function startProxy(
   const stats = emptyStats();
   // The store worker creates, migrates and re-keys the cassettes it writes, and compares for diff;
   // it starts at its first use, so passthrough and replay run without it.
-  const recorder = startWorkerRecorder(
-    config,
-    (message) => logger.error(message),
-    (diff) => noteDiff(stats, diff, logger),
-    () => live.storeDropped(),
-  );
+  const recorder = startWorkerRecorder(config, {
+    error: (message) => logger.error(message),
+    diff: (diff) => noteDiff(stats, diff, logger),
+    dropped: () => live.storeDropped(),
+    rekeyed: (cassette, count) =>
+      logger.info(`${cassette}: re-keyed ${count} recording(s) for the current match rules`),
+  });
   const cassettes = new CassetteRegistry(
     recorder,
     dirname(config.cassette),
