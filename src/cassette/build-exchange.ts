@@ -15,7 +15,8 @@ import { headerText } from './header-text.js';
 import type { RecordedExchange } from './recorded-exchange.js';
 import { concatChunks } from './concat-chunks.js';
 export { findLeakedSecret } from './find-leaked-secret.js';
-import { credentialValues, type Redactor } from './redact.js';
+import { credentialValues } from './credential-values.js';
+import type { Redactor } from './redact.js';
 import { redactDeep, reexpressStream } from './redact-content.js';
 
 /** What building an exchange may hold in memory. */

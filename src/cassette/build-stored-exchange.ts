@@ -5,7 +5,8 @@ import type { CapturedRound } from './captured-round.js';
 import { findLeakedSecret } from './find-leaked-secret.js';
 import type { MatchKey } from './match-key.js';
 import type { RecordedExchange } from './recorded-exchange.js';
-import { credentialValues, type Redactor } from './redact.js';
+import { credentialValues } from './credential-values.js';
+import type { Redactor } from './redact.js';
 
 /**
  * The exchange the store writes: built as `buildExchange` builds it, then searched for every

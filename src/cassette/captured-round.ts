@@ -1,7 +1,7 @@
 import type { ResponseEnding } from '../providers/provider-adapter.js';
 import type { MockedResult, ProviderId } from '../trace/trace.js';
 import type { MatchKey } from './match-key.js';
-import type { HeaderMap } from './redact.js';
+import type { HeaderMap } from './credential-values.js';
 
 /**
  * One round trip as the proxy saw it, unparsed: plain data only, so it can cross to the store's

@@ -1,4 +1,4 @@
-import type { HeaderMap } from './redact.js';
+import type { HeaderMap } from './credential-values.js';
 
 /** A header's value as one string (repeated values joined with `, `); undefined when absent. */
 export function headerText(headers: HeaderMap | undefined, name: string): string | undefined {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createRedactor, credentialMarker, credentialValues } from './redact.js';
+import { credentialValues } from './credential-values.js';
+import { createRedactor, credentialMarker } from './redact.js';
 import { redactDeep } from './redact-content.js';
 
 describe('redactDeep', () => {

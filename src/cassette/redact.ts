@@ -2,6 +2,7 @@ import type { BodyPattern } from '../config/config.js';
 import { compileUserPattern, type UserPattern } from '../scoring/match/user-pattern.js';
 import { literalGate } from './literal-gate.js';
 import { requiredLiteral } from './required-literal.js';
+import { secretHeaderNames, secretQueryNames, type HeaderMap } from './credential-values.js';
 import { storedHeaderFilter } from './stored-headers.js';
 import {
   byteOffsets,
@@ -10,17 +11,6 @@ import {
   shiftOffset,
   type Span,
 } from './replacement-spans.js';
-
-/** Header names never stored or logged, whatever the configuration says. */
-export const secretHeaderNames: readonly string[] = [
-  'authorization',
-  'proxy-authorization',
-  'api-key',
-  'x-api-key',
-  'x-goog-api-key',
-  'cookie',
-  'set-cookie',
-];
 
 /** The marker a credential the agent sent becomes wherever it appears in stored or reported content. */
 export const credentialMarker = '[REDACTED:credential]';
@@ -59,20 +49,6 @@ const builtinPatterns: readonly BuiltinPattern[] = [
 export const builtinBodyPatterns: readonly BodyPattern[] = builtinPatterns.map(
   ({ pattern, flags, replacement }) => ({ pattern, flags, replacement }),
 );
-
-/** Query parameters that carry credentials on some providers (`?key=` on Gemini, `?api-key=` on Azure gateways). */
-export const secretQueryNames: readonly string[] = [
-  'key',
-  'api-key',
-  'api_key',
-  'apikey',
-  'token',
-  'access_token',
-  'sig',
-  'signature',
-];
-
-export type HeaderMap = Readonly<Record<string, string | readonly string[] | undefined>>;
 
 /** Compiled redaction rules: secret header names and body patterns. */
 export interface Redactor {
@@ -280,56 +256,4 @@ function decodeQueryName(name: string): string {
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-const builtinSecretHeaders: ReadonlySet<string> = new Set(secretHeaderNames);
-
-/**
- * The credential values an agent sent: every credential header (built-in, and `extraHeaders`
- * from `redact.headers`; a set is taken as lower-case already, like `Redactor.secretHeaders`),
- * each cookie's value, and credential query parameters. Redacted wherever they appear, and
- * checked against what is stored.
- */
-export function credentialValues(
-  headers: HeaderMap,
-  path: string,
-  extraHeaders: readonly string[] | ReadonlySet<string> = [],
-): string[] {
-  const values: string[] = [];
-  const names =
-    extraHeaders instanceof Set
-      ? extraHeaders
-      : new Set([...builtinSecretHeaders, ...[...extraHeaders].map((name) => name.toLowerCase())]);
-  for (const [header, value] of Object.entries(headers)) {
-    const name = header.toLowerCase();
-    if (!(names.has(name) || builtinSecretHeaders.has(name)) || value === undefined) continue;
-    for (const item of typeof value === 'string' ? [value] : value) {
-      if (name === 'cookie' || name === 'set-cookie') values.push(...cookieValues(item));
-      else values.push(item.replace(/^(Bearer|Basic)\s+/i, '').trim());
-    }
-  }
-  const queryAt = path.indexOf('?');
-  if (queryAt !== -1) {
-    for (const [name, value] of new URLSearchParams(path.slice(queryAt + 1)))
-      if (secretQueryNames.includes(name.toLowerCase())) values.push(value);
-  }
-  return values.filter((value) => value.length > 0);
-}
-
-/** The values of a `Cookie` (or `Set-Cookie`) header, percent-decoded where they decode. */
-function cookieValues(header: string): string[] {
-  return header.split(/[;,]/).flatMap((pair) => {
-    const at = pair.indexOf('=');
-    if (at === -1) return [];
-    const value = pair
-      .slice(at + 1)
-      .trim()
-      .replace(/^"|"$/g, '');
-    try {
-      const decoded = decodeURIComponent(value);
-      return decoded === value ? [value] : [value, decoded];
-    } catch {
-      return [value];
-    }
-  });
 }

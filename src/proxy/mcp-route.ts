@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { credentialValues, type Redactor } from '../cassette/redact.js';
+import { credentialValues } from '../cassette/credential-values.js';
+import type { Redactor } from '../cassette/redact.js';
 import type { Config } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
 import type { Logger } from '../logger.js';
