@@ -13,11 +13,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { connectMcpClient, mcpTestServer, viaCalltape } from '../test/support/mcp-client.js';
 import { startNotesHttpServer } from '../test/support/mcp-http-server.js';
+import { quick } from './bench-flags.js';
 import { percentile } from './measure.js';
 import { startConfiguredProxy } from './mcp-proxy-child.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const quick = process.argv.includes('--quick');
 /** Rounds per phase; each round calls every configuration `perRound` times, in turn. */
 const rounds = 5;
 const perRound = quick ? 40 : 400;

@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startChild } from './start-child.js';
+import { proxyListening, startChild } from './start-child.js';
 
 /**
  * Starts `calltape proxy` (the built CLI, its own process, a free port) with `config` written to
@@ -32,7 +32,7 @@ export async function startConfiguredProxy(
       cassette,
     ],
     {},
-    /listening on http:\/\/127\.0\.0\.1:(\d+)/,
+    proxyListening,
   );
   return { child: started.child, url: `http://127.0.0.1:${String(started.port)}` };
 }

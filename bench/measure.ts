@@ -11,6 +11,10 @@ export function percentile(values: readonly number[], p: number): number {
   ] as number;
 }
 
+/** `value` rounded to `digits` decimals, as the benches' results give their figures. */
+export const round = (value: number, digits = 3): number =>
+  Math.round(value * 10 ** digits) / 10 ** digits;
+
 const now = (): number => performance.timeOrigin + performance.now();
 const headers = { 'content-type': 'application/json', authorization: 'Bearer sk-bench' };
 
@@ -21,6 +25,27 @@ export interface StreamSample {
   readonly totalMs: number;
   /** Per event: receipt time minus the upstream's write time. */
   readonly eventLatenciesMs: readonly number[];
+}
+
+/** What streams of one side saw, pooled: per-event latency and time to first byte, p50 and p99 (ms). */
+export function summariseStreams(list: readonly StreamSample[]): {
+  streams: number;
+  events: number;
+  eventP50: number;
+  eventP99: number;
+  ttfbP50: number;
+  ttfbP99: number;
+} {
+  const events = list.flatMap((sample) => sample.eventLatenciesMs);
+  const ttfbs = list.map((sample) => sample.ttfbMs);
+  return {
+    streams: list.length,
+    events: events.length,
+    eventP50: round(percentile(events, 50)),
+    eventP99: round(percentile(events, 99)),
+    ttfbP50: round(percentile(ttfbs, 50)),
+    ttfbP99: round(percentile(ttfbs, 99)),
+  };
 }
 
 /** Runs `concurrency` workers, each doing `perWorker` streamed requests back to back. */

@@ -12,15 +12,25 @@ import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { quick } from './bench-flags.js';
 import { readProbe } from './probe-reader.js';
 import type { ProbeWindow } from './process-probe.js';
-import { startChild as startChildProcess, startedChildren } from './start-child.js';
-import { percentile, runRequests, runStreams, type StreamSample } from './measure.js';
+import {
+  proxyListening,
+  startBenchUpstream,
+  startChild as startChildProcess,
+  startedChildren,
+} from './start-child.js';
+import {
+  percentile,
+  round,
+  runRequests,
+  runStreams,
+  summariseStreams,
+  type StreamSample,
+} from './measure.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const quick = process.argv.includes('--quick');
-const round = (value: number, digits = 3): number =>
-  Math.round(value * 10 ** digits) / 10 ** digits;
 
 // The collector: accepts every export, counting the bytes.
 let received = 0;
@@ -46,23 +56,18 @@ const startChild = async (name: string, args: string[]) => {
     root,
     ['--import', join(root, 'dist/bench/process-probe.js'), ...args],
     { CALLTAPE_CONFIG: join(root, 'proxy.config.json'), BENCH_PROBE_OUT: out },
-    /listening on http:\/\/127\.0\.0\.1:(\d+)/,
+    proxyListening,
   );
   return { port: started.port, pid: started.child.pid ?? 0, out };
 };
-const upstream = await startChildProcess(
-  root,
-  [join(root, 'dist/bench/bench-upstream.js')],
-  {},
-  /^(\d+)\n/,
-);
+const upstream = await startBenchUpstream(root);
 const proxyArgs = [
   join(root, 'dist/src/cli/main.js'),
   'proxy',
   '--port',
   '0',
   '--upstream',
-  `http://127.0.0.1:${upstream.port}`,
+  upstream.url,
   '--log-level',
   'silent',
   '--mode',
@@ -108,24 +113,9 @@ for (let index = 0; index < rounds; index++) {
     );
   }
 }
-const summarise = (list: readonly StreamSample[]) => {
-  const events = list.flatMap((sample) => sample.eventLatenciesMs);
-  return {
-    streams: list.length,
-    events: events.length,
-    eventP50: round(percentile(events, 50)),
-    eventP99: round(percentile(events, 99)),
-    ttfbP50: round(
-      percentile(
-        list.map((sample) => sample.ttfbMs),
-        50,
-      ),
-    ),
-  };
-};
 const streaming = Object.fromEntries(
-  sides.map((side) => [side, summarise(samples[side])]),
-) as Record<Side, ReturnType<typeof summarise>>;
+  sides.map((side) => [side, summariseStreams(samples[side])]),
+) as Record<Side, ReturnType<typeof summariseStreams>>;
 
 /** One non-streamed round against one side: requests/s, latency, and CPU µs per request from the probe. */
 interface ThroughputRound {

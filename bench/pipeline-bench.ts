@@ -16,31 +16,21 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { numberFlag, quick, textFlag } from './bench-flags.js';
 import { percentile, runRequests } from './measure.js';
 import { threadCpuUs, threadsCpuUs } from './process-cpu.js';
 import { spread } from './round-spread.js';
-import { proxyArgs, startChild } from './start-child.js';
+import { proxyArgs, proxyListening, startBenchUpstream, startChild } from './start-child.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const flag = (name: string): string | undefined => {
-  const at = process.argv.indexOf(name);
-  return at > 0 ? process.argv[at + 1] : undefined;
-};
-const quick = process.argv.includes('--quick');
-const rounds = Number(flag('--rounds') ?? (quick ? 1 : 6));
-const phaseMs = Number(flag('--seconds') ?? (quick ? 0.5 : 3)) * 1000;
-const compare = flag('--compare');
+const rounds = numberFlag('--rounds', quick ? 1 : 6);
+const phaseMs = numberFlag('--seconds', quick ? 0.5 : 3) * 1000;
+const compare = textFlag('--compare');
 const folder = mkdtempSync(join(tmpdir(), 'calltape-pipeline-bench-'));
 const path = '/v1/chat/completions';
-const listening = /listening on http:\/\/127\.0\.0\.1:(\d+)/;
 
-const upstream = await startChild(
-  root,
-  [join(root, 'dist/bench/bench-upstream.js')],
-  {},
-  /^(\d+)\n/,
-);
-const upstreamUrl = `http://127.0.0.1:${upstream.port}`;
+const upstream = await startBenchUpstream(root);
+const upstreamUrl = upstream.url;
 
 /** A measured proxy process. */
 interface Target {
@@ -50,7 +40,7 @@ interface Target {
 }
 
 async function start(name: string, args: string[], env: Record<string, string>): Promise<Target> {
-  const started = await startChild(root, args, env, name === 'bare' ? /^(\d+)\n/ : listening);
+  const started = await startChild(root, args, env, name === 'bare' ? /^(\d+)\n/ : proxyListening);
   return { name, origin: `http://127.0.0.1:${started.port}`, pid: started.child.pid ?? 0 };
 }
 

@@ -21,3 +21,17 @@ export function threadsCpuUs(pid: number): number {
   for (const task of readdirSync(`/proc/${pid}/task`)) us += threadCpuUs(pid, task) ?? 0;
   return us;
 }
+
+/** The ids of this process's threads now, to tell the threads a step starts (`newThreadsCpu`). */
+export function ownThreads(): ReadonlySet<string> {
+  return new Set(readdirSync('/proc/self/task'));
+}
+
+/**
+ * The CPU time (µs) so far of the threads this process has started since `before` was read
+ * (`ownThreads()`): a worker's, read around the rounds it handles.
+ */
+export function newThreadsCpu(before: ReadonlySet<string>): () => number {
+  const started = readdirSync('/proc/self/task').filter((tid) => !before.has(tid));
+  return () => started.reduce((sum, tid) => sum + (threadCpuUs('self', tid) ?? 0), 0);
+}

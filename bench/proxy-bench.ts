@@ -13,42 +13,31 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
+import { numberFlag, quick } from './bench-flags.js';
+import { writeBenchPolicies } from './bench-policies.js';
+import { countRows } from './count-rows.js';
 import { percentile, runPaced, runRequests, runStreams, type StreamSample } from './measure.js';
 import { peakRssWhile, readProbe } from './probe-reader.js';
 import type { ProbeWindow } from './process-probe.js';
 import { proxyBenchReport, type RoundFigures } from './proxy-bench-report.js';
 import { threadsCpuUs } from './process-cpu.js';
 import { slowestRequest } from './slow-request.js';
-import { proxyArgs as proxyCommand, startChild } from './start-child.js';
+import {
+  proxyArgs as proxyCommand,
+  proxyListening,
+  startBenchUpstream,
+  startChild,
+} from './start-child.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const quick = process.argv.includes('--quick');
-const roundsFlag = process.argv.indexOf('--rounds');
-const rounds = roundsFlag > 0 ? Number(process.argv[roundsFlag + 1]) : quick ? 1 : 5;
+const rounds = numberFlag('--rounds', quick ? 1 : 5);
 const folder = mkdtempSync(join(tmpdir(), 'calltape-bench-'));
 const probe = ['--import', join(root, 'dist/bench/process-probe.js')];
-const listening = /listening on http:\/\/127\.0\.0\.1:(\d+)/;
 const env = { CALLTAPE_CONFIG: join(root, 'proxy.config.json') };
-const policies = join(folder, 'policies.yaml');
-writeFileSync(
-  policies,
-  `sessions: { idle_timeout: 1s }
-policies:
-  - { id: schema, kind: schema }
-  - { id: weather-args, kind: arguments, tool: get_weather, arguments: { city: { pattern: '[A-Z][a-z]+' }, unit: { any_of: [celsius, fahrenheit] } } }
-  - { id: never-delete, kind: never, tools: [delete_account] }
-  - { id: budget, kind: steps, max_steps: 20, max_repeats: 3 }
-`,
-);
+const policies = writeBenchPolicies(folder);
 
-const upstream = await startChild(
-  root,
-  [join(root, 'dist/bench/bench-upstream.js')],
-  {},
-  /^(\d+)\n/,
-);
-const upstreamUrl = `http://127.0.0.1:${upstream.port}`;
+const upstream = await startBenchUpstream(root);
+const upstreamUrl = upstream.url;
 
 /** A measured process: its origin, pid and the file its probe answers in. */
 interface Probed {
@@ -84,20 +73,20 @@ const calltape = await probed(
   'calltape',
   proxyArgs('record', '--cassette', cassette),
   env,
-  listening,
+  proxyListening,
 );
-const passthrough = await probed('passthrough', proxyArgs('passthrough'), env, listening);
+const passthrough = await probed('passthrough', proxyArgs('passthrough'), env, proxyListening);
 const shadow = await probed(
   'shadow',
   proxyArgs('passthrough', '--policies', policies, '--shadow-db', join(folder, 'shadow.sqlite')),
   env,
-  listening,
+  proxyListening,
 );
 const timeline = await probed(
   'timeline',
   proxyArgs('record', '--cassette', join(folder, 'timeline.sqlite')),
   { ...env, BENCH_PROBE_TIMELINE: '1' },
-  listening,
+  proxyListening,
 );
 /** Resident set (MB) of a process now, from /proc. */
 const rssMb = (pid: number): number =>
@@ -296,9 +285,7 @@ const anatomy = slowestRequest(slowSamples, slowWindow?.events ?? []);
 for (const pid of [calltape.pid, passthrough.pid, shadow.pid, timeline.pid])
   process.kill(pid, 'SIGTERM');
 await new Promise((resolve) => setTimeout(resolve, 1500));
-const db = new Database(cassette, { readonly: true });
-const stored = (db.prepare('SELECT count(*) AS n FROM interactions').get() as { n: number }).n;
-db.close();
+const stored = countRows(cassette);
 
 const result = {
   date: new Date().toISOString(),

@@ -11,6 +11,7 @@ import { createRedactor } from '../src/cassette/redact.js';
 import { openAiChatAdapter } from '../src/providers/openai-chat/openai-chat-adapter.js';
 import { chatCompletionChunks, encodeSse } from '../test/support/openai-chat-chunks.js';
 import { seededRandom } from '../test/support/random.js';
+import { quick } from './bench-flags.js';
 
 const sse = new TextEncoder().encode(
   encodeSse(
@@ -91,7 +92,7 @@ function perRoundMicroseconds(
   return ((performance.now() - start) * 1000) / rounds;
 }
 
-const rounds = process.argv.includes('--quick') ? 500 : 3000;
+const rounds = quick ? 500 : 3000;
 const cases = [
   ['header allowlist only', false, false, false],
   ['+ built-in key shapes', true, false, false],

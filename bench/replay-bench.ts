@@ -4,7 +4,7 @@
  * recorded requests. Lookup goes through an index, so latency must not grow with cassette size.
  * Writes bench/results/replay-<timestamp>.json and docs/benchmarks-replay.md.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,16 +17,15 @@ import { SqliteStore } from '../src/cassette/sqlite/sqlite-store.js';
 import { defaultConfig } from '../src/config/config.js';
 import { openAiChatAdapter } from '../src/providers/openai-chat/openai-chat-adapter.js';
 import { timeOrderedId } from '../src/cassette/time-ordered-id.js';
+import { quick } from './bench-flags.js';
 import { completionFor } from './chat-traffic.js';
-import { percentile } from './measure.js';
+import { percentile, round } from './measure.js';
+import { proxyListening, startBenchUpstream, startChild } from './start-child.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const quick = process.argv.includes('--quick');
 const sizes = quick ? [1_000, 10_000] : [1_000, 10_000, 100_000];
-const children: ChildProcess[] = [];
 /** Session ids stay unique across every load run against one proxy. */
 let sessions = 0;
-process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
 
 const requestBody = (i: number): string =>
   JSON.stringify({
@@ -99,8 +98,8 @@ function generateCassette(path: string, size: number): void {
 }
 
 function startReplayProxy(cassette: string): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(
-    process.execPath,
+  return startChild(
+    root,
     [
       join(root, 'dist/src/cli/main.js'),
       'proxy',
@@ -113,18 +112,9 @@ function startReplayProxy(cassette: string): Promise<{ child: ChildProcess; port
       '--log-level',
       'error',
     ],
-    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
+    {},
+    proxyListening,
   );
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout?.on('data', (data: Buffer) => {
-      output += data.toString();
-      const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
-      if (match?.[1]) resolve({ child, port: Number(match[1]) });
-    });
-    child.once('exit', (code) => reject(new Error(`replay proxy exited with ${code}`)));
-  });
 }
 
 async function replayLoad(
@@ -168,30 +158,16 @@ async function replayLoad(
   return { perSecond: (latencies.length / elapsed) * 1000, latencies, misses };
 }
 
-function startChild(
+/** A bench script (the upstream, a talkback server) in its own process, printing its port. */
+const startScript = (
   script: string,
   env: Record<string, string>,
-): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, [join(root, script)], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout?.on('data', (data: Buffer) => {
-      output += data.toString();
-      const match = /^(\d+)\n/.exec(output);
-      if (match?.[1]) resolve({ child, port: Number(match[1]) });
-    });
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
-  });
-}
+): Promise<{ child: ChildProcess; port: number }> =>
+  startChild(root, [join(root, script)], env, /^(\d+)\n/);
 
 /** talkback tapes for the same requests, recorded through talkback itself against the bench upstream. */
 async function recordTalkbackTapes(folder: string, size: number, upstream: string): Promise<void> {
-  const recorder = await startChild('dist/bench/talkback-server.js', {
+  const recorder = await startScript('dist/bench/talkback-server.js', {
     BENCH_TALKBACK_MODE: 'record',
     BENCH_UPSTREAM: upstream,
     BENCH_TAPES: folder,
@@ -215,8 +191,6 @@ async function recordTalkbackTapes(folder: string, size: number, upstream: strin
   recorder.child.kill('SIGKILL');
 }
 
-const round = (value: number, digits = 3): number =>
-  Math.round(value * 10 ** digits) / 10 ** digits;
 const folder = mkdtempSync(join(tmpdir(), 'calltape-replay-bench-'));
 const rows: {
   tool: string;
@@ -228,21 +202,22 @@ const rows: {
   p99: number;
   misses: number;
 }[] = [];
-const benchUpstream = await startChild('dist/bench/bench-upstream.js', {});
-// talkback records in O(n²) (each new tape is compared with all before it): 10k tapes took minutes.
-const talkbackSizes = quick ? [1_000] : [1_000, 5_000];
-for (const size of sizes) {
-  const cassette = join(folder, `c${size}.sqlite`);
-  const began = performance.now();
-  generateCassette(cassette, size);
-  const generateMs = performance.now() - began;
-  const proxy = await startReplayProxy(cassette);
-  await replayLoad(proxy.port, size, 8, quick ? 300 : 1000);
+const benchUpstream = await startBenchUpstream(root);
+
+/** Warms `tool` up on its port, then replays against it at 1 and 16 connections, a row each. */
+async function measureTool(
+  tool: string,
+  port: number,
+  size: number,
+  generateMs: number,
+  sessionPerRequest: boolean,
+): Promise<void> {
+  await replayLoad(port, size, 8, quick ? 300 : 1000, sessionPerRequest);
   for (const connections of [1, 16]) {
-    process.stderr.write(`replay ${size} × ${connections}\n`);
-    const sample = await replayLoad(proxy.port, size, connections, quick ? 500 : 3000);
+    process.stderr.write(`${tool === 'calltape' ? 'replay' : tool} ${size} × ${connections}\n`);
+    const sample = await replayLoad(port, size, connections, quick ? 500 : 3000, sessionPerRequest);
     rows.push({
-      tool: 'calltape',
+      tool,
       size,
       generateMs: round(generateMs, 0),
       connections,
@@ -252,39 +227,30 @@ for (const size of sizes) {
       misses: sample.misses,
     });
   }
+}
+
+// talkback records in O(n²) (each new tape is compared with all before it): 10k tapes took minutes.
+const talkbackSizes = quick ? [1_000] : [1_000, 5_000];
+for (const size of sizes) {
+  const cassette = join(folder, `c${size}.sqlite`);
+  const began = performance.now();
+  generateCassette(cassette, size);
+  const generateMs = performance.now() - began;
+  const proxy = await startReplayProxy(cassette);
+  await measureTool('calltape', proxy.port, size, generateMs, true);
   proxy.child.kill('SIGTERM');
   await new Promise((resolve) => proxy.child.once('exit', resolve));
 
   if (!talkbackSizes.includes(size)) continue;
   const tapes = join(folder, `tapes-${size}`);
   const began2 = performance.now();
-  await recordTalkbackTapes(tapes, size, `http://127.0.0.1:${benchUpstream.port}`);
+  await recordTalkbackTapes(tapes, size, benchUpstream.url);
   const tapeMs = performance.now() - began2;
-  const talkbackServer = await startChild('dist/bench/talkback-server.js', {
+  const talkbackServer = await startScript('dist/bench/talkback-server.js', {
     BENCH_TALKBACK_MODE: 'replay',
     BENCH_TAPES: tapes,
   });
-  await replayLoad(talkbackServer.port, size, 8, quick ? 300 : 1000, false);
-  for (const connections of [1, 16]) {
-    process.stderr.write(`talkback ${size} × ${connections}\n`);
-    const sample = await replayLoad(
-      talkbackServer.port,
-      size,
-      connections,
-      quick ? 500 : 3000,
-      false,
-    );
-    rows.push({
-      tool: 'talkback',
-      size,
-      generateMs: round(tapeMs, 0),
-      connections,
-      perSecond: round(sample.perSecond, 1),
-      p50: round(percentile(sample.latencies, 50)),
-      p99: round(percentile(sample.latencies, 99)),
-      misses: sample.misses,
-    });
-  }
+  await measureTool('talkback', talkbackServer.port, size, tapeMs, false);
   talkbackServer.child.kill('SIGKILL');
 }
 

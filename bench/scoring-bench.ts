@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { quick } from './bench-flags.js';
 import {
   benchWorkload,
   bfclCallsPerSecond,
@@ -24,7 +25,6 @@ import type { Trajectory, TrajectoryCall } from '../src/trace/trajectory.js';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 // Other work on the machine slows every path alike: ratios within one run hold, absolute rates do not.
 const loadAtStart = loadavg()[0] ?? 0;
-const quick = process.argv.includes('--quick');
 const size = quick ? 10_000 : 100_000;
 const cities = ['Paris', 'Tokyo', 'Zürich', 'Lagos', 'Lima', 'Oslo', 'Cairo', 'Quito'];
 

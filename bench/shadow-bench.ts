@@ -8,43 +8,40 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { quick } from './bench-flags.js';
+import { writeBenchPolicies } from './bench-policies.js';
 import {
   proxyArgs as proxyCommand,
+  proxyListening,
+  startBenchUpstream,
   startChild as startChildProcess,
   startedChildren,
 } from './start-child.js';
-import { percentile, runRequests, runStreams, type StreamSample } from './measure.js';
+import {
+  percentile,
+  round,
+  runRequests,
+  runStreams,
+  summariseStreams,
+  type StreamSample,
+} from './measure.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const quick = process.argv.includes('--quick');
-const round = (value: number, digits = 3): number =>
-  Math.round(value * 10 ** digits) / 10 ** digits;
 const round3 = (value: number): number => round(value, 3);
 
 const startChild = (args: string[], env: Record<string, string>, portPattern: RegExp) =>
   startChildProcess(root, args, env, portPattern);
 
 const folder = mkdtempSync(join(tmpdir(), 'calltape-shadow-bench-'));
-const policies = join(folder, 'policies.yaml');
-writeFileSync(
-  policies,
-  `sessions: { idle_timeout: 1s }
-policies:
-  - { id: schema, kind: schema }
-  - { id: weather-args, kind: arguments, tool: get_weather, arguments: { city: { pattern: '[A-Z][a-z]+' }, unit: { any_of: [celsius, fahrenheit] } } }
-  - { id: never-delete, kind: never, tools: [delete_account] }
-  - { id: budget, kind: steps, max_steps: 20, max_repeats: 3 }
-`,
-);
-const upstream = await startChild([join(root, 'dist/bench/bench-upstream.js')], {}, /^(\d+)\n/);
-const upstreamUrl = `http://127.0.0.1:${upstream.port}`;
-const proxyArgs = proxyCommand(root, upstreamUrl, 'passthrough');
+const policies = writeBenchPolicies(folder);
+const upstream = await startBenchUpstream(root);
+const proxyArgs = proxyCommand(root, upstream.url, 'passthrough');
 const env = { CALLTAPE_CONFIG: join(root, 'proxy.config.json') };
-const off = await startChild(proxyArgs, env, /listening on http:\/\/127\.0\.0\.1:(\d+)/);
+const off = await startChild(proxyArgs, env, proxyListening);
 const on = await startChild(
   [...proxyArgs, '--policies', policies, '--shadow-db', join(folder, 'shadow.sqlite')],
   env,
-  /listening on http:\/\/127\.0\.0\.1:(\d+)/,
+  proxyListening,
 );
 const targets = [
   { name: 'shadow off', origin: `http://127.0.0.1:${off.port}` },
@@ -78,30 +75,9 @@ for (let index = 0; index < rounds; index++) {
     );
   }
 }
-const summarise = (list: readonly StreamSample[]) => {
-  const events = list.flatMap((sample) => sample.eventLatenciesMs);
-  return {
-    streams: list.length,
-    events: events.length,
-    eventP50: round(percentile(events, 50)),
-    eventP99: round(percentile(events, 99)),
-    ttfbP50: round(
-      percentile(
-        list.map((sample) => sample.ttfbMs),
-        50,
-      ),
-    ),
-    ttfbP99: round(
-      percentile(
-        list.map((sample) => sample.ttfbMs),
-        99,
-      ),
-    ),
-  };
-};
 const streaming = {
-  off: summarise(samples['shadow off'] ?? []),
-  on: summarise(samples['shadow on'] ?? []),
+  off: summariseStreams(samples['shadow off'] ?? []),
+  on: summariseStreams(samples['shadow on'] ?? []),
 };
 
 const throughput: Record<string, { requestsPerSecond: number; p50: number; p99: number }> = {};

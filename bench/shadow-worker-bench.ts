@@ -8,50 +8,28 @@
  * call verdict and, once idle, its session verdict; then the shadow database is checked to hold
  * a call row per round. Flags: `--quick`, `--rounds N` (measured rounds per case, default 3000).
  */
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { loadPolicies } from '../src/live/load-policies.js';
 import { ShadowQueue } from '../src/live/shadow-queue.js';
-import { threadCpuUs } from './process-cpu.js';
+import { numberFlag, quick } from './bench-flags.js';
+import { writeBenchPolicies } from './bench-policies.js';
 import { feedRounds, reportCases, sleep } from './bench-rounds.js';
+import { countRows } from './count-rows.js';
+import { newThreadsCpu, ownThreads } from './process-cpu.js';
 
-const quick = process.argv.includes('--quick');
-const flag = (name: string, fallback: number): number => {
-  const at = process.argv.indexOf(name);
-  return at > 0 ? Number(process.argv[at + 1]) : fallback;
-};
-const measured = flag('--rounds', quick ? 500 : 3000);
-const perTick = flag('--per-tick', 10);
+const measured = numberFlag('--rounds', quick ? 500 : 3000);
+const perTick = numberFlag('--per-tick', 10);
 const warmUp = quick ? 500 : 3000;
-
-/** The proxy bench's policies: a schema check, argument rules, a forbidden tool and a step budget. */
-const policiesYaml = `sessions: { idle_timeout: 1s }
-policies:
-  - { id: schema, kind: schema }
-  - { id: weather-args, kind: arguments, tool: get_weather, arguments: { city: { pattern: '[A-Z][a-z]+' }, unit: { any_of: [celsius, fahrenheit] } } }
-  - { id: never-delete, kind: never, tools: [delete_account] }
-  - { id: budget, kind: steps, max_steps: 20, max_repeats: 3 }
-`;
-
-function storedCalls(path: string): number {
-  const db = new Database(path, { readonly: true });
-  try {
-    return db.prepare('SELECT count(*) FROM calls').pluck().get() as number;
-  } finally {
-    db.close();
-  }
-}
 
 async function measure(stream: boolean): Promise<{ workerUs: number; lost: number }> {
   const folder = mkdtempSync(join(tmpdir(), 'calltape-shadow-worker-bench-'));
-  const policiesFile = join(folder, 'policies.yaml');
-  writeFileSync(policiesFile, policiesYaml);
+  const policiesFile = writeBenchPolicies(folder);
   const database = join(folder, 'shadow.sqlite');
   const errors: string[] = [];
   const scored = { calls: 0, sessions: 0 };
-  const threadsBefore = new Set(readdirSync('/proc/self/task'));
+  const threadsBefore = ownThreads();
   const queue = new ShadowQueue(
     {
       database,
@@ -69,9 +47,7 @@ async function measure(stream: boolean): Promise<{ workerUs: number; lost: numbe
       error: (message) => errors.push(message),
     },
   );
-  const workerThreads = readdirSync('/proc/self/task').filter((tid) => !threadsBefore.has(tid));
-  const workerCpu = (): number =>
-    workerThreads.reduce((sum, tid) => sum + (threadCpuUs('self', tid) ?? 0), 0);
+  const workerCpu = newThreadsCpu(threadsBefore);
   // Every round makes one call (one verdict) and is a session of its own (one more, once idle).
   const settle = async (expected: number): Promise<void> => {
     while ((scored.calls < expected || scored.sessions < expected) && errors.length === 0)
@@ -85,7 +61,10 @@ async function measure(stream: boolean): Promise<{ workerUs: number; lost: numbe
   await settle(warmUp + measured);
   const workerUs = workerCpu() - before;
   await queue.close(10_000);
-  const lost = warmUp + measured - Math.min(storedCalls(database), scored.calls, scored.sessions);
+  const lost =
+    warmUp +
+    measured -
+    Math.min(countRows(database, 'SELECT count(*) FROM calls'), scored.calls, scored.sessions);
   rmSync(folder, { recursive: true, force: true });
   if (errors.length > 0) process.stderr.write(`${errors.slice(0, 3).join('\n')}\n`);
   return { workerUs: workerUs / measured, lost: Math.max(lost, errors.length) };

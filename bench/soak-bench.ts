@@ -11,32 +11,24 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
 import { median } from 'simple-statistics';
 import { Pool } from 'undici';
+import { numberFlag } from './bench-flags.js';
+import { countRows } from './count-rows.js';
 import { readProbe } from './probe-reader.js';
-import { proxyArgs, startChild } from './start-child.js';
+import { proxyArgs, proxyListening, startBenchUpstream, startChild } from './start-child.js';
 import { svgPlot } from './svg-plot.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const flag = (name: string, fallback: number): number => {
-  const at = process.argv.indexOf(`--${name}`);
-  return at > 0 ? Number(process.argv[at + 1]) : fallback;
-};
-const minutes = flag('minutes', 30);
-const sampleSeconds = flag('sample-seconds', 10);
-const workers = flag('workers', 24);
+const minutes = numberFlag('--minutes', 30);
+const sampleSeconds = numberFlag('--sample-seconds', 10);
+const workers = numberFlag('--workers', 24);
 const folder = mkdtempSync(join(tmpdir(), 'calltape-soak-'));
 const cassette = join(folder, 'soak.sqlite');
 const probeOut = join(folder, 'calltape.probe.jsonl');
 
-const upstream = await startChild(
-  root,
-  [join(root, 'dist/bench/bench-upstream.js')],
-  {},
-  /^(\d+)\n/,
-);
-const upstreamUrl = `http://127.0.0.1:${upstream.port}`;
+const upstream = await startBenchUpstream(root);
+const upstreamUrl = upstream.url;
 const proxy = await startChild(
   root,
   [
@@ -45,7 +37,7 @@ const proxy = await startChild(
     ...proxyArgs(root, upstreamUrl, 'record', '--cassette', cassette),
   ],
   { CALLTAPE_CONFIG: join(root, 'proxy.config.json'), BENCH_PROBE_OUT: probeOut },
-  /listening on http:\/\/127\.0\.0\.1:(\d+)/,
+  proxyListening,
 );
 const pid = proxy.child.pid ?? 0;
 const pool = new Pool(`http://127.0.0.1:${proxy.port}`, { connections: workers, pipelining: 1 });
@@ -170,16 +162,14 @@ proxy.child.kill('SIGTERM');
 await new Promise((resolve) => proxy.child.once('exit', resolve));
 upstream.child.kill('SIGTERM');
 
-const db = new Database(cassette, { readonly: true });
-const count = (sql: string): number => (db.prepare(sql).pluck().get() as number) ?? 0;
-const stored = count('SELECT count(*) FROM interactions');
+const stored = countRows(cassette);
 // Only the parallel requests are answered with three calls in one turn.
 const parallelCalls =
   3 *
-  count(
+  countRows(
+    cassette,
     'SELECT count(*) FROM (SELECT interaction_id FROM tool_calls GROUP BY interaction_id HAVING count(*) = 3)',
   );
-db.close();
 const sentTotal = total();
 const parallelSent = sent.get('parallel tool calls') ?? 0;
 const lost = sentTotal - stored;

@@ -28,6 +28,22 @@ export function startChild(
   });
 }
 
+/** What `calltape proxy` prints once it listens, its port in the first group. */
+export const proxyListening = /listening on http:\/\/127\.0\.0\.1:(\d+)/;
+
+/** Starts the scripted bench upstream (`bench-upstream.ts`) as its own process; `url` is its origin. */
+export async function startBenchUpstream(
+  root: string,
+): Promise<{ child: ChildProcess; port: number; url: string }> {
+  const started = await startChild(
+    root,
+    [join(root, 'dist/bench/bench-upstream.js')],
+    {},
+    /^(\d+)\n/,
+  );
+  return { ...started, url: `http://127.0.0.1:${started.port}` };
+}
+
 /** Every child started so far, for benches that stop them themselves. */
 export function startedChildren(): readonly ChildProcess[] {
   return children;

@@ -9,20 +9,17 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
 import { timeOrderedId } from '../src/cassette/time-ordered-id.js';
 import { startWorkerRecorder } from '../src/cassette/worker-recorder.js';
 import { loadConfig } from '../src/config/load-config.js';
 import { capturedChatRound } from '../test/support/captured-round.js';
+import { numberFlag } from './bench-flags.js';
+import { countRows } from './count-rows.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const flag = (name: string, fallback: number): number => {
-  const at = process.argv.indexOf(name);
-  return at > 0 ? Number(process.argv[at + 1]) : fallback;
-};
-const batches = flag('--batches', 3);
-const perBatch = flag('--per-batch', 60);
-const sizeMb = flag('--size', 1);
+const batches = numberFlag('--batches', 3);
+const perBatch = numberFlag('--per-batch', 60);
+const sizeMb = numberFlag('--size', 1);
 const { config } = loadConfig({ config: join(root, 'proxy.config.json') }, {}, root);
 const encoder = new TextEncoder();
 const answer = encoder.encode(
@@ -72,9 +69,7 @@ for (let batch = 0; batch < batches; batch++) {
   await recorder.open(cassette);
 }
 await recorder.close();
-const db = new Database(cassette, { readonly: true });
-const stored = (db.prepare('SELECT count(*) AS n FROM interactions').get() as { n: number }).n;
-db.close();
+const stored = countRows(cassette);
 rmSync(folder, { recursive: true, force: true });
 process.stdout.write(
   `store worker, ${batches} batches of ${perBatch} answers of ${sizeMb} MB: peak RSS ${peakRssMb().toFixed(0)} MB (${before.toFixed(0)} MB before the first batch), stored ${stored} of ${batches * perBatch}\n`,

@@ -8,48 +8,36 @@
  * Flags: `--quick`, `--rounds N` (measured rounds per case, default 3000), `--only whole` or
  * `--only stream` (one case, to compare builds faster).
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
 import type { CapturedRound } from '../src/cassette/captured-round.js';
 import { startWorkerRecorder } from '../src/cassette/worker-recorder.js';
 import { loadConfig } from '../src/config/load-config.js';
-import { threadCpuUs } from './process-cpu.js';
+import { numberFlag, quick, textFlag } from './bench-flags.js';
 import { feedRounds, reportCases, sleep } from './bench-rounds.js';
+import { countRows } from './count-rows.js';
+import { newThreadsCpu, ownThreads } from './process-cpu.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const quick = process.argv.includes('--quick');
-const roundsFlag = process.argv.indexOf('--rounds');
-const measured = roundsFlag > 0 ? Number(process.argv[roundsFlag + 1]) : quick ? 500 : 3000;
+const measured = numberFlag('--rounds', quick ? 500 : 3000);
 const warmUp = quick ? 500 : 3000;
-const onlyFlag = process.argv.indexOf('--only');
-const only = onlyFlag > 0 ? process.argv[onlyFlag + 1] : undefined;
+const only = textFlag('--only');
 if (only !== undefined && only !== 'whole' && only !== 'stream')
   throw new Error(`--only takes whole or stream, not ${only}`);
 const { config } = loadConfig({ config: join(root, 'proxy.config.json') }, {}, root);
-function storedCount(path: string): number {
-  const db = new Database(path, { readonly: true });
-  try {
-    return (db.prepare('SELECT count(*) AS n FROM interactions').get() as { n: number }).n;
-  } finally {
-    db.close();
-  }
-}
 
 async function measure(stream: boolean): Promise<{ workerUs: number; lost: number }> {
   const folder = mkdtempSync(join(tmpdir(), 'calltape-store-bench-'));
   const cassette = join(folder, 'bench.sqlite');
-  const threadsBefore = new Set(readdirSync('/proc/self/task'));
+  const threadsBefore = ownThreads();
   const errors: string[] = [];
   const recorder = startWorkerRecorder(config, { error: (message) => errors.push(message) });
   await recorder.open(cassette);
-  const workerThreads = readdirSync('/proc/self/task').filter((tid) => !threadsBefore.has(tid));
-  const workerCpu = (): number =>
-    workerThreads.reduce((sum, tid) => sum + (threadCpuUs('self', tid) ?? 0), 0);
+  const workerCpu = newThreadsCpu(threadsBefore);
   const settle = async (expected: number): Promise<void> => {
-    while (storedCount(cassette) + errors.length < expected) await sleep(50);
+    while (countRows(cassette) + errors.length < expected) await sleep(50);
   };
   const record = (captured: CapturedRound): void => recorder.record(cassette, captured);
   await feedRounds(record, stream, warmUp);
@@ -59,7 +47,7 @@ async function measure(stream: boolean): Promise<{ workerUs: number; lost: numbe
   await settle(warmUp + measured);
   const workerUs = workerCpu() - before;
   await recorder.close();
-  const lost = warmUp + measured - storedCount(cassette);
+  const lost = warmUp + measured - countRows(cassette);
   rmSync(folder, { recursive: true, force: true });
   if (errors.length > 0) process.stderr.write(`${errors.slice(0, 3).join('\n')}\n`);
   return { workerUs: workerUs / measured, lost };

@@ -12,30 +12,22 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { numberFlag, textFlag } from './bench-flags.js';
 import { runRequests, runStreams } from './measure.js';
-import { proxyArgs, startChild } from './start-child.js';
+import { proxyArgs, proxyListening, startBenchUpstream, startChild } from './start-child.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const flag = (name: string, fallback: string): string => {
-  const at = process.argv.indexOf(name);
-  return at > 0 ? (process.argv[at + 1] ?? fallback) : fallback;
-};
-const bursts = Number(flag('--bursts', '3'));
-const warm = Number(flag('--warm', '3000'));
-const runs = Number(flag('--runs', '1'));
-const modes = flag('--modes', 'record').split(',');
+const bursts = numberFlag('--bursts', 3);
+const warm = numberFlag('--warm', 3000);
+const runs = numberFlag('--runs', 1);
+const modes = (textFlag('--modes') ?? 'record').split(',');
 const extra = process.argv.includes('--') ? process.argv.slice(process.argv.indexOf('--') + 1) : [];
 const folder = mkdtempSync(join(tmpdir(), 'calltape-memory-'));
 const probe = ['--import', join(root, 'dist/bench/heap-probe.js')];
 const env = { CALLTAPE_CONFIG: join(root, 'proxy.config.json'), BENCH_HEAP_DIR: folder };
 
-const upstream = await startChild(
-  root,
-  [join(root, 'dist/bench/bench-upstream.js')],
-  {},
-  /^(\d+)\n/,
-);
-const upstreamUrl = `http://127.0.0.1:${upstream.port}`;
+const upstream = await startBenchUpstream(root);
+const upstreamUrl = upstream.url;
 
 /** One process to measure: how to start it, and its name in the output. */
 interface Target {
@@ -59,7 +51,7 @@ const targets: Target[] = modes.map((mode) => ({
         ),
       ],
       env,
-      /listening on http:\/\/127\.0\.0\.1:(\d+)/,
+      proxyListening,
     ),
 }));
 if (!process.argv.includes('--no-bare'))

@@ -18,9 +18,9 @@ import {
   type ReceivedRequest,
   type ScriptedResponse,
 } from '../test/support/scripted-upstream.js';
+import { quick } from './bench-flags.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const quick = process.argv.includes('--quick');
 const size = quick ? 100 : 1000;
 const cores = cpus().length;
 const folder = mkdtempSync(join(tmpdir(), 'calltape-test-bench-'));

@@ -4,16 +4,16 @@
  * through calltape's plain relay (`/v1/realtime`, http-proxy-3), all in one run. The upstream
  * (in its own process) stamps each frame with its send time. Writes docs/benchmarks-ws.md.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
+import { quick } from './bench-flags.js';
 import { percentile } from './measure.js';
+import { proxyListening, startChild } from './start-child.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const quick = process.argv.includes('--quick');
 const rounds = quick ? 50 : 400;
 const framesPerRound = 20;
 const now = (): number => performance.timeOrigin + performance.now();
@@ -33,21 +33,9 @@ server.on('connection', (socket) => socket.on('message', () => {
 const folder = mkdtempSync(join(tmpdir(), 'calltape-ws-bench-'));
 writeFileSync(join(folder, 'upstream.cjs'), upstreamScript);
 
-function start(args: string[], pattern: RegExp): Promise<{ child: ChildProcess; port: string }> {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout?.on('data', (data: Buffer) => {
-      output += data.toString();
-      const match = pattern.exec(output);
-      if (match?.[1]) resolve({ child, port: match[1] });
-    });
-    child.once('exit', (code) => reject(new Error(`exited with ${code}`)));
-  });
-}
-
-const upstream = await start([join(folder, 'upstream.cjs')], /^(\d+)\n/);
-const calltape = await start(
+const upstream = await startChild(root, [join(folder, 'upstream.cjs')], {}, /^(\d+)\n/);
+const calltape = await startChild(
+  root,
   [
     join(root, 'dist/src/cli/main.js'),
     'proxy',
@@ -60,7 +48,8 @@ const calltape = await start(
     '--log-level',
     'error',
   ],
-  /listening on http:\/\/127\.0\.0\.1:(\d+)/,
+  {},
+  proxyListening,
 );
 
 /** Rounds of response.create → 20 frames on one connection; each frame's latency from its stamp. */

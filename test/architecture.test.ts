@@ -55,6 +55,15 @@ describe('layering', () => {
     ]);
   });
 
+  it('stable-stringifies in one place (stable-stringify.ts: the text every stored key hashes)', () => {
+    const stringifying = sourceFiles('src').filter((file) =>
+      /from '(safe|fast-json)-stable-stringify'/.test(readFileSync(file, 'utf8')),
+    );
+    expect(stringifying.map((file) => relative(packageRoot, file))).toEqual([
+      'src/stable-stringify.ts',
+    ]);
+  });
+
   // 200 lines as the code was written, before Prettier wrapped it at width 100; formatted, the same
   // files are about half as long again, so the bound on formatted code is 320.
   it('keeps every file in src/proxy/ at 320 formatted lines or under', () => {

@@ -1,6 +1,6 @@
-import { stringify as stableStringify } from 'safe-stable-stringify';
 import type { BuiltinNormaliser, MatchRules, Normaliser } from '../config/config.js';
 import { compileUserPattern } from '../scoring/match/user-pattern.js';
+import { stableStringify } from '../stable-stringify.js';
 import type { JsonValue } from '../trace/trace.js';
 
 // The rules are configuration, so their types live with the Config; the cassette's modules name them here.
@@ -69,10 +69,8 @@ export function canonicalRequest(
 
 /**
  * Deterministic text of a canonical request: what is hashed into the key and stored beside it.
- * Every stored key depends on this text, so it must never change: `safe-stable-stringify` writes
- * what `fast-json-stable-stringify` wrote (keys sorted by code unit, JSON's escapes, no spaces;
- * a property test holds them equal on every JSON value) in half the time, a few µs of each
- * recorded round.
+ * Every stored key depends on this text, so it must never change (`stableStringify` holds it to
+ * what the old library wrote; the new one takes half the time, a few µs of each recorded round).
  */
 export function canonicalText(request: CanonicalRequest): string {
   return stableStringify(request);

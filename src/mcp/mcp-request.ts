@@ -1,4 +1,4 @@
-import stableStringify from 'fast-json-stable-stringify';
+import { stableStringify } from '../stable-stringify.js';
 import type { JsonValue } from '../trace/trace.js';
 import { asObject } from './json-rpc.js';
 

@@ -1,6 +1,5 @@
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
-import stableStringify from 'fast-json-stable-stringify';
 import { stringify as toYaml } from 'yaml';
 import { mergeCassette } from '../cassette/sqlite/cassette-maintenance.js';
 import { readSessionRounds } from '../cassette/sqlite/session-rounds.js';
@@ -11,6 +10,7 @@ import type { Logger } from '../logger.js';
 import { runSuite } from '../runner/run-suite.js';
 import { schemasFromTools, type AnyToolDefinition } from '../scoring/schemas-from-tools.js';
 import type { Suite, SuiteCase } from '../scoring/suite-types.js';
+import { stableStringify } from '../stable-stringify.js';
 import { loadSuite } from '../suites/load-suite.js';
 import { openSuiteDocument, saveSuiteDocument } from '../suites/suite-document.js';
 import type { JsonValue } from '../trace/trace.js';

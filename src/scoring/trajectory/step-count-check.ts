@@ -1,4 +1,4 @@
-import stringify from 'fast-json-stable-stringify';
+import { stableStringify } from '../../stable-stringify.js';
 import type { JsonValue } from '../../trace/trace.js';
 import type { Trajectory, TrajectoryCall } from '../../trace/trajectory.js';
 import { limitTally } from './finish-check.js';
@@ -112,7 +112,7 @@ function longestRepeat(calls: readonly TrajectoryCall[]): {
   let best = { tool: '', length: 0, from: 0, unasked: 0 };
   let run = { key: '', tool: '', length: 0, from: 0, unasked: 0 };
   for (const call of calls) {
-    const key = `${call.name}\u0000${call.arguments.ok ? stringify(call.arguments.value) : call.argumentsRaw}`;
+    const key = `${call.name}\u0000${call.arguments.ok ? stableStringify(call.arguments.value) : call.argumentsRaw}`;
     const unasked = call.unasked ? 1 : 0;
     run =
       key === run.key
