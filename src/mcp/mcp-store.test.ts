@@ -73,3 +73,28 @@ describe('McpStore and the MCP trace columns (request id, transport, MCP session
     });
   });
 });
+
+describe('McpStore.find after recording the same call again (regression: replay served the first recording forever)', () => {
+  it('serves the newest recording of the Nth identical call, preferring the same session', () => {
+    const path = join(temporaryFolder(), 'again.sqlite');
+    const writer = new McpStore(path, { readonly: false });
+    writer.append(exchange);
+    writer.append({
+      ...exchange,
+      id: '0190a0b0-0000-7000-8000-000000000002',
+      result: { content: [{ type: 'text', text: 'new' }] },
+      startedAt: 2000,
+    });
+    writer.append({
+      ...exchange,
+      id: '0190a0b0-0000-7000-8000-000000000003',
+      sessionId: 'other',
+      startedAt: 3000,
+    });
+    expect(writer.find('notes', 'k', 0, 's')?.id).toBe('0190a0b0-0000-7000-8000-000000000002');
+    expect(writer.find('notes', 'k', 0, 'elsewhere')?.id).toBe(
+      '0190a0b0-0000-7000-8000-000000000003',
+    );
+    writer.close();
+  });
+});

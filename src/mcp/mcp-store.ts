@@ -91,11 +91,11 @@ export class McpStore {
     });
   }
 
-  /** The recording of the Nth identical request to a server, preferring one made in the same session. */
+  /** The recording of the Nth identical request to a server, preferring one made in the same session, then the newest. */
   find(server: string, key: string, ordinal: number, session: string): McpRecording | undefined {
     if (!this.hasTable) return undefined;
     const row = this.statement(
-      `SELECT id, result, error, ${this.hasDuring ? 'during' : 'NULL AS during'} FROM mcp_exchanges WHERE server = ? AND request_key = ? AND key_ordinal = ? ORDER BY (session_id = ?) DESC, seq LIMIT 1`,
+      `SELECT id, result, error, ${this.hasDuring ? 'during' : 'NULL AS during'} FROM mcp_exchanges WHERE server = ? AND request_key = ? AND key_ordinal = ? ORDER BY (session_id = ?) DESC, started_at DESC, seq DESC LIMIT 1`,
     ).get(server, key, ordinal, session) as
       | { id: string; result: string | null; error: string | null; during: string | null }
       | undefined;

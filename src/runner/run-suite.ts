@@ -5,6 +5,7 @@ import type { CassetteUsage } from '../cassette/cassette-usage.js';
 import type { Config, ProxyMode } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { supersedeRecorded } from './supersede-recorded.js';
 import { startProxy } from '../proxy/proxy-server.js';
 import { mcpResultsByCall } from '../mcp/mcp-call-results.js';
 import { readMcpToolCalls, type StoredMcpExchange } from '../mcp/mcp-store.js';
@@ -130,6 +131,7 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
     }),
   });
   const judges = new Map(suite.runs.map((run) => [run, judgesFor(run)]));
+  let scored: readonly CaseResult[] | undefined;
   try {
     const jobs = suite.runs.flatMap((run) =>
       suite.cases.map((testCase, index) => ({ run, testCase, index })),
@@ -154,6 +156,7 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
         }),
       ),
     );
+    scored = results;
     const runs = suite.runs.map((run) =>
       summariseConfiguration(results, run.name, run.model ?? null, run.price ?? null),
     );
@@ -181,6 +184,8 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
   } finally {
     await codeJudges.close();
     await proxy.close();
+    if (options.mode === 'record' && scored)
+      supersedeRecorded(suite.cassette, started, scored, options.logger);
     options.onCassetteUse?.(proxy.cassetteUsage());
   }
 }

@@ -121,6 +121,53 @@ const validateReport = ajv.compile(
 );
 
 describe('calltape test (direct mode)', () => {
+  it('replays what was recorded last after recording again into the same cassette (regression: replay served the first recording forever)', async () => {
+    const folder = temporaryFolder();
+    let unit = 'fahrenheit';
+    const live = await startScriptedUpstream(() => ({
+      kind: 'json',
+      body: chatCompletion({
+        toolCalls: [
+          { id: 'call_1', name: 'get_weather', arguments: JSON.stringify({ city: 'paris', unit }) },
+        ],
+      }),
+    }));
+    running.push(live);
+    const suite = suiteFile(folder, { model: 'weather-large', cases: cases.slice(0, 1) });
+    const record = ['test', suite, '--mode', 'record', '--upstream', live.url];
+    expect((await runCliAsync(record)).status).toBe(1);
+    // The model was fixed: record again, and CI must now see the new answer.
+    unit = 'celsius';
+    expect((await runCliAsync(record)).status).toBe(0);
+    const replayed = await runCliAsync(['test', suite]);
+    expect(replayed.stdout).toContain('(1/1 cases passed)');
+    expect(replayed.status).toBe(0);
+    // Re-scoring the cassette sees the case's new recording only, not both runs of it.
+    const rescored = await runCliAsync([
+      'score',
+      '--cassette',
+      join(folder, 'weather.sqlite'),
+      '--suite',
+      suite,
+    ]);
+    expect(rescored.stdout).toContain('(1/1 cases passed)');
+    expect(rescored.status).toBe(0);
+    // A re-recording that fails keeps the recording it would have replaced.
+    const down = await runCliAsync([
+      'test',
+      suite,
+      '--mode',
+      'record',
+      '--upstream',
+      'http://127.0.0.1:1',
+    ]);
+    expect(down.status).toBe(3);
+    expect(down.stderr).toContain(
+      'kept the earlier recordings of the cases whose recording failed',
+    );
+    expect((await runCliAsync(['test', suite])).status).toBe(0);
+  });
+
   it('records, then replays offline: the same scores, reports in JSON (valid), JUnit (parseable) and Markdown', async () => {
     const folder = temporaryFolder();
     const suite = suiteFile(folder, {

@@ -83,8 +83,8 @@ export function deleteRecordings(cassette: string, ids: readonly string[]): numb
 
 /**
  * Copies into `target` every interaction of `source` it does not hold yet (by id), with tool
- * calls and sessions. Where both recorded an identical request, the target's wins (lookups
- * prefer the earlier recording). Returns the number of interactions added.
+ * calls and sessions. Where both recorded an identical request, the one recorded later wins
+ * (lookups prefer the newest recording). Returns the number of interactions added.
  */
 export function mergeCassette(target: string, source: string): number {
   requireCassette(source);

@@ -44,9 +44,10 @@ export class CassetteReader {
     this.db = database ?? openCassette(path, 'read');
     const columns =
       'seq, id, status, http_status, error, ending, response_headers, response_body, response_chunks, started_at';
-    // Prefer the recording made in the same session, then the earliest.
+    // Prefer the recording made in the same session, then the newest: recording a request again
+    // supersedes what was recorded before (serving the earliest made a re-recording invisible).
     this.findStatement = this.db.prepare(
-      `SELECT ${columns} FROM interactions WHERE request_key = ? AND key_ordinal = ? ORDER BY (ordinal_scope = ?) DESC, seq LIMIT 1`,
+      `SELECT ${columns} FROM interactions WHERE request_key = ? AND key_ordinal = ? ORDER BY (ordinal_scope = ?) DESC, started_at DESC, seq DESC LIMIT 1`,
     );
     this.lastOrdinalStatement = this.db
       .prepare('SELECT max(key_ordinal) FROM interactions WHERE request_key = ?')
