@@ -89,6 +89,26 @@ describe('calltape record|replay -- <command>', () => {
     expect(result.status).toBe(1);
   });
 
+  it('says how many recordings were no answer (regression: an unreachable upstream read as "1 recorded")', async () => {
+    const cassette = join(temporaryFolder(), 'down.sqlite');
+    const script = `fetch(process.env.OPENAI_BASE_URL + '/chat/completions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"model":"m","messages":[]}' }).then((r) => console.log(r.status))`;
+    const result = await runCliAsync([
+      'record',
+      '--cassette',
+      cassette,
+      '--upstream',
+      'http://127.0.0.1:1',
+      '--',
+      process.execPath,
+      '-e',
+      script,
+    ]);
+    expect(result.stdout.trim()).toBe('502');
+    expect(result.stderr).toContain(
+      "calltape record: 1 recorded (1 of them no answer but calltape's own error, such as an unreachable upstream: see the errors above)",
+    );
+  });
+
   it('rejects cassette names that would escape recordings/', async () => {
     const result = await runCliAsync(['replay', '--cassette', '..hidden', '--', 'true']);
     expect(result.status).toBe(2);
