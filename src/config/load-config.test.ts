@@ -28,6 +28,25 @@ function configError(run: () => unknown): string {
 }
 
 describe('loadConfig', () => {
+  it('drops a trailing /v1 from the upstreams, which every agent path carries (regression: /v1/v1 was sent and its 404 recorded)', () => {
+    const folder = temporaryFolder();
+    const { config } = loadConfig(
+      {
+        upstream: 'http://127.0.0.1:9997/v1/',
+        anthropicUpstream: 'https://gateway.example/anthropic/v1',
+      },
+      {},
+      folder,
+    );
+    expect(config.upstream).toBe('http://127.0.0.1:9997');
+    expect(config.anthropicUpstream).toBe('https://gateway.example/anthropic');
+    // Only a whole trailing segment: a prefix that merely ends in "v1" is kept.
+    expect(loadConfig({ upstream: 'https://host/apiv1' }, {}, folder).config.upstream).toBe(
+      'https://host/apiv1',
+    );
+    expect(loadConfig({ upstream: 'http://v1' }, {}, folder).config.upstream).toBe('http://v1');
+  });
+
   it('uses the defaults when there is no file, flag or variable', () => {
     const folder = temporaryFolder();
     const { config, file } = loadConfig({}, {}, folder);

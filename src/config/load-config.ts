@@ -143,8 +143,8 @@ export function loadConfig(
     config: {
       host: merged.host ?? d.host,
       port: merged.port ?? d.port,
-      upstream: (merged.upstream ?? d.upstream).replace(/\/+$/, ''),
-      anthropicUpstream: (merged.anthropicUpstream ?? d.anthropicUpstream).replace(/\/+$/, ''),
+      upstream: providerOrigin(merged.upstream ?? d.upstream),
+      anthropicUpstream: providerOrigin(merged.anthropicUpstream ?? d.anthropicUpstream),
       mode: (merged.mode ?? d.mode) as ProxyMode,
       cassette: resolve(cassetteBase, merged.cassette ?? d.cassette),
       logLevel: (merged.logLevel ?? d.logLevel) as LogLevel,
@@ -259,4 +259,17 @@ function mergeLayers(base: ConfigLayer, next: ConfigLayer): ConfigLayer {
     cassettes: { ...base.cassettes, ...next.cassettes },
     admin: { ...base.admin, ...next.admin },
   };
+}
+
+/**
+ * A provider upstream as requests are joined to it: without trailing slashes, and without a
+ * trailing `/v1`, which every agent path already starts with. The SDKs' base URLs end in `/v1`,
+ * so that is what people paste; kept, it sent `/v1/v1/chat/completions` upstream and recorded
+ * the 404 as the answer.
+ */
+function providerOrigin(url: string): string {
+  const trimmed = url.replace(/\/+$/, '');
+  // On the path only: a host could be called v1.
+  if (!URL.canParse(trimmed) || !/\/v1$/i.test(new URL(trimmed).pathname)) return trimmed;
+  return trimmed.slice(0, -'/v1'.length);
 }

@@ -174,6 +174,7 @@ export class CapturePipeline {
     const captured = capturedRound(round);
     if (store) {
       stats.recorded++;
+      if (captured.proxyError && captured.upstream?.status === undefined) stats.unanswered++;
       recorder.record(round.where.cassette, captured);
     }
     if (observer) {

@@ -12,6 +12,8 @@ export interface ReplayStats {
   misses: number;
   /** Interactions forwarded and recorded (record and auto modes). */
   recorded: number;
+  /** Of those, the ones the upstream never answered (unreachable, timed out): recorded as calltape's own error. */
+  unanswered: number;
   /** Recording ids served at least once. */
   readonly served: Set<string>;
   /** One line per miss: what differed. */

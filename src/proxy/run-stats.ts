@@ -7,6 +7,7 @@ export function emptyStats(): ReplayStats {
     hits: 0,
     misses: 0,
     recorded: 0,
+    unanswered: 0,
     expired: 0,
     served: new Set(),
     missReasons: [],

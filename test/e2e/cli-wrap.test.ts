@@ -10,6 +10,8 @@ import { temporaryFolder } from '../support/test-proxy.js';
 import { agentRun } from '../support/weather-run.js';
 
 const agent = join(packageRoot, 'dist/examples/weather-agent.js');
+/** An agent of one request that prints the status it got. */
+const script = `fetch(process.env.OPENAI_BASE_URL + '/chat/completions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"model":"m","messages":[]}' }).then((r) => console.log(r.status))`;
 const question = 'What is the weather in Paris and Tokyo? Email the summary to ops@example.com.';
 
 describe('calltape record|replay -- <command>', () => {
@@ -75,7 +77,6 @@ describe('calltape record|replay -- <command>', () => {
       '0',
     ]);
     await upstream.close();
-    const script = `fetch(process.env.OPENAI_BASE_URL + '/chat/completions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"model":"m","messages":[]}' }).then((r) => console.log(r.status))`;
     const result = await runCliAsync([
       'replay',
       '--cassette',
@@ -87,6 +88,25 @@ describe('calltape record|replay -- <command>', () => {
     ]);
     expect(result.stdout.trim()).toBe('404');
     expect(result.status).toBe(1);
+  });
+
+  it('says how many recordings were no answer (regression: an unreachable upstream read as "1 recorded")', async () => {
+    const cassette = join(temporaryFolder(), 'down.sqlite');
+    const result = await runCliAsync([
+      'record',
+      '--cassette',
+      cassette,
+      '--upstream',
+      'http://127.0.0.1:1',
+      '--',
+      process.execPath,
+      '-e',
+      script,
+    ]);
+    expect(result.stdout.trim()).toBe('502');
+    expect(result.stderr).toContain(
+      "calltape record: 1 recorded (1 of them no answer but calltape's own error, such as an unreachable upstream: see the errors above)",
+    );
   });
 
   it('rejects cassette names that would escape recordings/', async () => {

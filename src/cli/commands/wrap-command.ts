@@ -134,7 +134,9 @@ function printSummary(
   cassette: string,
   recordWith: string,
 ): void {
-  const { hits, misses, recorded, expired, missReasons, diffs, compared } = proxy.stats;
+  const { hits, misses, recorded, unanswered, expired, missReasons, diffs, compared } = proxy.stats;
+  // A recording of calltape's own 502 is no answer: say so, or "6 recorded" reads as success.
+  const recordedText = `${recorded} recorded${unanswered > 0 ? ` (${unanswered} of them no answer but calltape's own error, such as an unreachable upstream: see the errors above)` : ''}`;
   if (mode === 'diff') {
     const unmatched = diffs.filter((diff) => diff.recordingId === undefined).length;
     process.stderr.write(
@@ -148,11 +150,11 @@ function printSummary(
   }
   const parts =
     mode === 'record'
-      ? [`${recorded} recorded`]
+      ? [recordedText]
       : [
           `${hits} replayed`,
           `${misses} missed`,
-          ...(mode === 'auto' ? [`${recorded} recorded`] : []),
+          ...(mode === 'auto' ? [recordedText] : []),
           `${unused} unused recording(s)`,
           ...(expired > 0 ? [`${expired} past expiry.maxAge`] : []),
         ];
