@@ -4,7 +4,7 @@ import { lookupTool, roundTrip, user } from '../../test/support/agent-round-trip
 import type { Message } from '../trace/trace.js';
 import { OpenSessions } from './open-sessions.js';
 
-const noCase = (): boolean => false;
+const noCase: ReadonlySet<string> = new Set();
 
 /** Round trips of a few sessions at non-decreasing times: [session, time step]. */
 const activity = fc.array(fc.tuple(fc.constantFrom('a', 'b', 'c', 'd'), fc.nat(50)), {
@@ -126,9 +126,9 @@ describe('OpenSessions', () => {
 
   it('tags a session with the round’s case, else the one it had, else its own id when a suite has that case', () => {
     const sessions = new OpenSessions();
-    const isCase = (id: string): boolean => id === 'case-7';
+    const cases = new Set(['case-7']);
     const touch = (id: string, tag: string | undefined): string | undefined =>
-      sessions.touch(id, roundTrip(id, 0, []), tag, 0, isCase).caseId;
+      sessions.touch(id, roundTrip(id, 0, []), tag, 0, cases).caseId;
     expect(touch('case-7', undefined)).toBe('case-7');
     expect(touch('plain', undefined)).toBeUndefined();
     expect(touch('plain', 'tagged')).toBe('tagged');

@@ -29,14 +29,14 @@ export class OpenSessions {
   /**
    * Adds a round trip to its session (opened on the first), and makes that session the most
    * recently active. `caseId` is the case the session is tagged with: the round's tag, else the
-   * tag it had, else the session id when `isCase` says a suite has a case of that id.
+   * tag it had, else the session id when `cases` (the suites' test ids) has it.
    */
   touch(
     sessionId: string,
     interaction: Interaction,
     caseTag: string | undefined,
     now: number,
-    isCase: (id: string) => boolean,
+    cases: { has(id: string): boolean },
   ): OpenSession {
     let session = this.open.get(sessionId);
     if (session) this.open.delete(sessionId);
@@ -56,7 +56,7 @@ export class OpenSessions {
     session.interactions.push(slim(interaction, session));
     if (session.interactions.length > maxInteractionsPerSession) session.interactions.shift();
     session.lastAt = now;
-    session.caseId = caseTag ?? session.caseId ?? (isCase(sessionId) ? sessionId : undefined);
+    session.caseId = caseTag ?? session.caseId ?? (cases.has(sessionId) ? sessionId : undefined);
     session.model = interaction.request.model ?? session.model;
     return session;
   }

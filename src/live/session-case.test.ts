@@ -40,7 +40,7 @@ const cases = suiteCases([suite('first', [lookupA, lookupB]), suite('second', [d
 /** A session of one `lookup("A")` round trip, tagged `caseId`, and its trajectory. */
 function session(caseId: string | undefined): { open: OpenSession; trajectory: Trajectory } {
   const sessions = new OpenSessions();
-  sessions.touch('s', roundTrip('s', 0, [user('go')]), caseId, 0, () => false);
+  sessions.touch('s', roundTrip('s', 0, [user('go')]), caseId, 0, new Set());
   const [open] = sessions.takeAll();
   if (!open) throw new Error('no session');
   const [trajectory] = buildTrajectories(open.interactions);

@@ -18,7 +18,7 @@ function session(failed: readonly boolean[], label = (_turn: number) => 's'): Op
   const history = [user('go')];
   failed.forEach((fails, turn) => {
     const interaction = { ...roundTrip('s', turn, history), sessionId: label(turn) };
-    const open = sessions.touch('s', interaction, undefined, turn, () => false);
+    const open = sessions.touch('s', interaction, undefined, turn, new Set());
     open.verdicts.set(`${interaction.id}:0`, {
       verdict: fails ? 'fail' : 'pass',
       failures: fails

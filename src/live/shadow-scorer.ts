@@ -81,9 +81,7 @@ export class ShadowScorer {
     now: number,
   ): Promise<{ verdicts: CallVerdict[]; evicted: OpenSession[] }> {
     const sessionId = this.chain.assign(interaction);
-    const session = this.open.touch(sessionId, interaction, caseTag, now, (id) =>
-      this.cases.has(id),
-    );
+    const session = this.open.touch(sessionId, interaction, caseTag, now, this.cases);
     const declared =
       interaction.request.tools.length > 0
         ? (schemasFromTools(interaction.request.tools) as { [tool: string]: JsonSchema })
