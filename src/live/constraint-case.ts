@@ -1,3 +1,4 @@
+import { keyedSchemaCache, schemaCache } from '../scoring/schema-cache.js';
 import type { ArgumentRule, MatchingStrategy, TestCase } from '../scoring/types.js';
 import type { JsonSchema, JsonValue } from '../trace/trace.js';
 import type { ArgumentConstraint } from './policy-types.js';
@@ -37,51 +38,30 @@ export function caseFor(
 }
 
 /**
- * One-argument schemas by text, least recently used first: every captured request brings its
- * tools' schemas as new objects, and the scorer prepares a schema once per object, so the same
- * schema is handed back as the same object. Bounded for a proxy that sees ever new schemas.
+ * One-argument schemas, one object per path and argument schema text: every captured request
+ * brings its tools' schemas as new objects, and the scorer prepares a schema once per object, so
+ * the same schema is handed back as the same object. A shared tool schema (`sharedSchema`) brings
+ * the same argument schema objects, found without serialising. Bounded for a proxy that sees
+ * ever new schemas.
  */
-const nestedByText = new Map<string, JsonSchema>();
-const maxNestedSchemas = 1_000;
-/** The same by the argument's schema object: a shared schema (`sharedSchema`) skips the text. */
-const nestedByObject = new WeakMap<JsonSchema, Map<string, JsonSchema>>();
+const nested = keyedSchemaCache((own, path) => nestSchema(path, own), 1_000);
 
 export function nestedSchema(path: string, own: JsonSchema): JsonSchema {
-  let byPath = nestedByObject.get(own);
-  const known = byPath?.get(path);
-  if (known) return known;
-  const nested = recently(nestedByText, `${path}\n${JSON.stringify(own)}`, maxNestedSchemas, () =>
-    nestSchema(path, own),
-  );
-  if (!byPath) nestedByObject.set(own, (byPath = new Map<string, JsonSchema>()));
-  byPath.set(path, nested);
-  return nested;
+  return nested.get(own, path);
 }
 
 /**
- * Tool schemas by text, least recently used first, as the first object of each text: the schema
- * a live call is checked against arrives as a new object with every request, and the validator
- * cache and `nestedSchema` look a schema up by object before they serialise it. Handing back
- * one object per text lets every later round find it by object (and keeps the validator cache's
- * weak map from taking a new key per round). Bounded for a proxy that sees ever new schemas.
+ * Tool schemas as the first object of each text: the schema a live call is checked against
+ * arrives as a new object with every request, and the validator cache and `nestedSchema` look a
+ * schema up by object before they serialise it. Handing back one object per text lets every
+ * later round find it by object (and keeps the validator cache's weak map from taking a new key
+ * per round; this cache itself remembers only the first object of each text). Bounded for a
+ * proxy that sees ever new schemas.
  */
-const sharedByText = new Map<string, JsonSchema>();
-const maxSharedSchemas = 1_000;
+const shared = schemaCache((schema) => schema, 1_000, { remember: 'first' });
 
 export function sharedSchema(schema: JsonSchema): JsonSchema {
-  return recently(sharedByText, JSON.stringify(schema), maxSharedSchemas, () => schema);
-}
-
-/** The value cached under `key`, made on a miss; the least recently used goes past `capacity`. */
-function recently<T>(cache: Map<string, T>, key: string, capacity: number, make: () => T): T {
-  let value = cache.get(key);
-  if (value !== undefined) cache.delete(key);
-  else {
-    value = make();
-    if (cache.size >= capacity) cache.delete(cache.keys().next().value as string);
-  }
-  cache.set(key, value);
-  return value;
+  return shared.get(schema);
 }
 
 /** The schema of one argument (a dotted path through `properties`, split), when the tool declares it. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Trajectory } from '../trace/trajectory.js';
-import type { Interaction, Message } from '../trace/trace.js';
+import { roundTrip, user } from '../../test/support/agent-round-trip.js';
 import type { Policies } from './policy-types.js';
 import type { RelayedMcpCall } from './relayed-mcp-calls.js';
 import { ShadowScorer } from './shadow-scorer.js';
@@ -18,72 +18,6 @@ const policies: Policies = {
   judge: { model: 'm', apiKeyEnv: undefined, embeddingModel: 'e' },
   alerts: undefined,
 };
-const tool = {
-  name: 'lookup',
-  description: undefined,
-  parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
-  strict: undefined,
-};
-const user = (text: string): Message => ({
-  role: 'user',
-  text,
-  toolCalls: [],
-  toolCallId: undefined,
-  isError: undefined,
-});
-
-/** Round trip `turn` of an agent asking `lookup` again and again, resending the whole history each time. */
-function roundTrip(session: string, turn: number, history: Message[]): Interaction {
-  const call = {
-    id: `call_${turn}`,
-    index: 0,
-    name: 'lookup',
-    argumentsRaw: '{"id":"A"}',
-    arguments: { ok: true as const, value: { id: 'A' } },
-    complete: true,
-  };
-  const interaction: Interaction = {
-    id: `${session}-${turn}`,
-    sessionId: session,
-    provider: 'openai-chat',
-    method: 'POST',
-    path: '/v1/chat/completions',
-    request: {
-      model: 'gpt-test',
-      stream: false,
-      messages: [...history],
-      tools: [tool],
-      toolChoice: undefined,
-    },
-    response: {
-      id: `r${turn}`,
-      model: 'gpt-test',
-      output: {
-        text: '',
-        refusal: undefined,
-        toolCalls: [call],
-        finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
-      },
-      alternatives: [],
-      usage: undefined,
-    },
-    status: 'complete',
-    httpStatus: 200,
-    error: undefined,
-    timing: { startedAt: 1_000 + turn, firstByteMs: 1, totalMs: 2 },
-  };
-  history.push(
-    { role: 'assistant', text: '', toolCalls: [call], toolCallId: undefined, isError: undefined },
-    {
-      role: 'tool',
-      text: `result ${turn}`,
-      toolCalls: [],
-      toolCallId: call.id,
-      isError: undefined,
-    },
-  );
-  return interaction;
-}
 
 describe('ShadowScorer', () => {
   it('scores calls as they come and sessions when they idle out, with tool results paired and history kept once', async () => {

@@ -20,7 +20,8 @@ import { judgeSessionPrefix } from '../trace/build-trajectories.js';
 import type { Interaction } from '../trace/trace.js';
 import type { Policies } from './policy-types.js';
 import type { FromShadowWorker, ShadowWorkerData, ToShadowWorker } from './shadow-protocol.js';
-import { ShadowScorer, type OpenSession } from './shadow-scorer.js';
+import type { OpenSession } from './open-sessions.js';
+import { ShadowScorer } from './shadow-scorer.js';
 import { ShadowStore } from './shadow-store.js';
 import type { CallVerdict, SessionVerdict } from './verdict-types.js';
 

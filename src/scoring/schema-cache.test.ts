@@ -3,17 +3,24 @@ import { describe, expect, it } from 'vitest';
 import type { JsonSchema } from '../trace/trace.js';
 import { trimmedPrintableAscii } from './normalise/printable-ascii.js';
 import { ownEnumerated } from './own.js';
-import { schemaCache } from './schema-cache.js';
+import { keyedSchemaCache, schemaCache, type SchemaCacheOptions } from './schema-cache.js';
 
-function counted(capacity: number): {
+function counted(
+  capacity: number,
+  options: SchemaCacheOptions = {},
+): {
   cache: ReturnType<typeof schemaCache<object>>;
   builds: () => number;
 } {
   let builds = 0;
-  const cache = schemaCache((schema: JsonSchema) => {
-    builds++;
-    return { built: schema };
-  }, capacity);
+  const cache = schemaCache(
+    (schema: JsonSchema) => {
+      builds++;
+      return { built: schema };
+    },
+    capacity,
+    options,
+  );
   return { cache, builds: () => builds };
 }
 
@@ -49,6 +56,85 @@ describe('schemaCache', () => {
     cache.get({ title: 'other' });
     expect(cache.get(schema)).toBe(built);
     expect(builds()).toBe(2);
+  });
+});
+
+describe("schemaCache's remember: 'first'", () => {
+  it('answers by object only the object each text was built from; a later object of the text is found by text', () => {
+    const { cache, builds } = counted(1, { remember: 'first' });
+    const first = { title: 'a' };
+    const later = structuredClone(first);
+    const built = cache.get(first);
+    expect(cache.get(later)).toBe(built);
+    // Once the text is forgotten, the later object is not remembered, the first one is.
+    cache.get({ title: 'other' });
+    expect(cache.get(first)).toBe(built);
+    expect(builds()).toBe(2);
+    expect(cache.get(later)).not.toBe(built);
+    expect(builds()).toBe(3);
+  });
+
+  it('hands back what was built from a schema of the same text, whichever object asks (property)', () => {
+    const shared = schemaCache((schema: JsonSchema) => schema, 4, { remember: 'first' });
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 6 }), { maxLength: 30 }), (titles) => {
+        for (const title of titles) {
+          const schema = { title: String(title) };
+          const found = shared.get(structuredClone(schema));
+          expect(found).toEqual(schema);
+          expect(shared.get(found)).toBe(found);
+        }
+      }),
+    );
+  });
+});
+
+function countedKeyed(capacity: number): {
+  cache: ReturnType<typeof keyedSchemaCache<object>>;
+  builds: () => number;
+} {
+  let builds = 0;
+  const cache = keyedSchemaCache((schema: JsonSchema, key: string) => {
+    builds++;
+    return { key, schema };
+  }, capacity);
+  return { cache, builds: () => builds };
+}
+
+describe('keyedSchemaCache', () => {
+  it('builds once per schema text and key, however many objects carry the text', () => {
+    const { cache, builds } = countedKeyed(10);
+    const schema = { type: 'string' };
+    const a = cache.get(schema, 'a');
+    expect(cache.get(structuredClone(schema), 'a')).toBe(a);
+    expect(cache.get(schema, 'a')).toBe(a);
+    const b = cache.get(structuredClone(schema), 'b');
+    expect(b).toEqual({ key: 'b', schema });
+    expect(cache.get(schema, 'b')).toBe(b);
+    expect(builds()).toBe(2);
+  });
+
+  it('keeps at most its capacity of texts and keys, and answers an object seen before from the object', () => {
+    const { cache, builds } = countedKeyed(2);
+    const kept = { title: 'kept' };
+    const built = cache.get(kept, 'a');
+    cache.get({ title: 'x' }, 'a');
+    cache.get({ title: 'x' }, 'b');
+    expect(builds()).toBe(3);
+    // Forgotten by text, answered by the object it was asked with.
+    expect(cache.get(kept, 'a')).toBe(built);
+    expect(cache.get({ title: 'kept' }, 'a')).not.toBe(built);
+    expect(builds()).toBe(4);
+  });
+
+  it('never mixes keys and texts up, whatever newlines they hold (property)', () => {
+    const cache = keyedSchemaCache((schema: JsonSchema, key: string) => ({ key, schema }), 1_000);
+    fc.assert(
+      fc.property(fc.string(), fc.string(), (key, title) => {
+        const schema = { title };
+        expect(cache.get(structuredClone(schema), key)).toEqual({ key, schema });
+      }),
+    );
   });
 });
 

@@ -12,23 +12,87 @@ export interface SchemaCache<T> {
   get(schema: JsonSchema): T;
 }
 
-export function schemaCache<T>(build: (schema: JsonSchema) => T, capacity: number): SchemaCache<T> {
+export interface SchemaCacheOptions {
+  /**
+   * Which schema objects the object cache answers: `every` one asked about (the default: a suite
+   * asks with the same objects again), or only the `first` of each text, the one it was built
+   * from. `first` is for a cache asked with a new object per request, which every later request
+   * finds by text anyway: remembering each would add a weak-map key per request for nothing.
+   */
+  readonly remember?: 'every' | 'first';
+}
+
+export function schemaCache<T>(
+  build: (schema: JsonSchema) => T,
+  capacity: number,
+  { remember = 'every' }: SchemaCacheOptions = {},
+): SchemaCache<T> {
   // The object cache is the fast path when the same object comes back (a suite's schemas).
   const byObject = new WeakMap<JsonSchema, T>();
-  const byText = new Map<string, T>();
+  const byText = new RecentByText<T>(capacity);
   return {
     get(schema) {
       const known = byObject.get(schema);
       if (known !== undefined) return known;
       const text = JSON.stringify(schema);
-      let built = byText.get(text);
+      let built = byText.take(text);
       if (built === undefined) {
         built = build(schema);
-        if (byText.size >= capacity) byText.delete(byText.keys().next().value as string);
-      } else byText.delete(text);
-      byText.set(text, built);
-      byObject.set(schema, built);
+        byText.add(text, built);
+        byObject.set(schema, built);
+      } else if (remember === 'every') byObject.set(schema, built);
       return built;
     },
   };
+}
+
+/** A schema cache whose builds also depend on a string key (an argument's path, say): one per schema text and key. */
+export interface KeyedSchemaCache<T> {
+  get(schema: JsonSchema, key: string): T;
+}
+
+export function keyedSchemaCache<T>(
+  build: (schema: JsonSchema, key: string) => T,
+  capacity: number,
+): KeyedSchemaCache<T> {
+  const byObject = new WeakMap<JsonSchema, Map<string, T>>();
+  const byText = new RecentByText<T>(capacity);
+  return {
+    get(schema, key) {
+      let byKey = byObject.get(schema);
+      const known = byKey?.get(key);
+      if (known !== undefined) return known;
+      // A schema's JSON text holds no raw newline, so the text after the last one is the schema's.
+      const text = `${key}\n${JSON.stringify(schema)}`;
+      let built = byText.take(text);
+      if (built === undefined) byText.add(text, (built = build(schema, key)));
+      if (!byKey) byObject.set(schema, (byKey = new Map<string, T>()));
+      byKey.set(key, built);
+      return built;
+    },
+  };
+}
+
+/** Values by text, least recently used first; past `capacity` the least recently used is forgotten. */
+class RecentByText<T> {
+  private readonly values = new Map<string, T>();
+
+  constructor(private readonly capacity: number) {}
+
+  /** The value under `text`, made the most recently used; undefined when there is none. */
+  take(text: string): T | undefined {
+    const value = this.values.get(text);
+    if (value !== undefined) {
+      this.values.delete(text);
+      this.values.set(text, value);
+    }
+    return value;
+  }
+
+  /** Adds a value not held yet. */
+  add(text: string, value: T): void {
+    if (this.values.size >= this.capacity)
+      this.values.delete(this.values.keys().next().value as string);
+    this.values.set(text, value);
+  }
 }

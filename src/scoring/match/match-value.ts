@@ -138,12 +138,7 @@ export function matchAlone(
     return matched ? { matched } : { matched, detail: `does not match /${rule.pattern}/` };
   }
   if (strategy === 'numeric') {
-    const number =
-      typeof actual === 'number'
-        ? actual
-        : typeof actual === 'string' && actual.trim() !== '' && Number.isFinite(Number(actual))
-          ? Number(actual)
-          : undefined;
+    const number = numberOf(actual);
     if (number === undefined)
       return { matched: false, typeMismatch: true, detail: 'numeric needs a number' };
     return outsideRange(number, rule) ?? { matched: true };
@@ -179,6 +174,15 @@ export function cosine(left: readonly number[], right: readonly number[]): numbe
     rightNorm += b * b;
   }
   return leftNorm === 0 || rightNorm === 0 ? 0 : dot / Math.sqrt(leftNorm * rightNorm);
+}
+
+/** A number, or a string that reads as a finite one (agents send `"42"` as often as `42`); else undefined. */
+export function numberOf(value: JsonValue): number | undefined {
+  return typeof value === 'number'
+    ? value
+    : typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))
+      ? Number(value)
+      : undefined;
 }
 
 export function textOf(value: JsonValue): string {
