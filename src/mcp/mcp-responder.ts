@@ -199,6 +199,7 @@ export class McpResponder {
       requested,
       reader?.count(server, pending.key) ?? 0,
       reader?.candidates(server, pending.method) ?? [],
+      reader?.servers() ?? [],
     );
     if (this.options.onMiss) this.options.onMiss(miss.message);
     else this.misses.push(miss.message);

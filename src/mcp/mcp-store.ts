@@ -131,6 +131,14 @@ export class McpStore {
     ).all(server, method) as { id: string; canonical: string }[];
   }
 
+  /** The servers anything was recorded for, by name. */
+  servers(): string[] {
+    if (!this.hasTable) return [];
+    return this.statement('SELECT DISTINCT server FROM mcp_exchanges ORDER BY server')
+      .pluck()
+      .all() as string[];
+  }
+
   /** Whether anything was recorded for a server. */
   hasServer(server: string): boolean {
     return (

@@ -26,6 +26,18 @@ describe('explainMcpMiss', () => {
     expect(miss.message).toContain('differs first at arguments.b: 3 → 4');
   });
 
+  it('names the server a mistyped --name most likely meant (regression: a wrong name missed without a hint)', () => {
+    const request = canonicalMcpRequest('tools/call', { name: 'add', arguments: { a: 1 } });
+    const miss = explainMcpMiss('note', request, 0, [], ['calendar', 'notes']);
+    expect(miss.message).toBe(
+      'calltape replay: no recording of tools/call add on note: the cassette records no server of that name (it records calendar, notes); did you mean --name notes?',
+    );
+    // A server the cassette does record, with nothing of this method, gets no such guess.
+    expect(explainMcpMiss('notes', request, 0, [], ['notes']).message).toBe(
+      'calltape replay: no recording of tools/call add on notes',
+    );
+  });
+
   it('says a repeated request ran past its recordings', () => {
     expect(
       explainMcpMiss(

@@ -1,3 +1,4 @@
+import { closest } from 'fastest-levenshtein';
 import diff from 'microdiff';
 import { formatPath } from '../cassette/describe-mismatch.js';
 import type { CanonicalMcpRequest } from './mcp-request.js';
@@ -16,13 +17,15 @@ export interface McpMiss {
  * Explains a miss. `recordedTimes` > 0 means the very request was recorded, but fewer times
  * than it is now asked (ordered repeats). Otherwise the nearest recording of the same method
  * is the one with the fewest differing leaves — a recording of the same tool always nearer
- * than one of another tool.
+ * than one of another tool. `servers` are the servers the cassette holds recordings of: a name it
+ * lacks is most likely a typo of one of them (`--name note` for `notes`).
  */
 export function explainMcpMiss(
   server: string,
   requested: CanonicalMcpRequest,
   recordedTimes: number,
   candidates: readonly { readonly id: string; readonly canonical: string }[],
+  servers: readonly string[] = [],
 ): McpMiss {
   const what = `${requested.method}${typeof requested.params['name'] === 'string' ? ` ${requested.params['name']}` : typeof requested.params['uri'] === 'string' ? ` ${requested.params['uri']}` : ''}`;
   if (recordedTimes > 0)
@@ -52,6 +55,12 @@ export function explainMcpMiss(
       line: `${before} → ${after}`,
     };
   }
+  if (!best && servers.length > 0 && !servers.includes(server))
+    return {
+      message: `calltape replay: no recording of ${what} on ${server}: the cassette records no server of that name (it records ${servers.join(', ')}); did you mean --name ${closest(server, [...servers])}?`,
+      nearest: undefined,
+      field: undefined,
+    };
   if (!best)
     return {
       message: `calltape replay: no recording of ${what} on ${server}`,

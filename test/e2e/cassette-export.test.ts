@@ -132,7 +132,7 @@ describe('cassette export and import', () => {
     expect(shown.status).toBe(0);
     expect(shown.stdout).toContain('name: get_weather');
     const listed = runCli(['cassettes', 'ls'], { cwd: folder });
-    expect(listed.stdout).toMatch(/weather\s*│\s*1\s*│\s*1\s*│\s*1/);
+    expect(listed.stdout).toMatch(/weather\s*│\s*1\s*│\s*1\s*│\s*1\s*│\s*0\s*│/);
     const exported = runCli(['cassettes', 'export', 'weather'], { cwd: folder });
     expect(exported.stdout).toContain('exported 1 interaction(s) to recordings/weather');
     const again = runCli(['cassettes', 'import', 'recordings/weather', '--out', 'weather'], {

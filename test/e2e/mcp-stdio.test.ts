@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
@@ -133,6 +133,10 @@ describe('calltape mcp (stdio) with the official MCP SDK', () => {
     const table = runCli(['calls', '--cassette', cassette]);
     expect(table.stdout).toContain('5 MCP tool call(s)');
     expect(table.stdout).toContain('isError');
+    // Regression: a cassette of MCP calls alone listed as empty, its calls under "no tool calls captured".
+    expect(table.stdout).not.toContain('no tool calls captured');
+    const listed = runCli(['cassettes', 'ls', '--dir', dirname(cassette)]);
+    expect(listed.stdout).toMatch(/notes\s*│\s*0\s*│\s*0\s*│\s*0\s*│\s*\d+\s*│\s*\d{4}-/);
   });
 
   it('regression: redact.builtinPatterns false keeps key-shaped text in MCP params (the relay honoured only headers and patterns)', async () => {

@@ -202,6 +202,8 @@ export interface CassetteSummary {
   readonly interactions: number;
   readonly sessions: number;
   readonly toolCalls: number;
+  /** MCP requests recorded (`calltape mcp`); a cassette may hold only those. */
+  readonly mcpExchanges: number;
   readonly lastRecordedAt: number | null;
 }
 
@@ -235,13 +237,19 @@ export function listCassettes(folder: string): {
         continue;
       }
       const count = (sql: string): number => (db.prepare(sql).pluck().get() as number | null) ?? 0;
+      const mcp = tables.has('mcp_exchanges');
+      const last = (table: string): number | null =>
+        db.prepare(`SELECT max(started_at) FROM ${table}`).pluck().get() as number | null;
+      const lastRecorded = [last('interactions'), mcp ? last('mcp_exchanges') : null].filter(
+        (at): at is number => at !== null,
+      );
       cassettes.push({
         name: name.slice(0, -'.sqlite'.length),
         interactions: count('SELECT count(*) FROM interactions'),
         sessions: count('SELECT count(*) FROM sessions'),
         toolCalls: count('SELECT count(*) FROM tool_calls'),
-        lastRecordedAt: db.prepare('SELECT max(started_at) FROM interactions').pluck().get() as
-          number | null,
+        mcpExchanges: mcp ? count('SELECT count(*) FROM mcp_exchanges') : 0,
+        lastRecordedAt: lastRecorded.length > 0 ? Math.max(...lastRecorded) : null,
       });
     } catch (error) {
       skipped.push({ name, reason: (error as Error).message });

@@ -89,7 +89,10 @@ export function registerCallsCommand(program: Command): void {
           );
         } else
           process.stdout.write(
-            renderTable(calls) + renderHostedTable(hostedCalls) + renderMcpTable(mcpCalls),
+            // A cassette of MCP calls alone is not "no tool calls captured".
+            (calls.length > 0 || mcpCalls.length === 0 ? renderTable(calls) : '') +
+              renderHostedTable(hostedCalls) +
+              renderMcpTable(mcpCalls),
           );
       } catch (error) {
         process.exitCode = reportError(error, debug);

@@ -57,7 +57,14 @@ export function registerCassettesCommand(program: Command): void {
         if (rows.length === 0) process.stdout.write(`no cassettes in ${flags.dir}\n`);
         else {
           const table = new Table({
-            head: ['cassette', 'interactions', 'sessions', 'tool calls', 'last recorded'],
+            head: [
+              'cassette',
+              'interactions',
+              'sessions',
+              'tool calls',
+              'MCP exchanges',
+              'last recorded',
+            ],
             style: { head: [], border: [] },
           });
           for (const row of rows)
@@ -66,6 +73,7 @@ export function registerCassettesCommand(program: Command): void {
               row.interactions,
               row.sessions,
               row.toolCalls,
+              row.mcpExchanges,
               row.lastRecordedAt === null ? '' : new Date(row.lastRecordedAt).toISOString(),
             ]);
           process.stdout.write(`${table.toString()}\n`);
