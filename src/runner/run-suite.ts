@@ -21,6 +21,7 @@ import { driveDirect } from './drive-direct.js';
 import type { SuiteRunResult } from '../report/run-result.js';
 import { evaluateGates, requireEvaluableGates, summariseConfiguration } from './gates.js';
 import { withRecordHint } from './record-hint.js';
+import { suiteRecordCommand } from './suite-record-command.js';
 import { createLlmJudge } from '../judges/llm-judge.js';
 import { scoreCase, type CaseRun } from '../scoring/score-case.js';
 import type { RunConfig, Suite, SuiteCase } from '../scoring/suite-types.js';
@@ -103,7 +104,7 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
     },
     {
       logger: options.logger,
-      recordCommand: `calltape test ${relative(process.cwd(), suite.file) || suite.file} --mode record`,
+      recordCommand: suiteRecordCommand(suite.file),
       observer: {
         interaction: (interaction) => {
           const own = sessions.get(interaction.sessionId);
@@ -237,7 +238,7 @@ async function driveCase(
   // A replay miss means the cassette cannot answer this case: it is not a verdict on the model.
   const missed = context.misses.get(session);
   if (missed && missed.length > 0)
-    error = `replay miss: ${withRecordHint(missed[0] ?? '', `calltape test ${relative(process.cwd(), suite.file) || suite.file} --mode record (or --mode auto to record only what is missing)`)}`;
+    error = `replay miss: ${withRecordHint(missed[0] ?? '', `${suiteRecordCommand(suite.file)} (or --mode auto to record only what is missing)`)}`;
   const interactions = context.sessions.get(session) ?? [];
   // The upstream could not be reached (or timed out): whatever the agent did next says nothing about the model.
   const unreachable = interactions.find(

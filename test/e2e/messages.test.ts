@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/package-root.js';
@@ -24,7 +25,7 @@ describe('messages that point the right way', () => {
     expect(typo.status).toBe(3);
     expect(typo.stderr).toContain('recordings/wether.sqlite: no such cassette to replay');
     expect(typo.stderr).toContain(
-      `hint: Did you mean recordings/weather.sqlite? To record it: calltape record --cassette wether -- ${process.execPath} ${agent} ${question}`,
+      `hint: Did you mean recordings/weather.sqlite? To record it: calltape record --cassette wether -- ${process.execPath} ${agent} '${question}'`,
     );
     // Every command that reads a cassette names the nearest one, not only replay.
     for (const command of [
@@ -49,7 +50,7 @@ describe('messages that point the right way', () => {
     );
     expect(missed.status).toBe(1);
     expect(missed.stderr).toContain(
-      `Record what is missing with calltape record --cassette weather -- ${process.execPath} ${agent} And Oslo?`,
+      `Record what is missing with calltape record --cassette weather -- ${process.execPath} ${agent} 'And Oslo?'`,
     );
     expect(missed.stderr).not.toContain('--mode record');
 
@@ -63,4 +64,29 @@ describe('messages that point the right way', () => {
       'calltape: could not note this run in /dev/null/runs.sqlite (cassettes prune will not know what it used)',
     );
   }, 90_000);
+
+  it('suggested commands lose their quoting: the record command in a hint pastes back as the argv given', async () => {
+    const folder = temporaryFolder();
+    const command = ['sh', '-c', 'STREAM=1 node agent.mjs "What is the weather in Paris?"'];
+    const missing = await runCliAsync(['replay', '--cassette', 'checkout', '--', ...command], {
+      cwd: folder,
+      env: { CALLTAPE_RUNS_DB: join(folder, 'runs.sqlite') },
+    });
+    expect(missing.status).toBe(3);
+    const suggested = /To record it: calltape record (.*) \(or calltape auto/.exec(
+      missing.stderr,
+    )?.[1];
+    expect(suggested, missing.stderr).toBe(
+      `--cassette checkout -- sh -c 'STREAM=1 node agent.mjs "What is the weather in Paris?"'`,
+    );
+    const parsed = spawnSync('sh', ['-c', `printf '%s\\0' ${suggested ?? ''}`], {
+      encoding: 'utf8',
+    });
+    expect(parsed.stdout.split('\0').slice(0, -1)).toEqual([
+      '--cassette',
+      'checkout',
+      '--',
+      ...command,
+    ]);
+  });
 });
