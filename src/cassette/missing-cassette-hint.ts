@@ -18,7 +18,17 @@ export function missingCassetteHint(path: string, recordWith?: string): string |
   return parts.length > 0 ? parts.join(' ') : undefined;
 }
 
-/** The `.sqlite` file beside `path` whose name is closest to its name, when it is close enough to be a typo. */
+/**
+ * The databases calltape keeps in recordings/ beside the cassettes (runs, shadow scores,
+ * ratings): `.sqlite` files too, but never a cassette to suggest.
+ */
+export const ownDatabases: ReadonlySet<string> = new Set([
+  'calltape-runs.sqlite',
+  'calltape-shadow.sqlite',
+  'calltape-ratings.sqlite',
+]);
+
+/** The cassette beside `path` whose name is closest to its name, when it is close enough to be a typo. */
 export function nearestCassette(path: string): string | undefined {
-  return nearestFile(path, ['.sqlite']);
+  return nearestFile(path, ['.sqlite'], ownDatabases);
 }
