@@ -28,4 +28,18 @@ describe('a missing judges cassette suggests recordings/calltape-runs.sqlite, th
       join(recordings, 'checkout.sqlite'),
     );
   });
+
+  it('looks beside the cassettes given too, and the closest name anywhere wins', () => {
+    const suites = join(recordings, '..', 'suites', 'recordings');
+    mkdirSync(suites, { recursive: true });
+    writeFileSync(join(suites, 'shop.sqlite'), '');
+    writeFileSync(join(recordings, 'mcp.sqlite'), '');
+    const own = join(suites, 'suite-cassette.sqlite');
+    expect(nearestCassette(join(recordings, 'shp.sqlite'), [own])).toBe(
+      join(suites, 'shop.sqlite'),
+    );
+    expect(nearestCassette(join(recordings, 'shp.sqlite'))).toBe(join(recordings, 'mcp.sqlite'));
+    writeFileSync(join(suites, 'shp.sqlite'), '');
+    expect(nearestCassette(join(recordings, 'shp.sqlite'), [own])).toBe(join(suites, 'shp.sqlite'));
+  });
 });

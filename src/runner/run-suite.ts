@@ -45,6 +45,8 @@ export interface SuiteRunOptions {
   /** Told each scored case with its session's round trips (OpenTelemetry export). */
   readonly spans?:
     { case(result: CaseResult, interactions: readonly Interaction[]): void } | undefined;
+  /** The `--cassette` that replaced the suite's cassette, kept in the record commands hints suggest. */
+  readonly cassetteFlag?: string;
 }
 
 export type { SuiteRunResult } from '../report/run-result.js';
@@ -89,6 +91,7 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
   const suiteSets = suite.mocks.map(setName);
   const sessions = new Map<string, Interaction[]>();
   const misses = new Map<string, string[]>();
+  const recordCommand = suiteRecordCommand([suite.file], options.cassetteFlag);
   const proxy = await startProxy(
     {
       ...options.config,
@@ -104,7 +107,7 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
     },
     {
       logger: options.logger,
-      recordCommand: suiteRecordCommand(suite.file),
+      recordCommand,
       observer: {
         interaction: (interaction) => {
           const own = sessions.get(interaction.sessionId);
@@ -144,6 +147,7 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
             apiKey,
             sessions,
             misses,
+            recordCommand,
           });
           const result = await scoreCase(suite, run, testCase, index, outcome, {
             now: options.now,
@@ -196,6 +200,8 @@ async function driveCase(
     readonly apiKey: string;
     readonly sessions: ReadonlyMap<string, Interaction[]>;
     readonly misses: ReadonlyMap<string, string[]>;
+    /** The command that records this suite again, for a replay miss. */
+    readonly recordCommand: string;
   },
 ): Promise<CaseRun> {
   const began = performance.now();
@@ -238,7 +244,7 @@ async function driveCase(
   // A replay miss means the cassette cannot answer this case: it is not a verdict on the model.
   const missed = context.misses.get(session);
   if (missed && missed.length > 0)
-    error = `replay miss: ${withRecordHint(missed[0] ?? '', `${suiteRecordCommand(suite.file)} (or --mode auto to record only what is missing)`)}`;
+    error = `replay miss: ${withRecordHint(missed[0] ?? '', `${context.recordCommand} (or --mode auto to record only what is missing)`)}`;
   const interactions = context.sessions.get(session) ?? [];
   // The upstream could not be reached (or timed out): whatever the agent did next says nothing about the model.
   const unreachable = interactions.find(

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/package-root.js';
@@ -88,5 +89,31 @@ describe('messages that point the right way', () => {
       '--',
       ...command,
     ]);
+  });
+
+  it('a mistyped calltape test --cassette is told to record without --cassette and gets no "Did you mean"', async () => {
+    const folder = temporaryFolder();
+    mkdirSync(join(folder, 'suites/recordings'), { recursive: true });
+    mkdirSync(join(folder, 'recordings'));
+    writeFileSync(join(folder, 'suites/recordings/shop.sqlite'), '');
+    writeFileSync(join(folder, 'recordings/calltape-runs.sqlite'), '');
+    writeFileSync(
+      join(folder, 'suites/shop.yaml'),
+      'name: shop\nmodel: gpt-4o-mini\ncassette: recordings/shop.sqlite\ncases:\n  - test_id: weather\n    prompt: What is the weather in Paris?\n    expected_tool: get_weather\n',
+    );
+    const typo = await runCliAsync(['test', 'suites/shop.yaml', '--cassette', 'shp'], {
+      cwd: folder,
+      env: { CALLTAPE_RUNS_DB: join(folder, 'recordings/calltape-runs.sqlite') },
+    });
+    expect(typo.status).toBe(3);
+    expect(typo.stderr).toContain('recordings/shp.sqlite: no such cassette to replay');
+    expect(typo.stderr).toContain(
+      'hint: Did you mean suites/recordings/shop.sqlite? To record it: calltape test suites/shop.yaml --cassette shp --mode record.',
+    );
+    // --list reads no cassette, so a cassette still to be recorded is no error there.
+    const listed = await runCliAsync(['test', 'suites/shop.yaml', '--cassette', 'shp', '--list'], {
+      cwd: folder,
+    });
+    expect(listed.status, listed.stderr).toBe(0);
   });
 });
