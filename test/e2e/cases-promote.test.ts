@@ -97,6 +97,22 @@ function promoteFailing(
   );
 }
 
+/** Shadow-scores the bank example's cassette into `database`, as live shadow scoring would. */
+function scoreBankDemo(database: string, cwd: string): ReturnType<typeof runCliAsync> {
+  return runCliAsync(
+    [
+      'score',
+      '--cassette',
+      join(packageRoot, 'recordings/bank-demo.sqlite'),
+      '--policies',
+      join(packageRoot, 'config/policies/bank.yaml'),
+      '--shadow-db',
+      database,
+    ],
+    { cwd },
+  );
+}
+
 let upstream: ScriptedUpstream;
 let folder: string;
 let cassette: string;
@@ -219,18 +235,7 @@ describe('calltape cases promote', () => {
   it('promotes a session with hidden mock rounds from the bundled cassette', async () => {
     const work = temporaryFolder();
     const database = join(work, 'shadow.sqlite');
-    const score = await runCliAsync(
-      [
-        'score',
-        '--cassette',
-        join(packageRoot, 'recordings/bank-demo.sqlite'),
-        '--policies',
-        join(packageRoot, 'config/policies/bank.yaml'),
-        '--shadow-db',
-        database,
-      ],
-      { cwd: work },
-    );
+    const score = await scoreBankDemo(database, work);
     expect(score.status).toBe(1);
     copyFileSync(join(packageRoot, 'recordings/bank-demo.sqlite'), join(work, 'bank.sqlite'));
     const promoted = await promoteFailing('bank.yaml', './bank.sqlite', database, '3650d', work);
@@ -322,18 +327,7 @@ describe('calltape cases promote', () => {
     // Failing sessions of two cassettes in one shadow database: the live proxy's, then the bank example's.
     const mixed = join(work, 'mixed-shadow.sqlite');
     copyFileSync(shadowDb, mixed);
-    const score = await runCliAsync(
-      [
-        'score',
-        '--cassette',
-        join(packageRoot, 'recordings/bank-demo.sqlite'),
-        '--policies',
-        join(packageRoot, 'config/policies/bank.yaml'),
-        '--shadow-db',
-        mixed,
-      ],
-      { cwd: work },
-    );
+    const score = await scoreBankDemo(mixed, work);
     expect(score.status, score.stderr).toBe(1);
     const some = await promoteFailing('promoted.yaml', cassette, mixed, '3650d', work);
     expect(some.stderr).toBe('');
