@@ -1,5 +1,6 @@
 import { dirname, relative } from 'node:path';
 import { nearestFile } from '../nearest-file.js';
+import { reservedCassetteNames } from './cassette-file-check.js';
 
 /**
  * The hint for a cassette that does not exist: the nearest existing cassette's name in the same
@@ -31,15 +32,10 @@ export function missingCassetteHint(
   return parts.length > 0 ? parts.join(' ') : undefined;
 }
 
-/**
- * The databases calltape keeps in recordings/ beside the cassettes (runs, shadow scores,
- * ratings): `.sqlite` files too, but never a cassette to suggest.
- */
-export const ownDatabases: ReadonlySet<string> = new Set([
-  'calltape-runs.sqlite',
-  'calltape-shadow.sqlite',
-  'calltape-ratings.sqlite',
-]);
+/** calltape's own databases beside the cassettes (runs, shadow scores, ratings): never suggested for a cassette. */
+const ownDatabases: ReadonlySet<string> = new Set(
+  reservedCassetteNames.map((name) => `${name}.sqlite`),
+);
 
 /**
  * The cassette whose name is closest to `path`'s, when it is close enough to be a typo: beside
