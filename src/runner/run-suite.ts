@@ -25,6 +25,7 @@ import { suiteRecordCommand } from './suite-record-command.js';
 import { createLlmJudge } from '../judges/llm-judge.js';
 import { scoreCase, type CaseRun } from '../scoring/score-case.js';
 import type { RunConfig, Suite, SuiteCase } from '../scoring/suite-types.js';
+import { shellCommand } from '../shell-command.js';
 
 export interface SuiteRunOptions {
   /** The proxy configuration to start from (upstream, timeouts, redaction, match rules). */
@@ -63,7 +64,7 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
     throw new CalltapeError(
       'CONFIG_INVALID',
       `${suite.file}: cases: all ${suite.drafts.length} case(s) are drafts (review: pending or rejected); a draft never runs or counts in a gate`,
-      `Review them first: calltape review ${relative(process.cwd(), suite.file) || suite.file} --accept <ids>.`,
+      `Review them first: calltape review ${shellCommand([relative(process.cwd(), suite.file) || suite.file])} --accept <ids>.`,
     );
   requireEvaluableGates(
     suite.file,
