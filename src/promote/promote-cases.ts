@@ -4,7 +4,7 @@ import { stringify as toYaml } from 'yaml';
 import { mergeCassette } from '../cassette/sqlite/cassette-maintenance.js';
 import { readSessionRounds } from '../cassette/sqlite/session-rounds.js';
 import type { Config } from '../config/config.js';
-import { CalltapeError } from '../errors.js';
+import { CalltapeError, isCalltapeError } from '../errors.js';
 import { readShadowSessions, type ShadowSelection } from '../live/shadow-sessions.js';
 import type { Logger } from '../logger.js';
 import { runSuite } from '../runner/run-suite.js';
@@ -29,11 +29,19 @@ export interface PromoteOptions {
   readonly logger: Logger;
 }
 
+/** A session a batch passed over. */
+export interface SkippedSession {
+  readonly sessionId: string;
+  readonly reason: string;
+  /** It is a case of the suite already: nothing is left to do for it, which is no failure. */
+  readonly promoted: boolean;
+}
+
 /** What a promotion did. */
 export interface Promotion {
   readonly promoted: readonly PromotionPlan[];
   /** Sessions a `--failing` batch passed over, with why. */
-  readonly skipped: readonly { readonly sessionId: string; readonly reason: string }[];
+  readonly skipped: readonly SkippedSession[];
   /** The cassette the cases replay from (the suite's). */
   readonly cassette: string;
 }
@@ -77,22 +85,26 @@ export async function promoteCases(options: PromoteOptions): Promise<Promotion> 
   let model = suiteRun?.model;
   let tools = suiteRun && suiteRun.tools.length > 0 ? stableStringify(suiteRun.tools) : undefined;
   const plans: PromotionPlan[] = [];
-  const skipped: { sessionId: string; reason: string }[] = [];
-  const refuse = (sessionId: string, reason: string): void => {
+  const skipped: SkippedSession[] = [];
+  const refuse = (sessionId: string, reason: string, promoted = false): void => {
     if (!batch)
       throw new CalltapeError('CONFIG_INVALID', `${out}: session "${sessionId}": ${reason}`);
-    skipped.push({ sessionId, reason });
+    skipped.push({ sessionId, reason, promoted });
   };
   for (const session of picked) {
-    const plan = planPromotion({
-      sessionId: session.sessionId,
-      rounds: readSessionRounds(options.cassette, session.sessionId),
-      failures: session.failures,
-      cassette: relative(folder, options.cassette),
-      ...(options.shadowDb ? { shadowDb: relative(folder, options.shadowDb) } : {}),
-    });
+    const plan = planOrSkip(session, batch, skipped, () =>
+      planPromotion({
+        sessionId: session.sessionId,
+        rounds: readSessionRounds(options.cassette, session.sessionId),
+        failures: session.failures,
+        cassette: relative(folder, options.cassette),
+        ...(options.shadowDb ? { shadowDb: relative(folder, options.shadowDb) } : {}),
+      }),
+    );
+    if (!plan) continue;
     const planTools = stableStringify(plan.tools);
-    if (taken.has(plan.testId)) refuse(plan.sessionId, `already promoted (case "${plan.testId}")`);
+    if (taken.has(plan.testId))
+      refuse(plan.sessionId, `already promoted (case "${plan.testId}")`, true);
     else if (plan.mocks && existsSync(join(folder, plan.mocks.file)))
       refuse(plan.sessionId, `${join(folder, plan.mocks.file)} exists already`);
     else if (
@@ -157,6 +169,27 @@ export async function promoteCases(options: PromoteOptions): Promise<Promotion> 
     throw error;
   } finally {
     rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The plan `plan` makes for a session, or, in a batch, undefined once the session is noted as
+ * passed over with the reason it cannot be taken (the cassette does not hold it, it spoke
+ * another API, no round trip completed…): one such session does not stop the others. A single
+ * named session that cannot be taken stays an error.
+ */
+function planOrSkip(
+  session: { readonly sessionId: string },
+  batch: boolean,
+  skipped: SkippedSession[],
+  plan: () => PromotionPlan,
+): PromotionPlan | undefined {
+  try {
+    return plan();
+  } catch (error) {
+    if (!batch || !isCalltapeError(error) || error.code !== 'CONFIG_INVALID') throw error;
+    skipped.push({ sessionId: session.sessionId, reason: error.message, promoted: false });
+    return undefined;
   }
 }
 

@@ -9,6 +9,7 @@ import {
   offeredLine,
   unreliableCases,
 } from './report-text.js';
+import { shellCommand } from '../shell-command.js';
 
 /**
  * The report a person reads in a terminal or a CI log: per run configuration, per tool and per
@@ -111,7 +112,7 @@ export function terminalReport(result: SuiteRunResult, color: boolean): string {
     const rejected = drafts.length - pending.length;
     lines.push(
       '',
-      `${drafts.length} draft case(s) not run and not gated${rejected > 0 ? ` (${rejected} rejected)` : ''}${pending.length > 0 ? `; pending review: ${pending.join(', ')} (calltape review ${result.file})` : ''}`,
+      `${drafts.length} draft case(s) not run and not gated${rejected > 0 ? ` (${rejected} rejected)` : ''}${pending.length > 0 ? `; pending review: ${pending.join(', ')} (calltape review ${shellCommand([result.file])})` : ''}`,
     );
   }
   lines.push('', paint(1, 'gates:'));

@@ -3,6 +3,7 @@ import { extname, relative, resolve } from 'node:path';
 import { noReferrer, type AdminExtension } from '../live/admin-routes.js';
 import { loadSuite } from '../suites/load-suite.js';
 import { caseLines, pendingCases, type PendingCase } from './pending-listing.js';
+import { shellCommand } from '../shell-command.js';
 
 /** One suite in the dashboard's pending-cases panel: its drafts awaiting review, or why it could not be read. */
 export type PendingSuite =
@@ -32,7 +33,7 @@ export function readPendingCases(files: readonly string[], cwd: string): Pending
         const format = extname(path).toLowerCase() === '.jsonl' ? 'jsonl' : 'yaml';
         return {
           file: shown,
-          review: `calltape review ${shown}`,
+          review: `calltape review ${shellCommand([shown])}`,
           cases: pendingCases(suite.drafts, caseLines(text, format), shown),
         };
       } catch (error) {

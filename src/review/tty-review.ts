@@ -22,6 +22,7 @@ import {
   type ReviewEffect,
   type ReviewState,
 } from './review-session.js';
+import { shellCommand } from '../shell-command.js';
 
 export interface TtyReviewOptions {
   /** The suite file (absolute). */
@@ -77,7 +78,7 @@ export async function reviewOnTerminal(options: TtyReviewOptions): Promise<Revie
     },
   });
   output.write(
-    `\u001b[2J\u001b[H${options.shownPath}: ${state.accepted} accepted, ${state.rejected} rejected, ${state.skipped.size} skipped; ${pending.length} still pending${pending.length > 0 ? ` (calltape review ${options.shownPath} resumes)` : ''}\n`,
+    `\u001b[2J\u001b[H${options.shownPath}: ${state.accepted} accepted, ${state.rejected} rejected, ${state.skipped.size} skipped; ${pending.length} still pending${pending.length > 0 ? ` (calltape review ${shellCommand([options.shownPath])} resumes)` : ''}\n`,
   );
   return state;
 }
@@ -89,7 +90,7 @@ function screen(
   options: TtyReviewOptions,
 ): string {
   return [
-    `calltape review ${options.shownPath}`,
+    `calltape review ${shellCommand([options.shownPath])}`,
     '',
     ...renderDraft(draft),
     '',

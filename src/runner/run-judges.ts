@@ -6,7 +6,9 @@ import { startProxy, type RunningProxy } from '../proxy/proxy-server.js';
 import { loadRunInteractions, type RunSources } from './load-run-view.js';
 import type { Rating } from '../ratings/rating.js';
 import { buildRunView, type RunView } from '../ratings/run-view.js';
-import { dirname } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { packageRoot } from '../package-root.js';
 import { createCodeJudges, type CodeJudges } from '../judges/code-judges.js';
 import { buildTrajectories } from '../trace/build-trajectories.js';
 import { aggregateSamples } from '../judges/aggregate-samples.js';
@@ -85,8 +87,7 @@ export async function runJudges(
         {
           logger: createLogger('error'),
           // Regression: a stranger replaying without --cassette was told to run `calltape proxy`.
-          recordCommand:
-            'calltape judges compare … --mode record (the judge models are then asked for real: set --upstream / --anthropic-upstream or their API keys); the bank example’s judges are recorded in recordings/bank-judges.sqlite',
+          recordCommand: judgesRecordHint(packageRoot),
         },
       )
     : undefined;
@@ -251,4 +252,17 @@ function recordedUsage(
         ];
       }),
   );
+}
+
+/**
+ * How to record the judges' answers. The bank example's recorded judges ship only in a clone of
+ * the calltape repository, so they are pointed at only when `calltapeRoot` has them.
+ */
+export function judgesRecordHint(calltapeRoot: string): string {
+  const example = join(calltapeRoot, 'recordings/bank-judges.sqlite');
+  return `calltape judges compare … --mode record (the judge models are then asked for real: set --upstream / --anthropic-upstream or their API keys)${
+    existsSync(example)
+      ? `; the bank example’s judges are recorded in ${relative(process.cwd(), example) || example}`
+      : ''
+  }`;
 }

@@ -22,9 +22,11 @@ import { driveDirect } from './drive-direct.js';
 import type { SuiteRunResult } from '../report/run-result.js';
 import { evaluateGates, requireEvaluableGates, summariseConfiguration } from './gates.js';
 import { withRecordHint } from './record-hint.js';
+import { suiteRecordCommand } from './suite-record-command.js';
 import { createLlmJudge } from '../judges/llm-judge.js';
 import { scoreCase, type CaseRun } from '../scoring/score-case.js';
 import type { RunConfig, Suite, SuiteCase } from '../scoring/suite-types.js';
+import { shellCommand } from '../shell-command.js';
 
 export interface SuiteRunOptions {
   /** The proxy configuration to start from (upstream, timeouts, redaction, match rules). */
@@ -45,6 +47,8 @@ export interface SuiteRunOptions {
   /** Told each scored case with its session's round trips (OpenTelemetry export). */
   readonly spans?:
     { case(result: CaseResult, interactions: readonly Interaction[]): void } | undefined;
+  /** The `--cassette` that replaced the suite's cassette, kept in the record commands hints suggest. */
+  readonly cassetteFlag?: string;
 }
 
 export type { SuiteRunResult } from '../report/run-result.js';
@@ -61,7 +65,7 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
     throw new CalltapeError(
       'CONFIG_INVALID',
       `${suite.file}: cases: all ${suite.drafts.length} case(s) are drafts (review: pending or rejected); a draft never runs or counts in a gate`,
-      `Review them first: calltape review ${relative(process.cwd(), suite.file) || suite.file} --accept <ids>.`,
+      `Review them first: calltape review ${shellCommand([relative(process.cwd(), suite.file) || suite.file])} --accept <ids>.`,
     );
   requireEvaluableGates(
     suite.file,
@@ -89,6 +93,7 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
   const suiteSets = suite.mocks.map(setName);
   const sessions = new Map<string, Interaction[]>();
   const misses = new Map<string, string[]>();
+  const recordCommand = suiteRecordCommand([suite.file], options.cassetteFlag);
   const proxy = await startProxy(
     {
       ...options.config,
@@ -104,7 +109,7 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
     },
     {
       logger: options.logger,
-      recordCommand: `calltape test ${relative(process.cwd(), suite.file) || suite.file} --mode record`,
+      recordCommand,
       observer: {
         interaction: (interaction) => {
           const own = sessions.get(interaction.sessionId);
@@ -145,6 +150,7 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
             apiKey,
             sessions,
             misses,
+            recordCommand,
           });
           const result = await scoreCase(suite, run, testCase, index, outcome, {
             now: options.now,
@@ -200,6 +206,8 @@ async function driveCase(
     readonly apiKey: string;
     readonly sessions: ReadonlyMap<string, Interaction[]>;
     readonly misses: ReadonlyMap<string, string[]>;
+    /** The command that records this suite again, for a replay miss. */
+    readonly recordCommand: string;
   },
 ): Promise<CaseRun> {
   const began = performance.now();
@@ -242,7 +250,7 @@ async function driveCase(
   // A replay miss means the cassette cannot answer this case: it is not a verdict on the model.
   const missed = context.misses.get(session);
   if (missed && missed.length > 0)
-    error = `replay miss: ${withRecordHint(missed[0] ?? '', `calltape test ${relative(process.cwd(), suite.file) || suite.file} --mode record (or --mode auto to record only what is missing)`)}`;
+    error = `replay miss: ${withRecordHint(missed[0] ?? '', `${context.recordCommand} (or --mode auto to record only what is missing)`)}`;
   const interactions = context.sessions.get(session) ?? [];
   // The upstream could not be reached (or timed out): whatever the agent did next says nothing about the model.
   const unreachable = interactions.find(

@@ -1,4 +1,5 @@
 import type { Suite, SuiteCase } from '../scoring/suite-types.js';
+import { shellCommand } from '../shell-command.js';
 
 /** The drafts of a suite as the review lists them: id, mark, kind, provenance, prompt and what is expected. */
 export function renderDrafts(suite: Suite, shownPath: string): string {
@@ -8,7 +9,7 @@ export function renderDrafts(suite: Suite, shownPath: string): string {
   for (const draft of suite.drafts) lines.push('', ...renderDraft(draft));
   lines.push(
     '',
-    `Decide with: calltape review ${shownPath} --accept <ids|all> --reject <ids|all> [--keep-rejected]`,
+    `Decide with: calltape review ${shellCommand([shownPath])} --accept <ids|all> --reject <ids|all> [--keep-rejected]`,
   );
   return `${lines.join('\n')}\n`;
 }

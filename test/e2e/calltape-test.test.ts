@@ -1,4 +1,4 @@
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -20,8 +20,12 @@ const running: ScriptedUpstream[] = [];
 const runsDb = join(temporaryFolder(), 'runs.sqlite');
 const runCliAsync = (
   args: readonly string[],
-  options: { env?: Record<string, string> } = {},
-): ReturnType<typeof runCli> => runCli(args, { env: { CALLTAPE_RUNS_DB: runsDb, ...options.env } });
+  options: { env?: Record<string, string>; cwd?: string } = {},
+): ReturnType<typeof runCli> =>
+  runCli(args, {
+    env: { CALLTAPE_RUNS_DB: runsDb, ...options.env },
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+  });
 afterEach(async () => {
   for (const upstream of running.splice(0)) await upstream.close();
 });
@@ -648,6 +652,43 @@ describe('calltape test (agent mode)', () => {
       problems: ['the agent did not finish within 1000 ms'],
       agent: { timed_out: true },
     });
+  });
+});
+
+describe('test-in-ci.md said agent.command resolves against the suite folder, so a suite runs the same from any directory', () => {
+  it('runs agent.command in the working directory, and in the suite folder with cwd: .', async () => {
+    const folder = temporaryFolder();
+    writeFileSync(join(folder, 'agent.cjs'), tinyAgent);
+    mkdirSync(join(folder, 'suites'));
+    const suite = (name: string, agent: object): string => {
+      const path = join(folder, 'suites', name);
+      writeFileSync(
+        path,
+        JSON.stringify({
+          model: 'weather-large',
+          cassette: `${name}.sqlite`,
+          agent,
+          cases: [cases[0]],
+        }),
+      );
+      return path;
+    };
+    const command = { command: 'node ../agent.cjs', env: { TINY_INPUT: 'arg' } };
+    const live = await upstream();
+    const run = (file: string, cwd: string): ReturnType<typeof runCliAsync> =>
+      runCliAsync(['test', file, '--mode', 'record', '--upstream', live.url], {
+        cwd,
+        env: { OPENAI_API_KEY: 'sk-test-key-0123456789abcdef' },
+      });
+    const bare = suite('bare.json', command);
+    const inSuites = await run(bare, join(folder, 'suites'));
+    expect(inSuites.status, inSuites.stdout + inSuites.stderr).toBe(0);
+    const elsewhere = await run(bare, folder);
+    expect(elsewhere.status).toBe(1);
+    expect(elsewhere.stdout).toMatch(
+      /FAIL {2}paris[\s\S]*the agent exited with 1: Error: Cannot find module/,
+    );
+    expect((await run(suite('pinned.json', { ...command, cwd: '.' }), folder)).status).toBe(0);
   });
 });
 

@@ -97,6 +97,22 @@ function promoteFailing(
   );
 }
 
+/** Shadow-scores the bank example's cassette into `database`, as live shadow scoring would. */
+function scoreBankDemo(database: string, cwd: string): ReturnType<typeof runCliAsync> {
+  return runCliAsync(
+    [
+      'score',
+      '--cassette',
+      join(packageRoot, 'recordings/bank-demo.sqlite'),
+      '--policies',
+      join(packageRoot, 'config/policies/bank.yaml'),
+      '--shadow-db',
+      database,
+    ],
+    { cwd },
+  );
+}
+
 let upstream: ScriptedUpstream;
 let folder: string;
 let cassette: string;
@@ -219,18 +235,7 @@ describe('calltape cases promote', () => {
   it('promotes a session with hidden mock rounds from the bundled cassette', async () => {
     const work = temporaryFolder();
     const database = join(work, 'shadow.sqlite');
-    const score = await runCliAsync(
-      [
-        'score',
-        '--cassette',
-        join(packageRoot, 'recordings/bank-demo.sqlite'),
-        '--policies',
-        join(packageRoot, 'config/policies/bank.yaml'),
-        '--shadow-db',
-        database,
-      ],
-      { cwd: work },
-    );
+    const score = await scoreBankDemo(database, work);
     expect(score.status).toBe(1);
     copyFileSync(join(packageRoot, 'recordings/bank-demo.sqlite'), join(work, 'bank.sqlite'));
     const promoted = await promoteFailing('bank.yaml', './bank.sqlite', database, '3650d', work);
@@ -315,5 +320,37 @@ describe('calltape cases promote', () => {
     expect(readFileSync(existing, 'utf8')).toBe(original);
     expect(readdirSync(work).sort()).toEqual(['suite.yaml']);
     expect(existsSync(join(work, 'recordings'))).toBe(false);
+  });
+
+  it('a batch promote stops with exit 2 at the first session that is not in the cassette', async () => {
+    const work = temporaryFolder();
+    // Failing sessions of two cassettes in one shadow database: the live proxy's, then the bank example's.
+    const mixed = join(work, 'mixed-shadow.sqlite');
+    copyFileSync(shadowDb, mixed);
+    const score = await scoreBankDemo(mixed, work);
+    expect(score.status, score.stderr).toBe(1);
+    const some = await promoteFailing('promoted.yaml', cassette, mixed, '3650d', work);
+    expect(some.stderr).toBe('');
+    expect(some.status).toBe(0);
+    expect(some.stdout).toContain('promoted 1 session(s)');
+    expect(some.stdout).toContain('promoted-big  session big');
+    expect(some.stdout).toMatch(
+      /skipped session TC-003: .*live\.sqlite: no session "TC-003" in this cassette/,
+    );
+
+    // None of them in the cassette given: nothing could be promoted, and the exit says so.
+    copyFileSync(join(packageRoot, 'recordings/bank-demo.sqlite'), join(work, 'bank.sqlite'));
+    const none = await promoteFailing('other.yaml', './bank.sqlite', shadowDb, '1h', work);
+    expect(none.status).toBe(2);
+    expect(none.stdout).toContain('other.yaml is unchanged');
+    expect(none.stdout).toMatch(
+      /skipped session big: .*bank\.sqlite: no session "big" in this cassette/,
+    );
+    expect(existsSync(join(work, 'other.yaml'))).toBe(false);
+
+    // Run again, the batch finds only sessions promoted already: nothing left to do is no failure.
+    const again = await promoteFailing('promoted.yaml', cassette, shadowDb, '1h', work);
+    expect(again.status).toBe(0);
+    expect(again.stdout).toContain('skipped session big: already promoted (case "promoted-big")');
   });
 });

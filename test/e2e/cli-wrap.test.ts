@@ -132,6 +132,10 @@ describe('calltape cassettes prune | merge', () => {
     );
     expect(neverRun.status).toBe(2);
     expect(neverRun.stderr).toContain('no run of this cassette is noted');
+    // The suggested replay names the cassette by the path given: a bare name would mean recordings/<name>.sqlite.
+    expect(neverRun.stderr).toContain(
+      'Run it first, e.g. calltape replay --cassette recordings/bank-demo.sqlite -- <command>',
+    );
     expect(
       (
         await runCliAsync(

@@ -123,6 +123,8 @@ describe('calltape rate --mark and ratings export/import', () => {
       `${cassette}#TC-001=pass`,
       `${cassette}#TC-004=fail`,
     ]);
+    // rate --mark A --mark B --note text: the note is the command's, so every mark carries it (docs/judges.md).
+    expect(store.list('smoke').map(({ note }) => note)).toEqual(['looked fine', 'looked fine']);
     store.close();
   });
 

@@ -9,6 +9,7 @@ import { exitCodes } from '../exit-codes.js';
 import { guardedAction } from '../guarded-action.js';
 import { resolveCassette } from '../resolve-cassette.js';
 import { requireCassette } from '../../cassette/sqlite/cassette-files.js';
+import { shellCommand } from '../../shell-command.js';
 
 interface PromoteFlags {
   readonly out: string;
@@ -104,10 +105,11 @@ export function registerCasesCommand(program: Command): void {
           process.stdout.write(
             `${flags.failing ? `no session failed a policy in the last ${flags.since} that could be promoted` : 'nothing to promote'}; ${shown(out)} is unchanged\n${lines.map((line) => `${line}\n`).join('')}`,
           );
-          return exitCodes.ok;
+          // Failing sessions none of which could be taken is a batch that did nothing it was asked; ones promoted before leave nothing to do.
+          return promotion.skipped.some((skip) => !skip.promoted) ? exitCodes.usage : exitCodes.ok;
         }
         process.stdout.write(
-          `promoted ${promotion.promoted.length} session(s) to draft cases (review: pending) in ${shown(out)}:\n${lines.map((line) => `${line}\n`).join('')}they replay offline from ${shown(promotion.cassette)}\nnext: calltape review ${shown(out)}\n`,
+          `promoted ${promotion.promoted.length} session(s) to draft cases (review: pending) in ${shown(out)}:\n${lines.map((line) => `${line}\n`).join('')}they replay offline from ${shown(promotion.cassette)}\nnext: calltape review ${shellCommand([shown(out)])}\n`,
         );
         return exitCodes.ok;
       });

@@ -25,6 +25,7 @@ import { McpStore } from '../../mcp/mcp-store.js';
 import { cassetteMcpOperations } from '../../mcp/mcp-spans.js';
 import type { SpanTarget } from '../../otel/run-spans.js';
 import { resolveCassette } from '../resolve-cassette.js';
+import { shellCommand } from '../../shell-command.js';
 
 /** `calltape cassettes ls | show | export | import | prune | merge`. */
 export function registerCassettesCommand(program: Command): void {
@@ -236,7 +237,7 @@ async function prune(path: string, flags: PruneFlags): Promise<void> {
     throw new CalltapeError(
       'CONFIG_INVALID',
       `${shown}: no run of this cassette is noted in ${relative(process.cwd(), database) || database}; prune keeps what the last run used or recorded, so it needs one`,
-      `Run it first, e.g. calltape replay --cassette ${basename(path, '.sqlite')} -- <command> or calltape test <suite>, or pass the --runs-db it noted its runs in.`,
+      `Run it first, e.g. calltape replay ${shellCommand(['--cassette', shown])} -- <command> or calltape test <suite>, or pass the --runs-db it noted its runs in.`,
     );
   const unused = unusedRecordings(path, last);
   const since = new Date(last.startedAt).toISOString();

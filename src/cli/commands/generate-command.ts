@@ -15,6 +15,7 @@ import { openSuiteDocument, saveSuiteDocument } from '../../suites/suite-documen
 import { exitCodes } from '../exit-codes.js';
 import { guardedAction } from '../guarded-action.js';
 import { resolveCassette } from '../resolve-cassette.js';
+import { shellCommand } from '../../shell-command.js';
 
 interface GenerateFlags {
   readonly guidelines: string;
@@ -231,7 +232,7 @@ export function registerGenerateCommand(program: Command): void {
             `ran ${runs.length} draft(s) through the agent: ${count('pass')} as the guideline expects, ${count('fail')} not, ${errors.length} could not run${errors[0]?.error ? ` (${errors[0].error})` : ''}\n`,
           );
         }
-        process.stdout.write(`next: calltape review ${shown}\n`);
+        process.stdout.write(`next: calltape review ${shellCommand([shown])}\n`);
         return exitCodes.ok;
       });
     });

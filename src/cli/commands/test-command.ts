@@ -15,6 +15,7 @@ import { scoreCassette } from '../../runner/score-cassette.js';
 import { loadPolicies } from '../../live/load-policies.js';
 import { scoreCassetteWithPolicies } from '../../live/score-cassette-policies.js';
 import { shadowReportText } from '../../live/shadow-report-text.js';
+import { withCassetteFlag } from '../cassette-flag.js';
 import { resolveCassette } from '../resolve-cassette.js';
 import { exitCodes, reportError } from '../exit-codes.js';
 import { runsDb } from './runs-command.js';
@@ -120,11 +121,10 @@ export function registerTestCommands(program: Command): void {
         process.env,
         cwd,
       );
-      const suites = files
-        .map((file) => filterSuite(loadSuite(file, cwd), flags.filter))
-        .map((suite) =>
-          flags.cassette ? { ...suite, cassette: resolveCassette(flags.cassette, cwd) } : suite,
-        );
+      const loaded = files.map((file) => filterSuite(loadSuite(file, cwd), flags.filter));
+      const suites = flags.cassette
+        ? withCassetteFlag(loaded, flags.cassette, cwd, mode === 'replay' && flags.list !== true)
+        : loaded;
       if (flags.list) {
         // With --shard, the cases this shard would run: the same split as the run itself.
         const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
@@ -165,6 +165,7 @@ export function registerTestCommands(program: Command): void {
                     noteCassetteUse(runsDb(flags), usages),
                 }),
             spans,
+            ...(flags.cassette ? { cassetteFlag: flags.cassette } : {}),
           }).finally(progress.stop),
         );
         results.push(result);

@@ -5,6 +5,7 @@ import { RunStore } from '../../runner/run-store.js';
 import { expectedTools } from '../../scoring/score-case.js';
 import type { Suite } from '../../scoring/suite-types.js';
 import { readJsonFile } from '../../config/read-json-file.js';
+import { shellCommand } from '../../shell-command.js';
 
 /** `--list`: what would run, one case per line with what a filter can select it by. */
 export function listCases(suite: Suite, cwd: string): string {
@@ -20,7 +21,7 @@ export function listCases(suite: Suite, cwd: string): string {
   const shown = relative(cwd, suite.file) || suite.file;
   const drafts =
     suite.drafts.length > 0
-      ? `  + ${suite.drafts.length} draft case(s), not run (calltape review ${shown})\n`
+      ? `  + ${suite.drafts.length} draft case(s), not run (calltape review ${shellCommand([shown])})\n`
       : '';
   return `${shown}: ${suite.cases.length} case(s)${runs} · cassette ${relative(cwd, suite.cassette) || suite.cassette}\n${lines.join('')}${drafts}`;
 }

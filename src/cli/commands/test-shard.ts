@@ -19,6 +19,7 @@ import { withRunSpans } from './test-spans.js';
 interface ShardFlags {
   readonly shard?: string;
   readonly blob?: string;
+  readonly cassette?: string | undefined;
   readonly filter?: string;
   readonly json?: string;
   readonly junit?: string;
@@ -87,6 +88,7 @@ export async function runShard(
         ...(process.env['OPENAI_API_KEY'] ? { apiKey: process.env['OPENAI_API_KEY'] } : {}),
         onCase: progress.tick,
         spans,
+        ...(flags.cassette ? { cassetteFlag: flags.cassette } : {}),
         ...(flags.store === false
           ? {}
           : {

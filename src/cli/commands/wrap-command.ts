@@ -9,6 +9,7 @@ import { startProxy, type RunningProxy } from '../../proxy/proxy-server.js';
 import { exitCodes, reportError } from '../exit-codes.js';
 import { resolveCassette } from '../resolve-cassette.js';
 import { withRecordHint } from '../../runner/record-hint.js';
+import { shellCommand } from '../../shell-command.js';
 import { noteCassetteUse } from '../../runner/cassette-use-store.js';
 import { runsDb } from './runs-command.js';
 
@@ -92,7 +93,7 @@ async function runWrapped(
       'CONFIG_INVALID',
       'no command given: calltape ' + mode + ' --cassette NAME -- <command...>',
     );
-  const again = `--cassette ${flags.cassette ?? ''} -- ${command.join(' ')}`;
+  const again = shellCommand(['--cassette', flags.cassette ?? '', '--', ...command]);
   const recordWith = `calltape record ${again} (or calltape auto ${again} to keep what is recorded)`;
   const proxy = await startProxy(config, { logger, recordCommand: recordWith });
   const env: NodeJS.ProcessEnv = {
