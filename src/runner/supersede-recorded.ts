@@ -1,4 +1,4 @@
-import { supersedeSessions } from '../cassette/sqlite/supersede-sessions.js';
+import { supersedeSessions } from '../cassette/sqlite/cassette-maintenance.js';
 import type { Logger } from '../logger.js';
 import type { CaseResult } from '../scoring/case-result.js';
 

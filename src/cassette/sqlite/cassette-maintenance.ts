@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import { CalltapeError } from '../../errors.js';
 import { isSafeInteractionId } from '../export-names.js';
@@ -6,7 +7,7 @@ import { openCassette } from './open-cassette.js';
 import { closeAtRest as close } from './close-at-rest.js';
 
 /**
- * Maintenance of whole cassettes (`calltape cassettes prune | merge`): each opens the file
+ * Maintenance of whole cassettes (`calltape cassettes prune | merge`, recording cases again): each opens the file
  * through the store first, so it is migrated, and works in one IMMEDIATE transaction.
  */
 
@@ -71,8 +72,7 @@ export function deleteRecordings(cassette: string, ids: readonly string[]): numb
           calls.run(id);
           deleted += interaction.run(id).changes;
         }
-        db.exec(`DELETE FROM sessions WHERE id NOT IN (SELECT session_id FROM interactions);
-          UPDATE sessions SET interaction_count = (SELECT count(*) FROM interactions WHERE session_id = sessions.id)`);
+        refreshSessions(db);
         return deleted;
       })
       .immediate();
@@ -130,6 +130,73 @@ export function mergeCassette(target: string, source: string): number {
     db.prepare('DETACH DATABASE other').run();
     close(db);
   }
+}
+
+/** What recording sessions again did to a cassette's earlier recordings of them. */
+export interface Superseded {
+  /** Earlier recordings deleted: their sessions were recorded again. */
+  readonly replaced: number;
+  /** Recordings of this run deleted: their re-recording failed, so the earlier ones stay. */
+  readonly rolledBack: number;
+}
+
+/**
+ * After a record run (`calltape test --mode record`) recorded sessions again: each session in
+ * `replaced` keeps only what the run recorded (from `since` on), so replay and `calltape score`
+ * see one run of it, not every run ever recorded under its id. Each session in `failed` that
+ * held earlier recordings keeps those and loses what the run recorded: a re-recording that
+ * failed (no key, an unreachable upstream) never costs the recording it would have replaced.
+ * MCP exchanges of the sessions go the same way. A cassette the run never created is left alone.
+ */
+export function supersedeSessions(
+  cassette: string,
+  since: number,
+  replaced: readonly string[],
+  failed: readonly string[],
+): Superseded {
+  if ((replaced.length === 0 && failed.length === 0) || !existsSync(cassette))
+    return { replaced: 0, rolledBack: 0 };
+  const db = open(cassette);
+  try {
+    const removing = (at: string): ((session: string) => number) => {
+      const calls = db.prepare(
+        `DELETE FROM tool_calls WHERE interaction_id IN (SELECT id FROM interactions WHERE session_id = ? AND ${at})`,
+      );
+      const mcp = db.prepare(`DELETE FROM mcp_exchanges WHERE session_id = ? AND ${at}`);
+      const interactions = db.prepare(`DELETE FROM interactions WHERE session_id = ? AND ${at}`);
+      return (session) => {
+        calls.run(session, since);
+        mcp.run(session, since);
+        return interactions.run(session, since).changes;
+      };
+    };
+    const removeEarlier = removing('started_at < ?');
+    const removeThisRun = removing('started_at >= ?');
+    const earlier = db.prepare(
+      'SELECT 1 FROM interactions WHERE session_id = ? AND started_at < ? LIMIT 1',
+    );
+    return db
+      .transaction((): Superseded => {
+        let replacedRows = 0;
+        for (const session of replaced) replacedRows += removeEarlier(session);
+        let rolledBack = 0;
+        for (const session of failed)
+          if (earlier.get(session, since) !== undefined) rolledBack += removeThisRun(session);
+        refreshSessions(db);
+        return { replaced: replacedRows, rolledBack };
+      })
+      .immediate();
+  } finally {
+    close(db);
+  }
+}
+
+/** Brings the sessions table up to date after interactions were deleted. */
+function refreshSessions(db: Database.Database): void {
+  db.exec(`DELETE FROM sessions WHERE id NOT IN (SELECT session_id FROM interactions);
+    UPDATE sessions SET interaction_count = (SELECT count(*) FROM interactions WHERE session_id = sessions.id),
+      first_seen_at = coalesce((SELECT min(started_at) FROM interactions WHERE session_id = sessions.id), first_seen_at),
+      last_seen_at = coalesce((SELECT max(started_at) FROM interactions WHERE session_id = sessions.id), last_seen_at)`);
 }
 
 function open(cassette: string): Database.Database {
