@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { distance } from 'fastest-levenshtein';
+import { closeEnough } from './nearest-name.js';
 
 /** Where else to look, and what never to suggest. */
 export interface NearestFileOptions {
@@ -37,8 +38,5 @@ export function nearestFile(
       if (!best || apart < best.distance) best = { file: candidate, distance: apart };
     }
   }
-  // Beyond a third of the name it is another file, not a typo of this one.
-  return best && best.distance <= Math.max(2, Math.floor(wanted.length / 3))
-    ? best.file
-    : undefined;
+  return best && closeEnough(wanted, best.distance) ? best.file : undefined;
 }

@@ -6,6 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { adapterById } from '../providers/adapters.js';
 import { ConversationChain } from '../trace/conversation-chain.js';
+import { buildInteraction } from './build-exchange.js';
 import { buildInRuns, type RunLimits } from './build-in-runs.js';
 import { buildStoredExchange } from './build-stored-exchange.js';
 import { diffToolCalls } from './diff-tool-calls.js';
@@ -211,7 +212,12 @@ port.on('message', (message: ToStoreWorker) => {
       return;
     case 'diff':
       try {
-        const live = exchangeOf(message.round, new OrdinalCounter())?.interaction;
+        const adapter = adapterById(message.round.adapterId);
+        const live =
+          adapter &&
+          buildInteraction(adapter, redactor, message.round, {
+            maxDecodedBytes: data.maxDecodedBytes,
+          });
         const recorded = openToCompare(message.cassette).interaction(message.recordingId);
         const lines =
           live?.status !== 'complete'

@@ -32,6 +32,10 @@ describe('explainMcpMiss', () => {
     expect(miss.message).toBe(
       'calltape replay: no recording of tools/call add on note: the cassette records no server of that name (it records calendar, notes); did you mean --name notes?',
     );
+    // A name no recorded server is a typo of gets no guess.
+    expect(explainMcpMiss('github', request, 0, [], ['calendar', 'notes']).message).toBe(
+      'calltape replay: no recording of tools/call add on github',
+    );
     // A server the cassette does record, with nothing of this method, gets no such guess.
     expect(explainMcpMiss('notes', request, 0, [], ['notes']).message).toBe(
       'calltape replay: no recording of tools/call add on notes',

@@ -1,6 +1,6 @@
-import { closest } from 'fastest-levenshtein';
 import diff from 'microdiff';
 import { formatPath } from '../cassette/describe-mismatch.js';
+import { nearestName } from '../nearest-name.js';
 import type { CanonicalMcpRequest } from './mcp-request.js';
 
 /** Why a request matched no recording: the nearest one and its first difference. */
@@ -55,9 +55,10 @@ export function explainMcpMiss(
       line: `${before} → ${after}`,
     };
   }
-  if (!best && servers.length > 0 && !servers.includes(server))
+  const meant = best || servers.includes(server) ? undefined : nearestName(server, servers);
+  if (meant !== undefined)
     return {
-      message: `calltape replay: no recording of ${what} on ${server}: the cassette records no server of that name (it records ${servers.join(', ')}); did you mean --name ${closest(server, [...servers])}?`,
+      message: `calltape replay: no recording of ${what} on ${server}: the cassette records no server of that name (it records ${servers.join(', ')}); did you mean --name ${meant}?`,
       nearest: undefined,
       field: undefined,
     };

@@ -190,8 +190,15 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
   } finally {
     await codeJudges.close();
     await proxy.close();
+    // The run's own result (or error) stands: a cassette busy elsewhere only keeps both runs.
     if (options.mode === 'record' && scored)
-      supersedeRecorded(suite.cassette, started, scored, options.logger);
+      try {
+        supersedeRecorded(suite.cassette, started, scored, options.logger);
+      } catch (error) {
+        options.logger.warn(
+          `${suite.cassette}: the earlier recordings of the cases recorded again were kept: ${(error as Error).message}`,
+        );
+      }
     options.onCassetteUse?.(proxy.cassetteUsage());
   }
 }
