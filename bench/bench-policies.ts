@@ -6,7 +6,7 @@ import { join } from 'node:path';
  * upstream's `get_weather` calls, a forbidden tool and a step budget, sessions closing after 1 s
  * idle. One text, so the proxy bench, the shadow bench and the shadow worker bench score alike.
  */
-export const benchPoliciesYaml = `sessions: { idle_timeout: 1s }
+const benchPoliciesYaml = `sessions: { idle_timeout: 1s }
 policies:
   - { id: schema, kind: schema }
   - { id: weather-args, kind: arguments, tool: get_weather, arguments: { city: { pattern: '[A-Z][a-z]+' }, unit: { any_of: [celsius, fahrenheit] } } }

@@ -322,7 +322,7 @@ describe('calltape cases promote', () => {
     expect(existsSync(join(work, 'recordings'))).toBe(false);
   });
 
-  it('a batch promote stops with exit 2 at the first session that is not in the cassette', async () => {
+  it('a batch promote skips the sessions the cassette lacks, saying why, and exits 2 only when none could be promoted', async () => {
     const work = temporaryFolder();
     // Failing sessions of two cassettes in one shadow database: the live proxy's, then the bank example's.
     const mixed = join(work, 'mixed-shadow.sqlite');
