@@ -89,7 +89,6 @@ export class CapturedRoute {
           'BODY_TOO_LARGE',
           `calltape: the request body exceeds the limit of ${config.limits.maxBodyBytes} bytes (limits.maxBodyBytes)`,
         ),
-        true,
       );
       return;
     }

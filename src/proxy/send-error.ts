@@ -7,7 +7,6 @@ export function sendError(
   response: ServerResponse,
   adapter: ProviderAdapter,
   error: CalltapeError,
-  closeConnection = false,
 ): void {
   if (response.headersSent) {
     response.destroy();
@@ -17,8 +16,6 @@ export function sendError(
   response.writeHead(error.status, {
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(body),
-    // An unread oversized body must not be drained into memory to keep the socket alive.
-    ...(closeConnection ? { connection: 'close' } : {}),
   });
   response.end(body);
 }
