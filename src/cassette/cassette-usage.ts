@@ -16,6 +16,12 @@ export interface CassetteUsage {
   readonly servedIds: readonly string[];
   /** Requests that found no recording. */
   readonly missed: number;
+  /**
+   * What went wrong in the run that used the cassette, where the caller knows: cases that ended
+   * in ERROR, or 1 for a wrapped command that exited non-zero. `cassettes prune` will not decide
+   * from such a run. Undefined: not known (a long-running proxy).
+   */
+  readonly errors?: number;
   /** A sharded `calltape test` run: which shard of how many (prune keeps what every shard of the split served). */
   readonly shard?: { readonly index: number; readonly count: number };
 }

@@ -14,6 +14,7 @@ import type { Logger } from '../logger.js';
 import { ReplayKeys } from './replay-keys.js';
 import { countMiss, maxReasons, withoutSessionHeader, type ReplayStats } from './replay-lookup.js';
 import { lookUpRecording } from './look-up-recording.js';
+import { noApiKeyError, sendsPlaceholderKey } from './placeholder-key.js';
 import type { ProxyObserver, Where } from './route-types.js';
 
 /**
@@ -98,8 +99,20 @@ export class CapturePipeline {
     return this.options.redactor.path(path);
   }
 
-  /** Hit, miss or forward for a request in its mode; counts hits and misses. */
+  /**
+   * Hit, miss or forward for a request in its mode; counts hits and misses. A request that would
+   * go upstream with only calltape's placeholder key is a miss saying which key to set: the
+   * provider would refuse it, and the answer would be recorded as if it were the model's.
+   */
   decide(request: RoundRequest, reader: CassetteReader | undefined): RoundDecision {
+    const decision = this.lookUp(request, reader);
+    if (decision.kind !== 'forward' || !sendsPlaceholderKey(request.headers)) return decision;
+    const error = noApiKeyError(request.adapter.id);
+    this.missed(request.where, error);
+    return { kind: 'miss', error };
+  }
+
+  private lookUp(request: RoundRequest, reader: CassetteReader | undefined): RoundDecision {
     const { where } = request;
     const lookingUp = where.mode === 'replay' || where.mode === 'auto' || where.mode === 'diff';
     if (!lookingUp || !reader) return { kind: 'forward', match: undefined, compareWith: undefined };

@@ -9,6 +9,10 @@ export interface LastCassetteRun {
   readonly mode: string;
   readonly startedAt: number;
   readonly servedIds: ReadonlySet<string>;
+  /** Requests it found no recording for (every shard's). */
+  readonly missed: number;
+  /** Cases that ended in ERROR, or 1 for a wrapped command that exited non-zero (every shard's); undefined when not noted. */
+  readonly errors: number | undefined;
   /** A sharded run: how many shards it had. */
   readonly shards?: number;
 }
@@ -19,6 +23,8 @@ interface RunRow {
   readonly started_at: number;
   readonly shard_index: number | null;
   readonly shard_count: number | null;
+  readonly missed: number;
+  readonly errors: number | null;
 }
 
 /**
@@ -28,7 +34,7 @@ interface RunRow {
  */
 export class CassetteUseStore {
   private readonly insertRun: Database.Statement<
-    [string, string, number, number, number, number, number | null, number | null]
+    [string, string, number, number, number, number, number | null, number | null, number | null]
   >;
   private readonly insertServed: Database.Statement<[number | bigint, string]>;
   private readonly lastRun: Database.Statement<[string], RunRow>;
@@ -37,16 +43,16 @@ export class CassetteUseStore {
 
   private constructor(private readonly db: Database.Database) {
     this.insertRun = db.prepare(
-      'INSERT INTO cassette_runs (cassette, mode, started_at, ended_at, served, missed, shard_index, shard_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO cassette_runs (cassette, mode, started_at, ended_at, served, missed, shard_index, shard_count, errors) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     this.insertServed = db.prepare(
       'INSERT OR IGNORE INTO cassette_runs_served (run_id, interaction_id) VALUES (?, ?)',
     );
     this.lastRun = db.prepare(
-      "SELECT id, mode, started_at, shard_index, shard_count FROM cassette_runs WHERE cassette = ? AND mode != 'passthrough' ORDER BY id DESC LIMIT 1",
+      "SELECT id, mode, started_at, shard_index, shard_count, missed, errors FROM cassette_runs WHERE cassette = ? AND mode != 'passthrough' ORDER BY id DESC LIMIT 1",
     );
     this.lastOfShard = db.prepare(
-      "SELECT id, mode, started_at, shard_index, shard_count FROM cassette_runs WHERE cassette = ? AND shard_count = ? AND shard_index = ? AND mode != 'passthrough' ORDER BY id DESC LIMIT 1",
+      "SELECT id, mode, started_at, shard_index, shard_count, missed, errors FROM cassette_runs WHERE cassette = ? AND shard_count = ? AND shard_index = ? AND mode != 'passthrough' ORDER BY id DESC LIMIT 1",
     );
     this.servedOf = db
       .prepare<[number], string>('SELECT interaction_id FROM cassette_runs_served WHERE run_id = ?')
@@ -85,6 +91,7 @@ export class CassetteUseStore {
           usage.missed,
           usage.shard?.index ?? null,
           usage.shard?.count ?? null,
+          usage.errors ?? null,
         ).lastInsertRowid;
         for (const interaction of usage.servedIds) this.insertServed.run(id, interaction);
       }
@@ -105,6 +112,8 @@ export class CassetteUseStore {
         mode: row.mode,
         startedAt: row.started_at,
         servedIds: new Set(this.servedOf.all(row.id)),
+        missed: row.missed,
+        errors: row.errors ?? undefined,
       };
     const count = row.shard_count;
     const shards = Array.from({ length: count }, (_, at) =>
@@ -122,6 +131,10 @@ export class CassetteUseStore {
       mode: row.mode,
       startedAt: Math.min(...present.map((shard) => shard.started_at)),
       servedIds: new Set(present.flatMap((shard) => this.servedOf.all(shard.id))),
+      missed: present.reduce((sum, shard) => sum + shard.missed, 0),
+      errors: present.some((shard) => shard.errors !== null)
+        ? present.reduce((sum, shard) => sum + (shard.errors ?? 0), 0)
+        : undefined,
       shards: count,
     };
   }

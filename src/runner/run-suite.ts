@@ -7,6 +7,7 @@ import { CalltapeError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { supersedeRecorded } from './supersede-recorded.js';
 import { startProxy } from '../proxy/proxy-server.js';
+import { placeholderKeys } from '../proxy/placeholder-key.js';
 import { mcpResultsByCall } from '../mcp/mcp-call-results.js';
 import { readMcpToolCalls, type StoredMcpExchange } from '../mcp/mcp-store.js';
 import { recordedUnaskedSteps } from '../mcp/recorded-unasked-steps.js';
@@ -123,7 +124,10 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
       },
     },
   );
-  const apiKey = options.apiKey ?? (options.mode === 'replay' ? 'sk-calltape-replay' : '');
+  // Agents' SDKs refuse to start without a key even when the cassette answers (replay, auto).
+  const apiKey =
+    options.apiKey ??
+    (options.mode === 'replay' || options.mode === 'auto' ? placeholderKeys.openai : '');
   const codeJudges = createCodeJudges({ baseDir: dirname(suite.file) });
   const limit = pLimit(Math.max(1, options.concurrency ?? cpus().length));
   // Judges per run configuration: the LLM judge asks the run's model unless a rubric names another.
@@ -199,7 +203,11 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
           `${suite.cassette}: the earlier recordings of the cases recorded again were kept: ${(error as Error).message}`,
         );
       }
-    options.onCassetteUse?.(proxy.cassetteUsage());
+    // A run that threw never scored its cases: every one counts as an error for prune.
+    const errors = scored
+      ? scored.filter((result) => result.status === 'error').length
+      : suite.cases.length * suite.runs.length;
+    options.onCassetteUse?.(proxy.cassetteUsage().map((usage) => ({ ...usage, errors })));
   }
 }
 
@@ -246,7 +254,7 @@ async function driveCase(
         );
     } else {
       error = await driveDirect(proxyUrl, run, testCase, session, {
-        apiKey: context.apiKey || 'sk-calltape-unset',
+        apiKey: context.apiKey || placeholderKeys.direct,
         mockSets,
         timeoutMs: 600_000,
       });

@@ -73,7 +73,8 @@ CREATE TABLE IF NOT EXISTS cassette_runs (
   served     INTEGER NOT NULL,
   missed     INTEGER NOT NULL,
   shard_index INTEGER,
-  shard_count INTEGER
+  shard_count INTEGER,
+  errors      INTEGER
 );
 CREATE INDEX IF NOT EXISTS cassette_runs_by_cassette ON cassette_runs(cassette, id);
 CREATE TABLE IF NOT EXISTS cassette_runs_served (
@@ -95,6 +96,8 @@ const addedColumns: readonly {
 }[] = [
   { table: 'cassette_runs', column: 'shard_index', definition: 'INTEGER' },
   { table: 'cassette_runs', column: 'shard_count', definition: 'INTEGER' },
+  // Runs noted before it are of unknown outcome (NULL): prune decides from them as it did.
+  { table: 'cassette_runs', column: 'errors', definition: 'INTEGER' },
   {
     table: 'run_configs',
     column: 'unreliable',

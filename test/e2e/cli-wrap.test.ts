@@ -5,6 +5,7 @@ import { packageRoot } from '../../src/package-root.js';
 import { runCliAsync } from '../support/cli.js';
 import { chatCompletionChunks, encodeSse } from '../support/openai-chat-chunks.js';
 import { seededRandom } from '../support/random.js';
+import { recordedRows } from '../support/recorded-rows.js';
 import { startScriptedUpstream } from '../support/scripted-upstream.js';
 import { temporaryFolder } from '../support/test-proxy.js';
 import { agentRun } from '../support/weather-run.js';
@@ -107,6 +108,37 @@ describe('calltape record|replay -- <command>', () => {
     expect(result.stderr).toContain(
       "calltape record: 1 recorded (1 of them no answer but calltape's own error, such as an unreachable upstream: see the errors above)",
     );
+  });
+
+  it('gives an agent without a key a placeholder in auto mode, and a miss that needs the upstream says which key to set', async () => {
+    const upstream = await startScriptedUpstream(scriptedWeatherModel);
+    const cassette = join(temporaryFolder(), 'weather.sqlite');
+    await agentRun(cassette, 'record', question);
+    const auto = (prompt: string) =>
+      runCliAsync(
+        [
+          'auto',
+          '--cassette',
+          cassette,
+          '--upstream',
+          upstream.url,
+          '--',
+          process.execPath,
+          agent,
+          prompt,
+        ],
+        { env: { OPENAI_API_KEY: '' } },
+      );
+    // Recorded: the SDK starts (it would refuse without a key) and the cassette answers.
+    const replayed = await auto(question);
+    expect(replayed.status).toBe(0);
+    expect(replayed.stdout).toContain('Paris is 12°C and Tokyo 18°C');
+    // Not recorded: refused before the upstream, naming the variable.
+    const missing = await auto('What is the weather in Oslo?');
+    expect(missing.status).not.toBe(0);
+    expect(missing.stderr).toContain('no API key to record this request: set OPENAI_API_KEY');
+    expect(upstream.received).toHaveLength(0);
+    await upstream.close();
   });
 
   it('rejects cassette names that would escape recordings/', async () => {
@@ -241,6 +273,39 @@ describe('calltape cassettes prune | merge', () => {
     expect(replayed.status).toBe(0);
     expect(replayed.stderr).toContain('6 replayed, 0 missed, 0 unused recording(s)');
   }, 90_000);
+});
+
+describe('prune after a run that errored or served nothing (regression: an auto run whose agents could not start deleted all 41 recordings)', () => {
+  it('refuses, saying why, deletes nothing, and --force overrides', async () => {
+    const folder = temporaryFolder();
+    const cassette = join(folder, 'weather.sqlite');
+    const env = { OPENAI_API_KEY: '', CALLTAPE_RUNS_DB: join(folder, 'runs.sqlite') };
+    await agentRun(cassette, 'record', question);
+    // No key and an unrecorded question: the agent fails, having been served nothing.
+    const failed = await runCliAsync(
+      [
+        'auto',
+        '--cassette',
+        cassette,
+        '--upstream',
+        'http://127.0.0.1:1',
+        '--',
+        process.execPath,
+        agent,
+        'What is the weather in Oslo?',
+      ],
+      { env },
+    );
+    expect(failed.status).not.toBe(0);
+    const refused = await runCliAsync(['cassettes', 'prune', cassette, '--yes'], { env });
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain('will not from this one: it ended with an error');
+    expect(refused.stderr).toContain('--force');
+    expect(recordedRows(cassette)).toHaveLength(3);
+    const forced = await runCliAsync(['cassettes', 'prune', cassette, '--yes', '--force'], { env });
+    expect(forced.status).toBe(0);
+    expect(forced.stdout).toContain('deleted 3 recording(s)');
+  }, 60_000);
 });
 
 describe('calltape diff -- <command>', () => {

@@ -14,6 +14,7 @@ import {
   mergeCassette,
   unusedRecordings,
 } from '../../cassette/sqlite/cassette-maintenance.js';
+import { pruneRefusal } from '../../runner/prune-refusal.js';
 import { CassetteUseStore } from '../../runner/cassette-use-store.js';
 import { runsDb } from './runs-command.js';
 import { CalltapeError } from '../../errors.js';
@@ -137,6 +138,10 @@ export function registerCassettesCommand(program: Command): void {
     .argument('<cassette>', 'a name in recordings/ or a path')
     .option('--dry-run', 'only list what would be deleted (the default when not on a terminal)')
     .option('--yes', 'delete without asking')
+    .option(
+      '--force',
+      'prune even when the last run errored or served nothing (prune refuses to decide from such a run)',
+    )
     .option('--runs-db <file>', 'where runs are noted (default recordings/calltape-runs.sqlite)')
     .action((name: string, flags: PruneFlags) =>
       runAsync(() => prune(resolveCassette(name, process.cwd()), flags)),
@@ -218,6 +223,7 @@ async function exportSpans(path: string, flags: ExportFlags): Promise<void> {
 interface PruneFlags {
   readonly dryRun?: boolean;
   readonly yes?: boolean;
+  readonly force?: boolean;
   readonly runsDb?: string;
 }
 
@@ -239,8 +245,15 @@ async function prune(path: string, flags: PruneFlags): Promise<void> {
       `${shown}: no run of this cassette is noted in ${relative(process.cwd(), database) || database}; prune keeps what the last run used or recorded, so it needs one`,
       `Run it first, e.g. calltape replay ${shellCommand(['--cassette', shown])} -- <command> or calltape test <suite>, or pass the --runs-db it noted its runs in.`,
     );
-  const unused = unusedRecordings(path, last);
   const since = new Date(last.startedAt).toISOString();
+  const refusal = pruneRefusal(last);
+  if (refusal && !flags.force)
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `${shown}: prune decides from the last run of the cassette (${last.mode}, ${since}), and will not from this one: ${refusal}`,
+      `Run it again so that it completes (for calltape test, with the API key its agents need), then prune; or pass --force to delete what that run left unused anyway.`,
+    );
+  const unused = unusedRecordings(path, last);
   if (unused.length === 0)
     return void process.stdout.write(
       `nothing to prune: the last run (${last.mode}, ${since}) used or recorded every recording in ${shown}\n`,

@@ -11,6 +11,7 @@ import { resolveCassette } from '../resolve-cassette.js';
 import { withRecordHint } from '../../runner/record-hint.js';
 import { shellCommand } from '../../shell-command.js';
 import { noteCassetteUse } from '../../runner/cassette-use-store.js';
+import { placeholderKeyEnv } from '../../proxy/placeholder-key.js';
 import { runsDb } from './runs-command.js';
 
 interface WrapFlags extends ConfigFlags {
@@ -96,16 +97,14 @@ async function runWrapped(
   const again = shellCommand(['--cassette', flags.cassette ?? '', '--', ...command]);
   const recordWith = `calltape record ${again} (or calltape auto ${again} to keep what is recorded)`;
   const proxy = await startProxy(config, { logger, recordCommand: recordWith });
+  // SDKs refuse to start without a key even when the cassette answers; a placeholder never
+  // leaves this machine (a request that must go upstream with it is refused, naming the key to set).
   const env: NodeJS.ProcessEnv = {
     ...process.env,
+    ...(mode === 'replay' || mode === 'auto' ? placeholderKeyEnv(process.env) : {}),
     OPENAI_BASE_URL: proxy.baseUrl,
     ANTHROPIC_BASE_URL: proxy.url,
   };
-  // Offline SDKs still refuse to start without a key; a placeholder never leaves this machine in replay.
-  if (mode === 'replay') {
-    env['OPENAI_API_KEY'] ||= 'sk-calltape-replay';
-    env['ANTHROPIC_API_KEY'] ||= 'sk-ant-calltape-replay';
-  }
   const child = spawn(file, args, { stdio: 'inherit', env });
   const forward = (signal: NodeJS.Signals): void => void child.kill(signal);
   process.on('SIGINT', forward).on('SIGTERM', forward);
@@ -119,7 +118,10 @@ async function runWrapped(
   process.off('SIGINT', forward).off('SIGTERM', forward);
   const unused = proxy.unusedRecordings().length;
   await proxy.close();
-  noteCassetteUse(runsDb(flags), proxy.cassetteUsage());
+  noteCassetteUse(
+    runsDb(flags),
+    proxy.cassetteUsage().map((usage) => ({ ...usage, errors: code === 0 ? 0 : 1 })),
+  );
   printSummary(mode, proxy, unused, relative(cwd, config.cassette) || config.cassette, recordWith);
   if (code !== 0) return code;
   if (mode === 'diff') return proxy.stats.diffs.length > 0 ? exitCodes.failed : exitCodes.ok;

@@ -13,6 +13,7 @@ const errorTypes: Record<string, string> = {
   invalid_request_error: 'invalid_request_error',
   upstream_error: 'api_error',
   cassette_miss: 'not_found_error',
+  authentication_error: 'authentication_error',
   calltape_error: 'api_error',
   calltape_strict_tools: 'permission_error',
   calltape_mock_loop: 'api_error',
