@@ -53,8 +53,10 @@ export async function askThroughProxy(
     ending: 'finished',
   });
   if (!parsed || parsed.status !== 'complete' || !parsed.response)
+    // The parser's error already names the status (`HTTP 404: …`); say it once.
     throw new Error(
-      `HTTP ${response.statusCode}: ${parsed?.error ?? new TextDecoder().decode(bytes).slice(0, 300)}`,
+      parsed?.error ??
+        `HTTP ${response.statusCode}: ${new TextDecoder().decode(bytes).slice(0, 300)}`,
     );
   return parsed.response.output.text;
 }

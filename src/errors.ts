@@ -16,7 +16,7 @@ export const errorCodes = {
   UPSTREAM_TIMEOUT: { status: 504, type: 'upstream_error', exitCode: 3 },
   /** An answer calltape must hold whole (a tool-loop round under mocks) outgrew `limits.maxResponseBytes` or `limits.maxDecodedBytes`. → 502 */
   RESPONSE_TOO_LARGE: { status: 502, type: 'upstream_error', exitCode: 3 },
-  /** A request must go to the provider (record, or a miss in auto mode) but carries only calltape's placeholder key. → 401, run exits 2 */
+  /** In auto mode a request the cassette cannot answer carries only calltape's placeholder key. → 401, run exits 2 */
   NO_API_KEY: { status: 401, type: 'authentication_error', exitCode: 2 },
   /** Replay found no recording for the request (or ran out of recordings of it). → 404, run exits 1 */
   CASSETTE_MISS: { status: 404, type: 'cassette_miss', exitCode: 1 },

@@ -122,6 +122,13 @@ describe('precision and recall of catching a fail', () => {
     expect(detection.recall).toBeCloseTo(5 / 12, 12);
     expect(detection.f1).toBeCloseTo((2 * (5 / 8) * (5 / 12)) / (5 / 8 + 5 / 12), 12);
   });
+  it('gives F1 0, not blank, to a judge that never says fail when there were fails (regression: the report left it empty)', () => {
+    expect(failDetection(confusionOf([false, true, false], [true, true, true]))).toEqual({
+      precision: null,
+      recall: 0,
+      f1: 0,
+    });
+  });
   it('says null rather than dividing by zero', () => {
     expect(failDetection(confusionOf([true, true], [true, true]))).toEqual({
       precision: null,

@@ -17,7 +17,11 @@ export interface Confusion {
   readonly trueNegative: number;
 }
 
-/** Precision, recall and F1 of catching a fail; null where the denominator is zero. */
+/**
+ * Precision, recall and F1 of catching a fail; null where the denominator is zero. F1 is
+ * 2·TP / (2·TP + FP + FN), so a judge that never says fail scores 0 when there were fails to
+ * catch (as scikit-learn's f1_score does), and only a set with no fail, judged or rated, has none.
+ */
 export interface FailDetection {
   readonly precision: number | null;
   readonly recall: number | null;
@@ -45,10 +49,8 @@ export function failDetection(confusion: Confusion): FailDetection {
     truePositive + falsePositive === 0 ? null : truePositive / (truePositive + falsePositive);
   const recall =
     truePositive + falseNegative === 0 ? null : truePositive / (truePositive + falseNegative);
-  const f1 =
-    precision === null || recall === null || precision + recall === 0
-      ? null
-      : (2 * precision * recall) / (precision + recall);
+  const f1Denominator = 2 * truePositive + falsePositive + falseNegative;
+  const f1 = f1Denominator === 0 ? null : (2 * truePositive) / f1Denominator;
   return { precision, recall, f1 };
 }
 

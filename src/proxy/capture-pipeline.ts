@@ -100,13 +100,18 @@ export class CapturePipeline {
   }
 
   /**
-   * Hit, miss or forward for a request in its mode; counts hits and misses. A request that would
-   * go upstream with only calltape's placeholder key is a miss saying which key to set: the
-   * provider would refuse it, and the answer would be recorded as if it were the model's.
+   * Hit, miss or forward for a request in its mode; counts hits and misses. In auto mode a miss
+   * that would go upstream with only calltape's placeholder key is a miss saying which key to set:
+   * the provider would refuse it, and its refusal would be recorded as the model's answer.
    */
   decide(request: RoundRequest, reader: CassetteReader | undefined): RoundDecision {
     const decision = this.lookUp(request, reader);
-    if (decision.kind !== 'forward' || !sendsPlaceholderKey(request.headers)) return decision;
+    if (
+      decision.kind !== 'forward' ||
+      request.where.mode !== 'auto' ||
+      !sendsPlaceholderKey(request.headers)
+    )
+      return decision;
     const error = noApiKeyError(request.adapter.id);
     this.missed(request.where, error);
     return { kind: 'miss', error };

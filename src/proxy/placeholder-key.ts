@@ -4,7 +4,9 @@ import type { ProviderId } from '../trace/trace.js';
 
 /**
  * The keys calltape hands an agent that has none, so its SDK starts: replay and auto mode answer
- * from the cassette without the provider, and a placeholder never leaves this machine.
+ * from the cassette without the provider. In auto mode a request the cassette cannot answer
+ * never leaves this machine with one (record mode forwards what it is given: a keyless local
+ * upstream, or a scripted one in tests, needs no real key).
  */
 export const placeholderKeys = {
   openai: 'sk-calltape-replay',

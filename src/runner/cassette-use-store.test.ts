@@ -7,6 +7,7 @@ const usage = (
   startedAt: number,
   servedIds: string[],
   shard?: { index: number; count: number },
+  errors?: number,
 ) => ({
   cassette: '/c.sqlite',
   mode: 'replay' as const,
@@ -15,6 +16,7 @@ const usage = (
   servedIds,
   missed: 0,
   ...(shard ? { shard } : {}),
+  ...(errors === undefined ? {} : { errors }),
 });
 
 describe('cassette use of sharded runs', () => {
@@ -23,11 +25,14 @@ describe('cassette use of sharded runs', () => {
     store.note([usage(100, ['old'])]);
     store.note([usage(300, ['b'], { index: 2, count: 3 })]);
     store.note([usage(200, ['a', 'shared'], { index: 1, count: 3 })]);
-    store.note([usage(250, ['c', 'shared'], { index: 3, count: 3 })]);
+    store.note([usage(250, ['c', 'shared'], { index: 3, count: 3 }, 2)]);
     expect(store.last('/c.sqlite')).toEqual({
       mode: 'replay',
       startedAt: 200,
       servedIds: new Set(['a', 'shared', 'b', 'c']),
+      missed: 0,
+      // One shard noted its errors: the split had them (prune will not decide from it).
+      errors: 2,
       shards: 3,
     });
     store.note([usage(400, ['whole'])]);

@@ -85,7 +85,9 @@ export async function runJudges(
           cassette: options.cassette,
         },
         {
-          logger: createLogger('error'),
+          // Silent: each unanswered judge request is an outcome with its reason, and the
+          // command reports a judge's failures once, not once per run (93 lines for 30 runs).
+          logger: createLogger('silent'),
           // Regression: a stranger replaying without --cassette was told to run `calltape proxy`.
           recordCommand: judgesRecordHint(packageRoot),
         },

@@ -221,6 +221,34 @@ describe('calltape judges compare on the bundled golden set', () => {
     expect(result.stdout).toContain('Best judge: suite-checks');
   });
 
+  it('reports a judge with no recording once, not once per run, and says its HTTP status once (regression: 93 lines for 30 runs, "HTTP 404: HTTP 404:")', async () => {
+    const file = join(folder, 'unrecorded.yaml');
+    writeFileSync(
+      file,
+      'judges:\n  - name: unrecorded\n    llm: { model: never-recorded-1, rubric: be strict }\n',
+    );
+    const result = await compare([], file);
+    expect(result.status).toBe(3);
+    expect(result.stderr.match(/JUDGE_UNANSWERED/g)).toHaveLength(1);
+    expect(result.stderr).toContain('(22 run(s) unanswered)');
+    expect(result.stderr).not.toMatch(/HTTP 404: HTTP 404/);
+    expect(result.stderr.trim().split('\n').length).toBeLessThan(5);
+  });
+
+  it('says how to rate first when there is no ratings database yet (regression: the README command failed on a fresh clone), and warns on a golden set too small to trust', async () => {
+    const missing = await compare(['--ratings', join(folder, 'no-ratings-yet.sqlite')]);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain('no ratings yet');
+    expect(missing.stderr).toContain('calltape rate <cassette>');
+    const store = new RatingStore(ratings);
+    store.putAll('tiny', store.list('golden').slice(0, 3));
+    store.close();
+    const tiny = await compare(['--set', 'tiny']);
+    expect(tiny.stderr).toContain('the set "tiny" has 3 rated run(s); under 20');
+    const whole = await compare();
+    expect(whole.stderr).not.toContain('too noisy');
+  });
+
   // Regression: without --cassette, a stranger following the README was told to run `calltape proxy --mode record`.
   it('says how to record judges (and where the example’s are) when the judges cassette does not exist', async () => {
     const result = await compare(['--cassette', join(folder, 'no-judges-yet.sqlite')]);

@@ -1,5 +1,5 @@
-import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, writeFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/load-config.js';
 import { CalltapeError } from '../../errors.js';
@@ -28,6 +28,9 @@ interface CompareFlags {
   readonly upstream?: string;
   readonly anthropicUpstream?: string;
 }
+
+/** Below this many rated runs, κ and F1 swing by a whole band with one rating: warn. */
+const trustworthySet = 20;
 
 /** `calltape judges compare`: every candidate judge on every rated run, scored against the people. */
 export function registerJudgesCommands(program: Command): void {
@@ -70,7 +73,14 @@ export function registerJudgesCommands(program: Command): void {
             `command line: --mode: must be one of ["replay","record","auto"] (got "${mode}")`,
           );
         const judges = loadJudges(flags.judges, cwd);
-        const store = new RatingStore(ratingsFile(flags.ratings, cwd), { readonly: true });
+        const ratingsPath = ratingsFile(flags.ratings, cwd);
+        if (!existsSync(ratingsPath))
+          throw new CalltapeError(
+            'CONFIG_INVALID',
+            `${relative(cwd, ratingsPath) || ratingsPath}: no ratings yet: judges are compared against runs people rated, and none are`,
+            `Rate runs first: calltape rate <cassette> (p pass, f fail, on each run), or import a golden set with calltape ratings import <file>; then compare again.`,
+          );
+        const store = new RatingStore(ratingsPath, { readonly: true });
         let ratings;
         try {
           ratings = store.list(flags.set);
@@ -82,6 +92,10 @@ export function registerJudgesCommands(program: Command): void {
             'CONFIG_INVALID',
             `${ratingsFile(flags.ratings, cwd)}: the set "${flags.set}" has no ratings`,
             'Rate runs first: calltape rate <cassette>, or import a golden set with calltape ratings import.',
+          );
+        if (ratings.length < trustworthySet)
+          process.stderr.write(
+            `warning: the set "${flags.set}" has ${ratings.length} rated run(s); under ${trustworthySet} the agreement figures are too noisy to choose a judge by: rate more runs\n`,
           );
         const sources = { cwd, runsDb: runsDb(flags) };
         const runs = loadRatedRuns(ratings, sources);
