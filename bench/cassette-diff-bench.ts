@@ -17,6 +17,7 @@ const outcome = await rerecordScenario({
   cli,
   run: (args, options) => runCliAsync(args, { ...options, cli }),
   changedCase: 'charlie',
+  secondSystem: 'You are a weather assistant. Always call a tool before you answer.',
 });
 if (process.argv.includes('--show-diff')) process.stdout.write(outcome.diff);
 process.stdout.write(

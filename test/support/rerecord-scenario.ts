@@ -40,7 +40,10 @@ export async function rerecordScenario(options: {
   readonly folder: string;
   readonly cli: string;
   readonly run: RunCli;
-  readonly changedCase: (typeof scenarioCases)[number];
+  /** The case whose answer changes on the second recording; none when absent. */
+  readonly changedCase?: (typeof scenarioCases)[number];
+  /** The system prompt of the second recording; the first one's when absent. */
+  readonly secondSystem?: string;
 }): Promise<RerecordOutcome> {
   const { folder, cli, run } = options;
   const git = (...args: string[]): string =>
@@ -167,13 +170,14 @@ export async function rerecordScenario(options: {
     response.end(text);
   };
   try {
-    writeSuite('You are a weather assistant. Use the tools to answer.');
+    const firstSystem = 'You are a weather assistant. Use the tools to answer.';
+    writeSuite(firstSystem);
     await record(1, false);
     git('add', '-A');
     git('commit', '--quiet', '-m', 'record');
     const before = (await run(['cassettes', 'show', 'recordings/weather.sqlite'], { cwd: folder }))
       .stdout;
-    writeSuite('You are a weather assistant. Always call a tool before you answer.');
+    writeSuite(options.secondSystem ?? firstSystem);
     changed = true;
     await record(2, true);
     const after = (await run(['cassettes', 'show', 'recordings/weather.sqlite'], { cwd: folder }))
