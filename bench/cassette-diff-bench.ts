@@ -25,6 +25,6 @@ process.stdout.write(
     cli,
     answerOrders: outcome.answerOrders,
     textconvLines: outcome.after.split('\n').length,
-    changedLines: outcome.changedLines,
+    changedLines: outcome.changedLineCount,
   })}\n`,
 );

@@ -1,21 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { cliPath, runCliAsync } from '../support/cli.js';
-import { rerecordScenario, scenarioCases } from '../support/rerecord-scenario.js';
+import { changedLines, rerecordScenario, scenarioCases } from '../support/rerecord-scenario.js';
 import { temporaryFolder } from '../support/test-proxy.js';
 
 const newSystem = 'You are a weather assistant. Always call a tool before you answer.';
-
-/** The diff's added and removed lines, headers and context left out. */
-function changed(diff: string): string[] {
-  const lines: string[] = [];
-  let inHunk = false;
-  for (const line of diff.split('\n')) {
-    if (line.startsWith('diff --git')) inHunk = false;
-    else if (line.startsWith('@@')) inHunk = true;
-    else if (inHunk && /^[+-]/.test(line)) lines.push(line);
-  }
-  return lines;
-}
 
 /** The session of each review document, in text order. */
 function sessionsOf(text: string): string[] {
@@ -46,7 +34,7 @@ describe('the cassette text git diff shows (issue #31: 820 changed lines after o
       secondSystem: newSystem,
     });
     expect(sessionsOf(outcome.after)).toEqual([...scenarioCases]);
-    const lines = changed(outcome.diff);
+    const lines = changedLines(outcome.diff);
     const prompt = lines.filter((line) => /^[+-] +content: You are a weather assistant/.test(line));
     expect(prompt).toHaveLength(2 * scenarioCases.length);
     // The rest is charlie's answer: Lima in fahrenheit now, in the response and its tool call.
@@ -58,6 +46,6 @@ describe('the cassette text git diff shows (issue #31: 820 changed lines after o
     const blocks = (text: string): string[] => text.split(/^---$/m).filter(Boolean);
     expect(blocks(outcome.after)[2]).toContain('fahrenheit');
     expect(blocks(outcome.before)[2]).toContain('session_id: charlie');
-    expect(outcome.changedLines).toBe(lines.length);
+    expect(outcome.changedLineCount).toBe(lines.length);
   });
 });

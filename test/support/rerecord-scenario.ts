@@ -20,7 +20,7 @@ export interface RerecordOutcome {
   /** `git diff` of the cassette through the textconv driver. */
   readonly diff: string;
   /** Lines the diff adds or removes (not its headers or context). */
-  readonly changedLines: number;
+  readonly changedLineCount: number;
   /** The case ids in the order the upstream answered them, per recording. */
   readonly answerOrders: readonly (readonly string[])[];
 }
@@ -183,22 +183,22 @@ export async function rerecordScenario(options: {
     const after = (await run(['cassettes', 'show', 'recordings/weather.sqlite'], { cwd: folder }))
       .stdout;
     const diff = git('diff', '--', 'recordings/weather.sqlite');
-    return { before, after, diff, changedLines: changedLineCount(diff), answerOrders };
+    return { before, after, diff, changedLineCount: changedLines(diff).length, answerOrders };
   } finally {
     await upstream.close();
   }
 }
 
-/** Lines a unified diff adds or removes, headers left out (a YAML `---` line removed reads `----`). */
-export function changedLineCount(diff: string): number {
+/** The lines a unified diff adds or removes, headers and context left out (a YAML `---` line removed reads `----`). */
+export function changedLines(diff: string): string[] {
+  const lines: string[] = [];
   let inHunk = false;
-  let count = 0;
   for (const line of diff.split('\n')) {
     if (line.startsWith('diff --git')) inHunk = false;
     else if (line.startsWith('@@')) inHunk = true;
-    else if (inHunk && (line.startsWith('+') || line.startsWith('-'))) count++;
+    else if (inHunk && (line.startsWith('+') || line.startsWith('-'))) lines.push(line);
   }
-  return count;
+  return lines;
 }
 
 function caseOf(request: ReceivedRequest): string {
