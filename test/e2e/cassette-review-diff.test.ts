@@ -12,17 +12,21 @@ function sessionsOf(text: string): string[] {
 
 describe('the cassette text git diff shows (issue #31: 820 changed lines after one prompt change)', () => {
   it('orders sessions by case id whatever order they were recorded in; recording the same answers again diffs empty', async () => {
-    const outcome = await rerecordScenario({
-      folder: temporaryFolder(),
-      cli: cliPath,
-      run: runCliAsync,
-    });
+    const folder = temporaryFolder();
+    const outcome = await rerecordScenario({ folder, cli: cliPath, run: runCliAsync });
     // The second recording really was in another order, and every case was recorded again.
     expect(outcome.answerOrders).toEqual([[...scenarioCases], [...scenarioCases].reverse()]);
     expect(sessionsOf(outcome.before)).toEqual([...scenarioCases]);
     // New row ids, times, completion and call ids, request ids and rate limits: none shows.
     expect(outcome.diff).toBe('');
     expect(outcome.after).toBe(outcome.before);
+    // --all shows every column, what the review text leaves out included, in the same order.
+    const all = await runCliAsync(['cassettes', 'show', '--all', 'recordings/weather.sqlite'], {
+      cwd: folder,
+    });
+    for (const column of ['started_at:', 'total_ms:', 'request_key:', 'x-request-id:'])
+      expect(all.stdout).toContain(column);
+    expect(sessionsOf(all.stdout)).toEqual([...scenarioCases]);
   });
 
   it('after a system-prompt change shows the changed prompt lines and the one changed answer, in the case’s place', async () => {
