@@ -13,6 +13,8 @@ export default defineConfig({
     // writes into its own temporary folders), so a worker keeps its loaded modules between files
     // instead of importing the SDKs and calltape again for each of them.
     isolate: false,
+    // It imports its schema JSON without an import attribute, which only a bundler accepts.
+    server: { deps: { inline: ['@actions/workflow-parser'] } },
     setupFiles: ['test/support/worker-environment.ts'],
     globalSetup: ['test/support/run-temporary-root.ts'],
   },

@@ -21,7 +21,8 @@ const blobColumns = ['request_body', 'response_body', 'agent_request_body', 'age
 const jsonColumns = ['request_headers', 'response_headers', 'canonical_request', 'mocked_calls'];
 const timingColumns = ['started_at', 'first_byte_ms', 'total_ms', 'response_chunks'];
 
-type Body = { json: unknown } | { text: string } | { base64: string } | null;
+/** A body as the text shows it. */
+export type Body = { json: unknown } | { text: string } | { base64: string } | null;
 
 /** The interaction document (without timings) and the timings document. */
 export function toText(
@@ -88,7 +89,7 @@ export function fromText(
 }
 
 /** JSON text shown structured when that is lossless, else kept as text. */
-function showJson(text: string): unknown {
+export function showJson(text: string): { json: unknown } | { text: string } {
   try {
     const value: unknown = JSON.parse(text);
     return JSON.stringify(value) === text ? { json: value } : { text };
@@ -103,7 +104,8 @@ function readJson(value: unknown): string | null {
   return 'json' in shown ? JSON.stringify(shown.json) : (shown.text ?? '');
 }
 
-function showBody(bytes: Uint8Array | null): Body {
+/** Bytes shown as JSON when lossless, else as text when it is UTF-8, else as base64. */
+export function showBody(bytes: Uint8Array | null): Body {
   if (bytes === null) return null;
   const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
   // Only text that encodes back to the same bytes may be shown as text.

@@ -31,13 +31,16 @@ export function runCli(
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-/** Runs `calltape <args>` to completion without blocking this process (whose servers it may talk to). */
+/**
+ * Runs `calltape <args>` to completion without blocking this process (whose servers it may talk
+ * to); `cli` runs another build of calltape (a benchmark comparing two).
+ */
 export async function runCliAsync(
   args: readonly string[],
-  options: { env?: Record<string, string>; cwd?: string } = {},
+  options: { env?: Record<string, string>; cwd?: string; cli?: string } = {},
 ): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  ensureBuilt();
-  const child = spawn(process.execPath, [cliPath, ...args], {
+  if (options.cli === undefined) ensureBuilt();
+  const child = spawn(process.execPath, [options.cli ?? cliPath, ...args], {
     cwd: options.cwd ?? packageRoot,
     env: { ...process.env, ...options.env },
   });

@@ -12,6 +12,8 @@ import {
   isWritableTarget,
 } from '../export-names.js';
 import { migrations } from './migrations.js';
+import { reviewText, type StoredInteraction } from '../review-text.js';
+import { sortBySession } from '../session-order.js';
 import { openCassette } from './open-cassette.js';
 import { closeAtRest } from './close-at-rest.js';
 
@@ -149,6 +151,14 @@ function insertRow(
 function interactionTexts(
   db: Database.Database,
 ): { id: string; text: ReturnType<typeof toText> }[] {
+  return storedInteractions(db).map(({ row, toolCalls }) => ({
+    id: String(row['id']),
+    text: toText(row, toolCalls),
+  }));
+}
+
+/** Every interaction's row (without `seq`) and tool calls, in recording order. */
+function storedInteractions(db: Database.Database): StoredInteraction[] {
   const rows = db.prepare('SELECT * FROM interactions ORDER BY seq').all() as Record<
     string,
     string | number | Buffer | null
@@ -158,10 +168,10 @@ function interactionTexts(
   );
   return rows.map((row) => {
     const { seq: _seq, ...record } = row;
-    const calls = (callsOf.all(row['id']) as Record<string, string | number | null>[]).map(
+    const toolCalls = (callsOf.all(row['id']) as Record<string, string | number | null>[]).map(
       ({ interaction_id: _interaction, session_id: _session, ...call }) => call,
     );
-    return { id: String(row['id']), text: toText(record, calls) };
+    return { row: record, toolCalls };
   });
 }
 
@@ -184,12 +194,21 @@ function openReadOnly(cassette: string): Database.Database {
   return openCassette(cassette, 'read');
 }
 
-/** The readable text of a whole cassette (every interaction's documents in order), for `show` and git textconv. */
-export function cassetteText(cassette: string): string {
+/**
+ * The readable text of a whole cassette, for `show` and git textconv: the review text (ordered
+ * by session and turn, what changes on every recording left out), or with `all` every column and
+ * the timings document of each interaction, in the same order.
+ */
+export function cassetteText(cassette: string, options: { readonly all?: boolean } = {}): string {
   const db = openReadOnly(cassette);
   try {
-    return interactionTexts(db)
-      .map(({ text }) => `---\n${text.interaction}---\n${text.timings}`)
+    const interactions = storedInteractions(db);
+    if (!options.all) return reviewText(interactions);
+    return sortBySession(interactions, ({ row }) => String(row['session_id']))
+      .map(({ row, toolCalls }) => {
+        const text = toText(row, toolCalls);
+        return `---\n${text.interaction}---\n${text.timings}`;
+      })
       .join('');
   } finally {
     db.close();

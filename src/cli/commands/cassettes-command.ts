@@ -87,10 +87,18 @@ export function registerCassettesCommand(program: Command): void {
 
   cassettes
     .command('show')
-    .description('print a cassette as readable YAML (also the git textconv driver for *.sqlite)')
+    .description(
+      'print a cassette as YAML for review, by session and turn, leaving out what changes on every recording (also the git textconv driver for *.sqlite)',
+    )
     .argument('<cassette>', 'a name in recordings/ or a path')
-    .action((name: string) =>
-      run(() => void process.stdout.write(cassetteText(resolveCassette(name, process.cwd())))),
+    .option('--all', 'every stored column, ids, times and stream timings included')
+    .action((name: string, flags: { all?: boolean }) =>
+      run(
+        () =>
+          void process.stdout.write(
+            cassetteText(resolveCassette(name, process.cwd()), { all: flags.all === true }),
+          ),
+      ),
     );
 
   cassettes

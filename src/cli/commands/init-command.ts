@@ -17,12 +17,14 @@ const scaffold: readonly { readonly path: string; readonly write: (target: strin
   { path: 'recordings/.gitattributes', write: copyFrom('gitattributes') },
   { path: 'recordings/.gitignore', write: copyFrom('gitignore') },
   { path: '.github/workflows/calltape.yml', write: copyFrom('workflow.yml') },
+  { path: '.github/workflows/calltape-record.yml', write: copyFrom('record-workflow.yml') },
 ];
 
 /**
  * `calltape init`: scaffolds what a team commits — a suite with two example cases and the
- * cassette they replay from, git attributes for the cassette diff and merge drivers, and a
- * GitHub Actions workflow running the suite offline — and never overwrites a file.
+ * cassette they replay from, git attributes for the cassette diff and merge drivers, a GitHub
+ * Actions workflow running the suite offline, and one re-recording it with the model when a pull
+ * request changes prompts, tools or the suite — and never overwrites a file.
  */
 export function registerInitCommand(program: Command): void {
   program
@@ -51,7 +53,9 @@ export function registerInitCommand(program: Command): void {
             `  git config diff.calltape.textconv "npx calltape cassettes show"             # cassettes diff as YAML\n` +
             `  git config merge.calltape.driver "npx calltape cassettes merge ./%A ./%B"  # and merge across branches\n` +
             `Then write your own cases in calltape.yaml (point agent.command at your agent) and record them once:\n` +
-            `  OPENAI_API_KEY=sk-… npx calltape test calltape.yaml --mode record\n`,
+            `  OPENAI_API_KEY=sk-… npx calltape test calltape.yaml --mode record\n` +
+            `To re-record in CI when a pull request changes prompts, tools or the suite, add the repository secret\n` +
+            `CALLTAPE_OPENAI_API_KEY (see .github/workflows/calltape-record.yml).\n`,
         );
       } catch (error) {
         process.exitCode = reportError(error, program.opts<{ debug?: boolean }>().debug === true);
