@@ -4,7 +4,7 @@ import type { JsonSchema, JsonValue } from '../trace/trace.js';
 import { ruleTable } from './rule-table.js';
 import { scoreCall } from './score-call.js';
 import { scoreCallReference } from './score-call-reference.js';
-import type { TestCase } from './types.js';
+import type { ScoreOptions, TestCase } from './types.js';
 import { undeclaredArguments } from './undeclared-arguments.js';
 
 const refundSchema: JsonSchema = {
@@ -19,7 +19,7 @@ const refund = (extra?: TestCase['extra_arguments']): TestCase => ({
 });
 const options = { schemas: { issue_refund: refundSchema } };
 /** The compiled scorer runs from a case's second scoring on: score both ways. */
-const bothWays = (testCase: TestCase, args: object, schemas = options) => {
+const bothWays = (testCase: TestCase, args: object, schemas: ScoreOptions = options) => {
   const calls = [{ name: 'issue_refund', arguments: JSON.stringify(args) }];
   const first = scoreCall(testCase, calls, schemas);
   expect(scoreCall(testCase, calls, schemas)).toEqual(first);

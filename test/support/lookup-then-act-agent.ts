@@ -21,11 +21,9 @@ export const toolSets = {
   orders: {
     tools: [
       tool('get_order', { order_id: { type: 'string' } }, ['order_id']),
-      tool(
-        'issue_refund',
-        { order_id: { type: 'string' }, reason: { type: 'string' } },
-        ['order_id'],
-      ),
+      tool('issue_refund', { order_id: { type: 'string' }, reason: { type: 'string' } }, [
+        'order_id',
+      ]),
       tool(
         'send_email',
         { to: { type: 'string' }, subject: { type: 'string' }, body: { type: 'string' } },
