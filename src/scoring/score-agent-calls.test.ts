@@ -72,7 +72,7 @@ describe('issue 31: agent mode judged the expected call against whichever call c
     });
     fc.assert(
       fc.property(fc.array(other, { maxLength: 4 }), fc.nat(4), (others, at) => {
-        const calls = [...others];
+        const calls: ActualCall[] = [...others];
         calls.splice(Math.min(at, calls.length), 0, refunded);
         const { details, ...rest } = scoreAgentCalls(refund, calls, { schemas });
         const { details: alone, ...expected } = scoreAgentCalls(refund, [refunded], { schemas });
