@@ -1,3 +1,4 @@
+import { neverNotOffered } from './never-not-offered.js';
 import { schemasFromTools } from './schemas-from-tools.js';
 import { scoreAgentCalls } from './score-agent-calls.js';
 import { scoreCall } from './score-call.js';
@@ -96,6 +97,15 @@ export async function scoreCase(
   // Only a run that reached the model says what it was offered; one with no request at all is judged as usual.
   const notOffered =
     outcome.interactions.length > 0 ? expected.filter((tool) => !offered.includes(tool)) : [];
+  const idleNever =
+    outcome.interactions.length > 0
+      ? neverNotOffered(
+          checks.never,
+          offered,
+          (outcome.stepsTrajectory ?? trajectory).calls.map((made) => made.name),
+        )
+      : [];
+  problems.unshift(...idleNever);
   if (notOffered.length > 0)
     problems.unshift(
       `${notOffered.length === 1 ? 'the expected tool' : 'the expected tools'} ${notOffered.join(', ')} ${notOffered.length === 1 ? 'was' : 'were'} not offered to the model in this run (offered: ${offered.join(', ') || 'none'})`,
@@ -104,7 +114,7 @@ export async function scoreCase(
   const status =
     outcome.error !== null
       ? 'error'
-      : notOffered.length > 0 && judged !== 'error'
+      : (notOffered.length > 0 || idleNever.length > 0) && judged !== 'error'
         ? 'unreliable'
         : judged;
   const usage = outcome.interactions.map((interaction) => interaction.response?.usage);

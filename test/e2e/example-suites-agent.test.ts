@@ -112,4 +112,20 @@ describe('issue 31: the README step-4 case failed on a lookup-then-act agent wit
     expect(refund?.problems.join('\n')).not.toMatch(/a different tool was called/);
     expect(status).toBe(1);
   });
+
+  it('flags a never that names a tool the agent never offers (a typo), instead of passing it silently', async () => {
+    const suite = readmeSuite() as { cases: object[] };
+    const typo = {
+      ...suite,
+      cases: suite.cases.map((item) => ({ ...item, never: ['send_emial'] })),
+    };
+    const { status, report } = await runAgainstAgent(typo, 'orders');
+    expect(report.cases[0]).toMatchObject({
+      status: 'unreliable',
+      problems: [
+        'never: send_emial names a tool this run never offered the model, so the check cannot fail (offered: get_order, issue_refund, send_email); did you mean send_email?',
+      ],
+    });
+    expect(status).toBe(1);
+  });
 });
