@@ -102,7 +102,7 @@ export async function scoreCase(
       ? neverNotOffered(
           checks.never,
           offered,
-          (outcome.stepsTrajectory ?? trajectory).calls.map((made) => made.name),
+          [...trajectory.calls, ...(outcome.stepsTrajectory?.calls ?? [])].map((made) => made.name),
         )
       : [];
   problems.unshift(...idleNever);
