@@ -1,6 +1,6 @@
 import type { JsonSchema, JsonValue } from '../trace/trace.js';
 import type { JsonObject } from './member-keys.js';
-import { hasOwn } from './own.js';
+import { hasOwn, ownEnumerated } from './own.js';
 import type { RuleTable } from './rule-table.js';
 import type { ExtraPolicy, Mismatch, TestCase } from './types.js';
 
@@ -29,18 +29,24 @@ export function undeclaredArguments(
   expected: JsonObject,
   rules: RuleTable,
   declared: JsonSchema,
-): string[] {
+): readonly string[] {
   const properties = declared['properties'];
-  const patterns = declared['patternProperties'];
-  const found: string[] = [];
-  for (const key of Object.keys(sent)) {
-    if (hasOwn(expected, key) || mentionedByRule(rules, key)) continue;
+  let found: string[] | undefined;
+  // for…in without a key list: nearly every call sends only arguments the case or schema names.
+  for (const key in sent) {
+    if (!ownEnumerated(sent, key) || hasOwn(expected, key)) continue;
     if (isObject(properties) && hasOwn(properties, key)) continue;
-    if (isObject(patterns) && Object.keys(patterns).some((pattern) => matches(pattern, key)))
-      continue;
-    found.push(key);
+    if (declaredByPattern(declared, key) || mentionedByRule(rules, key)) continue;
+    (found ??= []).push(key);
   }
-  return found;
+  return found ?? none;
+}
+
+const none: readonly string[] = [];
+
+function declaredByPattern(declared: JsonSchema, key: string): boolean {
+  const patterns = declared['patternProperties'];
+  return isObject(patterns) && Object.keys(patterns).some((pattern) => matches(pattern, key));
 }
 
 /** The mismatch recorded for an undeclared argument: the words say it is the schema, not the case, that lacks it. */
