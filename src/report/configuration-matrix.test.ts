@@ -7,7 +7,7 @@ import {
 } from './configuration-matrix.js';
 
 describe('configurationMatrix', () => {
-  it('puts each configuration in a column: what it offered, its rates without the unreliable cases, judges, tokens, cost, latency', () => {
+  it('puts each configuration in a column: what it offered, its rates (an unreliable case counted as failing, as the gates count it), judges, tokens, cost, latency', () => {
     const matrix = configurationMatrix({ runs, cases });
     expect(matrix.columns).toEqual([
       {
@@ -17,6 +17,7 @@ describe('configurationMatrix', () => {
         cases: 2,
         passed: 1,
         unreliable: 0,
+        counted: 2,
         pass_rate: 0.5,
         mean_score: 0.5,
         judge: { pass: 1, fail: 1, error: 0 },
@@ -31,8 +32,9 @@ describe('configurationMatrix', () => {
         cases: 2,
         passed: 1,
         unreliable: 1,
-        pass_rate: 1,
-        mean_score: 1,
+        counted: 2,
+        pass_rate: 0.5,
+        mean_score: 0.5,
         judge: { pass: 0, fail: 0, error: 1 },
         tokens: { input: 100, output: 10 },
         cost_usd: null,

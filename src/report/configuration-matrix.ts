@@ -11,6 +11,8 @@ export interface ConfigurationColumn {
   readonly cases: number;
   readonly passed: number;
   readonly unreliable: number;
+  /** The cases the pass rate counts. */
+  readonly counted: number;
   readonly pass_rate: number;
   readonly mean_score: number;
   /** Verdicts of the cases' judges (LLM and code judge checks), counted over the configuration's cases. */
@@ -123,10 +125,7 @@ export function matrixLines(matrix: ConfigurationMatrix): MatrixLine[] {
     row('tools offered', (column) =>
       column.tools_offered === null ? 'unknown' : column.tools_offered.join(', ') || '(none)',
     ),
-    row(
-      'pass rate',
-      (column) => `${pct(column.pass_rate)} (${column.passed}/${column.cases - column.unreliable})`,
-    ),
+    row('pass rate', (column) => `${pct(column.pass_rate)} (${column.passed}/${column.counted})`),
     row('unreliable', (column) => String(column.unreliable)),
     row('mean score', (column) => column.mean_score.toFixed(3)),
     row(
@@ -172,6 +171,8 @@ function column(run: ConfigurationSummary, cases: readonly CaseResult[]): Config
     cases: run.total,
     passed: run.passed,
     unreliable: run.unreliable ?? 0,
+    // Older reports left unreliable cases out of the pass rate and said nothing.
+    counted: run.counted ?? run.total - (run.unreliable ?? 0),
     pass_rate: run.pass_rate,
     mean_score: run.mean_score,
     judge,

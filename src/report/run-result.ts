@@ -21,9 +21,11 @@ export interface RunSummary {
   readonly passed: number;
   readonly failed: number;
   readonly errors: number;
-  /** Cases whose expected tool was not offered: neither passed nor failed, and left out of pass_rate. */
+  /** Cases whose expected tool was not offered: neither passed nor failed. */
   readonly unreliable?: number;
-  /** Passed share of the cases that are not unreliable. */
+  /** The cases pass_rate and mean_score count: all, or those not unreliable under `gates.unreliable: ignore` (absent in older reports). */
+  readonly counted?: number;
+  /** Passed share of the counted cases: the number the pass_rate gate checks. */
   readonly pass_rate: number;
   readonly mean_score: number;
 }

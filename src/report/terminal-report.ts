@@ -98,7 +98,7 @@ export function terminalReport(result: SuiteRunResult, color: boolean): string {
       '',
       paint(
         1,
-        `${unreliable.length} case(s) unreliable (an expected tool was not offered; neither pass nor fail):`,
+        `${unreliable.length} case(s) unreliable (a tool the case names was not offered; neither pass nor fail):`,
       ),
     );
     for (const item of unreliable)

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CaseResult } from '../scoring/case-result.js';
 import { caseResult } from '../../test/support/case-result.js';
@@ -26,6 +27,7 @@ describe('gates', () => {
       failed: 1,
       errors: 1,
       unreliable: 0,
+      counted: 4,
       pass_rate: 0.5,
       mean_score: 0.625,
     });
@@ -72,7 +74,40 @@ describe('gates', () => {
     ]);
   });
 
-  it('an unreliable case is neither pass nor fail: left out of the summary, counted by the gates as `unreliable` says', () => {
+  it('issue 31: with an unreliable case the summary said 100% while the gate said 0% — one number, one rule', () => {
+    const alone = [result('a', 'unreliable', 1)];
+    const [gate] = evaluateGates({}, alone, ['default'], undefined);
+    expect(gate).toMatchObject({ gate: 'pass_rate', actual: 0, pass: false });
+    expect(summarise(alone, 'default')).toMatchObject({ pass_rate: 0, mean_score: 0 });
+    expect(summarise(alone, 'default', 'ignore')).toMatchObject({ pass_rate: 1, counted: 0 });
+    const [ignored] = evaluateGates({ unreliable: 'ignore' }, alone, ['default'], undefined);
+    expect(ignored?.actual).toBe(1);
+  });
+
+  it('the summary and the gates give the same pass rate and mean score under either rule (property)', () => {
+    const statuses = ['pass', 'fail', 'error', 'unreliable'] as const;
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.tuple(fc.constantFrom(...statuses), fc.double({ min: 0, max: 1, noNaN: true })),
+        ),
+        fc.constantFrom('fail' as const, 'ignore' as const),
+        (drawn, unreliable) => {
+          const cases = drawn.map(([status, score], index) => result(`c${index}`, status, score));
+          const summary = summarise(cases, 'default', unreliable);
+          const gates = evaluateGates(
+            { pass_rate: 0, mean_score: 0, unreliable },
+            cases,
+            ['default'],
+            undefined,
+          );
+          expect(gates.map((gate) => gate.actual)).toEqual([summary.pass_rate, summary.mean_score]);
+        },
+      ),
+    );
+  });
+
+  it('an unreliable case is neither pass nor fail: counted by the summary and the gates as `unreliable` says', () => {
     const mixed = [
       ...results,
       result('e', 'unreliable', 1, { tags: ['transfer'], tools: ['execute_transfer'] }),
@@ -83,6 +118,12 @@ describe('gates', () => {
       failed: 1,
       errors: 1,
       unreliable: 1,
+      counted: 5,
+      pass_rate: 0.4,
+      mean_score: 0.5,
+    });
+    expect(summarise(mixed, 'default', 'ignore')).toMatchObject({
+      counted: 4,
       pass_rate: 0.5,
       mean_score: 0.625,
     });

@@ -6,12 +6,49 @@ import type { ConfigurationSummary, GateResult, RunSummary } from '../report/run
 
 export type { GateResult, RunSummary } from '../report/run-result.js';
 
-/** A configuration's counts; unreliable cases are counted apart and left out of the pass rate and mean score. */
-export function summarise(results: readonly CaseResult[], run: string): RunSummary {
+/** How unreliable cases count: as failing, score 0 (the default), or left out (`gates.unreliable`). */
+export type UnreliableRule = NonNullable<Gates['unreliable']>;
+
+/**
+ * A run's pass rate and mean score, by the one rule the summary table and the gates share: an
+ * unreliable case (its expected tool was not offered) counts as failing with score 0, or under
+ * `unreliable: ignore` is left out.
+ */
+export function runRates(
+  results: readonly CaseResult[],
+  run: string,
+  unreliable: UnreliableRule,
+): {
+  readonly counted: number;
+  readonly passed: number;
+  readonly pass_rate: number;
+  readonly mean_score: number;
+} {
+  const counted = results.filter(
+    (result) => result.run === run && (unreliable === 'fail' || result.status !== 'unreliable'),
+  );
+  const passed = counted.filter((result) => result.status === 'pass').length;
+  return {
+    counted: counted.length,
+    passed,
+    pass_rate: rate(passed, counted.length),
+    mean_score: meanScore(
+      counted.map((result) => (result.status === 'unreliable' ? { score: 0 } : result)),
+    ),
+  };
+}
+
+/** A configuration's counts; pass rate and mean score count unreliable cases as `runRates` says. */
+export function summarise(
+  results: readonly CaseResult[],
+  run: string,
+  unreliable: UnreliableRule = 'fail',
+): RunSummary {
   const own = results.filter((result) => result.run === run);
   const reliable = own.filter((result) => result.status !== 'unreliable');
   const passed = own.filter((result) => result.status === 'pass').length;
   const errors = own.filter((result) => result.status === 'error').length;
+  const rates = runRates(results, run, unreliable);
   return {
     run,
     total: own.length,
@@ -19,8 +56,9 @@ export function summarise(results: readonly CaseResult[], run: string): RunSumma
     failed: reliable.length - passed - errors,
     errors,
     unreliable: own.length - reliable.length,
-    pass_rate: rate(passed, reliable.length),
-    mean_score: meanScore(reliable),
+    counted: rates.counted,
+    pass_rate: rates.pass_rate,
+    mean_score: rates.mean_score,
   };
 }
 
@@ -30,6 +68,7 @@ export function summariseConfiguration(
   run: string,
   model: string | null,
   price: Price | null,
+  unreliable: UnreliableRule = 'fail',
 ): ConfigurationSummary {
   const offered = [
     ...new Set(
@@ -38,7 +77,7 @@ export function summariseConfiguration(
         .flatMap((result) => result.tools_offered ?? []),
     ),
   ];
-  return { ...summarise(results, run), model, tools_offered: offered, price };
+  return { ...summarise(results, run, unreliable), model, tools_offered: offered, price };
 }
 
 /**
@@ -88,8 +127,8 @@ export function evaluateGates(
     const own = results.filter(
       (result) => result.run === run && (unreliable === 'fail' || result.status !== 'unreliable'),
     );
-    const summary = summarise(results, run);
-    const passed = own.filter((result) => result.status === 'pass').length;
+    const summary = summarise(results, run, unreliable);
+    const { passed } = summary;
     const apart = own.filter((result) => result.status === 'unreliable').length;
     const note =
       apart > 0
@@ -104,14 +143,12 @@ export function evaluateGates(
           run,
           null,
           declared.pass_rate,
-          rate(passed, own.length),
+          summary.pass_rate,
           `${passed}/${own.length} cases passed${note}`,
         ),
       );
     if (declared.mean_score !== undefined) {
-      const mean = meanScore(
-        own.map((result) => (result.status === 'unreliable' ? { score: 0 } : result)),
-      );
+      const mean = summary.mean_score;
       outcomes.push(
         atLeast('mean_score', run, null, declared.mean_score, mean, `mean score ${mean}${note}`),
       );

@@ -117,7 +117,13 @@ export function mergeShards(
       results.map((result) => result.started_at).sort()[0] ?? first.blob.result.started_at,
     duration_ms: Math.max(...results.map((result) => result.duration_ms)),
     runs: first.blob.result.runs.map((run) =>
-      summariseConfiguration(cases, run.run, run.model, run.price ?? null),
+      summariseConfiguration(
+        cases,
+        run.run,
+        run.model,
+        run.price ?? null,
+        first.blob.gates.unreliable,
+      ),
     ),
     cases,
     gates,

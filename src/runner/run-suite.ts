@@ -168,7 +168,13 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
     );
     scored = results;
     const runs = suite.runs.map((run) =>
-      summariseConfiguration(results, run.name, run.model ?? null, run.price ?? null),
+      summariseConfiguration(
+        results,
+        run.name,
+        run.model ?? null,
+        run.price ?? null,
+        suite.gates.unreliable,
+      ),
     );
     const gates = evaluateGates(
       suite.gates,

@@ -92,7 +92,13 @@ export async function scoreCassette(
       started_at: new Date(started).toISOString(),
       duration_ms: Date.now() - started,
       runs: suite.runs.map((run) =>
-        summariseConfiguration(results, run.name, run.model ?? null, run.price ?? null),
+        summariseConfiguration(
+          results,
+          run.name,
+          run.model ?? null,
+          run.price ?? null,
+          suite.gates.unreliable,
+        ),
       ),
       cases: results,
       gates,

@@ -6,7 +6,7 @@ import { normaliseBySchema } from './normalise/normalise-by-schema.js';
 import { hasPlaceholder, resolvePlaceholders } from './placeholders.js';
 import { ruleTable, type RuleTable } from './rule-table.js';
 import { sentPlan, type SentPlan } from './score-sent.js';
-import type { ExpectedCall, ScoreOptions, TestCase } from './types.js';
+import type { ExpectedCall, ExtraPolicy, ScoreOptions } from './types.js';
 
 /** The expected arguments and rules of one acceptable call (the expected call itself, or an alternative), with its trees. */
 export interface Candidate {
@@ -77,7 +77,7 @@ function fits(
 export function treeOf(
   entry: Candidate,
   declared: JsonSchema | undefined,
-  extra: NonNullable<TestCase['extra_arguments']>,
+  extra: ExtraPolicy,
   options: ScoreOptions,
   now: number,
   checkDeclared: (declared: JsonSchema, tool: string) => void,

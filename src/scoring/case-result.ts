@@ -17,7 +17,8 @@ export interface CaseResult {
   /**
    * `error`: the case could not be run or judged (replay miss, upstream down, judge unavailable);
    * `unreliable`: a tool the case expects was not offered to the model in this run, so the model
-   * could not have called it. Neither is a verdict on the model.
+   * could not have called it, or a tool its `never` names was not (so that check could not fail).
+   * Neither is a verdict on the model.
    */
   readonly status: 'pass' | 'fail' | 'error' | 'unreliable';
   readonly score: number;

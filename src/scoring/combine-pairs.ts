@@ -43,7 +43,8 @@ export function combinePairs(
 ): ScoreResult {
   let assignment: (number | null)[];
   if (expectedCount === 1 && policy === 'first') assignment = [0];
-  else if (expectedCount === 1) assignment = [bestIndex(scores[0] ?? [])];
+  else if (expectedCount === 1)
+    assignment = [bestIndex(scores[0] ?? [], (column) => pairAt(0, column).tool !== null)];
   else assignment = perfectPairing(scores) ?? bestPairing(scores);
 
   const mismatches: Record<string, Mismatch> = {};
@@ -126,12 +127,19 @@ export function perfectPairing(scores: readonly (readonly number[])[]): number[]
   return assignment;
 }
 
-function bestIndex(row: readonly number[]): number {
+/**
+ * The first best-scoring call; among calls tied with it, one of the expected tool when the first
+ * is another tool — so a failing call of the right tool (an extra argument, a wrong value) is
+ * explained as what it is, never as "a different tool was called" because a lookup came first.
+ */
+function bestIndex(row: readonly number[], named: (column: number) => boolean): number {
   let best = 0;
   row.forEach((score, index) => {
     if (score > (row[best] ?? -1)) best = index;
   });
-  return best;
+  if (named(best)) return best;
+  const tied = row.findIndex((score, index) => score === row[best] && named(index));
+  return tied === -1 ? best : tied;
 }
 
 export function finish(

@@ -27,7 +27,9 @@ import {
 import { nameMatcher } from './rule-table.js';
 import { breaksSchema, scoreSent } from './score-sent.js';
 import type { ActualCall, ScoreOptions, ScoreResult, TestCase } from './types.js';
+import { extraPolicyFor, undeclaredArguments, undeclaredMismatch } from './undeclared-arguments.js';
 import { checkTestCase } from './validate-case.js';
+import { ownValue, setOwn } from './own.js';
 
 /**
  * A test case compiled once into a reusable scorer: checked whole (unknown keys, rules that need
@@ -107,7 +109,8 @@ function build(testCase: TestCase, where: string): CompiledCase {
   });
   const threshold = testCase.pass_threshold ?? 1;
   const policy = testCase.multiple_calls ?? 'penalize';
-  const extra = testCase.extra_arguments ?? 'fail';
+  const extraPolicy = testCase.extra_arguments;
+  const bySchema = (extraPolicy ?? 'schema') === 'schema';
   const caseSchemas = testCase.schemas;
   const checkDeclared = (declared: JsonSchema, tool: string): void =>
     checkDeclaredSchema(declared, tool, caseSchemas, where);
@@ -130,6 +133,7 @@ function build(testCase: TestCase, where: string): CompiledCase {
   ): number | string => {
     const sent = sentOf(actual) as Exclude<ReturnType<typeof sentOf>, string>;
     const { declared } = actual;
+    const extra = extraPolicyFor(extraPolicy, declared);
     // Without a schema to validate against or rules to apply, a call that matches needs no tree: answer it in one walk.
     if (!declared && entry.ruleless && equalAfterNormalising(entry.arguments, sent, extra))
       return matched;
@@ -154,6 +158,13 @@ function build(testCase: TestCase, where: string): CompiledCase {
         raw = scoreSent(plan, sent, state, false);
       }
     }
+    if (bySchema && declared !== undefined)
+      for (const key of undeclaredArguments(sent, entry.arguments, entry.rules, declared)) {
+        state.dirty = true;
+        state.unexpected = true;
+        if (state.explain)
+          setOwn((state.mismatches ??= {}), key, undeclaredMismatch(ownValue(sent, key)));
+      }
     return state.critical || state.unexpected ? 0 : raw;
   };
 

@@ -162,7 +162,13 @@ const embeddings = (text: string): readonly number[] | undefined =>
   Object.hasOwn(vectors, text) ? vectors[text] : undefined;
 const testCase = fc.record({
   calls: fc.array(expectedCall, { minLength: 1, maxLength: 3 }),
-  extra: fc.constantFrom<TestCase['extra_arguments']>(undefined, 'ignore', 'penalize', 'fail'),
+  extra: fc.constantFrom<TestCase['extra_arguments']>(
+    undefined,
+    'schema',
+    'ignore',
+    'penalize',
+    'fail',
+  ),
   multiple: fc.constantFrom<TestCase['multiple_calls']>(
     undefined,
     'first',

@@ -8,7 +8,7 @@ import {
   type PairScore,
 } from './combine-pairs.js';
 import { compareObject, newWalk } from './compare-arguments.js';
-import { ownValue } from './own.js';
+import { ownValue, setOwn } from './own.js';
 import { nameMatches, ruleTable } from './rule-table.js';
 import { equalAfterNormalising } from './equal-after-normalising.js';
 import { inferSchema } from './infer-schema.js';
@@ -16,6 +16,7 @@ import { normaliseBySchema } from './normalise/normalise-by-schema.js';
 import { parseCallArguments } from './parse-arguments.js';
 import { resolvePlaceholders } from './placeholders.js';
 import type { ActualCall, ExpectedCall, ScoreOptions, ScoreResult, TestCase } from './types.js';
+import { extraPolicyFor, undeclaredArguments, undeclaredMismatch } from './undeclared-arguments.js';
 import { schemaViolation } from './validate-arguments.js';
 
 /**
@@ -123,15 +124,12 @@ function scorePair(
     // The case's own schema is the more specific: it wins over the suite's or the captured request's.
     const declared =
       ownValue(testCase.schemas, actual.name) ?? ownValue(options.schemas, actual.name);
+    const extra = extraPolicyFor(testCase.extra_arguments, declared);
     // Without a schema to validate against or rules to apply, a call that matches needs no explaining: answer it in one walk.
     if (
       !declared &&
       isEmpty(candidate.rules) &&
-      equalAfterNormalising(
-        candidate.arguments ?? noArguments,
-        parsed.value,
-        testCase.extra_arguments ?? 'fail',
-      )
+      equalAfterNormalising(candidate.arguments ?? noArguments, parsed.value, extra)
     )
       return { score: 1, mismatches: {}, reasons: [], tool: actual.name, message: null };
     const {
@@ -156,7 +154,7 @@ function scorePair(
     }
     const walk = newWalk(
       ruleTable(candidate.rules),
-      testCase.extra_arguments ?? 'fail',
+      extra,
       options.normalisers,
       options.embeddings,
     );
@@ -166,6 +164,16 @@ function scorePair(
       '',
       walk,
     );
+    if (declared && (testCase.extra_arguments ?? 'schema') === 'schema')
+      for (const key of undeclaredArguments(
+        parsed.value,
+        candidate.arguments ?? noArguments,
+        ruleTable(candidate.rules),
+        declared,
+      )) {
+        setOwn(walk.mismatches, key, undeclaredMismatch(ownValue(parsed.value, key)));
+        walk.unexpected = true;
+      }
     const reasons = new Set(Object.values(walk.mismatches).map((mismatch) => mismatch.reason));
     if (walk.critical) reasons.add('critical_mismatch');
     const score = walk.critical || walk.unexpected ? 0 : raw;

@@ -604,3 +604,22 @@ describe('properties', () => {
     );
   });
 });
+
+describe('issue 31: a refund with an extra argument was reported as "a different tool was called" when a lookup came first', () => {
+  it('explains the failing call of the expected tool, not the lookup before it (direct mode scoring)', () => {
+    const refund: TestCase = { expected_tool: 'issue_refund', arguments: { order_id: 'A-17' } };
+    const calls = [
+      { name: 'get_order', arguments: '{"order_id":"A-17"}' },
+      { name: 'issue_refund', arguments: '{"order_id":"A-17","force":true}' },
+    ];
+    for (const scored of [scoreCall(refund, calls), scoreCall(refund, calls)]) {
+      expect(scored.reasons).toEqual(['extra_call', 'unexpected_argument']);
+      expect(scored.reasons).not.toContain('wrong_tool');
+      expect(scored.error_message).toBe('an argument that was not expected was given');
+      expect(scored.details.assignment).toEqual([1]);
+      expect(Object.keys(scored.mismatches)).toEqual(['force']);
+    }
+    // Only when no call is of the expected tool is it a different tool.
+    expect(scoreCall(refund, calls.slice(0, 1)).reasons).toEqual(['wrong_tool']);
+  });
+});

@@ -1,4 +1,6 @@
+import { neverNotOffered } from './never-not-offered.js';
 import { schemasFromTools } from './schemas-from-tools.js';
+import { scoreAgentCalls } from './score-agent-calls.js';
 import { scoreCall } from './score-call.js';
 import { mergeChecks } from './trajectory/merge-checks.js';
 import { scoreTrajectory } from './trajectory/score-trajectory.js';
@@ -32,8 +34,9 @@ export interface CaseRun {
 }
 
 /**
- * Scores one case's run: its expected calls with `scoreCall` (against all calls of the run,
- * under the case's `multiple_calls` policy) and its trajectory checks with `scoreTrajectory`
+ * Scores one case's run: its expected calls with `scoreCall` (direct mode: against all calls of
+ * the run, under the case's `multiple_calls` policy; agent mode: against the calls to the expected
+ * tools, the best by default, `scoreAgentCalls`) and its trajectory checks with `scoreTrajectory`
  * (suite checks underneath). A case passes when every part present passes; a run that could not
  * happen, or a judge that could not answer, is an `error` rather than a fail.
  */
@@ -52,9 +55,12 @@ export async function scoreCase(
     Object.keys(run.schemas).length > 0 ? run.schemas : captured ? schemasFromTools(captured) : {};
   const calls = trajectory.calls.map((call) => ({ name: call.name, arguments: call.argumentsRaw }));
   const classic = testCase.expected_tool !== undefined || testCase.expected_calls !== undefined;
+  // Agent mode judges an expected call against the agent's calls to that tool; direct mode asks for one call and scores all it got.
+  const agentMode = suite.agent !== undefined;
+  const scored = withDefaults(suite.defaults, testCase, agentMode);
   const call: ScoreResult | null =
     outcome.error === null && classic
-      ? scoreCall(withDefaults(suite.defaults, testCase), calls, { schemas, now: options.now })
+      ? (agentMode ? scoreAgentCalls : scoreCall)(scored, calls, { schemas, now: options.now })
       : null;
   const checks = mergeChecks(suite.checks, testCase);
   const hasChecks =
@@ -91,6 +97,15 @@ export async function scoreCase(
   // Only a run that reached the model says what it was offered; one with no request at all is judged as usual.
   const notOffered =
     outcome.interactions.length > 0 ? expected.filter((tool) => !offered.includes(tool)) : [];
+  const idleNever =
+    outcome.interactions.length > 0
+      ? neverNotOffered(
+          checks.never,
+          offered,
+          [...trajectory.calls, ...(outcome.stepsTrajectory?.calls ?? [])].map((made) => made.name),
+        )
+      : [];
+  problems.unshift(...idleNever);
   if (notOffered.length > 0)
     problems.unshift(
       `${notOffered.length === 1 ? 'the expected tool' : 'the expected tools'} ${notOffered.join(', ')} ${notOffered.length === 1 ? 'was' : 'were'} not offered to the model in this run (offered: ${offered.join(', ') || 'none'})`,
@@ -99,7 +114,7 @@ export async function scoreCase(
   const status =
     outcome.error !== null
       ? 'error'
-      : notOffered.length > 0 && judged !== 'error'
+      : (notOffered.length > 0 || idleNever.length > 0) && judged !== 'error'
         ? 'unreliable'
         : judged;
   const usage = outcome.interactions.map((interaction) => interaction.response?.usage);
@@ -138,13 +153,23 @@ export async function scoreCase(
  * compiles a case the first time it sees the object, so a case merged afresh per scoring would be
  * checked and compiled again every run (`--repeat`, run configurations, watch mode).
  */
-const merged = new WeakMap<SuiteCase, { defaults: Suite['defaults']; testCase: SuiteCase }>();
+const merged = new WeakMap<
+  SuiteCase,
+  { defaults: Suite['defaults']; agentMode: boolean; testCase: SuiteCase }
+>();
 
-function withDefaults(defaults: Suite['defaults'], testCase: SuiteCase): SuiteCase {
+/** Agent mode's own default under the suite's: an agent may call a tool more than once (a retry, a second order), and the best call counts. */
+const agentDefaults = { multiple_calls: 'best' } as const;
+
+function withDefaults(
+  defaults: Suite['defaults'],
+  testCase: SuiteCase,
+  agentMode: boolean,
+): SuiteCase {
   const known = merged.get(testCase);
-  if (known?.defaults === defaults) return known.testCase;
-  const made = { ...defaults, ...testCase };
-  merged.set(testCase, { defaults, testCase: made });
+  if (known?.defaults === defaults && known.agentMode === agentMode) return known.testCase;
+  const made = { ...(agentMode ? agentDefaults : {}), ...defaults, ...testCase };
+  merged.set(testCase, { defaults, agentMode, testCase: made });
   return made;
 }
 

@@ -79,8 +79,12 @@ export interface TestCase extends Partial<Omit<ExpectedCall, 'expected_tool'>> {
   readonly prompt?: string;
   /** Parallel expected calls, matched one-to-one with the actual calls (best assignment). */
   readonly expected_calls?: readonly ExpectedCall[];
-  /** Arguments the case does not mention: `ignore`, `penalize` (count as a mismatch) or `fail` (default). */
-  readonly extra_arguments?: 'ignore' | 'penalize' | 'fail';
+  /**
+   * Arguments the case does not mention: `schema` (default: accepted when the tool's schema
+   * declares them, failing the call when it does not; `fail` where no schema is known), `ignore`,
+   * `penalize` (count as a mismatch) or `fail`.
+   */
+  readonly extra_arguments?: ExtraPolicy | 'schema';
   /** Several actual calls for one expected call: `first`, `best`, `all` (each must match), `penalize` (default: extras lower the score). */
   readonly multiple_calls?: 'first' | 'best' | 'all' | 'penalize';
   /** Score a call needs to be correct (default 1.0). */
@@ -88,6 +92,9 @@ export interface TestCase extends Partial<Omit<ExpectedCall, 'expected_tool'>> {
   /** Parameter schemas by tool name, when the captured request's tools are not given. */
   readonly schemas?: { readonly [tool: string]: JsonSchema };
 }
+
+/** How arguments a case does not mention count, once `schema` is resolved for a call (`extraPolicyFor`). */
+export type ExtraPolicy = 'ignore' | 'penalize' | 'fail';
 
 /** A call the agent made: arguments as the wire had them (JSON string) or already parsed. */
 export interface ActualCall {

@@ -260,7 +260,7 @@ export function checkTestCase(testCase: unknown, where: string): void {
     checkRules(record['rules'], record['arguments'], at(where, 'rules'));
   checkEnum(
     record['extra_arguments'],
-    ['ignore', 'penalize', 'fail'],
+    ['schema', 'ignore', 'penalize', 'fail'],
     at(where, 'extra_arguments'),
   );
   checkEnum(

@@ -8,6 +8,7 @@ import { configSchemaFile, givenValue, schemaValidator } from '../config/schema-
 import type { JsonSchema, JsonValue } from '../trace/trace.js';
 import { schemaRegistry } from './load-schema-registry.js';
 import type { Price, RunConfig, Suite, SuiteCase } from '../scoring/suite-types.js';
+import { unknownFieldHint } from './unknown-field-hint.js';
 import { validateTestCase } from './validate-test-case.js';
 import { readJsonFile } from '../config/read-json-file.js';
 
@@ -247,7 +248,7 @@ function describeErrors(path: string, value: unknown, errors: readonly ErrorObje
       const field = extra !== undefined ? [rest, extra].filter(Boolean).join('.') : rest;
       const what =
         extra !== undefined
-          ? 'unknown field'
+          ? `unknown field${unknownFieldHint(error, extra)}`
           : error.keyword === 'required' && index !== undefined && rest === ''
             ? 'needs expected_tool, expected_calls, expect, never or judge'
             : error.keyword === 'enum'

@@ -51,10 +51,10 @@ describe('validateTestCase', () => {
       `${file}: case "TC-7": expect.mode: must be one of ["all","any","ordered","exact","never","subset","superset","unordered"] (got "in-order")`,
     );
     expect(problem({ expect: { calls: [{ toool: 'a' }] } }, 2)).toBe(
-      `${file}: case #3: expect.calls[0].toool: unknown field`,
+      `${file}: case #3: expect.calls[0].toool: unknown field (did you mean tool?)`,
     );
     expect(problem({ expect: { max_stepz: 3 } })).toBe(
-      `${file}: case #1: expect.max_stepz: unknown field`,
+      `${file}: case #1: expect.max_stepz: unknown field (did you mean max_steps?)`,
     );
     expect(problem({ never: [{ tool: 'a', times: 0 }] })).toBe(
       `${file}: case #1: never[0].times: must be >= 1 (got 0)`,

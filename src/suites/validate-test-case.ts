@@ -7,6 +7,7 @@ import type { CallExpectation, JudgeSpec, TrajectoryCase } from '../scoring/traj
 import { checkTrajectoryCase } from '../scoring/trajectory/validate-trajectory-case.js';
 import type { TestCase } from '../scoring/types.js';
 import { checkTestCase } from '../scoring/validate-case.js';
+import { unknownFieldHint } from './unknown-field-hint.js';
 
 export const testCaseSchemaPath = configSchemaFile('test-case.schema.json');
 
@@ -75,8 +76,10 @@ function describeErrors(errors: readonly ErrorObject[]): string[] {
     ...new Set(
       chosen.map((error) => {
         const params = error.params as Record<string, unknown>;
-        if (error.keyword === 'additionalProperties')
-          return `${fieldOf(`${error.instancePath}/${String(params['additionalProperty'])}`)}: unknown field`;
+        if (error.keyword === 'additionalProperties') {
+          const field = String(params['additionalProperty']);
+          return `${fieldOf(`${error.instancePath}/${field}`)}: unknown field${unknownFieldHint(error, field)}`;
+        }
         // At the top, `required` only comes from the "what does this case check" alternatives.
         if (
           error.keyword === 'anyOf' ||

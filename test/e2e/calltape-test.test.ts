@@ -415,13 +415,17 @@ describe('calltape test (direct mode)', () => {
     // By default an unreliable case counts as failing: a gate never passes because a tool went missing.
     expect(strict.status).toBe(1);
     expect(strict.stdout).toContain(
-      '2 case(s) unreliable (an expected tool was not offered; neither pass nor fail):',
+      '3 case(s) unreliable (a tool the case names was not offered; neither pass nor fail):',
     );
     expect(strict.stdout).toContain(
       'UNREL bare/paris: the expected tool get_weather was not offered to the model in this run (offered: get_time)',
     );
     expect(strict.stdout).toContain(
-      'FAIL pass_rate [bare]: 33.3% (1/3 cases passed; 2 unreliable counted as failing); needs 100%, short by 66.7%',
+      'FAIL pass_rate [bare]: 0% (0/3 cases passed; 3 unreliable counted as failing); needs 100%, short by 100%',
+    );
+    // hello's `never: [get_weather]` cannot fail where get_weather is not offered.
+    expect(strict.stdout).toContain(
+      'UNREL bare/hello: never: get_weather names a tool this run never offered the model, so the check cannot fail (offered: get_time)',
     );
     expect(strict.stdout).not.toContain('FAIL  bare/paris');
     const report = JSON.parse(readFileSync(join(folder, 'report.json'), 'utf8')) as {
@@ -433,7 +437,8 @@ describe('calltape test (direct mode)', () => {
       report.runs.map((run) => [run.run, run.tools_offered, run.unreliable, run.pass_rate]),
     ).toEqual([
       ['full', ['get_weather'], 0, 1],
-      ['bare', ['get_time'], 2, 1],
+      // The gate's number: the unreliable cases count as failing (it said 100% here, issue 31).
+      ['bare', ['get_time'], 3, 0],
     ]);
     expect(report.cases.map((item) => [item.session, item.status])).toEqual([
       ['full/paris', 'pass'],
@@ -441,12 +446,12 @@ describe('calltape test (direct mode)', () => {
       ['full/hello', 'pass'],
       ['bare/paris', 'unreliable'],
       ['bare/austin-f', 'unreliable'],
-      ['bare/hello', 'pass'],
+      ['bare/hello', 'unreliable'],
     ]);
     const junit = new XMLParser({ ignoreAttributes: false }).parse(
       readFileSync(join(folder, 'junit.xml'), 'utf8'),
     ) as { testsuites: { testsuite: { '@_skipped': string }[] } };
-    expect(junit.testsuites.testsuite.map((item) => item['@_skipped'])).toEqual(['0', '2']);
+    expect(junit.testsuites.testsuite.map((item) => item['@_skipped'])).toEqual(['0', '3']);
     const html = readFileSync(join(folder, 'report.html'), 'utf8');
     expect(html).toContain('<h2>Configurations side by side</h2>');
     expect(html).toContain('<tr><th>tools offered</th><td>get_weather</td><td>get_time</td></tr>');
@@ -463,7 +468,7 @@ describe('calltape test (direct mode)', () => {
     const lenient = await runCliAsync(['test', suite]);
     expect(lenient.status).toBe(0);
     expect(lenient.stdout).toContain(
-      'pass pass_rate [bare]: 100% (1/1 cases passed; 2 unreliable left out); at least 100%',
+      'pass pass_rate [bare]: 100% (0/0 cases passed; 3 unreliable left out); at least 100%',
     );
 
     // One run id: its configurations side by side.
@@ -489,7 +494,7 @@ describe('calltape test (direct mode)', () => {
       ]),
     ).toEqual([
       ['full', 0, { input: 120, output: 27 }, null],
-      ['bare', 2, { input: 120, output: 27 }, 0.000174],
+      ['bare', 3, { input: 120, output: 27 }, 0.000174],
     ]);
   });
 
