@@ -221,6 +221,8 @@ async function driveCase(
   const beganAt = Date.now();
   const mockSets = testCase.mocks ? [...suite.mocks, ...testCase.mocks].map(setName) : undefined;
   let error: string | null = null;
+  // Kept apart: a replay miss or an unreachable upstream that made the agent fail is the cause to report.
+  let agentError: string | null = null;
   let agent: CaseResult['agent'] = null;
   const problems: string[] = [];
   try {
@@ -240,10 +242,7 @@ async function driveCase(
       );
       if (agent.timed_out)
         problems.push(`the agent did not finish within ${suite.agent.timeoutMs} ms`);
-      else if (agent.exit_code !== 0)
-        problems.push(
-          `the agent exited with ${agent.exit_code ?? agent.signal ?? 'an error'}${agent.stderr ? `: ${lastLine(agent.stderr)}` : ''}`,
-        );
+      else agentError = agentFailure(agent, (context.sessions.get(session) ?? []).length);
     } else {
       error = await driveDirect(proxyUrl, run, testCase, session, {
         apiKey: context.apiKey || 'sk-calltape-unset',
@@ -267,6 +266,7 @@ async function driveCase(
   );
   if (unreachable && error === null)
     error = `the upstream failed: ${unreachable.error ?? `HTTP ${unreachable.httpStatus}`}`;
+  error ??= agentError;
   // What MCP servers answered (recorded in this run, or replayed from the recording): their failure verdicts reach the step-status checks.
   const mcp = mcpTimeline(session, interactions, suite.cassette, beganAt);
   const [trajectory] = buildTrajectories(
@@ -307,6 +307,20 @@ function mcpTimeline(
 
 function setName(file: string): string {
   return basename(file, extname(file));
+}
+
+/**
+ * Why an agent run says nothing about the model, or null when it does: an agent that exited
+ * non-zero (a crash, a module it cannot find, a command the shell cannot start) or that
+ * exited 0 without one round trip through the proxy. Either is an error, never a fail scored
+ * on the calls made before it stopped: a crashed negative case would otherwise pass for free.
+ */
+function agentFailure(agent: NonNullable<CaseResult['agent']>, roundTrips: number): string | null {
+  if (agent.exit_code !== 0)
+    return `the agent exited with ${agent.exit_code ?? agent.signal ?? 'an error'}${agent.stderr ? `: ${lastLine(agent.stderr)}` : ''}`;
+  if (roundTrips === 0)
+    return 'the agent exited 0 without reaching the model: no round trip came through calltape (does it read OPENAI_BASE_URL / ANTHROPIC_BASE_URL?)';
+  return null;
 }
 
 /** The line of an agent's stderr that says what went wrong: the first error line, else the last line. */

@@ -15,7 +15,7 @@ import {
   unusedRecordings,
 } from '../../cassette/sqlite/cassette-maintenance.js';
 import { CassetteUseStore } from '../../runner/cassette-use-store.js';
-import { runsDb } from './runs-command.js';
+import { chosenRunsDatabase, runsDatabaseBeside } from '../../runner/run-store.js';
 import { CalltapeError } from '../../errors.js';
 import { exitCodes, reportError } from '../exit-codes.js';
 import { readInteractions } from '../../cassette/sqlite/read-interactions.js';
@@ -137,7 +137,10 @@ export function registerCassettesCommand(program: Command): void {
     .argument('<cassette>', 'a name in recordings/ or a path')
     .option('--dry-run', 'only list what would be deleted (the default when not on a terminal)')
     .option('--yes', 'delete without asking')
-    .option('--runs-db <file>', 'where runs are noted (default recordings/calltape-runs.sqlite)')
+    .option(
+      '--runs-db <file>',
+      'where runs are noted (default: calltape-runs.sqlite beside the cassette)',
+    )
     .action((name: string, flags: PruneFlags) =>
       runAsync(() => prune(resolveCassette(name, process.cwd()), flags)),
     );
@@ -228,7 +231,7 @@ interface PruneFlags {
  */
 async function prune(path: string, flags: PruneFlags): Promise<void> {
   requireCassette(path);
-  const database = runsDb(flags);
+  const database = chosenRunsDatabase(flags.runsDb) ?? runsDatabaseBeside(path);
   const uses = CassetteUseStore.forReading(database);
   const last = uses?.last(resolve(path));
   uses?.close();

@@ -11,6 +11,7 @@ import { createPendingCasesPanel } from '../../review/pending-cases-page.js';
 import { ratingsFile } from '../../ratings/rating-store.js';
 import { resolveCassette } from '../resolve-cassette.js';
 import { noteCassetteUse } from '../../runner/cassette-use-store.js';
+import { chosenRunsDatabase } from '../../runner/run-store.js';
 import { otlpSettings, type OtlpFlags } from '../../otel/otlp-settings.js';
 import { nearestFile } from '../../nearest-file.js';
 import { exitCodes, reportError } from '../exit-codes.js';
@@ -60,7 +61,7 @@ export function registerProxyCommand(program: Command): void {
     )
     .option(
       '--runs-db <file>',
-      'where the run is noted for `cassettes prune`, and stored runs are read for rating (default recordings/calltape-runs.sqlite)',
+      'where the run is noted for `cassettes prune` (default: calltape-runs.sqlite beside the cassette), and stored runs are read for rating (default recordings/calltape-runs.sqlite)',
     )
     .option(
       '--ratings <file>',
@@ -135,7 +136,7 @@ export function registerProxyCommand(program: Command): void {
             );
             proxy.close().then(
               () => {
-                noteCassetteUse(runsDb(flags), proxy.cassetteUsage());
+                noteCassetteUse(chosenRunsDatabase(flags.runsDb), proxy.cassetteUsage());
                 process.exit(exitCodes.ok);
               },
               (error: unknown) => process.exit(reportError(error, debug)),

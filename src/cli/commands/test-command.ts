@@ -10,6 +10,7 @@ import { otlpSettings, type OtlpFlags } from '../../otel/otlp-settings.js';
 import { withRunSpans } from './test-spans.js';
 import { parseShard, shardSuite } from '../../runner/shard-cases.js';
 import { noteCassetteUse } from '../../runner/cassette-use-store.js';
+import { chosenRunsDatabase } from '../../runner/run-store.js';
 import type { CassetteUsage } from '../../cassette/cassette-usage.js';
 import { scoreCassette } from '../../runner/score-cassette.js';
 import { loadPolicies } from '../../live/load-policies.js';
@@ -57,7 +58,10 @@ export function registerTestCommands(program: Command): void {
         '--baseline <run|file>',
         'an earlier run (its id in the runs database, or its JSON report), for the max_regression gate',
       )
-      .option('--runs-db <file>', 'where runs are stored (default recordings/calltape-runs.sqlite)')
+      .option(
+        '--runs-db <file>',
+        'where runs are stored (default recordings/calltape-runs.sqlite) and cassette use is noted (default: beside the cassette)',
+      )
       .option('--no-store', 'do not store this run')
       .option('--now <iso>', 'the scoring clock for {{TODAY}}-style placeholders (default: now)');
   reportOptions(
@@ -162,7 +166,7 @@ export function registerTestCommands(program: Command): void {
               ? {}
               : {
                   onCassetteUse: (usages: readonly CassetteUsage[]) =>
-                    noteCassetteUse(runsDb(flags), usages),
+                    noteCassetteUse(chosenRunsDatabase(flags.runsDb), usages),
                 }),
             spans,
             ...(flags.cassette ? { cassetteFlag: flags.cassette } : {}),

@@ -12,8 +12,8 @@ import { suiteIdentity, writeBlob } from '../../runner/shard-blob-file.js';
 import type { OtlpSettings } from '../../otel/otlp-settings.js';
 import type { CassetteUsage } from '../../cassette/cassette-usage.js';
 import { noteCassetteUse } from '../../runner/cassette-use-store.js';
+import { chosenRunsDatabase } from '../../runner/run-store.js';
 import { exitCodes } from '../exit-codes.js';
-import { runsDb } from './runs-command.js';
 import { withRunSpans } from './test-spans.js';
 
 interface ShardFlags {
@@ -94,7 +94,7 @@ export async function runShard(
           : {
               onCassetteUse: (usages: readonly CassetteUsage[]) =>
                 noteCassetteUse(
-                  runsDb(flags),
+                  chosenRunsDatabase(flags.runsDb),
                   usages.map((usage) => ({ ...usage, shard })),
                 ),
             }),

@@ -11,7 +11,7 @@ import { resolveCassette } from '../resolve-cassette.js';
 import { withRecordHint } from '../../runner/record-hint.js';
 import { shellCommand } from '../../shell-command.js';
 import { noteCassetteUse } from '../../runner/cassette-use-store.js';
-import { runsDb } from './runs-command.js';
+import { chosenRunsDatabase } from '../../runner/run-store.js';
 
 interface WrapFlags extends ConfigFlags {
   readonly cassette?: string;
@@ -56,7 +56,7 @@ export function registerWrapCommands(program: Command): void {
       )
       .option(
         '--runs-db <file>',
-        'where the run is noted for `cassettes prune` (default recordings/calltape-runs.sqlite)',
+        'where the run is noted for `cassettes prune` (default: calltape-runs.sqlite beside the cassette)',
       )
       .action(async (command: string[], flags: WrapFlags) => {
         const debug = program.opts<{ debug?: boolean }>().debug === true;
@@ -119,7 +119,7 @@ async function runWrapped(
   process.off('SIGINT', forward).off('SIGTERM', forward);
   const unused = proxy.unusedRecordings().length;
   await proxy.close();
-  noteCassetteUse(runsDb(flags), proxy.cassetteUsage());
+  noteCassetteUse(chosenRunsDatabase(flags.runsDb), proxy.cassetteUsage());
   printSummary(mode, proxy, unused, relative(cwd, config.cassette) || config.cassette, recordWith);
   if (code !== 0) return code;
   if (mode === 'diff') return proxy.stats.diffs.length > 0 ? exitCodes.failed : exitCodes.ok;
