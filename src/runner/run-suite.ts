@@ -16,6 +16,8 @@ import type { JudgeRunners } from '../scoring/trajectory/types.js';
 import type { Interaction } from '../trace/trace.js';
 import type { CaseResult } from '../scoring/case-result.js';
 import { createCodeJudges } from '../judges/code-judges.js';
+import { defaultCodePolicy, type CodePolicy } from '../user-code/code-policy.js';
+import { noCodeRefusal, requireModulesInProject } from './case-code-modules.js';
 import { draftListing } from './draft-listing.js';
 import { driveAgent } from './drive-agent.js';
 import { driveDirect } from './drive-direct.js';
@@ -49,6 +51,8 @@ export interface SuiteRunOptions {
     { case(result: CaseResult, interactions: readonly Interaction[]): void } | undefined;
   /** The `--cassette` that replaced the suite's cassette, kept in the record commands hints suggest. */
   readonly cassetteFlag?: string;
+  /** What modules named in the suite and its mock files may do (`--no-code`, `--allow-code-outside-project`); default: run, inside the project only. */
+  readonly code?: CodePolicy;
 }
 
 export type { SuiteRunResult } from '../report/run-result.js';
@@ -89,6 +93,8 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
       );
   });
 
+  const code = options.code ?? defaultCodePolicy;
+  const modules = requireModulesInProject(suite, code);
   const caseMocks = [...new Set(suite.cases.flatMap((testCase) => testCase.mocks ?? []))];
   const suiteSets = suite.mocks.map(setName);
   const sessions = new Map<string, Interaction[]>();
@@ -109,6 +115,7 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
     },
     {
       logger: options.logger,
+      code,
       recordCommand,
       observer: {
         interaction: (interaction) => {
@@ -124,7 +131,7 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
     },
   );
   const apiKey = options.apiKey ?? (options.mode === 'replay' ? 'sk-calltape-replay' : '');
-  const codeJudges = createCodeJudges({ baseDir: dirname(suite.file) });
+  const codeJudges = createCodeJudges({ baseDir: dirname(suite.file), code });
   const limit = pLimit(Math.max(1, options.concurrency ?? cpus().length));
   // Judges per run configuration: the LLM judge asks the run's model unless a rubric names another.
   const judgesFor = (run: RunConfig): JudgeRunners => ({
@@ -146,12 +153,17 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
         limit(async () => {
           const session =
             suite.runs.length > 1 ? `${run.name}/${testCase.test_id}` : testCase.test_id;
-          const outcome = await driveCase(suite, run, testCase, session, proxy.url, {
-            apiKey,
-            sessions,
-            misses,
-            recordCommand,
-          });
+          // Under --no-code a case that needs a module does not run at all: an error naming each module.
+          const refused = code.run ? undefined : noCodeRefusal(modules.get(testCase) ?? []);
+          const outcome =
+            refused === undefined
+              ? await driveCase(suite, run, testCase, session, proxy.url, {
+                  apiKey,
+                  sessions,
+                  misses,
+                  recordCommand,
+                })
+              : notRun(session, refused);
           const result = await scoreCase(suite, run, testCase, index, outcome, {
             now: options.now,
             judges: judges.get(run) ?? judgesFor(run),
@@ -283,6 +295,19 @@ async function driveCase(
     durationMs: performance.now() - began,
     agent,
     problems,
+  };
+}
+
+/** A case that never ran: the reason is its error. */
+function notRun(session: string, error: string): CaseRun {
+  return {
+    session,
+    trajectory: undefined,
+    interactions: [],
+    error,
+    durationMs: 0,
+    agent: null,
+    problems: [],
   };
 }
 

@@ -12,10 +12,15 @@ import { withRecordHint } from '../../runner/record-hint.js';
 import { shellCommand } from '../../shell-command.js';
 import { noteCassetteUse } from '../../runner/cassette-use-store.js';
 import { chosenRunsDatabase } from '../../runner/run-store.js';
+import { codePolicyFromFlags, codePolicyOptions } from '../../user-code/code-policy.js';
+import { refuseCodeAtStart } from '../refuse-code-at-start.js';
 
 interface WrapFlags extends ConfigFlags {
   readonly cassette?: string;
   readonly runsDb?: string;
+  /** commander's --no-code. */
+  readonly code?: boolean;
+  readonly allowCodeOutsideProject?: boolean;
 }
 
 /**
@@ -36,8 +41,9 @@ export function registerWrapCommands(program: Command): void {
     ],
   ];
   for (const [mode, description] of modes) {
-    program
-      .command(mode)
+    const command = program.command(mode);
+    for (const option of codePolicyOptions) command.option(option.flags, option.description);
+    command
       .description(description)
       .argument('<command...>', 'the command to run, after --')
       .requiredOption(
@@ -75,9 +81,12 @@ async function runWrapped(
   flags: WrapFlags,
 ): Promise<number> {
   const cwd = process.cwd();
+  // Not configuration fields: the config layer refuses unknown fields.
+  const { code: _code, allowCodeOutsideProject: _outside, ...configFlags } = flags;
+  const codePolicy = codePolicyFromFlags(flags);
   const { config } = loadConfig(
     {
-      ...flags,
+      ...configFlags,
       mode,
       port: '0',
       host: '127.0.0.1',
@@ -95,7 +104,12 @@ async function runWrapped(
     );
   const again = shellCommand(['--cassette', flags.cassette ?? '', '--', ...command]);
   const recordWith = `calltape record ${again} (or calltape auto ${again} to keep what is recorded)`;
-  const proxy = await startProxy(config, { logger, recordCommand: recordWith });
+  await refuseCodeAtStart(config, codePolicy, cwd);
+  const proxy = await startProxy(config, {
+    logger,
+    recordCommand: recordWith,
+    code: codePolicy,
+  });
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     OPENAI_BASE_URL: proxy.baseUrl,
