@@ -2,6 +2,8 @@ import { resolve } from 'node:path';
 import type { Config } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
 import { mockModules, type NamedMockModule } from '../mocks/mock-modules.js';
+import { caseCodeModules } from '../runner/case-code-modules.js';
+import { loadSuite } from '../suites/load-suite.js';
 import type { CodePolicy } from '../user-code/code-policy.js';
 
 /**
@@ -24,14 +26,23 @@ export async function refuseCodeAtStart(
     policies.policies.forEach((entry, index) => {
       if (entry.kind === 'judge' && entry.code !== undefined)
         named.push({ module: entry.code, where: `${policies.file}: policies[${index}].code` });
+      // Ground-truth cases bring their suites' code judges along.
+      if (entry.kind === 'cases')
+        for (const file of entry.suites) {
+          const suite = loadSuite(file, cwd);
+          for (const testCase of suite.cases)
+            named.push(
+              ...caseCodeModules(suite, testCase).filter((module) => module.kind === 'judge'),
+            );
+        }
     });
   }
   if (named.length > 0)
     throw new CalltapeError(
       'CONFIG_INVALID',
-      `--no-code: refused to start, since these modules would run: ${named
-        .map((entry) => `${entry.module} (${entry.where})`)
-        .join('; ')}`,
+      `--no-code: refused to start, since these modules would run: ${[
+        ...new Set(named.map((entry) => `${entry.module} (${entry.where})`)),
+      ].join('; ')}`,
       'Drop --no-code to run them (they are code: review them like any test file), or leave out the files naming them.',
     );
 }

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runCliAsync } from '../support/cli.js';
 import { chatCompletion } from '../support/openai-chat-chunks.js';
 import { startScriptedUpstream, type ScriptedUpstream } from '../support/scripted-upstream.js';
+import { bankPolicies, writePolicies } from '../support/shadow-bank.js';
 import { temporaryFolder } from '../support/test-proxy.js';
 
 // Issue #30: modules named by committed files (code judges, mock modules) are code.
@@ -150,7 +151,8 @@ describe('calltape test --no-code', () => {
       ],
     });
     expect(existsSync(join(folder, 'loaded'))).toBe(false);
-  });
+    // Two CLI runs, each a process start: room for a loaded CI machine.
+  }, 90_000);
 });
 
 describe('modules outside the project root', () => {
@@ -184,7 +186,7 @@ describe('modules outside the project root', () => {
     });
     expect(allowed.status, allowed.stdout + allowed.stderr).toBe(0);
     expect(existsSync(join(parent, 'loaded'))).toBe(true);
-  });
+  }, 90_000);
 });
 
 describe('calltape replay|proxy --no-code', () => {
@@ -216,6 +218,34 @@ describe('calltape replay|proxy --no-code', () => {
     expect(result.status).toBe(2);
     expect(result.stderr).toContain(
       `--no-code: refused to start, since these modules would run: ${join(folder, 'respond.mjs')} (${join(folder, 'm.json')}: mocks[0] (get_weather).module)`,
+    );
+    expect(existsSync(join(folder, 'loaded'))).toBe(false);
+  });
+
+  it('a proxy with shadow policies naming a code judge, directly or through a suite of cases, refuses to start', async () => {
+    const folder = temporaryFolder();
+    writeFileSync(
+      join(folder, 'judge.mjs'),
+      marking('export function judge() { return { pass: true }; }'),
+    );
+    const suite = writeSuite(folder, {
+      cases: [{ test_id: 'judged', prompt: 'Weather in Paris?', judge: { code: './judge.mjs' } }],
+    });
+    const policies = writePolicies(
+      folder,
+      bankPolicies(
+        `  - { id: slow, kind: judge, code: ./judge.mjs }\n  - { id: truth, kind: cases, suites: [${suite}] }\n`,
+      ),
+    );
+    const result = await runCliAsync(
+      ['proxy', '--port', '0', '--policies', policies, '--no-code'],
+      {
+        env: env(folder),
+      },
+    );
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(
+      `--no-code: refused to start, since these modules would run: ${join(folder, 'judge.mjs')} (${policies}: policies[4].code); ${join(folder, 'judge.mjs')} (${suite}: case "judged": judge.code)`,
     );
     expect(existsSync(join(folder, 'loaded'))).toBe(false);
   });
