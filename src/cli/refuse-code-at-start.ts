@@ -1,9 +1,7 @@
 import { resolve } from 'node:path';
 import type { Config } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
-import { mockModules, type NamedMockModule } from '../mocks/mock-modules.js';
-import { caseCodeModules } from '../runner/case-code-modules.js';
-import { loadSuite } from '../suites/load-suite.js';
+import type { NamedMockModule } from '../mocks/mock-modules.js';
 import type { CodePolicy } from '../user-code/code-policy.js';
 
 /**
@@ -17,11 +15,15 @@ export async function refuseCodeAtStart(
   cwd: string,
 ): Promise<void> {
   if (policy.run) return;
+  // Loaded only under --no-code: a proxy started without it never loads the suite machinery.
+  const { mockModules } = await import('../mocks/mock-modules.js');
   const named: NamedMockModule[] = config.mocks.files.flatMap((file) =>
     mockModules(resolve(cwd, file)),
   );
   if (config.shadow.policies !== null) {
     const { loadPolicies } = await import('../live/load-policies.js');
+    const { loadSuite } = await import('../suites/load-suite.js');
+    const { caseCodeModules } = await import('../runner/case-code-modules.js');
     const policies = loadPolicies(config.shadow.policies, cwd);
     policies.policies.forEach((entry, index) => {
       if (entry.kind === 'judge' && entry.code !== undefined)
