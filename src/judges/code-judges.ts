@@ -1,5 +1,6 @@
 import type { CodeJudgeSpec, JudgeVerdict, TrajectoryCase } from '../scoring/trajectory/types.js';
 import type { Trajectory } from '../trace/trajectory.js';
+import type { CodePolicy } from '../user-code/code-policy.js';
 import { createUserCode } from '../user-code/user-code.js';
 
 export interface CodeJudges {
@@ -16,13 +17,15 @@ export interface CodeJudges {
 /**
  * Runs code judges on a worker thread (see `createUserCode`): paths resolve against `baseDir`
  * (the suite file's folder), `judge` or the default export is called, and a judge that does not
- * answer within its timeout (default 5 s) has its thread terminated.
+ * answer within its timeout (default 5 s) has its thread terminated. A module `code` refuses
+ * (default: one outside the project root) is never loaded.
  */
 export function createCodeJudges(options: {
   readonly baseDir: string;
   readonly defaultTimeoutMs?: number;
+  readonly code?: CodePolicy;
 }): CodeJudges {
-  const code = createUserCode(options.baseDir);
+  const code = createUserCode(options.baseDir, options.code);
   return {
     run: async (spec, trajectory, testCase) =>
       (await code.call({

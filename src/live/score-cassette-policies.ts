@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { readInteractions } from '../cassette/sqlite/read-interactions.js';
 import { createCodeJudges } from '../judges/code-judges.js';
+import type { CodePolicy } from '../user-code/code-policy.js';
 import { judgeSessionPrefix } from '../trace/build-trajectories.js';
 import type { Policies } from './policy-types.js';
 import { shadowReport, type ShadowReport } from './shadow-report.js';
@@ -27,6 +28,7 @@ export async function scoreCassetteWithPolicies(
   policies: Policies,
   cassette: string,
   database: string | undefined,
+  code?: CodePolicy,
 ): Promise<PolicyScoreResult> {
   const offline = policies.policies.filter(
     (policy) => !(policy.kind === 'judge' && policy.rubric !== undefined),
@@ -38,7 +40,10 @@ export async function scoreCassetteWithPolicies(
     database === undefined ? mkdtempSync(join(tmpdir(), 'calltape-score-')) : undefined;
   const path = database ?? join(temporary as string, 'shadow.sqlite');
   const store = new ShadowStore(path, { maxRows: null, maxAgeMs: null });
-  const judges = createCodeJudges({ baseDir: dirname(policies.file) });
+  const judges = createCodeJudges({
+    baseDir: dirname(policies.file),
+    ...(code === undefined ? {} : { code }),
+  });
   const scorer = new ShadowScorer(
     { ...policies, policies: offline, maxOpenSessions: Number.MAX_SAFE_INTEGER },
     { codeJudge: judges.run },

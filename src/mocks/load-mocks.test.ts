@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { temporaryFolder } from '../../test/support/test-proxy.js';
@@ -153,6 +153,42 @@ describe('mock answers', () => {
       'mock sets "a" and "b" both mock t; select one of them',
     );
     expect(() => registry.select(['c'])).toThrow('no mock set named "c" (loaded: a, b)');
+  });
+});
+
+describe('issue #30: mock modules are code', () => {
+  it('refuses at load a module outside the project root of the mock file, unless allowed', () => {
+    const outside = folderWith({
+      'respond.mjs': 'export function respond() { return { result: 1 }; }',
+    });
+    const files = { 'm.yaml': `mocks: [{ tool: t, module: ${join(outside, 'respond.mjs')} }]` };
+    // loadError drops the temporary folders from the message.
+    expect(loadError(files)).toContain(
+      'm.yaml: mocks[0] (t): module: respond.mjs is outside the project root',
+    );
+    const folder = folderWith(files);
+    const allowed = loadMocks(['m.yaml'], folder, { run: true, outsideProject: true });
+    loaded.push(allowed);
+    expect(allowed.sets.get('m')?.has('t')).toBe(true);
+  });
+
+  it('under --no-code loads the set but answers with the refusal, never loading the module', async () => {
+    const folder = folderWith({
+      'm.yaml': 'mocks: [{ tool: t, module: ./respond.mjs }]',
+      // Loading it would leave a file behind.
+      'respond.mjs':
+        "import { existsSync, writeFileSync } from 'node:fs'; writeFileSync(new URL('./loaded', import.meta.url), ''); export function respond() { return { result: 1 }; }",
+    });
+    const registry = loadMocks(['m.yaml'], folder, { run: false, outsideProject: false });
+    loaded.push(registry);
+    expect(await registry.select(['m']).get('t')?.answer(call('t', {}), context)).toEqual({
+      content: JSON.stringify({
+        error: `calltape mock t: --no-code: refused to load ${join(folder, 'respond.mjs')}`,
+      }),
+      isError: true,
+      delayMs: 0,
+    });
+    expect(existsSync(join(folder, 'loaded'))).toBe(false);
   });
 });
 

@@ -6,6 +6,7 @@ import { CalltapeError } from '../errors.js';
 import { readDocument } from '../config/read-document.js';
 import { configSchemaFile, schemaErrorText, schemaValidator } from '../config/schema-validator.js';
 import { loadSchemaRegistry, schemaRegistry } from '../suites/load-schema-registry.js';
+import { codeRefusal, defaultCodePolicy, type CodePolicy } from '../user-code/code-policy.js';
 import { createUserCode, type UserCode } from '../user-code/user-code.js';
 import { checkRules } from '../scoring/validate-case.js';
 import type { JsonSchema, JsonValue } from '../trace/trace.js';
@@ -31,10 +32,19 @@ const schemaErrors = schemaValidator('mocks.schema.json', ['test-case.schema.jso
  * load time, never when a call arrives: the file against config/mocks.schema.json, and — when
  * the file gives the tools' schemas (`tools`) — a mock for a tool that does not exist, a
  * template or a condition naming an argument the tool does not have; a regex that does not
- * compile; a module that does not exist. Messages name the file, the mock and the field.
+ * compile; a module that does not exist, or lies outside the project root unless `policy`
+ * allows it. Messages name the file, the mock and the field. Under `--no-code` (`policy.run`
+ * false) a module mock loads, but answers every call with the refusal and never loads its module.
  */
-export function loadMocks(files: readonly string[], cwd: string): MockRegistry {
-  const code: { current: UserCode | undefined } = { current: undefined };
+export function loadMocks(
+  files: readonly string[],
+  cwd: string,
+  policy: CodePolicy = defaultCodePolicy,
+): MockRegistry {
+  const code: { current: UserCode | undefined; readonly policy: CodePolicy } = {
+    current: undefined,
+    policy,
+  };
   const sets = new Map<string, Map<string, Mock>>();
   for (const file of files) {
     const path = resolve(cwd, file);
@@ -76,7 +86,7 @@ export function loadMocks(files: readonly string[], cwd: string): MockRegistry {
 function loadFile(
   path: string,
   set: string,
-  code: { current: UserCode | undefined },
+  code: { current: UserCode | undefined; readonly policy: CodePolicy },
 ): Map<string, Mock> {
   const value = readDocument(path, 'mock file');
   const errors = schemaErrors(value);
@@ -110,6 +120,13 @@ function loadFile(
           : resolve(dirname(path), spec.module);
     if (module !== undefined && !existsSync(module))
       throw new CalltapeError('CONFIG_INVALID', `${where}: module: no such file ${module}`);
+    // Outside the project is refused now; --no-code only when a call would load it, so the case that needed it says so.
+    const outside =
+      module === undefined
+        ? undefined
+        : codeRefusal(module, dirname(path), { ...code.policy, run: true });
+    if (outside !== undefined)
+      throw new CalltapeError('CONFIG_INVALID', `${where}: module: ${outside}`);
     mocks.set(spec.tool, {
       tool: spec.tool,
       set,
@@ -117,7 +134,7 @@ function loadFile(
         let answer: AnswerSpec;
         if (module === undefined) answer = chooseAnswer(spec, call, context);
         else {
-          code.current ??= createUserCode(dirname(path));
+          code.current ??= createUserCode(dirname(path), code.policy);
           try {
             answer = moduleAnswer(
               await code.current.call({

@@ -4,6 +4,7 @@ import { CalltapeError } from '../errors.js';
 import { AnsweredCalls, HiddenHistory, MockCounters } from '../mocks/hidden-history.js';
 import type { MockRegistry } from '../mocks/load-mocks.js';
 import type { Mock, MockAnswer } from '../mocks/mock-types.js';
+import type { CodePolicy } from '../user-code/code-policy.js';
 import { mocksHeader } from './headers.js';
 
 /** The loaded mock sets and what the tool loop remembers between requests. */
@@ -44,10 +45,13 @@ export function selectMocks(
  * and strictTools is off. The loader (and the scoring engine behind mock answers) is imported only
  * then: a proxy without mocks never loads it.
  */
-export async function loadMockState(config: Config): Promise<MockState | undefined> {
+export async function loadMockState(
+  config: Config,
+  code?: CodePolicy,
+): Promise<MockState | undefined> {
   if (config.mocks.files.length === 0 && !config.mocks.strictTools) return undefined;
   const { loadMocks } = await import('../mocks/load-mocks.js');
-  const registry = loadMocks(config.mocks.files, process.cwd());
+  const registry = loadMocks(config.mocks.files, process.cwd(), code);
   const defaultSets = config.mocks.active ?? [...registry.sets.keys()];
   try {
     // The default selection is checked now: unknown names or two sets mocking one tool fail the start.

@@ -1,3 +1,4 @@
+import type { CodePolicy } from '../user-code/code-policy.js';
 import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -42,6 +43,8 @@ export interface ProxyOptions {
   readonly recordCommand?: string;
   /** Export every round trip and shadow verdict as OpenTelemetry GenAI spans (`--otlp-endpoint`). */
   readonly otlp?: OtlpSettings | undefined;
+  /** What mock modules may do (`--no-code`, `--allow-code-outside-project`); default: run, inside the project only. */
+  readonly code?: CodePolicy;
   /** A page served behind the admin checks (`calltape proxy` serves the rating page): made above the proxy, which knows no runs or ratings. */
   readonly adminExtension?: AdminExtension;
 }
@@ -92,7 +95,7 @@ export async function startProxy(
           process.cwd(),
         )
       : new Map<string, McpServerMockSet>();
-  const mockState = await loadMockState(config);
+  const mockState = await loadMockState(config, options.code);
   // The same redaction the store applies, so keys are computed from what is stored; also keeps log lines clean.
   const redactor = createRedactor(
     config.redact.headers,

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { temporaryFolder } from '../../test/support/test-proxy.js';
-import { CassetteUseStore } from './cassette-use-store.js';
+import { CassetteUseStore, noteCassetteUse } from './cassette-use-store.js';
+import { runsDatabaseBeside } from './run-store.js';
 
 const usage = (
   startedAt: number,
@@ -45,5 +46,19 @@ describe('cassette use of sharded runs', () => {
     store.note([usage(200, ['a'], { index: 1, count: 3 })]);
     expect(() => store.last('/c.sqlite')).toThrow(/no run of shard 2\/3, 3\/3 is noted/);
     store.close();
+  });
+});
+
+describe('issue #30: the runs database lives beside the cassette', () => {
+  it('notes each cassette in the calltape-runs.sqlite of its own folder when no runs database is chosen', () => {
+    const [first, second] = [temporaryFolder(), temporaryFolder()];
+    const at = (folder: string) => ({ ...usage(100, ['x']), cassette: join(folder, 'c.sqlite') });
+    noteCassetteUse(undefined, [at(first), at(second)]);
+    for (const folder of [first, second]) {
+      const store = CassetteUseStore.forReading(runsDatabaseBeside(join(folder, 'c.sqlite')));
+      expect(store?.last(join(folder, 'c.sqlite'))?.servedIds).toEqual(new Set(['x']));
+      store?.close();
+    }
+    expect(runsDatabaseBeside(join(first, 'c.sqlite'))).toBe(join(first, 'calltape-runs.sqlite'));
   });
 });

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import type { CassetteUsage } from '../cassette/cassette-usage.js';
 import { CalltapeError } from '../errors.js';
+import { runsDatabaseBeside } from './run-store.js';
 import { openRunsDatabase } from './runs-database.js';
 
 /** The last noted run of a cassette: when it started and what it served (every shard's, for a sharded run). */
@@ -145,26 +146,32 @@ export class CassetteUseStore {
 }
 
 /**
- * Notes what a finished proxy run did with its cassettes in the runs database. A failure is
+ * Notes what a finished proxy run did with its cassettes in `runsDatabase`, or, when the user
+ * chose none (undefined), in the runs database beside each cassette. A failure is
  * reported through `warn`, never thrown: the run itself succeeded, only `cassettes prune` will
  * not know about it.
  */
 export function noteCassetteUse(
-  runsDatabase: string,
+  runsDatabase: string | undefined,
   usages: readonly CassetteUsage[],
   warn: (message: string) => void = (message) => process.stderr.write(`${message}\n`),
 ): void {
-  if (usages.length === 0) return;
-  try {
-    const store = CassetteUseStore.forWriting(runsDatabase);
-    try {
-      store.note(usages);
-    } finally {
-      store.close();
-    }
-  } catch (error) {
-    warn(
-      `calltape: could not note this run in ${runsDatabase} (cassettes prune will not know what it used): ${(error as Error).message}`,
-    );
+  const byDatabase = new Map<string, CassetteUsage[]>();
+  for (const usage of usages) {
+    const database = runsDatabase ?? runsDatabaseBeside(usage.cassette);
+    byDatabase.set(database, [...(byDatabase.get(database) ?? []), usage]);
   }
+  for (const [database, noted] of byDatabase)
+    try {
+      const store = CassetteUseStore.forWriting(database);
+      try {
+        store.note(noted);
+      } finally {
+        store.close();
+      }
+    } catch (error) {
+      warn(
+        `calltape: could not note this run in ${database} (cassettes prune will not know what it used): ${(error as Error).message}`,
+      );
+    }
 }

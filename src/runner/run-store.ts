@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { CalltapeError } from '../errors.js';
 import type { SuiteRunResult } from './run-suite.js';
@@ -6,8 +6,23 @@ import { hasColumn, openRunsDatabase } from './runs-database.js';
 
 /** The runs database: the flag, else CALLTAPE_RUNS_DB, else recordings/calltape-runs.sqlite (relative to the working folder). */
 export function runsDatabaseFile(flag: string | undefined): string {
+  return resolve(chosenRunsDatabase(flag) ?? 'recordings/calltape-runs.sqlite');
+}
+
+/** The runs database the user chose: the flag, else CALLTAPE_RUNS_DB; undefined for neither. */
+export function chosenRunsDatabase(flag: string | undefined): string | undefined {
   // An empty variable counts as unset (CI templates often export empty values).
-  return resolve(flag ?? (process.env['CALLTAPE_RUNS_DB'] || 'recordings/calltape-runs.sqlite'));
+  return flag ?? (process.env['CALLTAPE_RUNS_DB'] || undefined);
+}
+
+/**
+ * Where a cassette's runs are noted unless the user chose a runs database: the one beside the
+ * cassette. The notes then travel with the cassette, `cassettes prune` finds them from any
+ * folder, and a cassette used from elsewhere never makes a recordings/ folder in the working
+ * directory. A bare cassette name lives in recordings/, so its runs database is the usual one.
+ */
+export function runsDatabaseBeside(cassette: string): string {
+  return join(dirname(resolve(cassette)), 'calltape-runs.sqlite');
 }
 
 export interface StoredRun {

@@ -17,6 +17,8 @@ import type { JudgeRunners } from '../scoring/trajectory/types.js';
 import type { Interaction } from '../trace/trace.js';
 import type { CaseResult } from '../scoring/case-result.js';
 import { createCodeJudges } from '../judges/code-judges.js';
+import { defaultCodePolicy, type CodePolicy } from '../user-code/code-policy.js';
+import { noCodeRefusal, requireModulesInProject } from './case-code-modules.js';
 import { draftListing } from './draft-listing.js';
 import { driveAgent } from './drive-agent.js';
 import { driveDirect } from './drive-direct.js';
@@ -50,6 +52,8 @@ export interface SuiteRunOptions {
     { case(result: CaseResult, interactions: readonly Interaction[]): void } | undefined;
   /** The `--cassette` that replaced the suite's cassette, kept in the record commands hints suggest. */
   readonly cassetteFlag?: string;
+  /** What modules named in the suite and its mock files may do (`--no-code`, `--allow-code-outside-project`); default: run, inside the project only. */
+  readonly code?: CodePolicy;
 }
 
 export type { SuiteRunResult } from '../report/run-result.js';
@@ -90,6 +94,8 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
       );
   });
 
+  const code = options.code ?? defaultCodePolicy;
+  const modules = requireModulesInProject(suite, code);
   const caseMocks = [...new Set(suite.cases.flatMap((testCase) => testCase.mocks ?? []))];
   const suiteSets = suite.mocks.map(setName);
   const sessions = new Map<string, Interaction[]>();
@@ -110,6 +116,7 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
     },
     {
       logger: options.logger,
+      code,
       recordCommand,
       observer: {
         interaction: (interaction) => {
@@ -128,7 +135,7 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
   const apiKey =
     options.apiKey ??
     (options.mode === 'replay' || options.mode === 'auto' ? placeholderKeys.openai : '');
-  const codeJudges = createCodeJudges({ baseDir: dirname(suite.file) });
+  const codeJudges = createCodeJudges({ baseDir: dirname(suite.file), code });
   const limit = pLimit(Math.max(1, options.concurrency ?? cpus().length));
   // Judges per run configuration: the LLM judge asks the run's model unless a rubric names another.
   const judgesFor = (run: RunConfig): JudgeRunners => ({
@@ -150,12 +157,17 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
         limit(async () => {
           const session =
             suite.runs.length > 1 ? `${run.name}/${testCase.test_id}` : testCase.test_id;
-          const outcome = await driveCase(suite, run, testCase, session, proxy.url, {
-            apiKey,
-            sessions,
-            misses,
-            recordCommand,
-          });
+          // Under --no-code a case that needs a module does not run at all: an error naming each module.
+          const refused = code.run ? undefined : noCodeRefusal(modules.get(testCase) ?? []);
+          const outcome =
+            refused === undefined
+              ? await driveCase(suite, run, testCase, session, proxy.url, {
+                  apiKey,
+                  sessions,
+                  misses,
+                  recordCommand,
+                })
+              : notRun(session, refused);
           const result = await scoreCase(suite, run, testCase, index, outcome, {
             now: options.now,
             judges: judges.get(run) ?? judgesFor(run),
@@ -235,6 +247,8 @@ async function driveCase(
   const beganAt = Date.now();
   const mockSets = testCase.mocks ? [...suite.mocks, ...testCase.mocks].map(setName) : undefined;
   let error: string | null = null;
+  // Kept apart: a replay miss or an unreachable upstream that made the agent fail is the cause to report.
+  let agentError: string | null = null;
   let agent: CaseResult['agent'] = null;
   const problems: string[] = [];
   try {
@@ -254,10 +268,7 @@ async function driveCase(
       );
       if (agent.timed_out)
         problems.push(`the agent did not finish within ${suite.agent.timeoutMs} ms`);
-      else if (agent.exit_code !== 0)
-        problems.push(
-          `the agent exited with ${agent.exit_code ?? agent.signal ?? 'an error'}${agent.stderr ? `: ${lastLine(agent.stderr)}` : ''}`,
-        );
+      else agentError = agentFailure(agent, (context.sessions.get(session) ?? []).length);
     } else {
       error = await driveDirect(proxyUrl, run, testCase, session, {
         apiKey: context.apiKey || placeholderKeys.direct,
@@ -281,6 +292,7 @@ async function driveCase(
   );
   if (unreachable && error === null)
     error = `the upstream failed: ${unreachable.error ?? `HTTP ${unreachable.httpStatus}`}`;
+  error ??= agentError;
   // What MCP servers answered (recorded in this run, or replayed from the recording): their failure verdicts reach the step-status checks.
   const mcp = mcpTimeline(session, interactions, suite.cassette, beganAt);
   const [trajectory] = buildTrajectories(
@@ -297,6 +309,19 @@ async function driveCase(
     durationMs: performance.now() - began,
     agent,
     problems,
+  };
+}
+
+/** A case that never ran: the reason is its error. */
+function notRun(session: string, error: string): CaseRun {
+  return {
+    session,
+    trajectory: undefined,
+    interactions: [],
+    error,
+    durationMs: 0,
+    agent: null,
+    problems: [],
   };
 }
 
@@ -321,6 +346,20 @@ function mcpTimeline(
 
 function setName(file: string): string {
   return basename(file, extname(file));
+}
+
+/**
+ * Why an agent run says nothing about the model, or null when it does: an agent that exited
+ * non-zero (a crash, a module it cannot find, a command the shell cannot start) or that
+ * exited 0 without one round trip through the proxy. Either is an error, never a fail scored
+ * on the calls made before it stopped: a crashed negative case would otherwise pass for free.
+ */
+function agentFailure(agent: NonNullable<CaseResult['agent']>, roundTrips: number): string | null {
+  if (agent.exit_code !== 0)
+    return `the agent exited with ${agent.exit_code ?? agent.signal ?? 'an error'}${agent.stderr ? `: ${lastLine(agent.stderr)}` : ''}`;
+  if (roundTrips === 0)
+    return 'the agent exited 0 without reaching the model: no round trip came through calltape (does it read OPENAI_BASE_URL / ANTHROPIC_BASE_URL?)';
+  return null;
 }
 
 /** The line of an agent's stderr that says what went wrong: the first error line, else the last line. */

@@ -8,6 +8,8 @@ import { buildTrajectories } from '../trace/build-trajectories.js';
 import type { Interaction } from '../trace/trace.js';
 import type { CaseResult } from '../scoring/case-result.js';
 import { createCodeJudges } from '../judges/code-judges.js';
+import { defaultCodePolicy, type CodePolicy } from '../user-code/code-policy.js';
+import { noCodeRefusal, requireModulesInProject } from './case-code-modules.js';
 import { evaluateGates, requireEvaluableGates, summariseConfiguration } from './gates.js';
 import type { SuiteRunResult } from './run-suite.js';
 import { scoreCase } from '../scoring/score-case.js';
@@ -23,7 +25,12 @@ import type { Suite } from '../scoring/suite-types.js';
 export async function scoreCassette(
   suite: Suite,
   cassette: string,
-  options: { readonly now: Date; readonly baseline?: ReadonlyMap<string, number> },
+  options: {
+    readonly now: Date;
+    readonly baseline?: ReadonlyMap<string, number>;
+    /** What code judges may do (`--no-code`, `--allow-code-outside-project`). */
+    readonly code?: CodePolicy;
+  },
 ): Promise<SuiteRunResult> {
   const started = Date.now();
   requireEvaluableGates(
@@ -40,7 +47,10 @@ export async function scoreCassette(
   }
   // What MCP servers answered, so step-status checks see a tool's failure even where the agent's message has no error flag.
   const mcpCalls = readMcpToolCalls(cassette);
-  const codeJudges = createCodeJudges({ baseDir: dirname(suite.file) });
+  const code = options.code ?? defaultCodePolicy;
+  // Offline nothing runs a mock: only code judges count.
+  const judgeModules = requireModulesInProject(suite, code, ['judge']);
+  const codeJudges = createCodeJudges({ baseDir: dirname(suite.file), code });
   try {
     const results: CaseResult[] = [];
     for (const run of suite.runs) {
@@ -53,7 +63,11 @@ export async function scoreCassette(
           mcpResultsByCall(interactions, mcpCalls),
         );
         const error =
-          interactions.length === 0 ? `no recorded session "${session}" in ${cassette}` : null;
+          interactions.length === 0
+            ? `no recorded session "${session}" in ${cassette}`
+            : code.run
+              ? null
+              : (noCodeRefusal(judgeModules.get(testCase) ?? []) ?? null);
         results.push(
           await scoreCase(
             suite,

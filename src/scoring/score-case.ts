@@ -25,11 +25,11 @@ export interface CaseRun {
   /** What step limits count when it is more than the trajectory: the run's MCP calls no model call asked for count too. */
   readonly stepsTrajectory?: Trajectory | undefined;
   readonly interactions: readonly Interaction[];
-  /** Why the case could not run (replay miss, upstream failure); null when it ran. */
+  /** Why the run says nothing about the model (replay miss, upstream failure, an agent that crashed or never reached the model); null when it ran. */
   readonly error: string | null;
   readonly durationMs: number;
   readonly agent: CaseResult['agent'];
-  /** Extra failure lines from the driver (the agent exited non-zero, timed out). */
+  /** Extra failure lines from the driver (the agent timed out). */
   readonly problems: readonly string[];
 }
 

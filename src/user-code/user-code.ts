@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { workerScript } from '../worker-script.js';
+import { codeRefusal, defaultCodePolicy, type CodePolicy } from './code-policy.js';
 import type { UserCodeRequest, UserCodeResponse } from './user-code-protocol.js';
 
 export interface UserCall {
@@ -13,7 +14,7 @@ export interface UserCall {
 }
 
 export interface UserCode {
-  /** Calls the function; rejects on a throw, a timeout, a module that cannot load or an answer that is not plain data. */
+  /** Calls the function; rejects on a throw, a timeout, a module that cannot load or the policy refuses, or an answer that is not plain data. */
   call(request: UserCall): Promise<unknown>;
   /** Stops the thread. */
   close(): Promise<void>;
@@ -23,9 +24,10 @@ export interface UserCode {
  * Runs user functions on one worker thread, reused across calls (modules load once). A call that
  * does not answer within its timeout has its thread terminated, so even a function stuck in a
  * loop costs only the timeout; the next call gets a fresh thread. Calls waiting on the same
- * thread when it is terminated fail with it.
+ * thread when it is terminated fail with it. A module the policy refuses (`--no-code`, or outside
+ * the project root of `baseDir`) is never loaded: the call rejects with the reason.
  */
-export function createUserCode(baseDir: string): UserCode {
+export function createUserCode(baseDir: string, policy: CodePolicy = defaultCodePolicy): UserCode {
   let worker: Worker | undefined;
   let nextId = 0;
   const pending = new Map<
@@ -67,6 +69,8 @@ export function createUserCode(baseDir: string): UserCode {
 
   return {
     async call(call) {
+      const refused = codeRefusal(call.module, baseDir, policy);
+      if (refused !== undefined) throw new Error(refused);
       const id = nextId++;
       const current = thread();
       const request: UserCodeRequest = {

@@ -559,6 +559,7 @@ const tinyAgent = `
 const input = process.env.TINY_INPUT;
 const prompt = input === 'env' ? process.env.CALLTAPE_PROMPT : input === 'stdin' ? require('fs').readFileSync(0, 'utf8') : process.argv[2];
 if (prompt.includes('crash')) { console.error('TypeError: cannot read the menu'); process.exit(4); }
+if (prompt.includes('silent')) process.exit(0);
 if (prompt.includes('hang')) setInterval(() => {}, 1000);
 else fetch(process.env.OPENAI_BASE_URL + '/chat/completions', { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer ' + process.env.OPENAI_API_KEY }, body: JSON.stringify({ model: process.env.CALLTAPE_MODEL, messages: [{ role: 'user', content: prompt }], tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string' } } } } }] }) })
   .then((response) => response.json()).then((answer) => console.log(JSON.stringify(answer.choices[0].message)));
@@ -610,6 +611,7 @@ interface TinyAgentReport {
   cases: {
     test_id: string;
     status: string;
+    score: number;
     problems: string[];
     agent: { exit_code: number | null; timed_out: boolean; stdout: string; stderr: string };
   }[];
@@ -619,7 +621,7 @@ describe('calltape test (agent mode)', () => {
   // The agents that finish get the default timeout, so a crowded machine starting Node slowly
   // cannot turn them into timeouts; only the agent that hangs runs under a short one.
   it.each(['arg', 'stdin', 'env'] as const)(
-    'hands the agent its prompt by %s, and fails a crash with the reason',
+    'hands the agent its prompt by %s, and reports a crash as an error with the reason',
     async (input) => {
       const { status, folder, report } = await runTinyAgentSuite(input, [
         {
@@ -630,12 +632,14 @@ describe('calltape test (agent mode)', () => {
         },
         { test_id: 'crash', prompt: 'crash please', expected_tool: null },
       ]);
-      expect(status).toBe(0);
+      // A case that could not run is exit 3, whatever the gates say.
+      expect(status).toBe(3);
       const [oslo, crash] = report.cases;
       expect(oslo).toMatchObject({ status: 'pass', agent: { exit_code: 0, timed_out: false } });
       expect(oslo?.agent.stdout).toContain('get_weather');
       expect(crash).toMatchObject({
-        status: 'fail',
+        status: 'error',
+        score: 0,
         problems: ['the agent exited with 4: TypeError: cannot read the menu'],
       });
       // The key reached the agent but never the cassette.
@@ -644,6 +648,25 @@ describe('calltape test (agent mode)', () => {
       ).toBe(false);
     },
   );
+
+  it('issue #30: a crashed negative case (expected_tool: null) is an error scored 0, not a pass scored 1.000', async () => {
+    const { report } = await runTinyAgentSuite('arg', [
+      { test_id: 'crash', prompt: 'crash please', expected_tool: null },
+    ]);
+    expect(report.cases[0]).toMatchObject({ status: 'error', score: 0 });
+  });
+
+  it('issue #30: an agent that exits 0 without reaching the model is an error, not a pass', async () => {
+    const { status, report } = await runTinyAgentSuite('arg', [
+      { test_id: 'silent', prompt: 'stay silent', expected_tool: null },
+    ]);
+    expect(status).toBe(3);
+    expect(report.cases[0]).toMatchObject({
+      status: 'error',
+      score: 0,
+      problems: [expect.stringContaining('the agent exited 0 without reaching the model')],
+    });
+  });
 
   it('fails an agent that does not finish within timeout_ms, with the reason', async () => {
     const { status, report } = await runTinyAgentSuite(
@@ -689,9 +712,10 @@ describe('test-in-ci.md said agent.command resolves against the suite folder, so
     const inSuites = await run(bare, join(folder, 'suites'));
     expect(inSuites.status, inSuites.stdout + inSuites.stderr).toBe(0);
     const elsewhere = await run(bare, folder);
-    expect(elsewhere.status).toBe(1);
+    // An agent that cannot start is an error, not a fail scored on no calls (issue #30).
+    expect(elsewhere.status).toBe(3);
     expect(elsewhere.stdout).toMatch(
-      /FAIL {2}paris[\s\S]*the agent exited with 1: Error: Cannot find module/,
+      /ERROR paris[\s\S]*the agent exited with 1: Error: Cannot find module/,
     );
     expect((await run(suite('pinned.json', { ...command, cwd: '.' }), folder)).status).toBe(0);
   });

@@ -1,4 +1,5 @@
-import { join } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scriptedWeatherModel } from '../../examples/scripted-weather-model.js';
 import { packageRoot } from '../../src/package-root.js';
@@ -139,6 +140,25 @@ describe('calltape record|replay -- <command>', () => {
     expect(missing.stderr).toContain('no API key to record this request: set OPENAI_API_KEY');
     expect(upstream.received).toHaveLength(0);
     await upstream.close();
+  });
+
+  it('issue #30: replay --cassette elsewhere keeps the runs database beside the cassette and creates nothing in the working directory', async () => {
+    const cassette = join(temporaryFolder(), 'weather.sqlite');
+    await agentRun(cassette, 'record');
+    const cwd = temporaryFolder();
+    // No runs database chosen (an empty variable counts as unset): the default applies.
+    const env = { CALLTAPE_RUNS_DB: '', OPENAI_API_KEY: '' };
+    const replayed = await runCliAsync(
+      ['replay', '--cassette', cassette, '--', process.execPath, agent, question],
+      { cwd, env },
+    );
+    expect(replayed.status, replayed.stderr).toBe(0);
+    expect(readdirSync(cwd)).toEqual([]);
+    expect(existsSync(join(dirname(cassette), 'calltape-runs.sqlite'))).toBe(true);
+    // Prune finds the run from any folder: the notes travel with the cassette.
+    const pruned = await runCliAsync(['cassettes', 'prune', cassette], { cwd, env });
+    expect(pruned.stdout).toContain('nothing to prune: the last run (replay');
+    expect(readdirSync(cwd)).toEqual([]);
   });
 
   it('rejects cassette names that would escape recordings/', async () => {

@@ -42,6 +42,7 @@ afterEach(async () => {
 async function setUp(
   policiesText: string,
   overrides: Partial<Config> = {},
+  folder = temporaryFolder(),
 ): Promise<{
   proxy: TestProxy;
   upstream: ScriptedUpstream;
@@ -52,7 +53,6 @@ async function setUp(
 }> {
   const upstream = await startScriptedUpstream(bankModel);
   running.push(upstream);
-  const folder = temporaryFolder();
   const policies = writePolicies(folder, policiesText);
   const database = join(folder, 'shadow.sqlite');
   const proxy = await startTestProxy(upstream.url, {
@@ -311,6 +311,8 @@ describe('shadow scoring of live traffic', () => {
         `  - id: slow\n    kind: judge\n    code: ${join(folder, 'slow-judge.mjs')}\n`,
       ).replace('150ms', '50ms'),
       { shadow: { ...defaultConfig.shadow, queueSize: 3 } },
+      // Beside the policies file: a module outside its project root is refused (issue #30).
+      folder,
     );
     await ask(client, 'balance', { session: 'first' });
     // The first session ends and its judge holds the scorer for 1.5 s.

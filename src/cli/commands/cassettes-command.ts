@@ -16,7 +16,7 @@ import {
 } from '../../cassette/sqlite/cassette-maintenance.js';
 import { pruneRefusal } from '../../runner/prune-refusal.js';
 import { CassetteUseStore } from '../../runner/cassette-use-store.js';
-import { runsDb } from './runs-command.js';
+import { chosenRunsDatabase, runsDatabaseBeside } from '../../runner/run-store.js';
 import { CalltapeError } from '../../errors.js';
 import { exitCodes, reportError } from '../exit-codes.js';
 import { readInteractions } from '../../cassette/sqlite/read-interactions.js';
@@ -150,7 +150,10 @@ export function registerCassettesCommand(program: Command): void {
       '--force',
       'prune even when the last run errored or served nothing (prune refuses to decide from such a run)',
     )
-    .option('--runs-db <file>', 'where runs are noted (default recordings/calltape-runs.sqlite)')
+    .option(
+      '--runs-db <file>',
+      'where runs are noted (default: calltape-runs.sqlite beside the cassette)',
+    )
     .action((name: string, flags: PruneFlags) =>
       runAsync(() => prune(resolveCassette(name, process.cwd()), flags)),
     );
@@ -242,7 +245,7 @@ interface PruneFlags {
  */
 async function prune(path: string, flags: PruneFlags): Promise<void> {
   requireCassette(path);
-  const database = runsDb(flags);
+  const database = chosenRunsDatabase(flags.runsDb) ?? runsDatabaseBeside(path);
   const uses = CassetteUseStore.forReading(database);
   const last = uses?.last(resolve(path));
   uses?.close();

@@ -11,6 +11,9 @@ import { createPendingCasesPanel } from '../../review/pending-cases-page.js';
 import { ratingsFile } from '../../ratings/rating-store.js';
 import { resolveCassette } from '../resolve-cassette.js';
 import { noteCassetteUse } from '../../runner/cassette-use-store.js';
+import { chosenRunsDatabase } from '../../runner/run-store.js';
+import { codePolicyFromFlags, codePolicyOptions } from '../../user-code/code-policy.js';
+import { refuseCodeAtStart } from '../refuse-code-at-start.js';
 import { otlpSettings, type OtlpFlags } from '../../otel/otlp-settings.js';
 import { nearestFile } from '../../nearest-file.js';
 import { exitCodes, reportError } from '../exit-codes.js';
@@ -60,7 +63,7 @@ export function registerProxyCommand(program: Command): void {
     )
     .option(
       '--runs-db <file>',
-      'where the run is noted for `cassettes prune`, and stored runs are read for rating (default recordings/calltape-runs.sqlite)',
+      'where the run is noted for `cassettes prune` (default: calltape-runs.sqlite beside the cassette), and stored runs are read for rating (default recordings/calltape-runs.sqlite)',
     )
     .option(
       '--ratings <file>',
@@ -78,6 +81,8 @@ export function registerProxyCommand(program: Command): void {
       '--otlp-capture-content',
       'include messages, tool definitions, arguments and results in the spans (redacted; OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true)',
     )
+    .option(codePolicyOptions[0].flags, codePolicyOptions[0].description)
+    .option(codePolicyOptions[1].flags, codePolicyOptions[1].description)
     .action(
       async (
         flags: ConfigFlags &
@@ -85,6 +90,9 @@ export function registerProxyCommand(program: Command): void {
             readonly runsDb?: string;
             readonly ratings?: string;
             readonly suites?: readonly string[];
+            /** commander's --no-code. */
+            readonly code?: boolean;
+            readonly allowCodeOutsideProject?: boolean;
           },
       ) => {
         const debug = program.opts<{ debug?: boolean }>().debug === true;
@@ -96,8 +104,11 @@ export function registerProxyCommand(program: Command): void {
             runsDb: _runsDb,
             ratings: _ratings,
             suites: _suites,
+            code: _code,
+            allowCodeOutsideProject: _outside,
             ...configFlags
           } = flags;
+          const code = codePolicyFromFlags(flags);
           // A bare name means recordings/<name>.sqlite, as on every other command.
           const cassette =
             configFlags.cassette === undefined
@@ -115,9 +126,11 @@ export function registerProxyCommand(program: Command): void {
             ratingsDb: ratingsFile(flags.ratings, process.cwd()),
             runsDb: runsDb(flags),
           };
+          await refuseCodeAtStart(config, code, process.cwd());
           const proxy = await startProxy(config, {
             logger,
             otlp,
+            code,
             adminExtension: combineExtensions(
               createRatingPage(ratings),
               createPendingCasesPanel(flags.suites ?? [], process.cwd()),
@@ -135,7 +148,7 @@ export function registerProxyCommand(program: Command): void {
             );
             proxy.close().then(
               () => {
-                noteCassetteUse(runsDb(flags), proxy.cassetteUsage());
+                noteCassetteUse(chosenRunsDatabase(flags.runsDb), proxy.cassetteUsage());
                 process.exit(exitCodes.ok);
               },
               (error: unknown) => process.exit(reportError(error, debug)),

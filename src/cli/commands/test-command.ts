@@ -10,6 +10,7 @@ import { otlpSettings, type OtlpFlags } from '../../otel/otlp-settings.js';
 import { withRunSpans } from './test-spans.js';
 import { parseShard, shardSuite } from '../../runner/shard-cases.js';
 import { noteCassetteUse } from '../../runner/cassette-use-store.js';
+import { chosenRunsDatabase } from '../../runner/run-store.js';
 import type { CassetteUsage } from '../../cassette/cassette-usage.js';
 import { scoreCassette } from '../../runner/score-cassette.js';
 import { loadPolicies } from '../../live/load-policies.js';
@@ -25,15 +26,21 @@ import { baseline, clock, listCases } from './test-inputs.js';
 import { startProgress } from './test-progress.js';
 import { readBlob } from '../../runner/shard-blob-file.js';
 import { mergeShards } from '../../runner/merge-shards.js';
+import { codePolicyFromFlags, codePolicyOptions } from '../../user-code/code-policy.js';
 
-interface TestFlags extends ConfigFlags, ReportFlags, OtlpFlags {
+interface CodeFlags {
+  /** commander's --no-code. */
+  readonly code?: boolean;
+  readonly allowCodeOutsideProject?: boolean;
+}
+interface TestFlags extends ConfigFlags, ReportFlags, OtlpFlags, CodeFlags {
   readonly concurrency?: string;
   readonly filter?: string;
   readonly list?: boolean;
   readonly shard?: string;
   readonly blob?: string;
 }
-interface ScoreFlags extends ReportFlags {
+interface ScoreFlags extends ReportFlags, CodeFlags {
   readonly cassette: string;
   readonly suite?: string;
   readonly policies?: string;
@@ -57,46 +64,56 @@ export function registerTestCommands(program: Command): void {
         '--baseline <run|file>',
         'an earlier run (its id in the runs database, or its JSON report), for the max_regression gate',
       )
-      .option('--runs-db <file>', 'where runs are stored (default recordings/calltape-runs.sqlite)')
+      .option(
+        '--runs-db <file>',
+        'where runs are stored (default recordings/calltape-runs.sqlite) and cassette use is noted (default: beside the cassette)',
+      )
       .option('--no-store', 'do not store this run')
       .option('--now <iso>', 'the scoring clock for {{TODAY}}-style placeholders (default: now)');
-  reportOptions(
-    program
-      .command('test')
-      .description(
-        'run ground-truth suites as a CI gate: exit 0 when every gate holds, 1 when one fails',
-      )
-      .argument('<suites...>', 'suite files (YAML, JSON or JSONL)')
-      .option('--mode <mode>', 'replay (default: offline from the cassette) | record | auto')
-      .option('--concurrency <n>', 'cases run at once (default: CPU count)')
-      .option(
-        '--config <file>',
-        'proxy configuration to start from (upstream, timeouts, redaction)',
-      )
-      .option('--upstream <url>', 'provider origin for record and auto')
-      .option('--anthropic-upstream <url>', 'Anthropic origin for record and auto')
-      .option(
-        '--cassette <name>',
-        "use this cassette instead of the suite's (a name in recordings/ or a path)",
-      )
-      .option(
-        '--filter <patterns>',
-        'run only the cases whose test id, tag or expected tool matches a pattern (globs, comma-separated: TC-01*,safety)',
-      )
-      .option('--list', 'print the cases that would run (after --filter) and exit')
-      .option(
-        '--shard <i/n>',
-        'run only shard i of n (a stable split by suite file name and test id); needs --blob; gates are evaluated by calltape merge-reports',
-      )
-      .option('--blob <file>', "write this run's full result for calltape merge-reports")
-      .option(
-        '--otlp-endpoint <url>',
-        'export each case as OpenTelemetry GenAI spans, its scores as evaluation events, to this OTLP/HTTP collector (default: OTEL_EXPORTER_OTLP_ENDPOINT)',
-      )
-      .option(
-        '--otlp-capture-content',
-        'include messages, tool definitions, arguments and results in the spans (redacted)',
-      ),
+  const codeOptions = (command: Command): Command =>
+    codePolicyOptions.reduce(
+      (withOption, option) => withOption.option(option.flags, option.description),
+      command,
+    );
+  codeOptions(
+    reportOptions(
+      program
+        .command('test')
+        .description(
+          'run ground-truth suites as a CI gate: exit 0 when every gate holds, 1 when one fails',
+        )
+        .argument('<suites...>', 'suite files (YAML, JSON or JSONL)')
+        .option('--mode <mode>', 'replay (default: offline from the cassette) | record | auto')
+        .option('--concurrency <n>', 'cases run at once (default: CPU count)')
+        .option(
+          '--config <file>',
+          'proxy configuration to start from (upstream, timeouts, redaction)',
+        )
+        .option('--upstream <url>', 'provider origin for record and auto')
+        .option('--anthropic-upstream <url>', 'Anthropic origin for record and auto')
+        .option(
+          '--cassette <name>',
+          "use this cassette instead of the suite's (a name in recordings/ or a path)",
+        )
+        .option(
+          '--filter <patterns>',
+          'run only the cases whose test id, tag or expected tool matches a pattern (globs, comma-separated: TC-01*,safety)',
+        )
+        .option('--list', 'print the cases that would run (after --filter) and exit')
+        .option(
+          '--shard <i/n>',
+          'run only shard i of n (a stable split by suite file name and test id); needs --blob; gates are evaluated by calltape merge-reports',
+        )
+        .option('--blob <file>', "write this run's full result for calltape merge-reports")
+        .option(
+          '--otlp-endpoint <url>',
+          'export each case as OpenTelemetry GenAI spans, its scores as evaluation events, to this OTLP/HTTP collector (default: OTEL_EXPORTER_OTLP_ENDPOINT)',
+        )
+        .option(
+          '--otlp-capture-content',
+          'include messages, tool definitions, arguments and results in the spans (redacted)',
+        ),
+    ),
   ).action(async (files: string[], flags: TestFlags) => {
     process.exitCode = await guarded(program, async () => {
       const cwd = process.cwd();
@@ -144,6 +161,7 @@ export function registerTestCommands(program: Command): void {
           now: clock(flags.now, suites[0]?.now),
           startProgress,
           otlp,
+          code: codePolicyFromFlags(flags),
         });
       const results: SuiteRunResult[] = [];
       for (const suite of suites) {
@@ -162,10 +180,11 @@ export function registerTestCommands(program: Command): void {
               ? {}
               : {
                   onCassetteUse: (usages: readonly CassetteUsage[]) =>
-                    noteCassetteUse(runsDb(flags), usages),
+                    noteCassetteUse(chosenRunsDatabase(flags.runsDb), usages),
                 }),
             spans,
             ...(flags.cassette ? { cassetteFlag: flags.cassette } : {}),
+            code: codePolicyFromFlags(flags),
           }).finally(progress.stop),
         );
         results.push(result);
@@ -190,22 +209,27 @@ export function registerTestCommands(program: Command): void {
     });
   });
 
-  reportOptions(
-    program
-      .command('score')
-      .description(
-        're-score recorded traffic against a suite or a policies file, without running anything',
-      )
-      .requiredOption('--cassette <name>', 'cassette: a name (recordings/<name>.sqlite) or a path')
-      .option('--suite <file>', 'the suite to score against')
-      .option(
-        '--policies <file>',
-        'score every recorded call and session against shadow-scoring policies instead',
-      )
-      .option(
-        '--shadow-db <file>',
-        'with --policies: keep the results in this SQLite file (calltape shadow report --db reads it)',
-      ),
+  codeOptions(
+    reportOptions(
+      program
+        .command('score')
+        .description(
+          're-score recorded traffic against a suite or a policies file, without running anything',
+        )
+        .requiredOption(
+          '--cassette <name>',
+          'cassette: a name (recordings/<name>.sqlite) or a path',
+        )
+        .option('--suite <file>', 'the suite to score against')
+        .option(
+          '--policies <file>',
+          'score every recorded call and session against shadow-scoring policies instead',
+        )
+        .option(
+          '--shadow-db <file>',
+          'with --policies: keep the results in this SQLite file (calltape shadow report --db reads it)',
+        ),
+    ),
   ).action(async (flags: ScoreFlags) => {
     process.exitCode = await guarded(program, async () => {
       const cwd = process.cwd();
@@ -219,6 +243,7 @@ export function registerTestCommands(program: Command): void {
           loadPolicies(flags.policies, cwd),
           resolveCassette(flags.cassette, cwd),
           flags.shadowDb === undefined ? undefined : resolve(cwd, flags.shadowDb),
+          codePolicyFromFlags(flags),
         );
         process.stdout.write(shadowReportText(result.report));
         if (result.skipped.length > 0)
@@ -232,6 +257,7 @@ export function registerTestCommands(program: Command): void {
       const result = await scoreCassette(suite, resolveCassette(flags.cassette, cwd), {
         now: clock(flags.now, suite.now),
         ...baseline(flags.baseline, runsDb(flags)),
+        code: codePolicyFromFlags(flags),
       });
       return report([result], flags);
     });

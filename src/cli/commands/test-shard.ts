@@ -12,8 +12,9 @@ import { suiteIdentity, writeBlob } from '../../runner/shard-blob-file.js';
 import type { OtlpSettings } from '../../otel/otlp-settings.js';
 import type { CassetteUsage } from '../../cassette/cassette-usage.js';
 import { noteCassetteUse } from '../../runner/cassette-use-store.js';
+import { chosenRunsDatabase } from '../../runner/run-store.js';
+import type { CodePolicy } from '../../user-code/code-policy.js';
 import { exitCodes } from '../exit-codes.js';
-import { runsDb } from './runs-command.js';
 import { withRunSpans } from './test-spans.js';
 
 interface ShardFlags {
@@ -41,6 +42,7 @@ interface ShardContext {
     stop: () => void;
   };
   readonly otlp: OtlpSettings | undefined;
+  readonly code: CodePolicy;
 }
 
 /**
@@ -88,13 +90,14 @@ export async function runShard(
         ...(process.env['OPENAI_API_KEY'] ? { apiKey: process.env['OPENAI_API_KEY'] } : {}),
         onCase: progress.tick,
         spans,
+        code: context.code,
         ...(flags.cassette ? { cassetteFlag: flags.cassette } : {}),
         ...(flags.store === false
           ? {}
           : {
               onCassetteUse: (usages: readonly CassetteUsage[]) =>
                 noteCassetteUse(
-                  runsDb(flags),
+                  chosenRunsDatabase(flags.runsDb),
                   usages.map((usage) => ({ ...usage, shard })),
                 ),
             }),

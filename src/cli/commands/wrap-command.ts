@@ -12,11 +12,16 @@ import { withRecordHint } from '../../runner/record-hint.js';
 import { shellCommand } from '../../shell-command.js';
 import { noteCassetteUse } from '../../runner/cassette-use-store.js';
 import { placeholderKeyEnv } from '../../proxy/placeholder-key.js';
-import { runsDb } from './runs-command.js';
+import { chosenRunsDatabase } from '../../runner/run-store.js';
+import { codePolicyFromFlags, codePolicyOptions } from '../../user-code/code-policy.js';
+import { refuseCodeAtStart } from '../refuse-code-at-start.js';
 
 interface WrapFlags extends ConfigFlags {
   readonly cassette?: string;
   readonly runsDb?: string;
+  /** commander's --no-code. */
+  readonly code?: boolean;
+  readonly allowCodeOutsideProject?: boolean;
 }
 
 /**
@@ -37,8 +42,9 @@ export function registerWrapCommands(program: Command): void {
     ],
   ];
   for (const [mode, description] of modes) {
-    program
-      .command(mode)
+    const command = program.command(mode);
+    for (const option of codePolicyOptions) command.option(option.flags, option.description);
+    command
       .description(description)
       .argument('<command...>', 'the command to run, after --')
       .requiredOption(
@@ -57,7 +63,7 @@ export function registerWrapCommands(program: Command): void {
       )
       .option(
         '--runs-db <file>',
-        'where the run is noted for `cassettes prune` (default recordings/calltape-runs.sqlite)',
+        'where the run is noted for `cassettes prune` (default: calltape-runs.sqlite beside the cassette)',
       )
       .action(async (command: string[], flags: WrapFlags) => {
         const debug = program.opts<{ debug?: boolean }>().debug === true;
@@ -76,9 +82,12 @@ async function runWrapped(
   flags: WrapFlags,
 ): Promise<number> {
   const cwd = process.cwd();
+  // Not configuration fields: the config layer refuses unknown fields.
+  const { code: _code, allowCodeOutsideProject: _outside, ...configFlags } = flags;
+  const codePolicy = codePolicyFromFlags(flags);
   const { config } = loadConfig(
     {
-      ...flags,
+      ...configFlags,
       mode,
       port: '0',
       host: '127.0.0.1',
@@ -96,7 +105,12 @@ async function runWrapped(
     );
   const again = shellCommand(['--cassette', flags.cassette ?? '', '--', ...command]);
   const recordWith = `calltape record ${again} (or calltape auto ${again} to keep what is recorded)`;
-  const proxy = await startProxy(config, { logger, recordCommand: recordWith });
+  await refuseCodeAtStart(config, codePolicy, cwd);
+  const proxy = await startProxy(config, {
+    logger,
+    recordCommand: recordWith,
+    code: codePolicy,
+  });
   // SDKs refuse to start without a key even when the cassette answers; a placeholder never
   // leaves this machine (a request that must go upstream with it is refused, naming the key to set).
   const env: NodeJS.ProcessEnv = {
@@ -119,7 +133,7 @@ async function runWrapped(
   const unused = proxy.unusedRecordings().length;
   await proxy.close();
   noteCassetteUse(
-    runsDb(flags),
+    chosenRunsDatabase(flags.runsDb),
     proxy.cassetteUsage().map((usage) => ({ ...usage, errors: code === 0 ? 0 : 1 })),
   );
   printSummary(mode, proxy, unused, relative(cwd, config.cassette) || config.cassette, recordWith);
