@@ -55,13 +55,21 @@ function byImportance(a: Difference, b: Difference): number {
 
 /** `body.messages[1].content` — the `body.` prefix dropped for readability. */
 export function formatPath(path: readonly (string | number)[]): string {
-  const parts = path[0] === 'body' ? path.slice(1) : path;
-  return (
-    parts.reduce<string>(
-      (text, part) =>
-        typeof part === 'number' ? `${text}[${part}]` : text ? `${text}.${part}` : part,
-      '',
-    ) || '(request)'
+  return jsonPathText(path[0] === 'body' ? path.slice(1) : path) || '(request)';
+}
+
+/** A JSON path as people write it: `messages[1].content`; a key that would read as path syntax is quoted (`a["b.c"]`). */
+export function jsonPathText(path: readonly (string | number)[]): string {
+  return path.reduce<string>(
+    (text, part) =>
+      typeof part === 'number'
+        ? `${text}[${part}]`
+        : part === '' || /[.[\]"]/.test(part)
+          ? `${text}[${JSON.stringify(part)}]`
+          : text
+            ? `${text}.${part}`
+            : part,
+    '',
   );
 }
 

@@ -21,10 +21,11 @@ import { exitCodes, reportError } from '../exit-codes.js';
 import { runsDb } from './runs-command.js';
 import { runShard } from './test-shard.js';
 import { report, type ReportFlags } from './test-report.js';
-import { baseline, clock, listCases } from './test-inputs.js';
+import { baseline, baselineTarget, clock, listCases } from './test-inputs.js';
 import { startProgress } from './test-progress.js';
 import { readBlob } from '../../runner/shard-blob-file.js';
 import { mergeShards } from '../../runner/merge-shards.js';
+import { compareWithBaseline } from '../../runner/load-baseline.js';
 
 interface TestFlags extends ConfigFlags, ReportFlags, OtlpFlags {
   readonly concurrency?: string;
@@ -54,8 +55,8 @@ export function registerTestCommands(program: Command): void {
         'write one self-contained HTML page: summary, filters, per-case diffs and timelines',
       )
       .option(
-        '--baseline <run|file>',
-        'an earlier run (its id in the runs database, or its JSON report), for the max_regression gate',
+        '--baseline <run|branch:name|file>',
+        'the earlier run to compare with, case by case, and for the max_regression gate: a run id in the runs database, branch:<name> (the last run of this suite on that git branch), or a JSON report (default: the run that last recorded the cassette)',
       )
       .option('--runs-db <file>', 'where runs are stored (default recordings/calltape-runs.sqlite)')
       .option('--no-store', 'do not store this run')
@@ -147,6 +148,7 @@ export function registerTestCommands(program: Command): void {
         });
       const results: SuiteRunResult[] = [];
       for (const suite of suites) {
+        const known = baseline(flags.baseline, baselineTarget(suite), runsDb(flags));
         const progress = startProgress(suite.cases.length * suite.runs.length);
         const result = await withRunSpans(otlp, suite.name, (spans) =>
           runSuite(suite, {
@@ -155,7 +157,7 @@ export function registerTestCommands(program: Command): void {
             ...(concurrency !== undefined ? { concurrency } : {}),
             now: clock(flags.now, suite.now),
             logger: createLogger('error'),
-            ...baseline(flags.baseline, runsDb(flags)),
+            ...known.gate,
             ...(process.env['OPENAI_API_KEY'] ? { apiKey: process.env['OPENAI_API_KEY'] } : {}),
             onCase: progress.tick,
             ...(flags.store === false
@@ -168,7 +170,7 @@ export function registerTestCommands(program: Command): void {
             ...(flags.cassette ? { cassetteFlag: flags.cassette } : {}),
           }).finally(progress.stop),
         );
-        results.push(result);
+        results.push(compareWithBaseline(result, known.loaded));
       }
       return report(results, flags);
     });
@@ -183,8 +185,13 @@ export function registerTestCommands(program: Command): void {
       .argument('<blobs...>', 'the --blob file of every shard'),
   ).action(async (files: string[], flags: ReportFlags) => {
     process.exitCode = await guarded(program, async () => {
+      const blobs = files.map(readBlob);
+      const first = blobs[0]?.blob.result;
+      const known = first
+        ? baseline(flags.baseline, first, runsDb(flags))
+        : { loaded: undefined, gate: {} };
       return report(
-        [mergeShards(files.map(readBlob), baseline(flags.baseline, runsDb(flags)).baseline)],
+        [compareWithBaseline(mergeShards(blobs, known.gate.baseline), known.loaded)],
         flags,
       );
     });
@@ -229,11 +236,13 @@ export function registerTestCommands(program: Command): void {
         return result.failedCalls + result.failedSessions > 0 ? exitCodes.failed : exitCodes.ok;
       }
       const suite = loadSuite(flags.suite as string, cwd);
-      const result = await scoreCassette(suite, resolveCassette(flags.cassette, cwd), {
+      const cassette = resolveCassette(flags.cassette, cwd);
+      const known = baseline(flags.baseline, { ...baselineTarget(suite), cassette }, runsDb(flags));
+      const result = await scoreCassette(suite, cassette, {
         now: clock(flags.now, suite.now),
-        ...baseline(flags.baseline, runsDb(flags)),
+        ...known.gate,
       });
-      return report([result], flags);
+      return report([compareWithBaseline(result, known.loaded)], flags);
     });
   });
 }
