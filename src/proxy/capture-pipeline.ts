@@ -12,7 +12,13 @@ import type { RoundOutcome } from '../mocks/tool-loop.js';
 import type { ProviderAdapter } from '../providers/provider-adapter.js';
 import type { Logger } from '../logger.js';
 import { ReplayKeys } from './replay-keys.js';
-import { countMiss, maxReasons, withoutSessionHeader, type ReplayStats } from './replay-lookup.js';
+import {
+  countMiss,
+  maxReasons,
+  ReplayMissError,
+  withoutSessionHeader,
+  type ReplayStats,
+} from './replay-lookup.js';
 import { lookUpRecording } from './look-up-recording.js';
 import type { ProxyObserver, Where } from './route-types.js';
 
@@ -139,7 +145,11 @@ export class CapturePipeline {
   /** Counts and reports a replay miss (for the run's exit code and summary). */
   missed(where: Where, error: CalltapeError): void {
     countMiss(this.options.stats, where.cassette, error.message);
-    this.options.observer?.miss(where.sessionId, error.message);
+    this.options.observer?.miss(
+      where.sessionId,
+      error.message,
+      error instanceof ReplayMissError ? error.missCause : undefined,
+    );
     this.options.logger.error(error.message);
   }
 

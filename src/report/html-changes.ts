@@ -26,6 +26,6 @@ export function htmlBehaviourDiff(result: SuiteRunResult): string {
 /** Replay misses told once per cause, with the command that records them. */
 export function htmlReplayMisses(result: SuiteRunResult): string {
   if (!result.replay_misses) return '';
-  const { line, command } = replayMissText(result.replay_misses);
-  return `<h2>Replay misses</h2><p>${escapeHtml(line)}</p><pre>${escapeHtml(command)}</pre>`;
+  const { line, differences, command } = replayMissText(result.replay_misses);
+  return `<h2>Replay misses</h2><p>${escapeHtml(line)}</p><pre>${escapeHtml([...differences, `record them: ${command}`].join('\n'))}</pre>`;
 }

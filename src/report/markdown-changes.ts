@@ -33,6 +33,13 @@ export function markdownBehaviourDiff(result: SuiteRunResult): string[] {
 /** Replay misses told once per cause, with the command that records them. */
 export function markdownReplayMisses(result: SuiteRunResult): string[] {
   if (!result.replay_misses) return [];
-  const { line, command } = replayMissText(result.replay_misses);
-  return ['', '### Replay misses', '', markdownText(line), '', ...fencedBlock([command])];
+  const { line, differences, command } = replayMissText(result.replay_misses);
+  return [
+    '',
+    '### Replay misses',
+    '',
+    markdownText(line),
+    '',
+    ...fencedBlock([...differences, `record them: ${command}`]),
+  ];
 }

@@ -1,10 +1,6 @@
-/** Why one case's request found no recording, as far as the cassette could tell. */
-export interface MissCause {
-  /** The first request path that differed from the nearest recording (`messages[0].content`); null when no recording was near (or the case asked more often than it was recorded). */
-  readonly field: string | null;
-  /** What that part of the request is, in words (`the system prompt`), or why no path could be named; null when nothing more is known. */
-  readonly meaning: string | null;
-}
+import type { MissCause } from '../cassette/describe-mismatch.js';
+
+export type { MissCause };
 
 /** The cases whose requests missed for one cause. */
 export interface ReplayMissGroup extends MissCause {
@@ -25,13 +21,16 @@ export function groupReplayMisses(
   recordCommand: string,
 ): ReplayMissSummary | undefined {
   if (misses.length === 0) return undefined;
-  const groups = new Map<
-    string,
-    { field: string | null; meaning: string | null; cases: string[] }
-  >();
+  const groups = new Map<string, MissCause & { cases: string[] }>();
   for (const miss of misses) {
     const key = JSON.stringify([miss.field, miss.meaning]);
-    const group = groups.get(key) ?? { field: miss.field, meaning: miss.meaning, cases: [] };
+    const group = groups.get(key) ?? {
+      field: miss.field,
+      meaning: miss.meaning,
+      // The first case's difference stands for the group's (one system prompt, one change).
+      ...(miss.difference === undefined ? {} : { difference: miss.difference }),
+      cases: [],
+    };
     group.cases.push(miss.case);
     groups.set(key, group);
   }
@@ -42,24 +41,48 @@ export function groupReplayMisses(
   };
 }
 
+/** The summaries of parts of one run (shards) as one: their cases grouped again by cause. */
+export function mergeReplayMisses(
+  summaries: readonly (ReplayMissSummary | undefined)[],
+): ReplayMissSummary | undefined {
+  const present = summaries.filter(
+    (summary): summary is ReplayMissSummary => summary !== undefined,
+  );
+  const [first] = present;
+  if (!first) return undefined;
+  return groupReplayMisses(
+    present.flatMap((summary) =>
+      summary.groups.flatMap((group) => group.cases.map((name) => ({ ...group, case: name }))),
+    ),
+    first.record_command,
+  );
+}
+
 /**
  * The summary in one sentence (the largest group first, then the count of each other cause) and the command: "22 cases missed: their requests changed at
  * messages[0].content (the system prompt), 1 changed at tools[1].function.name".
  */
-export function replayMissText(summary: ReplayMissSummary): { line: string; command: string } {
+export function replayMissText(summary: ReplayMissSummary): {
+  line: string;
+  /** One example difference per group that has one (`messages[0].content: "a" → "b"`). */
+  differences: string[];
+  command: string;
+} {
   const parts = summary.groups.map((group, at) => {
     const count = group.cases.length;
     const cause =
       group.field === null
-        ? (group.meaning ?? 'matched no recording of their kind')
+        ? (group.meaning ?? 'matched no similar recording')
         : `changed at ${group.field}${group.meaning ? ` (${group.meaning})` : ''}`;
     if (at > 0) return `${count} ${cause}`;
     const head = `${count} case${count === 1 ? '' : 's'} missed: `;
-    if (group.field === null) return `${head}${cause}`;
     return `${head}${count === 1 ? 'its request' : 'their requests'} ${cause}`;
   });
   return {
     line: parts.join(', '),
+    differences: summary.groups.flatMap((group) =>
+      group.difference === undefined ? [] : [group.difference],
+    ),
     command: summary.record_command,
   };
 }
@@ -75,6 +98,6 @@ export function missedCaseLine(
   const group = summary?.groups.find((item) => item.cases.includes(name));
   if (!group) return undefined;
   return group.field === null
-    ? `replay miss: ${group.meaning ?? 'no recording of its kind'} (see above)`
+    ? `replay miss: its request ${group.meaning ?? 'matched no similar recording'} (see above)`
     : `replay miss: its request changed at ${group.field}${group.meaning ? ` (${group.meaning})` : ''} (see above)`;
 }

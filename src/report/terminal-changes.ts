@@ -28,6 +28,11 @@ export function terminalBehaviourDiff(
 /** Replay misses told once per cause, with the command that records them. */
 export function terminalReplayMisses(result: SuiteRunResult): string[] {
   if (!result.replay_misses) return [];
-  const { line, command } = replayMissText(result.replay_misses);
-  return ['', line, `  record them: ${command}`];
+  const { line, differences, command } = replayMissText(result.replay_misses);
+  return [
+    '',
+    line,
+    ...differences.map((difference) => `  ${difference}`),
+    `  record them: ${command}`,
+  ];
 }
