@@ -142,15 +142,20 @@ export class CapturePipeline {
     return found;
   }
 
-  /** Counts and reports a replay miss (for the run's exit code and summary). */
+  /**
+   * Counts and reports a replay miss. An observer that takes misses (a suite run) reports them
+   * itself, grouped by cause; logging each too would repeat one cause once per case.
+   */
   missed(where: Where, error: CalltapeError): void {
     countMiss(this.options.stats, where.cassette, error.message);
-    this.options.observer?.miss(
-      where.sessionId,
-      error.message,
-      error instanceof ReplayMissError ? error.missCause : undefined,
-    );
-    this.options.logger.error(error.message);
+    const { observer } = this.options;
+    if (observer)
+      observer.miss(
+        where.sessionId,
+        error.message,
+        error instanceof ReplayMissError ? error.missCause : undefined,
+      );
+    else this.options.logger.error(error.message);
   }
 
   /** Counts an answer refused under mocks.strictTools. */

@@ -185,16 +185,18 @@ describe('calltape test compares itself with a baseline', () => {
     } finally {
       db.close();
     }
-  });
+    // Seven runs of the CLI, each starting a proxy: room on a loaded 2-core box.
+  }, 120_000);
 
   it('tells a system-prompt change that makes every case miss once, with the command that records them', async () => {
     const live = await weatherModel({ value: 'celsius' });
     const { suite, cli } = project();
-    expect((await cli(['test', suite, '--mode', 'record', '--upstream', live.url])).status).toBe(
-      0,
-    );
+    expect((await cli(['test', suite, '--mode', 'record', '--upstream', live.url])).status).toBe(0);
     const changed = JSON.parse(readFileSync(suite, 'utf8')) as Record<string, unknown>;
-    writeFileSync(suite, JSON.stringify({ ...changed, system: 'You report the weather, briefly.' }));
+    writeFileSync(
+      suite,
+      JSON.stringify({ ...changed, system: 'You report the weather, briefly.' }),
+    );
 
     const missed = await cli(['test', suite]);
     expect(missed.status).toBe(3);
@@ -206,8 +208,9 @@ describe('calltape test compares itself with a baseline', () => {
     );
     // Each case points at the cause instead of repeating the whole miss.
     expect(missed.stdout).not.toContain('the nearest recording');
+    expect(missed.stderr).not.toContain('has no recording');
     expect(
       missed.stdout.match(/replay miss: its request changed at messages\[0\]\.content/g),
     ).toHaveLength(3);
-  });
+  }, 90_000);
 });
