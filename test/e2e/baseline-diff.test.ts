@@ -1,8 +1,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import Database from 'better-sqlite3';
 import { XMLParser } from 'fast-xml-parser';
 import { afterEach, describe, expect, it } from 'vitest';
+import { packageRoot } from '../../src/package-root.js';
 import { runCliAsync } from '../support/cli.js';
 import { chatCompletion } from '../support/openai-chat-chunks.js';
 import { startScriptedUpstream, type ScriptedUpstream } from '../support/scripted-upstream.js';
@@ -129,6 +132,14 @@ describe('calltape test compares itself with a baseline', () => {
         diff: { cases: { test_id: string; verdict: object; arguments: object[] }[] };
       };
     };
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    addFormats.default(ajv);
+    const validate = ajv.compile(
+      JSON.parse(
+        readFileSync(join(packageRoot, 'config/test-report.schema.json'), 'utf8'),
+      ) as object,
+    );
+    expect(validate(json), JSON.stringify(validate.errors)).toBe(true);
     expect(json.git.branch).toBe('feature/units');
     expect(json.baseline).toMatchObject({ kind: 'recorded', run_id: 1, branch: 'main' });
     expect(json.baseline.diff.cases[0]).toMatchObject({
