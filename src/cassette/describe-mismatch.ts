@@ -9,6 +9,18 @@ export interface Mismatch {
   readonly distance: number;
   /** Compact diff, one `path: recorded → requested` line per difference (first few). */
   readonly lines: readonly string[];
+  /** What the first differing part is, in words (`the system prompt`, `the model`); null when it has no such name. */
+  readonly meaning: string | null;
+}
+
+/** Why a request found no recording: what a run's report groups its replay misses by. */
+export interface MissCause {
+  /** The first request path that differed from the nearest recording (`messages[0].content`); null when no recording was near (or the request was asked more often than recorded). */
+  readonly field: string | null;
+  /** That part of the request in words (`the system prompt`), or why no path could be named; null when nothing more is known. */
+  readonly meaning: string | null;
+  /** The first difference itself, `messages[0].content: "recorded" → "requested"` (shortened); not part of the cause, an example of it. */
+  readonly difference?: string;
 }
 
 /** Parts compared first, so the message names what a person changed (model, then messages, then tools). */
@@ -31,7 +43,32 @@ export function describeMismatch(
     .map((difference) => `${formatPath(difference.path)}: ${describe(difference)}`);
   if (differences.length > maxLines)
     lines.push(`… ${differences.length - maxLines} more difference(s)`);
-  return { field: formatPath(first.path), distance: differences.length, lines };
+  return {
+    field: formatPath(first.path),
+    distance: differences.length,
+    lines,
+    meaning: partMeaning(recorded.body, first.path),
+  };
+}
+
+/** Top-level body keys that hold the system prompt, per wire (Anthropic, Responses, Gemini). */
+const systemKeys = new Set(['system', 'instructions', 'systemInstruction', 'system_instruction']);
+
+/**
+ * The request part a path falls in, in the words a person changed it by: the system prompt (a
+ * top-level field, or a leading system/developer message) or the model.
+ */
+function partMeaning(body: unknown, path: readonly (string | number)[]): string | null {
+  if (path[0] !== 'body') return null;
+  const [, key, index] = path;
+  if (key === 'model') return 'the model';
+  if (typeof key === 'string' && systemKeys.has(key)) return 'the system prompt';
+  if ((key === 'messages' || key === 'input') && typeof index === 'number') {
+    const list = ownValue(body, key);
+    const role = ownValue(Array.isArray(list) ? (list as unknown[])[index] : undefined, 'role');
+    if (role === 'system' || role === 'developer') return 'the system prompt';
+  }
+  return null;
 }
 
 function byImportance(a: Difference, b: Difference): number {
@@ -55,13 +92,21 @@ function byImportance(a: Difference, b: Difference): number {
 
 /** `body.messages[1].content` — the `body.` prefix dropped for readability. */
 export function formatPath(path: readonly (string | number)[]): string {
-  const parts = path[0] === 'body' ? path.slice(1) : path;
-  return (
-    parts.reduce<string>(
-      (text, part) =>
-        typeof part === 'number' ? `${text}[${part}]` : text ? `${text}.${part}` : part,
-      '',
-    ) || '(request)'
+  return jsonPathText(path[0] === 'body' ? path.slice(1) : path) || '(request)';
+}
+
+/** A JSON path as people write it: `messages[1].content`; a key that would read as path syntax is quoted (`a["b.c"]`). */
+export function jsonPathText(path: readonly (string | number)[]): string {
+  return path.reduce<string>(
+    (text, part) =>
+      typeof part === 'number'
+        ? `${text}[${part}]`
+        : part === '' || /[.[\]"]/.test(part)
+          ? `${text}[${JSON.stringify(part)}]`
+          : text
+            ? `${text}.${part}`
+            : part,
+    '',
   );
 }
 
@@ -74,4 +119,10 @@ function describe(difference: Difference): string {
 function show(value: unknown): string {
   const text = JSON.stringify(value) ?? 'undefined';
   return text.length > 120 ? `${text.slice(0, 117)}…` : text;
+}
+
+/** A JSON object's own property (never one inherited from its prototype); undefined for anything else. */
+function ownValue(value: unknown, key: string): unknown {
+  if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) return undefined;
+  return (value as Record<string, unknown>)[key];
 }

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { buildInteraction } from '../cassette/build-exchange.js';
 import type { CapturedRound, CapturedUpstream } from '../cassette/captured-round.js';
+import type { MissCause } from '../cassette/describe-mismatch.js';
 import type { MatchKey } from '../cassette/match-key.js';
 import type { Redactor } from '../cassette/redact.js';
 import type { CassetteReader, Recording } from '../cassette/sqlite/cassette-reader.js';
@@ -12,9 +13,15 @@ import type { RoundOutcome } from '../mocks/tool-loop.js';
 import type { ProviderAdapter } from '../providers/provider-adapter.js';
 import type { Logger } from '../logger.js';
 import { ReplayKeys } from './replay-keys.js';
-import { countMiss, maxReasons, withoutSessionHeader, type ReplayStats } from './replay-lookup.js';
+import {
+  countMiss,
+  maxReasons,
+  ReplayMissError,
+  withoutSessionHeader,
+  type ReplayStats,
+} from './replay-lookup.js';
 import { lookUpRecording } from './look-up-recording.js';
-import { noApiKeyError, sendsPlaceholderKey } from './placeholder-key.js';
+import { apiKeyVariable, noApiKeyError, sendsPlaceholderKey } from './placeholder-key.js';
 import type { ProxyObserver, Where } from './route-types.js';
 
 /**
@@ -113,7 +120,11 @@ export class CapturePipeline {
     )
       return decision;
     const error = noApiKeyError(request.adapter.id);
-    this.missed(request.where, error);
+    // One cause for every case it stops, so a suite run says it once.
+    this.missed(request.where, error, {
+      field: null,
+      meaning: `needed the model, and there is no API key to record them: set ${apiKeyVariable(request.adapter.id)}`,
+    });
     return { kind: 'miss', error };
   }
 
@@ -154,11 +165,20 @@ export class CapturePipeline {
     return found;
   }
 
-  /** Counts and reports a replay miss (for the run's exit code and summary). */
-  missed(where: Where, error: CalltapeError): void {
+  /**
+   * Counts and reports a replay miss. An observer that takes misses (a suite run) reports them
+   * itself, grouped by cause; logging each too would repeat one cause once per case.
+   */
+  missed(where: Where, error: CalltapeError, cause?: MissCause): void {
     countMiss(this.options.stats, where.cassette, error.message);
-    this.options.observer?.miss(where.sessionId, error.message);
-    this.options.logger.error(error.message);
+    const { observer } = this.options;
+    if (observer)
+      observer.miss(
+        where.sessionId,
+        error.message,
+        cause ?? (error instanceof ReplayMissError ? error.missCause : undefined),
+      );
+    else this.options.logger.error(error.message);
   }
 
   /** Counts an answer refused under mocks.strictTools. */

@@ -38,7 +38,7 @@ export function sendsPlaceholderKey(headers: IncomingHttpHeaders): boolean {
  * ran without a key, so the provider would refuse it anyway. Says which variable to set.
  */
 export function noApiKeyError(provider: ProviderId): CalltapeError {
-  const variable = provider === 'anthropic-messages' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY';
+  const variable = apiKeyVariable(provider);
   return new CalltapeError(
     'NO_API_KEY',
     `calltape: no API key to record this request: set ${variable}`,
@@ -48,4 +48,9 @@ export function noApiKeyError(provider: ProviderId): CalltapeError {
 
 function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
+}
+
+/** The environment variable an agent's SDK reads its key from, for a wire. */
+export function apiKeyVariable(provider: ProviderId): 'ANTHROPIC_API_KEY' | 'OPENAI_API_KEY' {
+  return provider === 'anthropic-messages' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY';
 }

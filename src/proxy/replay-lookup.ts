@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { CapturedRound } from '../cassette/captured-round.js';
+import type { MissCause } from '../cassette/describe-mismatch.js';
 import type { MatchKey } from '../cassette/match-key.js';
 import type { CassetteReader, Recording } from '../cassette/sqlite/cassette-reader.js';
 import { CalltapeError } from '../errors.js';
@@ -67,28 +68,46 @@ export function findRecording(
 export const recordHint =
   'Record it again in record mode, or in auto mode to record only what is missing.';
 
+/** A replay miss with its cause as data, so a run can group many cases' misses by what changed. */
+export class ReplayMissError extends CalltapeError {
+  constructor(
+    message: string,
+    readonly missCause: MissCause,
+  ) {
+    super('CASSETTE_MISS', message);
+  }
+}
+
 export function describeMiss(
   reader: CassetteReader,
   keyed: { match: MatchKey; canonical: Parameters<CassetteReader['nearest']>[0] },
   cassette: string,
   method: string,
   path: string,
-): CalltapeError {
+): ReplayMissError {
   const recorded = reader.lastOrdinal(keyed.match.key);
   const scope = keyed.match.scope ? `session "${keyed.match.scope}"` : 'this run';
   if (recorded !== undefined) {
-    return new CalltapeError(
-      'CASSETTE_MISS',
+    return new ReplayMissError(
       `calltape: cassette ${cassette}: ${method} ${path} was recorded ${recorded + 1} time(s); this is request ${keyed.match.ordinal + 1} of it in ${scope}. Re-record, or set match.onExhausted to "repeat-last".`,
+      { field: null, meaning: 'was sent more often than recorded' },
     );
   }
   const nearest = reader.nearest(keyed.canonical);
   const detail = nearest
     ? `; the nearest recording (${nearest.id}) differs at ${nearest.mismatch.field}:\n  ${nearest.mismatch.lines.join('\n  ')}`
     : '; the cassette has no recording of this kind';
-  return new CalltapeError(
-    'CASSETTE_MISS',
+  return new ReplayMissError(
     `calltape: cassette ${cassette} has no recording for ${method} ${path}${detail}\n${recordHint}`,
+    nearest
+      ? {
+          field: nearest.mismatch.field,
+          meaning: nearest.mismatch.meaning,
+          ...(nearest.mismatch.lines[0] === undefined
+            ? {}
+            : { difference: nearest.mismatch.lines[0] }),
+        }
+      : { field: null, meaning: null },
   );
 }
 

@@ -1,12 +1,13 @@
 import type { MockedCall } from '../cassette/captured-round.js';
+import type { MissCause } from '../cassette/describe-mismatch.js';
 import type { ProxyMode } from '../config/config.js';
 import type { Interaction } from '../trace/trace.js';
 
 /** In-process subscriber to what the proxy answers: parsed off the store's worker, so only runners that need it pay. */
 export interface ProxyObserver {
   interaction(interaction: Interaction): void;
-  /** A replay miss, with the session of the request that missed. */
-  miss(sessionId: string | undefined, message: string): void;
+  /** A replay miss, with the session of the request that missed and, when the cassette could tell, its cause. The observer reports it: the proxy does not log it as well. */
+  miss(sessionId: string | undefined, message: string, cause?: MissCause): void;
 }
 
 /** What the store keeps of a tool-loop round beside the exchange. */

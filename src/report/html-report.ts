@@ -4,6 +4,8 @@ import type { SuiteRunResult } from './run-result.js';
 import { configurationHtmlTable } from './configuration-html.js';
 import { configurationMatrix } from './configuration-matrix.js';
 import { caseName, groupRows, offeredLine } from './report-text.js';
+import { htmlBehaviourDiff, htmlReplayMisses } from './html-changes.js';
+import { missedCaseLine } from './replay-miss-summary.js';
 
 /**
  * One self-contained HTML page (no external files, works offline): the verdict, tables per run
@@ -39,9 +41,11 @@ export function htmlReport(result: SuiteRunResult): string {
             `<li><span class="turn">turn ${turn}</span> ${calls.map((call) => `<code>${esc(call.name)}(${esc(call.arguments)})</code>${call.mocked ? ' <span class="badge">mocked</span>' : ''}`).join(' ‖ ')}</li>`,
         )
         .join('');
+      const missed = missedCaseLine(result.replay_misses, caseName(result, item));
+      const problems = missed === undefined ? item.problems : [missed];
       const search =
         `${caseName(result, item)} ${item.tags.join(' ')} ${item.tools.join(' ')}`.toLowerCase();
-      return `<details class="case ${item.status}" data-status="${item.status}" data-search="${esc(search)}"><summary><span class="status">${item.status}</span> ${esc(caseName(result, item))} <span class="score">${item.score.toFixed(3)}</span>${item.tags.map((tag) => ` <span class="tag">${esc(tag)}</span>`).join('')}</summary>${item.problems.length > 0 ? `<pre>${esc(item.problems.join('\n'))}</pre>` : ''}<ol class="timeline">${timeline || '<li>no tool call</li>'}</ol><p class="facts">${item.turns} turn(s) · ${item.duration_ms} ms · ${item.tokens.input} + ${item.tokens.output} tokens${item.agent ? ` · agent exit ${item.agent.exit_code ?? item.agent.signal ?? '?'}` : ''}</p>${item.agent?.stdout ? `<pre class="out">${esc(item.agent.stdout)}</pre>` : ''}${item.agent?.stderr ? `<pre class="out err">${esc(item.agent.stderr)}</pre>` : ''}</details>`;
+      return `<details class="case ${item.status}" data-status="${item.status}" data-search="${esc(search)}"><summary><span class="status">${item.status}</span> ${esc(caseName(result, item))} <span class="score">${item.score.toFixed(3)}</span>${item.tags.map((tag) => ` <span class="tag">${esc(tag)}</span>`).join('')}</summary>${problems.length > 0 ? `<pre>${esc(problems.join('\n'))}</pre>` : ''}<ol class="timeline">${timeline || '<li>no tool call</li>'}</ol><p class="facts">${item.turns} turn(s) · ${item.duration_ms} ms · ${item.tokens.input} + ${item.tokens.output} tokens${item.agent ? ` · agent exit ${item.agent.exit_code ?? item.agent.signal ?? '?'}` : ''}</p>${item.agent?.stdout ? `<pre class="out">${esc(item.agent.stdout)}</pre>` : ''}${item.agent?.stderr ? `<pre class="out err">${esc(item.agent.stderr)}</pre>` : ''}</details>`;
     })
     .join('\n');
   return `<!doctype html>
@@ -66,6 +70,7 @@ pre{background:#f6f8fa;padding:.5rem;overflow:auto;white-space:pre-wrap}.out{max
 ${result.runs.length > 1 ? `<h2>Configurations side by side</h2>${configurationHtmlTable(configurationMatrix(result))}` : ''}
 ${tools ? `<table><tr><th>run</th><th>expected tool</th><th>cases</th><th>passed</th><th>pass rate</th></tr>${tools}</table>` : ''}
 <h2>Gates</h2><ul>${gates}</ul>
+${htmlBehaviourDiff(result)}${htmlReplayMisses(result)}
 <h2>Cases</h2>
 <div class="filters"><button data-filter="all" class="on">all</button><button data-filter="fail">fail</button><button data-filter="error">error</button><button data-filter="unreliable">unreliable</button><button data-filter="pass">pass</button><input id="q" type="search" placeholder="filter by id, tag or tool"></div>
 <div id="cases">

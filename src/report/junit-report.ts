@@ -1,6 +1,7 @@
 import { XMLBuilder } from 'fast-xml-parser';
 import type { SuiteRunResult } from './run-result.js';
 import { callsLine, caseName } from './report-text.js';
+import { caseChangeOf } from './behaviour-diff-text.js';
 
 /**
  * JUnit XML as CI systems read it (GitHub, GitLab, Jenkins): one `testsuite` per run
@@ -25,7 +26,7 @@ export function junitReport(result: SuiteRunResult): string {
         ...(item.status === 'fail'
           ? {
               failure: {
-                '@_message': firstLine(item.problems[0] ?? 'failed'),
+                '@_message': failureMessage(result, item),
                 '@_type': 'calltape.fail',
                 '#text': detail(result, item),
               },
@@ -33,12 +34,12 @@ export function junitReport(result: SuiteRunResult): string {
           : {}),
         // Neither pass nor fail: CI shows it as skipped, with why.
         ...(item.status === 'unreliable'
-          ? { skipped: { '@_message': firstLine(item.problems[0] ?? 'unreliable') } }
+          ? { skipped: { '@_message': firstDifference(item.problems[0] ?? 'unreliable') } }
           : {}),
         ...(item.status === 'error'
           ? {
               error: {
-                '@_message': firstLine(item.error ?? item.problems[0] ?? 'error'),
+                '@_message': firstDifference(item.error ?? item.problems[0] ?? 'error'),
                 '@_type': 'calltape.error',
                 '#text': detail(result, item),
               },
@@ -70,15 +71,37 @@ export function junitReport(result: SuiteRunResult): string {
 }
 
 function detail(result: SuiteRunResult, item: SuiteRunResult['cases'][number]): string {
+  const change = caseChangeOf(result.baseline, item.run, item.test_id);
   return [
     `case ${caseName(result, item)}: score ${item.score}`,
     `called: ${callsLine(item)}`,
     ...item.problems,
+    ...(change && result.baseline
+      ? [`since ${result.baseline.label}: ${change.first_difference}`]
+      : []),
   ].join('\n');
 }
 
-function firstLine(text: string): string {
-  return text.split('\n')[0]?.slice(0, 500) ?? '';
+/**
+ * A failing case's message: its first problem whole, and what its behaviour changed since the
+ * baseline — CI pages often show only the message, so it carries the whole first difference.
+ */
+function failureMessage(result: SuiteRunResult, item: SuiteRunResult['cases'][number]): string {
+  const change = caseChangeOf(result.baseline, item.run, item.test_id);
+  const since =
+    change && result.baseline ? `; since ${result.baseline.label}: ${change.first_difference}` : '';
+  return firstDifference(`${item.problems[0] ?? 'failed'}${since}`);
+}
+
+/**
+ * A message on one line (XML attributes lose line breaks): a miss's first line ends with "differs
+ * at messages[0].content:" and the difference itself is on the next, so that line comes along.
+ */
+function firstDifference(text: string): string {
+  const lines = text.split('\n').map((line) => line.trim());
+  const [first = '', second] = lines;
+  const whole = first.endsWith(':') && second !== undefined ? `${first} ${second}` : first;
+  return whole.length > 2000 ? `${whole.slice(0, 1999)}…` : whole;
 }
 
 function seconds(ms: number): string {

@@ -9,6 +9,8 @@ import {
   offeredLine,
   unreliableCases,
 } from './report-text.js';
+import { markdownBehaviourDiff, markdownReplayMisses } from './markdown-changes.js';
+import { missedCaseLine } from './replay-miss-summary.js';
 
 /** A Markdown report for pull requests and `$GITHUB_STEP_SUMMARY`: verdict, tables, gates, failing cases. */
 export function markdownReport(result: SuiteRunResult): string {
@@ -47,15 +49,20 @@ export function markdownReport(result: SuiteRunResult): string {
     lines.push(
       `- ${gate.pass ? '✅' : '❌'} <code>${cell(`${gate.gate}${gate.subject ? ` ${gate.subject}` : ''}`)}</code>${result.runs.length > 1 ? ` (${cell(gate.run)})` : ''}: ${cell(gate.message)}`,
     );
+  lines.push(...markdownBehaviourDiff(result), ...markdownReplayMisses(result));
   const failing = failingCases(result);
   if (failing.length > 0) {
     lines.push('', `### ${failing.length} case(s) not passing`, '');
     for (const item of failing) {
+      const missed = missedCaseLine(result.replay_misses, caseName(result, item));
       lines.push(
         `<details><summary><b>${item.status === 'error' ? 'ERROR' : 'FAIL'}</b> ${cell(caseName(result, item))} — score ${item.score.toFixed(3)}</summary>`,
         '',
         ...fencedBlock(
-          [`called: ${callsLine(item)}`, ...item.problems].flatMap((line) => line.split(/\r?\n/)),
+          [
+            `called: ${callsLine(item)}`,
+            ...(missed === undefined ? item.problems : [missed]),
+          ].flatMap((line) => line.split(/\r?\n/)),
         ),
         '',
         '</details>',

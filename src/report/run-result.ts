@@ -1,5 +1,7 @@
 import type { CaseResult } from '../scoring/case-result.js';
 import type { Price } from '../scoring/suite-types.js';
+import type { RunBaseline } from './run-baseline.js';
+import type { ReplayMissSummary } from './replay-miss-summary.js';
 
 /** One quality gate evaluated on a run configuration. */
 export interface GateResult {
@@ -55,6 +57,12 @@ export interface SuiteRunResult {
   readonly passed: boolean;
   /** The suite's draft cases (pending review or rejected): listed, never run, never in a gate. Absent when there are none. */
   readonly drafts?: readonly DraftListing[];
+  /** The git commit and branch the run ran on (from the CI's variables, else git); absent in reports written before they were kept. */
+  readonly git?: { readonly commit: string | null; readonly branch: string | null };
+  /** The earlier run this one was compared with and what behaves differently; absent when there was none. */
+  readonly baseline?: RunBaseline;
+  /** Replay misses grouped by what changed in the requests, with the command that records them; absent when nothing missed. */
+  readonly replay_misses?: ReplayMissSummary;
 }
 
 /** A draft case as a report lists it. */

@@ -10,6 +10,8 @@ import {
   unreliableCases,
 } from './report-text.js';
 import { shellCommand } from '../shell-command.js';
+import { terminalBehaviourDiff, terminalReplayMisses } from './terminal-changes.js';
+import { missedCaseLine } from './replay-miss-summary.js';
 
 /**
  * The report a person reads in a terminal or a CI log: per run configuration, per tool and per
@@ -81,6 +83,7 @@ export function terminalReport(result: SuiteRunResult, color: boolean): string {
       );
     lines.push(byTag.toString());
   }
+  lines.push(...terminalBehaviourDiff(result, table), ...terminalReplayMisses(result));
   const failing = failingCases(result);
   if (failing.length > 0) {
     lines.push('', paint(1, `${failing.length} case(s) not passing:`));
@@ -89,7 +92,9 @@ export function terminalReport(result: SuiteRunResult, color: boolean): string {
         `${paint(item.status === 'error' ? 33 : 31, item.status === 'error' ? 'ERROR' : 'FAIL ')} ${caseName(result, item)} (score ${item.score.toFixed(3)})`,
       );
       lines.push(`      called: ${callsLine(item)}`);
-      for (const problem of item.problems) lines.push(`      ${problem}`);
+      const missed = missedCaseLine(result.replay_misses, caseName(result, item));
+      for (const problem of missed === undefined ? item.problems : [missed])
+        lines.push(`      ${problem}`);
     }
   }
   const unreliable = unreliableCases(result);

@@ -1,3 +1,4 @@
+import { mergeReplayMisses } from '../report/replay-miss-summary.js';
 import { CalltapeError } from '../errors.js';
 import type { SuiteRunResult } from '../report/run-result.js';
 import type { CaseResult } from '../scoring/case-result.js';
@@ -111,8 +112,12 @@ export function mergeShards(
   requireEvaluableGates(gateFile, first.blob.gates, runNames, baseline);
   const gates = evaluateGates(first.blob.gates, cases, runNames, baseline);
   const results = blobs.map(({ blob }) => blob.result);
+  // Every shard's misses, told once for the whole run.
+  const { replay_misses: _firstShardMisses, ...firstResult } = first.blob.result;
+  const misses = mergeReplayMisses(results.map((result) => result.replay_misses));
   return {
-    ...first.blob.result,
+    ...firstResult,
+    ...(misses ? { replay_misses: misses } : {}),
     started_at:
       results.map((result) => result.started_at).sort()[0] ?? first.blob.result.started_at,
     duration_ms: Math.max(...results.map((result) => result.duration_ms)),

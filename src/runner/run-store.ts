@@ -1,4 +1,4 @@
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import Database from 'better-sqlite3';
 import { CalltapeError } from '../errors.js';
 import type { SuiteRunResult } from './run-suite.js';
@@ -55,6 +55,8 @@ export class RunStore {
   private readonly db: Database.Database;
   /** False for a database written before the column, opened read-only (so not migrated). */
   private readonly hasUnreliable: boolean;
+  /** False for a database written before runs kept their git facts and cassette key, opened read-only. */
+  private readonly hasGitFacts: boolean;
 
   constructor(
     readonly path: string,
@@ -66,6 +68,7 @@ export class RunStore {
         : openRunsDatabase(path);
       this.db.pragma('foreign_keys = ON');
       this.hasUnreliable = hasColumn(this.db, 'run_configs', 'unreliable');
+      this.hasGitFacts = hasColumn(this.db, 'runs', 'cassette_key');
     } catch (error) {
       throw new CalltapeError(
         options.readonly ? 'CONFIG_INVALID' : 'STORE_IO',
@@ -82,7 +85,7 @@ export class RunStore {
     const insert = this.db.transaction(() => {
       const { lastInsertRowid } = this.db
         .prepare(
-          'INSERT INTO runs (suite, file, mode, drive, cassette, started_at, duration_ms, passed, exit_code, report) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+          'INSERT INTO runs (suite, file, mode, drive, cassette, started_at, duration_ms, passed, exit_code, report, git_commit, git_branch, cassette_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
         )
         .run(
           result.suite,
@@ -95,6 +98,9 @@ export class RunStore {
           result.passed ? 1 : 0,
           exitCode,
           report,
+          result.git?.commit ?? null,
+          result.git?.branch ?? null,
+          this.cassetteKey(result.cassette),
         );
       const id = Number(lastInsertRowid);
       const config = this.db.prepare(
@@ -202,8 +208,51 @@ export class RunStore {
     ).map((row) => row.name);
   }
 
+  /**
+   * The latest run of a suite that recorded (record or auto) its cassette. The cassette is found
+   * by its path from the runs database's folder, so a project checked out elsewhere (another
+   * machine, CI) still finds it; runs stored before that key was kept match by absolute path.
+   */
+  lastRecording(suite: string, cassette: string): number | undefined {
+    const [condition, parameters] = this.hasGitFacts
+      ? [
+          '(cassette_key = ? OR (cassette_key IS NULL AND cassette = ?))',
+          [this.cassetteKey(cassette), cassette],
+        ]
+      : ['cassette = ?', [cassette]];
+    const row = this.db
+      .prepare(
+        `SELECT id FROM runs WHERE suite = ? AND mode IN ('record', 'auto') AND ${condition} ORDER BY id DESC LIMIT 1`,
+      )
+      .get(suite, ...parameters) as { id: number } | undefined;
+    return row?.id;
+  }
+
+  /** Ids of a suite's runs on a git branch, newest first (the caller picks the one whose run configurations match). */
+  runsOfBranch(suite: string, branch: string, limit = 200): number[] {
+    if (!this.hasGitFacts) return [];
+    return (
+      this.db
+        .prepare('SELECT id FROM runs WHERE suite = ? AND git_branch = ? ORDER BY id DESC LIMIT ?')
+        .all(suite, branch, limit) as { id: number }[]
+    ).map((row) => row.id);
+  }
+
+  /** A run's git commit and branch (null when not known, or stored before they were kept). */
+  gitFacts(id: number): { commit: string | null; branch: string | null } {
+    if (!this.hasGitFacts) return { commit: null, branch: null };
+    const row = this.db.prepare('SELECT git_commit, git_branch FROM runs WHERE id = ?').get(id) as
+      { git_commit: string | null; git_branch: string | null } | undefined;
+    return { commit: row?.git_commit ?? null, branch: row?.git_branch ?? null };
+  }
+
   close(): void {
     this.db.close();
+  }
+
+  /** The cassette's path from the runs database's folder, with `/` on every platform. */
+  private cassetteKey(cassette: string): string {
+    return relative(dirname(this.path), resolve(cassette)).split(sep).join('/');
   }
 }
 

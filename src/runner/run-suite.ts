@@ -26,6 +26,7 @@ import type { SuiteRunResult } from '../report/run-result.js';
 import { evaluateGates, requireEvaluableGates, summariseConfiguration } from './gates.js';
 import { withRecordHint } from './record-hint.js';
 import { suiteRecordCommand } from './suite-record-command.js';
+import { collectReplayMisses, type SessionMiss } from './collect-replay-misses.js';
 import { createLlmJudge } from '../judges/llm-judge.js';
 import { scoreCase, type CaseRun } from '../scoring/score-case.js';
 import type { RunConfig, Suite, SuiteCase } from '../scoring/suite-types.js';
@@ -99,7 +100,7 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
   const caseMocks = [...new Set(suite.cases.flatMap((testCase) => testCase.mocks ?? []))];
   const suiteSets = suite.mocks.map(setName);
   const sessions = new Map<string, Interaction[]>();
-  const misses = new Map<string, string[]>();
+  const misses = new Map<string, SessionMiss[]>();
   const recordCommand = suiteRecordCommand([suite.file], options.cassetteFlag);
   const proxy = await startProxy(
     {
@@ -124,9 +125,9 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
           if (own) own.push(interaction);
           else sessions.set(interaction.sessionId, [interaction]);
         },
-        miss: (session, message) => {
+        miss: (session, message, cause) => {
           if (session === undefined) return;
-          misses.set(session, [...(misses.get(session) ?? []), message]);
+          misses.set(session, [...(misses.get(session) ?? []), { message, cause }]);
         },
       },
     },
@@ -208,6 +209,7 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
       passed:
         gates.every((gate) => gate.pass) && results.every((result) => result.status !== 'error'),
       ...draftListing(suite),
+      ...collectReplayMisses(results, misses, suite.runs.length > 1, recordCommand),
     };
   } finally {
     await codeJudges.close();
@@ -238,7 +240,7 @@ async function driveCase(
   context: {
     readonly apiKey: string;
     readonly sessions: ReadonlyMap<string, Interaction[]>;
-    readonly misses: ReadonlyMap<string, string[]>;
+    readonly misses: ReadonlyMap<string, readonly SessionMiss[]>;
     /** The command that records this suite again, for a replay miss. */
     readonly recordCommand: string;
   },
@@ -282,7 +284,7 @@ async function driveCase(
   // A replay miss means the cassette cannot answer this case: it is not a verdict on the model.
   const missed = context.misses.get(session);
   if (missed && missed.length > 0)
-    error = `replay miss: ${withRecordHint(missed[0] ?? '', `${context.recordCommand} (or --mode auto to record only what is missing)`)}`;
+    error = `replay miss: ${withRecordHint(missed[0]?.message ?? '', `${context.recordCommand} (or --mode auto to record only what is missing)`)}`;
   const interactions = context.sessions.get(session) ?? [];
   // The upstream could not be reached (or timed out): whatever the agent did next says nothing about the model.
   const unreachable = interactions.find(

@@ -19,7 +19,10 @@ CREATE TABLE IF NOT EXISTS runs (
   duration_ms INTEGER NOT NULL,
   passed      INTEGER NOT NULL,
   exit_code   INTEGER NOT NULL,
-  report      TEXT NOT NULL
+  report      TEXT NOT NULL,
+  git_commit   TEXT,
+  git_branch   TEXT,
+  cassette_key TEXT
 );
 CREATE TABLE IF NOT EXISTS run_configs (
   run_id     INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
@@ -95,6 +98,10 @@ const addedColumns: readonly {
   readonly backfill?: string;
 }[] = [
   { table: 'cassette_runs', column: 'shard_index', definition: 'INTEGER' },
+  // Runs stored before these were kept have no commit or branch, and are keyed by the absolute cassette path.
+  { table: 'runs', column: 'git_commit', definition: 'TEXT' },
+  { table: 'runs', column: 'git_branch', definition: 'TEXT' },
+  { table: 'runs', column: 'cassette_key', definition: 'TEXT' },
   { table: 'cassette_runs', column: 'shard_count', definition: 'INTEGER' },
   // Runs noted before it are of unknown outcome (NULL): prune decides from them as it did.
   { table: 'cassette_runs', column: 'errors', definition: 'INTEGER' },

@@ -548,9 +548,10 @@ describe('calltape test (direct mode)', () => {
     const missed = await runCliAsync(['test', suite]);
     expect(missed.status).toBe(3);
     expect(missed.stdout).toContain('ERROR hello');
-    expect(missed.stdout).toMatch(
-      /replay miss: calltape: cassette .*weather\.sqlite has no recording for POST \/v1\/chat\/completions/,
-    );
+    // Told once for the run, with the command that records it (the case points at it).
+    expect(missed.stdout).toContain('1 case missed: its request changed at messages[1].content');
+    expect(missed.stdout).toMatch(/record them: calltape test \S*partial\.json --mode record/);
+    expect(missed.stdout).toContain('replay miss: its request changed at messages[1].content');
   });
 });
 

@@ -22,11 +22,12 @@ import { exitCodes, reportError } from '../exit-codes.js';
 import { runsDb } from './runs-command.js';
 import { runShard } from './test-shard.js';
 import { report, type ReportFlags } from './test-report.js';
-import { baseline, clock, listCases } from './test-inputs.js';
+import { baseline, baselineTarget, clock, listCases } from './test-inputs.js';
 import { startProgress } from './test-progress.js';
 import { readBlob } from '../../runner/shard-blob-file.js';
 import { mergeShards } from '../../runner/merge-shards.js';
 import { codePolicyFromFlags, codePolicyOptions } from '../../user-code/code-policy.js';
+import { compareWithBaseline } from '../../runner/load-baseline.js';
 
 interface CodeFlags {
   /** commander's --no-code. */
@@ -61,8 +62,8 @@ export function registerTestCommands(program: Command): void {
         'write one self-contained HTML page: summary, filters, per-case diffs and timelines',
       )
       .option(
-        '--baseline <run|file>',
-        'an earlier run (its id in the runs database, or its JSON report), for the max_regression gate',
+        '--baseline <run|branch:name|file>',
+        'the earlier run to compare with, case by case, and for the max_regression gate: a run id in the runs database, branch:<name> (the last run of this suite on that git branch), or a JSON report (default: the run that last recorded the cassette)',
       )
       .option(
         '--runs-db <file>',
@@ -165,6 +166,7 @@ export function registerTestCommands(program: Command): void {
         });
       const results: SuiteRunResult[] = [];
       for (const suite of suites) {
+        const known = baseline(flags.baseline, baselineTarget(suite), runsDb(flags));
         const progress = startProgress(suite.cases.length * suite.runs.length);
         const result = await withRunSpans(otlp, suite.name, (spans) =>
           runSuite(suite, {
@@ -173,7 +175,7 @@ export function registerTestCommands(program: Command): void {
             ...(concurrency !== undefined ? { concurrency } : {}),
             now: clock(flags.now, suite.now),
             logger: createLogger('error'),
-            ...baseline(flags.baseline, runsDb(flags)),
+            ...known.gate,
             ...(process.env['OPENAI_API_KEY'] ? { apiKey: process.env['OPENAI_API_KEY'] } : {}),
             onCase: progress.tick,
             ...(flags.store === false
@@ -187,7 +189,7 @@ export function registerTestCommands(program: Command): void {
             code: codePolicyFromFlags(flags),
           }).finally(progress.stop),
         );
-        results.push(result);
+        results.push(compareWithBaseline(result, known.loaded));
       }
       return report(results, flags);
     });
@@ -202,8 +204,13 @@ export function registerTestCommands(program: Command): void {
       .argument('<blobs...>', 'the --blob file of every shard'),
   ).action(async (files: string[], flags: ReportFlags) => {
     process.exitCode = await guarded(program, async () => {
+      const blobs = files.map(readBlob);
+      const first = blobs[0]?.blob.result;
+      const known = first
+        ? baseline(flags.baseline, first, runsDb(flags))
+        : { loaded: undefined, gate: {} };
       return report(
-        [mergeShards(files.map(readBlob), baseline(flags.baseline, runsDb(flags)).baseline)],
+        [compareWithBaseline(mergeShards(blobs, known.gate.baseline), known.loaded)],
         flags,
       );
     });
@@ -254,12 +261,14 @@ export function registerTestCommands(program: Command): void {
         return result.failedCalls + result.failedSessions > 0 ? exitCodes.failed : exitCodes.ok;
       }
       const suite = loadSuite(flags.suite as string, cwd);
-      const result = await scoreCassette(suite, resolveCassette(flags.cassette, cwd), {
+      const cassette = resolveCassette(flags.cassette, cwd);
+      const known = baseline(flags.baseline, { ...baselineTarget(suite), cassette }, runsDb(flags));
+      const result = await scoreCassette(suite, cassette, {
         now: clock(flags.now, suite.now),
-        ...baseline(flags.baseline, runsDb(flags)),
+        ...known.gate,
         code: codePolicyFromFlags(flags),
       });
-      return report([result], flags);
+      return report([compareWithBaseline(result, known.loaded)], flags);
     });
   });
 }

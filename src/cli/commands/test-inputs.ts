@@ -1,10 +1,12 @@
-import { relative, resolve } from 'node:path';
+import { relative } from 'node:path';
 import { CalltapeError } from '../../errors.js';
-import { baselineOf } from '../../report/json-report.js';
-import { RunStore } from '../../runner/run-store.js';
+import {
+  loadBaseline,
+  type BaselineTarget,
+  type LoadedBaseline,
+} from '../../runner/load-baseline.js';
 import { expectedTools } from '../../scoring/score-case.js';
 import type { Suite } from '../../scoring/suite-types.js';
-import { readJsonFile } from '../../config/read-json-file.js';
 import { shellCommand } from '../../shell-command.js';
 
 /** `--list`: what would run, one case per line with what a filter can select it by. */
@@ -38,28 +40,28 @@ export function clock(now: string | undefined, pinned: Date | undefined): Date {
   return date;
 }
 
-/** Pass rates by run configuration of an earlier run: a run id in the runs database, or a JSON report file. */
+/**
+ * The baseline a suite run compares itself with (`--baseline`, else the run that last recorded
+ * its cassette), and the pass rates the max_regression gate reads: only from a baseline the user
+ * named, so a gate never silently measures against a run nobody chose.
+ */
 export function baseline(
-  file: string | undefined,
+  flag: string | undefined,
+  target: BaselineTarget,
   database: string,
-): { baseline?: ReadonlyMap<string, number> } {
-  if (file === undefined) return {};
-  if (/^\d+$/.test(file)) {
-    const store = new RunStore(database, { readonly: true });
-    try {
-      const report = store.report(Number(file));
-      if (report === undefined)
-        throw new CalltapeError('CONFIG_INVALID', `--baseline: no run #${file} in ${database}`);
-      return { baseline: baselineOf(JSON.parse(report)) ?? new Map() };
-    } finally {
-      store.close();
-    }
-  }
-  const rates = baselineOf(readJsonFile(resolve(file), 'the baseline report'));
-  if (!rates)
-    throw new CalltapeError(
-      'CONFIG_INVALID',
-      `${resolve(file)}: not a calltape JSON report (no runs[].pass_rate)`,
-    );
-  return { baseline: rates };
+): {
+  readonly loaded: LoadedBaseline | undefined;
+  readonly gate: { baseline?: ReadonlyMap<string, number> };
+} {
+  const loaded = loadBaseline(flag, target, database);
+  return { loaded, gate: flag !== undefined && loaded ? { baseline: loaded.rates } : {} };
+}
+
+/** What a suite's baseline is found by: its name, cassette and run configurations. */
+export function baselineTarget(suite: Suite): BaselineTarget {
+  return {
+    suite: suite.name,
+    cassette: suite.cassette,
+    runs: suite.runs.map((run) => ({ run: run.name, model: run.model ?? null })),
+  };
 }

@@ -9,6 +9,7 @@ import { RunStore } from '../../runner/run-store.js';
 import type { SuiteRunResult } from '../../runner/run-suite.js';
 import { exitCodes } from '../exit-codes.js';
 import { runsDb } from './runs-command.js';
+import { gitFacts } from '../../runner/git-facts.js';
 
 /** The report options `calltape test`, `score` and `merge-reports` share. */
 export interface ReportFlags {
@@ -24,7 +25,10 @@ export interface ReportFlags {
 }
 
 /** Prints the terminal report, writes the files asked for, and gives the exit code: 3 when a case could not run, 1 when a gate failed. */
-export function report(results: readonly SuiteRunResult[], flags: ReportFlags): number {
+export function report(ran: readonly SuiteRunResult[], flags: ReportFlags): number {
+  // Every run notes where it ran: a later `--baseline branch:<name>` and the runs list need it.
+  const git = gitFacts(process.cwd());
+  const results = ran.map((result) => ({ ...result, git }));
   const errored = results.some((result) => result.cases.some((item) => item.status === 'error'));
   const gateFailed = results.some((result) => result.gates.some((gate) => !gate.pass));
   const exitCode = errored
