@@ -26,6 +26,7 @@ import { cassetteMcpOperations } from '../../mcp/mcp-spans.js';
 import type { SpanTarget } from '../../otel/run-spans.js';
 import { resolveCassette } from '../resolve-cassette.js';
 import { shellCommand } from '../../shell-command.js';
+import { terminalSafe } from '../../terminal-safe.js';
 
 /** `calltape cassettes ls | show | export | import | prune | merge`. */
 export function registerCassettesCommand(program: Command): void {
@@ -89,7 +90,12 @@ export function registerCassettesCommand(program: Command): void {
     .description('print a cassette as readable YAML (also the git textconv driver for *.sqlite)')
     .argument('<cassette>', 'a name in recordings/ or a path')
     .action((name: string) =>
-      run(() => void process.stdout.write(cassetteText(resolveCassette(name, process.cwd())))),
+      run(
+        () =>
+          void process.stdout.write(
+            terminalSafe(cassetteText(resolveCassette(name, process.cwd()))),
+          ),
+      ),
     );
 
   cassettes

@@ -14,6 +14,7 @@ import { exitCodes } from '../exit-codes.js';
 import { guardedAction } from '../guarded-action.js';
 import { resolveCassette } from '../resolve-cassette.js';
 import { runsDb } from './runs-command.js';
+import { terminalSafe } from '../../terminal-safe.js';
 
 interface CompareFlags {
   readonly ratings?: string;
@@ -105,7 +106,7 @@ export function registerJudgesCommands(program: Command): void {
           sources,
         });
         const comparison = compareJudges(ratings, judges, outcomes, usage);
-        process.stdout.write(renderComparison(comparison));
+        process.stdout.write(terminalSafe(renderComparison(comparison)));
         if (flags.json) {
           const usesModel = judges.some((judge) => judge.kind === 'llm');
           const report = {
