@@ -23,7 +23,8 @@ import { runShard } from './test-shard.js';
 import { report, type ReportFlags } from './test-report.js';
 import { baseline, clock, listCases } from './test-inputs.js';
 import { startProgress } from './test-progress.js';
-import { readBlob } from '../../runner/shard-blob-file.js';
+import { readBlob, readBlobSuite } from '../../runner/shard-blob-file.js';
+import { requireBlobsOfSuite } from '../../runner/check-shard-blobs.js';
 import { mergeShards } from '../../runner/merge-shards.js';
 
 interface TestFlags extends ConfigFlags, ReportFlags, OtlpFlags {
@@ -180,13 +181,16 @@ export function registerTestCommands(program: Command): void {
       .description(
         'merge the blobs of a sharded calltape test into one report, gate it as one run, and store it',
       )
-      .argument('<blobs...>', 'the --blob file of every shard'),
-  ).action(async (files: string[], flags: ReportFlags) => {
+      .argument('<blobs...>', 'the --blob file of every shard')
+      .option(
+        '--suite <file>',
+        'the suite the shards ran, to check every blob against (default: the file the first shard ran)',
+      ),
+  ).action(async (files: string[], flags: ReportFlags & { readonly suite?: string }) => {
     process.exitCode = await guarded(program, async () => {
-      return report(
-        [mergeShards(files.map(readBlob), baseline(flags.baseline, runsDb(flags)).baseline)],
-        flags,
-      );
+      const blobs = files.map(readBlob);
+      requireBlobsOfSuite(blobs, readBlobSuite(flags.suite, blobs, process.cwd()));
+      return report([mergeShards(blobs, baseline(flags.baseline, runsDb(flags)).baseline)], flags);
     });
   });
 
