@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { CalltapeError } from '../errors.js';
 import type { NamedBlob } from './merge-shards.js';
 import type { ShardBlob } from './shard-blob.js';
@@ -10,6 +10,7 @@ import { loadSuite } from '../suites/load-suite.js';
 import type { Suite } from '../scoring/suite-types.js';
 import type { BlobSuite } from './check-shard-blobs.js';
 import { filterSuite } from './filter-cases.js';
+import { writePrivateFile } from '../private-files.js';
 
 /** The suite's identity in a blob: sha256 of the suite file's bytes (line endings and all). */
 export function suiteIdentity(file: string): string {
@@ -18,9 +19,7 @@ export function suiteIdentity(file: string): string {
 
 /** Writes a shard's blob, creating its folder (a CI job uploads it as an artifact). */
 export function writeBlob(file: string, blob: ShardBlob): void {
-  const path = resolve(file);
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, `${JSON.stringify(blob)}\n`);
+  writePrivateFile(resolve(file), `${JSON.stringify(blob)}\n`);
 }
 
 const schemaErrors = schemaValidator('shard-blob.schema.json', ['test-report.schema.json']);

@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/load-config.js';
@@ -15,6 +14,7 @@ import { guardedAction } from '../guarded-action.js';
 import { resolveCassette } from '../resolve-cassette.js';
 import { runsDb } from './runs-command.js';
 import { terminalSafe } from '../../terminal-safe.js';
+import { writePrivateFile } from '../../private-files.js';
 
 interface CompareFlags {
   readonly ratings?: string;
@@ -117,10 +117,10 @@ export function registerJudgesCommands(program: Command): void {
             mode,
             ...comparison,
           };
-          writeFileSync(resolve(cwd, flags.json), `${JSON.stringify(report, null, 2)}\n`);
+          writePrivateFile(resolve(cwd, flags.json), `${JSON.stringify(report, null, 2)}\n`);
         }
         if (flags.html)
-          writeFileSync(
+          writePrivateFile(
             resolve(cwd, flags.html),
             comparisonHtml(comparison, { set: flags.set, judgesFile: flags.judges }),
           );
