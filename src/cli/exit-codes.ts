@@ -1,4 +1,5 @@
 import { isCalltapeError } from '../errors.js';
+import { terminalSafe } from '../terminal-safe.js';
 
 /** Process exit codes, stable for scripts and CI. */
 export const exitCodes = {
@@ -15,7 +16,7 @@ export const exitCodes = {
 export function reportError(
   error: unknown,
   debug: boolean,
-  write: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+  write: (line: string) => void = (line) => process.stderr.write(`${terminalSafe(line)}\n`),
 ): number {
   if (isCalltapeError(error)) {
     write(`${error.code}: ${error.message}`);

@@ -30,6 +30,8 @@ export interface Config {
   };
   readonly match: MatchConfig;
   readonly logLevel: LogLevel;
+  /** Modes of the files calltape creates: `private` (0600 files, 0700 folders) or `umask` (see private-files.ts). */
+  readonly fileAccess: 'private' | 'umask';
   readonly limits: LimitsConfig;
   readonly timeouts: {
     readonly upstreamConnectMs: number;
@@ -145,6 +147,7 @@ export const defaultConfig: Config = {
     streamAgnostic: false,
   },
   logLevel: 'info',
+  fileAccess: 'private',
   limits: {
     maxBodyBytes: 32 * 1024 * 1024,
     maxResponseBytes: 32 * 1024 * 1024,
@@ -199,6 +202,7 @@ export interface ConfigLayer {
     streamAgnostic?: boolean;
   };
   logLevel?: string;
+  fileAccess?: 'private' | 'umask';
   limits?: Partial<Record<keyof LimitsConfig, number>>;
   timeouts?: Partial<Record<keyof Config['timeouts'], number>>;
   redact?: {

@@ -9,6 +9,7 @@ import {
   type ProxyMode,
 } from './config.js';
 import { validateConfigLayer } from './validate-config-layer.js';
+import { useFileAccess } from '../private-files.js';
 
 /** Flag values as the CLI received them (strings; validated here like every other layer). */
 export interface ConfigFlags {
@@ -44,6 +45,7 @@ export const envNames: Readonly<Record<string, string>> = {
   '/mode': 'CALLTAPE_MODE',
   '/cassette': 'CALLTAPE_CASSETTE',
   '/logLevel': 'CALLTAPE_LOG_LEVEL',
+  '/fileAccess': 'CALLTAPE_FILE_ACCESS',
   '/replayTiming': 'CALLTAPE_REPLAY_TIMING',
   '/limits/maxBodyBytes': 'CALLTAPE_MAX_BODY_BYTES',
   '/mocks/files': 'CALLTAPE_MOCKS',
@@ -96,6 +98,7 @@ export function loadConfig(
       mode: env['CALLTAPE_MODE'],
       cassette: env['CALLTAPE_CASSETTE'],
       logLevel: env['CALLTAPE_LOG_LEVEL'],
+      fileAccess: env['CALLTAPE_FILE_ACCESS'],
       replayTiming: env['CALLTAPE_REPLAY_TIMING'],
       maxBodyBytes: env['CALLTAPE_MAX_BODY_BYTES'],
       mocks: env['CALLTAPE_MOCKS'],
@@ -138,6 +141,8 @@ export function loadConfig(
     fileLayer.cassette !== undefined,
   );
   const d = defaultConfig;
+  // Every file the command goes on to create follows it, in worker threads too (they inherit the environment).
+  useFileAccess(merged.fileAccess ?? d.fileAccess);
   return {
     file,
     config: {
@@ -148,6 +153,7 @@ export function loadConfig(
       mode: (merged.mode ?? d.mode) as ProxyMode,
       cassette: resolve(cassetteBase, merged.cassette ?? d.cassette),
       logLevel: (merged.logLevel ?? d.logLevel) as LogLevel,
+      fileAccess: merged.fileAccess ?? d.fileAccess,
       replayTiming: merged.replayTiming ?? d.replayTiming,
       expiry: { ...d.expiry, ...merged.expiry },
       match: { ...d.match, ...merged.match },

@@ -43,12 +43,17 @@ const json = (message: string, type: string): string =>
 /** Sent on every admin answer: the dashboard's address (which may hold `?token=`) never leaves in a `Referer`. */
 export const noReferrer = { 'referrer-policy': 'no-referrer' } as const;
 
-/** The headers of an admin page: self-contained HTML that may talk only to this proxy. */
+/**
+ * The headers of an admin page: self-contained HTML that may talk only to this proxy, and that no
+ * other page may frame (a framed rating page took a `fail` into the golden set with one click).
+ * `X-Frame-Options` is for browsers that predate CSP's `frame-ancestors`.
+ */
 export const adminPageHeaders = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
   'content-security-policy':
-    "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:",
+    "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
+  'x-frame-options': 'DENY',
   ...noReferrer,
 } as const;
 

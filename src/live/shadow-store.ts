@@ -1,10 +1,9 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { boundPageCache } from '../cassette/sqlite/open-cassette.js';
 import { CalltapeError } from '../errors.js';
 import { shadowSchema } from './shadow-schema.js';
 import { policyFailed, type CallVerdict, type SessionVerdict } from './verdict-types.js';
+import { preparePrivateDatabase } from '../private-files.js';
 
 export interface Retention {
   /** Calls (and sessions) kept at most; the oldest go first. Null: no row limit. */
@@ -53,7 +52,7 @@ export class ShadowStore {
     private readonly retention: Retention,
   ) {
     try {
-      mkdirSync(dirname(path), { recursive: true });
+      preparePrivateDatabase(path);
       this.db = new Database(path);
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('synchronous = NORMAL');

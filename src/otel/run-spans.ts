@@ -1,5 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
 import { CalltapeError } from '../errors.js';
@@ -11,6 +10,7 @@ import type { OtlpSettings } from './otlp-settings.js';
 import { startOtlpTracing, type OtlpTracing } from './otlp-tracing.js';
 import type { McpOperation } from './mcp-operation.js';
 import { SessionSpans } from './session-spans.js';
+import { writePrivateFile } from '../private-files.js';
 
 /** Where a finished run's spans go: an OTLP collector, or an OTLP/JSON file. */
 export type SpanTarget =
@@ -126,8 +126,7 @@ export class RunSpans {
         `${this.target.path}: the spans could not be serialised as OTLP/JSON`,
       );
     const path = resolve(this.target.path);
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, bytes);
+    writePrivateFile(path, bytes);
     return { spans: finished.length, dropped };
   }
 }

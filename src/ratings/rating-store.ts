@@ -1,8 +1,8 @@
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { CalltapeError } from '../errors.js';
 import type { Rating, RatingValue } from './rating.js';
+import { preparePrivateDatabase } from '../private-files.js';
 
 /** Bumped when the tables change; a newer file than this code knows is refused, not guessed at. */
 const schemaVersion = 1;
@@ -54,7 +54,7 @@ export class RatingStore {
     options: { readonly readonly?: boolean } = {},
   ) {
     try {
-      if (!options.readonly) mkdirSync(dirname(path), { recursive: true });
+      if (!options.readonly) preparePrivateDatabase(path);
       this.db = new Database(path, {
         readonly: options.readonly === true,
         fileMustExist: options.readonly === true,

@@ -5,6 +5,7 @@ import { runKeyLoop } from './key-loop.js';
 import { pressKey, progressOf, startRater, type RaterState } from './rater-session.js';
 import { renderRunView } from './render-run-view.js';
 import type { RunView } from './run-view.js';
+import { terminalSafe } from '../terminal-safe.js';
 
 export interface TtyRaterOptions {
   readonly store: RatingStore;
@@ -28,10 +29,12 @@ export async function rateOnTerminal(options: TtyRaterOptions): Promise<Rating[]
   const given: Rating[] = [];
   const { input, output } = options;
   const draw = (): void => {
-    output.write(`\u001b[2J\u001b[H${screen(state, options)}`);
+    output.write(`\u001b[2J\u001b[H${terminalSafe(screen(state, options))}`);
   };
   if (state.done) {
-    output.write(`All ${options.runs.length} runs are rated in the set "${options.set}".\n`);
+    output.write(
+      terminalSafe(`All ${options.runs.length} runs are rated in the set "${options.set}".\n`),
+    );
     return given;
   }
   await runKeyLoop(input, {
@@ -51,7 +54,7 @@ export async function rateOnTerminal(options: TtyRaterOptions): Promise<Rating[]
   });
   const progress = progressOf(state);
   output.write(
-    `\u001b[2J\u001b[H${given.length} rating(s) stored in ${options.store.path} (set "${options.set}"): ${progress.rated}/${progress.total} rated, ${pct(progress.passShare)} pass.\n`,
+    `\u001b[2J\u001b[H${terminalSafe(`${given.length} rating(s) stored in ${options.store.path} (set "${options.set}"): ${progress.rated}/${progress.total} rated, ${pct(progress.passShare)} pass.\n`)}`,
   );
   return given;
 }

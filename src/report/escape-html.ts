@@ -1,8 +1,9 @@
-/** Text made safe inside HTML elements and double-quoted attributes. */
+/** Text made safe inside HTML elements and quoted attributes (double or single). */
 export function escapeHtml(text: string): string {
   return text
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }

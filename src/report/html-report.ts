@@ -16,13 +16,13 @@ export function htmlReport(result: SuiteRunResult): string {
   const runs = result.runs
     .map(
       (run) =>
-        `<tr><td>${esc(run.run)}</td><td>${esc(run.model ?? '-')}</td><td>${run.total}</td><td>${run.passed}</td><td>${run.failed}</td><td>${run.errors}</td><td>${run.unreliable ?? 0}</td><td>${pct(run.pass_rate)}</td><td>${run.mean_score.toFixed(3)}</td><td class="offered">${esc(offeredLine(run))}</td></tr>`,
+        `<tr><td>${esc(run.run)}</td><td>${esc(run.model ?? '-')}</td><td>${esc(run.total)}</td><td>${esc(run.passed)}</td><td>${esc(run.failed)}</td><td>${esc(run.errors)}</td><td>${esc(run.unreliable ?? 0)}</td><td>${esc(pct(run.pass_rate))}</td><td>${esc(fixed(run.mean_score))}</td><td class="offered">${esc(offeredLine(run))}</td></tr>`,
     )
     .join('');
   const tools = groupRows(result, 'tools')
     .map(
       (row) =>
-        `<tr><td>${esc(row.run)}</td><td>${esc(row.group)}</td><td>${row.total}</td><td>${row.passed}</td><td>${row.rate}</td></tr>`,
+        `<tr><td>${esc(row.run)}</td><td>${esc(row.group)}</td><td>${esc(row.total)}</td><td>${esc(row.passed)}</td><td>${esc(row.rate)}</td></tr>`,
     )
     .join('');
   const gates = result.gates
@@ -38,14 +38,14 @@ export function htmlReport(result: SuiteRunResult): string {
       const timeline = [...turns.entries()]
         .map(
           ([turn, calls]) =>
-            `<li><span class="turn">turn ${turn}</span> ${calls.map((call) => `<code>${esc(call.name)}(${esc(call.arguments)})</code>${call.mocked ? ' <span class="badge">mocked</span>' : ''}`).join(' ‖ ')}</li>`,
+            `<li><span class="turn">turn ${esc(turn)}</span> ${calls.map((call) => `<code>${esc(call.name)}(${esc(call.arguments)})</code>${call.mocked ? ' <span class="badge">mocked</span>' : ''}`).join(' ‖ ')}</li>`,
         )
         .join('');
       const missed = missedCaseLine(result.replay_misses, caseName(result, item));
       const problems = missed === undefined ? item.problems : [missed];
       const search =
         `${caseName(result, item)} ${item.tags.join(' ')} ${item.tools.join(' ')}`.toLowerCase();
-      return `<details class="case ${item.status}" data-status="${item.status}" data-search="${esc(search)}"><summary><span class="status">${item.status}</span> ${esc(caseName(result, item))} <span class="score">${item.score.toFixed(3)}</span>${item.tags.map((tag) => ` <span class="tag">${esc(tag)}</span>`).join('')}</summary>${problems.length > 0 ? `<pre>${esc(problems.join('\n'))}</pre>` : ''}<ol class="timeline">${timeline || '<li>no tool call</li>'}</ol><p class="facts">${item.turns} turn(s) · ${item.duration_ms} ms · ${item.tokens.input} + ${item.tokens.output} tokens${item.agent ? ` · agent exit ${item.agent.exit_code ?? item.agent.signal ?? '?'}` : ''}</p>${item.agent?.stdout ? `<pre class="out">${esc(item.agent.stdout)}</pre>` : ''}${item.agent?.stderr ? `<pre class="out err">${esc(item.agent.stderr)}</pre>` : ''}</details>`;
+      return `<details class="case ${esc(item.status)}" data-status="${esc(item.status)}" data-search="${esc(search)}"><summary><span class="status">${esc(item.status)}</span> ${esc(caseName(result, item))} <span class="score">${esc(fixed(item.score))}</span>${item.tags.map((tag) => ` <span class="tag">${esc(tag)}</span>`).join('')}</summary>${problems.length > 0 ? `<pre>${esc(problems.join('\n'))}</pre>` : ''}<ol class="timeline">${timeline || '<li>no tool call</li>'}</ol><p class="facts">${esc(item.turns)} turn(s) · ${esc(item.duration_ms)} ms · ${esc(item.tokens.input)} + ${esc(item.tokens.output)} tokens${item.agent ? ` · agent exit ${esc(item.agent.exit_code ?? item.agent.signal ?? '?')}` : ''}</p>${item.agent?.stdout ? `<pre class="out">${esc(item.agent.stdout)}</pre>` : ''}${item.agent?.stderr ? `<pre class="out err">${esc(item.agent.stderr)}</pre>` : ''}</details>`;
     })
     .join('\n');
   return `<!doctype html>
@@ -65,7 +65,7 @@ pre{background:#f6f8fa;padding:.5rem;overflow:auto;white-space:pre-wrap}.out{max
 .turn{color:#57606a;font-size:.85em}.facts{color:#57606a;font-size:.85em}
 </style></head><body>
 <h1>calltape test: ${esc(result.suite)} <span class="verdict ${result.passed ? 'pass' : 'fail'}">${result.passed ? 'passed' : 'failed'}</span></h1>
-<p>${esc(result.drive)} mode · ${esc(result.mode)} · ${result.cases.length} case run(s) in ${(result.duration_ms / 1000).toFixed(1)} s · cassette <code>${esc(result.cassette)}</code> · ${esc(result.started_at)}</p>
+<p>${esc(result.drive)} mode · ${esc(result.mode)} · ${esc(result.cases.length)} case run(s) in ${esc(typeof result.duration_ms === 'number' ? (result.duration_ms / 1000).toFixed(1) : result.duration_ms)} s · cassette <code>${esc(result.cassette)}</code> · ${esc(result.started_at)}</p>
 <table><tr><th>run</th><th>model</th><th>cases</th><th>passed</th><th>failed</th><th>errors</th><th>unreliable</th><th>pass rate</th><th>mean score</th><th>tools offered</th></tr>${runs}</table>
 ${result.runs.length > 1 ? `<h2>Configurations side by side</h2>${configurationHtmlTable(configurationMatrix(result))}` : ''}
 ${tools ? `<table><tr><th>run</th><th>expected tool</th><th>cases</th><th>passed</th><th>pass rate</th></tr>${tools}</table>` : ''}
@@ -95,4 +95,7 @@ ${cases}
 `;
 }
 
-const esc = escapeHtml;
+/** Every value a page shows is escaped, numbers too: a report may be read from a file anyone wrote (a shard blob). */
+const esc = (value: string | number): string => escapeHtml(String(value));
+const fixed = (value: number): string =>
+  typeof value === 'number' ? value.toFixed(3) : String(value);

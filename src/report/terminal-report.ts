@@ -12,12 +12,15 @@ import {
 import { shellCommand } from '../shell-command.js';
 import { terminalBehaviourDiff, terminalReplayMisses } from './terminal-changes.js';
 import { missedCaseLine } from './replay-miss-summary.js';
+import { terminalSafeValue } from '../terminal-safe.js';
 
 /**
  * The report a person reads in a terminal or a CI log: per run configuration, per tool and per
  * tag tables, the gates, and every failing case with its per-argument diff.
  */
-export function terminalReport(result: SuiteRunResult, color: boolean): string {
+export function terminalReport(unsafe: SuiteRunResult, color: boolean): string {
+  // Every text of a run (the model's arguments, an agent's output, a suite's ids) may hold control characters.
+  const result = terminalSafeValue(unsafe);
   const paint = (code: number, text: string): string =>
     color ? `\u001b[${code}m${text}\u001b[0m` : text;
   const table = (head: string[]): Table.Table =>

@@ -23,6 +23,7 @@ import {
   type ReviewState,
 } from './review-session.js';
 import { shellCommand } from '../shell-command.js';
+import { terminalSafe } from '../terminal-safe.js';
 
 export interface TtyReviewOptions {
   /** The suite file (absolute). */
@@ -55,13 +56,15 @@ export async function reviewOnTerminal(options: TtyReviewOptions): Promise<Revie
   const ids = (): string[] => pending.map((draft) => draft.test_id);
   let state = startReview(ids());
   if (state.done) {
-    output.write(`${options.shownPath}: no draft is pending review.\n`);
+    output.write(terminalSafe(`${options.shownPath}: no draft is pending review.\n`));
     return state;
   }
   const draw = (): void => {
     const id = currentDraft(state, ids());
     const draft = pending.find((candidate) => candidate.test_id === id);
-    output.write(`\u001b[2J\u001b[H${draft ? screen(draft, suite, state, options) : ''}`);
+    output.write(
+      `\u001b[2J\u001b[H${draft ? terminalSafe(screen(draft, suite, state, options)) : ''}`,
+    );
   };
   await runKeyLoop(input, {
     draw,
@@ -78,7 +81,7 @@ export async function reviewOnTerminal(options: TtyReviewOptions): Promise<Revie
     },
   });
   output.write(
-    `\u001b[2J\u001b[H${options.shownPath}: ${state.accepted} accepted, ${state.rejected} rejected, ${state.skipped.size} skipped; ${pending.length} still pending${pending.length > 0 ? ` (calltape review ${shellCommand([options.shownPath])} resumes)` : ''}\n`,
+    `\u001b[2J\u001b[H${terminalSafe(`${options.shownPath}: ${state.accepted} accepted, ${state.rejected} rejected, ${state.skipped.size} skipped; ${pending.length} still pending${pending.length > 0 ? ` (calltape review ${shellCommand([options.shownPath])} resumes)` : ''}\n`)}`,
   );
   return state;
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { CalltapeError } from '../errors.js';
 import { adminWriteAllowed } from '../live/admin-request-checks.js';
 import { adminPageHeaders, noReferrer, type AdminExtension } from '../live/admin-routes.js';
@@ -9,6 +9,7 @@ import { listRuns, loadRunView, type RunSources } from './load-run-view.js';
 import { defaultSet, type Rating } from '../ratings/rating.js';
 import { RatingStore, ratingsFile } from '../ratings/rating-store.js';
 import { pressKey, progressOf, startRater, type RaterState } from '../ratings/rater-session.js';
+import { requireServedCassette, requireServedRun } from './served-cassette.js';
 
 /** Where the rating page reads runs and writes ratings. */
 export interface RatingPageSources extends RunSources {
@@ -16,6 +17,8 @@ export interface RatingPageSources extends RunSources {
   readonly ratingsDb: string;
   /** The runs the page opens with when its address names none: the proxy's cassette. */
   readonly defaultTarget: string;
+  /** The folder whose cassettes the page may open besides `defaultTarget` (the proxy's `recordings/`). */
+  readonly recordings: string;
 }
 
 /** The rating page of a proxy started without sources: its cassette, and the files `calltape rate` uses by default. */
@@ -26,6 +29,7 @@ export function defaultRatingSources(cassette: string): RatingPageSources {
     ratingsDb: ratingsFile(undefined, cwd),
     runsDb: runsDatabaseFile(undefined),
     defaultTarget: relative(cwd, cassette) || cassette,
+    recordings: join(cwd, 'recordings'),
   };
 }
 
@@ -65,6 +69,7 @@ const maxBodyBytes = 64 * 1024;
  * page's own origin as JSON, which a foreign page cannot send without CORS.
  */
 export function createRatingPage(sources: RatingPageSources): AdminExtension {
+  const served = { cwd: sources.cwd, own: sources.defaultTarget, recordings: sources.recordings };
   let store: RatingStore | undefined;
   // Opened at first use: a proxy nobody rates with never creates a ratings file.
   const ratings = (): RatingStore => (store ??= new RatingStore(sources.ratingsDb));
@@ -82,7 +87,11 @@ export function createRatingPage(sources: RatingPageSources): AdminExtension {
       if (path === '/calltape/rate' && reading) {
         response.writeHead(200, adminPageHeaders).end(pageAsset('rate.html'));
       } else if (path === '/calltape/api/rate/view' && reading) {
-        answer(response, () => loadRunView(url.searchParams.get('run') ?? '', sources));
+        answer(response, () => {
+          const run = url.searchParams.get('run') ?? '';
+          requireServedRun(run, served);
+          return loadRunView(run, sources);
+        });
       } else if (path === '/calltape/api/rate' && reading) {
         answer(response, () =>
           stateOf(
@@ -133,6 +142,7 @@ export function createRatingPage(sources: RatingPageSources): AdminExtension {
     target: string,
     set: string,
   ): { target: string; set: string; state: RaterState } {
+    requireServedCassette(target, served);
     const runs = listRuns(target, sources);
     return {
       target,

@@ -1,6 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { preparePrivateDatabase } from '../private-files.js';
 
 /**
  * The tables of the runs database (`recordings/calltape-runs.sqlite`): stored test runs
@@ -127,7 +126,7 @@ export function hasColumn(db: Database.Database, table: string, column: string):
  * transaction: the one place its schema is set up, whichever store opens it first.
  */
 export function openRunsDatabase(path: string): Database.Database {
-  mkdirSync(dirname(path), { recursive: true });
+  preparePrivateDatabase(path);
   const db = new Database(path);
   try {
     db.pragma('busy_timeout = 5000');

@@ -105,6 +105,7 @@ beforeAll(async () => {
         ratingsDb: ratings,
         runsDb: join(folder, 'runs.sqlite'),
         defaultTarget: bank,
+        recordings: folder,
       }),
     },
   );

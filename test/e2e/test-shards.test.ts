@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCliAsync } from '../support/cli.js';
@@ -19,6 +19,13 @@ const verdicts = (report: Report): unknown => ({
   runs: report.runs,
   exit_code: report.exit_code,
 });
+const blobHash = (file: string): string =>
+  (JSON.parse(readFileSync(file, 'utf8')) as { suite_sha256: string }).suite_sha256;
+interface TamperedBlob {
+  suite_sha256: string;
+  order: string[];
+  result: { cases: object[] };
+}
 const readReport = (file: string): Report => JSON.parse(readFileSync(file, 'utf8')) as Report;
 
 describe('calltape test --shard and calltape merge-reports', () => {
@@ -97,7 +104,73 @@ describe('calltape test --shard and calltape merge-reports', () => {
     const [one, , three] = blobs as [string, string, string];
     const merged = await runCliAsync(['merge-reports', one, foreign, three, '--no-store']);
     expect(merged.status).toBe(2);
-    expect(merged.stderr).toContain(`${foreign}: from another version of the suite than ${one}`);
+    expect(merged.stderr).toContain(
+      `${foreign}: suite_sha256: ${blobHash(foreign).slice(0, 12)}… is not the sha256 of the suite ${resolve(bank)}`,
+    );
+  });
+
+  /** A copy of shard `index`'s blob, changed by `edit`, in its own file. */
+  function tamperedBlob(index: number, name: string, edit: (blob: TamperedBlob) => void): string {
+    const blob = JSON.parse(readFileSync(blobs[index] as string, 'utf8')) as TamperedBlob;
+    edit(blob);
+    const file = join(folder, name);
+    writeFileSync(file, JSON.stringify(blob));
+    return file;
+  }
+
+  it('refuses a blob whose case status is markup (stored XSS in the merged HTML, issue #30), naming the file and field', async () => {
+    const hostile = tamperedBlob(1, 'hostile-2.json', (blob) => {
+      (blob.result.cases[0] as { status: string }).status = '<img src=x onerror=alert(1)>';
+    });
+    const html = join(folder, 'hostile.html');
+    const [one, , three] = blobs as [string, string, string];
+    const merged = await runCliAsync([
+      'merge-reports',
+      one,
+      hostile,
+      three,
+      '--html',
+      html,
+      '--no-store',
+    ]);
+    expect(merged.status).toBe(2);
+    expect(merged.stderr).toContain(
+      `${hostile}: result.cases[0].status: must be one of ["pass","fail","error","unreliable"] (got "<img src=x onerror=alert(1)>")`,
+    );
+    expect(existsSync(html)).toBe(false);
+  });
+
+  it('refuses blobs that agree on an invented suite hash (they merged with exit 0, issue #30), naming the blob file and field', async () => {
+    const invented = 'f'.repeat(64);
+    const forged = [0, 1, 2].map((index) =>
+      tamperedBlob(index, `forged-${index + 1}.json`, (blob) => {
+        blob.suite_sha256 = invented;
+      }),
+    );
+    const merged = await runCliAsync(['merge-reports', ...forged, '--no-store']);
+    expect(merged.status).toBe(2);
+    expect(merged.stderr).toContain(
+      `${forged[0] ?? ''}: suite_sha256: ffffffffffff… is not the sha256 of the suite ${resolve(bank)}`,
+    );
+  });
+
+  it("refuses a blob whose case list is not the suite file's, and checks against --suite when given", async () => {
+    const reordered = tamperedBlob(1, 'reordered-2.json', (blob) => {
+      blob.order = [...blob.order].reverse();
+    });
+    const [one, , three] = blobs as [string, string, string];
+    const merged = await runCliAsync(['merge-reports', one, reordered, three, '--no-store']);
+    expect(merged.status).toBe(2);
+    expect(merged.stderr).toContain(`${reordered}: order: the test ids are not those of`);
+    const elsewhere = await runCliAsync([
+      'merge-reports',
+      ...blobs,
+      '--suite',
+      'examples/bank/mocks.yaml',
+      '--no-store',
+    ]);
+    expect(elsewhere.status).toBe(2);
+    expect(elsewhere.stderr).toContain(`${one}: suite_sha256:`);
   });
 
   it('lists with --list --shard exactly the cases each shard runs: disjoint, together the whole suite', async () => {

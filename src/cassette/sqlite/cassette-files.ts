@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { CalltapeError } from '../../errors.js';
@@ -16,6 +16,7 @@ import { reviewText, type StoredInteraction } from '../review-text.js';
 import { sortBySession } from '../session-order.js';
 import { openCassette } from './open-cassette.js';
 import { closeAtRest } from './close-at-rest.js';
+import { makePrivateFolder, writePrivateFile } from '../../private-files.js';
 
 const manifestName = 'cassette.yaml';
 
@@ -28,7 +29,7 @@ const manifestName = 'cassette.yaml';
 export function exportCassette(cassette: string, folder: string): number {
   const db = openReadOnly(cassette);
   try {
-    mkdirSync(folder, { recursive: true });
+    makePrivateFolder(folder);
     const documents = interactionTexts(db);
     const unsafe = documents.find(({ id }) => !isSafeInteractionId(id));
     if (unsafe)
@@ -46,7 +47,7 @@ export function exportCassette(cassette: string, folder: string): number {
           'STORE_IO',
           `${path}: not a regular file; export never writes through a link`,
         );
-      writeFileSync(path, text);
+      writePrivateFile(path, text);
     };
     documents.forEach(({ id, text }, index) => {
       const stem = `${String(index + 1).padStart(6, '0')}-${id}`;

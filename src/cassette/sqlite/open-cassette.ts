@@ -1,16 +1,8 @@
-import {
-  closeSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  readSync,
-  statSync,
-} from 'node:fs';
-import { dirname } from 'node:path';
+import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { CalltapeError } from '../../errors.js';
 import { migrations } from './migrations.js';
+import { preparePrivateDatabase } from '../../private-files.js';
 
 /**
  * Page cache of a writing connection, in KiB as SQLite's negative `cache_size` takes it: SQLite's
@@ -43,7 +35,7 @@ export function openCassette(path: string, access: 'read' | 'write'): Database.D
       checkSchemaVersion(db, path);
       return db;
     }
-    mkdirSync(dirname(path), { recursive: true });
+    preparePrivateDatabase(path);
     db = new Database(path);
     db.pragma('busy_timeout = 5000');
     db.pragma('journal_mode = WAL');

@@ -10,6 +10,7 @@ import { shorten } from '../shorten.js';
 import { compactTable } from './compact-table.js';
 import { hostedCallJson, listHostedCalls, renderHostedTable } from './hosted-calls.js';
 import { listMcpCalls, mcpCallJson, renderMcpTable } from './mcp-calls.js';
+import { terminalSafe } from '../../terminal-safe.js';
 
 interface CallsFlags {
   readonly cassette?: string;
@@ -90,9 +91,11 @@ export function registerCallsCommand(program: Command): void {
         } else
           process.stdout.write(
             // A cassette of MCP calls alone is not "no tool calls captured".
-            (calls.length > 0 || mcpCalls.length === 0 ? renderTable(calls) : '') +
-              renderHostedTable(hostedCalls) +
-              renderMcpTable(mcpCalls),
+            terminalSafe(
+              (calls.length > 0 || mcpCalls.length === 0 ? renderTable(calls) : '') +
+                renderHostedTable(hostedCalls) +
+                renderMcpTable(mcpCalls),
+            ),
           );
       } catch (error) {
         process.exitCode = reportError(error, debug);

@@ -27,6 +27,7 @@ import { cassetteMcpOperations } from '../../mcp/mcp-spans.js';
 import type { SpanTarget } from '../../otel/run-spans.js';
 import { resolveCassette } from '../resolve-cassette.js';
 import { shellCommand } from '../../shell-command.js';
+import { terminalSafe } from '../../terminal-safe.js';
 
 /** `calltape cassettes ls | show | export | import | prune | merge`. */
 export function registerCassettesCommand(program: Command): void {
@@ -96,7 +97,9 @@ export function registerCassettesCommand(program: Command): void {
       run(
         () =>
           void process.stdout.write(
-            cassetteText(resolveCassette(name, process.cwd()), { all: flags.all === true }),
+            terminalSafe(
+              cassetteText(resolveCassette(name, process.cwd()), { all: flags.all === true }),
+            ),
           ),
       ),
     );

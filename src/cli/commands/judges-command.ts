@@ -14,6 +14,8 @@ import { exitCodes } from '../exit-codes.js';
 import { guardedAction } from '../guarded-action.js';
 import { resolveCassette } from '../resolve-cassette.js';
 import { runsDb } from './runs-command.js';
+import { terminalSafe } from '../../terminal-safe.js';
+import { writePrivateFile } from '../../private-files.js';
 
 interface CompareFlags {
   readonly ratings?: string;
@@ -119,7 +121,7 @@ export function registerJudgesCommands(program: Command): void {
           sources,
         });
         const comparison = compareJudges(ratings, judges, outcomes, usage);
-        process.stdout.write(renderComparison(comparison));
+        process.stdout.write(terminalSafe(renderComparison(comparison)));
         if (flags.json) {
           const usesModel = judges.some((judge) => judge.kind === 'llm');
           const report = {
@@ -130,10 +132,10 @@ export function registerJudgesCommands(program: Command): void {
             mode,
             ...comparison,
           };
-          writeFileSync(resolve(cwd, flags.json), `${JSON.stringify(report, null, 2)}\n`);
+          writePrivateFile(resolve(cwd, flags.json), `${JSON.stringify(report, null, 2)}\n`);
         }
         if (flags.html)
-          writeFileSync(
+          writePrivateFile(
             resolve(cwd, flags.html),
             comparisonHtml(comparison, { set: flags.set, judgesFile: flags.judges }),
           );

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { CalltapeError } from '../../errors.js';
@@ -10,6 +10,7 @@ import { rateOnTerminal } from '../../ratings/tty-rater.js';
 import { exitCodes } from '../exit-codes.js';
 import { guardedAction } from '../guarded-action.js';
 import { runsDb } from './runs-command.js';
+import { writePrivateFile } from '../../private-files.js';
 
 interface RateFlags {
   readonly set: string;
@@ -93,7 +94,7 @@ export function registerRateCommands(program: Command): void {
         try {
           const names = flags.set ? [flags.set] : store.sets();
           const text = ratingsToYaml(new Map(names.map((name) => [name, store.list(name)])));
-          if (flags.out) writeFileSync(resolve(flags.out), text);
+          if (flags.out) writePrivateFile(resolve(flags.out), text);
           else process.stdout.write(text);
           return exitCodes.ok;
         } finally {

@@ -7,6 +7,7 @@ import { reviewDrafts } from '../../suites/review-drafts.js';
 import { exitCodes } from '../exit-codes.js';
 import { guardedAction } from '../guarded-action.js';
 import { runsDb } from './runs-command.js';
+import { terminalSafe } from '../../terminal-safe.js';
 
 interface ReviewFlags {
   readonly accept?: string;
@@ -39,7 +40,7 @@ export function registerReviewCommand(program: Command): void {
         const shown = relative(cwd, path) || path;
         if (flags.accept === undefined && flags.reject === undefined) {
           if (flags.list === true || !process.stdin.isTTY) {
-            process.stdout.write(renderDrafts(loadSuite(path, cwd), shown));
+            process.stdout.write(terminalSafe(renderDrafts(loadSuite(path, cwd), shown)));
             return exitCodes.ok;
           }
           await reviewOnTerminal({

@@ -1,5 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import Table from 'cli-table3';
 import { CalltapeError } from '../../errors.js';
@@ -16,6 +15,7 @@ import { pct } from '../../report/pct.js';
 import type { SuiteRunResult } from '../../runner/run-suite.js';
 import { RunStore, runsDatabaseFile } from '../../runner/run-store.js';
 import { exitCodes, reportError } from '../exit-codes.js';
+import { writePrivateFile } from '../../private-files.js';
 
 /** The runs database: --runs-db, else CALLTAPE_RUNS_DB, else recordings/calltape-runs.sqlite. */
 export function runsDb(flags: { readonly runsDb?: string | undefined }): string {
@@ -170,8 +170,7 @@ function storedResult(store: RunStore, id: string): SuiteRunResult {
 function writeHtml(file: string | undefined, title: string, matrix: ConfigurationMatrix): void {
   if (file === undefined) return;
   const path = resolve(file);
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, configurationHtmlPage(title, matrix));
+  writePrivateFile(path, configurationHtmlPage(title, matrix));
 }
 
 /** `12` or `12:small`: a run configuration's case results, and which run and configuration they are. */

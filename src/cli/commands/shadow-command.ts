@@ -5,6 +5,7 @@ import { parseDuration } from '../../live/duration.js';
 import { shadowReport } from '../../live/shadow-report.js';
 import { shadowReportText } from '../../live/shadow-report-text.js';
 import { exitCodes, reportError } from '../exit-codes.js';
+import { terminalSafe } from '../../terminal-safe.js';
 
 /** `calltape shadow report`: what live shadow scoring found, from its database. */
 export function registerShadowCommands(program: Command): void {
@@ -33,7 +34,9 @@ export function registerShadowCommands(program: Command): void {
         );
         const report = shadowReport(path, Date.now() - window);
         process.stdout.write(
-          flags.json ? `${JSON.stringify(report, null, 2)}\n` : shadowReportText(report),
+          flags.json
+            ? `${JSON.stringify(report, null, 2)}\n`
+            : terminalSafe(shadowReportText(report)),
         );
         process.exitCode = exitCodes.ok;
       } catch (error) {

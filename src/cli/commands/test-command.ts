@@ -24,7 +24,8 @@ import { runShard } from './test-shard.js';
 import { report, type ReportFlags } from './test-report.js';
 import { baseline, baselineTarget, clock, listCases } from './test-inputs.js';
 import { startProgress } from './test-progress.js';
-import { readBlob } from '../../runner/shard-blob-file.js';
+import { readBlob, readBlobSuite } from '../../runner/shard-blob-file.js';
+import { requireBlobsOfSuite } from '../../runner/check-shard-blobs.js';
 import { mergeShards } from '../../runner/merge-shards.js';
 import { codePolicyFromFlags, codePolicyOptions } from '../../user-code/code-policy.js';
 import { compareWithBaseline } from '../../runner/load-baseline.js';
@@ -201,10 +202,15 @@ export function registerTestCommands(program: Command): void {
       .description(
         'merge the blobs of a sharded calltape test into one report, gate it as one run, and store it',
       )
-      .argument('<blobs...>', 'the --blob file of every shard'),
-  ).action(async (files: string[], flags: ReportFlags) => {
+      .argument('<blobs...>', 'the --blob file of every shard')
+      .option(
+        '--suite <file>',
+        'the suite the shards ran, to check every blob against (default: the file the first shard ran)',
+      ),
+  ).action(async (files: string[], flags: ReportFlags & { readonly suite?: string }) => {
     process.exitCode = await guarded(program, async () => {
       const blobs = files.map(readBlob);
+      requireBlobsOfSuite(blobs, readBlobSuite(flags.suite, blobs, process.cwd()));
       const first = blobs[0]?.blob.result;
       const known = first
         ? baseline(flags.baseline, first, runsDb(flags))

@@ -1,5 +1,5 @@
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
+import { appendFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
 import { htmlReport } from '../../report/html-report.js';
 import { jsonReport } from '../../report/json-report.js';
 import { junitReport } from '../../report/junit-report.js';
@@ -10,6 +10,7 @@ import type { SuiteRunResult } from '../../runner/run-suite.js';
 import { exitCodes } from '../exit-codes.js';
 import { runsDb } from './runs-command.js';
 import { gitFacts } from '../../runner/git-facts.js';
+import { writePrivateFile } from '../../private-files.js';
 
 /** The report options `calltape test`, `score` and `merge-reports` share. */
 export interface ReportFlags {
@@ -71,6 +72,5 @@ export function report(ran: readonly SuiteRunResult[], flags: ReportFlags): numb
 /** Writes a report file, creating its folder: a fresh CI checkout has no reports/ yet. */
 function writeReport(path: string, text: string): void {
   const absolute = resolve(path);
-  mkdirSync(dirname(absolute), { recursive: true });
-  writeFileSync(absolute, text);
+  writePrivateFile(absolute, text);
 }

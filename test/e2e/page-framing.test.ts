@@ -1,0 +1,51 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { combineExtensions } from '../../src/live/admin-routes.js';
+import { packageRoot } from '../../src/package-root.js';
+import { createPendingCasesPanel } from '../../src/review/pending-cases-page.js';
+import { createRatingPage } from '../../src/runner/rating-page.js';
+import { startTestProxy, temporaryFolder } from '../support/test-proxy.js';
+
+// Regression for issue #30: a framed rating page took a `fail` into the golden set with one
+// click. Every page calltape serves forbids being framed, in CSP and in the older header.
+const folder = temporaryFolder();
+const extension = combineExtensions(
+  createRatingPage({
+    cwd: folder,
+    ratingsDb: join(folder, 'ratings.sqlite'),
+    runsDb: join(folder, 'runs.sqlite'),
+    defaultTarget: join(packageRoot, 'recordings/bank-demo.sqlite'),
+    recordings: join(folder, 'recordings'),
+  }),
+  createPendingCasesPanel([], folder),
+);
+/** The dashboard and every page an extension serves. */
+const pages = ['/calltape/', ...extension.pages];
+let proxy: Awaited<ReturnType<typeof startTestProxy>> | undefined;
+
+beforeAll(async () => {
+  proxy = await startTestProxy(
+    'http://127.0.0.1:9',
+    { mode: 'passthrough' },
+    { adminExtension: extension },
+  );
+});
+afterAll(async () => {
+  await proxy?.close();
+});
+
+describe('no page calltape serves can be framed (issue #30)', () => {
+  it('sends frame-ancestors none and X-Frame-Options DENY on every page', async () => {
+    expect(pages).toContain('/calltape/rate');
+    for (const page of pages) {
+      const response = await fetch(`${(proxy as NonNullable<typeof proxy>).url}${page}`);
+      expect(response.status, page).toBe(200);
+      expect(response.headers.get('content-type'), page).toMatch(/^text\/html/);
+      expect(response.headers.get('content-security-policy'), page).toMatch(
+        /(^|;)\s*frame-ancestors 'none'\s*(;|$)/,
+      );
+      expect(response.headers.get('x-frame-options'), page).toBe('DENY');
+      await response.text();
+    }
+  });
+});
