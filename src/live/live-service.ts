@@ -110,7 +110,7 @@ export async function createLiveService(
     tracing?.calls(verdicts);
     recent.addCalls(verdicts);
     for (const verdict of verdicts) {
-      if (verdict.evaluated.length === 0) continue;
+      if (verdict.evaluated.length === 0 && verdict.verdict !== 'error') continue;
       publish({ type: 'call.scored', ...verdict });
       for (const policy of verdict.evaluated)
         noteAlert(policy, policyFailed(verdict.failures, policy));
