@@ -1,5 +1,5 @@
 import type { Alert } from './alert-window.js';
-import type { CallVerdict, SessionVerdict } from './verdict-types.js';
+import { shownVerdict, type CallVerdict, type SessionVerdict } from './verdict-types.js';
 
 /** Pass counts of one tool in one minute. */
 interface MinuteCounts {
@@ -44,7 +44,7 @@ export class RecentActivity {
 
   addCalls(verdicts: readonly CallVerdict[]): void {
     for (const call of verdicts) {
-      if (call.evaluated.length === 0 && call.verdict !== 'error') continue;
+      if (!shownVerdict(call)) continue;
       this.calls.push(call);
       // An error is no verdict on the agent: listed, but left out of the pass rates.
       if (call.verdict === 'error') continue;

@@ -7,7 +7,8 @@ import { LiveMetrics } from './live-metrics.js';
 import { RecentActivity } from './recent-activity.js';
 import { roundErrorVerdict, scoringErrorVerdict } from './scoring-error-verdict.js';
 import { ShadowStore } from './shadow-store.js';
-import type { CallVerdict } from './verdict-types.js';
+import { shownVerdict, type CallVerdict } from './verdict-types.js';
+import { feedFilterOf, matchesFilter } from './feed-events.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'calltape-scoring-error-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -59,6 +60,16 @@ describe('the error verdict (issue 30: a round that cannot be scored is never a 
       verdict: 'error',
       failures: [{ message: 'the round could not be read: the body did not decode' }],
     });
+  });
+
+  it('is published on the feed (and its verdict=error filter), unlike a call no policy applied to', () => {
+    expect([errored, unread, passed].map(shownVerdict)).toEqual([true, true, true]);
+    expect(shownVerdict({ ...passed, evaluated: [] })).toBe(false);
+    const event = { type: 'call.scored' as const, ...errored };
+    expect(matchesFilter(event, feedFilterOf(new URLSearchParams('verdict=error')))).toBe(true);
+    expect(
+      matchesFilter(event, feedFilterOf(new URLSearchParams('tool=lookup&verdict=error'))),
+    ).toBe(true);
   });
 
   it('is counted in /metrics under verdict="error", and not as a policy failure', async () => {

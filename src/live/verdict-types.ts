@@ -115,3 +115,11 @@ export function policyFailed(failures: readonly PolicyFailure[], policy: string)
     (failure) => failure.policy === policy && !undecidedReasons.has(failure.reason),
   );
 }
+
+/**
+ * Whether a call verdict is shown (feed, dashboard): when a policy evaluated the call, or when
+ * scoring it failed (`error`), which is never dropped silently. Calls no policy applied to are not.
+ */
+export function shownVerdict(verdict: CallVerdict): boolean {
+  return verdict.evaluated.length > 0 || verdict.verdict === 'error';
+}
