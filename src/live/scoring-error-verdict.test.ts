@@ -6,6 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { LiveMetrics } from './live-metrics.js';
 import { RecentActivity } from './recent-activity.js';
 import { roundErrorVerdict, scoringErrorVerdict } from './scoring-error-verdict.js';
+import { shadowReport } from './shadow-report.js';
+import { shadowReportText } from './shadow-report-text.js';
 import { ShadowStore } from './shadow-store.js';
 import { shownVerdict, type CallVerdict } from './verdict-types.js';
 import { feedFilterOf, matchesFilter } from './feed-events.js';
@@ -88,7 +90,7 @@ describe('the error verdict (issue 30: a round that cannot be scored is never a 
     expect(text).not.toContain('scoring_error');
   });
 
-  it('is stored with its reason, and left out of the policies’ pass rates', () => {
+  it('is stored with its reason, left out of the policies’ pass rates, and counted by calltape shadow report', () => {
     const database = join(folder, 'shadow.sqlite');
     const store = new ShadowStore(database, { maxRows: null, maxAgeMs: null });
     store.write([errored, unread, passed], []);
@@ -109,6 +111,16 @@ describe('the error verdict (issue 30: a round that cannot be scored is never a 
       ['schema', 1, 0],
     ]);
     db.close();
+    // `calltape shadow report` says so.
+    const report = shadowReport(database, 0, 180_000);
+    expect(report).toMatchObject({ calls: 1, unscored: 2 });
+    expect(report.byTool).toEqual([
+      { name: 'lookup', evaluated: 1, failed: 0, passRate: 1, meanScore: 1 },
+    ]);
+    expect(report.offenders.map((offender) => offender.reason)).toContain('scoring_error');
+    expect(shadowReportText(report)).toContain(
+      '2 call(s) could not be scored: error verdicts, reason scoring_error',
+    );
   });
 
   it('is listed among the dashboard’s recent calls, but counted in no tool’s pass rate', () => {
