@@ -1,3 +1,4 @@
+import { ownValue } from '../scoring/own.js';
 import { numberOf } from '../scoring/match/match-value.js';
 import { scoreCall } from '../scoring/score-call.js';
 import type { MatchingStrategy, ScoreOptions } from '../scoring/types.js';
@@ -129,7 +130,7 @@ function constraintProblem(
     [{ name: call.name, arguments: actualArguments }],
     own ? withSchema(options, call.name, nestedSchema(path, own)) : options,
   );
-  const mismatch = result.mismatches[path];
+  const mismatch = ownValue(result.mismatches, path);
   // Without an embedding nothing was decided: that is no verdict on the agent.
   if (result.is_correct || mismatch?.reason === 'embedding_unavailable') return undefined;
   const wanted = constraint.any_of

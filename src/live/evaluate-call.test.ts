@@ -4,10 +4,10 @@ import { toolCall as call, transferMoneySchema } from '../../test/support/tool-c
 import { evaluateCall } from './evaluate-call.js';
 import type { CallPolicy } from './policy-types.js';
 
-const declared = {
-  transfer_money: transferMoneySchema,
-  get_balance: { type: 'object', properties: {} },
-};
+const declared = new Map([
+  ['transfer_money', transferMoneySchema],
+  ['get_balance', { type: 'object', properties: {} }],
+]);
 const policies: CallPolicy[] = [
   { id: 'schema', kind: 'schema' },
   {

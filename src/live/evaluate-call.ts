@@ -1,9 +1,10 @@
 import { schemaViolation } from '../scoring/validate-arguments.js';
 import { expectationObject, matchCall } from '../scoring/trajectory/match-expectation.js';
 import type { ScoreOptions } from '../scoring/types.js';
-import type { JsonSchema, ToolCall } from '../trace/trace.js';
+import type { ToolCall } from '../trace/trace.js';
 import type { TrajectoryCall } from '../trace/trajectory.js';
 import { argumentFailures } from './argument-constraints.js';
+import type { DeclaredSchemas } from './declared-schemas.js';
 import type { CallPolicy } from './policy-types.js';
 import { sampled } from './sample.js';
 import type { PolicyFailure } from './verdict-types.js';
@@ -18,11 +19,12 @@ export interface CallEvaluation {
  * Scores one live call against the call policies, with no ground truth: the schema the request
  * declared for the tool, per-argument constraints (the scoring engine's matchers), forbidden
  * tools and allow-lists. Pure: `sampleKey` identifies the call for deterministic sampling.
+ * `declared` is a `Map`: tool names come from the model and are read as data.
  */
 export function evaluateCall(
   policies: readonly CallPolicy[],
   call: ToolCall,
-  declared: { readonly [tool: string]: JsonSchema } | undefined,
+  declared: DeclaredSchemas | undefined,
   sampleKey: string,
   options: ScoreOptions = {},
 ): CallEvaluation {
@@ -53,7 +55,7 @@ function applies(policy: CallPolicy, tool: string): boolean {
 function failuresOf(
   policy: CallPolicy,
   call: ToolCall,
-  declared: { readonly [tool: string]: JsonSchema } | undefined,
+  declared: DeclaredSchemas | undefined,
   options: ScoreOptions,
 ): { score: number; failures: PolicyFailure[] } {
   const fail = (
@@ -69,7 +71,7 @@ function failuresOf(
           reason: 'incomplete_call',
           message: `the ${call.name || '(unnamed)'} call was cut off before the model finished it`,
         });
-      const schema = declared?.[call.name];
+      const schema = declared?.get(call.name);
       if (!schema)
         return fail({
           reason: 'undeclared_tool',
@@ -90,7 +92,7 @@ function failuresOf(
           });
     }
     case 'arguments':
-      return argumentFailures(policy, call, declared?.[call.name], options);
+      return argumentFailures(policy, call, declared?.get(call.name), options);
     case 'never': {
       const made = asTrajectoryCall(call);
       for (const forbidden of policy.tools) {

@@ -70,7 +70,7 @@ export class LiveMetrics {
     });
     this.scored = new Counter({
       name: 'calltape_tool_calls_scored_total',
-      help: 'Tool calls at least one policy evaluated, by verdict.',
+      help: 'Tool calls at least one policy evaluated, by verdict; verdict="error": calls (or rounds, tool "unknown") whose scoring threw.',
       labelNames: ['tool', 'model', 'verdict'],
       registers,
     });
@@ -217,6 +217,8 @@ export class LiveMetrics {
       const tool = this.tools.value(call.tool);
       const model = this.models.value(call.model);
       this.captured.inc({ tool, model });
+      // An error verdict evaluated no policy, yet is counted: a call scoring lost is never silent.
+      if (call.verdict === 'error') this.scored.inc({ tool, model, verdict: call.verdict });
       if (call.evaluated.length === 0) continue;
       this.scored.inc({ tool, model, verdict: call.verdict });
       this.score.observe({ tool }, call.score);

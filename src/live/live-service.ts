@@ -17,7 +17,12 @@ import type { Policies } from './policy-types.js';
 import { RecentActivity } from './recent-activity.js';
 import type { RelayedMcpCall } from './relayed-mcp-calls.js';
 import type { ShadowQueue } from './shadow-queue.js';
-import { policyFailed, type CallVerdict, type SessionVerdict } from './verdict-types.js';
+import {
+  policyFailed,
+  shownVerdict,
+  type CallVerdict,
+  type SessionVerdict,
+} from './verdict-types.js';
 
 /** What the proxy's routes tell the live side: every answered round trip, cheaply. */
 export interface LiveTap {
@@ -110,7 +115,7 @@ export async function createLiveService(
     tracing?.calls(verdicts);
     recent.addCalls(verdicts);
     for (const verdict of verdicts) {
-      if (verdict.evaluated.length === 0) continue;
+      if (!shownVerdict(verdict)) continue;
       publish({ type: 'call.scored', ...verdict });
       for (const policy of verdict.evaluated)
         noteAlert(policy, policyFailed(verdict.failures, policy));

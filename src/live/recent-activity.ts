@@ -1,5 +1,5 @@
 import type { Alert } from './alert-window.js';
-import type { CallVerdict, SessionVerdict } from './verdict-types.js';
+import { shownVerdict, type CallVerdict, type SessionVerdict } from './verdict-types.js';
 
 /** Pass counts of one tool in one minute. */
 interface MinuteCounts {
@@ -18,7 +18,8 @@ export interface ActivitySnapshot {
 }
 
 /**
- * What the dashboard shows when it opens, before the feed streams more: the latest scored calls,
+ * What the dashboard shows when it opens, before the feed streams more: the latest scored calls
+ * (and calls that could not be scored, as `error` verdicts),
  * the latest failing sessions, and per-tool pass counts per minute over the last hour. Bounded in
  * memory whatever the traffic.
  */
@@ -43,8 +44,10 @@ export class RecentActivity {
 
   addCalls(verdicts: readonly CallVerdict[]): void {
     for (const call of verdicts) {
-      if (call.evaluated.length === 0) continue;
+      if (!shownVerdict(call)) continue;
       this.calls.push(call);
+      // An error is no verdict on the agent: listed, but left out of the pass rates.
+      if (call.verdict === 'error') continue;
       const minute = Math.floor(call.at / 60_000);
       let series = this.minutes.get(call.tool);
       if (!series) {

@@ -4,11 +4,17 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { capturedChatRound } from '../../test/support/captured-round.js';
 import type { CapturedRound } from '../cassette/captured-round.js';
+import Database from 'better-sqlite3';
+import type { CallVerdict } from './verdict-types.js';
 import { loadPolicies } from './load-policies.js';
 import { ShadowQueue } from './shadow-queue.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'calltape-shadow-queue-'));
 writeFileSync(join(folder, 'policies.yaml'), 'policies:\n  - { id: schema, kind: schema }\n');
+writeFileSync(
+  join(folder, 'guarded.yaml'),
+  'policies:\n  - { id: schema, kind: schema }\n  - { id: no-close, kind: never, tools: [close_account] }\n',
+);
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 /** A whole answer cut into `chunks` pieces, as a stream arrives: each piece is an object to clone. */
@@ -61,5 +67,82 @@ describe('ShadowQueue batches', () => {
     // 49 rounds of 21 chunks reach 1,024: batches of 49, 49 and 2.
     const rounds = Array.from({ length: 100 }, (_, at) => roundOf(`s${at}`, 21));
     expect(await batchesFor('streams', rounds)).toBe(3);
+  });
+});
+
+/** A Chat Completions round declaring `close_account` whose answer calls each of `calls`. */
+function callingRound(id: string, calls: readonly string[]): CapturedRound {
+  return capturedChatRound({
+    id,
+    requestBody: JSON.stringify({
+      model: 'm',
+      messages: [{ role: 'user', content: 'close it' }],
+      tools: [
+        { type: 'function', function: { name: 'close_account', parameters: { type: 'object' } } },
+      ],
+    }),
+    responseBody: JSON.stringify({
+      id: `c-${id}`,
+      model: 'm',
+      choices: [
+        {
+          index: 0,
+          finish_reason: 'tool_calls',
+          message: {
+            role: 'assistant',
+            content: null,
+            tool_calls: calls.map((name, index) => ({
+              id: `${id}_${index}`,
+              type: 'function',
+              function: { name, arguments: '{}' },
+            })),
+          },
+        },
+      ],
+    }),
+  });
+}
+
+describe('issue 30: one batch on the scoring thread', () => {
+  it('scores a forbidden call beside constructor, toString and hasOwnProperty calls, and stores every verdict', async () => {
+    const database = join(folder, 'inherited.sqlite');
+    const calls: CallVerdict[] = [];
+    const errors: string[] = [];
+    const queue = new ShadowQueue(
+      {
+        database,
+        retention: { maxRows: null, maxAgeMs: null },
+        redactHeaders: [],
+        bodyPatterns: [],
+        builtinPatterns: true,
+        maxDecodedBytes: 1 << 20,
+        policies: loadPolicies(join(folder, 'guarded.yaml'), folder),
+      },
+      100,
+      {
+        calls: (verdicts) => void calls.push(...verdicts),
+        sessions: () => undefined,
+        error: (message) => void errors.push(message),
+      },
+    );
+    queue.offer(callingRound('a', ['constructor', 'close_account']));
+    queue.offer(callingRound('b', ['toString', 'hasOwnProperty', 'close_account']));
+    await queue.close(10_000);
+    expect(errors).toEqual([]);
+    const seen = calls.map((call) => `${call.tool}:${call.verdict}`);
+    expect(seen).toEqual([
+      'constructor:fail',
+      'close_account:fail',
+      'toString:fail',
+      'hasOwnProperty:fail',
+      'close_account:fail',
+    ]);
+    const db = new Database(database, { readonly: true });
+    const forbidden = db
+      .prepare("SELECT tool FROM failures WHERE reason = 'forbidden_call' ORDER BY rowid")
+      .pluck()
+      .all();
+    db.close();
+    expect(forbidden).toEqual(['close_account', 'close_account']);
   });
 });

@@ -9,7 +9,13 @@ export function shadowReportText(report: ShadowReport): string {
     `Shadow scores from ${new Date(report.since).toISOString()} to ${new Date(report.until).toISOString()}: ${report.calls} calls scored, ${report.sessions.total} sessions (${report.sessions.failed} failed)`,
     '',
   ];
-  if (report.calls === 0 && report.sessions.total === 0)
+  if (report.unscored > 0)
+    lines.splice(
+      1,
+      0,
+      `${report.unscored} call(s) could not be scored: error verdicts, reason scoring_error (see the offenders below).`,
+    );
+  if (report.calls === 0 && report.sessions.total === 0 && report.unscored === 0)
     return `${lines[0]}\nNothing was scored in this window.\n`;
   const rateTable = (title: string, rows: readonly PassRateRow[], scores: boolean): void => {
     const table = new Table({

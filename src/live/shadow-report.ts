@@ -22,6 +22,8 @@ export interface ShadowReport {
   readonly since: number;
   readonly until: number;
   readonly calls: number;
+  /** Calls (or rounds) whose scoring threw: `error` verdicts, in no pass rate. */
+  readonly unscored: number;
   readonly sessions: { readonly total: number; readonly failed: number };
   readonly byTool: readonly PassRateRow[];
   readonly byModel: readonly PassRateRow[];
@@ -104,6 +106,10 @@ export function shadowReport(path: string, since: number, now = Date.now()): Sha
       endedAt: number;
     }[];
     const calls = db.prepare(`SELECT count(*) ${scored}`).pluck().get(since) as number;
+    const unscored = db
+      .prepare("SELECT count(*) FROM calls WHERE at >= ? AND verdict = 'error'")
+      .pluck()
+      .get(since) as number;
     const sessions = db
       .prepare(
         "SELECT count(*) AS total, coalesce(sum(verdict = 'fail'), 0) AS failed FROM sessions WHERE ended_at >= ?",
@@ -113,6 +119,7 @@ export function shadowReport(path: string, since: number, now = Date.now()): Sha
       since,
       until: now,
       calls,
+      unscored,
       sessions,
       byTool,
       byModel,

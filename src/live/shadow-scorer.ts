@@ -1,8 +1,6 @@
-import { ownValue, setOwn } from '../scoring/own.js';
-import { schemasFromTools } from '../scoring/schemas-from-tools.js';
 import { ConversationChain } from '../trace/conversation-chain.js';
-import type { Interaction, JsonSchema } from '../trace/trace.js';
-import { sharedSchema } from './constraint-case.js';
+import type { Interaction, ToolCall } from '../trace/trace.js';
+import { declaredSchemas, type DeclaredSchemas } from './declared-schemas.js';
 import { evaluateCall } from './evaluate-call.js';
 import { OpenSessions, type OpenSession } from './open-sessions.js';
 import {
@@ -24,6 +22,11 @@ import {
   type SessionJudges,
   type SuiteCaseEntry,
 } from './session-case.js';
+import {
+  roundErrorVerdict,
+  scoringErrorVerdict,
+  type UnscoredCall,
+} from './scoring-error-verdict.js';
 import { sessionVerdict } from './session-verdict.js';
 import type { CallVerdict, SessionVerdict } from './verdict-types.js';
 
@@ -73,63 +76,104 @@ export class ShadowScorer {
 
   /**
    * Scores the calls of one interaction; returns their verdicts, and sessions pushed out because
-   * more than `maxOpenSessions` are open (the caller ends those).
+   * more than `maxOpenSessions` are open (the caller ends those). Never throws: a call whose
+   * scoring throws gets an `error` verdict and the other calls are still scored; a round that
+   * fails before any call gets an `error` verdict for each of its calls.
    */
   async scoreInteraction(
     interaction: Interaction,
     caseTag: string | undefined,
     now: number,
   ): Promise<{ verdicts: CallVerdict[]; evicted: OpenSession[] }> {
-    const sessionId = this.chain.assign(interaction);
-    const session = this.open.touch(sessionId, interaction, caseTag, now, this.cases);
-    const declared =
-      interaction.request.tools.length > 0
-        ? (schemasFromTools(interaction.request.tools) as { [tool: string]: JsonSchema })
-        : undefined;
+    const calls = interaction.response?.output.toolCalls ?? [];
     const model = interaction.request.model ?? interaction.response?.model ?? 'unknown';
     const mocked = new Set((interaction.mocked ?? []).map((call) => call.callId));
-    const verdicts: CallVerdict[] = [];
-    for (const call of interaction.response?.output.toolCalls ?? []) {
-      // This request's own map: the called tool's schema is swapped for the one object of its text.
-      const own = ownValue(declared, call.name);
-      if (declared && own) setOwn(declared, call.name, sharedSchema(own));
-      const sampleKey = `${interaction.id}:${call.index}`;
-      const embeddings =
-        this.semanticPolicies.length > 0
-          ? await semanticLookup(
-              this.semanticPolicies,
-              call.argumentsRaw,
-              sampleKey,
-              this.runners.embeddings,
-              this.policies.judge.embeddingModel,
-            )
-          : undefined;
-      const result = evaluateCall(
-        this.callPolicies,
-        call,
-        declared,
-        sampleKey,
-        embeddings ? { embeddings } : {},
-      );
-      const verdict: CallVerdict = {
-        at: interaction.timing.startedAt,
-        interactionId: interaction.id,
+    const where = (call: ToolCall, sessionId: string): UnscoredCall => ({
+      at: interaction.timing.startedAt,
+      interactionId: interaction.id,
+      sessionId,
+      wire: interaction.provider,
+      model,
+      tool: call.name,
+      callIndex: call.index,
+      arguments: call.argumentsRaw,
+      mocked: call.id !== undefined && mocked.has(call.id),
+    });
+    let round: { sessionId: string; session: OpenSession; declared: DeclaredSchemas | undefined };
+    try {
+      const sessionId = this.chain.assign(interaction);
+      round = {
         sessionId,
-        wire: interaction.provider,
-        model,
-        tool: call.name,
-        callIndex: call.index,
-        arguments: call.argumentsRaw,
-        mocked: call.id !== undefined && mocked.has(call.id),
-        verdict: result.failures.length > 0 ? 'fail' : 'pass',
-        score: result.score,
-        evaluated: result.evaluated,
-        failures: result.failures,
+        session: this.open.touch(sessionId, interaction, caseTag, now, this.cases),
+        declared: declaredSchemas(interaction, calls),
       };
+    } catch (error) {
+      const { sessionId } = interaction;
+      return {
+        verdicts:
+          calls.length > 0
+            ? calls.map((call) => scoringErrorVerdict(where(call, sessionId), error))
+            : [
+                roundErrorVerdict(
+                  {
+                    at: interaction.timing.startedAt,
+                    interactionId: interaction.id,
+                    sessionId,
+                    wire: interaction.provider,
+                    model,
+                  },
+                  error,
+                  'scored',
+                ),
+              ],
+        evicted: this.open.takeOver(this.policies.maxOpenSessions),
+      };
+    }
+    const verdicts: CallVerdict[] = [];
+    for (const call of calls) {
+      const sampleKey = `${interaction.id}:${call.index}`;
+      const unscored = where(call, round.sessionId);
+      let verdict: CallVerdict;
+      try {
+        verdict = { ...unscored, ...(await this.evaluate(call, round.declared, sampleKey)) };
+      } catch (error) {
+        verdict = scoringErrorVerdict(unscored, error);
+      }
       verdicts.push(verdict);
-      session.verdicts.set(sampleKey, verdict);
+      round.session.verdicts.set(sampleKey, verdict);
     }
     return { verdicts, evicted: this.open.takeOver(this.policies.maxOpenSessions) };
+  }
+
+  /** One call against the call policies, with the embeddings its sampled semantic rules need. */
+  private async evaluate(
+    call: ToolCall,
+    declared: DeclaredSchemas | undefined,
+    sampleKey: string,
+  ): Promise<Pick<CallVerdict, 'verdict' | 'score' | 'evaluated' | 'failures'>> {
+    const embeddings =
+      this.semanticPolicies.length > 0
+        ? await semanticLookup(
+            this.semanticPolicies,
+            call.argumentsRaw,
+            sampleKey,
+            this.runners.embeddings,
+            this.policies.judge.embeddingModel,
+          )
+        : undefined;
+    const result = evaluateCall(
+      this.callPolicies,
+      call,
+      declared,
+      sampleKey,
+      embeddings ? { embeddings } : {},
+    );
+    return {
+      verdict: result.failures.length > 0 ? 'fail' : 'pass',
+      score: result.score,
+      evaluated: result.evaluated,
+      failures: result.failures,
+    };
   }
 
   /** MCP tools/calls the proxy relayed: each joins its session's trajectory when that session ends. */

@@ -21,6 +21,7 @@ import type { Interaction } from '../trace/trace.js';
 import type { Policies } from './policy-types.js';
 import type { FromShadowWorker, ShadowWorkerData, ToShadowWorker } from './shadow-protocol.js';
 import type { OpenSession } from './open-sessions.js';
+import { roundErrorVerdict } from './scoring-error-verdict.js';
 import { ShadowScorer } from './shadow-scorer.js';
 import { ShadowStore } from './shadow-store.js';
 import type { CallVerdict, SessionVerdict } from './verdict-types.js';
@@ -179,8 +180,22 @@ async function scoreRounds(rounds: readonly CapturedRound[]): Promise<void> {
           type: 'error',
           message: `shadow scoring could not parse ${round.request.method} ${redactor.path(round.request.path)}: ${(error as Error).message}`,
         });
+        verdicts.push(
+          roundErrorVerdict(
+            {
+              at: round.request.startedAt,
+              interactionId: round.request.id,
+              sessionId: round.request.sessionId,
+              wire: adapter.id,
+            },
+            // The message may quote the round: redacted as everything stored from it is.
+            redactor.text((error as Error).message),
+            'read',
+          ),
+        );
         continue;
       }
+      // Never throws: a call or round that cannot be scored comes back as an error verdict.
       const scored = await scorer.scoreInteraction(
         interaction,
         headerText(round.request.headers, 'x-calltape-case'),

@@ -20,6 +20,7 @@ export const policyReasons = [
   'case_error',
   'judge_failed',
   'judge_error',
+  'scoring_error',
 ] as const;
 export type PolicyReason = (typeof policyReasons)[number];
 
@@ -48,7 +49,8 @@ export interface CallVerdict {
   /** The argument text as the model produced it, redacted. */
   readonly arguments: string;
   readonly mocked: boolean;
-  readonly verdict: 'pass' | 'fail';
+  /** `error`: scoring the call (or its round) threw; the failure with reason `scoring_error` says why. No verdict on the agent. */
+  readonly verdict: 'pass' | 'fail' | 'error';
   /** Mean of the evaluated policies' scores, in [0, 1]. */
   readonly score: number;
   /** Ids of the policies that evaluated this call (sampling may leave some out). */
@@ -62,7 +64,7 @@ export interface TrajectoryStep {
   readonly turn: number;
   readonly tool: string;
   readonly arguments: string;
-  readonly verdict: 'pass' | 'fail' | 'unscored';
+  readonly verdict: 'pass' | 'fail' | 'error' | 'unscored';
   /** `policy: message` of each failure (empty when it passed). */
   readonly failures: readonly string[];
   /** The provider ran the tool itself (a hosted tool): no call policy scores it. */
@@ -94,12 +96,30 @@ export interface SessionVerdict {
   readonly trajectory: readonly TrajectoryStep[];
 }
 
-/** Reasons that mean a policy could not decide (a judge or case that did not answer): no verdict on the agent. */
-export const undecidedReasons: ReadonlySet<PolicyReason> = new Set(['judge_error', 'case_error']);
+/**
+ * Reasons that mean a policy could not decide (a judge or case that did not answer, a call whose
+ * scoring threw): no verdict on the agent.
+ */
+export const undecidedReasons: ReadonlySet<PolicyReason> = new Set([
+  'judge_error',
+  'case_error',
+  'scoring_error',
+]);
+
+/** The `policy` of a `scoring_error` failure: no one policy is to blame when scoring itself threw. */
+export const scoringErrorPolicy = '(scoring)';
 
 /** Whether `policy` failed (decided against the call or session) among these failures. */
 export function policyFailed(failures: readonly PolicyFailure[], policy: string): boolean {
   return failures.some(
     (failure) => failure.policy === policy && !undecidedReasons.has(failure.reason),
   );
+}
+
+/**
+ * Whether a call verdict is shown (feed, dashboard): when a policy evaluated the call, or when
+ * scoring it failed (`error`), which is never dropped silently. Calls no policy applied to are not.
+ */
+export function shownVerdict(verdict: CallVerdict): boolean {
+  return verdict.evaluated.length > 0 || verdict.verdict === 'error';
 }

@@ -167,3 +167,15 @@ describe('ownEnumerated', () => {
     expect(ownEnumerated({}, 'constructor')).toBe(false);
   });
 });
+
+describe('issue 30: values with no JSON text are refused, never cached under the text "undefined"', () => {
+  it("refuses what a lookup by an inherited name finds (a function) rather than give it another one's build", () => {
+    const cache = schemaCache((schema) => schema, 10);
+    const keyed = keyedSchemaCache((schema) => schema, 10);
+    for (const name of ['constructor', 'toString']) {
+      const found = ({} as Record<string, unknown>)[name] as JsonSchema;
+      expect(() => cache.get(found)).toThrow(/not a JSON Schema/);
+      expect(() => keyed.get(found, 'a')).toThrow(/not a JSON Schema/);
+    }
+  });
+});

@@ -34,7 +34,7 @@ export function schemaCache<T>(
     get(schema) {
       const known = byObject.get(schema);
       if (known !== undefined) return known;
-      const text = JSON.stringify(schema);
+      const text = textOf(schema);
       let built = byText.take(text);
       if (built === undefined) {
         built = build(schema);
@@ -63,7 +63,7 @@ export function keyedSchemaCache<T>(
       const known = byKey?.get(key);
       if (known !== undefined) return known;
       // A schema's JSON text holds no raw newline, so the text after the last one is the schema's.
-      const text = `${key}\n${JSON.stringify(schema)}`;
+      const text = `${key}\n${textOf(schema)}`;
       let built = byText.take(text);
       if (built === undefined) byText.add(text, (built = build(schema, key)));
       if (!byKey) byObject.set(schema, (byKey = new Map<string, T>()));
@@ -71,6 +71,18 @@ export function keyedSchemaCache<T>(
       return built;
     },
   };
+}
+
+/**
+ * The JSON text a schema is cached under. Anything without one (a function, which a lookup by a
+ * name such as `constructor` on a plain object finds) would share the text `undefined` with every
+ * other such value and get another's build: refused instead.
+ */
+function textOf(schema: JsonSchema): string {
+  const text = JSON.stringify(schema) as string | undefined;
+  if (typeof schema !== 'object' || text === undefined)
+    throw new TypeError(`not a JSON Schema: ${typeof schema}`);
+  return text;
 }
 
 /** Values by text, least recently used first; past `capacity` the least recently used is forgotten. */

@@ -64,3 +64,15 @@ describe('schemaViolation', () => {
     expect(schemaViolation(numbered(0), { field0: 'x' })).toBe('field0: must be number');
   });
 });
+
+describe('issue 30: a lookup by an inherited name never reaches Ajv', () => {
+  it.each(['constructor', 'toString', 'hasOwnProperty'])(
+    'what a lookup by %s finds (a function) is a (schema) violation, not an ajv.removeSchema throw',
+    (name) => {
+      const found = ({} as Record<string, unknown>)[name] as JsonSchema;
+      expect(schemaViolation(found, {})).toBe(
+        "(schema): the tool's schema does not compile: the schema is not a JSON Schema object",
+      );
+    },
+  );
+});

@@ -30,7 +30,12 @@ const validators = schemaCache<Compiled>((schema) => {
   return validate;
 }, 2_000);
 
+const notAnObject = { error: 'the schema is not a JSON Schema object' };
+
 function validatorFor(schema: JsonSchema): Compiled {
+  // Never handed to Ajv or the cache: Ajv's removeSchema throws on a function (what a lookup by
+  // `constructor` on a plain object finds), and it has no JSON text to be cached by.
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return notAnObject;
   return validators.get(schema);
 }
 

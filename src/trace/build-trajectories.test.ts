@@ -158,6 +158,22 @@ describe('buildTrajectories', () => {
     expect(trajectory?.turns.map((turn) => turn.interactionId)).toEqual(['a-1', 'a-2']);
   });
 
+  it('issue 30: counts calls of tools named constructor, toString and __proto__ as numbers, like any tool', () => {
+    const names = ['constructor', 'toString', '__proto__', 'constructor'];
+    const calls = names.map((name, index) => call(`c${index}`, name, {}));
+    const [trajectory] = buildTrajectories([round('p-1', [message('user', 'go')], { calls })]);
+    const byTool = trajectory?.counts.byTool ?? {};
+    expect(Object.keys(byTool).sort()).toEqual(['__proto__', 'constructor', 'toString']);
+    expect(Object.entries(byTool).sort()).toEqual([
+      ['__proto__', 1],
+      ['constructor', 2],
+      ['toString', 1],
+    ]);
+    expect(JSON.parse(JSON.stringify(byTool))).toEqual(
+      JSON.parse('{"constructor":2,"toString":1,"__proto__":1}'),
+    );
+  });
+
   it('counts user turns as the longest request of the run shows them', () => {
     const [first, second] = agentRun('u', 'first?', 'u');
     const followUp = round(

@@ -67,7 +67,8 @@ function trajectoryOf(
   for (const [id, server] of serverResults)
     results.set(id, { text: results.get(id)?.text ?? server.text, isError: server.isError });
   const calls: TrajectoryCall[] = [];
-  const byTool: Record<string, number> = {};
+  // Counted in a Map: tool names come from the model (`constructor`, `__proto__` are names like any other).
+  const byTool = new Map<string, number>();
   const place = (
     call: ToolCall,
     turn: number,
@@ -85,7 +86,7 @@ function trajectoryOf(
       ...outcome,
     };
     calls.push(placed);
-    byTool[call.name] = (byTool[call.name] ?? 0) + 1;
+    byTool.set(call.name, (byTool.get(call.name) ?? 0) + 1);
     return placed;
   };
   const turns: Turn[] = interactions.map((interaction, index) => {
@@ -120,6 +121,12 @@ function trajectoryOf(
     turns,
     calls,
     finalText,
-    counts: { turns: turns.length, calls: calls.length, byTool, userTurns },
+    // fromEntries defines own properties: a `__proto__` count stays a count.
+    counts: {
+      turns: turns.length,
+      calls: calls.length,
+      byTool: Object.fromEntries(byTool),
+      userTurns,
+    },
   };
 }
