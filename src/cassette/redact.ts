@@ -2,7 +2,12 @@ import type { BodyPattern } from '../config/config.js';
 import { compileUserPattern, type UserPattern } from '../scoring/match/user-pattern.js';
 import { literalGate } from './literal-gate.js';
 import { requiredLiteral } from './required-literal.js';
-import { secretHeaderNames, secretQueryNames, type HeaderMap } from './credential-values.js';
+import {
+  decodeQueryName,
+  isSecretQueryName,
+  secretHeaderNames,
+  type HeaderMap,
+} from './credential-values.js';
 import { storedHeaderFilter } from './stored-headers.js';
 import {
   byteOffsets,
@@ -181,7 +186,8 @@ function redactorOf(
     return output;
   }
 
-  const secretQuery = new Set([...secretQueryNames, ...secret]);
+  const isSecretQuery = (name: string): boolean =>
+    isSecretQueryName(name) || secret.has(decodeQueryName(name).toLowerCase());
 
   const redactor: Redactor = {
     secretHeaders: secret,
@@ -213,7 +219,7 @@ function redactorOf(
         .split('&')
         .map((pair) => {
           const name = pair.split('=', 1)[0] ?? '';
-          return secretQuery.has(decodeQueryName(name).toLowerCase()) ? `${name}=REDACTED` : pair;
+          return isSecretQuery(name) ? `${name}=REDACTED` : pair;
         })
         .join('&');
       return `${path.slice(0, queryAt + 1)}${query}`;
@@ -244,14 +250,6 @@ function redactorOf(
     },
   };
   return redactor;
-}
-
-function decodeQueryName(name: string): string {
-  try {
-    return decodeURIComponent(name.replace(/\+/g, ' '));
-  } catch {
-    return name;
-  }
 }
 
 function escapeRegExp(text: string): string {
