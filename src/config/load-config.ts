@@ -9,6 +9,7 @@ import {
   type ProxyMode,
 } from './config.js';
 import { validateConfigLayer } from './validate-config-layer.js';
+import { outsideProject, parseDetail } from './project-file.js';
 
 /** Flag values as the CLI received them (strings; validated here like every other layer). */
 export interface ConfigFlags {
@@ -86,7 +87,9 @@ export function loadConfig(
       : existsSync(resolve(cwd, 'proxy.config.json'))
         ? resolve(cwd, 'proxy.config.json')
         : undefined;
-  const fileLayer = file ? validateConfigLayer(readConfigFile(file), file) : {};
+  const fileLayer = file
+    ? validateConfigLayer(readConfigFile(file, cwd), file, undefined, !outsideProject(file, cwd))
+    : {};
   const envLayer = validateConfigLayer(
     layerFrom({
       host: env['CALLTAPE_HOST'],
@@ -183,7 +186,7 @@ export function loadConfig(
   };
 }
 
-function readConfigFile(file: string): unknown {
+function readConfigFile(file: string, cwd: string): unknown {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -199,7 +202,7 @@ function readConfigFile(file: string): unknown {
   } catch (error) {
     throw new CalltapeError(
       'CONFIG_INVALID',
-      `${file}: not valid JSON: ${(error as Error).message}`,
+      `${file}: not valid JSON: ${parseDetail(error, file, cwd)}`,
     );
   }
 }
