@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { printableUrl } from './printable-url.js';
+import { printableText, printableUrl } from './printable-url.js';
 
 describe('printableUrl', () => {
   it('masks user-info', () => {
@@ -52,5 +52,18 @@ describe('printableUrl', () => {
         },
       ),
     );
+  });
+});
+
+describe('printableText', () => {
+  it('makes every URL quoted in a message printable', () => {
+    expect(
+      printableText(
+        'Request cannot be constructed from a URL that includes credentials: http://u:p4ss@h:4318/v1/traces?token=abc',
+      ),
+    ).toBe(
+      'Request cannot be constructed from a URL that includes credentials: http://REDACTED@h:4318/v1/traces?token=REDACTED',
+    );
+    expect(printableText('no url here')).toBe('no url here');
   });
 });

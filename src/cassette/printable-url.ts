@@ -31,6 +31,14 @@ export function printableUrl(url: string): string {
     : `${parsed.href.slice(0, hashAt)}${search}${parsed.href.slice(hashAt)}`;
 }
 
+/**
+ * A text (an error message from a library, say) with every URL in it made printable: an HTTP
+ * client's message may quote the URL it failed on, user-info and all.
+ */
+export function printableText(text: string): string {
+  return text.replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]+/gi, printableUrl);
+}
+
 /** Masks the values of credential query parameters in the query part of a text (from its first `?`). */
 function maskQuery(text: string): string {
   const queryAt = text.indexOf('?');
