@@ -69,3 +69,19 @@ describe('credentialValues', () => {
     expect(credentialValues({ authorization: 'Bearer ' }, '/v1?key=')).toEqual([]);
   });
 });
+
+describe('credential query parameters', () => {
+  it('takes ?auth=, ?code=, ?access_token= and credential-looking names as credentials, and redacts them in paths', () => {
+    const path =
+      '/mcp/notes?auth=auth-value-123&code=oauth-code-456&access_token=access-789xyz&refreshToken=refresh-000abc&page=2';
+    expect(credentialValues({}, path)).toEqual([
+      'auth-value-123',
+      'oauth-code-456',
+      'access-789xyz',
+      'refresh-000abc',
+    ]);
+    expect(createRedactor([], []).path(path)).toBe(
+      '/mcp/notes?auth=REDACTED&code=REDACTED&access_token=REDACTED&refreshToken=REDACTED&page=2',
+    );
+  });
+});

@@ -28,7 +28,40 @@ export const secretQueryNames: readonly string[] = [
   'access_token',
   'sig',
   'signature',
+  'auth',
+  'code',
+  'refresh_token',
+  'id_token',
+  'client_secret',
+  'password',
 ];
+
+/** Parameter and argument names whose values are credentials wherever they appear (`api_key`, `accessToken`, `client-secret`…). */
+const secretName =
+  /(^|[_-]|[a-z])(token|secret|password|passwd|api[_-]?key|apikey|authorization|credentials?|cookie)$/i;
+
+/** Whether an argument or parameter name holds a credential. */
+export function isSecretName(name: string): boolean {
+  return secretName.test(name);
+}
+
+/**
+ * Whether a query parameter (as written in the query, percent-encoded or not) carries a
+ * credential: one of `secretQueryNames`, or a credential-looking name (`isSecretName`).
+ */
+export function isSecretQueryName(name: string): boolean {
+  const decoded = decodeQueryName(name).toLowerCase();
+  return secretQueryNames.includes(decoded) || isSecretName(decoded);
+}
+
+/** A query parameter's name as meant: `+` is a space, percent escapes decoded where they decode. */
+export function decodeQueryName(name: string): string {
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    return name;
+  }
+}
 
 const builtinSecretHeaders: ReadonlySet<string> = new Set(secretHeaderNames);
 
@@ -59,7 +92,7 @@ export function credentialValues(
   const queryAt = path.indexOf('?');
   if (queryAt !== -1) {
     for (const [name, value] of new URLSearchParams(path.slice(queryAt + 1)))
-      if (secretQueryNames.includes(name.toLowerCase())) values.push(value);
+      if (isSecretQueryName(name)) values.push(value);
   }
   return values.filter((value) => value.length > 0);
 }

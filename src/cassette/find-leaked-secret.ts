@@ -65,6 +65,17 @@ function bytesSearch(
   };
 }
 
+/**
+ * Whether a string, key or number anywhere in plain data holds one of the secrets (those
+ * shorter than the redacted minimum are not looked for), searched string by string rather than
+ * serialised first.
+ */
+export function dataHoldsSecret(value: unknown, secrets: Iterable<string>): boolean {
+  const candidates = [...secrets].filter((secret) => secret.length >= minSecretLength);
+  if (candidates.length === 0) return false;
+  return holdsText(value, (text) => candidates.some((secret) => text.includes(secret)));
+}
+
 /** Whether a string, key or number anywhere in plain data holds a secret. */
 function holdsText(value: unknown, inText: (text: string) => boolean): boolean {
   if (typeof value === 'string') return value.length >= minSecretLength && inText(value);

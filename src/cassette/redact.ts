@@ -2,7 +2,13 @@ import type { BodyPattern } from '../config/config.js';
 import { compileUserPattern, type UserPattern } from '../scoring/match/user-pattern.js';
 import { literalGate } from './literal-gate.js';
 import { requiredLiteral } from './required-literal.js';
-import { secretHeaderNames, secretQueryNames, type HeaderMap } from './credential-values.js';
+import { secretlintExpressions } from './secretlint-rules.js';
+import {
+  decodeQueryName,
+  isSecretQueryName,
+  secretHeaderNames,
+  type HeaderMap,
+} from './credential-values.js';
 import { storedHeaderFilter } from './stored-headers.js';
 import {
   byteOffsets,
@@ -15,9 +21,9 @@ import {
 /** The marker a credential the agent sent becomes wherever it appears in stored or reported content. */
 export const credentialMarker = '[REDACTED:credential]';
 
-/** A built-in pattern and the text every match of it starts with (`literal`), which a text without it cannot match. */
+/** A built-in pattern and the texts every match of it starts with one of (`literals`), which a text without them cannot match. */
 interface BuiltinPattern extends BodyPattern {
-  readonly literal: string;
+  readonly literals: readonly string[];
 }
 
 const builtinPatterns: readonly BuiltinPattern[] = [
@@ -25,26 +31,40 @@ const builtinPatterns: readonly BuiltinPattern[] = [
     pattern: 'sk-ant-[A-Za-z0-9_-]{20,}',
     flags: '',
     replacement: '[REDACTED:anthropic-key]',
-    literal: 'sk-ant-',
+    literals: ['sk-ant-'],
   },
   {
     pattern: 'sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}',
     flags: '',
     replacement: '[REDACTED:openai-key]',
-    literal: 'sk-',
+    literals: ['sk-'],
   },
   {
     pattern: 'AIza[0-9A-Za-z_-]{35}',
     flags: '',
     replacement: '[REDACTED:google-key]',
-    literal: 'AIza',
+    literals: ['AIza'],
+  },
+  // Shapes the maintained rule set (secretlint-rules.ts) has no rule for.
+  {
+    pattern: 'ya29\\.[0-9A-Za-z_-]{20,}',
+    flags: '',
+    replacement: '[REDACTED:google-oauth-token]',
+    literals: ['ya29.'],
+  },
+  {
+    pattern: '(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}',
+    flags: '',
+    replacement: '[REDACTED:stripe-key]',
+    literals: ['_live_', '_test_'],
   },
 ];
 
 /**
- * Well-known API key shapes, redacted on a fresh install with no configuration
- * (`redact.builtinPatterns`): OpenAI (`sk-…`, `sk-proj-…`), Anthropic (`sk-ant-…`) and Google (`AIza…`).
- * Long enough minimums that ordinary words never match.
+ * calltape's own key shapes, redacted on a fresh install with no configuration
+ * (`redact.builtinPatterns`): OpenAI (`sk-…`, `sk-proj-…`), Anthropic (`sk-ant-…`), Google
+ * (`AIza…`, OAuth `ya29.…`) and Stripe (`sk_live_…`, `rk_test_…`). Long enough minimums that
+ * ordinary words never match. secretlint's recommended rules run after them (`secretlintExpressions`).
  */
 export const builtinBodyPatterns: readonly BodyPattern[] = builtinPatterns.map(
   ({ pattern, flags, replacement }) => ({ pattern, flags, replacement }),
@@ -140,12 +160,13 @@ export function createRedactor(
   });
   const own = builtins
     ? builtinPatterns.map((pattern) =>
-        ownExpression(new RegExp(pattern.pattern, 'g'), pattern.replacement, [pattern.literal]),
+        ownExpression(new RegExp(pattern.pattern, 'g'), pattern.replacement, pattern.literals),
       )
     : [];
+  const maintained: Expression[] = builtins ? secretlintExpressions() : [];
   return redactorOf(
     new Set([...secretHeaderNames, ...extraHeaders.map((name) => name.toLowerCase())]),
-    [...configured, ...own],
+    [...configured, ...own, ...maintained],
   );
 }
 
@@ -165,23 +186,36 @@ function redactorOf(
   const decoder = new TextDecoder();
 
   const gate = literalGate(expressions.map((expression) => expression.literals));
+  // A shorter text is first searched for every literal at once: most hold none, which rules out
+  // every gated expression in one search instead of one per literal (secretlint's rules have ~60).
+  const literals = [...new Set(expressions.flatMap((expression) => expression.literals ?? []))];
+  const anyLiteral =
+    literals.length > 1 ? new RegExp(literals.map(escapeRegExp).join('|')) : undefined;
 
   function text(input: string): string {
     // A long text (a body) is searched for as few literals as decide every expression; a short one
     // costs less to search for each literal than to plan the searches.
     const possible = input.length >= gatedLength ? gate(input) : undefined;
+    const holdsNone = possible === undefined && anyLiteral !== undefined && !anyLiteral.test(input);
     let output = input;
     for (let index = 0; index < expressions.length; index++) {
       const expression = expressions[index] as Expression;
       // The gate's verdicts are about the input: once an expression has rewritten it, search afresh.
       const may =
-        possible && output === input ? possible[index] === true : mayMatch(expression, output);
+        output !== input
+          ? mayMatch(expression, output)
+          : possible
+            ? possible[index] === true
+            : holdsNone
+              ? expression.literals === undefined
+              : mayMatch(expression, output);
       if (may) output = expression.pattern.replaceAll(output, expression.replacement);
     }
     return output;
   }
 
-  const secretQuery = new Set([...secretQueryNames, ...secret]);
+  const isSecretQuery = (name: string): boolean =>
+    isSecretQueryName(name) || secret.has(decodeQueryName(name).toLowerCase());
 
   const redactor: Redactor = {
     secretHeaders: secret,
@@ -213,7 +247,7 @@ function redactorOf(
         .split('&')
         .map((pair) => {
           const name = pair.split('=', 1)[0] ?? '';
-          return secretQuery.has(decodeQueryName(name).toLowerCase()) ? `${name}=REDACTED` : pair;
+          return isSecretQuery(name) ? `${name}=REDACTED` : pair;
         })
         .join('&');
       return `${path.slice(0, queryAt + 1)}${query}`;
@@ -244,14 +278,6 @@ function redactorOf(
     },
   };
   return redactor;
-}
-
-function decodeQueryName(name: string): string {
-  try {
-    return decodeURIComponent(name.replace(/\+/g, ' '));
-  } catch {
-    return name;
-  }
 }
 
 function escapeRegExp(text: string): string {

@@ -10,6 +10,7 @@ import {
 } from './config.js';
 import { validateConfigLayer } from './validate-config-layer.js';
 import { useFileAccess } from '../private-files.js';
+import { outsideProject, parseDetail } from './project-file.js';
 
 /** Flag values as the CLI received them (strings; validated here like every other layer). */
 export interface ConfigFlags {
@@ -88,7 +89,9 @@ export function loadConfig(
       : existsSync(resolve(cwd, 'proxy.config.json'))
         ? resolve(cwd, 'proxy.config.json')
         : undefined;
-  const fileLayer = file ? validateConfigLayer(readConfigFile(file), file) : {};
+  const fileLayer = file
+    ? validateConfigLayer(readConfigFile(file, cwd), file, undefined, !outsideProject(file, cwd))
+    : {};
   const envLayer = validateConfigLayer(
     layerFrom({
       host: env['CALLTAPE_HOST'],
@@ -189,7 +192,7 @@ export function loadConfig(
   };
 }
 
-function readConfigFile(file: string): unknown {
+function readConfigFile(file: string, cwd: string): unknown {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -205,7 +208,7 @@ function readConfigFile(file: string): unknown {
   } catch (error) {
     throw new CalltapeError(
       'CONFIG_INVALID',
-      `${file}: not valid JSON: ${(error as Error).message}`,
+      `${file}: not valid JSON: ${parseDetail(error, file, cwd)}`,
     );
   }
 }

@@ -27,3 +27,14 @@ describe('readJsonFile', () => {
     );
   });
 });
+
+describe('readJsonFile outside the project', () => {
+  it('names the fault without quoting the file', () => {
+    const path = join(temporaryFolder(), 'token.json');
+    writeFileSync(path, 'npm_Xy7Kq2Lm9Pz4Rt8Vw1Bn5Cd3Fg6Hj0Ks2Qa');
+    expect(() => readJsonFile(path, 'the tools', temporaryFolder())).toThrow(
+      /token\.json: cannot read the tools: not valid JSON: content not shown/,
+    );
+    expect(() => readJsonFile(path, 'the tools', temporaryFolder())).not.toThrow(/npm_/);
+  });
+});

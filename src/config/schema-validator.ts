@@ -49,12 +49,14 @@ export function schemaValidator(
  * One schema error in words, `<entry>: <field>: <what>`: the entry is an item of the file's
  * top-level list `listName` (`mocks[2] (get_weather)`), named by `nameOf`; the field is a dotted
  * path (`arguments.amount.max`, `items[0]`). `messages` replaces the text of given keywords.
+ * `quote`: false for a value read from a file outside the project, which is never quoted.
  */
 export function schemaErrorText(
   error: ErrorObject,
   listName: string,
   nameOf: (index: number) => unknown,
   messages: { readonly [keyword: string]: string } = {},
+  quote = true,
 ): string {
   const parts = error.instancePath.split('/').slice(1);
   const index = parts[0] === listName && parts[1] !== undefined ? Number(parts[1]) : undefined;
@@ -80,15 +82,16 @@ export function schemaErrorText(
       : error.keyword === 'enum'
         ? `must be one of ${JSON.stringify(params['allowedValues'])}`
         : (error.message ?? 'is invalid'));
-  return `${[entry, field].filter(Boolean).join(': ') || '(file)'}: ${what}${unknownField || error.keyword === 'required' || messages[error.keyword] !== undefined ? '' : givenValue(error.data)}`;
+  return `${[entry, field].filter(Boolean).join(': ') || '(file)'}: ${what}${unknownField || error.keyword === 'required' || messages[error.keyword] !== undefined ? '' : givenValue(error.data, quote)}`;
 }
 
 /**
  * ` (got <value>)` for a schema error's message, so the user sees what they wrote beside what was
- * expected; long values are cut, since a whole object would drown the message.
+ * expected; long values are cut, since a whole object would drown the message. Nothing when not
+ * to `quote` (a value read from a file outside the project, which may be anything: `~/.npmrc`).
  */
-export function givenValue(data: unknown): string {
-  if (data === undefined) return '';
+export function givenValue(data: unknown, quote = true): string {
+  if (data === undefined || !quote) return '';
   const text = JSON.stringify(data);
   return ` (got ${text.length > 80 ? `${text.slice(0, 79)}…` : text})`;
 }

@@ -22,12 +22,14 @@ function validate(value: unknown): readonly ErrorObject[] {
 /**
  * Validates one configuration layer against config/proxy.config.schema.json. `source` names the
  * layer in messages ("proxy.config.json", "environment"); `fieldName` maps a JSON pointer to the
- * name the user typed (an environment variable or flag) where that differs.
+ * name the user typed (an environment variable or flag) where that differs. `quote`: false for a
+ * layer read from a file outside the project, whose values are never quoted.
  */
 export function validateConfigLayer(
   layer: unknown,
   source: string,
   fieldName: (pointer: string) => string = (pointer) => pointer || '(root)',
+  quote = true,
 ): ConfigLayer {
   const errors = validate(layer);
   const lines =
@@ -35,7 +37,7 @@ export function validateConfigLayer(
       ? patternErrors(layer as ConfigLayer).map(
           ([pointer, reason]) => `${fieldName(pointer)}: ${reason}`,
         )
-      : errors.map((error) => describe(error, fieldName));
+      : errors.map((error) => describe(error, fieldName, quote));
   if (lines.length === 0) return layer as ConfigLayer;
   throw new CalltapeError(
     'CONFIG_INVALID',
@@ -72,7 +74,11 @@ function patternErrors(layer: ConfigLayer): [string, string][] {
   });
 }
 
-function describe(error: ErrorObject, fieldName: (pointer: string) => string): string {
+function describe(
+  error: ErrorObject,
+  fieldName: (pointer: string) => string,
+  quote: boolean,
+): string {
   const params = error.params as Record<string, unknown>;
   if (error.keyword === 'additionalProperties') {
     return `${fieldName(`${error.instancePath}/${String(params['additionalProperty'])}`)}: unknown field`;
@@ -81,5 +87,5 @@ function describe(error: ErrorObject, fieldName: (pointer: string) => string): s
     error.keyword === 'enum'
       ? `must be one of ${JSON.stringify(params['allowedValues'])}`
       : (error.message ?? 'is invalid');
-  return `${fieldName(error.instancePath)}: ${expected}${givenValue(error.data)}`;
+  return `${fieldName(error.instancePath)}: ${expected}${givenValue(error.data, quote)}`;
 }

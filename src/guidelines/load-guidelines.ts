@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { outsideProject } from '../config/project-file.js';
 import { readDocument } from '../config/read-document.js';
 import { configSchemaFile, schemaErrorText, schemaValidator } from '../config/schema-validator.js';
 import { CalltapeError } from '../errors.js';
@@ -18,20 +19,30 @@ interface GuidelinesDocument {
   };
 }
 
-/** Reads a guidelines file (YAML or JSON); errors name the file and the field. */
-export function loadGuidelines(file: string, cwd: string): Guidelines {
+/**
+ * Reads a guidelines file (YAML or JSON), `file` relative to `cwd`; errors name the file and the
+ * field, and quote nothing of a file outside the project (`root`).
+ */
+export function loadGuidelines(file: string, cwd: string, root = cwd): Guidelines {
   const path = resolve(cwd, file);
-  return guidelinesFromValue(readDocument(path, 'guidelines file'), path);
+  return guidelinesFromValue(
+    readDocument(path, 'guidelines file', root),
+    path,
+    !outsideProject(path, root),
+  );
 }
 
 /**
  * Checks a guidelines object (a file's content, or one embedded in another file at `where`)
- * against the schema and gives it its typed form.
+ * against the schema and gives it its typed form. `quote`: false when it was read from a file
+ * outside the project, whose values errors never quote.
  */
-export function guidelinesFromValue(value: unknown, where: string): Guidelines {
+export function guidelinesFromValue(value: unknown, where: string, quote: boolean): Guidelines {
   const errors = schemaErrors(value);
   if (errors.length > 0) {
-    const lines = errors.map((error) => `${where}: ${schemaErrorText(error, '', () => undefined)}`);
+    const lines = errors.map(
+      (error) => `${where}: ${schemaErrorText(error, '', () => undefined, {}, quote)}`,
+    );
     throw new CalltapeError(
       'CONFIG_INVALID',
       [...new Set(lines)].join('\n'),

@@ -102,6 +102,62 @@ describe('loadJudges', () => {
   });
 });
 
+describe('a judges file whose guidelines point outside the project', () => {
+  const token = 'npm_Xy7Kq2Lm9Pz4Rt8Vw1Bn5Cd3Fg6Hj0Ks2Qa';
+  const project = temporaryFolder();
+  const home = temporaryFolder();
+  const judgesPointingAt = (target: string): string => {
+    const path = join(project, 'judges.yaml');
+    writeFileSync(
+      path,
+      `guidelines: ${target}\njudges:\n  - { name: a, llm: { model: m, template: desired_behaviour } }\n`,
+    );
+    return path;
+  };
+  const errorOf = (load: () => unknown): string => {
+    try {
+      load();
+    } catch (error) {
+      return (error as Error).message;
+    }
+    throw new Error('expected the load to fail');
+  };
+
+  it.each([
+    [
+      'an .npmrc (a YAML string, not guidelines)',
+      '.npmrc',
+      `//registry.npmjs.org/:_authToken=${token}\n`,
+    ],
+    ['a file that is not valid YAML', 'notes.yaml', `a: [\n  ${token}\n`],
+    ['a file that is not valid JSON', 'secrets.json', `{"token": "${token}" `],
+    [
+      'a JSON file of the wrong shape',
+      'shape.json',
+      `{"tools": {"search": {"should_use": "${token}"}}}`,
+    ],
+  ])('gives an error without the content of %s', (_label, name, content) => {
+    const target = join(home, name);
+    writeFileSync(target, content);
+    const message = errorOf(() => loadJudges(judgesPointingAt(target), project));
+    expect(message).toContain(target);
+    expect(message).not.toContain(token);
+    expect(message).not.toContain('registry.npmjs.org');
+  });
+
+  it('still quotes a guidelines file inside the project', () => {
+    writeFileSync(join(project, 'mine.yaml'), `tools:\n  search: { should_use: ${token} }\n`);
+    expect(errorOf(() => loadJudges(judgesPointingAt('mine.yaml'), project))).toContain(token);
+  });
+
+  it('quotes nothing of a judges file outside the project either', () => {
+    writeFileSync(join(home, 'judges.yaml'), `judges: ${token}\n`);
+    const message = errorOf(() => loadJudges(join(home, 'judges.yaml'), project));
+    expect(message).toContain('judges');
+    expect(message).not.toContain(token);
+  });
+});
+
 describe('loadGuidelines', () => {
   it('reads should_use, should_not_use and topics per tool, in file order', () => {
     const guidelines = loadGuidelines('examples/bank/judges/guidelines.yaml', packageRoot);

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { outsideProject } from '../config/project-file.js';
 import { readDocument } from '../config/read-document.js';
 import { configSchemaFile, schemaErrorText, schemaValidator } from '../config/schema-validator.js';
 import { CalltapeError } from '../errors.js';
@@ -40,7 +41,8 @@ interface JudgesDocument {
  */
 export function loadJudges(file: string, cwd: string): JudgeDefinition[] {
   const path = resolve(cwd, file);
-  const value = readDocument(path, 'judges file');
+  const value = readDocument(path, 'judges file', cwd);
+  const quote = !outsideProject(path, cwd);
   const errors = schemaErrors(value);
   if (errors.length > 0) {
     const nameOf = (index: number): unknown => (value as JudgesDocument).judges[index]?.name;
@@ -48,7 +50,7 @@ export function loadJudges(file: string, cwd: string): JudgeDefinition[] {
       .filter((error) => error.keyword !== 'oneOf' || errors.length === 1)
       .map(
         (error) =>
-          `${path}: ${schemaErrorText(error, 'judges', nameOf, { oneOf: 'give exactly one of llm, code or check (llm: exactly one of rubric or template)' })}`,
+          `${path}: ${schemaErrorText(error, 'judges', nameOf, { oneOf: 'give exactly one of llm, code or check (llm: exactly one of rubric or template)' }, quote)}`,
       );
     throw new CalltapeError(
       'CONFIG_INVALID',
@@ -67,8 +69,8 @@ export function loadJudges(file: string, cwd: string): JudgeDefinition[] {
       );
     guidelines ??=
       typeof document.guidelines === 'string'
-        ? loadGuidelines(document.guidelines, folder)
-        : guidelinesFromValue(document.guidelines, `${path}: guidelines`);
+        ? loadGuidelines(document.guidelines, folder, cwd)
+        : guidelinesFromValue(document.guidelines, `${path}: guidelines`, quote);
     return guidelines;
   };
   const names = new Set<string>();

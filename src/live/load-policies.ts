@@ -5,6 +5,7 @@ import type { ErrorObject } from 'ajv/dist/2020.js';
 import { configSchemaFile, schemaErrorText, schemaValidator } from '../config/schema-validator.js';
 import { CalltapeError } from '../errors.js';
 import { readDocument } from '../config/read-document.js';
+import { outsideProject } from '../config/project-file.js';
 import { loadSuite } from '../suites/load-suite.js';
 import type { Suite } from '../scoring/suite-types.js';
 import { parseDuration } from './duration.js';
@@ -37,12 +38,12 @@ interface PoliciesFile {
  */
 export function loadPolicies(file: string, cwd: string): Policies {
   const path = resolve(cwd, file);
-  const value = readDocument(path, 'policies file');
+  const value = readDocument(path, 'policies file', cwd);
   const errors = schemaErrors(value);
   if (errors.length > 0)
     throw new CalltapeError(
       'CONFIG_INVALID',
-      describeErrors(path, value, errors).join('\n'),
+      describeErrors(path, value, errors, !outsideProject(path, cwd)).join('\n'),
       `See ${policiesSchemaPath} for every field.`,
     );
   const parsed = value as PoliciesFile;
@@ -172,7 +173,12 @@ function checkConstraint(
   }
 }
 
-function describeErrors(path: string, value: unknown, errors: readonly ErrorObject[]): string[] {
+function describeErrors(
+  path: string,
+  value: unknown,
+  errors: readonly ErrorObject[],
+  quote: boolean,
+): string[] {
   const policies = (value as { policies?: { id?: unknown }[] } | null)?.policies;
   // if/then branches report their own `if` failure too: only the branch errors say what is wrong.
   const relevant = errors.filter((error) => error.keyword !== 'if');
@@ -180,7 +186,7 @@ function describeErrors(path: string, value: unknown, errors: readonly ErrorObje
     ...new Set(
       relevant.map(
         (error) =>
-          `${path}: ${schemaErrorText(error, 'policies', (index) => policies?.[index]?.id)}`,
+          `${path}: ${schemaErrorText(error, 'policies', (index) => policies?.[index]?.id, {}, quote)}`,
       ),
     ),
   ];

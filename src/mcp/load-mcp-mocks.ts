@@ -22,7 +22,7 @@ export function loadMcpMocks(
   const mocks = new Map<string, { spec: McpMockSpec; set: string }>();
   for (const file of files) {
     const path = resolve(cwd, file);
-    const value = readDocument(path, 'mock file');
+    const value = readDocument(path, 'mock file', cwd);
     const errors = schemaErrors(value);
     if (errors.length > 0)
       throw new CalltapeError(
@@ -73,7 +73,7 @@ export function loadAllMcpMocks(
 ): Map<string, McpServerMockSet> {
   const names = new Set<string>();
   for (const file of files) {
-    const value = readDocument(resolve(cwd, file), 'mock file');
+    const value = readDocument(resolve(cwd, file), 'mock file', cwd);
     const servers =
       typeof value === 'object' && value !== null ? (value as { mcp?: unknown }).mcp : undefined;
     if (typeof servers === 'object' && servers !== null)

@@ -15,6 +15,7 @@ import {
   mcpSubject,
 } from './mcp-request.js';
 import type { McpStore } from './mcp-store.js';
+import { findLeakedMcpSecret } from './find-leaked-mcp-secret.js';
 import { explainMcpMiss } from './nearest-mcp-recording.js';
 import { redactMcpError, redactMcpParams, redactMcpResult } from './redact-mcp.js';
 import { progressTokenOf } from './replay-interim.js';
@@ -58,6 +59,10 @@ export interface McpResponderOptions {
   readonly server: string;
   readonly session: string;
   readonly sessionGiven: boolean;
+  /**
+   * The rules every stored or exported exchange passes; the session's credentials
+   * (`addCredentials`) are added to them.
+   */
   readonly redactor: Redactor;
   readonly mocks: McpServerMockSet;
   /** Where recordings are read (replay) — absent in record and passthrough. */
@@ -76,6 +81,11 @@ export interface McpResponderOptions {
   readonly transport?: McpTransport;
   /** Told of every exchange answered — recorded, relayed, mocked or replayed — after redaction (the OTel export). */
   readonly onExchange?: (exchange: McpExchange) => void;
+  /**
+   * Told of an exchange neither stored nor exported because a credential of its session is still
+   * in it after redaction (the message names the method and where, never the value).
+   */
+  readonly onRefused?: (message: string) => void;
 }
 
 /**
@@ -87,12 +97,29 @@ export class McpResponder {
   private readonly ordinals = new OrdinalCounter();
   private readonly clock: () => number;
   private mcpSessionId: string | undefined;
+  private redactor: Redactor;
+  /** Every credential sent in this session so far, by the client or the server. */
+  private readonly credentials = new Set<string>();
   private protocolVersion: string | undefined;
   /** Replay misses, for the exit code and the summary. */
   readonly misses: string[] = [];
 
   constructor(private readonly options: McpResponderOptions) {
     this.clock = options.clock ?? Date.now;
+    this.redactor = options.redactor;
+  }
+
+  /**
+   * Credentials sent in this session (a request's Authorization, an OAuth refresh, a rotated
+   * key, a cookie the server set): redacted from everything stored or exported from now on,
+   * and refused by the last check before either. A session keeps all of them: a server may
+   * echo an old token after a new one arrived.
+   */
+  addCredentials(values: readonly string[]): void {
+    const before = this.credentials.size;
+    for (const value of values) if (value.length > 0) this.credentials.add(value);
+    if (this.credentials.size !== before)
+      this.redactor = this.options.redactor.withSecrets([...this.credentials]);
   }
 
   /** The Streamable HTTP session these requests belong to, once the server (or calltape) issued its id. */
@@ -111,7 +138,7 @@ export class McpResponder {
       const version = asObject(params)?.['protocolVersion'];
       if (typeof version === 'string') this.protocolVersion = version;
     }
-    const redacted = redactMcpParams(params, this.options.redactor);
+    const redacted = redactMcpParams(params, this.redactor);
     const canonical = canonicalMcpText(canonicalMcpRequest(method, redacted));
     const key = requestKey(canonical);
     return {
@@ -169,7 +196,7 @@ export class McpResponder {
   /** A replayed answer, told to `onExchange` like a recorded one (never written: replay writes nothing). */
   private replayed(pending: PendingMcpRequest, params: JsonValue | undefined): McpAnswer {
     const answer = this.replay(pending, params);
-    this.options.onExchange?.(this.exchange(pending, answer, undefined));
+    this.emit(this.exchange(pending, answer, undefined), false);
     return answer;
   }
 
@@ -226,9 +253,23 @@ export class McpResponder {
     if (this.options.onDiff) return this.compare(pending, answer, this.options.onDiff);
     const { writer, onExchange } = this.options;
     if (!writer && !onExchange) return;
-    const exchange = this.exchange(pending, answer, mockSet);
-    writer?.append(exchange);
-    onExchange?.(exchange);
+    this.emit(this.exchange(pending, answer, mockSet), true);
+  }
+
+  /**
+   * The last check before the cassette and the OTel export: an exchange that still holds a
+   * credential of its session (redaction missed it) goes to neither.
+   */
+  private emit(exchange: McpExchange, store: boolean): void {
+    const leak = findLeakedMcpSecret(exchange, this.credentials);
+    if (leak !== undefined) {
+      this.options.onRefused?.(
+        `the ${exchange.method} exchange of MCP server ${exchange.server} was not recorded or exported: a credential sent in its session is still in its ${leak} after redaction`,
+      );
+      return;
+    }
+    if (store) this.options.writer?.append(exchange);
+    this.options.onExchange?.(exchange);
   }
 
   private exchange(
@@ -244,8 +285,8 @@ export class McpResponder {
       method: pending.method,
       subject: mcpSubject(pending.method, pending.params),
       params: pending.params,
-      result: redactMcpResult(answer.result, this.options.redactor),
-      error: answer.error ? redactMcpError(answer.error, this.options.redactor) : undefined,
+      result: redactMcpResult(answer.result, this.redactor),
+      error: answer.error ? redactMcpError(answer.error, this.redactor) : undefined,
       key: pending.key,
       canonical: pending.canonical,
       ordinal: pending.ordinal,
@@ -256,9 +297,7 @@ export class McpResponder {
       ...(this.options.transport === undefined ? {} : { transport: this.options.transport }),
       ...(this.mcpSessionId === undefined ? {} : { mcpSessionId: this.mcpSessionId }),
       ...(this.protocolVersion === undefined ? {} : { protocolVersion: this.protocolVersion }),
-      during: pending.during.map(
-        (message) => redactMcpParams(message, this.options.redactor) ?? null,
-      ),
+      during: pending.during.map((message) => redactMcpParams(message, this.redactor) ?? null),
     };
   }
 
@@ -267,7 +306,8 @@ export class McpResponder {
     answer: ComparedAnswer,
     onDiff: (diff: McpDiff) => void,
   ): void {
-    const { server, session, reader, redactor } = this.options;
+    const { server, session, reader } = this.options;
+    const { redactor } = this;
     const subject = mcpSubject(pending.method, pending.params);
     const request = `${pending.method}${subject === undefined ? '' : ` ${subject}`} on ${server}`;
     const recording = reader?.find(server, pending.key, pending.ordinal, session);

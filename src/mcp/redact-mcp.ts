@@ -1,15 +1,7 @@
+import { isSecretName } from '../cassette/credential-values.js';
 import type { Redactor } from '../cassette/redact.js';
 import type { JsonValue } from '../trace/trace.js';
 import type { JsonRpcError } from './json-rpc.js';
-
-/** Argument names whose values are credentials wherever they appear (`api_key`, `accessToken`, `client-secret`…). */
-const secretName =
-  /(^|[_-]|[a-z])(token|secret|password|passwd|api[_-]?key|apikey|authorization|credentials?|cookie)$/i;
-
-/** Whether an argument name holds a credential. */
-export function isSecretName(name: string): boolean {
-  return secretName.test(name);
-}
 
 /**
  * Redacts an MCP request's params before they are stored or keyed: values under

@@ -3,6 +3,7 @@ import { compileUserPattern } from '../scoring/match/user-pattern.js';
 import { basename, dirname, extname, isAbsolute, resolve } from 'node:path';
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { CalltapeError } from '../errors.js';
+import { outsideProject } from '../config/project-file.js';
 import { readDocument } from '../config/read-document.js';
 import { configSchemaFile, schemaErrorText, schemaValidator } from '../config/schema-validator.js';
 import { loadSchemaRegistry, schemaRegistry } from '../suites/load-schema-registry.js';
@@ -54,7 +55,7 @@ export function loadMocks(
         'CONFIG_INVALID',
         `${path}: another mock file is already named "${name}"; mock sets are named after their files`,
       );
-    sets.set(name, loadFile(path, name, code));
+    sets.set(name, loadFile(path, name, code, cwd));
   }
   return {
     sets,
@@ -87,13 +88,14 @@ function loadFile(
   path: string,
   set: string,
   code: { current: UserCode | undefined; readonly policy: CodePolicy },
+  cwd: string,
 ): Map<string, Mock> {
-  const value = readDocument(path, 'mock file');
+  const value = readDocument(path, 'mock file', cwd);
   const errors = schemaErrors(value);
   if (errors.length > 0)
     throw new CalltapeError(
       'CONFIG_INVALID',
-      describeErrors(path, value, errors).join('\n'),
+      describeErrors(path, value, errors, !outsideProject(path, cwd)).join('\n'),
       `See ${mocksSchemaPath} for every field.`,
     );
   const file = value as MockFile;
@@ -275,7 +277,12 @@ function safeParse(text: string): JsonValue | null {
 }
 
 /** Messages naming the mock (by index and tool) and the field; alternatives (`oneOf`) report the deepest branch only. */
-function describeErrors(path: string, value: unknown, errors: readonly ErrorObject[]): string[] {
+function describeErrors(
+  path: string,
+  value: unknown,
+  errors: readonly ErrorObject[],
+  quote: boolean,
+): string[] {
   const depth = (error: ErrorObject): number =>
     error.instancePath.split('/').length + (error.keyword === 'additionalProperties' ? 1 : 0);
   const deepest = Math.max(...errors.map(depth));
@@ -294,7 +301,7 @@ function describeErrors(path: string, value: unknown, errors: readonly ErrorObje
         )
         .map(
           (error) =>
-            `${path}: ${schemaErrorText(error, 'mocks', (index) => mocks?.[index]?.tool, { oneOf: 'give exactly one of result, error, when, sequence or module' })}`,
+            `${path}: ${schemaErrorText(error, 'mocks', (index) => mocks?.[index]?.tool, { oneOf: 'give exactly one of result, error, when, sequence or module' }, quote)}`,
         ),
     ),
   ];

@@ -1,3 +1,4 @@
+import { printableUrl } from '../cassette/printable-url.js';
 import { CalltapeError } from '../errors.js';
 
 /** Where spans go and what goes with them, from `--otlp-endpoint` or the OTel SDK's own variables. */
@@ -59,14 +60,14 @@ function tracesUrl(base: string, source = '--otlp-endpoint'): string {
   } catch {
     throw new CalltapeError(
       'CONFIG_INVALID',
-      `${source}: "${base}" is not a URL`,
+      `${source}: "${printableUrl(base)}" is not a URL`,
       "Give the collector's OTLP/HTTP base URL, e.g. http://localhost:4318",
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new CalltapeError(
       'CONFIG_INVALID',
-      `${source}: "${base}" is not an http(s) URL (calltape exports OTLP over HTTP)`,
+      `${source}: "${printableUrl(base)}" is not an http(s) URL (calltape exports OTLP over HTTP)`,
     );
   if (source !== '--otlp-endpoint') return base;
   return url.pathname.endsWith('/v1/traces') ? base : `${base.replace(/\/+$/, '')}/v1/traces`;

@@ -13,6 +13,7 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import type { OtlpSettings } from './otlp-settings.js';
 import { packageVersion } from '../package-root.js';
+import { printableText } from '../cassette/printable-url.js';
 
 /** What an export pipeline reports about itself: spans sent, spans lost, and whether the collector answers. */
 export interface ExportCounters {
@@ -86,7 +87,10 @@ export function startOtlpTracing(
         } else {
           drop(spans.length);
           if (!failing)
-            events.failing?.(result.error?.message ?? 'the collector did not accept the batch');
+            events.failing?.(
+              // The exporter's message may quote the collector's URL, user-info included.
+              printableText(result.error?.message ?? 'the collector did not accept the batch'),
+            );
           failing = true;
         }
         done(result);

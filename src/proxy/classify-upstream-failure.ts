@@ -1,11 +1,13 @@
+import { printableUrl } from '../cassette/printable-url.js';
 import { CalltapeError } from '../errors.js';
 
 /** Turns an undici failure before response headers into the error the agent receives (502 or 504). */
 export function classifyUpstreamFailure(
   error: Error,
-  upstream: string,
+  upstreamUrl: string,
   timeouts: { readonly connectMs: number; readonly headersMs: number },
 ): CalltapeError {
+  const upstream = printableUrl(upstreamUrl);
   const code = (error as { code?: unknown }).code;
   if (code === 'UND_ERR_HEADERS_TIMEOUT') {
     return new CalltapeError(

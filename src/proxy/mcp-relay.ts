@@ -9,6 +9,7 @@ import type { Logger } from '../logger.js';
 import { forwardUpstream } from './forward-upstream.js';
 import { upstreamRequestHeaders } from './headers.js';
 import type { Upstream } from './upstream.js';
+import { printableUrl } from '../cassette/printable-url.js';
 
 /** A request being recorded, and the responder it is recorded with. */
 interface Owed {
@@ -30,6 +31,8 @@ export interface McpRelayRequest {
   readonly owed: ReadonlyMap<string, Owed>;
   /** Told of the session id the server gave an `initialize` answer. */
   onSession?(session: string): void;
+  /** Told of the headers of the server's answer, before its body is read (cookies it sets are credentials). */
+  onServerHeaders?(headers: IncomingHttpHeaders): void;
 }
 
 /** Answers still owed per session are bounded: a client that never resumes cannot grow the proxy forever. */
@@ -94,6 +97,7 @@ export class McpRelay {
       delivery: 'stream',
       observer: {
         start: (_status, headers) => {
+          relayed.onServerHeaders?.(headers);
           const given = headerValue(headers['mcp-session-id']);
           if (given !== undefined && session === undefined) {
             session = given;
@@ -109,7 +113,7 @@ export class McpRelay {
       },
       onFailureBeforeHeaders: (error) => {
         this.options.logger.error(
-          `calltape: MCP server ${relayed.server} (${upstream.url}) failed: ${error.message}`,
+          `calltape: MCP server ${relayed.server} (${printableUrl(upstream.url)}) failed: ${error.message}`,
         );
         const body = mcpErrorBody({
           code: -32603,

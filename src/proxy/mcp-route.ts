@@ -141,6 +141,8 @@ export class McpRoute {
           this.session(server, { where, request }, false),
         ));
     const { responder } = session;
+    // Redacted per request: a later request may bring a token the session has not seen (a refresh, a rotated key).
+    responder.addCredentials(this.credentialsOf(request, where));
     const owed = new Map<string, { responder: McpResponder; pending: PendingMcpRequest }>();
     for (const message of post?.messages ?? []) {
       if (message.kind !== 'request') continue;
@@ -161,6 +163,8 @@ export class McpRoute {
       query,
       owed,
       onSession: (given) => this.remember(server, given, session),
+      onServerHeaders: (headers) =>
+        responder.addCredentials(credentialValues(headers, '', this.options.config.redact.headers)),
     });
   }
 
@@ -228,6 +232,7 @@ export class McpRoute {
     session ??=
       this.sessions.get(server, statelessKey(call.where)) ??
       this.remember(server, statelessKey(call.where), this.session(server, call, true));
+    session.responder.addCredentials(this.credentialsOf(call.request, call.where));
     for (const message of post.messages)
       if (message.kind === 'response') session.awaiting.get(idKey(message.id))?.();
     const answer = answerMcpPost(session.responder, post, () => `calltape-replay-${++this.sent}`);
@@ -257,15 +262,12 @@ export class McpRoute {
     { where, request }: { readonly where: Where; readonly request: IncomingMessage },
     offline: boolean,
   ): McpSession {
-    const { config, redactor, pipeline } = this.options;
+    const { redactor, pipeline, logger } = this.options;
     const responder = new McpResponder({
       server,
       session: where.sessionId ?? timeOrderedId(),
       sessionGiven: where.sessionId !== undefined,
-      // The server's credentials (Authorization…) are redacted wherever they appear in what is stored.
-      redactor: redactor.withSecrets(
-        credentialValues(request.headers, where.path, config.redact.headers),
-      ),
+      redactor,
       mocks: this.mocks.get(server) ?? noMocks,
       reader: offline || where.mode === 'diff' ? this.store(where.cassette, 'read') : undefined,
       writer:
@@ -276,8 +278,16 @@ export class McpRoute {
       onMiss: (message) => pipeline.missed(where, new CalltapeError('CASSETTE_MISS', message)),
       transport: 'http',
       ...(this.options.onExchange ? { onExchange: this.options.onExchange } : {}),
+      onRefused: (message) => logger.error(message),
     });
+    // The server's credentials (Authorization…) are redacted wherever they appear in what is stored.
+    responder.addCredentials(this.credentialsOf(request, where));
     return { responder, offline, awaiting: new Map(), standalone: { response: undefined } };
+  }
+
+  /** The credentials a client request carries: its credential headers and query parameters. */
+  private credentialsOf(request: IncomingMessage, where: Where): string[] {
+    return credentialValues(request.headers, where.path, this.options.config.redact.headers);
   }
 
   private recorded(cassette: string, server: string): boolean {

@@ -7,6 +7,7 @@ import type { Logger } from '../logger.js';
 import type { ProviderAdapter } from '../providers/provider-adapter.js';
 import { closeWhenIdle } from './guard/close-when-idle.js';
 import { sentByAnthropicClient } from './guard/error-shape-for.js';
+import { printableUrl } from '../cassette/printable-url.js';
 
 export interface PassThrough {
   /** Forwards the request untouched (its `url` already stripped of any session prefix). */
@@ -44,11 +45,11 @@ export function createPassThrough(
     proxyTimeout: timeouts.headersMs,
   });
   proxy.on('error', (error, _request, response) => {
-    logger.error(`pass-through to ${upstream} failed: ${error.message}`);
+    logger.error(`pass-through to ${printableUrl(upstream)} failed: ${error.message}`);
     if (!('writeHead' in response)) return void response.destroy();
     if (response.headersSent) return void response.destroy(error);
     const body = errorBody(
-      `calltape: could not reach the upstream ${upstream} (${(error as NodeJS.ErrnoException).code ?? error.message})`,
+      `calltape: could not reach the upstream ${printableUrl(upstream)} (${(error as NodeJS.ErrnoException).code ?? error.message})`,
     );
     response
       .writeHead(502, {

@@ -11,6 +11,7 @@ import type { Price, RunConfig, Suite, SuiteCase } from '../scoring/suite-types.
 import { unknownFieldHint } from './unknown-field-hint.js';
 import { validateTestCase } from './validate-test-case.js';
 import { readJsonFile } from '../config/read-json-file.js';
+import { outsideProject, parseDetail } from '../config/project-file.js';
 
 export const suiteSchemaPath = configSchemaFile('suite.schema.json');
 
@@ -25,8 +26,9 @@ const schemaErrors = schemaValidator('suite.schema.json', ['test-case.schema.jso
 export function loadSuite(file: string, cwd: string): Suite {
   const path = resolve(cwd, file);
   const folder = dirname(path);
-  const raw = readSuiteFile(path);
-  const problems = describeErrors(path, raw, schemaErrors(raw));
+  const raw = readSuiteFile(path, cwd);
+  const quote = !outsideProject(path, cwd);
+  const problems = describeErrors(path, raw, schemaErrors(raw), quote);
   if (problems.length > 0)
     throw new CalltapeError(
       'CONFIG_INVALID',
@@ -37,7 +39,7 @@ export function loadSuite(file: string, cwd: string): Suite {
   const seen = new Map<string, number>();
   const cases = value.cases.map((entry, index): SuiteCase => {
     // The trajectory-check rules a schema cannot say (min above max, judge files) are checked per case.
-    validateTestCase(entry, { file: path, index });
+    validateTestCase(entry, { file: path, index, quote });
     const id = entry.test_id ?? `case-${index + 1}`;
     const earlier = seen.get(id);
     if (earlier !== undefined)
@@ -128,7 +130,7 @@ interface RawSuite {
   readonly cases: (SuiteCase & { test_id?: string })[];
 }
 
-function readSuiteFile(path: string): unknown {
+function readSuiteFile(path: string, cwd: string): unknown {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -168,7 +170,7 @@ function readSuiteFile(path: string): unknown {
   } catch (error) {
     throw new CalltapeError(
       'CONFIG_INVALID',
-      `${path}: not valid ${extension === '.jsonl' ? 'JSON lines' : extension === '.json' ? 'JSON' : 'YAML'}: ${(error as Error).message}`,
+      `${path}: not valid ${extension === '.jsonl' ? 'JSON lines' : extension === '.json' ? 'JSON' : 'YAML'}: ${parseDetail(error, path, cwd)}`,
     );
   }
 }
@@ -204,7 +206,12 @@ function existing(path: string, where: string): string {
 }
 
 /** Messages naming the case (by test_id or position) and the field; alternatives report their deepest branch only. */
-function describeErrors(path: string, value: unknown, errors: readonly ErrorObject[]): string[] {
+function describeErrors(
+  path: string,
+  value: unknown,
+  errors: readonly ErrorObject[],
+  quote: boolean,
+): string[] {
   if (errors.length === 0) return [];
   const depth = (error: ErrorObject): number =>
     error.instancePath.split('/').length +
@@ -252,8 +259,8 @@ function describeErrors(path: string, value: unknown, errors: readonly ErrorObje
           : error.keyword === 'required' && index !== undefined && rest === ''
             ? 'needs expected_tool, expected_calls, expect, never or judge'
             : error.keyword === 'enum'
-              ? `must be one of ${JSON.stringify(params['allowedValues'])}${givenValue(error.data)}`
-              : `${error.message ?? 'is invalid'}${error.keyword === 'required' ? '' : givenValue(error.data)}`;
+              ? `must be one of ${JSON.stringify(params['allowedValues'])}${givenValue(error.data, quote)}`
+              : `${error.message ?? 'is invalid'}${error.keyword === 'required' ? '' : givenValue(error.data, quote)}`;
       lines.push(`${path}: ${[where, field].filter(Boolean).join(': ') || '(suite)'}: ${what}`);
     }
   }

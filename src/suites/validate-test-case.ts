@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { CalltapeError } from '../errors.js';
-import { configSchemaFile, schemaValidator } from '../config/schema-validator.js';
+import { configSchemaFile, givenValue, schemaValidator } from '../config/schema-validator.js';
 import type { CallExpectation, JudgeSpec, TrajectoryCase } from '../scoring/trajectory/types.js';
 import { checkTrajectoryCase } from '../scoring/trajectory/validate-trajectory-case.js';
 import type { TestCase } from '../scoring/types.js';
@@ -17,6 +17,8 @@ const schemaErrors = schemaValidator('test-case.schema.json');
 export interface CaseSource {
   readonly file: string;
   readonly index: number;
+  /** False when the file is outside the project: errors then quote none of its values. */
+  readonly quote?: boolean;
 }
 
 /**
@@ -33,7 +35,7 @@ export function validateTestCase(value: unknown, source: CaseSource): TestCase &
       ? `"${(value as Record<string, string>)['test_id']}"`
       : `#${source.index + 1}`;
   const where = `${source.file}: case ${id}`;
-  const problems = describeErrors(schemaErrors(value));
+  const problems = describeErrors(schemaErrors(value), source.quote ?? true);
   if (problems.length === 0)
     problems.push(...semanticProblems(value as TrajectoryCase, dirname(source.file)));
   if (problems.length > 0)
@@ -66,7 +68,7 @@ function fieldOf(pointer: string): string {
  * The errors worth reading: alternatives (`anyOf`) report a failure per branch, so keep only the
  * deepest — the branch the user evidently meant — and drop the summary `anyOf` errors.
  */
-function describeErrors(errors: readonly ErrorObject[]): string[] {
+function describeErrors(errors: readonly ErrorObject[], quote: boolean): string[] {
   const depth = (error: ErrorObject): number =>
     error.instancePath.split('/').length + (error.keyword === 'additionalProperties' ? 1 : 0);
   const concrete = errors.filter((error) => error.keyword !== 'anyOf' || error.instancePath === '');
@@ -90,7 +92,7 @@ function describeErrors(errors: readonly ErrorObject[]): string[] {
           error.keyword === 'enum'
             ? `must be one of ${JSON.stringify(params['allowedValues'])}`
             : (error.message ?? 'is invalid');
-        return `${fieldOf(error.instancePath)}: ${expected} (got ${JSON.stringify(error.data)})`;
+        return `${fieldOf(error.instancePath)}: ${expected}${givenValue(error.data, quote)}`;
       }),
     ),
   ];

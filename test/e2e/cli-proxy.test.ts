@@ -164,7 +164,8 @@ describe('calltape proxy (CLI)', () => {
   it('exits 2 naming the file and field of an invalid configuration', () => {
     const folder = temporaryFolder();
     writeFileSync(join(folder, 'bad.json'), JSON.stringify({ port: -1 }));
-    const result = runCli(['proxy', '--config', join(folder, 'bad.json')]);
+    // Run in the configuration's folder: a file outside the project would not have its values quoted.
+    const result = runCli(['proxy', '--config', join(folder, 'bad.json')], { cwd: folder });
     expect(result.status).toBe(2);
     expect(result.stderr).toContain(
       `CONFIG_INVALID: ${join(folder, 'bad.json')}: /port: must be >= 0 (got -1)`,

@@ -150,6 +150,31 @@ describe('OpenTelemetry export from the CLI', () => {
     }
   });
 
+  it('the proxy banner never shows the user-info of --otlp-endpoint or --upstream', async () => {
+    const withUser = (url: string): string => url.replace('://', '://user:password@');
+    const proxy = await startCliProxy(
+      [
+        '--mode',
+        'record',
+        '--upstream',
+        'http://upstream-user:upstream-password@127.0.0.1:9/?api_key=upstream-key-1234',
+        '--otlp-endpoint',
+        withUser(receiver.url),
+      ],
+      { cwd: temporaryFolder() },
+    );
+    try {
+      const banner = proxy.stdout();
+      expect(banner).toContain('OpenTelemetry: GenAI spans to');
+      expect(banner).not.toContain('user:password');
+      expect(banner).not.toContain('password');
+      expect(banner).not.toContain('upstream-key-1234');
+    } finally {
+      proxy.child.kill('SIGTERM');
+      await proxy.exited;
+    }
+  });
+
   it('refuses an --otlp-endpoint that is not a URL with exit 2, naming the flag', async () => {
     const run = await runCliAsync([
       'cassettes',

@@ -18,6 +18,7 @@ import { otlpSettings, type OtlpFlags } from '../../otel/otlp-settings.js';
 import { nearestFile } from '../../nearest-file.js';
 import { exitCodes, reportError } from '../exit-codes.js';
 import { runsDb } from './runs-command.js';
+import { printableUrl } from '../../cassette/printable-url.js';
 
 export function registerProxyCommand(program: Command): void {
   program
@@ -167,7 +168,7 @@ export function registerProxyCommand(program: Command): void {
                   `  stdio MCP relays report their calls with calltape mcp --report-to ${proxy.url} (or CALLTAPE_REPORT_TO=${proxy.url})\n`
                 : '') +
               (otlp
-                ? `  OpenTelemetry: GenAI spans to ${otlp.url ?? 'OTEL_EXPORTER_OTLP_ENDPOINT'}${otlp.captureContent ? ' (with content)' : ''}\n`
+                ? `  OpenTelemetry: GenAI spans to ${otlp.url === undefined ? 'OTEL_EXPORTER_OTLP_ENDPOINT' : printableUrl(otlp.url)}${otlp.captureContent ? ' (with content)' : ''}\n`
                 : '') +
               (flags.suites && flags.suites.length > 0
                 ? `  pending cases on the dashboard from ${flags.suites.join(', ')}${missingSuites(flags.suites, process.cwd())}\n`
@@ -182,7 +183,8 @@ export function registerProxyCommand(program: Command): void {
 }
 
 /** The banner's account of what this mode does with the upstream and the cassette. */
-export function modeLine(mode: ProxyMode, upstream: string, cassette: string): string {
+export function modeLine(mode: ProxyMode, upstreamUrl: string, cassette: string): string {
+  const upstream = printableUrl(upstreamUrl);
   switch (mode) {
     case 'passthrough':
       return `upstream ${upstream} · mode passthrough · cassette none (nothing is recorded)`;
