@@ -41,7 +41,7 @@ export function htmlReport(result: SuiteRunResult): string {
         .join('');
       const search =
         `${caseName(result, item)} ${item.tags.join(' ')} ${item.tools.join(' ')}`.toLowerCase();
-      return `<details class="case ${item.status}" data-status="${item.status}" data-search="${esc(search)}"><summary><span class="status">${item.status}</span> ${esc(caseName(result, item))} <span class="score">${item.score.toFixed(3)}</span>${item.tags.map((tag) => ` <span class="tag">${esc(tag)}</span>`).join('')}</summary>${item.problems.length > 0 ? `<pre>${esc(item.problems.join('\n'))}</pre>` : ''}<ol class="timeline">${timeline || '<li>no tool call</li>'}</ol><p class="facts">${item.turns} turn(s) · ${item.duration_ms} ms · ${item.tokens.input} + ${item.tokens.output} tokens${item.agent ? ` · agent exit ${item.agent.exit_code ?? item.agent.signal ?? '?'}` : ''}</p>${item.agent?.stdout ? `<pre class="out">${esc(item.agent.stdout)}</pre>` : ''}${item.agent?.stderr ? `<pre class="out err">${esc(item.agent.stderr)}</pre>` : ''}</details>`;
+      return `<details class="case ${item.status}" data-status="${item.status}" data-search="${esc(search)}"><summary><span class="status">${item.status}</span> ${esc(caseName(result, item))} <span class="score">${item.score.toFixed(3)}</span>${sampleBadges(item)}${item.tags.map((tag) => ` <span class="tag">${esc(tag)}</span>`).join('')}</summary>${item.problems.length > 0 ? `<pre>${esc(item.problems.join('\n'))}</pre>` : ''}${sampleList(item)}<ol class="timeline">${timeline || '<li>no tool call</li>'}</ol><p class="facts">${item.turns} turn(s) · ${item.duration_ms} ms · ${item.tokens.input} + ${item.tokens.output} tokens${item.agent ? ` · agent exit ${item.agent.exit_code ?? item.agent.signal ?? '?'}` : ''}</p>${item.agent?.stdout ? `<pre class="out">${esc(item.agent.stdout)}</pre>` : ''}${item.agent?.stderr ? `<pre class="out err">${esc(item.agent.stderr)}</pre>` : ''}</details>`;
     })
     .join('\n');
   return `<!doctype html>
@@ -56,7 +56,7 @@ li.fail{color:#cf222e}li.pass{color:#1a7f37}.filters{margin:1rem 0;display:flex;
 details.case{border:1px solid #d0d7de;border-left-width:.4rem;border-radius:.3rem;margin:.3rem 0;padding:.3rem .6rem}
 details.pass{border-left-color:#1a7f37}details.fail{border-left-color:#cf222e}details.error{border-left-color:#bf8700}details.unreliable{border-left-color:#8250df}
 .status{font-weight:600;text-transform:uppercase;font-size:.8em}.score{float:right;font-variant-numeric:tabular-nums}
-.tag,.badge{font-size:.75em;background:#ddf4ff;border-radius:1em;padding:0 .5em}.badge{background:#fff8c5}
+.tag,.badge{font-size:.75em;background:#ddf4ff;border-radius:1em;padding:0 .5em}.badge{background:#fff8c5}.badge.flaky{background:#ffebe9}
 pre{background:#f6f8fa;padding:.5rem;overflow:auto;white-space:pre-wrap}.out{max-height:12rem}.err{background:#ffebe9}
 .turn{color:#57606a;font-size:.85em}.facts{color:#57606a;font-size:.85em}
 </style></head><body>
@@ -91,3 +91,16 @@ ${cases}
 }
 
 const esc = escapeHtml;
+
+/** A repeated case's samples, one line each, inside the opened case. */
+function sampleList(item: SuiteRunResult['cases'][number]): string {
+  if (!item.samples) return '';
+  return `<ol class="samples">${item.samples.results.map((sample) => `<li><span class="status">${sample.status}</span> sample ${sample.sample} · score ${sample.score.toFixed(3)}${sample.problems[0] ? ` · ${esc(sample.problems[0])}` : ''}</li>`).join('')}</ol>`;
+}
+
+/** A repeated case's k/n and flaky mark, beside its score. */
+function sampleBadges(item: SuiteRunResult['cases'][number]): string {
+  if (!item.samples) return '';
+  const { passed, total, flaky } = item.samples;
+  return ` <span class="badge samples" title="samples passed">${passed}/${total}</span>${flaky ? ' <span class="badge flaky">flaky</span>' : ''}`;
+}

@@ -1,6 +1,6 @@
 import { XMLBuilder } from 'fast-xml-parser';
 import type { SuiteRunResult } from './run-result.js';
-import { callsLine, caseName } from './report-text.js';
+import { callsLine, caseName, samplesLine } from './report-text.js';
 
 /**
  * JUnit XML as CI systems read it (GitHub, GitLab, Jenkins): one `testsuite` per run
@@ -22,6 +22,17 @@ export function junitReport(result: SuiteRunResult): string {
         '@_name': item.test_id,
         '@_classname': `${result.suite}.${run.run}`,
         '@_time': seconds(item.duration_ms),
+        // A repeated case's tally where CI shows a test's properties.
+        ...(item.samples
+          ? {
+              properties: {
+                property: [
+                  { '@_name': 'samples', '@_value': `${item.samples.passed}/${item.samples.total}` },
+                  { '@_name': 'flaky', '@_value': String(item.samples.flaky) },
+                ],
+              },
+            }
+          : {}),
         ...(item.status === 'fail'
           ? {
               failure: {
@@ -71,7 +82,7 @@ export function junitReport(result: SuiteRunResult): string {
 
 function detail(result: SuiteRunResult, item: SuiteRunResult['cases'][number]): string {
   return [
-    `case ${caseName(result, item)}: score ${item.score}`,
+    `case ${caseName(result, item)}: score ${item.score}${item.samples ? `; ${samplesLine(item)}` : ''}`,
     `called: ${callsLine(item)}`,
     ...item.problems,
   ].join('\n');

@@ -7,6 +7,8 @@ import {
   failingCases,
   groupRows,
   offeredLine,
+  repeatedCases,
+  samplesLine,
   unreliableCases,
 } from './report-text.js';
 
@@ -42,6 +44,14 @@ export function markdownReport(result: SuiteRunResult): string {
         `| ${cell(row.run)} | ${cell(row.group)} | ${row.total} | ${row.passed} | ${row.rate} |`,
       );
   }
+  const repeated = repeatedCases(result);
+  if (repeated.length > 0) {
+    lines.push('', '| case | samples passed | flaky | status |', '| --- | --- | --- | --- |');
+    for (const item of repeated)
+      lines.push(
+        `| ${cell(caseName(result, item))} | ${item.samples?.passed ?? 0}/${item.samples?.total ?? 0} | ${item.samples?.flaky ? '⚠️ flaky' : ''} | ${item.status} |`,
+      );
+  }
   lines.push('', '### Gates', '');
   for (const gate of result.gates)
     lines.push(
@@ -52,7 +62,7 @@ export function markdownReport(result: SuiteRunResult): string {
     lines.push('', `### ${failing.length} case(s) not passing`, '');
     for (const item of failing) {
       lines.push(
-        `<details><summary><b>${item.status === 'error' ? 'ERROR' : 'FAIL'}</b> ${cell(caseName(result, item))} — score ${item.score.toFixed(3)}</summary>`,
+        `<details><summary><b>${item.status === 'error' ? 'ERROR' : 'FAIL'}</b> ${cell(caseName(result, item))} — score ${item.score.toFixed(3)}${item.samples ? `, ${samplesLine(item)}` : ''}</summary>`,
         '',
         ...fencedBlock(
           [`called: ${callsLine(item)}`, ...item.problems].flatMap((line) => line.split(/\r?\n/)),

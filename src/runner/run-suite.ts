@@ -6,6 +6,8 @@ import type { Config, ProxyMode } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { supersedeRecorded } from './supersede-recorded.js';
+import { aggregateRepeats } from './aggregate-repeats.js';
+import { requireDistinctSessions, sampleSession } from './sample-session.js';
 import { startProxy } from '../proxy/proxy-server.js';
 import { mcpResultsByCall } from '../mcp/mcp-call-results.js';
 import { readMcpToolCalls, type StoredMcpExchange } from '../mcp/mcp-store.js';
@@ -138,14 +140,23 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
   const judges = new Map(suite.runs.map((run) => [run, judgesFor(run)]));
   let scored: readonly CaseResult[] | undefined;
   try {
+    const repeats = suite.repeats ?? 1;
     const jobs = suite.runs.flatMap((run) =>
-      suite.cases.map((testCase, index) => ({ run, testCase, index })),
+      suite.cases.flatMap((testCase, index) =>
+        Array.from({ length: repeats }, (_, sample) => ({ run, testCase, index, sample })),
+      ),
     );
-    const results = await Promise.all(
-      jobs.map(({ run, testCase, index }) =>
+    const sessionOf = ({ run, testCase, sample }: (typeof jobs)[number]): string =>
+      sampleSession(
+        suite.runs.length > 1 ? `${run.name}/${testCase.test_id}` : testCase.test_id,
+        sample + 1,
+      );
+    requireDistinctSessions(suite.file, jobs.map(sessionOf));
+    const samples = await Promise.all(
+      jobs.map((job) =>
         limit(async () => {
-          const session =
-            suite.runs.length > 1 ? `${run.name}/${testCase.test_id}` : testCase.test_id;
+          const { run, testCase, index } = job;
+          const session = sessionOf(job);
           const outcome = await driveCase(suite, run, testCase, session, proxy.url, {
             apiKey,
             sessions,
@@ -161,6 +172,10 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
           return result;
         }),
       ),
+    );
+    // Promise.all keeps job order, so a case's samples are side by side, sample 1 first.
+    const results = Array.from({ length: samples.length / repeats }, (_, at) =>
+      aggregateRepeats(samples.slice(at * repeats, (at + 1) * repeats), suite.min_pass_rate ?? 1),
     );
     scored = results;
     const runs = suite.runs.map((run) =>

@@ -93,6 +93,8 @@ export function loadSuite(file: string, cwd: string): Suite {
     checks: value.checks ?? {},
     defaults: value.defaults ?? {},
     gates: value.gates ?? {},
+    repeats: value.repeats ?? 1,
+    min_pass_rate: value.min_pass_rate ?? 1,
     // Drafts keep their ids (unique with the rest) but stay out of every run and gate until reviewed.
     cases: cases.filter((testCase) => testCase.review === undefined),
     drafts: cases.filter((testCase) => testCase.review !== undefined),
@@ -124,6 +126,8 @@ interface RawSuite {
   readonly checks?: Suite['checks'];
   readonly defaults?: Suite['defaults'];
   readonly gates?: Suite['gates'];
+  readonly repeats?: number;
+  readonly min_pass_rate?: number;
   readonly cases: (SuiteCase & { test_id?: string })[];
 }
 
