@@ -27,7 +27,10 @@ export function junitReport(result: SuiteRunResult): string {
           ? {
               properties: {
                 property: [
-                  { '@_name': 'samples', '@_value': `${item.samples.passed}/${item.samples.total}` },
+                  {
+                    '@_name': 'samples',
+                    '@_value': `${item.samples.passed}/${item.samples.total}`,
+                  },
                   { '@_name': 'flaky', '@_value': String(item.samples.flaky) },
                 ],
               },

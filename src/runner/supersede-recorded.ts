@@ -1,7 +1,7 @@
 import { supersedeSessions } from '../cassette/sqlite/cassette-maintenance.js';
 import type { Logger } from '../logger.js';
 import type { CaseResult } from '../scoring/case-result.js';
-import { parseSampleSession } from './sample-session.js';
+import { parseSampleSession } from '../cassette/sample-session.js';
 
 /**
  * Recording a case again replaces its earlier recordings (or, when it failed, keeps them): a

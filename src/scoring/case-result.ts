@@ -72,9 +72,16 @@ export interface CaseSamples {
 /** One sample of a repeated case: its own session (so its own recording) and verdict. */
 export type SampleResult = Pick<
   CaseResult,
-  'session' | 'status' | 'score' | 'calls' | 'problems' | 'error' | 'duration_ms' | 'turns' | 'tokens'
+  | 'session'
+  | 'status'
+  | 'score'
+  | 'calls'
+  | 'problems'
+  | 'error'
+  | 'duration_ms'
+  | 'turns'
+  | 'tokens'
 > & {
   /** Counting from 1. */
   readonly sample: number;
 };
-
