@@ -68,6 +68,8 @@ export function junitReport(result: SuiteRunResult): string {
     ignoreAttributes: false,
     format: true,
     suppressEmptyNode: true,
+    // Else an attribute whose value is "true" is written bare (`value`), which is not XML.
+    suppressBooleanAttributes: false,
     processEntities: true,
   });
   const body = builder.build({

@@ -142,12 +142,41 @@ describe('calltape test --repeat', () => {
 
       // The suite's own repeats and a min_pass_rate of 0.6: 2 of 3 is enough.
       suiteFile(folder, { repeats: 3, min_pass_rate: 0.6 });
-      const lenient = await runCliAsync(['test', suite, ...json('lenient.json')], { env });
+      const lenient = await runCliAsync(
+        [
+          'test',
+          suite,
+          ...json('lenient.json'),
+          '--markdown',
+          join(folder, 'report.md'),
+          '--html',
+          join(folder, 'report.html'),
+          '--junit',
+          join(folder, 'junit.xml'),
+        ],
+        { env },
+      );
       expect(lenient.status).toBe(0);
       expect(lenient.stdout).toMatch(/paris\s*│\s*2\/3\s*│\s*flaky\s*│\s*pass/);
       expect(verdicts(join(folder, 'lenient.json'))).toEqual([
         { status: 'pass', samples: { ...expected.samples, min_pass_rate: 0.6 } },
       ]);
+      expect(readFileSync(join(folder, 'report.md'), 'utf8')).toContain(
+        '| paris | 2/3 | ⚠️ flaky | pass |',
+      );
+      expect(readFileSync(join(folder, 'report.html'), 'utf8')).toContain(
+        '<span class="badge samples" title="samples passed">2/3</span> <span class="badge flaky">flaky</span>',
+      );
+      const junit = readFileSync(join(folder, 'junit.xml'), 'utf8');
+      expect(junit).toContain('<property name="samples" value="2/3"');
+      expect(junit).toContain('<property name="flaky" value="true"');
+      // Re-scoring the cassette offline reads every sample's session too.
+      const rescored = await runCliAsync(
+        ['score', '--cassette', join(folder, 'weather.sqlite'), '--suite', suite],
+        { env },
+      );
+      expect(rescored.status).toBe(0);
+      expect(rescored.stdout).toMatch(/paris\s*│\s*2\/3\s*│\s*flaky\s*│\s*pass/);
 
       // A confidence gate asks more of 2/3 than the plain rate: its 95% lower bound is 20.8%.
       suiteFile(folder, {
