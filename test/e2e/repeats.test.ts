@@ -259,4 +259,19 @@ describe('calltape test --repeat', () => {
     },
     severalRuns,
   );
+
+  it('refuses --repeat 0 and a confidence without the pass_rate it bounds (exit 2, naming the field)', async () => {
+    const folder = temporaryFolder();
+    const zero = await runCliAsync(['test', suiteFile(folder), '--repeat', '0']);
+    expect(zero.status).toBe(2);
+    expect(zero.stderr).toContain('--repeat: must be a whole number ≥ 1 (got "0")');
+    const unbounded = await runCliAsync([
+      'test',
+      suiteFile(folder, { gates: { confidence: 0.95 } }),
+    ]);
+    expect(unbounded.status).toBe(2);
+    expect(unbounded.stderr).toContain(
+      'gates: must have property pass_rate when property confidence is present',
+    );
+  });
 });
