@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { CapturedRound } from '../cassette/captured-round.js';
 import type { MatchKey } from '../cassette/match-key.js';
+import { parseSampleSession } from '../cassette/sample-session.js';
 import type { CassetteReader, Recording } from '../cassette/sqlite/cassette-reader.js';
 import { CalltapeError } from '../errors.js';
 import type { ResponseEnding } from '../providers/provider-adapter.js';
@@ -76,6 +77,13 @@ export function describeMiss(
 ): CalltapeError {
   const recorded = reader.lastOrdinal(keyed.match.key);
   const scope = keyed.match.scope ? `session "${keyed.match.scope}"` : 'this run';
+  const { sample } = parseSampleSession(keyed.match.scope);
+  // Recorded for other samples only: repeat-last would not help, a sample is served its own.
+  if (recorded !== undefined && sample > 1)
+    return new CalltapeError(
+      'CASSETTE_MISS',
+      `calltape: cassette ${cassette}: ${method} ${path} has no recording in ${scope} (sample ${sample} of a repeated case; replay serves each sample its own recordings)\n${recordHint}`,
+    );
   if (recorded !== undefined) {
     return new CalltapeError(
       'CASSETTE_MISS',

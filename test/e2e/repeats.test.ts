@@ -254,7 +254,9 @@ describe('calltape test --repeat', () => {
         cassette.close();
       }
       const replayed = await run('--repeat', '2');
-      expect(replayed.stdout).toContain('replay miss');
+      expect(replayed.stdout).toContain(
+        'has no recording in session "paris#2" (sample 2 of a repeated case; replay serves each sample its own recordings)',
+      );
       expect(replayed.status).not.toBe(0);
     },
     severalRuns,
