@@ -195,7 +195,7 @@ function boundGate(
 }
 
 /** Samples passed and run, over cases; a case without repeats is one sample. */
-export function sampleTally(cases: readonly CaseResult[]): { passed: number; total: number } {
+function sampleTally(cases: readonly CaseResult[]): { passed: number; total: number } {
   let passed = 0;
   let total = 0;
   for (const result of cases) {

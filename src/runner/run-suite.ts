@@ -7,7 +7,6 @@ import { CalltapeError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { supersedeRecorded } from './supersede-recorded.js';
 import { aggregateRepeats } from './aggregate-repeats.js';
-import { requireDistinctSessions } from './require-distinct-sessions.js';
 import { sampleSession } from '../cassette/sample-session.js';
 import { startProxy } from '../proxy/proxy-server.js';
 import { mcpResultsByCall } from '../mcp/mcp-call-results.js';
@@ -147,17 +146,13 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
         Array.from({ length: repeats }, (_, sample) => ({ run, testCase, index, sample })),
       ),
     );
-    const sessionOf = ({ run, testCase, sample }: (typeof jobs)[number]): string =>
-      sampleSession(
-        suite.runs.length > 1 ? `${run.name}/${testCase.test_id}` : testCase.test_id,
-        sample + 1,
-      );
-    requireDistinctSessions(suite.file, jobs.map(sessionOf));
     const samples = await Promise.all(
-      jobs.map((job) =>
+      jobs.map(({ run, testCase, index, sample }) =>
         limit(async () => {
-          const { run, testCase, index } = job;
-          const session = sessionOf(job);
+          const session = sampleSession(
+            suite.runs.length > 1 ? `${run.name}/${testCase.test_id}` : testCase.test_id,
+            sample + 1,
+          );
           const outcome = await driveCase(suite, run, testCase, session, proxy.url, {
             apiKey,
             sessions,
