@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { CapturedRound } from '../cassette/captured-round.js';
 import type { MissCause } from '../cassette/describe-mismatch.js';
 import type { MatchKey } from '../cassette/match-key.js';
+import { parseSampleSession } from '../cassette/sample-session.js';
 import type { CassetteReader, Recording } from '../cassette/sqlite/cassette-reader.js';
 import { CalltapeError } from '../errors.js';
 import type { ResponseEnding } from '../providers/provider-adapter.js';
@@ -87,6 +88,13 @@ export function describeMiss(
 ): ReplayMissError {
   const recorded = reader.lastOrdinal(keyed.match.key);
   const scope = keyed.match.scope ? `session "${keyed.match.scope}"` : 'this run';
+  const { sample } = parseSampleSession(keyed.match.scope);
+  // Recorded for other samples only: repeat-last would not help, a sample is served its own.
+  if (recorded !== undefined && sample > 1)
+    return new ReplayMissError(
+      `calltape: cassette ${cassette}: ${method} ${path} has no recording in ${scope} (sample ${sample} of a repeated case; replay serves each sample its own recordings)\n${recordHint}`,
+      { field: null, meaning: 'were not recorded for this sample of a repeated case' },
+    );
   if (recorded !== undefined) {
     return new ReplayMissError(
       `calltape: cassette ${cassette}: ${method} ${path} was recorded ${recorded + 1} time(s); this is request ${keyed.match.ordinal + 1} of it in ${scope}. Re-record, or set match.onExhausted to "repeat-last".`,

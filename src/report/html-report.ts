@@ -45,7 +45,7 @@ export function htmlReport(result: SuiteRunResult): string {
       const problems = missed === undefined ? item.problems : [missed];
       const search =
         `${caseName(result, item)} ${item.tags.join(' ')} ${item.tools.join(' ')}`.toLowerCase();
-      return `<details class="case ${esc(item.status)}" data-status="${esc(item.status)}" data-search="${esc(search)}"><summary><span class="status">${esc(item.status)}</span> ${esc(caseName(result, item))} <span class="score">${esc(fixed(item.score))}</span>${item.tags.map((tag) => ` <span class="tag">${esc(tag)}</span>`).join('')}</summary>${problems.length > 0 ? `<pre>${esc(problems.join('\n'))}</pre>` : ''}<ol class="timeline">${timeline || '<li>no tool call</li>'}</ol><p class="facts">${esc(item.turns)} turn(s) · ${esc(item.duration_ms)} ms · ${esc(item.tokens.input)} + ${esc(item.tokens.output)} tokens${item.agent ? ` · agent exit ${esc(item.agent.exit_code ?? item.agent.signal ?? '?')}` : ''}</p>${item.agent?.stdout ? `<pre class="out">${esc(item.agent.stdout)}</pre>` : ''}${item.agent?.stderr ? `<pre class="out err">${esc(item.agent.stderr)}</pre>` : ''}</details>`;
+      return `<details class="case ${esc(item.status)}" data-status="${esc(item.status)}" data-search="${esc(search)}"><summary><span class="status">${esc(item.status)}</span> ${esc(caseName(result, item))} <span class="score">${esc(fixed(item.score))}</span>${sampleBadges(item)}${item.tags.map((tag) => ` <span class="tag">${esc(tag)}</span>`).join('')}</summary>${problems.length > 0 ? `<pre>${esc(problems.join('\n'))}</pre>` : ''}${sampleList(item)}<ol class="timeline">${timeline || '<li>no tool call</li>'}</ol><p class="facts">${esc(item.turns)} turn(s) · ${esc(item.duration_ms)} ms · ${esc(item.tokens.input)} + ${esc(item.tokens.output)} tokens${item.agent ? ` · agent exit ${esc(item.agent.exit_code ?? item.agent.signal ?? '?')}` : ''}</p>${item.agent?.stdout ? `<pre class="out">${esc(item.agent.stdout)}</pre>` : ''}${item.agent?.stderr ? `<pre class="out err">${esc(item.agent.stderr)}</pre>` : ''}</details>`;
     })
     .join('\n');
   return `<!doctype html>
@@ -60,7 +60,7 @@ li.fail{color:#cf222e}li.pass{color:#1a7f37}.filters{margin:1rem 0;display:flex;
 details.case{border:1px solid #d0d7de;border-left-width:.4rem;border-radius:.3rem;margin:.3rem 0;padding:.3rem .6rem}
 details.pass{border-left-color:#1a7f37}details.fail{border-left-color:#cf222e}details.error{border-left-color:#bf8700}details.unreliable{border-left-color:#8250df}
 .status{font-weight:600;text-transform:uppercase;font-size:.8em}.score{float:right;font-variant-numeric:tabular-nums}
-.tag,.badge{font-size:.75em;background:#ddf4ff;border-radius:1em;padding:0 .5em}.badge{background:#fff8c5}
+.tag,.badge{font-size:.75em;background:#ddf4ff;border-radius:1em;padding:0 .5em}.badge{background:#fff8c5}.badge.flaky{background:#ffebe9}
 pre{background:#f6f8fa;padding:.5rem;overflow:auto;white-space:pre-wrap}.out{max-height:12rem}.err{background:#ffebe9}
 .turn{color:#57606a;font-size:.85em}.facts{color:#57606a;font-size:.85em}
 </style></head><body>
@@ -99,3 +99,16 @@ ${cases}
 const esc = (value: string | number): string => escapeHtml(String(value));
 const fixed = (value: number): string =>
   typeof value === 'number' ? value.toFixed(3) : String(value);
+
+/** A repeated case's samples, one line each, inside the opened case. */
+function sampleList(item: SuiteRunResult['cases'][number]): string {
+  if (!item.samples) return '';
+  return `<ol class="samples">${item.samples.results.map((sample) => `<li><span class="status">${esc(sample.status)}</span> sample ${esc(sample.sample)} · score ${esc(fixed(sample.score))}${sample.problems[0] ? ` · ${esc(sample.problems[0])}` : ''}</li>`).join('')}</ol>`;
+}
+
+/** A repeated case's k/n and flaky mark, beside its score. */
+function sampleBadges(item: SuiteRunResult['cases'][number]): string {
+  if (!item.samples) return '';
+  const { passed, total, flaky } = item.samples;
+  return ` <span class="badge samples" title="samples passed">${esc(passed)}/${esc(total)}</span>${flaky ? ' <span class="badge flaky">flaky</span>' : ''}`;
+}

@@ -1,6 +1,6 @@
 import { XMLBuilder } from 'fast-xml-parser';
 import type { SuiteRunResult } from './run-result.js';
-import { callsLine, caseName } from './report-text.js';
+import { callsLine, caseName, samplesLine } from './report-text.js';
 import { caseChangeOf } from './behaviour-diff-text.js';
 
 /**
@@ -23,6 +23,20 @@ export function junitReport(result: SuiteRunResult): string {
         '@_name': item.test_id,
         '@_classname': `${result.suite}.${run.run}`,
         '@_time': seconds(item.duration_ms),
+        // A repeated case's tally where CI shows a test's properties.
+        ...(item.samples
+          ? {
+              properties: {
+                property: [
+                  {
+                    '@_name': 'samples',
+                    '@_value': `${item.samples.passed}/${item.samples.total}`,
+                  },
+                  { '@_name': 'flaky', '@_value': String(item.samples.flaky) },
+                ],
+              },
+            }
+          : {}),
         ...(item.status === 'fail'
           ? {
               failure: {
@@ -55,6 +69,8 @@ export function junitReport(result: SuiteRunResult): string {
     ignoreAttributes: false,
     format: true,
     suppressEmptyNode: true,
+    // Else an attribute whose value is "true" is written bare (`value`), which is not XML.
+    suppressBooleanAttributes: false,
     processEntities: true,
   });
   const body = builder.build({
@@ -73,7 +89,7 @@ export function junitReport(result: SuiteRunResult): string {
 function detail(result: SuiteRunResult, item: SuiteRunResult['cases'][number]): string {
   const change = caseChangeOf(result.baseline, item.run, item.test_id);
   return [
-    `case ${caseName(result, item)}: score ${item.score}`,
+    `case ${caseName(result, item)}: score ${item.score}${item.samples ? `; ${samplesLine(item)}` : ''}`,
     `called: ${callsLine(item)}`,
     ...item.problems,
     ...(change && result.baseline

@@ -7,6 +7,8 @@ import {
   failingCases,
   groupRows,
   offeredLine,
+  repeatedCases,
+  samplesLine,
   unreliableCases,
 } from './report-text.js';
 import { markdownBehaviourDiff, markdownReplayMisses } from './markdown-changes.js';
@@ -44,6 +46,14 @@ export function markdownReport(result: SuiteRunResult): string {
         `| ${cell(row.run)} | ${cell(row.group)} | ${row.total} | ${row.passed} | ${row.rate} |`,
       );
   }
+  const repeated = repeatedCases(result);
+  if (repeated.length > 0) {
+    lines.push('', '| case | samples passed | flaky | status |', '| --- | --- | --- | --- |');
+    for (const item of repeated)
+      lines.push(
+        `| ${cell(caseName(result, item))} | ${item.samples?.passed ?? 0}/${item.samples?.total ?? 0} | ${item.samples?.flaky ? '⚠️ flaky' : ''} | ${item.status} |`,
+      );
+  }
   lines.push('', '### Gates', '');
   for (const gate of result.gates)
     lines.push(
@@ -56,7 +66,7 @@ export function markdownReport(result: SuiteRunResult): string {
     for (const item of failing) {
       const missed = missedCaseLine(result.replay_misses, caseName(result, item));
       lines.push(
-        `<details><summary><b>${item.status === 'error' ? 'ERROR' : 'FAIL'}</b> ${cell(caseName(result, item))} — score ${item.score.toFixed(3)}</summary>`,
+        `<details><summary><b>${item.status === 'error' ? 'ERROR' : 'FAIL'}</b> ${cell(caseName(result, item))} — score ${item.score.toFixed(3)}${item.samples ? `, ${samplesLine(item)}` : ''}</summary>`,
         '',
         ...fencedBlock(
           [

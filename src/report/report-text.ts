@@ -63,3 +63,14 @@ export function offeredLine(run: SuiteRunResult['runs'][number]): string {
   if (run.tools_offered === undefined) return 'unknown';
   return run.tools_offered.length === 0 ? '(none)' : run.tools_offered.join(', ');
 }
+
+/** A repeated case's tally for a report line: `2/3 samples passed, flaky`; empty for a case that ran once. */
+export function samplesLine(item: CaseResult): string {
+  if (!item.samples) return '';
+  return `${item.samples.passed}/${item.samples.total} samples passed${item.samples.flaky ? ', flaky' : ''}`;
+}
+
+/** Every repeated case (passing ones too: a flaky case can pass by `min_pass_rate`). */
+export function repeatedCases(result: SuiteRunResult): CaseResult[] {
+  return result.cases.filter((item) => item.samples !== undefined);
+}

@@ -14,6 +14,8 @@ export interface GateResult {
   readonly actual: number | null;
   readonly pass: boolean;
   readonly message: string;
+  /** A `pass_rate` gate with `confidence`: `actual` is the Wilson lower bound at this confidence. */
+  readonly confidence?: number;
 }
 
 /** Per run configuration: pass rate, mean score and counts. */

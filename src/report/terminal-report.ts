@@ -7,6 +7,8 @@ import {
   failingCases,
   groupRows,
   offeredLine,
+  repeatedCases,
+  samplesLine,
   unreliableCases,
 } from './report-text.js';
 import { shellCommand } from '../shell-command.js';
@@ -86,13 +88,26 @@ export function terminalReport(unsafe: SuiteRunResult, color: boolean): string {
       );
     lines.push(byTag.toString());
   }
+  const repeated = repeatedCases(result);
+  if (repeated.length > 0) {
+    const samples = table(['case', 'samples passed', 'flaky', 'status']);
+    for (const item of repeated)
+      samples.push([
+        caseName(result, item),
+        `${item.samples?.passed ?? 0}/${item.samples?.total ?? 0}`,
+        item.samples?.flaky ? paint(33, 'flaky') : '',
+        item.status,
+      ]);
+    lines.push(samples.toString());
+  }
   lines.push(...terminalBehaviourDiff(result, table), ...terminalReplayMisses(result));
   const failing = failingCases(result);
   if (failing.length > 0) {
     lines.push('', paint(1, `${failing.length} case(s) not passing:`));
     for (const item of failing) {
+      const tally = samplesLine(item);
       lines.push(
-        `${paint(item.status === 'error' ? 33 : 31, item.status === 'error' ? 'ERROR' : 'FAIL ')} ${caseName(result, item)} (score ${item.score.toFixed(3)})`,
+        `${paint(item.status === 'error' ? 33 : 31, item.status === 'error' ? 'ERROR' : 'FAIL ')} ${caseName(result, item)} (score ${item.score.toFixed(3)}${tally ? `; ${tally}` : ''})`,
       );
       lines.push(`      called: ${callsLine(item)}`);
       const missed = missedCaseLine(result.replay_misses, caseName(result, item));

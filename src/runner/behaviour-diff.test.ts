@@ -82,7 +82,7 @@ describe('behaviourDiff', () => {
       [
         {
           ...caseResult('a', { turns: 4, calls: [weather({ city: 'x' }), weather({ city: 'x' })] }),
-          pass_rate: 0.6,
+          samples: { passed: 3, total: 5 },
         },
       ],
     );
@@ -118,7 +118,7 @@ describe('behaviourDiff', () => {
 
 describe('casePassRate', () => {
   it('is the samples share when present, else 1 for a pass and 0 otherwise', () => {
-    expect(casePassRate({ status: 'fail', pass_rate: 0.25 })).toBe(0.25);
+    expect(casePassRate({ status: 'fail', samples: { passed: 1, total: 4 } })).toBe(0.25);
     expect(casePassRate({ status: 'pass' })).toBe(1);
     expect(casePassRate({ status: 'error' })).toBe(0);
   });

@@ -19,8 +19,8 @@ export interface DiffedCase {
   readonly problems: readonly string[];
   readonly calls: readonly { readonly name: string; readonly arguments: string }[];
   readonly turns: number;
-  /** Share of the case's samples that passed (repeats); absent when the case ran once. */
-  readonly pass_rate?: number;
+  /** A repeated case's samples (repeats): how many passed of how many; absent when the case ran once. */
+  readonly samples?: { readonly passed: number; readonly total: number };
 }
 
 /** Compares this run's case results with a baseline's: verdicts, calls, arguments, steps, turns, pass rates. */
@@ -83,8 +83,9 @@ export function behaviourDiff(
 }
 
 /** A case's pass rate: its samples' share when it has several, else 1 when it passed, 0 when not. */
-export function casePassRate(item: Pick<DiffedCase, 'status' | 'pass_rate'>): number {
-  return item.pass_rate ?? (item.status === 'pass' ? 1 : 0);
+export function casePassRate(item: Pick<DiffedCase, 'status' | 'samples'>): number {
+  if (item.samples && item.samples.total > 0) return item.samples.passed / item.samples.total;
+  return item.status === 'pass' ? 1 : 0;
 }
 
 function caseChange(

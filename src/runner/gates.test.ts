@@ -212,4 +212,42 @@ describe('gates', () => {
       requireEvaluableGates('suite.yaml', { pass_rate: 1 }, ['default'], undefined),
     ).not.toThrow();
   });
+
+  it('pass_rate with confidence gates on the Wilson lower bound of the samples, a case without repeats being one sample', () => {
+    const repeated = (test_id: string, passed: number, total: number): CaseResult =>
+      result(test_id, passed === total ? 'pass' : 'fail', passed / total, {
+        samples: {
+          passed,
+          total,
+          flaky: passed > 0 && passed < total,
+          min_pass_rate: 1,
+          results: [],
+        },
+      });
+    // 9 of 10 samples: the plain rate (90%) would pass; its 95% lower bound (59.6%) does not.
+    const nine = [repeated('a', 4, 5), repeated('b', 5, 5)];
+    expect(
+      evaluateGates({ pass_rate: 0.9, confidence: 0.95 }, nine, ['default'], undefined)[0],
+    ).toMatchObject({
+      gate: 'pass_rate',
+      pass: false,
+      actual: 0.595851,
+      confidence: 0.95,
+      message:
+        '59.6% (Wilson lower bound at 95% confidence; 9/10 samples passed); needs 90%, short by 30.4%',
+    });
+    expect(
+      evaluateGates({ pass_rate: 0.59, confidence: 0.95 }, nine, ['default'], undefined)[0]?.pass,
+    ).toBe(true);
+    // Without repeats every case is one sample: 2 of the 4 cases above pass.
+    const halves = evaluateGates(
+      { pass_rate: 0.1, confidence: 0.95 },
+      results,
+      ['default'],
+      undefined,
+    )[0];
+    expect(halves?.pass).toBe(true);
+    expect(halves?.actual).toBeCloseTo(0.15004, 4);
+    expect(halves?.message).toContain('2/4 samples passed');
+  });
 });

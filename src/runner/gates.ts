@@ -2,6 +2,7 @@ import { CalltapeError } from '../errors.js';
 import type { CaseResult } from '../scoring/case-result.js';
 import type { Gates, Price } from '../scoring/suite-types.js';
 import { pct } from '../report/pct.js';
+import { wilsonLowerBound } from './wilson-lower-bound.js';
 import type { ConfigurationSummary, GateResult, RunSummary } from '../report/run-result.js';
 
 export type { GateResult, RunSummary } from '../report/run-result.js';
@@ -136,7 +137,9 @@ export function evaluateGates(
         : (summary.unreliable ?? 0) > 0
           ? `; ${summary.unreliable ?? 0} unreliable left out`
           : '';
-    if (declared.pass_rate !== undefined)
+    if (declared.pass_rate !== undefined && declared.confidence !== undefined)
+      outcomes.push(boundGate(run, declared.pass_rate, declared.confidence, own, note));
+    else if (declared.pass_rate !== undefined)
       outcomes.push(
         atLeast(
           'pass_rate',
@@ -202,6 +205,41 @@ export function evaluateGates(
     }
   }
   return outcomes;
+}
+
+/**
+ * `pass_rate` with `confidence`: the Wilson lower bound of the pass rate, every sample of every
+ * case a trial (a case that ran once is one), must reach the threshold.
+ */
+function boundGate(
+  run: string,
+  threshold: number,
+  confidence: number,
+  cases: readonly CaseResult[],
+  note: string,
+): GateResult {
+  const { passed, total } = sampleTally(cases);
+  const bound = round(wilsonLowerBound(passed, total, confidence));
+  const gate = atLeast(
+    'pass_rate',
+    run,
+    null,
+    threshold,
+    bound,
+    `Wilson lower bound at ${pct(confidence)} confidence; ${passed}/${total} samples passed${note}`,
+  );
+  return { ...gate, confidence };
+}
+
+/** Samples passed and run, over cases; a case without repeats is one sample. */
+function sampleTally(cases: readonly CaseResult[]): { passed: number; total: number } {
+  let passed = 0;
+  let total = 0;
+  for (const result of cases) {
+    passed += result.samples?.passed ?? (result.status === 'pass' ? 1 : 0);
+    total += result.samples?.total ?? 1;
+  }
+  return { passed, total };
 }
 
 function meanScore(cases: readonly { readonly score: number }[]): number {

@@ -125,7 +125,24 @@ export class RunStore {
       const diff = this.db.prepare(
         'INSERT INTO argument_diffs (run_id, config, test_id, path, expected, actual, reason, strategy) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       );
+      const sampleRow = this.db.prepare(
+        'INSERT INTO case_samples (run_id, config, test_id, sample, session, status, score, duration_ms, error, problems, calls) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      );
       for (const item of result.cases) {
+        for (const sample of item.samples?.results ?? [])
+          sampleRow.run(
+            id,
+            item.run,
+            item.test_id,
+            sample.sample,
+            sample.session,
+            sample.status,
+            sample.score,
+            Math.round(sample.duration_ms),
+            sample.error,
+            JSON.stringify(sample.problems),
+            JSON.stringify(sample.calls),
+          );
         caseRow.run(
           id,
           item.run,

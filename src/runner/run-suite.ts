@@ -6,6 +6,8 @@ import type { Config, ProxyMode } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { supersedeRecorded } from './supersede-recorded.js';
+import { aggregateRepeats } from './aggregate-repeats.js';
+import { sampleSession } from '../cassette/sample-session.js';
 import { startProxy } from '../proxy/proxy-server.js';
 import { placeholderKeys } from '../proxy/placeholder-key.js';
 import { mcpResultsByCall } from '../mcp/mcp-call-results.js';
@@ -150,14 +152,19 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
   const judges = new Map(suite.runs.map((run) => [run, judgesFor(run)]));
   let scored: readonly CaseResult[] | undefined;
   try {
+    const repeats = suite.repeats ?? 1;
     const jobs = suite.runs.flatMap((run) =>
-      suite.cases.map((testCase, index) => ({ run, testCase, index })),
+      suite.cases.flatMap((testCase, index) =>
+        Array.from({ length: repeats }, (_, sample) => ({ run, testCase, index, sample })),
+      ),
     );
-    const results = await Promise.all(
-      jobs.map(({ run, testCase, index }) =>
+    const samples = await Promise.all(
+      jobs.map(({ run, testCase, index, sample }) =>
         limit(async () => {
-          const session =
-            suite.runs.length > 1 ? `${run.name}/${testCase.test_id}` : testCase.test_id;
+          const session = sampleSession(
+            suite.runs.length > 1 ? `${run.name}/${testCase.test_id}` : testCase.test_id,
+            sample + 1,
+          );
           // Under --no-code a case that needs a module does not run at all: an error naming each module.
           const refused = code.run ? undefined : noCodeRefusal(modules.get(testCase) ?? []);
           const outcome =
@@ -178,6 +185,10 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
           return result;
         }),
       ),
+    );
+    // Promise.all keeps job order, so a case's samples are side by side, sample 1 first.
+    const results = Array.from({ length: samples.length / repeats }, (_, at) =>
+      aggregateRepeats(samples.slice(at * repeats, (at + 1) * repeats), suite.min_pass_rate ?? 1),
     );
     scored = results;
     const runs = suite.runs.map((run) =>

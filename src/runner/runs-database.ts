@@ -54,6 +54,20 @@ CREATE TABLE IF NOT EXISTS case_results (
   calls         TEXT NOT NULL,
   PRIMARY KEY (run_id, config, test_id)
 );
+CREATE TABLE IF NOT EXISTS case_samples (
+  run_id       INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  config       TEXT NOT NULL,
+  test_id      TEXT NOT NULL,
+  sample       INTEGER NOT NULL,
+  session      TEXT NOT NULL,
+  status       TEXT NOT NULL,
+  score        REAL NOT NULL,
+  duration_ms  INTEGER NOT NULL,
+  error        TEXT,
+  problems     TEXT NOT NULL,
+  calls        TEXT NOT NULL,
+  PRIMARY KEY (run_id, config, test_id, sample)
+);
 CREATE TABLE IF NOT EXISTS argument_diffs (
   run_id   INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
   config   TEXT NOT NULL,

@@ -1,4 +1,6 @@
 import { draftListing } from './draft-listing.js';
+import { aggregateRepeats } from './aggregate-repeats.js';
+import { sampleSession } from '../cassette/sample-session.js';
 import { dirname } from 'node:path';
 import { readInteractions } from '../cassette/sqlite/read-interactions.js';
 import { mcpResultsByCall } from '../mcp/mcp-call-results.js';
@@ -18,8 +20,9 @@ import type { Suite } from '../scoring/suite-types.js';
 /**
  * `calltape score`: re-scores recorded traffic against a (new or edited) suite without running
  * anything. Each case is found by its session in the cassette (`<test_id>`, or
- * `<run>/<test_id>` with several runs: the sessions `calltape test` records under). A case with
- * no session in the cassette is an error. LLM judges are not asked (nothing is sent anywhere):
+ * `<run>/<test_id>` with several runs: the sessions `calltape test` records under; with
+ * `repeats`, each sample by its own, aggregated as the test run does). A case with no session in
+ * the cassette is an error. LLM judges are not asked (nothing is sent anywhere):
  * a rubric case reports a judge error.
  */
 export async function scoreCassette(
@@ -53,42 +56,49 @@ export async function scoreCassette(
   const codeJudges = createCodeJudges({ baseDir: dirname(suite.file), code });
   try {
     const results: CaseResult[] = [];
+    const repeats = suite.repeats ?? 1;
     for (const run of suite.runs) {
       for (const [index, testCase] of suite.cases.entries()) {
-        const session =
-          suite.runs.length > 1 ? `${run.name}/${testCase.test_id}` : testCase.test_id;
-        const interactions = sessions.get(session) ?? [];
-        const [trajectory] = buildTrajectories(
-          interactions,
-          mcpResultsByCall(interactions, mcpCalls),
-        );
-        const error =
-          interactions.length === 0
-            ? `no recorded session "${session}" in ${cassette}`
-            : code.run
-              ? null
-              : (noCodeRefusal(judgeModules.get(testCase) ?? []) ?? null);
-        results.push(
-          await scoreCase(
-            suite,
-            run,
-            testCase,
-            index,
-            {
-              session,
-              trajectory,
-              // The session's MCP calls no model call asked for are steps of the run, as in shadow scoring.
-              stepsTrajectory:
-                trajectory && recordedUnaskedSteps(trajectory, interactions, mcpCalls),
-              interactions,
-              error,
-              durationMs: 0,
-              agent: null,
-              problems: [],
-            },
-            { now: options.now, judges: { code: codeJudges.run } },
-          ),
-        );
+        const samples: CaseResult[] = [];
+        for (let sample = 1; sample <= repeats; sample++) {
+          const session = sampleSession(
+            suite.runs.length > 1 ? `${run.name}/${testCase.test_id}` : testCase.test_id,
+            sample,
+          );
+          const interactions = sessions.get(session) ?? [];
+          const [trajectory] = buildTrajectories(
+            interactions,
+            mcpResultsByCall(interactions, mcpCalls),
+          );
+          const error =
+            interactions.length === 0
+              ? `no recorded session "${session}" in ${cassette}`
+              : code.run
+                ? null
+                : (noCodeRefusal(judgeModules.get(testCase) ?? []) ?? null);
+          samples.push(
+            await scoreCase(
+              suite,
+              run,
+              testCase,
+              index,
+              {
+                session,
+                trajectory,
+                // The session's MCP calls no model call asked for are steps of the run, as in shadow scoring.
+                stepsTrajectory:
+                  trajectory && recordedUnaskedSteps(trajectory, interactions, mcpCalls),
+                interactions,
+                error,
+                durationMs: 0,
+                agent: null,
+                problems: [],
+              },
+              { now: options.now, judges: { code: codeJudges.run } },
+            ),
+          );
+        }
+        results.push(aggregateRepeats(samples, suite.min_pass_rate ?? 1));
       }
     }
     const gates = evaluateGates(

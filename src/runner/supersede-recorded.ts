@@ -1,10 +1,14 @@
 import { supersedeSessions } from '../cassette/sqlite/cassette-maintenance.js';
 import type { Logger } from '../logger.js';
 import type { CaseResult } from '../scoring/case-result.js';
+import { parseSampleSession } from '../cassette/sample-session.js';
 
 /**
  * Recording a case again replaces its earlier recordings (or, when it failed, keeps them): a
  * cassette holds one run of each case, which is what replay serves and `calltape score` reads.
+ * A repeated case is each of its samples: a sample whose recording failed keeps its earlier
+ * one, and a case recorded in full loses the recordings of samples it no longer runs (it ran 5
+ * times before, 3 now).
  */
 export function supersedeRecorded(
   cassette: string,
@@ -12,13 +16,30 @@ export function supersedeRecorded(
   results: readonly CaseResult[],
   logger: Logger,
 ): void {
-  const failed = results
-    .filter((result) => result.status === 'error')
-    .map((result) => result.session);
-  const recorded = results
-    .filter((result) => result.status !== 'error')
-    .map((result) => result.session);
-  const { replaced, rolledBack } = supersedeSessions(cassette, since, recorded, failed);
+  const samples = results.flatMap(
+    (result): readonly Pick<CaseResult, 'session' | 'status'>[] =>
+      result.samples?.results ?? [result],
+  );
+  const failed = samples
+    .filter((sample) => sample.status === 'error')
+    .map((sample) => sample.session);
+  const recorded = samples
+    .filter((sample) => sample.status !== 'error')
+    .map((sample) => sample.session);
+  // Sample counts of the cases recorded in full, by the session of their sample 1.
+  const sampled = new Map(
+    results
+      .filter((result) => result.status !== 'error')
+      .map((result) => [
+        parseSampleSession(result.session).caseSession,
+        result.samples?.total ?? 1,
+      ]),
+  );
+  const stale = (session: string): boolean => {
+    const { caseSession, sample } = parseSampleSession(session);
+    return sample > (sampled.get(caseSession) ?? Infinity);
+  };
+  const { replaced, rolledBack } = supersedeSessions(cassette, since, recorded, failed, stale);
   if (replaced > 0)
     logger.info(
       `${cassette}: replaced ${replaced} earlier recording(s) of the cases recorded again`,

@@ -47,4 +47,42 @@ export interface CaseResult {
     readonly stdout: string;
     readonly stderr: string;
   } | null;
+  /**
+   * The case ran several times (the suite's `repeats`): its samples and their tally. The case's
+   * own fields are then the aggregate — status by `min_pass_rate`, score the samples' mean,
+   * duration and tokens their sums — and its calls, problems and session are those of the first
+   * sample whose status is the case's. Absent when the case ran once.
+   */
+  readonly samples?: CaseSamples;
 }
+
+/** A repeated case's samples: how many passed, whether they disagreed, and each one. */
+export interface CaseSamples {
+  /** Samples that passed. */
+  readonly passed: number;
+  /** Samples run. */
+  readonly total: number;
+  /** Some samples passed and some failed: noise, not a steady verdict. */
+  readonly flaky: boolean;
+  /** The share of samples that had to pass for the case to pass. */
+  readonly min_pass_rate: number;
+  /** Every sample, sample 1 first. */
+  readonly results: readonly SampleResult[];
+}
+
+/** One sample of a repeated case: its own session (so its own recording) and verdict. */
+export type SampleResult = Pick<
+  CaseResult,
+  | 'session'
+  | 'status'
+  | 'score'
+  | 'calls'
+  | 'problems'
+  | 'error'
+  | 'duration_ms'
+  | 'turns'
+  | 'tokens'
+> & {
+  /** Counting from 1. */
+  readonly sample: number;
+};

@@ -75,6 +75,8 @@ export interface Price {
 
 export interface Gates {
   readonly pass_rate?: number;
+  /** Gate `pass_rate` on the Wilson lower bound of the samples' pass rate at this confidence (0.95: 95 %) instead of on the rate itself. */
+  readonly confidence?: number;
   readonly mean_score?: number;
   readonly per_tag?: { readonly [tag: string]: number };
   readonly per_tool?: { readonly [tool: string]: number };
@@ -98,6 +100,10 @@ export interface Suite {
   readonly checks: TrajectoryCase;
   readonly defaults: Pick<TestCase, 'extra_arguments' | 'multiple_calls' | 'pass_threshold'>;
   readonly gates: Gates;
+  /** How many times each case runs (`repeats`, `--repeat`): each run is a sample with its own recording. Default 1. */
+  readonly repeats?: number;
+  /** The share of a repeated case's samples that must pass for the case to pass. Default 1. */
+  readonly min_pass_rate?: number;
   /** The reviewed cases: what runs and counts in the gates. */
   readonly cases: readonly SuiteCase[];
   /** Draft cases (`review: pending` or `rejected`), in file order: listed in reports, never run. */

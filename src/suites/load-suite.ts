@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { parse as parseYaml } from 'yaml';
+import { parseSampleSession } from '../cassette/sample-session.js';
 import { CalltapeError } from '../errors.js';
 import { nearestFile } from '../nearest-file.js';
 import { configSchemaFile, givenValue, schemaValidator } from '../config/schema-validator.js';
@@ -53,6 +54,7 @@ export function loadSuite(file: string, cwd: string): Suite {
     );
     return { ...entry, test_id: id, ...(mocks ? { mocks } : {}) } as SuiteCase;
   });
+  requireOwnSampleSessions(path, seen);
   const suiteTools = toolsOf(value.tools, folder, `${path}: tools`);
   const runs: RunConfig[] = (value.runs ?? [{ name: 'default' }]).map((run, index) => {
     const tools =
@@ -96,6 +98,8 @@ export function loadSuite(file: string, cwd: string): Suite {
     checks: value.checks ?? {},
     defaults: value.defaults ?? {},
     gates: value.gates ?? {},
+    repeats: value.repeats ?? 1,
+    min_pass_rate: value.min_pass_rate ?? 1,
     // Drafts keep their ids (unique with the rest) but stay out of every run and gate until reviewed.
     cases: cases.filter((testCase) => testCase.review === undefined),
     drafts: cases.filter((testCase) => testCase.review !== undefined),
@@ -127,6 +131,8 @@ interface RawSuite {
   readonly checks?: Suite['checks'];
   readonly defaults?: Suite['defaults'];
   readonly gates?: Suite['gates'];
+  readonly repeats?: number;
+  readonly min_pass_rate?: number;
   readonly cases: (SuiteCase & { test_id?: string })[];
 }
 
@@ -265,4 +271,20 @@ function describeErrors(
     }
   }
   return [...new Set(lines)];
+}
+
+/**
+ * A case id `refund#2` beside a case `refund` names the session sample 2 of `refund` runs under
+ * when it is repeated: the two would share recordings, and recording one would drop the other's.
+ */
+function requireOwnSampleSessions(path: string, ids: ReadonlyMap<string, number>): void {
+  for (const [id, index] of ids) {
+    const { caseSession, sample } = parseSampleSession(id);
+    if (sample > 1 && ids.has(caseSession))
+      throw new CalltapeError(
+        'CONFIG_INVALID',
+        `${path}: case "${id}" (#${index + 1}): test_id: names the session of sample ${sample} of case "${caseSession}" (repeats run sample k under <test_id>#k), so the two would share recordings`,
+        'Rename it, e.g. without the #.',
+      );
+  }
 }

@@ -147,12 +147,14 @@ export interface Superseded {
  * held earlier recordings keeps those and loses what the run recorded: a re-recording that
  * failed (no key, an unreachable upstream) never costs the recording it would have replaced.
  * MCP exchanges of the sessions go the same way. A cassette the run never created is left alone.
+ * Earlier recordings of any session `stale` names are deleted too (samples a case no longer runs).
  */
 export function supersedeSessions(
   cassette: string,
   since: number,
   replaced: readonly string[],
   failed: readonly string[],
+  stale: (session: string) => boolean = () => false,
 ): Superseded {
   if ((replaced.length === 0 && failed.length === 0) || !existsSync(cassette))
     return { replaced: 0, rolledBack: 0 };
@@ -175,10 +177,15 @@ export function supersedeSessions(
     const earlier = db.prepare(
       'SELECT 1 FROM interactions WHERE session_id = ? AND started_at < ? LIMIT 1',
     );
+    const earlierSessions = db
+      .prepare('SELECT DISTINCT session_id FROM interactions WHERE started_at < ?')
+      .pluck();
     return db
       .transaction((): Superseded => {
         let replacedRows = 0;
         for (const session of replaced) replacedRows += removeEarlier(session);
+        for (const session of earlierSessions.all(since) as string[])
+          if (stale(session)) replacedRows += removeEarlier(session);
         let rolledBack = 0;
         for (const session of failed)
           if (earlier.get(session, since) !== undefined) rolledBack += removeThisRun(session);

@@ -38,3 +38,22 @@ describe('CassetteReader.find after recording a request again (regression: repla
     }
   });
 });
+
+describe('CassetteReader.find for a sample of a repeated case', () => {
+  it("serves sample k ≥ 2 only its own session's recording, while sample 1 keeps its own", () => {
+    const reader = new CassetteReader(
+      recordedAt([
+        ['sample-1', 1000, 'refund'],
+        ['sample-3', 2000, 'refund#3'],
+      ]),
+    );
+    try {
+      expect(reader.find('k', 0, 'refund#3')?.id).toBe('sample-3');
+      // Sample 2 was never recorded: a miss (auto records it), never sample 1's or 3's answer.
+      expect(reader.find('k', 0, 'refund#2')).toBeUndefined();
+      expect(reader.find('k', 0, 'refund')?.id).toBe('sample-1');
+    } finally {
+      reader.close();
+    }
+  });
+});

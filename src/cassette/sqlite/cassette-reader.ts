@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { CanonicalRequest } from '../canonical-request.js';
 import { describeMismatch, type Mismatch } from '../describe-mismatch.js';
 import { openCassette } from './open-cassette.js';
+import { parseSampleSession } from '../sample-session.js';
 
 /** A stored response, ready to be re-emitted. */
 export interface Recording {
@@ -32,6 +33,8 @@ export interface NearestRecording {
 export class CassetteReader {
   private readonly db: Database.Database;
   private readonly findStatement: Database.Statement;
+  /** The same, of one session only. */
+  private readonly findOwnStatement: Database.Statement;
   private readonly lastOrdinalStatement: Database.Statement;
   private readonly candidatesStatement: Database.Statement;
   private readonly idsStatement: Database.Statement<[], string>;
@@ -49,6 +52,9 @@ export class CassetteReader {
     this.findStatement = this.db.prepare(
       `SELECT ${columns} FROM interactions WHERE request_key = ? AND key_ordinal = ? ORDER BY (ordinal_scope = ?) DESC, started_at DESC, seq DESC LIMIT 1`,
     );
+    this.findOwnStatement = this.db.prepare(
+      `SELECT ${columns} FROM interactions WHERE request_key = ? AND key_ordinal = ? AND ordinal_scope = ? ORDER BY started_at DESC, seq DESC LIMIT 1`,
+    );
     this.lastOrdinalStatement = this.db
       .prepare('SELECT max(key_ordinal) FROM interactions WHERE request_key = ?')
       .pluck();
@@ -61,7 +67,11 @@ export class CassetteReader {
   }
 
   find(key: string, ordinal: number, scope: string): Recording | undefined {
-    const row = this.findStatement.get(key, ordinal, scope) as RecordingRow | undefined;
+    // A repeated case's sample k ≥ 2 is its own recording: served another session's, every
+    // sample would replay the same answer and a flaky case would look steady.
+    const statement =
+      parseSampleSession(scope).sample > 1 ? this.findOwnStatement : this.findStatement;
+    const row = statement.get(key, ordinal, scope) as RecordingRow | undefined;
     return row && toRecording(row);
   }
 

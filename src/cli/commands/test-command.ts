@@ -37,6 +37,7 @@ interface CodeFlags {
 }
 interface TestFlags extends ConfigFlags, ReportFlags, OtlpFlags, CodeFlags {
   readonly concurrency?: string;
+  readonly repeat?: string;
   readonly filter?: string;
   readonly list?: boolean;
   readonly shard?: string;
@@ -88,6 +89,10 @@ export function registerTestCommands(program: Command): void {
         .option('--mode <mode>', 'replay (default: offline from the cassette) | record | auto')
         .option('--concurrency <n>', 'cases run at once (default: CPU count)')
         .option(
+          '--repeat <n>',
+          "run every case n times, each a sample with its own recording (overrides the suite's repeats)",
+        )
+        .option(
           '--config <file>',
           'proxy configuration to start from (upstream, timeouts, redaction)',
         )
@@ -125,12 +130,7 @@ export function registerTestCommands(program: Command): void {
           'CONFIG_INVALID',
           `command line: --mode: must be one of ["replay","record","auto"] (got "${mode}")`,
         );
-      const concurrency = flags.concurrency === undefined ? undefined : Number(flags.concurrency);
-      if (concurrency !== undefined && (!Number.isInteger(concurrency) || concurrency < 1))
-        throw new CalltapeError(
-          'CONFIG_INVALID',
-          `command line: --concurrency: must be a whole number ≥ 1 (got "${flags.concurrency}")`,
-        );
+      const concurrency = wholeNumber('--concurrency', flags.concurrency);
       const { config } = loadConfig(
         {
           config: flags.config,
@@ -140,7 +140,11 @@ export function registerTestCommands(program: Command): void {
         process.env,
         cwd,
       );
-      const loaded = files.map((file) => filterSuite(loadSuite(file, cwd), flags.filter));
+      const repeats = wholeNumber('--repeat', flags.repeat);
+      const loaded = files.map((file) => {
+        const suite = filterSuite(loadSuite(file, cwd), flags.filter);
+        return repeats === undefined ? suite : { ...suite, repeats };
+      });
       const suites = flags.cassette
         ? withCassetteFlag(loaded, flags.cassette, cwd, mode === 'replay' && flags.list !== true)
         : loaded;
@@ -168,7 +172,9 @@ export function registerTestCommands(program: Command): void {
       const results: SuiteRunResult[] = [];
       for (const suite of suites) {
         const known = baseline(flags.baseline, baselineTarget(suite), runsDb(flags));
-        const progress = startProgress(suite.cases.length * suite.runs.length);
+        const progress = startProgress(
+          suite.cases.length * suite.runs.length * (suite.repeats ?? 1),
+        );
         const result = await withRunSpans(otlp, suite.name, (spans) =>
           runSuite(suite, {
             config,
@@ -277,6 +283,18 @@ export function registerTestCommands(program: Command): void {
       return report([compareWithBaseline(result, known.loaded)], flags);
     });
   });
+}
+
+/** A count flag (`--concurrency`, `--repeat`): a whole number ≥ 1, or undefined when not given. */
+function wholeNumber(flag: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1)
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `command line: ${flag}: must be a whole number ≥ 1 (got "${text}")`,
+    );
+  return value;
 }
 
 async function guarded(program: Command, run: () => Promise<number>): Promise<number> {

@@ -77,7 +77,9 @@ export async function runShard(
   const shard = flags.shard === undefined ? { index: 1, count: 1 } : parseShard(flags.shard);
   const name = basename(suite.file);
   const part = shardSuite(suite, name, shard);
-  const progress = context.startProgress(part.cases.length * part.runs.length);
+  const progress = context.startProgress(
+    part.cases.length * part.runs.length * (part.repeats ?? 1),
+  );
   const result = await withRunSpans(context.otlp, suite.name, (spans) =>
     runSuite(
       { ...part, gates: {} },
