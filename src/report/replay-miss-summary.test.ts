@@ -23,6 +23,7 @@ describe('groupReplayMisses', () => {
     ]);
     expect(summary && replayMissText(summary)).toEqual({
       line: '22 cases missed: their requests changed at messages[0].content (the system prompt), 1 changed at tools[1].function.name',
+      differences: [],
       command,
     });
   });

@@ -215,7 +215,11 @@ describe('calltape test --repeat', () => {
     'auto records only the missing samples; recording again with fewer samples supersedes the ones no longer run',
     async () => {
       const folder = temporaryFolder();
-      const env = { CALLTAPE_RUNS_DB: join(folder, 'runs.sqlite') };
+      // Auto records what is missing, which needs a key (without one it says so: issue 30).
+      const env = {
+        CALLTAPE_RUNS_DB: join(folder, 'runs.sqlite'),
+        OPENAI_API_KEY: 'sk-test-key-0123456789abcdef',
+      };
       const suite = suiteFile(folder, { min_pass_rate: 0.5 });
       const live = await alternatingModel();
       const run = (...args: string[]) =>

@@ -3,7 +3,8 @@
  * that looks something up before it acts. It knows nothing about calltape; OPENAI_BASE_URL decides
  * where it talks. `LOOKUP_AGENT_TOOLS` picks its tool set: `orders` (get_order, issue_refund,
  * send_email — the README's refund case) or `weather` (find_city, get_weather — `calltape init`'s
- * example suite). The prompt is its last argument.
+ * example suite). `LOOKUP_AGENT_SYSTEM`, when set, is its system prompt. The prompt is its last
+ * argument.
  *
  *   node dist/test/support/lookup-then-act-agent.js "Refund order A-17, it arrived broken"
  */
@@ -53,7 +54,10 @@ export const toolSets = {
 
 async function run(prompt: string, set: (typeof toolSets)[keyof typeof toolSets]): Promise<string> {
   const client = new OpenAI({ maxRetries: 0 });
+  // A system prompt the user edits (LOOKUP_AGENT_SYSTEM): the change calltape exists to judge.
+  const system = process.env['LOOKUP_AGENT_SYSTEM'];
   const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [
+    ...(system ? [{ role: 'system' as const, content: system }] : []),
     { role: 'user', content: prompt },
   ];
   for (let step = 0; step < 8; step++) {
