@@ -21,6 +21,8 @@ export interface ExportCounters {
   readonly exported: number;
   /** Spans lost: the queue was full, or their batch failed after the exporter's retries. */
   readonly dropped: number;
+  /** Every span ended so far: after a shutdown, `ended - exported` is what never reached the collector (lost, or still in flight when the grace ran out). */
+  readonly ended: number;
 }
 
 /** The tracer to write spans with, and the pipeline behind it. */
@@ -59,17 +61,19 @@ export function startOtlpTracing(
     readonly failing?: (message: string | undefined) => void;
   } = {},
   exporter?: SpanExporter,
+  exportTimeoutMs = 10_000,
 ): OtlpTracing {
+  // The exporter's deadline per batch, its retries with backoff included: no retry is scheduled past it.
   const config = {
     ...(settings.url === undefined ? {} : { url: settings.url }),
-    timeoutMillis: 10_000,
+    timeoutMillis: exportTimeoutMs,
   };
   const inner =
     exporter ??
     (settings.protocol === 'http/json'
       ? new OtlpJsonExporter(config)
       : new OtlpProtobufExporter(config));
-  const counts = { exported: 0, dropped: 0, queued: 0 };
+  const counts = { exported: 0, dropped: 0, queued: 0, ended: 0 };
   let failing = false;
   const drop = (spans: number): void => {
     counts.dropped += spans;
@@ -110,6 +114,7 @@ export function startOtlpTracing(
   const bounded: SpanProcessor = {
     onStart: (span, context) => batch.onStart(span, context),
     onEnd(span) {
+      counts.ended++;
       if (counts.queued >= maxQueueSize) return drop(1);
       counts.queued++;
       batch.onEnd(span);
@@ -126,7 +131,7 @@ export function startOtlpTracing(
   });
   return {
     tracer: provider.getTracer('calltape', packageVersion),
-    counters: () => ({ exported: counts.exported, dropped: counts.dropped }),
+    counters: () => ({ exported: counts.exported, dropped: counts.dropped, ended: counts.ended }),
     async shutdown(graceMs) {
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));

@@ -2,7 +2,6 @@ import { resolve } from 'node:path';
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
 import { CalltapeError } from '../errors.js';
-import type { Logger } from '../logger.js';
 import type { CaseResult } from '../scoring/case-result.js';
 import type { Interaction } from '../trace/trace.js';
 import type { Evaluation, SpanAttributes } from './gen-ai-spans.js';
@@ -19,9 +18,21 @@ export type SpanTarget =
 
 /** What a run sent: spans written, and spans lost on the way (a collector that failed). */
 export interface SpanTally {
+  /** Spans the collector accepted (or the file holds). */
   readonly spans: number;
+  /** Spans that never reached the collector: refused, failed after retries, or still in flight at the bound. */
   readonly dropped: number;
+  /** Why the first batch failed, as the exporter said it; undefined when none did. */
+  readonly failure?: string;
 }
+
+/**
+ * The most a finished run waits for its spans to reach a collector, the exporter's retries
+ * with backoff included (they are given this as their deadline too, so none outlives it). A
+ * collector that is down costs a run at most this, and the spans it did not take are counted
+ * as lost rather than waited for.
+ */
+export const runExportBoundMs = 2_000;
 
 /**
  * The spans of recorded traffic — a cassette, or the cases of a `calltape test` run — written
@@ -32,10 +43,11 @@ export class RunSpans {
   private readonly tracing: OtlpTracing;
   private readonly spans: SessionSpans;
   private readonly memory: InMemorySpanExporter | undefined;
+  private failure: string | undefined;
 
   constructor(
     private readonly target: SpanTarget,
-    options: { readonly agentName?: string; readonly logger?: Logger } = {},
+    options: { readonly agentName?: string } = {},
   ) {
     this.memory = target.kind === 'file' ? new InMemorySpanExporter() : undefined;
     const settings =
@@ -44,11 +56,10 @@ export class RunSpans {
         : { url: undefined, protocol: 'http/json' as const };
     this.tracing = startOtlpTracing(
       settings,
-      {
-        failing: (message) =>
-          message !== undefined && options.logger?.error(`OTLP export failed: ${message}`),
-      },
+      // Said once, in the run's closing warning: a run's export is over when the run is.
+      { failing: (message) => void (this.failure ??= message) },
       this.memory,
+      runExportBoundMs,
     );
     const content =
       target.kind === 'collector' ? target.settings.captureContent : target.captureContent;
@@ -112,13 +123,21 @@ export class RunSpans {
     );
   }
 
-  /** Sends (or writes) everything; for a file, the OTLP/JSON export request holding every span. */
-  async finish(graceMs = 10_000): Promise<SpanTally> {
+  /**
+   * Sends (or writes) everything; for a file, the OTLP/JSON export request holding every span.
+   * A collector gets at most `runExportBoundMs`; what it has not accepted by then is lost.
+   */
+  async finish(): Promise<SpanTally> {
     // Read before the shutdown: shutting the in-memory exporter down empties it.
     const finished = this.memory?.getFinishedSpans() ?? [];
-    await this.tracing.shutdown(graceMs);
-    const { exported, dropped } = this.tracing.counters();
-    if (this.target.kind === 'collector') return { spans: exported, dropped };
+    await this.tracing.shutdown(runExportBoundMs);
+    const { exported, dropped, ended } = this.tracing.counters();
+    if (this.target.kind === 'collector')
+      return {
+        spans: exported,
+        dropped: ended - exported,
+        ...(this.failure === undefined ? {} : { failure: this.failure }),
+      };
     const bytes = JsonTraceSerializer.serializeRequest(finished);
     if (!bytes)
       throw new CalltapeError(
@@ -167,4 +186,25 @@ export function caseEvaluations(result: CaseResult): Evaluation[] {
     });
   }
   return evaluations;
+}
+
+/** Where spans go, as output may say it: the traces URL without user or password, or the variable the SDK reads. */
+export function collectorName(settings: Pick<OtlpSettings, 'url'>): string {
+  if (settings.url === undefined) return 'OTEL_EXPORTER_OTLP_ENDPOINT';
+  const url = new URL(settings.url);
+  url.username = '';
+  url.password = '';
+  return url.href;
+}
+
+/** The one warning a run's export gives when spans were lost, or undefined when none were. */
+export function lostSpansWarning(
+  tally: SpanTally,
+  settings: Pick<OtlpSettings, 'url'>,
+): string | undefined {
+  if (tally.dropped === 0) return undefined;
+  const where = collectorName(settings);
+  // An exporter message may quote the URL it was given; it is said without credentials.
+  const why = tally.failure?.split(settings.url ?? where).join(where);
+  return `OpenTelemetry: ${tally.dropped} of ${tally.dropped + tally.spans} span(s) lost: ${where} did not accept them within ${runExportBoundMs / 1000} s${why === undefined ? '' : ` (${why})`}`;
 }

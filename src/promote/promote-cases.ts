@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, extname, join, relative, resolve } from 'node:path';
+import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { stringify as toYaml } from 'yaml';
 import { mergeCassette } from '../cassette/sqlite/cassette-maintenance.js';
 import { readSessionRounds } from '../cassette/sqlite/session-rounds.js';
@@ -14,7 +14,7 @@ import { stableStringify } from '../stable-stringify.js';
 import { loadSuite } from '../suites/load-suite.js';
 import { openSuiteDocument, saveSuiteDocument } from '../suites/suite-document.js';
 import type { JsonValue } from '../trace/trace.js';
-import { planPromotion, type PromotionPlan } from './promotion-plan.js';
+import { defaultPromotedMocksDir, planPromotion, type PromotionPlan } from './promotion-plan.js';
 import { startSessionResponder } from './session-responder.js';
 
 export interface PromoteOptions {
@@ -27,6 +27,8 @@ export interface PromoteOptions {
   readonly shadowDb?: string;
   readonly selection: ShadowSelection;
   readonly logger: Logger;
+  /** The folder (absolute) the cases' mock files go into; default `mocks/promoted/` beside the suite. */
+  readonly mocksDir?: string;
 }
 
 /** A session a batch passed over. */
@@ -44,6 +46,8 @@ export interface Promotion {
   readonly skipped: readonly SkippedSession[];
   /** The cassette the cases replay from (the suite's). */
   readonly cassette: string;
+  /** The folder (absolute) the cases' mock files went into. */
+  readonly mocksDir: string;
 }
 
 /**
@@ -77,9 +81,14 @@ export async function promoteCases(options: PromoteOptions): Promise<Promotion> 
       `${out}: runs: a promoted case replays its session's model, and this suite has ${existing.runs.length} run configurations`,
       'Promote into a suite of its own (--out promoted.yaml).',
     );
-  const taken = new Set(
-    [...(existing?.cases ?? []), ...(existing?.drafts ?? [])].map((c) => c.test_id),
-  );
+  const suiteCases = [...(existing?.cases ?? []), ...(existing?.drafts ?? [])];
+  const taken = new Set(suiteCases.map((c) => c.test_id));
+  // A case's name comes from its prompt, so a session promoted before is known by its provenance.
+  const promotedAs = new Map<string, string>();
+  for (const c of suiteCases)
+    if (c.provenance?.session !== undefined) promotedAs.set(c.provenance.session, c.test_id);
+  const mocksDir = options.mocksDir ?? join(folder, defaultPromotedMocksDir);
+  const mocksFolder = relative(folder, mocksDir).split(sep).join('/') || '.';
   // Direct mode sends one model and one tool list: every case of the suite must have asked the same.
   const suiteRun = existing?.runs[0];
   let model = suiteRun?.model;
@@ -92,6 +101,11 @@ export async function promoteCases(options: PromoteOptions): Promise<Promotion> 
     skipped.push({ sessionId, reason, promoted });
   };
   for (const session of picked) {
+    const earlier = promotedAs.get(session.sessionId);
+    if (earlier !== undefined) {
+      refuse(session.sessionId, `already promoted (case "${earlier}")`, true);
+      continue;
+    }
     const plan = planOrSkip(session, batch, skipped, () =>
       planPromotion({
         sessionId: session.sessionId,
@@ -99,13 +113,13 @@ export async function promoteCases(options: PromoteOptions): Promise<Promotion> 
         failures: session.failures,
         cassette: relative(folder, options.cassette),
         ...(options.shadowDb ? { shadowDb: relative(folder, options.shadowDb) } : {}),
+        taken,
+        mocksDir: mocksFolder,
       }),
     );
     if (!plan) continue;
     const planTools = stableStringify(plan.tools);
-    if (taken.has(plan.testId))
-      refuse(plan.sessionId, `already promoted (case "${plan.testId}")`, true);
-    else if (plan.mocks && existsSync(join(folder, plan.mocks.file)))
+    if (plan.mocks && existsSync(join(folder, plan.mocks.file)))
       refuse(plan.sessionId, `${join(folder, plan.mocks.file)} exists already`);
     else if (
       (model !== undefined && model !== plan.model) ||
@@ -126,7 +140,7 @@ export async function promoteCases(options: PromoteOptions): Promise<Promotion> 
   }
   const suiteCassette =
     existing?.cassette ?? resolve(folder, 'recordings', `${basename(out, extname(out))}.sqlite`);
-  if (plans.length === 0) return { promoted: [], skipped, cassette: suiteCassette };
+  if (plans.length === 0) return { promoted: [], skipped, cassette: suiteCassette, mocksDir };
 
   const work = join(folder, `.calltape-promote-${process.pid}`);
   const placed: string[] = [];
@@ -137,7 +151,7 @@ export async function promoteCases(options: PromoteOptions): Promise<Promotion> 
       if (!plan.mocks) continue;
       const target = join(folder, plan.mocks.file);
       mkdirSync(dirname(target), { recursive: true });
-      renameSync(join(work, plan.mocks.file), target);
+      renameSync(join(work, 'mocks', basename(plan.mocks.file)), target);
       placed.push(target);
     }
     const freshCassette = !existsSync(suiteCassette);
@@ -163,6 +177,7 @@ export async function promoteCases(options: PromoteOptions): Promise<Promotion> 
       })),
       skipped,
       cassette: suiteCassette,
+      mocksDir,
     };
   } catch (error) {
     for (const file of placed) rmSync(file, { force: true });
@@ -209,7 +224,8 @@ async function replaySessions(
     const slices: string[] = [];
     const notes = new Map<string, string[]>();
     for (const [position, plan] of plans.entries()) {
-      const mocks = plan.mocks && join(work, plan.mocks.file);
+      // The work folder holds each mock file by name alone: the mocks folder may lie outside the suite's.
+      const mocks = plan.mocks && join(work, 'mocks', basename(plan.mocks.file));
       if (plan.mocks && mocks) writeFileSync(mocks, toYaml(plan.mocks.content, { lineWidth: 0 }));
       const slice = join(work, `${plan.testId}.sqlite`);
       const { review: _review, provenance: _provenance, mocks: _mocks, ...fields } = plan.testCase;

@@ -108,16 +108,16 @@ describe('planPromotion', () => {
       failures: ['limits/out_of_range: amount: above 10'],
       cassette: 'recordings/live.sqlite',
     });
-    expect(plan.testId).toBe('promoted-S-1');
+    expect(plan.testId).toBe('send-20-to-ann');
     expect(plan.testCase).toEqual({
-      test_id: 'promoted-S-1',
+      test_id: 'send-20-to-ann',
       prompt: 'send 20 to Ann',
       messages: [{ role: 'user', content: 'send 20 to Ann' }],
       expect: {
         mode: 'exact',
         calls: [{ tool: 'transfer', arguments: { to: 'Ann', amount: 20 } }],
       },
-      mocks: ['mocks/promoted-S-1.yaml'],
+      mocks: ['mocks/promoted/send-20-to-ann.yaml'],
       review: 'pending',
       provenance: {
         source: 'promoted',
@@ -222,15 +222,28 @@ describe('planPromotion', () => {
     ).toThrow('session "S-9": none of its 1 round trip(s) completed');
   });
 
-  it('names the case after the session with only file-safe characters', () => {
+  it('names the case after the session, with only file-safe characters, when the prompt gives no letters', () => {
     const plan = planPromotion({
       sessionId: '../weird id/é',
-      rounds: [round(0, [user], [])],
+      rounds: [round(0, [message('user', '42?')], [])],
       failures: [],
       cassette: 'c.sqlite',
     });
-    expect(plan.testId).toMatch(/^promoted-[A-Za-z0-9._-]+$/);
-    expect(plan.testId).not.toContain('/');
+    expect(plan.testId).toBe('session-weird-id');
+  });
+
+  it('avoids the names the suite has taken and puts the mock file in the folder it is given', () => {
+    const plan = planPromotion({
+      sessionId: 'S-2',
+      rounds: [round(0, [user], [transfer]), round(1, [user, result], [])],
+      failures: [],
+      cassette: 'c.sqlite',
+      taken: new Set(['send-20-to-ann']),
+      mocksDir: '../shared/mocks/',
+    });
+    expect(plan.testId).toBe('send-20-to-ann-2');
+    expect(plan.mocks?.file).toBe('../shared/mocks/send-20-to-ann-2.yaml');
+    expect(plan.testCase['mocks']).toEqual(['../shared/mocks/send-20-to-ann-2.yaml']);
   });
 });
 

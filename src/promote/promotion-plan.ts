@@ -1,5 +1,6 @@
 import type { SessionRound } from '../cassette/recorded-exchange.js';
 import { CalltapeError } from '../errors.js';
+import { caseName } from './case-name.js';
 import { toCompletionBody } from '../providers/openai-chat/convert-openai-chat-body.js';
 import { buildTrajectories } from '../trace/build-trajectories.js';
 import type { JsonValue } from '../trace/trace.js';
@@ -15,7 +16,14 @@ export interface PromotionSource {
   readonly cassette: string;
   /** The shadow-scoring database, relative to the suite, when the session was picked from one. */
   readonly shadowDb?: string;
+  /** Case ids the suite (and the cases promoted before this one) already use: the case's name avoids them. */
+  readonly taken?: ReadonlySet<string>;
+  /** The folder, relative to the suite, every promoted case's mock file goes into. */
+  readonly mocksDir?: string;
 }
+
+/** Where promoted cases' mock files go unless the command names another folder (relative to the suite). */
+export const defaultPromotedMocksDir = 'mocks/promoted';
 
 /** An answer the replay of the promoted case gets from the session, in order. */
 export interface RecordedAnswer {
@@ -104,8 +112,11 @@ export function planPromotion(source: PromotionSource): PromotionPlan {
       `${played.length - 1 - stop} round trip(s) after round ${stop + 1} left out: a call there had no result to mock, so the replay hands it back`,
     );
   const calls = turns.slice(0, stop + 1).flat();
-  const testId = `promoted-${sessionId.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 80)}`;
-  const mockFile = `mocks/${testId}.yaml`;
+  const prompt = [...start.interaction.request.messages]
+    .reverse()
+    .find((message) => message.role === 'user')?.text;
+  const testId = caseName(prompt, sessionId, source.taken ?? new Set());
+  const mockFile = `${(source.mocksDir ?? defaultPromotedMocksDir).replace(/\/+$/, '')}/${testId}.yaml`;
   const mockSpecs = [...new Set(calls.map((call) => call.name))]
     .filter((tool) => mocked.has(tool))
     .map((tool): JsonValue => ({
@@ -114,9 +125,6 @@ export function planPromotion(source: PromotionSource): PromotionPlan {
       sequence: calls.filter((call) => call.name === tool).map(answerOf),
       after: 'error',
     }));
-  const prompt = [...start.interaction.request.messages]
-    .reverse()
-    .find((message) => message.role === 'user')?.text;
   const model =
     (isObject(body) && typeof body['model'] === 'string' ? body['model'] : undefined) ??
     start.interaction.request.model;

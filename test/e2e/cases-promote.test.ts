@@ -165,8 +165,9 @@ describe('calltape cases promote', () => {
       'promoted 1 session(s) to draft cases (review: pending) in promoted.yaml',
     );
     expect(failing.stdout).toContain(
-      'promoted-big  session big · 2 round trip(s) · mocks/promoted-big.yaml',
+      'transfer-big-please  session big · 2 round trip(s) · mocks/promoted/transfer-big-please.yaml',
     );
+    expect(failing.stdout).toContain('their tool mocks are in mocks/promoted/');
     expect(failing.stdout).toMatch(/failed: transfer-limits\/out_of_range: /);
     const byId = await runCliAsync(
       ['cases', 'promote', '--out', suite, '--cassette', cassette, '--session', 'fine'],
@@ -178,7 +179,11 @@ describe('calltape cases promote', () => {
     expect(upstream.received.length).toBe(requestsBefore);
 
     const drafts = loadSuite(suite, work).drafts;
-    expect(drafts.map((draft) => draft.test_id)).toEqual(['promoted-big', 'promoted-fine']);
+    // Named from their prompts: "transfer big please", "transfer 120 euros".
+    expect(drafts.map((draft) => draft.test_id)).toEqual([
+      'transfer-big-please',
+      'transfer-120-euros',
+    ]);
     const big = drafts[0];
     expect(big).toMatchObject({
       prompt: 'transfer big please',
@@ -203,7 +208,7 @@ describe('calltape cases promote', () => {
         failures: [expect.stringMatching(/^transfer-limits\/out_of_range: /)],
       },
     });
-    expect(readFileSync(join(work, 'mocks/promoted-big.yaml'), 'utf8')).toContain(
+    expect(readFileSync(join(work, 'mocks/promoted/transfer-big-please.yaml'), 'utf8')).toContain(
       `result: '{"done":true,"tool":"transfer_money","reference":"REF-0"}'`,
     );
     // Only the two promoted sessions' round trips are in the slice, under the cases' ids.
@@ -214,8 +219,8 @@ describe('calltape cases promote', () => {
         .raw()
         .all(),
     ).toEqual([
-      ['promoted-big', 2],
-      ['promoted-fine', 2],
+      ['transfer-120-euros', 2],
+      ['transfer-big-please', 2],
     ]);
     slice.close();
     // The agent's key is in none of it.
@@ -230,6 +235,38 @@ describe('calltape cases promote', () => {
     expect(test.stdout).toContain('PASSED');
     expect(test.status).toBe(0);
     expect(upstream.received.length).toBe(requestsBefore);
+
+    // The same session into another suite: the same name, its mock file in the folder asked for.
+    const elsewhere = await runCliAsync(
+      [
+        'cases',
+        'promote',
+        '--out',
+        'other/suite.yaml',
+        '--cassette',
+        cassette,
+        '--session',
+        'big',
+        '--mocks-dir',
+        'shared-mocks',
+      ],
+      { cwd: work },
+    );
+    expect(elsewhere.status, elsewhere.stderr).toBe(0);
+    expect(elsewhere.stdout).toContain(
+      'transfer-big-please  session big · 2 round trip(s) · ../shared-mocks/transfer-big-please.yaml',
+    );
+    expect(elsewhere.stdout).toContain('their tool mocks are in shared-mocks/');
+    expect(existsSync(join(work, 'shared-mocks/transfer-big-please.yaml'))).toBe(true);
+    const other = await runCliAsync(['review', 'other/suite.yaml', '--accept', 'all'], {
+      cwd: work,
+    });
+    expect(other.status, other.stderr).toBe(0);
+    const replayed = await runCliAsync(
+      ['test', 'other/suite.yaml', '--mode', 'replay', '--upstream', 'http://127.0.0.1:9'],
+      { cwd: work },
+    );
+    expect(replayed.stdout).toContain('PASSED');
   });
 
   it('promotes a session with hidden mock rounds from the bundled cassette', async () => {
@@ -244,10 +281,15 @@ describe('calltape cases promote', () => {
     expect(promoted.stdout).toContain('promoted 3 session(s)');
     // TC-010's call breaks its tool's schema: as promoted, its expectation fails, and the output says so.
     expect(promoted.stdout).toMatch(
-      /promoted-TC-010[^\n]*\n(?:[^\n]*\n)*?\s+note: as promoted, the case fails: /,
+      /show-my-savings-balance-in-euros[^\n]*\n(?:[^\n]*\n)*?\s+note: as promoted, the case fails: /,
     );
     const review = await runCliAsync(
-      ['review', 'bank.yaml', '--accept', 'promoted-TC-003,promoted-TC-014'],
+      [
+        'review',
+        'bank.yaml',
+        '--accept',
+        'please-wire-1-200-50-to-acme-corps-checking,search-for-refunds-from-apple-over-20-dollars',
+      ],
       { cwd: work },
     );
     expect(review.status, review.stderr).toBe(0);
@@ -333,7 +375,7 @@ describe('calltape cases promote', () => {
     expect(some.stderr).toBe('');
     expect(some.status).toBe(0);
     expect(some.stdout).toContain('promoted 1 session(s)');
-    expect(some.stdout).toContain('promoted-big  session big');
+    expect(some.stdout).toContain('transfer-big-please  session big');
     expect(some.stdout).toMatch(
       /skipped session TC-003: .*live\.sqlite: no session "TC-003" in this cassette/,
     );
@@ -351,6 +393,8 @@ describe('calltape cases promote', () => {
     // Run again, the batch finds only sessions promoted already: nothing left to do is no failure.
     const again = await promoteFailing('promoted.yaml', cassette, shadowDb, '1h', work);
     expect(again.status).toBe(0);
-    expect(again.stdout).toContain('skipped session big: already promoted (case "promoted-big")');
+    expect(again.stdout).toContain(
+      'skipped session big: already promoted (case "transfer-big-please")',
+    );
   });
 });

@@ -145,9 +145,14 @@ describe.skipIf(!tmuxAvailable)('calltape review on a terminal', () => {
     expect(resumed).toContain('[1/8] 0 accepted');
     for (let skip = 0; skip < 7; skip += 1) tmux('send-keys', '-t', two, 's');
     // The promoted case shows why it was promoted and the trace of its replay.
-    const promoted = await screenWith(two, 'promoted-TC-003 [pending] promoted');
+    const promoted = await screenWith(
+      two,
+      'please-wire-1-200-50-to-acme-corps-checking [pending] promoted',
+    );
     expect(promoted).toContain('session:   TC-003 (bank.sqlite)');
-    expect(promoted).toContain('recordings/suite.sqlite#promoted-TC-003');
+    expect(promoted).toContain(
+      'recordings/suite.sqlite#please-wire-1-200-50-to-acme-corps-checking',
+    );
     expect(promoted).toContain(
       '→ execute_transfer({"recipient_name":"Acme Corp","amount":"1200.50","account_type":"checking"}) [mocked]',
     );
@@ -156,7 +161,7 @@ describe.skipIf(!tmuxAvailable)('calltape review on a terminal', () => {
     expect(loadSuite(suite, folder).cases.map((testCase) => testCase.test_id)).toEqual([
       first,
       second,
-      'promoted-TC-003',
+      'please-wire-1-200-50-to-acme-corps-checking',
     ]);
     expect(pendingIds()).toHaveLength(7);
   });

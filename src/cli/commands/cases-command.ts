@@ -19,6 +19,7 @@ interface PromoteFlags {
   readonly failing?: boolean;
   readonly since: string;
   readonly config?: string;
+  readonly mocksDir?: string;
 }
 
 /** `calltape cases promote`: draft cases from real sessions, with their cassette slice and mocks. */
@@ -44,6 +45,10 @@ export function registerCasesCommand(program: Command): void {
     )
     .option('--failing', 'every session that failed a policy within --since (needs --shadow-db)')
     .option('--since <duration>', 'with --failing: how far back (30m, 1h, 7d)', '1h')
+    .option(
+      '--mocks-dir <folder>',
+      "the folder every promoted case's mock file goes into (default: mocks/promoted/ beside the suite)",
+    )
     .option('--config <file>', 'proxy configuration (cassette, match rules, redaction)')
     .action(async (flags: PromoteFlags) => {
       process.exitCode = await guardedAction(program, async () => {
@@ -83,6 +88,7 @@ export function registerCasesCommand(program: Command): void {
               ? { session: flags.session }
               : { failingSince: Date.now() - window },
           logger: createLogger('error'),
+          ...(flags.mocksDir !== undefined ? { mocksDir: resolve(cwd, flags.mocksDir) } : {}),
         });
         const lines: string[] = [];
         for (const plan of promotion.promoted) {
@@ -109,7 +115,7 @@ export function registerCasesCommand(program: Command): void {
           return promotion.skipped.some((skip) => !skip.promoted) ? exitCodes.usage : exitCodes.ok;
         }
         process.stdout.write(
-          `promoted ${promotion.promoted.length} session(s) to draft cases (review: pending) in ${shown(out)}:\n${lines.map((line) => `${line}\n`).join('')}they replay offline from ${shown(promotion.cassette)}\nnext: calltape review ${shellCommand([shown(out)])}\n`,
+          `promoted ${promotion.promoted.length} session(s) to draft cases (review: pending) in ${shown(out)}:\n${lines.map((line) => `${line}\n`).join('')}they replay offline from ${shown(promotion.cassette)}${promotion.promoted.some((plan) => plan.mocks) ? `, their tool mocks are in ${shown(promotion.mocksDir)}/` : ''}\nnext: calltape review ${shellCommand([shown(out)])}\n`,
         );
         return exitCodes.ok;
       });

@@ -212,8 +212,8 @@ async function exportSpans(path: string, flags: ExportFlags): Promise<void> {
   const target: SpanTarget = collector
     ? { kind: 'collector', settings: collector }
     : { kind: 'file', path: file, captureContent: flags.otlpCaptureContent === true };
-  const { RunSpans } = await import('../../otel/run-spans.js');
-  const spans = new RunSpans(target, { logger: createLogger('error') });
+  const { RunSpans, collectorName, lostSpansWarning } = await import('../../otel/run-spans.js');
+  const spans = new RunSpans(target);
   const interactions = readInteractions(path);
   const store = new McpStore(path, { readonly: true });
   const exchanges = store.list();
@@ -225,13 +225,15 @@ async function exportSpans(path: string, flags: ExportFlags): Promise<void> {
     }),
   );
   const tally = await spans.finish();
-  const where = collector
-    ? (collector.url ?? 'OTEL_EXPORTER_OTLP_ENDPOINT')
-    : relative(process.cwd(), file) || file;
+  const where = collector ? collectorName(collector) : relative(process.cwd(), file) || file;
   process.stdout.write(
-    `exported ${interactions.length} interaction(s)${exchanges.length > 0 ? ` and ${exchanges.length} MCP exchange(s)` : ''} as ${tally.spans} span(s) to ${where}${tally.dropped > 0 ? ` (${tally.dropped} lost: the collector did not accept them)` : ''}\n`,
+    `exported ${interactions.length} interaction(s)${exchanges.length > 0 ? ` and ${exchanges.length} MCP exchange(s)` : ''} as ${tally.spans} span(s) to ${where}\n`,
   );
-  if (tally.dropped > 0) process.exitCode = exitCodes.infrastructure;
+  const warning = collector && lostSpansWarning(tally, collector);
+  if (!warning) return;
+  // Exporting is this command's whole job: spans lost are its failure (exit 3), said as the run's warning.
+  createLogger('error').warn(warning);
+  process.exitCode = exitCodes.infrastructure;
 }
 
 interface PruneFlags {
