@@ -143,7 +143,7 @@ describe('the lost-spans warning', () => {
       settings,
     );
     expect(warning).toBe(
-      `OpenTelemetry: 3 of 4 span(s) lost: https://collector.example:4318/v1/traces did not accept them within ${runExportBoundMs / 1000} s (connect refused https://collector.example:4318/v1/traces)`,
+      `OpenTelemetry: 3 of 4 span(s) lost: https://REDACTED@collector.example:4318/v1/traces did not accept them within ${runExportBoundMs / 1000} s (connect refused https://REDACTED@collector.example:4318/v1/traces)`,
     );
     expect(warning).not.toContain('s3cret');
   });

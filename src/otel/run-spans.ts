@@ -10,6 +10,7 @@ import { startOtlpTracing, type OtlpTracing } from './otlp-tracing.js';
 import type { McpOperation } from './mcp-operation.js';
 import { SessionSpans } from './session-spans.js';
 import { writePrivateFile } from '../private-files.js';
+import { printableText, printableUrl } from '../cassette/printable-url.js';
 
 /** Where a finished run's spans go: an OTLP collector, or an OTLP/JSON file. */
 export type SpanTarget =
@@ -188,13 +189,9 @@ export function caseEvaluations(result: CaseResult): Evaluation[] {
   return evaluations;
 }
 
-/** Where spans go, as output may say it: the traces URL without user or password, or the variable the SDK reads. */
+/** Where spans go, as output may say it: the traces URL with its credentials masked, or the variable the SDK reads. */
 export function collectorName(settings: Pick<OtlpSettings, 'url'>): string {
-  if (settings.url === undefined) return 'OTEL_EXPORTER_OTLP_ENDPOINT';
-  const url = new URL(settings.url);
-  url.username = '';
-  url.password = '';
-  return url.href;
+  return settings.url === undefined ? 'OTEL_EXPORTER_OTLP_ENDPOINT' : printableUrl(settings.url);
 }
 
 /** The one warning a run's export gives when spans were lost, or undefined when none were. */
@@ -205,6 +202,6 @@ export function lostSpansWarning(
   if (tally.dropped === 0) return undefined;
   const where = collectorName(settings);
   // An exporter message may quote the URL it was given; it is said without credentials.
-  const why = tally.failure?.split(settings.url ?? where).join(where);
+  const why = tally.failure === undefined ? undefined : printableText(tally.failure);
   return `OpenTelemetry: ${tally.dropped} of ${tally.dropped + tally.spans} span(s) lost: ${where} did not accept them within ${runExportBoundMs / 1000} s${why === undefined ? '' : ` (${why})`}`;
 }

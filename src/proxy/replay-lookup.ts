@@ -93,7 +93,11 @@ export function describeMiss(
   if (recorded !== undefined && sample > 1)
     return new ReplayMissError(
       `calltape: cassette ${cassette}: ${method} ${path} has no recording in ${scope} (sample ${sample} of a repeated case; replay serves each sample its own recordings)\n${recordHint}`,
-      { field: null, meaning: 'were not recorded for this sample of a repeated case' },
+      {
+        field: null,
+        meaning:
+          'found no recording of its own sample (replay serves each sample of a repeated case only its own)',
+      },
     );
   if (recorded !== undefined) {
     return new ReplayMissError(

@@ -38,10 +38,10 @@ describe('OpenTelemetry export to a dead collector', () => {
     const [, dropped, total, where] = lost.exec(run.stderr) ?? [];
     expect(Number(dropped)).toBeGreaterThan(0);
     expect(dropped).toBe(total);
-    expect(where).toBe(`http://127.0.0.1:${port}/v1/traces`);
+    expect(where).toBe(`http://REDACTED@127.0.0.1:${port}/v1/traces`);
     expect(run.stderr.match(/OTLP|OpenTelemetry/g)).toHaveLength(1);
     expect(run.stdout).toContain(
-      `OpenTelemetry: 0 span(s) sent to http://127.0.0.1:${port}/v1/traces`,
+      `OpenTelemetry: 0 span(s) sent to http://REDACTED@127.0.0.1:${port}/v1/traces`,
     );
     expect(run.stdout + run.stderr).not.toContain('s3cret');
   }, 120_000);

@@ -259,7 +259,7 @@ describe('calltape test --repeat', () => {
       }
       const replayed = await run('--repeat', '2');
       expect(replayed.stdout).toContain(
-        'has no recording in session "paris#2" (sample 2 of a repeated case; replay serves each sample its own recordings)',
+        '1 case missed: its request found no recording of its own sample (replay serves each sample of a repeated case only its own)',
       );
       expect(replayed.status).not.toBe(0);
     },
