@@ -123,7 +123,7 @@ export class CapturePipeline {
     // One cause for every case it stops, so a suite run says it once.
     this.missed(request.where, error, {
       field: null,
-      meaning: `needed the model, and there is no API key to record them: set ${apiKeyVariable(request.adapter.id)}`,
+      meaning: `cannot be recorded without an API key: set ${apiKeyVariable(request.adapter.id)}`,
     });
     return { kind: 'miss', error };
   }

@@ -45,6 +45,8 @@ describe('aggregateRepeats', () => {
   it('one errored sample makes the case an error, not a fail', () => {
     const result = aggregateRepeats(samplesOf('pass', 'error', 'pass'), 0.5);
     expect(result.status).toBe('error');
+    // Scored 0 like any error (regression: a repeated error showed 0.200).
+    expect(result.score).toBe(0);
     expect(result.samples?.flaky).toBe(false);
   });
 

@@ -40,7 +40,11 @@ export function aggregateRepeats(samples: readonly CaseResult[], minPassRate: nu
             ...shown.problems,
           ]
         : shown.problems,
-    score: Math.round((sum((sample) => sample.score) / samples.length) * 1e6) / 1e6,
+    // An error is scored 0, a repeated case's as a single one's.
+    score:
+      status === 'error'
+        ? 0
+        : Math.round((sum((sample) => sample.score) / samples.length) * 1e6) / 1e6,
     duration_ms: sum((sample) => sample.duration_ms),
     tokens: {
       input: sum((sample) => sample.tokens.input),

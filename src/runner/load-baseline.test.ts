@@ -56,6 +56,18 @@ const target = (cassette: string) => ({
 });
 
 describe('loadBaseline', () => {
+  it('passes over a run whose every case errored (regression: an auto run without a key, which recorded nothing, became the baseline)', () => {
+    const here = temporaryFolder();
+    const cassette = join(here, 'weather.sqlite');
+    store(join(here, 'runs.sqlite'), [
+      run(cassette),
+      run(cassette, { mode: 'auto', cases: [{ ...caseResult('a'), status: 'error', score: 0 }] }),
+    ]);
+    expect(loadBaseline(undefined, target(cassette), join(here, 'runs.sqlite'))?.source.label).toBe(
+      'run #1',
+    );
+  });
+
   it('defaults to the run that last recorded the cassette, found by its path from the runs database even after the project moved', () => {
     const here = temporaryFolder();
     const cassette = join(here, 'weather.sqlite');

@@ -57,6 +57,7 @@ export class RunStore {
   private readonly hasUnreliable: boolean;
   /** False for a database written before runs kept their git facts and cassette key, opened read-only. */
   private readonly hasGitFacts: boolean;
+  private readonly hasCaseResults: boolean;
 
   constructor(
     readonly path: string,
@@ -69,6 +70,7 @@ export class RunStore {
       this.db.pragma('foreign_keys = ON');
       this.hasUnreliable = hasColumn(this.db, 'run_configs', 'unreliable');
       this.hasGitFacts = hasColumn(this.db, 'runs', 'cassette_key');
+      this.hasCaseResults = hasColumn(this.db, 'case_results', 'status');
     } catch (error) {
       throw new CalltapeError(
         options.readonly ? 'CONFIG_INVALID' : 'STORE_IO',
@@ -239,7 +241,12 @@ export class RunStore {
       : ['cassette = ?', [cassette]];
     const row = this.db
       .prepare(
-        `SELECT id FROM runs WHERE suite = ? AND mode IN ('record', 'auto') AND ${condition} ORDER BY id DESC LIMIT 1`,
+        `SELECT id FROM runs WHERE suite = ? AND mode IN ('record', 'auto') AND ${condition}${
+          // A run whose every case errored recorded nothing (no key, the upstream down): not a baseline.
+          this.hasCaseResults
+            ? " AND EXISTS (SELECT 1 FROM case_results c WHERE c.run_id = runs.id AND c.status != 'error')"
+            : ''
+        } ORDER BY id DESC LIMIT 1`,
       )
       .get(suite, ...parameters) as { id: number } | undefined;
     return row?.id;

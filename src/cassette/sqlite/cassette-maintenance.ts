@@ -59,6 +59,19 @@ export function unusedRecordings(
 }
 
 /** Deletes recordings by id, with their tool calls, and brings sessions up to date; returns how many went. */
+/** How many recordings a cassette holds that were made since `startedAt` (epoch ms). */
+export function recordingsSince(cassette: string, startedAt: number): number {
+  const db = openCassette(cassette, 'read');
+  try {
+    return db
+      .prepare<[number], number>('SELECT count(*) FROM interactions WHERE started_at >= ?')
+      .pluck()
+      .get(startedAt) as number;
+  } finally {
+    db.close();
+  }
+}
+
 export function deleteRecordings(cassette: string, ids: readonly string[]): number {
   if (ids.length === 0) return 0;
   const db = open(cassette);

@@ -12,6 +12,7 @@ import {
 import {
   deleteRecordings,
   mergeCassette,
+  recordingsSince,
   unusedRecordings,
 } from '../../cassette/sqlite/cassette-maintenance.js';
 import { pruneRefusal } from '../../runner/prune-refusal.js';
@@ -262,7 +263,7 @@ async function prune(path: string, flags: PruneFlags): Promise<void> {
       `Run it first, e.g. calltape replay ${shellCommand(['--cassette', shown])} -- <command> or calltape test <suite>, or pass the --runs-db it noted its runs in.`,
     );
   const since = new Date(last.startedAt).toISOString();
-  const refusal = pruneRefusal(last);
+  const refusal = pruneRefusal(last, recordingsSince(path, last.startedAt));
   if (refusal && !flags.force)
     throw new CalltapeError(
       'CONFIG_INVALID',
