@@ -22,7 +22,9 @@ describe('prune refuses to decide from a run that errored or served nothing (reg
     expect(pruneRefusal(run({ mode: 'auto', servedIds: new Set(), errors: undefined }), 0)).toMatch(
       /served no recording/,
     );
-    expect(pruneRefusal(run({ servedIds: new Set(), missed: 3 }), 0)).toMatch(/3 request\(s\) missed/);
+    expect(pruneRefusal(run({ servedIds: new Set(), missed: 3 }), 0)).toMatch(
+      /3 request\(s\) missed/,
+    );
   });
 
   it('decides from an auto run that served nothing because it recorded everything anew (a prompt change)', () => {

@@ -10,7 +10,11 @@ export function pruneRefusal(run: LastCassetteRun, recordedSince: number): strin
   if (run.errors !== undefined && run.errors > 0)
     return `it ended with ${run.errors === 1 ? 'an error' : `${run.errors} errors`} (a case that could not run, or a command that exited non-zero), so what it left unused may still be needed`;
   // An auto run that recorded everything anew (a prompt change) served nothing and is complete.
-  if ((run.mode === 'replay' || run.mode === 'auto') && run.servedIds.size === 0 && recordedSince === 0)
+  if (
+    (run.mode === 'replay' || run.mode === 'auto') &&
+    run.servedIds.size === 0 &&
+    recordedSince === 0
+  )
     return `it served no recording${run.missed > 0 ? ` (${run.missed} request(s) missed)` : ''}: its agents may never have reached calltape`;
   return undefined;
 }

@@ -1,5 +1,5 @@
 import { cpus } from 'node:os';
-import { basename, dirname, extname, relative } from 'node:path';
+import { basename, dirname, extname, relative, resolve } from 'node:path';
 import pLimit from 'p-limit';
 import type { CassetteUsage } from '../cassette/cassette-usage.js';
 import type { Config, ProxyMode } from '../config/config.js';
@@ -226,9 +226,15 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
     await codeJudges.close();
     await proxy.close();
     // The run's own result (or error) stands: a cassette busy elsewhere only keeps both runs.
-    if (options.mode === 'record' && scored)
+    if ((options.mode === 'record' || options.mode === 'auto') && scored)
       try {
-        supersedeRecorded(suite.cassette, started, scored, options.logger);
+        supersedeRecorded(
+          suite.cassette,
+          started,
+          scored,
+          options.logger,
+          options.mode === 'auto' ? servedFrom(proxy.cassetteUsage(), suite.cassette) : undefined,
+        );
       } catch (error) {
         options.logger.warn(
           `${suite.cassette}: the earlier recordings of the cases recorded again were kept: ${(error as Error).message}`,
@@ -387,4 +393,13 @@ function lastLine(text: string): string {
     lines.at(-1) ??
     ''
   ).slice(0, 300);
+}
+
+/** The recordings a run served from one cassette. */
+function servedFrom(usages: readonly CassetteUsage[], cassette: string): ReadonlySet<string> {
+  return new Set(
+    usages
+      .filter((usage) => usage.cassette === resolve(cassette))
+      .flatMap((usage) => usage.servedIds),
+  );
 }

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
 import { parse, stringify } from 'yaml';
 import { packageRoot } from '../../src/package-root.js';
 import { runCliAsync } from '../support/cli.js';
@@ -138,5 +139,18 @@ describe('issue 31: a prompt change, judged (the walk)', () => {
     expect(JSON.stringify(result.baseline?.diff.cases[0]?.arguments)).toContain('B-24');
     expect(judged.stdout).toContain('refund-late');
     expect(judged.stdout).toMatch(/B-42.*B-24/);
+    // The re-recorded cases replaced their blocks: no request of the old prompt is left to review
+    // (or to prune), and auto did not append 2 cases × 3 rounds of stale recordings.
+    const cassette = new Database(join(folder, 'recordings/agent.sqlite'), { readonly: true });
+    try {
+      const bodies = cassette
+        .prepare('SELECT request_body FROM interactions')
+        .pluck()
+        .all() as Buffer[];
+      expect(bodies.length).toBe(2 * 3 * 3);
+      expect(bodies.filter((body) => !body.toString('utf8').includes(newPrompt))).toEqual([]);
+    } finally {
+      cassette.close();
+    }
   }, 180_000);
 });

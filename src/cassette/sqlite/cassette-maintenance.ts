@@ -161,6 +161,11 @@ export interface Superseded {
  * failed (no key, an unreachable upstream) never costs the recording it would have replaced.
  * MCP exchanges of the sessions go the same way. A cassette the run never created is left alone.
  * Earlier recordings of any session `stale` names are deleted too (samples a case no longer runs).
+ *
+ * After an auto run, `served` holds the recordings it replayed: a session in `replaced` that
+ * recorded something new keeps those and loses its other earlier recordings (what a prompt
+ * change made unreachable), while a session that only replayed is left as it is. MCP exchanges
+ * stay: an auto run may have replayed them, and they are not counted in `served`.
  */
 export function supersedeSessions(
   cassette: string,
@@ -168,6 +173,7 @@ export function supersedeSessions(
   replaced: readonly string[],
   failed: readonly string[],
   stale: (session: string) => boolean = () => false,
+  served?: ReadonlySet<string>,
 ): Superseded {
   if ((replaced.length === 0 && failed.length === 0) || !existsSync(cassette))
     return { replaced: 0, rolledBack: 0 };
@@ -185,7 +191,7 @@ export function supersedeSessions(
         return interactions.run(session, since).changes;
       };
     };
-    const removeEarlier = removing('started_at < ?');
+    const removeEarlier = served ? unservedRemover(db, since, served) : removing('started_at < ?');
     const removeThisRun = removing('started_at >= ?');
     const earlier = db.prepare(
       'SELECT 1 FROM interactions WHERE session_id = ? AND started_at < ? LIMIT 1',
@@ -209,6 +215,35 @@ export function supersedeSessions(
   } finally {
     close(db);
   }
+}
+
+/**
+ * Deletes a session's recordings from before `since` that the run did not serve, when the run
+ * recorded something new in it (auto mode); a session the run only replayed keeps everything.
+ */
+function unservedRemover(
+  db: Database.Database,
+  since: number,
+  served: ReadonlySet<string>,
+): (session: string) => number {
+  const recordedNow = db.prepare(
+    'SELECT 1 FROM interactions WHERE session_id = ? AND started_at >= ? LIMIT 1',
+  );
+  const earlier = db
+    .prepare('SELECT id FROM interactions WHERE session_id = ? AND started_at < ?')
+    .pluck();
+  const calls = db.prepare('DELETE FROM tool_calls WHERE interaction_id = ?');
+  const interaction = db.prepare('DELETE FROM interactions WHERE id = ?');
+  return (session) => {
+    if (recordedNow.get(session, since) === undefined) return 0;
+    let removed = 0;
+    for (const id of earlier.all(session, since) as string[])
+      if (!served.has(id)) {
+        calls.run(id);
+        removed += interaction.run(id).changes;
+      }
+    return removed;
+  };
 }
 
 /** Brings the sessions table up to date after interactions were deleted. */
