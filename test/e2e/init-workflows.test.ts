@@ -156,6 +156,10 @@ describe('the workflows calltape init writes', () => {
       const text = readFileSync(summary, 'utf8');
       // The Markdown report, the command that applies the cassette, and the cassette's diff.
       expect(text).toContain('weather-paris');
+      // Compared with the committed recordings, scored (a fresh checkout has no stored runs:
+      // regression, the workflow showed no behaviour diff).
+      expect(text).toContain('### What changed');
+      expect(text).toContain('reports/before.json');
       expect(text).toContain('gh run download 4242 --repo team/project --name calltape-cassettes');
       expect(text).toContain(
         '+        content: You are a weather assistant. Call a tool before you answer.',

@@ -44,7 +44,7 @@ interface TestFlags extends ConfigFlags, ReportFlags, OtlpFlags, CodeFlags {
   readonly blob?: string;
 }
 interface ScoreFlags extends ReportFlags, CodeFlags {
-  readonly cassette: string;
+  readonly cassette?: string;
   readonly suite?: string;
   readonly policies?: string;
   readonly shadowDb?: string;
@@ -235,9 +235,9 @@ export function registerTestCommands(program: Command): void {
         .description(
           're-score recorded traffic against a suite or a policies file, without running anything',
         )
-        .requiredOption(
+        .option(
           '--cassette <name>',
-          'cassette: a name (recordings/<name>.sqlite) or a path',
+          "cassette: a name (recordings/<name>.sqlite) or a path (default with --suite: the suite's own)",
         )
         .option('--suite <file>', 'the suite to score against')
         .option(
@@ -258,6 +258,11 @@ export function registerTestCommands(program: Command): void {
           'calltape score: give exactly one of --suite or --policies',
         );
       if (flags.policies !== undefined) {
+        if (flags.cassette === undefined)
+          throw new CalltapeError(
+            'CONFIG_INVALID',
+            'calltape score --policies: name the cassette to score with --cassette',
+          );
         const result = await scoreCassetteWithPolicies(
           loadPolicies(flags.policies, cwd),
           resolveCassette(flags.cassette, cwd),
@@ -273,7 +278,9 @@ export function registerTestCommands(program: Command): void {
         return result.failedCalls + result.failedSessions > 0 ? exitCodes.failed : exitCodes.ok;
       }
       const suite = loadSuite(flags.suite as string, cwd);
-      const cassette = resolveCassette(flags.cassette, cwd);
+      // The suite names its cassette; --cassette scores another recording against it.
+      const cassette =
+        flags.cassette === undefined ? suite.cassette : resolveCassette(flags.cassette, cwd);
       const known = baseline(flags.baseline, { ...baselineTarget(suite), cassette }, runsDb(flags));
       const result = await scoreCassette(suite, cassette, {
         now: clock(flags.now, suite.now),
