@@ -25,6 +25,16 @@ export function runsDatabaseBeside(cassette: string): string {
   return join(dirname(resolve(cassette)), 'calltape-runs.sqlite');
 }
 
+/**
+ * Where `calltape test`, `score` and `merge-reports` store a run of a suite and look for its
+ * baseline: the runs database the user chose, else the one beside the suite's cassette (for the
+ * usual layout, recordings/calltape-runs.sqlite), so a suite run from another folder creates
+ * nothing in the working directory.
+ */
+export function suiteRunsDatabase(flag: string | undefined, cassette: string): string {
+  return resolve(chosenRunsDatabase(flag) ?? runsDatabaseBeside(cassette));
+}
+
 export interface StoredRun {
   readonly id: number;
   readonly suite: string;

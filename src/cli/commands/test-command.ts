@@ -10,7 +10,7 @@ import { otlpSettings, type OtlpFlags } from '../../otel/otlp-settings.js';
 import { withRunSpans } from './test-spans.js';
 import { parseShard, shardSuite } from '../../runner/shard-cases.js';
 import { noteCassetteUse } from '../../runner/cassette-use-store.js';
-import { chosenRunsDatabase } from '../../runner/run-store.js';
+import { chosenRunsDatabase, suiteRunsDatabase } from '../../runner/run-store.js';
 import type { CassetteUsage } from '../../cassette/cassette-usage.js';
 import { scoreCassette } from '../../runner/score-cassette.js';
 import { loadPolicies } from '../../live/load-policies.js';
@@ -19,7 +19,6 @@ import { shadowReportText } from '../../live/shadow-report-text.js';
 import { withCassetteFlag } from '../cassette-flag.js';
 import { resolveCassette } from '../resolve-cassette.js';
 import { exitCodes, reportError } from '../exit-codes.js';
-import { runsDb } from './runs-command.js';
 import { runShard } from './test-shard.js';
 import { report, type ReportFlags } from './test-report.js';
 import { baseline, baselineTarget, clock, listCases } from './test-inputs.js';
@@ -69,7 +68,7 @@ export function registerTestCommands(program: Command): void {
       )
       .option(
         '--runs-db <file>',
-        'where runs are stored (default recordings/calltape-runs.sqlite) and cassette use is noted (default: beside the cassette)',
+        "where runs are stored, baselines are found and cassette use is noted (default: calltape-runs.sqlite beside the suite's cassette, or CALLTAPE_RUNS_DB)",
       )
       .option('--no-store', 'do not store this run')
       .option('--now <iso>', 'the scoring clock for {{TODAY}}-style placeholders (default: now)');
@@ -171,7 +170,11 @@ export function registerTestCommands(program: Command): void {
         });
       const results: SuiteRunResult[] = [];
       for (const suite of suites) {
-        const known = baseline(flags.baseline, baselineTarget(suite), runsDb(flags));
+        const known = baseline(
+          flags.baseline,
+          baselineTarget(suite),
+          suiteRunsDatabase(flags.runsDb, suite.cassette),
+        );
         const progress = startProgress(
           suite.cases.length * suite.runs.length * (suite.repeats ?? 1),
         );
@@ -219,7 +222,7 @@ export function registerTestCommands(program: Command): void {
       requireBlobsOfSuite(blobs, readBlobSuite(flags.suite, blobs, process.cwd()));
       const first = blobs[0]?.blob.result;
       const known = first
-        ? baseline(flags.baseline, first, runsDb(flags))
+        ? baseline(flags.baseline, first, suiteRunsDatabase(flags.runsDb, first.cassette))
         : { loaded: undefined, gate: {} };
       return report(
         [compareWithBaseline(mergeShards(blobs, known.gate.baseline), known.loaded)],
@@ -281,7 +284,11 @@ export function registerTestCommands(program: Command): void {
       // The suite names its cassette; --cassette scores another recording against it.
       const cassette =
         flags.cassette === undefined ? suite.cassette : resolveCassette(flags.cassette, cwd);
-      const known = baseline(flags.baseline, { ...baselineTarget(suite), cassette }, runsDb(flags));
+      const known = baseline(
+        flags.baseline,
+        { ...baselineTarget(suite), cassette },
+        suiteRunsDatabase(flags.runsDb, cassette),
+      );
       const result = await scoreCassette(suite, cassette, {
         now: clock(flags.now, suite.now),
         ...known.gate,

@@ -5,7 +5,8 @@ import { jsonReport } from '../../report/json-report.js';
 import { junitReport } from '../../report/junit-report.js';
 import { markdownReport } from '../../report/markdown-report.js';
 import { terminalReport } from '../../report/terminal-report.js';
-import { RunStore } from '../../runner/run-store.js';
+import { RunStore, suiteRunsDatabase } from '../../runner/run-store.js';
+import { shellCommand } from '../../shell-command.js';
 import type { SuiteRunResult } from '../../runner/run-suite.js';
 import { exitCodes } from '../exit-codes.js';
 import { runsDb } from './runs-command.js';
@@ -46,18 +47,22 @@ export function report(ran: readonly SuiteRunResult[], flags: ReportFlags): numb
   // One suite per report file: several suites write `name.<suite>.ext` beside the path given.
   const target = (path: string, result: SuiteRunResult): string =>
     results.length === 1 ? path : path.replace(/(\.[^./]+)?$/, `.${result.suite}$1`);
-  const store = flags.store === false ? undefined : new RunStore(runsDb(flags));
-  try {
+  if (flags.store !== false)
     for (const result of results) {
-      if (!store) continue;
-      const id = store.save(result, exitCode, jsonReport(result, exitCode));
-      process.stdout.write(
-        `stored as run #${id} in ${relative(process.cwd(), store.path) || store.path} (calltape runs show ${id})\n`,
-      );
+      const store = new RunStore(suiteRunsDatabase(flags.runsDb, result.cassette));
+      try {
+        const id = store.save(result, exitCode, jsonReport(result, exitCode));
+        // The command as it works from here: with --runs-db unless the database is the default one.
+        const shown = relative(process.cwd(), store.path) || store.path;
+        const show = ['runs', 'show', String(id)];
+        if (resolve(store.path) !== runsDb({})) show.push('--runs-db', shown);
+        process.stdout.write(
+          `stored as run #${id} in ${shown} (calltape ${shellCommand(show)})\n`,
+        );
+      } finally {
+        store.close();
+      }
     }
-  } finally {
-    store?.close();
-  }
   for (const result of results) {
     if (flags.json) writeReport(target(flags.json, result), jsonReport(result, exitCode));
     if (flags.junit) writeReport(target(flags.junit, result), junitReport(result));
