@@ -56,9 +56,7 @@ export function report(ran: readonly SuiteRunResult[], flags: ReportFlags): numb
         const shown = relative(process.cwd(), store.path) || store.path;
         const show = ['runs', 'show', String(id)];
         if (resolve(store.path) !== runsDb({})) show.push('--runs-db', shown);
-        process.stdout.write(
-          `stored as run #${id} in ${shown} (calltape ${shellCommand(show)})\n`,
-        );
+        process.stdout.write(`stored as run #${id} in ${shown} (calltape ${shellCommand(show)})\n`);
       } finally {
         store.close();
       }
