@@ -1,11 +1,12 @@
 import { cpus } from 'node:os';
-import { basename, dirname, extname, relative, resolve } from 'node:path';
+import { basename, dirname, extname, relative } from 'node:path';
 import pLimit from 'p-limit';
 import type { CassetteUsage } from '../cassette/cassette-usage.js';
 import type { Config, ProxyMode } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { supersedeRecorded } from './supersede-recorded.js';
+import { settleCassette } from './settle-cassette.js';
+import { agentFailure } from './agent-failure.js';
 import { aggregateRepeats } from './aggregate-repeats.js';
 import { sampleSession } from '../cassette/sample-session.js';
 import { startProxy } from '../proxy/proxy-server.js';
@@ -225,26 +226,11 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
   } finally {
     await codeJudges.close();
     await proxy.close();
-    // The run's own result (or error) stands: a cassette busy elsewhere only keeps both runs.
-    if ((options.mode === 'record' || options.mode === 'auto') && scored)
-      try {
-        supersedeRecorded(
-          suite.cassette,
-          started,
-          scored,
-          options.logger,
-          options.mode === 'auto' ? servedFrom(proxy.cassetteUsage(), suite.cassette) : undefined,
-        );
-      } catch (error) {
-        options.logger.warn(
-          `${suite.cassette}: the earlier recordings of the cases recorded again were kept: ${(error as Error).message}`,
-        );
-      }
-    // A run that threw never scored its cases: every one counts as an error for prune.
-    const errors = scored
-      ? scored.filter((result) => result.status === 'error').length
-      : suite.cases.length * suite.runs.length;
-    options.onCassetteUse?.(proxy.cassetteUsage().map((usage) => ({ ...usage, errors })));
+    settleCassette(suite, options, {
+      started,
+      scored,
+      usages: proxy.cassetteUsage(),
+    });
   }
 }
 
@@ -365,41 +351,4 @@ function mcpTimeline(
 
 function setName(file: string): string {
   return basename(file, extname(file));
-}
-
-/**
- * Why an agent run says nothing about the model, or null when it does: an agent that exited
- * non-zero (a crash, a module it cannot find, a command the shell cannot start) or that
- * exited 0 without one round trip through the proxy. Either is an error, never a fail scored
- * on the calls made before it stopped: a crashed negative case would otherwise pass for free.
- */
-function agentFailure(agent: NonNullable<CaseResult['agent']>, roundTrips: number): string | null {
-  if (agent.exit_code !== 0)
-    return `the agent exited with ${agent.exit_code ?? agent.signal ?? 'an error'}${agent.stderr ? `: ${lastLine(agent.stderr)}` : ''}`;
-  if (roundTrips === 0)
-    return 'the agent exited 0 without reaching the model: no round trip came through calltape (does it read OPENAI_BASE_URL / ANTHROPIC_BASE_URL?)';
-  return null;
-}
-
-/** The line of an agent's stderr that says what went wrong: the first error line, else the last line. */
-function lastLine(text: string): string {
-  const lines = text
-    .trim()
-    .split('\n')
-    .map((line) => line.trim())
-    .filter(Boolean);
-  return (
-    lines.find((line) => /^[A-Z]\w*Error\b|\bError: /.test(line)) ??
-    lines.at(-1) ??
-    ''
-  ).slice(0, 300);
-}
-
-/** The recordings a run served from one cassette. */
-function servedFrom(usages: readonly CassetteUsage[], cassette: string): ReadonlySet<string> {
-  return new Set(
-    usages
-      .filter((usage) => usage.cassette === resolve(cassette))
-      .flatMap((usage) => usage.servedIds),
-  );
 }
