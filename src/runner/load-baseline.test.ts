@@ -1,4 +1,4 @@
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -92,6 +92,31 @@ describe('loadBaseline', () => {
       loadBaseline(undefined, target(join(moved, 'weather.sqlite')), join(moved, 'runs.sqlite'))
         ?.source.run_id,
     ).toBe(2);
+  });
+
+  it('reads a version 1 report file, whose rounds were called turns, under the new names', () => {
+    const folder = temporaryFolder();
+    const file = join(folder, 'old.json');
+    const { cases: _cases, ...rest } = run(join(folder, 'w.sqlite'));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        schema_version: 1,
+        ...rest,
+        cases: [
+          {
+            ...caseResult('a'),
+            rounds: undefined,
+            turns: 3,
+            calls: [{ name: 'get_weather', arguments: '{}', mocked: false, turn: 2 }],
+          },
+        ],
+      }),
+    );
+    const [loaded] =
+      loadBaseline(file, target(join(folder, 'w.sqlite')), join(folder, 'none.sqlite'))?.cases ??
+      [];
+    expect(loaded).toMatchObject({ rounds: 3, calls: [{ name: 'get_weather', round: 2 }] });
   });
 
   it('finds nothing, and creates nothing, without a runs database', () => {
