@@ -1,4 +1,4 @@
-import type { RouteQuery, WireRoute } from './wire-route.js';
+import type { WireRoute } from './wire-route.js';
 
 /** `{prefix}/deployments/{deployment}/<operation>`: Azure OpenAI's deployment routes. */
 const deploymentRoute = /^\/(openai|v1)\/deployments\/([^/]+)\/(.+)$/;
@@ -8,16 +8,15 @@ const deploymentRoute = /^\/(openai|v1)\/deployments\/([^/]+)\/(.+)$/;
  * `responses`). Azure OpenAI goes to the `azure` upstream, stored under its own path:
  * - `/openai/deployments/{deployment}/…` (the deployment stands for the model), `/openai/v1/…`
  *   (`@ai-sdk/azure`) and `/openai/…` (openai's `AzureOpenAI` for Responses);
- * - `/v1/deployments/{deployment}/…` and `/v1/…?api-version=…`: `AzureOpenAI` reads
- *   `OPENAI_BASE_URL` before its endpoint, so under `calltape record -- cmd` it sends these;
- *   stored and forwarded as the `/openai/…` paths they stand for (OpenAI itself sends no
- *   `api-version`).
+ * - `/v1/deployments/{deployment}/…`: `AzureOpenAI` reads `OPENAI_BASE_URL` before its
+ *   endpoint, so under `calltape record -- cmd` it sends this (OpenAI has no such route); stored
+ *   and forwarded as the `/openai/…` path it stands for. (Its `/v1/responses?api-version=…`
+ *   stays OpenAI's: OpenAI-compatible gateways take an `api-version` too.)
  * Any other path ending in `operation` goes to `upstream`, as before Azure had routes. Pure.
  */
 export function openAiRoute(
   method: string,
   path: string,
-  query: RouteQuery,
   operation: 'chat/completions' | 'responses',
 ): WireRoute | undefined {
   if (method !== 'POST' || !path.endsWith(`/${operation}`)) return undefined;
@@ -32,8 +31,6 @@ export function openAiRoute(
       model: decodeSegment(name),
     };
   }
-  if (path === `/v1/${operation}` && query.has('api-version'))
-    return { upstream: 'azure', path: `/openai/${operation}` };
   return { upstream: 'openai', path };
 }
 

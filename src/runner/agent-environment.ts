@@ -4,8 +4,8 @@
  * where the agent's requests go: the proxy's origin, with a `/s/<session>` prefix in agent mode.
  *
  * - `OPENAI_BASE_URL` (`openai`, the Vercel AI SDK's OpenAI provider, LangChain): `${origin}/v1`.
- *   openai's `AzureOpenAI` reads it before its `endpoint`, so it sends `/v1/deployments/…` and
- *   `/v1/…?api-version=…`, which calltape routes to Azure (`openai-route.ts`).
+ *   openai's `AzureOpenAI` reads it before its `endpoint`, so it sends `/v1/deployments/…`,
+ *   which calltape routes to Azure (`openai-route.ts`).
  * - `ANTHROPIC_BASE_URL` (`@anthropic-ai/sdk`): the origin; the SDK adds `/v1`.
  * - `GOOGLE_GEMINI_BASE_URL`, `GOOGLE_VERTEX_BASE_URL` (`@google/genai`, read when
  *   `httpOptions.baseUrl` is unset, in Gemini API and Vertex AI mode): the origin.

@@ -13,7 +13,7 @@ import { parseOpenAiChatRequest } from './parse-openai-chat-request.js';
 export const openAiChatAdapter: ProviderAdapter = {
   id: 'openai-chat',
   routeNames: ['/v1/chat/completions', '/openai/…/chat/completions'],
-  route: (method, path, query) => openAiRoute(method, path, query, 'chat/completions'),
+  route: (method, path) => openAiRoute(method, path, 'chat/completions'),
   parseRequest: (body, route) => withRouteModel(parseOpenAiChatRequest(body), route),
   parseResponse,
   errorBody: (error) => ({

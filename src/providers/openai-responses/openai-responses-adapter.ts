@@ -13,7 +13,7 @@ import { responsesToolLoop } from './responses-tool-loop.js';
 export const openAiResponsesAdapter: ProviderAdapter = {
   id: 'openai-responses',
   routeNames: ['/v1/responses', '/openai/…/responses'],
-  route: (method, path, query) => openAiRoute(method, path, query, 'responses'),
+  route: (method, path) => openAiRoute(method, path, 'responses'),
   parseRequest: (body, route) => withRouteModel(parseResponsesRequest(body), route),
   parseResponse,
   errorBody: (error) => ({
