@@ -4,6 +4,12 @@ export interface MatchRules {
   readonly ignorePaths: readonly string[];
   /** Applied to every string in the body, in order, identically on record and replay. */
   readonly normalisers: readonly Normaliser[];
+  /**
+   * Azure OpenAI routes (`/openai/…`): whether their `api-version` query parameter is part of the
+   * key (`match`) or left out of it (`ignore`, the default: a version bump does not make every
+   * recording a miss). It stays in the stored path either way. Absent: `ignore`.
+   */
+  readonly azureApiVersion?: 'ignore' | 'match';
 }
 
 /** A built-in normaliser by name, or a regular expression and its replacement. */
@@ -155,6 +161,7 @@ export const defaultConfig: Config = {
   match: {
     ignorePaths: ['user', 'metadata', 'store', 'service_tier'],
     normalisers: ['iso-datetime', 'uuid'],
+    azureApiVersion: 'ignore',
     onExhausted: 'error',
     streamAgnostic: false,
   },
@@ -214,6 +221,7 @@ export interface ConfigLayer {
   match?: {
     ignorePaths?: string[];
     normalisers?: Normaliser[];
+    azureApiVersion?: 'ignore' | 'match';
     onExhausted?: 'error' | 'repeat-last';
     streamAgnostic?: boolean;
   };
