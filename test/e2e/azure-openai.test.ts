@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { SqliteStore } from '../../src/cassette/sqlite/sqlite-store.js';
 import type { Config } from '../../src/config/config.js';
 import type { Interaction } from '../../src/trace/trace.js';
+import { runCliAsync } from '../support/cli.js';
 import { azureChatCompletion, azureChatCompletionChunks } from '../support/azure-chat-chunks.js';
 import { encodeSse, type ScriptedTurn } from '../support/openai-chat-chunks.js';
 import { seededRandom } from '../support/random.js';
@@ -134,6 +135,24 @@ describe("openai's AzureOpenAI through calltape", () => {
         'get_weather',
       ]);
     }
+
+    // `calltape calls` lists them, re-parsed from the stored Azure rounds.
+    const listed = await runCliAsync(['calls', '--cassette', cassette, '--json']);
+    expect(listed.status).toBe(0);
+    expect(
+      listed.stdout
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => {
+          const call = JSON.parse(line) as { name: string; arguments: unknown };
+          return [call.name, call.arguments];
+        }),
+    ).toEqual([
+      ['get_weather', { city: 'Paris' }],
+      ['get_weather', { city: 'Tokyo' }],
+      ['get_weather', { city: 'Paris' }],
+      ['get_weather', { city: 'Tokyo' }],
+    ]);
 
     // Offline: the Azure upstream is unreachable, and a newer api-version still matches.
     const replayer = await proxyFor('replay', cassette);
