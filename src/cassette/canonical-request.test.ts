@@ -202,3 +202,41 @@ describe('canonicalText', () => {
     );
   });
 });
+
+describe('match.azureApiVersion', () => {
+  const pathOf = (path: string, matchRules: MatchRules = rules): string =>
+    canonicalRequest('POST', path, {}, {}, matchRules).path;
+
+  it("leaves an Azure route's api-version out of the key by default, the rest of the query kept", () => {
+    expect(pathOf('/openai/deployments/d/chat/completions?api-version=2024-10-21')).toBe(
+      '/openai/deployments/d/chat/completions',
+    );
+    expect(pathOf('/openai/v1/responses?API-Version=preview&key=REDACTED')).toBe(
+      '/openai/v1/responses?key=REDACTED',
+    );
+    // Any version: the same key.
+    fc.assert(
+      fc.property(fc.stringMatching(/^[0-9a-z-]{1,20}$/), (version) => {
+        expect(pathOf(`/openai/v1/chat/completions?api-version=${version}`)).toBe(
+          '/openai/v1/chat/completions',
+        );
+      }),
+    );
+  });
+
+  it('keys the api-version when set to match, and leaves other routes as they always were', () => {
+    expect(
+      pathOf('/openai/v1/chat/completions?api-version=preview', {
+        ...rules,
+        azureApiVersion: 'match',
+      }),
+    ).toBe('/openai/v1/chat/completions?api-version=preview');
+    // An OpenAI-compatible gateway's own api-version stays in the key.
+    expect(pathOf('/v1/chat/completions?api-version=1')).toBe('/v1/chat/completions?api-version=1');
+  });
+
+  it('changes the key profile only when set to match, so existing cassettes are not re-keyed', () => {
+    expect(keyProfile({ ...rules, azureApiVersion: 'ignore' })).toBe(keyProfile(rules));
+    expect(keyProfile({ ...rules, azureApiVersion: 'match' })).not.toBe(keyProfile(rules));
+  });
+});

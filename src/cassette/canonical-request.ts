@@ -64,7 +64,12 @@ export function canonicalRequest(
     steps.length === 0
       ? withoutIgnored
       : mapStrings(withoutIgnored, (text) => steps.reduce((current, step) => step(current), text));
-  return { method: method.toUpperCase(), path, headers: kept, body: normalised };
+  return {
+    method: method.toUpperCase(),
+    path: rules.azureApiVersion === 'match' ? path : withoutAzureApiVersion(path),
+    headers: kept,
+    body: normalised,
+  };
 }
 
 /**
@@ -76,9 +81,31 @@ export function canonicalText(request: CanonicalRequest): string {
   return stableStringify(request);
 }
 
-/** A version of the matching rules; when it changes, stored keys are recomputed from the stored bodies. */
+/**
+ * A version of the matching rules; when it changes, stored keys are recomputed from the stored
+ * bodies. `azureApiVersion` enters it only when set to `match` (not the default), so cassettes
+ * keyed before the option existed keep their profile and are not all re-keyed.
+ */
 export function keyProfile(rules: MatchRules): string {
-  return `v1 ${stableStringify({ ignorePaths: rules.ignorePaths, normalisers: rules.normalisers })}`;
+  return `v1 ${stableStringify({
+    ignorePaths: rules.ignorePaths,
+    normalisers: rules.normalisers,
+    ...(rules.azureApiVersion === 'match' ? { azureApiVersion: 'match' } : {}),
+  })}`;
+}
+
+/**
+ * An Azure OpenAI path (`/openai/…`) without its `api-version` query parameter; other paths
+ * unchanged (an OpenAI-compatible gateway's own `api-version` stays in the key, as it always was).
+ */
+function withoutAzureApiVersion(path: string): string {
+  const queryAt = path.indexOf('?');
+  if (queryAt === -1 || !path.startsWith('/openai/')) return path;
+  const kept = path
+    .slice(queryAt + 1)
+    .split('&')
+    .filter((pair) => (pair.split('=', 1)[0] ?? '').toLowerCase() !== 'api-version');
+  return kept.length === 0 ? path.slice(0, queryAt) : `${path.slice(0, queryAt)}?${kept.join('&')}`;
 }
 
 type PathStep = { readonly key: string; readonly each: boolean };

@@ -71,7 +71,11 @@ export function effectiveRules(
   const ignorePaths = match.streamAgnostic
     ? [...match.ignorePaths, 'stream', 'stream_options']
     : match.ignorePaths;
-  return { ignorePaths, normalisers: match.normalisers };
+  return {
+    ignorePaths,
+    normalisers: match.normalisers,
+    ...(match.azureApiVersion ? { azureApiVersion: match.azureApiVersion } : {}),
+  };
 }
 
 /** A body for keying: its JSON, or the text itself when redaction left it unparseable. */

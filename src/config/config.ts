@@ -4,6 +4,12 @@ export interface MatchRules {
   readonly ignorePaths: readonly string[];
   /** Applied to every string in the body, in order, identically on record and replay. */
   readonly normalisers: readonly Normaliser[];
+  /**
+   * Azure OpenAI routes (`/openai/…`): whether their `api-version` query parameter is part of the
+   * key (`match`) or left out of it (`ignore`, the default: a version bump does not make every
+   * recording a miss). It stays in the stored path either way. Absent: `ignore`.
+   */
+  readonly azureApiVersion?: 'ignore' | 'match';
 }
 
 /** A built-in normaliser by name, or a regular expression and its replacement. */
@@ -20,6 +26,14 @@ export interface Config {
   readonly upstream: string;
   /** The Anthropic upstream, same form: `/v1/messages` and pass-through requests with Anthropic headers go here. */
   readonly anthropicUpstream: string;
+  /** The Gemini API upstream, same form: `/v1beta/models/…` and `/v1/models/…` go here. */
+  readonly geminiUpstream: string;
+  /** The Vertex AI upstream for `/v1…/projects/…`; null: the regional endpoint the path's location names. */
+  readonly vertexUpstream: string | null;
+  /** The Ollama upstream: `/api/…` goes here. */
+  readonly ollamaUpstream: string;
+  /** The Azure OpenAI resource endpoint for `/openai/…`; null: none (those routes get an error saying how to set it). */
+  readonly azureUpstream: string | null;
   readonly mode: ProxyMode;
   /** Absolute path of the SQLite store. */
   readonly cassette: string;
@@ -136,6 +150,10 @@ export const defaultConfig: Config = {
   port: 4545,
   upstream: 'https://api.openai.com',
   anthropicUpstream: 'https://api.anthropic.com',
+  geminiUpstream: 'https://generativelanguage.googleapis.com',
+  vertexUpstream: null,
+  ollamaUpstream: 'http://127.0.0.1:11434',
+  azureUpstream: null,
   mode: 'record',
   cassette: 'recordings/calltape.sqlite',
   replayTiming: 'none',
@@ -143,6 +161,7 @@ export const defaultConfig: Config = {
   match: {
     ignorePaths: ['user', 'metadata', 'store', 'service_tier'],
     normalisers: ['iso-datetime', 'uuid'],
+    azureApiVersion: 'ignore',
     onExhausted: 'error',
     streamAgnostic: false,
   },
@@ -191,6 +210,10 @@ export interface ConfigLayer {
   port?: number;
   upstream?: string;
   anthropicUpstream?: string;
+  geminiUpstream?: string;
+  vertexUpstream?: string | null;
+  ollamaUpstream?: string;
+  azureUpstream?: string | null;
   mode?: string;
   cassette?: string;
   replayTiming?: string;
@@ -198,6 +221,7 @@ export interface ConfigLayer {
   match?: {
     ignorePaths?: string[];
     normalisers?: Normaliser[];
+    azureApiVersion?: 'ignore' | 'match';
     onExhausted?: 'error' | 'repeat-last';
     streamAgnostic?: boolean;
   };

@@ -1,38 +1,25 @@
 import type { CodePolicy } from '../user-code/code-policy.js';
 import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { CassetteUsage } from '../cassette/cassette-usage.js';
-import { effectiveRules } from '../cassette/match-key.js';
 import { missingCassetteHint } from '../cassette/missing-cassette-hint.js';
 import { createRedactor } from '../cassette/redact.js';
-import { startWorkerRecorder } from '../cassette/worker-recorder.js';
 import type { Config } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
-import { combineExtensions, type AdminExtension } from '../live/admin-routes.js';
-import { createLiveService, type LiveService } from '../live/live-service.js';
+import type { AdminExtension } from '../live/admin-routes.js';
 import type { OtlpSettings } from '../otel/otlp-settings.js';
-import { anthropicMessagesAdapter } from '../providers/anthropic-messages/anthropic-messages-adapter.js';
-import { openAiChatAdapter } from '../providers/openai-chat/openai-chat-adapter.js';
 import { CapturePipeline } from './capture-pipeline.js';
-import { CapturedRoute } from './captured-route.js';
-import { CassetteRegistry } from './cassette-registry.js';
 import { ConnectionTracker } from './connection-tracker.js';
-import { HttpRouter } from './http-router.js';
-import { LazyMcpRoute } from './lazy-mcp-route.js';
-import { mcpReportRoute } from './mcp-report-route.js';
-import type { McpExchange } from '../mcp/mcp-exchange.js';
 import type { McpServerMockSet } from '../mcp/mcp-mock-types.js';
 import { createLogger, type Logger } from '../logger.js';
 import { loadMockState } from './mock-state.js';
-import { createPassThroughs, unreachableBody } from './pass-through.js';
-import { emptyStats, noteDiff } from './run-stats.js';
+import { createRoutes, openUpstreams } from './proxy-routes.js';
+import { startSinks } from './proxy-sinks.js';
+import { openStores, type ProxyStores } from './proxy-stores.js';
+import { emptyStats } from './run-stats.js';
 import type { ReplayStats } from './replay-lookup.js';
 import type { ProxyObserver } from './route-types.js';
-import type { SessionRoute } from './session-route.js';
-import { UpgradeRoute } from './upgrade-route.js';
-import { createUpstream } from './upstream.js';
-import { LazyWebSocketRoute } from './lazy-websocket-route.js';
 import { createGuardedServer, listen } from './guarded-server.js';
 
 export interface ProxyOptions {
@@ -102,65 +89,18 @@ export async function startProxy(
     config.redact.bodyPatterns,
     config.redact.builtinPatterns,
   );
-  // Checked before anything starts too: a non-loopback host without an admin token, a bad policies file.
-  let live: LiveService;
-  try {
-    // The OTel SDK is loaded only when export is on: it costs every start otherwise.
-    live = await createLiveService(
-      config,
-      logger,
-      options.otlp && {
-        settings: options.otlp,
-        start: (await import('../live/proxy-spans.js')).startProxySpans,
-      },
-      combineExtensions(
-        mcpReportRoute({
-          redactor,
-          maxBodyBytes: config.limits.maxBodyBytes,
-          accept: (calls) => live.reportedMcp(calls),
-        }),
-        ...(options.adminExtension ? [options.adminExtension] : []),
-      ),
-    );
-  } catch (error) {
-    await mockState?.registry.close();
-    throw error;
-  }
+  const live = await startSinks(config, logger, options, redactor, mockState);
   const stats = emptyStats();
-  // The store worker creates, migrates and re-keys the cassettes it writes, and compares for diff;
-  // it starts at its first use, so passthrough and replay run without it.
-  const recorder = startWorkerRecorder(config, {
-    error: (message) => logger.error(message),
-    diff: (diff) => noteDiff(stats, diff, logger),
-    dropped: () => live.storeDropped(),
-    rekeyed: (cassette, count) =>
-      logger.info(`${cassette}: re-keyed ${count} recording(s) for the current match rules`),
-  });
-  const cassettes = new CassetteRegistry(
-    recorder,
-    dirname(config.cassette),
-    logger,
-    effectiveRules(config.match),
-    {
-      pinned: config.cassette,
-      reservedPaths: [config.shadow.database],
-      maxOpen: config.cassettes.maxOpen,
-    },
-  );
+  let stores: ProxyStores;
   try {
-    await cassettes.get(config.cassette, config.mode);
+    stores = await openStores(config, logger, live, stats);
   } catch (error) {
-    await recorder.close();
     await mockState?.registry.close();
     await live.close();
-    throw error instanceof CalltapeError
-      ? new CalltapeError('STORE_IO', error.message, error.hint)
-      : error;
+    throw error;
   }
-  const upstreams = {
-    openai: createUpstream(config),
-    anthropic: createUpstream(config, config.anthropicUpstream),
-  };
+  const { recorder, cassettes } = stores;
+  const wires = openUpstreams(config, logger);
   const startedAt = Date.now();
   const pipeline = new CapturePipeline({
     config,
@@ -171,67 +111,19 @@ export async function startProxy(
     observer: options.observer,
     live,
   });
-  const passThroughs = createPassThroughs(
-    { openai: config.upstream, anthropic: config.anthropicUpstream },
-    {
-      headersMs: config.timeouts.upstreamHeadersMs,
-      webSocketIdleMs: config.timeouts.webSocketIdleMs,
-    },
-    {
-      openai: unreachableBody(openAiChatAdapter),
-      anthropic: unreachableBody(anthropicMessagesAdapter),
-    },
-    logger,
-  );
-  const cassetteFor = (route: SessionRoute): string =>
-    route.cassette ? cassettes.pathOf(route.cassette.name) : config.cassette;
-  const mcpRoute = new LazyMcpRoute({
-    config,
-    logger,
-    redactor,
-    pipeline,
-    mocks: mcpMocks,
-    noteDiff: (diff) => noteDiff(stats, diff, logger),
-    ...(live.wantsMcp ? { onExchange: (exchange: McpExchange) => live.mcp(exchange) } : {}),
-  });
-  const capturedRoute = new CapturedRoute({
-    config,
-    logger,
-    upstreams,
-    cassettes,
-    pipeline,
-    mockState,
-  });
-  const websocketRoute = new LazyWebSocketRoute({
-    config,
-    logger,
-    upstream: upstreams.openai,
-    cassettes,
-    pipeline,
-    mockState,
-  });
-  const upgradeRoute = new UpgradeRoute({
-    mode: config.mode,
-    allowRequestOverride: config.cassettes.allowRequestOverride,
-    redactor,
-    pipeline,
-    websocketRoute,
-    passThroughs,
-    cassetteFor,
-  });
   /** The origin served, once listening (requests arrive only after). */
   let origin = '';
-  const router = new HttpRouter({
-    mode: config.mode,
-    allowRequestOverride: config.cassettes.allowRequestOverride,
+  const { router, upgradeRoute, mcpRoute } = createRoutes({
+    config,
     logger,
     redactor,
     pipeline,
-    capturedRoute,
-    mcpRoute,
-    passThroughs,
-    admin: live,
-    cassetteFor,
+    stats,
+    live,
+    stores,
+    wires,
+    mockState,
+    mcpMocks,
     origin: () => origin,
   });
   const connections = new ConnectionTracker();
@@ -255,12 +147,8 @@ export async function startProxy(
     cassettes.close();
     await recorder.close();
     await mockState?.registry.close();
-    passThroughs.close();
-    await Promise.all([
-      upstreams.openai.pool.destroy(),
-      upstreams.anthropic.pool.destroy(),
-      mcpRoute.close(),
-    ]);
+    wires.passThroughs.close();
+    await Promise.all([wires.upstreams.destroy(), mcpRoute.close()]);
   };
 
   try {

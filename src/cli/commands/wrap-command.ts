@@ -12,7 +12,9 @@ import { withRecordHint } from '../../runner/record-hint.js';
 import { shellCommand } from '../../shell-command.js';
 import { noteCassetteUse } from '../../runner/cassette-use-store.js';
 import { placeholderKeyEnv } from '../../proxy/placeholder-key.js';
+import { agentEnvironment } from '../../runner/agent-environment.js';
 import { chosenRunsDatabase } from '../../runner/run-store.js';
+import { withWireUpstreamOptions } from '../wire-upstream-options.js';
 import { codePolicyFromFlags, codePolicyOptions } from '../../user-code/code-policy.js';
 import { refuseCodeAtStart } from '../refuse-code-at-start.js';
 
@@ -26,7 +28,8 @@ interface WrapFlags extends ConfigFlags {
 
 /**
  * `calltape record|replay|auto --cassette NAME -- <command…>`: a proxy on a free port for the
- * length of one command, which finds it through OPENAI_BASE_URL / ANTHROPIC_BASE_URL.
+ * length of one command, which finds it through OPENAI_BASE_URL, ANTHROPIC_BASE_URL and the
+ * other wires' variables (`agentEnvironment`).
  */
 export function registerWrapCommands(program: Command): void {
   const modes: [Exclude<ProxyMode, 'passthrough'>, string][] = [
@@ -44,6 +47,7 @@ export function registerWrapCommands(program: Command): void {
   for (const [mode, description] of modes) {
     const command = program.command(mode);
     for (const option of codePolicyOptions) command.option(option.flags, option.description);
+    withWireUpstreamOptions(command);
     command
       .description(description)
       .argument('<command...>', 'the command to run, after --')
@@ -116,8 +120,7 @@ async function runWrapped(
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     ...(mode === 'replay' || mode === 'auto' ? placeholderKeyEnv(process.env) : {}),
-    OPENAI_BASE_URL: proxy.baseUrl,
-    ANTHROPIC_BASE_URL: proxy.url,
+    ...agentEnvironment(proxy.url),
   };
   const child = spawn(file, args, { stdio: 'inherit', env });
   const forward = (signal: NodeJS.Signals): void => void child.kill(signal);
