@@ -186,6 +186,8 @@ export interface Interaction {
   readonly mocked?: readonly MockedResult[];
   /** The agent never saw this round trip: the proxy answered all its calls (a hidden round). */
   readonly hidden?: boolean;
+  /** A recorded read (a model list, a model card): replayed like any round, never a round of a trajectory. */
+  readonly read?: true;
 }
 
 /** A call a mock tool answered inside the proxy. */

@@ -198,11 +198,53 @@ describe('ollamaChatAdapter.parseResponse', () => {
 });
 
 describe('ollamaChatAdapter requests and errors', () => {
-  it('handles POST /api/chat only', () => {
-    expect(ollamaChatAdapter.matches('POST', '/api/chat')).toBe(true);
-    expect(ollamaChatAdapter.matches('GET', '/api/chat')).toBe(false);
-    expect(ollamaChatAdapter.matches('POST', '/api/generate')).toBe(false);
-    expect(ollamaChatAdapter.matches('POST', '/api/chats')).toBe(false);
+  it('captures POST /api/chat, and records the model list and model card as reads', () => {
+    const route = (method: string, path: string) =>
+      ollamaChatAdapter.route(method, path, new Map());
+    expect(route('POST', '/api/chat')).toEqual({ upstream: 'ollama', path: '/api/chat' });
+    expect(route('GET', '/api/tags')).toEqual({
+      upstream: 'ollama',
+      path: '/api/tags',
+      read: true,
+    });
+    expect(route('POST', '/api/show')).toEqual({
+      upstream: 'ollama',
+      path: '/api/show',
+      read: true,
+    });
+    // Passed through uncaptured.
+    expect(route('GET', '/api/chat')).toBeUndefined();
+    expect(route('POST', '/api/generate')).toBeUndefined();
+    expect(route('POST', '/api/chats')).toBeUndefined();
+  });
+
+  it('reads a read as a round without a conversation, whose error status is an upstream error', () => {
+    const route = ollamaChatAdapter.route('POST', '/api/show', new Map());
+    expect(ollamaChatAdapter.parseRequest({ model: 'llama3.2' }, route)).toEqual({
+      model: 'llama3.2',
+      stream: false,
+      messages: [],
+      tools: [],
+      toolChoice: undefined,
+    });
+    expect(ollamaChatAdapter.requestedForm({}, route).stream).toBe(false);
+    const answer = (status: number, body: string) =>
+      ollamaChatAdapter.parseResponse({
+        httpStatus: status,
+        contentType: json,
+        body: [bytes(body)],
+        ending: 'finished',
+        route,
+      });
+    expect(answer(200, fixture('ollama-docs-tags.json'))).toEqual({
+      response: undefined,
+      status: 'complete',
+      error: undefined,
+    });
+    expect(answer(404, '{"error":"model \'llama9\' not found"}')).toMatchObject({
+      status: 'upstream-error',
+      error: "HTTP 404: model 'llama9' not found",
+    });
   });
 
   it('streams unless the body says "stream": false', () => {
