@@ -1,13 +1,15 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ollama, type ChatResponse, type Message, type Tool } from 'ollama';
+import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../src/cassette/sqlite/sqlite-store.js';
 import type { Config } from '../../src/config/config.js';
 import { runCliAsync } from '../support/cli.js';
 import { ollamaModel, ollamaShow, ollamaTags } from '../support/ollama-model.js';
+import { chatCompletion } from '../support/openai-chat-chunks.js';
 import { startScriptedUpstream, type ScriptedUpstream } from '../support/scripted-upstream.js';
 import { startTestProxy, temporaryFolder } from '../support/test-proxy.js';
 
@@ -182,6 +184,89 @@ describe.each([
       'tool',
     ]);
     expect(sent.messages[1]?.tool_calls).toHaveLength(2);
+  });
+});
+
+describe("Ollama's OpenAI-compatible /v1", () => {
+  it('works through the OpenAI Chat Completions route with the openai client, upstream set to the Ollama server', async () => {
+    const upstream = await startScriptedUpstream([
+      {
+        kind: 'json',
+        body: chatCompletion({
+          model: 'llama3.2',
+          toolCalls: [{ id: 'call_x1', name: 'get_weather', arguments: '{"city":"Paris"}' }],
+        }),
+      },
+    ]);
+    running.push(upstream);
+    const cassette = join(temporaryFolder(), 'ollama-v1.sqlite');
+    // calltape's `upstream` is the Ollama server (a trailing /v1 in the setting is dropped on loading).
+    const proxy = await startTestProxy(upstream.url, { cassette, mode: 'record' });
+    running.push(proxy);
+    const client = new OpenAI({ apiKey: 'ollama', baseURL: `${proxy.url}/v1`, maxRetries: 0 });
+    const answer = await client.chat.completions.create({
+      model: 'llama3.2',
+      messages: [{ role: 'user', content: 'Weather in Paris?' }],
+      tools: [{ type: 'function', function: { name: 'get_weather', parameters: {} } }],
+    });
+    expect(answer.choices[0]?.message.tool_calls?.[0]).toMatchObject({ id: 'call_x1' });
+    expect(upstream.received[0]?.url).toBe('/v1/chat/completions');
+    await proxy.close();
+    const store = new SqliteStore(cassette, { readonly: true });
+    const [interaction] = store.interactions();
+    store.close();
+    expect(interaction?.provider).toBe('openai-chat');
+    expect(interaction?.response?.output.toolCalls.map((call) => call.name)).toEqual([
+      'get_weather',
+    ]);
+  });
+});
+
+describe('Ollama runs scored', () => {
+  it('scores a suite over a recorded Ollama run (calltape score); the model list and card are not rounds', async () => {
+    const folder = temporaryFolder();
+    const cassette = join(folder, 'ollama.sqlite');
+    const { proxy } = await setup({ cassette, mode: 'record' }, { ids: false });
+    // The case's session comes from the host's /s/<case>/ prefix, which the client keeps.
+    const client = new Ollama({ host: `${proxy.url}/s/weather` });
+    await client.list();
+    await client.show({ model: 'llama3.2' });
+    const question: Message = { role: 'user', content: 'What is the weather in Paris and Tokyo?' };
+    const first = await chat(client, [question], true);
+    await chat(
+      client,
+      [question, first.message, { role: 'tool', tool_name: 'get_weather', content: '11°C' }],
+      true,
+    );
+    await proxy.close();
+    const suite = join(folder, 'ollama.json');
+    writeFileSync(
+      suite,
+      JSON.stringify({
+        name: 'ollama',
+        cassette,
+        cases: [
+          {
+            test_id: 'weather',
+            prompt: question.content,
+            expected_calls: [
+              { expected_tool: 'get_weather', arguments: { city: 'Tokyo', unit: 'celsius' } },
+              { expected_tool: 'get_weather', arguments: { city: 'Paris', unit: 'celsius' } },
+            ],
+            expect: { max_turns: 2 },
+          },
+        ],
+      }),
+    );
+    const json = join(folder, 'report.json');
+    const scored = await runCliAsync(['score', '--suite', suite, '--json', json]);
+    expect(scored.status, scored.stdout + scored.stderr).toBe(0);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as {
+      cases: { test_id: string; status: string; score: number; turns: number }[];
+    };
+    expect(report.cases.map((item) => [item.test_id, item.status, item.score, item.turns])).toEqual(
+      [['weather', 'pass', 1, 2]],
+    );
   });
 });
 
