@@ -57,6 +57,11 @@ export function findAdapter(method: string, path: string): ProviderAdapter | und
   return resolveWire(method, path)?.adapter;
 }
 
+/** Every route calltape captures, as named in messages. */
+export function capturedRouteNames(): string {
+  return adapters.flatMap((adapter) => adapter.routeNames ?? []).join(', ');
+}
+
 /** The adapter that produced a stored interaction. */
 export function adapterById(id: string): ProviderAdapter | undefined {
   return adapters.find((adapter) => adapter.id === id);

@@ -1,24 +1,39 @@
-import type { WireRoute } from './wire-route.js';
+import type { RouteQuery, WireRoute } from './wire-route.js';
 
-/** `/openai/deployments/{deployment}/<operation>`: Azure OpenAI's deployment routes. */
-const deploymentRoute = /^\/openai\/deployments\/([^/]+)\/(.+)$/;
+/** `{prefix}/deployments/{deployment}/<operation>`: Azure OpenAI's deployment routes. */
+const deploymentRoute = /^\/(openai|v1)\/deployments\/([^/]+)\/(.+)$/;
 
 /**
  * The route of an OpenAI wire request whose path ends in `operation` (`chat/completions`,
- * `responses`): Azure OpenAI's `/openai/deployments/{deployment}/…` (the deployment standing for
- * the model) and `/openai/v1/…` go to the `azure` upstream; any other path ending in it goes to
- * `upstream`, as before Azure had routes of its own. Pure.
+ * `responses`). Azure OpenAI goes to the `azure` upstream, stored under its own path:
+ * - `/openai/deployments/{deployment}/…` (the deployment stands for the model), `/openai/v1/…`
+ *   (`@ai-sdk/azure`) and `/openai/…` (openai's `AzureOpenAI` for Responses);
+ * - `/v1/deployments/{deployment}/…` and `/v1/…?api-version=…`: `AzureOpenAI` reads
+ *   `OPENAI_BASE_URL` before its endpoint, so under `calltape record -- cmd` it sends these;
+ *   stored and forwarded as the `/openai/…` paths they stand for (OpenAI itself sends no
+ *   `api-version`).
+ * Any other path ending in `operation` goes to `upstream`, as before Azure had routes. Pure.
  */
 export function openAiRoute(
   method: string,
   path: string,
+  query: RouteQuery,
   operation: 'chat/completions' | 'responses',
 ): WireRoute | undefined {
   if (method !== 'POST' || !path.endsWith(`/${operation}`)) return undefined;
-  if (path === `/openai/v1/${operation}`) return { upstream: 'azure', path };
+  if (path === `/openai/v1/${operation}` || path === `/openai/${operation}`)
+    return { upstream: 'azure', path };
   const deployment = deploymentRoute.exec(path);
-  if (deployment?.[2] === operation)
-    return { upstream: 'azure', path, model: decodeSegment(deployment[1] ?? '') };
+  if (deployment?.[3] === operation) {
+    const name = deployment[2] ?? '';
+    return {
+      upstream: 'azure',
+      path: `/openai/deployments/${name}/${operation}`,
+      model: decodeSegment(name),
+    };
+  }
+  if (path === `/v1/${operation}` && query.has('api-version'))
+    return { upstream: 'azure', path: `/openai/${operation}` };
   return { upstream: 'openai', path };
 }
 

@@ -105,6 +105,8 @@ export interface ProviderAdapter {
    * decoded in `query` (it may hold credentials, `?key=`: read facts from it, never keep it).
    */
   route(method: string, path: string, query: RouteQuery): WireRoute | undefined;
+  /** The routes `route` captures, as named in messages (`/v1/messages`, `/openai/…/responses`). */
+  readonly routeNames?: readonly string[];
   /**
    * Summarises a parsed request body; the route supplies what the path says (the model, the
    * stream) when the body lacks it. Never throws: unexpected shapes yield empty fields.

@@ -86,6 +86,31 @@ describe('resolveWire: the routes of the OpenAI and Anthropic wires', () => {
     expect(routed('POST', '/openai/deployments/d/embeddings')).toBeUndefined();
   });
 
+  it("sends openai's AzureOpenAI requests made under OPENAI_BASE_URL to azure, stored under the /openai/… paths they stand for", () => {
+    expect(
+      routed('POST', '/v1/deployments/gpt-4o-prod/chat/completions?api-version=2024-10-21'),
+    ).toEqual({
+      adapter: 'openai-chat',
+      upstream: 'azure',
+      path: '/openai/deployments/gpt-4o-prod/chat/completions',
+      model: 'gpt-4o-prod',
+    });
+    expect(routed('POST', '/v1/responses?api-version=2025-04-01-preview')).toEqual({
+      adapter: 'openai-responses',
+      upstream: 'azure',
+      path: '/openai/responses',
+    });
+    expect(routed('POST', '/openai/responses?api-version=2025-04-01-preview')).toMatchObject({
+      upstream: 'azure',
+      path: '/openai/responses',
+    });
+    // Without api-version it is OpenAI's own route.
+    expect(routed('POST', '/v1/responses?foo=bar')).toMatchObject({
+      upstream: 'openai',
+      path: '/v1/responses',
+    });
+  });
+
   it('rebuilds the route of a stored round from its stored path, query and redacted key included', () => {
     expect(
       routeOfStored(

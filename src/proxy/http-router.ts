@@ -3,7 +3,7 @@ import type { Redactor } from '../cassette/redact.js';
 import type { ProxyMode } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
 import type { AdminRoutes } from '../live/admin-routes.js';
-import { resolveWire } from '../providers/adapters.js';
+import { capturedRouteNames, resolveWire } from '../providers/adapters.js';
 import { splitPathQuery } from '../providers/wire-route.js';
 import { errorShapeFor } from './guard/error-shape-for.js';
 import { openAiChatAdapter } from '../providers/openai-chat/openai-chat-adapter.js';
@@ -85,7 +85,8 @@ export class HttpRouter {
     const wire = resolveWire(method, routed.path, splitPathQuery(route.query).query);
     const where = {
       sessionId: route.sessionId,
-      path: routed.path + route.query,
+      // The route's path: what the request is stored, keyed and forwarded under.
+      path: (wire?.route.path ?? routed.path) + route.query,
       cassette: this.options.cassetteFor(route),
       mode,
       nearMiss,
@@ -96,7 +97,7 @@ export class HttpRouter {
       const miss = new CalltapeError(
         'CASSETTE_MISS',
         nearMiss ??
-          `calltape: replay answers only recorded routes (POST /v1/chat/completions, /v1/responses, /v1/messages); ${method} ${redactor.path(route.path)} is not recorded`,
+          `calltape: replay answers only recorded routes (POST ${capturedRouteNames()}); ${method} ${redactor.path(route.path)} is not recorded`,
       );
       this.options.pipeline.missed(where, miss);
       return sendError(response, openAiChatAdapter, miss);

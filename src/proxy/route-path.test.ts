@@ -35,4 +35,31 @@ describe('routePath', () => {
       ),
     ).toMatch(/set ANTHROPIC_BASE_URL=http:\/\/127\.0\.0\.1:4545$/);
   });
+
+  it("names each wire's variable when its base URL repeats the segment the SDK adds", () => {
+    expect(
+      routePath('POST', '/v1beta/v1beta/models/gemini-2.5-flash:generateContent').nearMiss,
+    ).toEqual({
+      variable: 'GOOGLE_GEMINI_BASE_URL',
+      suffix: '',
+    });
+    expect(routePath('POST', '/api/api/chat').nearMiss).toEqual({
+      variable: 'OLLAMA_HOST',
+      suffix: '',
+    });
+    expect(routePath('POST', '/openai/openai/v1/chat/completions').nearMiss).toEqual({
+      variable: 'AZURE_OPENAI_ENDPOINT',
+      suffix: '',
+    });
+    expect(routePath('POST', '/api/chat').nearMiss).toBeUndefined();
+    const hint = nearMissHint(
+      { variable: 'OLLAMA_HOST', suffix: '' },
+      'POST',
+      '/api/api/chat',
+      'http://127.0.0.1:4545',
+    );
+    expect(hint).toContain('looks off by a /api; set OLLAMA_HOST=http://127.0.0.1:4545');
+    // The routes named are the ones the adapters capture, Azure's included.
+    expect(hint).toContain('/openai/…/chat/completions');
+  });
 });

@@ -1,19 +1,21 @@
 import { spawn } from 'node:child_process';
 import type { CaseResult } from '../scoring/case-result.js';
 import type { AgentSpec, SuiteCase } from '../scoring/suite-types.js';
+import { agentEnvironment } from './agent-environment.js';
 
 const outputLimit = 64 * 1024;
 
 /**
- * Agent mode: runs the user's agent once for a case, with OPENAI_BASE_URL and ANTHROPIC_BASE_URL
- * pointing at the case's session on the proxy, so every round trip it makes is the case's. The
+ * Agent mode: runs the user's agent once for a case, with OPENAI_BASE_URL, ANTHROPIC_BASE_URL and
+ * the other wires' variables (`agentEnvironment`) pointing at the case's session on the proxy, so every round trip it makes is the case's. The
  * prompt goes in as the last argument, on stdin, or as CALLTAPE_PROMPT. A run past its timeout
  * has its whole process group killed. Output is kept (the first 64 KiB of each stream) for the report.
  */
 export async function driveAgent(
   spec: AgentSpec,
   testCase: SuiteCase,
-  urls: { readonly openai: string; readonly anthropic: string },
+  /** The proxy origin with the case's session prefix: every wire's base URL is set from it (`agentEnvironment`). */
+  origin: string,
   extraEnv: { readonly [name: string]: string },
 ): Promise<NonNullable<CaseResult['agent']>> {
   const prompt = testCase.prompt ?? '';
@@ -28,8 +30,7 @@ export async function driveAgent(
       ...process.env,
       ...extraEnv,
       ...spec.env,
-      OPENAI_BASE_URL: urls.openai,
-      ANTHROPIC_BASE_URL: urls.anthropic,
+      ...agentEnvironment(origin),
       CALLTAPE_CASE_ID: testCase.test_id,
       ...(spec.input === 'env' ? { CALLTAPE_PROMPT: prompt } : {}),
     },

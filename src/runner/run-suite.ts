@@ -259,18 +259,13 @@ async function driveCase(
   try {
     if (suite.agent) {
       const prefix = `${proxyUrl}/s/${encodeURIComponent(session)}`;
-      agent = await driveAgent(
-        suite.agent,
-        testCase,
-        { openai: `${prefix}/v1`, anthropic: prefix },
-        {
-          ...(context.apiKey
-            ? { OPENAI_API_KEY: context.apiKey, ANTHROPIC_API_KEY: context.apiKey }
-            : {}),
-          ...(run.model ? { CALLTAPE_MODEL: run.model } : {}),
-          CALLTAPE_RUN: run.name,
-        },
-      );
+      agent = await driveAgent(suite.agent, testCase, prefix, {
+        ...(context.apiKey
+          ? { OPENAI_API_KEY: context.apiKey, ANTHROPIC_API_KEY: context.apiKey }
+          : {}),
+        ...(run.model ? { CALLTAPE_MODEL: run.model } : {}),
+        CALLTAPE_RUN: run.name,
+      });
       if (agent.timed_out)
         problems.push(`the agent did not finish within ${suite.agent.timeoutMs} ms`);
       else agentError = agentFailure(agent, (context.sessions.get(session) ?? []).length);

@@ -146,4 +146,26 @@ describe('routing by path to per-wire upstreams', () => {
       await proxy.close();
     }
   });
+
+  it("answers an unrecorded route in replay with the routes calltape records, Azure's among them", async () => {
+    // Replay needs an existing cassette: an empty recording makes one.
+    const recorder = await startTestProxy(url('openai'), { mode: 'record' });
+    const cassette = recorder.config.cassette;
+    await recorder.close();
+    const seenByGemini = upstreams.get('gemini')?.received.length;
+    const replayer = await startTestProxy(url('openai'), { mode: 'replay', cassette });
+    try {
+      const answer = await fetch(`${replayer.url}/v1beta/models/gemini-2.5-flash:countTokens`, {
+        method: 'POST',
+        body: '{}',
+      });
+      expect(answer.status).toBe(404);
+      const body = (await answer.json()) as { error: { message: string } };
+      expect(body.error.message).toContain('replay answers only recorded routes');
+      expect(body.error.message).toContain('/openai/…/chat/completions');
+      expect(upstreams.get('gemini')?.received.length).toBe(seenByGemini);
+    } finally {
+      await replayer.close();
+    }
+  });
 });

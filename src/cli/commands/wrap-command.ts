@@ -12,6 +12,7 @@ import { withRecordHint } from '../../runner/record-hint.js';
 import { shellCommand } from '../../shell-command.js';
 import { noteCassetteUse } from '../../runner/cassette-use-store.js';
 import { placeholderKeyEnv } from '../../proxy/placeholder-key.js';
+import { agentEnvironment } from '../../runner/agent-environment.js';
 import { chosenRunsDatabase } from '../../runner/run-store.js';
 import { withWireUpstreamOptions } from '../wire-upstream-options.js';
 import { codePolicyFromFlags, codePolicyOptions } from '../../user-code/code-policy.js';
@@ -27,7 +28,8 @@ interface WrapFlags extends ConfigFlags {
 
 /**
  * `calltape record|replay|auto --cassette NAME -- <command…>`: a proxy on a free port for the
- * length of one command, which finds it through OPENAI_BASE_URL / ANTHROPIC_BASE_URL.
+ * length of one command, which finds it through OPENAI_BASE_URL, ANTHROPIC_BASE_URL and the
+ * other wires' variables (`agentEnvironment`).
  */
 export function registerWrapCommands(program: Command): void {
   const modes: [Exclude<ProxyMode, 'passthrough'>, string][] = [
@@ -118,8 +120,7 @@ async function runWrapped(
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     ...(mode === 'replay' || mode === 'auto' ? placeholderKeyEnv(process.env) : {}),
-    OPENAI_BASE_URL: proxy.baseUrl,
-    ANTHROPIC_BASE_URL: proxy.url,
+    ...agentEnvironment(proxy.url),
   };
   const child = spawn(file, args, { stdio: 'inherit', env });
   const forward = (signal: NodeJS.Signals): void => void child.kill(signal);

@@ -22,6 +22,7 @@ const errorTypes: Record<string, string> = {
 /** Anthropic Messages (`POST /v1/messages`), streamed or not. */
 export const anthropicMessagesAdapter: ProviderAdapter = {
   id: 'anthropic-messages',
+  routeNames: ['/v1/messages'],
   route: (method, path) =>
     method === 'POST' && path.endsWith('/v1/messages')
       ? { upstream: 'anthropic', path }

@@ -12,7 +12,8 @@ import { parseOpenAiChatRequest } from './parse-openai-chat-request.js';
 /** OpenAI Chat Completions (`POST /v1/chat/completions`), streamed or not. */
 export const openAiChatAdapter: ProviderAdapter = {
   id: 'openai-chat',
-  route: (method, path) => openAiRoute(method, path, 'chat/completions'),
+  routeNames: ['/v1/chat/completions', '/openai/…/chat/completions'],
+  route: (method, path, query) => openAiRoute(method, path, query, 'chat/completions'),
   parseRequest: (body, route) => withRouteModel(parseOpenAiChatRequest(body), route),
   parseResponse,
   errorBody: (error) => ({

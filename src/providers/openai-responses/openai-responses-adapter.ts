@@ -12,7 +12,8 @@ import { responsesToolLoop } from './responses-tool-loop.js';
 /** OpenAI Responses (`POST /v1/responses`), streamed or not. */
 export const openAiResponsesAdapter: ProviderAdapter = {
   id: 'openai-responses',
-  route: (method, path) => openAiRoute(method, path, 'responses'),
+  routeNames: ['/v1/responses', '/openai/…/responses'],
+  route: (method, path, query) => openAiRoute(method, path, query, 'responses'),
   parseRequest: (body, route) => withRouteModel(parseResponsesRequest(body), route),
   parseResponse,
   errorBody: (error) => ({
