@@ -18,6 +18,7 @@ const ndjson = 'application/x-ndjson';
 export const ollamaChatAdapter: ProviderAdapter = {
   id: 'ollama-chat',
   route: (method, path) => ollamaRoute(method, path),
+  routeNames: ['/api/chat'],
   parseRequest: (body, route) => (route?.read ? readSummary(body) : parseOllamaRequest(body)),
   parseResponse,
   // Ollama's envelope is `{"error": "…"}`; the `ollama` client throws a ResponseError with that message.
