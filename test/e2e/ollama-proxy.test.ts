@@ -100,6 +100,8 @@ describe.each([
     const { client, proxy } = await setup({ cassette, mode: 'record' }, { ids });
     expect(await client.list()).toEqual(ollamaTags);
     expect(await client.show({ model: 'llama3.2' })).toEqual(ollamaShow('llama3.2'));
+    // Passed through to the Ollama upstream, not captured.
+    expect((await client.generate({ model: 'llama3.2', prompt: 'hi' })).response).toBe('Hi.');
     const question: Message = { role: 'user', content: 'What is the weather in Paris and Tokyo?' };
     const first = await chat(client, [question], stream);
     expect(first.message.tool_calls?.map((call) => call.function)).toEqual([
@@ -122,6 +124,7 @@ describe.each([
     expect(
       stored.filter((interaction) => interaction.read).map((interaction) => interaction.path),
     ).toEqual(['/api/tags', '/api/show']);
+    expect(stored.map((interaction) => interaction.path)).not.toContain('/api/generate');
     const chats = stored.filter((interaction) => interaction.path === '/api/chat');
     expect(chats.map((interaction) => [interaction.provider, interaction.status])).toEqual([
       ['ollama-chat', 'complete'],

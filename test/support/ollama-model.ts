@@ -51,6 +51,16 @@ export function ollamaModel(options: { readonly ids: boolean }) {
       stream?: boolean;
       messages?: WireMessage[];
     };
+    if (request.url.endsWith('/api/generate'))
+      return {
+        kind: 'json',
+        body: {
+          model: body.model ?? '',
+          created_at: '2026-12-03T15:00:00Z',
+          response: 'Hi.',
+          done: true,
+        },
+      };
     if (request.url.endsWith('/api/show'))
       return { kind: 'json', body: ollamaShow(body.model ?? '') };
     const messages = body.messages ?? [];
