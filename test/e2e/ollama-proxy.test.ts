@@ -6,6 +6,7 @@ import { Ollama, type ChatResponse, type Message, type Tool } from 'ollama';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../src/cassette/sqlite/sqlite-store.js';
+import { packageRoot } from '../../src/package-root.js';
 import type { Config } from '../../src/config/config.js';
 import { runCliAsync } from '../support/cli.js';
 import { ollamaModel, ollamaShow, ollamaTags } from '../support/ollama-model.js';
@@ -270,6 +271,59 @@ describe('Ollama runs scored', () => {
     expect(report.cases.map((item) => [item.test_id, item.status, item.score, item.turns])).toEqual(
       [['weather', 'pass', 1, 2]],
     );
+  });
+});
+
+describe('An Ollama agent under calltape test', () => {
+  it('finds calltape through OLLAMA_HOST (passed as the client host), records, and replays offline', async () => {
+    const folder = temporaryFolder();
+    const client = join(packageRoot, 'node_modules/ollama/dist/index.mjs');
+    writeFileSync(
+      join(folder, 'agent.mjs'),
+      [
+        `import { Ollama } from ${JSON.stringify(client)};`,
+        'const ollama = new Ollama({ host: process.env.OLLAMA_HOST });',
+        "const tools = [{ type: 'function', function: { name: 'get_weather', parameters: {} } }];",
+        "const messages = [{ role: 'user', content: process.argv[2] }];",
+        'await ollama.list();',
+        "const first = await ollama.chat({ model: 'llama3.2', messages, tools });",
+        'messages.push(first.message);',
+        "for (const call of first.message.tool_calls ?? []) messages.push({ role: 'tool', tool_name: call.function.name, content: 'mild' });",
+        "const second = await ollama.chat({ model: 'llama3.2', messages, tools });",
+        'console.log(second.message.content);',
+      ].join('\n'),
+    );
+    const upstream = await startScriptedUpstream(ollamaModel({ ids: false }));
+    running.push(upstream);
+    const suite = join(folder, 'suite.json');
+    writeFileSync(
+      suite,
+      JSON.stringify({
+        name: 'ollama-agent',
+        cassette: 'ollama-agent.sqlite',
+        agent: { command: `node ${join(folder, 'agent.mjs')}` },
+        cases: [
+          {
+            test_id: 'weather',
+            prompt: 'What is the weather in Paris and Tokyo?',
+            expected_calls: [
+              { expected_tool: 'get_weather', arguments: { city: 'Paris', unit: 'celsius' } },
+              { expected_tool: 'get_weather', arguments: { city: 'Tokyo', unit: 'celsius' } },
+            ],
+            expect: { max_turns: 2 },
+          },
+        ],
+      }),
+    );
+    const recorded = await runCliAsync(['test', suite, '--mode', 'record', '--no-store'], {
+      env: { CALLTAPE_OLLAMA_UPSTREAM: upstream.url },
+    });
+    expect(recorded.status, recorded.stdout + recorded.stderr).toBe(0);
+    expect(recorded.stdout).toContain('(1/1 cases passed)');
+    await upstream.close();
+    const replayed = await runCliAsync(['test', suite, '--no-store']);
+    expect(replayed.status, replayed.stdout + replayed.stderr).toBe(0);
+    expect(replayed.stdout).toContain('(1/1 cases passed)');
   });
 });
 
