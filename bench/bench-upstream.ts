@@ -81,12 +81,53 @@ function responsesEvent(n: number, last: boolean): string {
   });
 }
 
+/** An Ollama `/api/chat` stream line: text pieces, the call whole in one line, then the `done` object. */
+function ollamaLine(n: number, last: boolean): string {
+  const head = { model: 'llama3.2', created_at: '2026-12-03T15:00:00Z', t: now() };
+  if (last)
+    return `${JSON.stringify({
+      ...head,
+      message: { role: 'assistant', content: '' },
+      done_reason: 'stop',
+      done: true,
+      prompt_eval_count: 120,
+      eval_count: 20,
+    })}\n`;
+  const message =
+    n === events - 1
+      ? {
+          role: 'assistant',
+          content: '',
+          tool_calls: [
+            {
+              id: 'call_bench1',
+              function: { index: 0, name: 'get_weather', arguments: { c: 'ab' } },
+            },
+          ],
+        }
+      : { role: 'assistant', content: 'ab' };
+  return `${JSON.stringify({ ...head, message, done: false })}\n`;
+}
+
 const server = createServer((request, response) => {
   const parts: Buffer[] = [];
   request.on('data', (part: Buffer) => parts.push(part));
   request.on('end', () => {
     const body = Buffer.concat(parts);
     const stream = body.includes('"stream":true');
+    if (stream && request.url?.endsWith('/api/chat')) {
+      response.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      let n = 0;
+      const sendLine = (): void => {
+        if (response.destroyed) return;
+        const last = n === events;
+        response.write(ollamaLine(n++, last));
+        if (last) response.end();
+        else setTimeout(sendLine, gapMs);
+      };
+      sendLine();
+      return;
+    }
     if (!stream) {
       const answer = body.includes('"parallel_tool_calls":true') ? parallelCompletion : completion;
       response.writeHead(200, {

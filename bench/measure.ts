@@ -78,9 +78,23 @@ async function oneStream(pool: Pool, path: string): Promise<StreamSample> {
       if (match?.[1]) latencies.push(at - Number(match[1]));
     },
   });
+  // Ollama streams NDJSON: each line carries its write time like an SSE event's data.
+  const ndjson = String(response.headers['content-type']).includes('ndjson');
+  let pending = '';
   for await (const chunk of response.body) {
     ttfb ??= now() - started;
-    parser.feed((chunk as Buffer).toString('utf8'));
+    const text = (chunk as Buffer).toString('utf8');
+    if (!ndjson) {
+      parser.feed(text);
+      continue;
+    }
+    const lines = (pending + text).split('\n');
+    pending = lines.pop() ?? '';
+    const at = now();
+    for (const line of lines) {
+      const match = /"t":([\d.]+)/.exec(line);
+      if (match?.[1]) latencies.push(at - Number(match[1]));
+    }
   }
   return {
     startedAt: started,

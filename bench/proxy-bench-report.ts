@@ -43,6 +43,8 @@ export interface RoundFigures {
       eventLoopMax: number | undefined;
     }
   >;
+  /** 128 concurrent streams of each further wire (Ollama's NDJSON…), through the bare pipe and calltape recording. */
+  wires?: readonly WireStreams[];
   /** Shadow scoring on (passthrough), 50 connections. */
   shadow: {
     requestsPerSecond: number;
@@ -52,6 +54,14 @@ export interface RoundFigures {
     /** The same proxy paced at 90% of the throughput it sustained saturated. */
     paced: { requestsPerSecond: number; queued: number; dropped: number };
   };
+}
+
+/** One further wire's streams in a round: per-event and first-byte p99 (ms) through each path. */
+export interface WireStreams {
+  /** The wire, as the report names it (`Ollama NDJSON`). */
+  readonly name: string;
+  readonly bare: { readonly eventP99: number; readonly ttfbP99: number };
+  readonly calltape: { readonly eventP99: number; readonly ttfbP99: number };
 }
 
 export interface ProxyBenchResult {
@@ -152,6 +162,21 @@ export function proxyBenchReport(result: ProxyBenchResult): string {
       ),
       '≤ 1.1×',
     ),
+    // The same streams in each further wire's own format, beside the bare pipe.
+    ...(rounds[0]?.wires ?? []).map(({ name }) => {
+      const of = (f: RoundFigures) => f.wires?.find((wire) => wire.name === name);
+      return row(
+        `per-event p99, 128 ${name} streams (ms)`,
+        spread(each((f) => of(f)?.bare.eventP99 ?? Number.NaN)),
+        spread(each((f) => of(f)?.calltape.eventP99 ?? Number.NaN)),
+        spread(
+          each((f) => (of(f)?.calltape.eventP99 ?? Number.NaN) / (of(f)?.bare.eventP99 ?? 1)),
+          2,
+          '×',
+        ),
+        '≤ 1.1×',
+      );
+    }),
     row(
       'RSS under that load, peak (MB)',
       spread(

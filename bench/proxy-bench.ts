@@ -19,7 +19,7 @@ import { countRows } from './count-rows.js';
 import { percentile, runPaced, runRequests, runStreams, type StreamSample } from './measure.js';
 import { peakRssWhile, readProbe } from './probe-reader.js';
 import type { ProbeWindow } from './process-probe.js';
-import { proxyBenchReport, type RoundFigures } from './proxy-bench-report.js';
+import { proxyBenchReport, type RoundFigures, type WireStreams } from './proxy-bench-report.js';
 import { threadsCpuUs } from './process-cpu.js';
 import { slowestRequest } from './slow-request.js';
 import {
@@ -245,6 +245,28 @@ for (let index = 0; index < rounds; index++) {
       eventLoopMax: streamsAfter?.eventLoopDelayMs.max,
     };
   }
+  // One stream per further wire, in its own format: through the bare pipe and calltape recording.
+  const wires: WireStreams[] = [];
+  for (const wire of [{ name: 'Ollama NDJSON', path: '/api/chat' }]) {
+    process.stderr.write(`round ${index + 1}/${rounds}: ${wire.name} streams\n`);
+    const through = async (name: 'bare' | 'calltape') => {
+      const samples = await runStreams(targets[name], wire.path, 128, quick ? 1 : 3);
+      if (name === 'calltape') sentToCalltape += samples.length;
+      return {
+        eventP99: percentile(eventsOf(samples), 99),
+        ttfbP99: percentile(
+          samples.map((sample) => sample.ttfbMs),
+          99,
+        ),
+      };
+    };
+    wires.push({
+      name: wire.name,
+      bare: await through('bare'),
+      calltape: await through('calltape'),
+    });
+  }
+  figure.wires = wires;
   process.stderr.write(`round ${index + 1}/${rounds}: shadow scoring\n`);
   // Long enough that the 10,000-round queue cannot hide a scorer slower than the traffic: a
   // 2.5 s phase once read "0 dropped" while the scorer kept up with under half of it.

@@ -65,6 +65,8 @@ export function proxyArgs(
     upstreamUrl,
     '--anthropic-upstream',
     upstreamUrl,
+    '--ollama-upstream',
+    upstreamUrl,
     '--log-level',
     'error',
     '--mode',

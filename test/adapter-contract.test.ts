@@ -2,11 +2,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { anthropicMessagesAdapter } from '../src/providers/anthropic-messages/anthropic-messages-adapter.js';
 import { openAiChatAdapter } from '../src/providers/openai-chat/openai-chat-adapter.js';
+import { ollamaChatAdapter } from '../src/providers/ollama/ollama-chat-adapter.js';
 import { openAiResponsesAdapter } from '../src/providers/openai-responses/openai-responses-adapter.js';
 import { responsesEvents, responsesObject } from './support/openai-responses-events.js';
 import type { ProviderAdapter } from '../src/providers/provider-adapter.js';
 import type { AssistantOutput } from '../src/trace/trace.js';
 import { anthropicEvents, anthropicMessage } from './support/anthropic-messages-events.js';
+import { ollamaChatLines, ollamaChatResponse } from './support/ollama-chat-lines.js';
 import { chatCompletion, chatCompletionChunks, encodeSse } from './support/openai-chat-chunks.js';
 import { seededRandom } from './support/random.js';
 import { readRecordedStream, recordedStreams } from './support/recorded-streams.js';
@@ -136,6 +138,29 @@ const wires: readonly Wire[] = [
       type: 'error',
       error: { type: 'rate_limit_error', message: 'Rate limit reached' },
     }),
+  },
+  {
+    adapter: ollamaChatAdapter,
+    whole: (turn) =>
+      JSON.stringify(
+        ollamaChatResponse({
+          text: turn.text,
+          calls: turn.calls.map((call) => ({ id: call.id, name: call.name, arguments: call.args })),
+          usage: { prompt_eval_count: turn.usage.input, eval_count: turn.usage.output },
+        }),
+      ),
+    stream: (turn, seed) =>
+      ollamaChatLines(
+        {
+          text: turn.text,
+          calls: turn.calls.map((call) => ({ id: call.id, name: call.name, arguments: call.args })),
+          usage: { prompt_eval_count: turn.usage.input, eval_count: turn.usage.output },
+          ...(turn.truncated ? { doneReason: null } : {}),
+        },
+        seededRandom(seed),
+      ),
+    streamContentType: 'application/x-ndjson',
+    errorBody: JSON.stringify({ error: 'Rate limit reached' }),
   },
 ];
 

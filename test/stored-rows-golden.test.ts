@@ -33,6 +33,7 @@ const pathOf: Record<ProviderId, string> = {
   'openai-chat': '/v1/chat/completions',
   'openai-responses': '/v1/responses',
   'anthropic-messages': '/v1/messages',
+  'ollama-chat': '/api/chat',
 };
 
 function requestHeaders(wire: ProviderId, extra: Record<string, string> = {}) {

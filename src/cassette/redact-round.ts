@@ -50,19 +50,18 @@ export function redactRequest(
   const redactedText = redactor.text(requestText);
   const requestBody = redactedText === requestText ? request.body : encoder.encode(redactedText);
   const requestJson = parseJson(redactedText);
+  const route = routeOfStored(adapter, request.method, request.path);
   const head: TraceHead = {
     id: request.id,
     sessionId: request.sessionId,
     provider: adapter.id,
     method: request.method,
     path: redactor.path(request.path),
-    request: adapter.parseRequest(
-      requestJson.ok ? requestJson.value : null,
-      routeOfStored(adapter, request.method, request.path),
-    ),
+    request: adapter.parseRequest(requestJson.ok ? requestJson.value : null, route),
     mocked:
       round.mocked && round.mocked.length > 0 ? redactDeep(round.mocked, redactor) : undefined,
     hidden: round.hidden === true,
+    read: route?.read === true,
   };
   return { head, body: requestBody, value: requestJson.ok ? requestJson.value : redactedText };
 }
@@ -185,6 +184,8 @@ export interface TraceHead {
   readonly request: RequestSummary;
   readonly mocked: readonly MockedResult[] | undefined;
   readonly hidden: boolean;
+  /** A recorded read (`WireRoute.read`). */
+  readonly read: boolean;
 }
 
 function traceOf(
@@ -195,7 +196,7 @@ function traceOf(
   error: string | undefined,
   timing: Timing,
 ): Interaction {
-  const { id, sessionId, provider, method, path, request, mocked, hidden } = head;
+  const { id, sessionId, provider, method, path, request, mocked, hidden, read } = head;
   const trace = {
     id,
     sessionId,
@@ -210,8 +211,13 @@ function traceOf(
     timing,
   };
   // What a round of mock tools adds comes last: one literal for the common shape.
-  if (mocked === undefined && !hidden) return trace;
-  return Object.assign(trace, mocked ? { mocked } : {}, hidden ? { hidden: true } : {});
+  if (mocked === undefined && !hidden && !read) return trace;
+  return Object.assign(
+    trace,
+    mocked ? { mocked } : {},
+    hidden ? { hidden: true } : {},
+    read ? { read: true as const } : {},
+  );
 }
 
 export interface RedactedBody {

@@ -84,6 +84,13 @@ const contentKeys = [
 ];
 
 describe('chat spans', () => {
+  it("names Ollama's wire as provider ollama (not one of the convention's well-known values)", () => {
+    const span = chatSpan(interaction({ provider: 'ollama-chat', path: '/api/chat' }), {
+      content: false,
+    });
+    expect(span.attributes['gen_ai.provider.name']).toBe('ollama');
+  });
+
   it('names the span after the requested model and maps the round onto the convention', () => {
     const span = chatSpan(interaction({}, [call('toolu_1', 'get_weather', '{"city":"Paris"}')]), {
       content: false,

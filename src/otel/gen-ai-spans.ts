@@ -59,8 +59,9 @@ export interface Evaluation {
 /** The name of a GenAI event recording an evaluation. */
 export const evaluationEventName = 'gen_ai.evaluation.result';
 
-/** `gen_ai.provider.name` of a wire format: the convention's well-known values. */
-export function providerName(wire: ProviderId): 'openai' | 'anthropic' {
+/** `gen_ai.provider.name` of a wire format: the convention's well-known values, else the provider's own name. */
+export function providerName(wire: ProviderId): 'openai' | 'anthropic' | 'ollama' {
+  if (wire === 'ollama-chat') return 'ollama';
   return wire === 'anthropic-messages' ? 'anthropic' : 'openai';
 }
 

@@ -1,4 +1,5 @@
 import { anthropicMessagesAdapter } from './anthropic-messages/anthropic-messages-adapter.js';
+import { ollamaChatAdapter } from './ollama/ollama-chat-adapter.js';
 import { openAiChatAdapter } from './openai-chat/openai-chat-adapter.js';
 import { openAiResponsesAdapter } from './openai-responses/openai-responses-adapter.js';
 import type { ProviderAdapter } from './provider-adapter.js';
@@ -9,6 +10,7 @@ export const adapters: readonly ProviderAdapter[] = [
   openAiChatAdapter,
   openAiResponsesAdapter,
   anthropicMessagesAdapter,
+  ollamaChatAdapter,
 ];
 
 /**
@@ -23,6 +25,7 @@ const errorShapes: ReadonlyMap<UpstreamName, ProviderAdapter> = new Map<
   ['openai', openAiChatAdapter],
   ['azure', openAiChatAdapter],
   ['anthropic', anthropicMessagesAdapter],
+  ['ollama', ollamaChatAdapter],
 ]);
 
 /** The adapter whose error shape an upstream's clients understand. */

@@ -33,6 +33,12 @@ export interface WireRoute {
   readonly stream?: PathStream | undefined;
   /** Vertex AI: the location the path names, which picks the regional endpoint. */
   readonly location?: string | undefined;
+  /**
+   * A recorded read (Ollama's model list and model card): no conversation and no tool calls,
+   * recorded and replayed like any round so a client that asks before it chats runs offline,
+   * never mocked, and never a round of a trajectory.
+   */
+  readonly read?: true | undefined;
 }
 
 /** The query of a request as its parameters, decoded; `?key=` and other credentials included (never stored from here). */

@@ -104,7 +104,9 @@ export class CapturedRoute {
     let invalid: CalltapeError | undefined;
     try {
       // Parsed only to reject bad JSON before it costs an upstream call (and to label metrics by model); summaries are built off this path.
-      model = requestedModel(JSON.parse(read.body.toString('utf8')));
+      // A read may have no body at all (`GET /api/tags`).
+      const text = read.body.toString('utf8');
+      model = route.read && text === '' ? undefined : requestedModel(JSON.parse(text));
     } catch (error) {
       invalid = new CalltapeError(
         'INVALID_JSON',
@@ -132,7 +134,8 @@ export class CapturedRoute {
         this.options.pipeline.finishRound(this.finished(base, undefined, { proxyError: invalid }));
       return;
     }
-    const mocks = this.mocksFor(base.adapter, request, response);
+    // A read has no tool calls to answer: it is never mocked.
+    const mocks = route.read ? undefined : this.mocksFor(base.adapter, request, response);
     if (mocks === false) return;
     const round = mocks ? await this.overridden(base, mocks) : base;
     const wire = adapter.toolLoop;

@@ -129,6 +129,23 @@ describe('conversation chaining', () => {
 });
 
 describe('buildTrajectories', () => {
+  it('leaves recorded reads (a model list before the chat) out of every trajectory', () => {
+    const run = agentRun('r', 'refunds?', 'case-1');
+    const list: Interaction = {
+      ...round('r-tags', [], {}, 'case-1'),
+      provider: 'ollama-chat',
+      method: 'GET',
+      path: '/api/tags',
+      response: undefined,
+      read: true,
+    };
+    const unlabelled: Interaction = { ...list, id: 'r-show', sessionId: 'r-show', read: true };
+    const trajectories = buildTrajectories([list, ...run, unlabelled]);
+    expect(
+      trajectories.map((trajectory) => [trajectory.sessionId, trajectory.counts.turns]),
+    ).toEqual([['case-1', 2]]);
+  });
+
   it('groups a chained run into turns with calls, results, final text and counts; judge sessions stay out', () => {
     const run = agentRun('a', 'refunds?');
     const judge = round(

@@ -28,7 +28,8 @@ export function buildTrajectories(
   const chain = new ConversationChain();
   const sessions = new Map<string, Interaction[]>();
   for (const interaction of ordered) {
-    if (interaction.sessionId.startsWith(judgeSessionPrefix)) continue;
+    // A recorded read (a model list) is no round of the agent's: it would start a session of its own.
+    if (interaction.sessionId.startsWith(judgeSessionPrefix) || interaction.read) continue;
     const session = chain.assign(interaction);
     let members = sessions.get(session);
     if (!members) sessions.set(session, (members = []));

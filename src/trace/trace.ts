@@ -5,7 +5,7 @@
  */
 
 /** Identifies the wire format an interaction was spoken in. */
-export type ProviderId = 'openai-chat' | 'openai-responses' | 'anthropic-messages';
+export type ProviderId = 'openai-chat' | 'openai-responses' | 'anthropic-messages' | 'ollama-chat';
 
 /** A JSON value as it appears in request and response bodies. */
 export type JsonValue =
@@ -186,6 +186,8 @@ export interface Interaction {
   readonly mocked?: readonly MockedResult[];
   /** The agent never saw this round trip: the proxy answered all its calls (a hidden round). */
   readonly hidden?: boolean;
+  /** A recorded read (a model list, a model card): replayed like any round, never a round of a trajectory. */
+  readonly read?: true;
 }
 
 /** A call a mock tool answered inside the proxy. */

@@ -65,6 +65,7 @@ export function readInteraction(row: InteractionRow): Interaction {
     method: row.method,
     path: row.path,
     request: adapter.parseRequest(parseBody(row.request_body.toString('utf8')), route),
+    ...(route?.read ? { read: true as const } : {}),
     response,
     status: row.status as InteractionStatus,
     httpStatus: row.http_status,
