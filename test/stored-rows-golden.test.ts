@@ -33,6 +33,7 @@ const pathOf: Record<ProviderId, string> = {
   'openai-chat': '/v1/chat/completions',
   'openai-responses': '/v1/responses',
   'anthropic-messages': '/v1/messages',
+  gemini: '/v1beta/models/gemini-2.5-flash:generateContent',
 };
 
 function requestHeaders(wire: ProviderId, extra: Record<string, string> = {}) {

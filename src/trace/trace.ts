@@ -5,7 +5,7 @@
  */
 
 /** Identifies the wire format an interaction was spoken in. */
-export type ProviderId = 'openai-chat' | 'openai-responses' | 'anthropic-messages';
+export type ProviderId = 'openai-chat' | 'openai-responses' | 'anthropic-messages' | 'gemini';
 
 /** A JSON value as it appears in request and response bodies. */
 export type JsonValue =
