@@ -1,4 +1,5 @@
 import type { ProviderAdapter } from '../providers/provider-adapter.js';
+import type { WireRoute } from '../providers/wire-route.js';
 import type { Redactor } from './redact.js';
 
 /**
@@ -49,12 +50,14 @@ export function reexpressStream(
   adapter: ProviderAdapter,
   redactor: Redactor,
   streamText: string,
+  route?: WireRoute,
 ): string | undefined {
-  const whole = adapter.convertBody(streamText, { stream: false, includeUsage: true });
+  const whole = adapter.convertBody(streamText, { stream: false, includeUsage: true }, route);
   if (!whole) return undefined;
-  const stream = adapter.convertBody(redactor.text(whole.body), {
-    stream: true,
-    includeUsage: true,
-  });
+  const stream = adapter.convertBody(
+    redactor.text(whole.body),
+    { stream: true, includeUsage: true },
+    route,
+  );
   return stream?.body;
 }

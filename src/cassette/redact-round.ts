@@ -5,6 +5,7 @@
  */
 import { parseJson } from '../providers/json-access.js';
 import type { ProviderAdapter } from '../providers/provider-adapter.js';
+import { routeOfStored } from '../providers/route-of-stored.js';
 import type {
   Interaction,
   InteractionStatus,
@@ -55,7 +56,10 @@ export function redactRequest(
     provider: adapter.id,
     method: request.method,
     path: redactor.path(request.path),
-    request: adapter.parseRequest(requestJson.ok ? requestJson.value : null),
+    request: adapter.parseRequest(
+      requestJson.ok ? requestJson.value : null,
+      routeOfStored(adapter, request.method, request.path),
+    ),
     mocked:
       round.mocked && round.mocked.length > 0 ? redactDeep(round.mocked, redactor) : undefined,
     hidden: round.hidden === true,
@@ -114,12 +118,14 @@ export function traceWithAnswer(
     };
   }
   const contentType = headerText(upstream.headers, 'content-type')?.toLowerCase();
+  const route = routeOfStored(adapter, round.request.method, round.request.path);
   const parse = (bytes: Uint8Array): ReturnType<ProviderAdapter['parseResponse']> =>
     adapter.parseResponse({
       httpStatus: upstream.status as number,
       contentType,
       body: [bytes],
       ending: upstream.ending,
+      route,
     });
   let parsed = parse(redacted.body === body ? decoded.bytes : redacted.body);
   if (parsed.response && redactDeep(parsed.response, redactor) !== parsed.response) {
@@ -128,6 +134,7 @@ export function traceWithAnswer(
       adapter,
       redactor,
       decoder.decode(redacted.body === body ? decoded.bytes : redacted.body),
+      route,
     );
     if (reexpressed === undefined)
       throw new Error(

@@ -20,6 +20,14 @@ export interface Config {
   readonly upstream: string;
   /** The Anthropic upstream, same form: `/v1/messages` and pass-through requests with Anthropic headers go here. */
   readonly anthropicUpstream: string;
+  /** The Gemini API upstream, same form: `/v1beta/models/…` and `/v1/models/…` go here. */
+  readonly geminiUpstream: string;
+  /** The Vertex AI upstream for `/v1…/projects/…`; null: the regional endpoint the path's location names. */
+  readonly vertexUpstream: string | null;
+  /** The Ollama upstream: `/api/…` goes here. */
+  readonly ollamaUpstream: string;
+  /** The Azure OpenAI resource endpoint for `/openai/…`; null: none (those routes get an error saying how to set it). */
+  readonly azureUpstream: string | null;
   readonly mode: ProxyMode;
   /** Absolute path of the SQLite store. */
   readonly cassette: string;
@@ -136,6 +144,10 @@ export const defaultConfig: Config = {
   port: 4545,
   upstream: 'https://api.openai.com',
   anthropicUpstream: 'https://api.anthropic.com',
+  geminiUpstream: 'https://generativelanguage.googleapis.com',
+  vertexUpstream: null,
+  ollamaUpstream: 'http://127.0.0.1:11434',
+  azureUpstream: null,
   mode: 'record',
   cassette: 'recordings/calltape.sqlite',
   replayTiming: 'none',
@@ -191,6 +203,10 @@ export interface ConfigLayer {
   port?: number;
   upstream?: string;
   anthropicUpstream?: string;
+  geminiUpstream?: string;
+  vertexUpstream?: string | null;
+  ollamaUpstream?: string;
+  azureUpstream?: string | null;
   mode?: string;
   cassette?: string;
   replayTiming?: string;

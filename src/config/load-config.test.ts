@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { temporaryFolder } from '../../test/support/test-proxy.js';
 import { CalltapeError } from '../errors.js';
 import { defaultConfig } from './config.js';
-import { loadConfig } from './load-config.js';
+import { loadConfig, ollamaHostOrigin } from './load-config.js';
 import { configSchemaPath } from './validate-config-layer.js';
 
 function folderWithConfig(config: unknown): string {
@@ -45,6 +45,61 @@ describe('loadConfig', () => {
       'https://host/apiv1',
     );
     expect(loadConfig({ upstream: 'http://v1' }, {}, folder).config.upstream).toBe('http://v1');
+  });
+
+  it('sets the wire upstreams from file, environment and flags, with the default of each', () => {
+    const folder = folderWithConfig({ geminiUpstream: 'http://127.0.0.1:9001/v1/' });
+    const fromFile = loadConfig({}, {}, folder).config;
+    expect(fromFile.geminiUpstream).toBe('http://127.0.0.1:9001');
+    expect(fromFile.ollamaUpstream).toBe('http://127.0.0.1:11434');
+    expect(fromFile.vertexUpstream).toBeNull();
+    expect(fromFile.azureUpstream).toBeNull();
+    const fromEnv = loadConfig(
+      {},
+      {
+        CALLTAPE_VERTEX_UPSTREAM: 'http://127.0.0.1:9002',
+        CALLTAPE_OLLAMA_UPSTREAM: 'http://127.0.0.1:9003',
+        CALLTAPE_AZURE_UPSTREAM: 'https://res.openai.azure.com/openai/v1/',
+      },
+      folder,
+    ).config;
+    expect(fromEnv.vertexUpstream).toBe('http://127.0.0.1:9002');
+    expect(fromEnv.ollamaUpstream).toBe('http://127.0.0.1:9003');
+    // Agents' Azure paths begin with /openai/: a pasted v1 base URL loses that tail.
+    expect(fromEnv.azureUpstream).toBe('https://res.openai.azure.com');
+    const fromFlags = loadConfig(
+      {
+        geminiUpstream: 'http://127.0.0.1:9004',
+        azureUpstream: 'https://res.openai.azure.com/openai',
+      },
+      { CALLTAPE_GEMINI_UPSTREAM: 'http://127.0.0.1:9005' },
+      folder,
+    ).config;
+    expect(fromFlags.geminiUpstream).toBe('http://127.0.0.1:9004');
+    expect(fromFlags.azureUpstream).toBe('https://res.openai.azure.com');
+    expect(configError(() => loadConfig({ ollamaUpstream: 'ftp://host' }, {}, folder))).toContain(
+      '--ollama-upstream',
+    );
+  });
+
+  it("takes the Azure and Ollama upstreams from the user's own AZURE_OPENAI_ENDPOINT and OLLAMA_HOST when calltape's settings name none", () => {
+    const folder = temporaryFolder();
+    const env = { AZURE_OPENAI_ENDPOINT: 'https://res.openai.azure.com/', OLLAMA_HOST: 'gpu-box' };
+    const config = loadConfig({}, env, folder).config;
+    expect(config.azureUpstream).toBe('https://res.openai.azure.com');
+    expect(config.ollamaUpstream).toBe('http://gpu-box:11434');
+    // calltape's own settings win over them.
+    expect(
+      loadConfig({ azureUpstream: 'http://127.0.0.1:9006' }, env, folder).config.azureUpstream,
+    ).toBe('http://127.0.0.1:9006');
+    expect(
+      loadConfig({}, { ...env, CALLTAPE_OLLAMA_UPSTREAM: 'http://127.0.0.1:9007' }, folder).config
+        .ollamaUpstream,
+    ).toBe('http://127.0.0.1:9007');
+    // A value that is no server is ignored.
+    expect(
+      loadConfig({}, { AZURE_OPENAI_ENDPOINT: 'my-resource' }, folder).config.azureUpstream,
+    ).toBeNull();
   });
 
   it('uses the defaults when there is no file, flag or variable', () => {
@@ -265,5 +320,18 @@ describe('loadConfig', () => {
     expect(configError(() => loadConfig({ adminToken: 'short' }, {}, '/work'))).toContain(
       '--admin-token',
     );
+  });
+});
+
+describe('ollamaHostOrigin', () => {
+  it('reads OLLAMA_HOST as the ollama client does: http and port 11434 unless given', () => {
+    expect(ollamaHostOrigin('127.0.0.1')).toBe('http://127.0.0.1:11434');
+    expect(ollamaHostOrigin('0.0.0.0:1234')).toBe('http://0.0.0.0:1234');
+    expect(ollamaHostOrigin(':5555')).toBe('http://127.0.0.1:5555');
+    expect(ollamaHostOrigin('https://ollama.example')).toBe('https://ollama.example');
+    expect(ollamaHostOrigin('http://box:80/ollama/')).toBe('http://box/ollama');
+    expect(ollamaHostOrigin('')).toBeUndefined();
+    expect(ollamaHostOrigin(undefined)).toBeUndefined();
+    expect(ollamaHostOrigin('ftp://box')).toBeUndefined();
   });
 });

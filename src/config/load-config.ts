@@ -19,6 +19,10 @@ export interface ConfigFlags {
   readonly port?: string | undefined;
   readonly upstream?: string | undefined;
   readonly anthropicUpstream?: string | undefined;
+  readonly geminiUpstream?: string | undefined;
+  readonly vertexUpstream?: string | undefined;
+  readonly ollamaUpstream?: string | undefined;
+  readonly azureUpstream?: string | undefined;
   readonly mode?: string | undefined;
   readonly cassette?: string | undefined;
   readonly logLevel?: string | undefined;
@@ -43,6 +47,10 @@ export const envNames: Readonly<Record<string, string>> = {
   '/port': 'CALLTAPE_PORT',
   '/upstream': 'CALLTAPE_UPSTREAM',
   '/anthropicUpstream': 'CALLTAPE_ANTHROPIC_UPSTREAM',
+  '/geminiUpstream': 'CALLTAPE_GEMINI_UPSTREAM',
+  '/vertexUpstream': 'CALLTAPE_VERTEX_UPSTREAM',
+  '/ollamaUpstream': 'CALLTAPE_OLLAMA_UPSTREAM',
+  '/azureUpstream': 'CALLTAPE_AZURE_UPSTREAM',
   '/mode': 'CALLTAPE_MODE',
   '/cassette': 'CALLTAPE_CASSETTE',
   '/logLevel': 'CALLTAPE_LOG_LEVEL',
@@ -61,6 +69,10 @@ const flagNames: Record<string, string> = {
   '/port': '--port',
   '/upstream': '--upstream',
   '/anthropicUpstream': '--anthropic-upstream',
+  '/geminiUpstream': '--gemini-upstream',
+  '/vertexUpstream': '--vertex-upstream',
+  '/ollamaUpstream': '--ollama-upstream',
+  '/azureUpstream': '--azure-upstream',
   '/mode': '--mode',
   '/cassette': '--cassette',
   '/logLevel': '--log-level',
@@ -98,6 +110,10 @@ export function loadConfig(
       port: env['CALLTAPE_PORT'],
       upstream: env['CALLTAPE_UPSTREAM'],
       anthropicUpstream: env['CALLTAPE_ANTHROPIC_UPSTREAM'],
+      geminiUpstream: env['CALLTAPE_GEMINI_UPSTREAM'],
+      vertexUpstream: env['CALLTAPE_VERTEX_UPSTREAM'],
+      ollamaUpstream: env['CALLTAPE_OLLAMA_UPSTREAM'],
+      azureUpstream: env['CALLTAPE_AZURE_UPSTREAM'],
       mode: env['CALLTAPE_MODE'],
       cassette: env['CALLTAPE_CASSETTE'],
       logLevel: env['CALLTAPE_LOG_LEVEL'],
@@ -153,6 +169,15 @@ export function loadConfig(
       port: merged.port ?? d.port,
       upstream: providerOrigin(merged.upstream ?? d.upstream),
       anthropicUpstream: providerOrigin(merged.anthropicUpstream ?? d.anthropicUpstream),
+      geminiUpstream: providerOrigin(merged.geminiUpstream ?? d.geminiUpstream),
+      vertexUpstream: nullableOrigin(merged.vertexUpstream ?? d.vertexUpstream, providerOrigin),
+      ollamaUpstream: providerOrigin(
+        merged.ollamaUpstream ?? ollamaHostOrigin(env['OLLAMA_HOST']) ?? d.ollamaUpstream,
+      ),
+      azureUpstream: nullableOrigin(
+        merged.azureUpstream ?? httpUrl(env['AZURE_OPENAI_ENDPOINT']) ?? d.azureUpstream,
+        azureOrigin,
+      ),
       mode: (merged.mode ?? d.mode) as ProxyMode,
       cassette: resolve(cassetteBase, merged.cassette ?? d.cassette),
       logLevel: (merged.logLevel ?? d.logLevel) as LogLevel,
@@ -276,6 +301,47 @@ function mergeLayers(base: ConfigLayer, next: ConfigLayer): ConfigLayer {
  * so that is what people paste; kept, it sent `/v1/v1/chat/completions` upstream and recorded
  * the 404 as the answer.
  */
+/**
+ * The server `OLLAMA_HOST` names, read as the `ollama` client reads it: `host`, `host:port`,
+ * `:port` or a URL; without a scheme, http and port 11434. Undefined when unset or unusable.
+ */
+export function ollamaHostOrigin(value: string | undefined): string | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  let host = value.trim();
+  const explicit = host.includes('://');
+  if (host.startsWith(':')) host = `http://127.0.0.1${host}`;
+  else if (!explicit) host = `http://${host}`;
+  if (!URL.canParse(host)) return undefined;
+  const url = new URL(host);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  if (url.port === '' && !explicit && !value.trim().startsWith(':')) url.port = '11434';
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/** A variable's value when it is an http(s) URL; another text is no upstream. */
+function httpUrl(value: string | undefined): string | undefined {
+  return value !== undefined && /^https?:\/\//i.test(value) && URL.canParse(value)
+    ? value
+    : undefined;
+}
+
+/** An optional upstream (null: none configured), made an origin by `origin`. */
+function nullableOrigin(url: string | null, origin: (url: string) => string): string | null {
+  return url === null ? null : origin(url);
+}
+
+/**
+ * An Azure OpenAI endpoint as requests are joined to it: agents' paths start with `/openai/`,
+ * so a pasted `https://res.openai.azure.com/openai/v1` (the v1 API's base URL) or `…/openai`
+ * loses that tail, as `providerOrigin` drops `/v1`.
+ */
+function azureOrigin(url: string): string {
+  const trimmed = url.replace(/\/+$/, '');
+  if (!URL.canParse(trimmed)) return trimmed;
+  const tail = /\/openai(?:\/v1)?$/i.exec(new URL(trimmed).pathname);
+  return tail ? trimmed.slice(0, -tail[0].length) : trimmed;
+}
+
 function providerOrigin(url: string): string {
   const trimmed = url.replace(/\/+$/, '');
   // On the path only: a host could be called v1.

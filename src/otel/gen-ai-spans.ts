@@ -59,8 +59,16 @@ export interface Evaluation {
 /** The name of a GenAI event recording an evaluation. */
 export const evaluationEventName = 'gen_ai.evaluation.result';
 
-/** `gen_ai.provider.name` of a wire format: the convention's well-known values. */
-export function providerName(wire: ProviderId): 'openai' | 'anthropic' {
+/**
+ * `gen_ai.provider.name` of a wire format: the convention's well-known values. Gemini's wire is
+ * spoken by two services, told apart by the path: Vertex AI's names a publisher's model.
+ */
+export function providerName(
+  wire: ProviderId,
+  path = '',
+): 'openai' | 'anthropic' | 'gcp.gemini' | 'gcp.vertex_ai' {
+  if (wire === 'gemini')
+    return path.includes('/publishers/google/models/') ? 'gcp.vertex_ai' : 'gcp.gemini';
   return wire === 'anthropic-messages' ? 'anthropic' : 'openai';
 }
 
@@ -70,7 +78,7 @@ export function chatSpan(interaction: Interaction, capture: ContentCapture): Spa
   const model = request.model ?? response?.model;
   const attributes: Record<string, AttributeValue> = {
     'gen_ai.operation.name': 'chat',
-    'gen_ai.provider.name': providerName(interaction.provider),
+    'gen_ai.provider.name': providerName(interaction.provider, interaction.path),
     'calltape.interaction.id': interaction.id,
     'calltape.wire': interaction.provider,
     'http.response.status_code': interaction.httpStatus,
@@ -183,11 +191,12 @@ export function agentAttributes(
   sessionId: string,
   wire: ProviderId,
   extra: SpanAttributes = {},
+  path?: string,
 ): SpanAttributes {
   return {
     ...extra,
     'gen_ai.operation.name': 'invoke_agent',
-    'gen_ai.provider.name': providerName(wire),
+    'gen_ai.provider.name': providerName(wire, path),
     'gen_ai.conversation.id': sessionId,
     'calltape.session.id': sessionId,
   };

@@ -1,6 +1,7 @@
 import type { CalltapeError } from '../errors.js';
 import type { PairedToolResult } from './pair-tool-results.js';
 import type { PrefixKey } from '../trace/prefix-hash.js';
+import type { RouteQuery, WireRoute } from './wire-route.js';
 import type {
   AssistantOutput,
   InteractionStatus,
@@ -27,6 +28,8 @@ export interface ResponseInput {
   /** Body bytes in the chunks they arrived in; any split must parse to the same result. */
   readonly body: readonly Uint8Array[];
   readonly ending: ResponseEnding;
+  /** The request's route, when known: for wires whose path decides the answer's form (Gemini's JSON-array stream). */
+  readonly route?: WireRoute | undefined;
 }
 
 /** What an adapter concluded about a response. */
@@ -104,25 +107,38 @@ export interface ToolLoopWire {
 
 export interface ProviderAdapter {
   readonly id: ProviderId;
-  /** Which configured upstream this wire goes to: `upstream` (OpenAI and compatible) or `anthropicUpstream`. */
-  readonly upstream: 'openai' | 'anthropic';
-  /** Whether this adapter handles `method path` (path without any `/s/<id>` prefix or query). */
-  matches(method: string, path: string): boolean;
-  /** Summarises a parsed request body. Never throws: unexpected shapes yield empty fields. */
-  parseRequest(body: JsonValue): RequestSummary;
+  /**
+   * The route of `method path` on this wire, or undefined when this adapter does not capture it.
+   * `path` is without any `/s/<id>` or `/c/<name>/` prefix and without the query, which comes
+   * decoded in `query` (it may hold credentials, `?key=`: read facts from it, never keep it).
+   */
+  route(method: string, path: string, query: RouteQuery): WireRoute | undefined;
+  /**
+   * Summarises a parsed request body; the route supplies what the path says (the model, the
+   * stream) when the body lacks it. Never throws: unexpected shapes yield empty fields.
+   */
+  parseRequest(body: JsonValue, route?: WireRoute): RequestSummary;
   /** Parses a (possibly streamed, truncated or errored) response. Never throws. */
   parseResponse(input: ResponseInput): ParsedResponse;
   /** The provider's own error envelope for an error calltape raises, so the agent's SDK throws. */
   errorBody(error: CalltapeError): JsonValue;
-  /** Whether a request body asks for a streamed answer (and, for the stream form, whether usage is wanted). */
-  requestedForm(body: JsonValue): { readonly stream: boolean; readonly includeUsage: boolean };
+  /**
+   * Whether a request asks for a streamed answer (and, for the stream form, whether usage is
+   * wanted): from the body, or from the route where the path decides (Gemini).
+   */
+  requestedForm(
+    body: JsonValue,
+    route?: WireRoute,
+  ): { readonly stream: boolean; readonly includeUsage: boolean };
   /**
    * Re-expresses a whole recorded body in the other form: a JSON answer as the provider's
    * stream, or a finished stream as the JSON answer. Undefined when it cannot (truncated stream).
+   * `route` is the request's, for wires with more than one stream form.
    */
   convertBody(
     body: string,
     to: { readonly stream: boolean; readonly includeUsage: boolean },
+    route?: WireRoute,
   ): { readonly contentType: string; readonly body: string } | undefined;
   /** Present when this wire format supports mock tools answered inside the proxy. */
   readonly toolLoop?: ToolLoopWire;

@@ -4,7 +4,9 @@ import type { Config } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
 import { overrideToolResults } from '../mocks/override-results.js';
 import type { Mock } from '../mocks/mock-types.js';
+import type { ResolvedWire } from '../providers/adapters.js';
 import type { ProviderAdapter } from '../providers/provider-adapter.js';
+import type { WireRoute } from '../providers/wire-route.js';
 import type { JsonValue } from '../trace/trace.js';
 import type { CapturePipeline, FinishedRound, RoundDecision } from './capture-pipeline.js';
 import type { CassetteRegistry } from './cassette-registry.js';
@@ -21,13 +23,13 @@ import { inRequestedForm, replayRecording, timingFactor } from './replay-recordi
 import { requestedModel, type Where } from './route-types.js';
 import { sendError } from './send-error.js';
 import { timeOrderedId } from '../cassette/time-ordered-id.js';
-import type { Upstream } from './upstream.js';
+import type { Upstreams } from './upstreams.js';
 
 export interface CapturedRouteOptions {
   readonly config: Config;
   readonly logger: Logger;
-  /** The upstream each wire goes to (`ProviderAdapter.upstream`). */
-  readonly upstreams: { readonly openai: Upstream; readonly anthropic: Upstream };
+  /** The upstream each route goes to (`WireRoute.upstream`). */
+  readonly upstreams: Pick<Upstreams, 'for'>;
   readonly cassettes: CassetteRegistry;
   readonly pipeline: CapturePipeline;
   /** Mock tools in force, when any are configured. */
@@ -37,6 +39,8 @@ export interface CapturedRouteOptions {
 /** One captured HTTP request on its way through the pipeline. */
 export interface HttpRound {
   readonly adapter: ProviderAdapter;
+  /** What the path resolved to: the upstream, and the model or stream the path names. */
+  readonly route: WireRoute;
   readonly request: IncomingMessage;
   readonly response: ServerResponse;
   readonly where: Where;
@@ -67,7 +71,7 @@ export class CapturedRoute {
   }
 
   async handle(
-    adapter: ProviderAdapter,
+    { adapter, route }: ResolvedWire,
     request: IncomingMessage,
     response: ServerResponse,
     where: Where,
@@ -110,6 +114,7 @@ export class CapturedRoute {
     // One object literal per round: spreading a base into it cost a few µs a request (issue 21).
     const base: HttpRound = {
       adapter,
+      route,
       request,
       response,
       where,
@@ -219,7 +224,7 @@ export class CapturedRoute {
     const { recording } = decision;
     replayRecording(
       this.options.config.match.streamAgnostic
-        ? inRequestedForm(recording, adapter, round.body.toString('utf8'))
+        ? inRequestedForm(recording, adapter, round.body.toString('utf8'), round.route)
         : recording,
       response,
       this.factor,
@@ -231,7 +236,15 @@ export class CapturedRoute {
 
   private forward(round: HttpRound, decision: Extract<RoundDecision, { kind: 'forward' }>): void {
     const { config, logger, pipeline } = this.options;
-    const upstream = this.options.upstreams[round.adapter.upstream];
+    const upstream = this.options.upstreams.for(round.route);
+    if (upstream instanceof CalltapeError) {
+      this.options.logger.error(upstream.message);
+      sendError(round.response, round.adapter, upstream);
+      this.options.pipeline.finishRound(
+        this.finished(round, undefined, { match: decision.match, proxyError: upstream }),
+      );
+      return;
+    }
     let failure: CalltapeError | undefined;
     forwardUpstream({
       dispatcher: upstream.pool,

@@ -1,5 +1,6 @@
 import type { CassetteReader } from '../cassette/sqlite/cassette-reader.js';
 import type { Config } from '../config/config.js';
+import { CalltapeError } from '../errors.js';
 import type { Mock } from '../mocks/mock-types.js';
 import type { RoundOutcome } from '../mocks/tool-loop.js';
 import type { ToolLoopWire } from '../providers/provider-adapter.js';
@@ -16,13 +17,13 @@ import type { Logger } from '../logger.js';
 import type { MockState } from './mock-state.js';
 import { upstreamOfRecording } from './replay-lookup.js';
 import { timeOrderedId } from '../cassette/time-ordered-id.js';
-import type { Upstream } from './upstream.js';
+import type { Upstreams } from './upstreams.js';
 
 export interface LoopRoundsOptions {
   readonly config: Config;
   readonly logger: Logger;
   readonly pipeline: CapturePipeline;
-  readonly upstreams: { readonly openai: Upstream; readonly anthropic: Upstream };
+  readonly upstreams: Pick<Upstreams, 'for'>;
   readonly round: HttpRound & { readonly adapter: { readonly toolLoop: ToolLoopWire } };
   readonly mocks: ReadonlyMap<string, Mock>;
   readonly reader: CassetteReader | undefined;
@@ -39,6 +40,7 @@ export function loopRounds(options: LoopRoundsOptions): MockedRouteContext {
   let index = 0;
   return {
     adapter: round.adapter,
+    route: round.route,
     response: round.response,
     agentBody: JSON.parse(round.body.toString('utf8')) as JsonValue,
     agentBytes: round.agentBody,
@@ -103,7 +105,17 @@ async function answerRound(
         finish(source, outcome, { ...finished, upstream: upstreamOfRecording(decision.recording) }),
     };
   }
-  const upstream = options.upstreams[round.adapter.upstream];
+  const upstream = options.upstreams.for(round.route);
+  if (upstream instanceof CalltapeError) {
+    pipeline.finishRound({
+      ...finished,
+      match: decision.match,
+      proxyError: upstream,
+      mocks: loopMocks({ mocked: [], hidden: false }, agentRequest),
+    });
+    options.logger.error(upstream.message);
+    throw upstream;
+  }
   const { config } = options;
   const outcome = await collectUpstream(
     upstream.pool,

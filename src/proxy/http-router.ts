@@ -3,7 +3,9 @@ import type { Redactor } from '../cassette/redact.js';
 import type { ProxyMode } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
 import type { AdminRoutes } from '../live/admin-routes.js';
-import { findAdapter } from '../providers/adapters.js';
+import { resolveWire } from '../providers/adapters.js';
+import { splitPathQuery } from '../providers/wire-route.js';
+import { errorShapeFor } from './guard/error-shape-for.js';
 import { openAiChatAdapter } from '../providers/openai-chat/openai-chat-adapter.js';
 import type { CapturePipeline } from './capture-pipeline.js';
 import type { CapturedRoute } from './captured-route.js';
@@ -80,7 +82,7 @@ export class HttpRouter {
       routed.nearMiss &&
       nearMissHint(routed.nearMiss, method, redactor.path(route.path), this.options.origin());
     if (nearMiss !== undefined) this.warnOnce(route.path, nearMiss);
-    const adapter = findAdapter(method, routed.path);
+    const wire = resolveWire(method, routed.path, splitPathQuery(route.query).query);
     const where = {
       sessionId: route.sessionId,
       path: routed.path + route.query,
@@ -88,7 +90,7 @@ export class HttpRouter {
       mode,
       nearMiss,
     };
-    if (adapter) return this.options.capturedRoute.handle(adapter, request, response, where);
+    if (wire) return this.options.capturedRoute.handle(wire, request, response, where);
     if (mode === 'replay') {
       // Replay never touches the network: a route calltape does not record cannot be answered.
       const miss = new CalltapeError(
@@ -99,9 +101,14 @@ export class HttpRouter {
       this.options.pipeline.missed(where, miss);
       return sendError(response, openAiChatAdapter, miss);
     }
+    const passThrough = this.options.passThroughs.for(request, routed.path);
+    if (passThrough instanceof CalltapeError) {
+      this.options.logger.error(passThrough.message);
+      return sendError(response, errorShapeFor(request), passThrough);
+    }
     request.url = route.path + route.query;
     delete request.headers[sessionHeader];
-    this.options.passThroughs.for(request).web(request, response);
+    passThrough.web(request, response);
   }
 
   private warnOnce(path: string, message: string): void {

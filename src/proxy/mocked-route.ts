@@ -10,6 +10,7 @@ import {
   type ToolLoopOptions,
 } from '../mocks/tool-loop.js';
 import type { ProviderAdapter } from '../providers/provider-adapter.js';
+import type { WireRoute } from '../providers/wire-route.js';
 import type { JsonValue } from '../trace/trace.js';
 import type { UpstreamOutcome } from './forward-upstream.js';
 import { agentResponseHeaders } from './headers.js';
@@ -23,6 +24,8 @@ export type RoundSource =
 
 export interface MockedRouteContext extends Omit<ToolLoopOptions, 'roundTrip' | 'form'> {
   readonly response: ServerResponse;
+  /** The agent request's route: the form the agent asked for may come from its path. */
+  readonly route: WireRoute;
   readonly agentBody: JsonValue;
   /** The agent's bytes: sent as they are when nothing is spliced in. */
   readonly agentBytes: Buffer;
@@ -44,7 +47,7 @@ export interface MockedRouteContext extends Omit<ToolLoopOptions, 'roundTrip' | 
  */
 export async function answerWithMocks(context: MockedRouteContext): Promise<void> {
   const { adapter, response } = context;
-  const form = adapter.requestedForm(context.agentBody);
+  const form = adapter.requestedForm(context.agentBody, context.route);
   let outcome: Awaited<ReturnType<typeof runToolLoop>>;
   try {
     outcome = await runToolLoop(context.agentBody, {
@@ -54,7 +57,7 @@ export async function answerWithMocks(context: MockedRouteContext): Promise<void
         const bytes =
           body === context.agentBody ? context.agentBytes : Buffer.from(JSON.stringify(body));
         const { source, record } = await context.answer(bytes);
-        const round = roundOf(adapter, source, context.maxDecodedBytes);
+        const round = roundOf(adapter, context.route, source, context.maxDecodedBytes);
         if (round) return { ...round, record };
         record({ mocked: [], hidden: false });
         throw heldAnswerTooLarge('limits.maxDecodedBytes', context.maxDecodedBytes);
@@ -90,6 +93,7 @@ export async function answerWithMocks(context: MockedRouteContext): Promise<void
 /** The loop's view of an answer; undefined when its body decodes to more than `maxDecodedBytes` (a decompression bomb). */
 function roundOf(
   adapter: ProviderAdapter,
+  route: WireRoute,
   source: RoundSource,
   maxDecodedBytes: number,
 ):
@@ -123,6 +127,7 @@ function roundOf(
     contentType: headerText(raw.headers, 'content-type')?.toLowerCase(),
     body: [decoded.bytes],
     ending: raw.ending,
+    route,
   });
   const text = new TextDecoder().decode(decoded.bytes);
   return {

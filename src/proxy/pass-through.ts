@@ -8,6 +8,16 @@ import type { ProviderAdapter } from '../providers/provider-adapter.js';
 import { closeWhenIdle } from './guard/close-when-idle.js';
 import { sentByAnthropicClient } from './guard/error-shape-for.js';
 import { printableUrl } from '../cassette/printable-url.js';
+import type { Config } from '../config/config.js';
+import type { UpstreamName } from '../providers/wire-route.js';
+import { passThroughTarget } from './pass-through-upstream.js';
+import {
+  configuredUpstream,
+  maxVertexPools,
+  noAzureUpstream,
+  noVertexLocation,
+  vertexOrigin,
+} from './upstreams.js';
 
 export interface PassThrough {
   /** Forwards the request untouched (its `url` already stripped of any session prefix). */
@@ -72,29 +82,54 @@ export function createPassThrough(
   };
 }
 
-/** The pass-throughs to both configured upstreams, chosen per request by who sent it. */
+/** The pass-throughs to the configured upstreams, chosen per request by its path (and who sent it). */
 export interface PassThroughs {
-  /** The pass-through for a request: Anthropic's when it carries Anthropic's headers. */
-  for(request: IncomingMessage): PassThrough;
+  /**
+   * The pass-through for a request whose path (prefixes and query removed) is `path`, or the
+   * error that says which upstream to configure (Azure has none by default).
+   */
+  for(request: IncomingMessage, path: string): PassThrough | CalltapeError;
   close(): void;
 }
 
 export function createPassThroughs(
-  upstreams: { readonly openai: string; readonly anthropic: string },
+  config: Config,
   timeouts: PassThroughTimeouts,
-  errorBodies: {
-    readonly openai: (message: string) => string;
-    readonly anthropic: (message: string) => string;
-  },
+  errorBody: (upstream: UpstreamName) => (message: string) => string,
   logger: Logger,
 ): PassThroughs {
-  const openai = createPassThrough(upstreams.openai, timeouts, errorBodies.openai, logger);
-  const anthropic = createPassThrough(upstreams.anthropic, timeouts, errorBodies.anthropic, logger);
+  const named = new Map<UpstreamName, PassThrough>();
+  const regional = new Map<string, PassThrough>();
+  const create = (url: string, upstream: UpstreamName): PassThrough =>
+    createPassThrough(url, timeouts, errorBody(upstream), logger);
   return {
-    for: (request) => (sentByAnthropicClient(request.headers) ? anthropic : openai),
+    for(request, path) {
+      const target = passThroughTarget(path, sentByAnthropicClient(request.headers));
+      const existing = named.get(target.upstream) ?? regional.get(target.location ?? '');
+      if (existing) return existing;
+      const url = configuredUpstream(config, target.upstream);
+      if (url !== undefined) {
+        const passThrough = create(url, target.upstream);
+        named.set(target.upstream, passThrough);
+        return passThrough;
+      }
+      if (target.upstream !== 'vertex') return noAzureUpstream();
+      const origin = vertexOrigin(target.location);
+      if (origin === undefined || target.location === undefined)
+        return noVertexLocation(target.location);
+      if (regional.size >= maxVertexPools) {
+        const [oldest, passThrough] = regional.entries().next().value as [string, PassThrough];
+        regional.delete(oldest);
+        passThrough.close();
+      }
+      const passThrough = create(origin, 'vertex');
+      regional.set(target.location, passThrough);
+      return passThrough;
+    },
     close: () => {
-      openai.close();
-      anthropic.close();
+      for (const passThrough of [...named.values(), ...regional.values()]) passThrough.close();
+      named.clear();
+      regional.clear();
     },
   };
 }

@@ -12,8 +12,7 @@ import { CalltapeError } from '../errors.js';
 import { combineExtensions, type AdminExtension } from '../live/admin-routes.js';
 import { createLiveService, type LiveService } from '../live/live-service.js';
 import type { OtlpSettings } from '../otel/otlp-settings.js';
-import { anthropicMessagesAdapter } from '../providers/anthropic-messages/anthropic-messages-adapter.js';
-import { openAiChatAdapter } from '../providers/openai-chat/openai-chat-adapter.js';
+import { errorShapeOfUpstream } from '../providers/adapters.js';
 import { CapturePipeline } from './capture-pipeline.js';
 import { CapturedRoute } from './captured-route.js';
 import { CassetteRegistry } from './cassette-registry.js';
@@ -31,7 +30,7 @@ import type { ReplayStats } from './replay-lookup.js';
 import type { ProxyObserver } from './route-types.js';
 import type { SessionRoute } from './session-route.js';
 import { UpgradeRoute } from './upgrade-route.js';
-import { createUpstream } from './upstream.js';
+import { createUpstreams } from './upstreams.js';
 import { LazyWebSocketRoute } from './lazy-websocket-route.js';
 import { createGuardedServer, listen } from './guarded-server.js';
 
@@ -157,10 +156,7 @@ export async function startProxy(
       ? new CalltapeError('STORE_IO', error.message, error.hint)
       : error;
   }
-  const upstreams = {
-    openai: createUpstream(config),
-    anthropic: createUpstream(config, config.anthropicUpstream),
-  };
+  const upstreams = createUpstreams(config);
   const startedAt = Date.now();
   const pipeline = new CapturePipeline({
     config,
@@ -172,15 +168,12 @@ export async function startProxy(
     live,
   });
   const passThroughs = createPassThroughs(
-    { openai: config.upstream, anthropic: config.anthropicUpstream },
+    config,
     {
       headersMs: config.timeouts.upstreamHeadersMs,
       webSocketIdleMs: config.timeouts.webSocketIdleMs,
     },
-    {
-      openai: unreachableBody(openAiChatAdapter),
-      anthropic: unreachableBody(anthropicMessagesAdapter),
-    },
+    (upstream) => unreachableBody(errorShapeOfUpstream(upstream)),
     logger,
   );
   const cassetteFor = (route: SessionRoute): string =>
@@ -256,11 +249,7 @@ export async function startProxy(
     await recorder.close();
     await mockState?.registry.close();
     passThroughs.close();
-    await Promise.all([
-      upstreams.openai.pool.destroy(),
-      upstreams.anthropic.pool.destroy(),
-      mcpRoute.close(),
-    ]);
+    await Promise.all([upstreams.destroy(), mcpRoute.close()]);
   };
 
   try {

@@ -3,6 +3,7 @@ import { decodeContent } from '../cassette/decode-content.js';
 import { headerText } from '../cassette/header-text.js';
 import type { Recording } from '../cassette/sqlite/cassette-reader.js';
 import type { ProviderAdapter } from '../providers/provider-adapter.js';
+import type { WireRoute } from '../providers/wire-route.js';
 import { parseBody } from '../cassette/match-key.js';
 
 /** Recorded headers that describe the original connection, not the response; never replayed. */
@@ -80,14 +81,15 @@ export function inRequestedForm(
   recording: Recording,
   adapter: ProviderAdapter,
   requestText: string,
+  route?: WireRoute,
 ): Recording {
-  const wanted = adapter.requestedForm(parseBody(requestText));
+  const wanted = adapter.requestedForm(parseBody(requestText), route);
   const recordedStream =
     headerText(recording.headers, 'content-type')?.includes('text/event-stream') ?? false;
   if (recordedStream === wanted.stream || recording.status !== 'complete' || !recording.body)
     return recording;
   const decoded = decodeContent(recording.body, headerText(recording.headers, 'content-encoding'));
-  const converted = adapter.convertBody(new TextDecoder().decode(decoded.bytes), wanted);
+  const converted = adapter.convertBody(new TextDecoder().decode(decoded.bytes), wanted, route);
   if (!converted || decoded.error) return recording;
   const body = Buffer.from(converted.body, 'utf8');
   const {

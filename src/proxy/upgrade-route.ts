@@ -62,9 +62,11 @@ export class UpgradeRoute {
       this.options.pipeline.missed(where, miss);
       return refuse(socket, miss);
     }
+    const passThrough = this.options.passThroughs.for(request, route.path);
+    if (passThrough instanceof CalltapeError) return refuse(socket, passThrough);
     request.url = route.path + route.query;
     delete request.headers[sessionHeader];
-    this.options.passThroughs.for(request).ws(request, socket, head);
+    passThrough.ws(request, socket, head);
   }
 }
 

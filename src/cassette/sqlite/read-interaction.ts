@@ -1,4 +1,5 @@
 import { adapterById } from '../../providers/adapters.js';
+import { routeOfStored } from '../../providers/route-of-stored.js';
 import type { ResponseEnding } from '../../providers/provider-adapter.js';
 import type { Interaction, InteractionStatus, ProviderId } from '../../trace/trace.js';
 import { decodeContent } from '../decode-content.js';
@@ -44,6 +45,7 @@ export interface InteractionRow {
 export function readInteraction(row: InteractionRow): Interaction {
   const adapter = adapterById(row.provider);
   if (!adapter) throw new Error(`interaction ${row.id}: unknown provider ${row.provider}`);
+  const route = routeOfStored(adapter, row.method, row.path);
   let response: Interaction['response'];
   if (row.response_body !== null && row.response_headers !== null) {
     const headers = JSON.parse(row.response_headers) as Record<string, string | string[]>;
@@ -53,6 +55,7 @@ export function readInteraction(row: InteractionRow): Interaction {
       contentType: headerText(headers, 'content-type')?.toLowerCase(),
       body: [decoded.bytes],
       ending: (row.ending ?? 'finished') as ResponseEnding,
+      route,
     }).response;
   }
   return {
@@ -61,7 +64,7 @@ export function readInteraction(row: InteractionRow): Interaction {
     provider: row.provider as ProviderId,
     method: row.method,
     path: row.path,
-    request: adapter.parseRequest(parseBody(row.request_body.toString('utf8'))),
+    request: adapter.parseRequest(parseBody(row.request_body.toString('utf8')), route),
     response,
     status: row.status as InteractionStatus,
     httpStatus: row.http_status,

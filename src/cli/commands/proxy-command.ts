@@ -13,6 +13,7 @@ import { resolveCassette } from '../resolve-cassette.js';
 import { noteCassetteUse } from '../../runner/cassette-use-store.js';
 import { chosenRunsDatabase } from '../../runner/run-store.js';
 import { codePolicyFromFlags, codePolicyOptions } from '../../user-code/code-policy.js';
+import { withWireUpstreamOptions } from '../wire-upstream-options.js';
 import { refuseCodeAtStart } from '../refuse-code-at-start.js';
 import { otlpSettings, type OtlpFlags } from '../../otel/otlp-settings.js';
 import { nearestFile } from '../../nearest-file.js';
@@ -21,8 +22,7 @@ import { runsDb } from './runs-command.js';
 import { printableUrl } from '../../cassette/printable-url.js';
 
 export function registerProxyCommand(program: Command): void {
-  program
-    .command('proxy')
+  withWireUpstreamOptions(program.command('proxy'))
     .description('start the proxy: point OPENAI_BASE_URL at the printed base URL')
     .option('--config <file>', 'configuration file (default: ./proxy.config.json when present)')
     .option('--host <host>', 'interface to listen on (default 127.0.0.1)')

@@ -13,6 +13,7 @@ import { shellCommand } from '../../shell-command.js';
 import { noteCassetteUse } from '../../runner/cassette-use-store.js';
 import { placeholderKeyEnv } from '../../proxy/placeholder-key.js';
 import { chosenRunsDatabase } from '../../runner/run-store.js';
+import { withWireUpstreamOptions } from '../wire-upstream-options.js';
 import { codePolicyFromFlags, codePolicyOptions } from '../../user-code/code-policy.js';
 import { refuseCodeAtStart } from '../refuse-code-at-start.js';
 
@@ -44,6 +45,7 @@ export function registerWrapCommands(program: Command): void {
   for (const [mode, description] of modes) {
     const command = program.command(mode);
     for (const option of codePolicyOptions) command.option(option.flags, option.description);
+    withWireUpstreamOptions(command);
     command
       .description(description)
       .argument('<command...>', 'the command to run, after --')

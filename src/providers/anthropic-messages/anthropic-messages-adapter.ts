@@ -22,8 +22,10 @@ const errorTypes: Record<string, string> = {
 /** Anthropic Messages (`POST /v1/messages`), streamed or not. */
 export const anthropicMessagesAdapter: ProviderAdapter = {
   id: 'anthropic-messages',
-  upstream: 'anthropic',
-  matches: (method, path) => method === 'POST' && /\/v1\/messages(\?|$)/.test(path),
+  route: (method, path) =>
+    method === 'POST' && path.endsWith('/v1/messages')
+      ? { upstream: 'anthropic', path }
+      : undefined,
   parseRequest: parseAnthropicRequest,
   parseResponse,
   errorBody: (error) => ({

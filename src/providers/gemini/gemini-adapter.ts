@@ -1,24 +1,24 @@
+import { withRouteModel, type WireRoute } from '../wire-route.js';
 import type { ProviderAdapter } from '../provider-adapter.js';
 import { convertGeminiBody, geminiContentType } from './convert-gemini-body.js';
+import { geminiRoute } from './gemini-route.js';
 import { geminiToolLoop } from './gemini-tool-loop.js';
 import { googleErrorBody } from './google-error-body.js';
 import { parseGeminiRequest } from './parse-gemini-request.js';
 import { parseGeminiResponse } from './parse-gemini-response.js';
+import type { GeminiForm } from './read-gemini-body.js';
 
 /** Gemini API and Vertex AI `models/{model}:generateContent` and `:streamGenerateContent`. */
 export const geminiAdapter: ProviderAdapter = {
   id: 'gemini',
-  // Until the proxy routes each wire to its own upstream (issue 32): not yet among `adapters`, so never forwarded.
-  upstream: 'openai',
-  matches: (method, path) =>
-    method === 'POST' &&
-    /\/models\/[^/:]+:(generateContent|streamGenerateContent)(\?|$)/.test(path),
-  parseRequest: parseGeminiRequest,
+  route: geminiRoute,
+  parseRequest: (body, route) =>
+    withRouteModel({ ...parseGeminiRequest(body), stream: route?.stream !== undefined }, route),
   parseResponse: parseGeminiResponse,
   errorBody: googleErrorBody,
-  requestedForm: () => ({ stream: false, includeUsage: false }),
-  convertBody(body, to) {
-    const form = to.stream ? 'sse' : 'json';
+  requestedForm: (_body, route) => ({ stream: route?.stream !== undefined, includeUsage: false }),
+  convertBody(body, to, route) {
+    const form = formOf(to.stream, route);
     const converted = convertGeminiBody(body, form);
     return converted === undefined
       ? undefined
@@ -26,3 +26,9 @@ export const geminiAdapter: ProviderAdapter = {
   },
   toolLoop: geminiToolLoop,
 };
+
+/** The form an answer takes: a stream in the form the path asks for (events without a route), else one object. */
+function formOf(stream: boolean, route: WireRoute | undefined): GeminiForm {
+  if (!stream) return 'json';
+  return route?.stream === 'json-array' ? 'array' : 'sse';
+}

@@ -1,4 +1,6 @@
 import { asObject } from '../json-access.js';
+import { openAiRoute } from '../openai-route.js';
+import { withRouteModel } from '../wire-route.js';
 import { complete, parseResponseBody } from '../parse-response-body.js';
 import type { ParsedResponse, ProviderAdapter, ResponseInput } from '../provider-adapter.js';
 import { assembleOpenAiChatStream } from './assemble-openai-chat-stream.js';
@@ -10,9 +12,8 @@ import { parseOpenAiChatRequest } from './parse-openai-chat-request.js';
 /** OpenAI Chat Completions (`POST /v1/chat/completions`), streamed or not. */
 export const openAiChatAdapter: ProviderAdapter = {
   id: 'openai-chat',
-  upstream: 'openai',
-  matches: (method, path) => method === 'POST' && path.endsWith('/chat/completions'),
-  parseRequest: parseOpenAiChatRequest,
+  route: (method, path) => openAiRoute(method, path, 'chat/completions'),
+  parseRequest: (body, route) => withRouteModel(parseOpenAiChatRequest(body), route),
   parseResponse,
   errorBody: (error) => ({
     error: {

@@ -1,3 +1,5 @@
+import { openAiRoute } from '../openai-route.js';
+import { withRouteModel } from '../wire-route.js';
 import { asObject, asString } from '../json-access.js';
 import { complete, parseResponseBody } from '../parse-response-body.js';
 import type { ParsedResponse, ProviderAdapter, ResponseInput } from '../provider-adapter.js';
@@ -10,9 +12,8 @@ import { responsesToolLoop } from './responses-tool-loop.js';
 /** OpenAI Responses (`POST /v1/responses`), streamed or not. */
 export const openAiResponsesAdapter: ProviderAdapter = {
   id: 'openai-responses',
-  upstream: 'openai',
-  matches: (method, path) => method === 'POST' && /\/responses(\?|$)/.test(path),
-  parseRequest: parseResponsesRequest,
+  route: (method, path) => openAiRoute(method, path, 'responses'),
+  parseRequest: (body, route) => withRouteModel(parseResponsesRequest(body), route),
   parseResponse,
   errorBody: (error) => ({
     error: {

@@ -1,9 +1,10 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
-import { findAdapter } from '../../providers/adapters.js';
+import { errorShapeOfUpstream, findAdapter } from '../../providers/adapters.js';
 import { anthropicMessagesAdapter } from '../../providers/anthropic-messages/anthropic-messages-adapter.js';
 import { openAiChatAdapter } from '../../providers/openai-chat/openai-chat-adapter.js';
 import type { ProviderAdapter } from '../../providers/provider-adapter.js';
 import { sessionHeader } from '../headers.js';
+import { passThroughTarget } from '../pass-through-upstream.js';
 import { routePath } from '../route-path.js';
 import { parseSessionRoute } from '../session-route.js';
 
@@ -14,8 +15,9 @@ export function sentByAnthropicClient(headers: IncomingHttpHeaders): boolean {
 
 /**
  * The adapter whose error envelope answers a request calltape failed on, so the agent's SDK
- * raises its own typed error: the captured route's adapter, else (a pass-through route, or a
- * target too broken to route) Anthropic's when an Anthropic client sent it, else OpenAI's.
+ * raises its own typed error: the captured route's adapter, else the shape of the upstream a
+ * pass-through route goes to (by path, then Anthropic's when an Anthropic client sent it, else
+ * OpenAI's), which also answers a target too broken to route.
  * Never throws: it runs on requests that already made a listener fail.
  */
 export function errorShapeFor(
@@ -24,9 +26,15 @@ export function errorShapeFor(
   try {
     const method = request.method ?? 'GET';
     const route = parseSessionRoute(request.url ?? '/', request.headers[sessionHeader]);
-    const adapter =
-      'error' in route ? undefined : findAdapter(method, routePath(method, route.path).path);
-    if (adapter) return adapter;
+    if (!('error' in route)) {
+      const path = routePath(method, route.path).path;
+      return (
+        findAdapter(method, path) ??
+        errorShapeOfUpstream(
+          passThroughTarget(path, sentByAnthropicClient(request.headers)).upstream,
+        )
+      );
+    }
   } catch {
     // The target itself may be what failed; who sent it still decides the shape.
   }
