@@ -142,4 +142,9 @@ export interface ProviderAdapter {
   ): { readonly contentType: string; readonly body: string } | undefined;
   /** Present when this wire format supports mock tools answered inside the proxy. */
   readonly toolLoop?: ToolLoopWire;
+  /**
+   * Body paths (`ignorePaths` syntax) whose values the agent's client makes up itself, differently
+   * on every run: left out of every match key, or no recording of them would ever replay.
+   */
+  readonly clientMadePaths?: readonly string[];
 }

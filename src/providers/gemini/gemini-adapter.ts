@@ -25,6 +25,8 @@ export const geminiAdapter: ProviderAdapter = {
       : { contentType: geminiContentType[form], body: converted };
   },
   toolLoop: geminiToolLoop,
+  // Gemini's calls mostly come without an id; clients then invent one per call (the AI SDK a random one) and send it back.
+  clientMadePaths: ['contents[].parts[].functionCall.id', 'contents[].parts[].functionResponse.id'],
 };
 
 /** The form an answer takes: a stream in the form the path asks for (events without a route), else one object. */
