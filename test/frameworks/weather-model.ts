@@ -290,7 +290,10 @@ function readGemini(body: Record<string, JsonValue>): Read {
   return {
     system: textOf(field(body['systemInstruction'] ?? null, 'parts')),
     lastUser: textOf(field(users.at(-1) ?? null, 'parts')),
-    trailingResults: responses(contents.at(-1) ?? null),
+    // Some clients (LangChain) send each result in a content of its own: every content after the model's last counts.
+    trailingResults: contents
+      .slice(contents.findLastIndex((content) => field(content, 'role') === 'model') + 1)
+      .flatMap(responses),
     results: contents.flatMap(responses),
   };
 }
