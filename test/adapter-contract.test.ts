@@ -3,12 +3,21 @@ import { describe, expect, it } from 'vitest';
 import { anthropicMessagesAdapter } from '../src/providers/anthropic-messages/anthropic-messages-adapter.js';
 import { openAiChatAdapter } from '../src/providers/openai-chat/openai-chat-adapter.js';
 import { ollamaChatAdapter } from '../src/providers/ollama/ollama-chat-adapter.js';
+import { geminiAdapter } from '../src/providers/gemini/gemini-adapter.js';
 import { openAiResponsesAdapter } from '../src/providers/openai-responses/openai-responses-adapter.js';
 import { responsesEvents, responsesObject } from './support/openai-responses-events.js';
 import type { ProviderAdapter } from '../src/providers/provider-adapter.js';
 import type { AssistantOutput } from '../src/trace/trace.js';
 import { anthropicEvents, anthropicMessage } from './support/anthropic-messages-events.js';
 import { ollamaChatLines, ollamaChatResponse } from './support/ollama-chat-lines.js';
+import {
+  geminiArray,
+  geminiChunks,
+  geminiResponse,
+  geminiSse,
+  type ScriptedGeminiTurn,
+} from './support/gemini-chunks.js';
+import { geminiRecordedStreams } from './support/gemini-recorded-streams.js';
 import { chatCompletion, chatCompletionChunks, encodeSse } from './support/openai-chat-chunks.js';
 import { seededRandom } from './support/random.js';
 import { readRecordedStream, recordedStreams } from './support/recorded-streams.js';
@@ -162,7 +171,30 @@ const wires: readonly Wire[] = [
     streamContentType: 'application/x-ndjson',
     errorBody: JSON.stringify({ error: 'Rate limit reached' }),
   },
+  ...(['sse', 'array'] as const).map((form): Wire => ({
+    adapter: geminiAdapter,
+    whole: (turn) => JSON.stringify(geminiResponse(scriptedGemini(turn))),
+    stream: (turn, seed) => {
+      const chunks = geminiChunks(scriptedGemini(turn), seededRandom(seed));
+      return form === 'sse' ? geminiSse(chunks) : geminiArray(chunks, !turn.truncated);
+    },
+    // The array stream is served as JSON: only its first character tells it from a whole answer.
+    streamContentType: form === 'sse' ? 'text/event-stream' : 'application/json; charset=UTF-8',
+    errorBody: JSON.stringify({
+      error: { code: 429, message: 'Rate limit reached', status: 'RESOURCE_EXHAUSTED' },
+    }),
+  })),
 ];
+
+/** A turn as the scripted Gemini answers it (calls with ids, as models that send `functionCall.id` do). */
+function scriptedGemini(turn: Turn): ScriptedGeminiTurn {
+  return {
+    text: turn.text,
+    calls: turn.calls.map((call) => ({ id: call.id, name: call.name, args: call.args })),
+    usage: { prompt: turn.usage.input, candidates: turn.usage.output },
+    ...(turn.truncated ? { finishReason: null } : {}),
+  };
+}
 
 const argument = fc.oneof(
   fc.constantFrom('Paris', 'Zürich ☃', 'a "quoted" name', 'emoji 🎉 text'),
@@ -284,15 +316,18 @@ const adapterFor = (wire: ProviderAdapter['id']): ProviderAdapter =>
   wires.find((candidate) => candidate.adapter.id === wire)?.adapter ??
   expect.fail(`no adapter ${wire}`);
 
-describe.each(recordedStreams)(
-  'adapter contract over a real recorded stream: $wire $file',
+describe.each([...recordedStreams, ...geminiRecordedStreams])(
+  'adapter contract over a real recorded stream: $wire $file ($framing)',
   (stream) => {
     const adapter = adapterFor(stream.wire);
     const recorded = readRecordedStream(stream);
     const parse = (body: readonly Uint8Array[]) =>
       adapter.parseResponse({
         httpStatus: 200,
-        contentType: 'text/event-stream; charset=utf-8',
+        contentType:
+          stream.framing === 'json-array'
+            ? 'application/json; charset=UTF-8'
+            : 'text/event-stream; charset=utf-8',
         body,
         ending: 'finished',
       });

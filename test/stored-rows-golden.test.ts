@@ -34,6 +34,7 @@ const pathOf: Record<ProviderId, string> = {
   'openai-responses': '/v1/responses',
   'anthropic-messages': '/v1/messages',
   'ollama-chat': '/api/chat',
+  gemini: '/v1beta/models/gemini-2.5-flash:generateContent',
 };
 
 function requestHeaders(wire: ProviderId, extra: Record<string, string> = {}) {

@@ -1,4 +1,6 @@
 import type { BuiltinNormaliser, MatchRules, Normaliser } from '../config/config.js';
+import { resolveWire } from '../providers/adapters.js';
+import { splitPathQuery } from '../providers/wire-route.js';
 import { compileUserPattern } from '../scoring/match/user-pattern.js';
 import { stableStringify } from '../stable-stringify.js';
 import type { JsonValue } from '../trace/trace.js';
@@ -57,7 +59,13 @@ export function canonicalRequest(
     const value = headers[name];
     if (value !== undefined) kept[name] = typeof value === 'string' ? value : value.join(', ');
   }
-  const withoutIgnored = removePaths(body, parsedPaths(rules.ignorePaths));
+  // Values the agent's client makes up anew on every run (ids for Gemini calls that came without one) never identify a request.
+  const clientMade = resolveWire(method.toUpperCase(), splitPathQuery(path).path)?.adapter
+    .clientMadePaths;
+  const withoutIgnored = removePaths(
+    clientMade === undefined ? body : removePaths(body, parsedPaths(clientMade)),
+    parsedPaths(rules.ignorePaths),
+  );
   // All normalisers in one walk: each is applied per string in the listed order, which equals one pass per normaliser.
   const steps = rules.normalisers.map(normaliserStep);
   const normalised =

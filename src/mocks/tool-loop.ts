@@ -119,7 +119,7 @@ export async function runToolLoop(
       if (hidden.length > 0) {
         remember(answerKey(visiblePrefix, output), answered.response?.id, [
           ...hidden,
-          ...wire.turnMessages(output, []),
+          ...wire.turnMessages(output, [], answered.body),
         ]);
         const before = [...hidden];
         for (const key of wire.referenceKeys?.(answered.body) ?? []) history.set(key, before);
@@ -137,7 +137,7 @@ export async function runToolLoop(
       };
     }
     const results = await answerAll(mocked, options);
-    const turn = wire.turnMessages(output, results);
+    const turn = wire.turnMessages(output, results, answered.body);
     if (unmocked.length === 0) {
       answered.record({ mocked: results, hidden: true });
       hidden.push(...turn);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Interaction, Message, ToolCall } from '../trace/trace.js';
-import { chatSpan, evaluationAttributes, toolSpan } from './gen-ai-spans.js';
+import { agentAttributes, chatSpan, evaluationAttributes, toolSpan } from './gen-ai-spans.js';
 import { policyEvaluation } from '../live/verdict-spans.js';
 
 const call = (id: string | undefined, name: string, args: string): ToolCall => ({
@@ -282,5 +282,20 @@ describe('evaluations', () => {
       'gen_ai.evaluation.score.value': 1,
       'gen_ai.tool.name': 't',
     });
+  });
+});
+
+describe('Gemini rounds in GenAI spans', () => {
+  it.each([
+    ['/v1beta/models/gemini-2.5-flash:generateContent', 'gcp.gemini'],
+    [
+      '/v1beta1/projects/p/locations/us-central1/publishers/google/models/gemini-2.5-flash:streamGenerateContent?alt=sse',
+      'gcp.vertex_ai',
+    ],
+    ['/v1/publishers/google/models/gemini-2.5-flash:generateContent', 'gcp.vertex_ai'],
+  ])('names the provider of %s %s', (path, provider) => {
+    const span = chatSpan(interaction({ provider: 'gemini', path }), { content: false });
+    expect(span.attributes['gen_ai.provider.name']).toBe(provider);
+    expect(agentAttributes('s1', 'gemini', {}, path)['gen_ai.provider.name']).toBe(provider);
   });
 });

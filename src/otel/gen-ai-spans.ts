@@ -59,9 +59,17 @@ export interface Evaluation {
 /** The name of a GenAI event recording an evaluation. */
 export const evaluationEventName = 'gen_ai.evaluation.result';
 
-/** `gen_ai.provider.name` of a wire format: the convention's well-known values, else the provider's own name. */
-export function providerName(wire: ProviderId): 'openai' | 'anthropic' | 'ollama' {
+/**
+ * `gen_ai.provider.name` of a wire format: the convention's well-known values. Gemini's wire is
+ * spoken by two services, told apart by the path: Vertex AI's names a publisher's model.
+ */
+export function providerName(
+  wire: ProviderId,
+  path = '',
+): 'openai' | 'anthropic' | 'ollama' | 'gcp.gemini' | 'gcp.vertex_ai' {
   if (wire === 'ollama-chat') return 'ollama';
+  if (wire === 'gemini')
+    return path.includes('/publishers/google/models/') ? 'gcp.vertex_ai' : 'gcp.gemini';
   return wire === 'anthropic-messages' ? 'anthropic' : 'openai';
 }
 
@@ -71,7 +79,7 @@ export function chatSpan(interaction: Interaction, capture: ContentCapture): Spa
   const model = request.model ?? response?.model;
   const attributes: Record<string, AttributeValue> = {
     'gen_ai.operation.name': 'chat',
-    'gen_ai.provider.name': providerName(interaction.provider),
+    'gen_ai.provider.name': providerName(interaction.provider, interaction.path),
     'calltape.interaction.id': interaction.id,
     'calltape.wire': interaction.provider,
     'http.response.status_code': interaction.httpStatus,
@@ -184,11 +192,12 @@ export function agentAttributes(
   sessionId: string,
   wire: ProviderId,
   extra: SpanAttributes = {},
+  path?: string,
 ): SpanAttributes {
   return {
     ...extra,
     'gen_ai.operation.name': 'invoke_agent',
-    'gen_ai.provider.name': providerName(wire),
+    'gen_ai.provider.name': providerName(wire, path),
     'gen_ai.conversation.id': sessionId,
     'calltape.session.id': sessionId,
   };

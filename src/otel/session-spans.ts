@@ -184,7 +184,7 @@ export class SessionSpans {
       {
         kind: SpanKind.INTERNAL,
         startTime: first.timing.startedAt,
-        attributes: agentAttributes(sessionId, first.provider, extra),
+        attributes: agentAttributes(sessionId, first.provider, extra, first.path),
       },
       ROOT_CONTEXT,
     );

@@ -1,5 +1,6 @@
 import { anthropicMessagesAdapter } from './anthropic-messages/anthropic-messages-adapter.js';
 import { ollamaChatAdapter } from './ollama/ollama-chat-adapter.js';
+import { geminiAdapter } from './gemini/gemini-adapter.js';
 import { openAiChatAdapter } from './openai-chat/openai-chat-adapter.js';
 import { openAiResponsesAdapter } from './openai-responses/openai-responses-adapter.js';
 import type { ProviderAdapter } from './provider-adapter.js';
@@ -11,6 +12,7 @@ export const adapters: readonly ProviderAdapter[] = [
   openAiResponsesAdapter,
   anthropicMessagesAdapter,
   ollamaChatAdapter,
+  geminiAdapter,
 ];
 
 /**
@@ -26,6 +28,8 @@ const errorShapes: ReadonlyMap<UpstreamName, ProviderAdapter> = new Map<
   ['azure', openAiChatAdapter],
   ['anthropic', anthropicMessagesAdapter],
   ['ollama', ollamaChatAdapter],
+  ['gemini', geminiAdapter],
+  ['vertex', geminiAdapter],
 ]);
 
 /** The adapter whose error shape an upstream's clients understand. */

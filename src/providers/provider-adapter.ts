@@ -55,8 +55,16 @@ export interface ToolResultMessage {
  * itself, hide them from the agent, and put them back into the agent's later requests.
  */
 export interface ToolLoopWire {
-  /** The messages a model turn and the results of (some of) its calls become in this wire format. */
-  turnMessages(output: AssistantOutput, results: readonly ToolResultMessage[]): JsonValue[];
+  /**
+   * The messages a model turn and the results of (some of) its calls become in this wire format.
+   * `answerBody` is the answer as the provider sent it, for wires whose turns carry more than the
+   * trace keeps and must go back verbatim (Gemini's thought signatures).
+   */
+  turnMessages(
+    output: AssistantOutput,
+    results: readonly ToolResultMessage[],
+    answerBody?: string,
+  ): JsonValue[];
   /** The request body with `messages` appended to its conversation. */
   appendMessages(body: JsonValue, messages: readonly JsonValue[]): JsonValue;
   /**
@@ -136,4 +144,9 @@ export interface ProviderAdapter {
   ): { readonly contentType: string; readonly body: string } | undefined;
   /** Present when this wire format supports mock tools answered inside the proxy. */
   readonly toolLoop?: ToolLoopWire;
+  /**
+   * Body paths (`ignorePaths` syntax) whose values the agent's client makes up itself, differently
+   * on every run: left out of every match key, or no recording of them would ever replay.
+   */
+  readonly clientMadePaths?: readonly string[];
 }

@@ -51,6 +51,9 @@ function single(value: string | string[] | undefined): string | undefined {
 }
 
 /** The environment variable an agent's SDK reads its key from, for a wire. */
-export function apiKeyVariable(provider: ProviderId): 'ANTHROPIC_API_KEY' | 'OPENAI_API_KEY' {
+export function apiKeyVariable(
+  provider: ProviderId,
+): 'ANTHROPIC_API_KEY' | 'OPENAI_API_KEY' | 'GEMINI_API_KEY' {
+  if (provider === 'gemini') return 'GEMINI_API_KEY';
   return provider === 'anthropic-messages' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY';
 }

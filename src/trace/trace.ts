@@ -5,7 +5,8 @@
  */
 
 /** Identifies the wire format an interaction was spoken in. */
-export type ProviderId = 'openai-chat' | 'openai-responses' | 'anthropic-messages' | 'ollama-chat';
+export type ProviderId =
+  'openai-chat' | 'openai-responses' | 'anthropic-messages' | 'ollama-chat' | 'gemini';
 
 /** A JSON value as it appears in request and response bodies. */
 export type JsonValue =

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { anthropicMessage } from '../support/anthropic-messages-events.js';
 import { runCliAsync } from '../support/cli.js';
+import { geminiResponse } from '../support/gemini-chunks.js';
 import { chatCompletion } from '../support/openai-chat-chunks.js';
 import { responsesObject } from '../support/openai-responses-events.js';
 import {
@@ -18,12 +19,19 @@ afterEach(async () => {
   for (const upstream of running.splice(0)) await upstream.close();
 });
 
-/** The same model behind three wires: a weather call with the city from the prompt, then a closing line. */
+/** The same model behind four wires: a weather call with the city from the prompt, then a closing line. */
 function model(request: ReceivedRequest): ScriptedResponse {
   const body = request.body;
-  const answered = /tool_result|function_call_output|"role":"tool"/.test(body);
+  const answered = /tool_result|function_call_output|"role":"tool"|functionResponse/.test(body);
   const city = /in (\w+)/.exec(body)?.[1] ?? 'Nowhere';
   const args = JSON.stringify({ city, unit: /fahrenheit/.test(body) ? 'fahrenheit' : 'celsius' });
+  if (request.url.includes(':generateContent'))
+    return {
+      kind: 'json',
+      body: geminiResponse(
+        answered ? { text: 'Done.' } : { calls: [{ name: 'get_weather', args }] },
+      ),
+    };
   if (request.url.endsWith('/messages'))
     return {
       kind: 'json',
@@ -70,6 +78,16 @@ const parameters = { type: 'object', properties: { city: { type: 'string' }, uni
     const calls = first.output.filter((item) => item.type === 'function_call');
     const second = await post(process.env.OPENAI_BASE_URL + '/responses', { model: 'm', previous_response_id: first.id, input: calls.map((call) => ({ type: 'function_call_output', call_id: call.call_id, output: 'mild' })) }, openai);
     console.log(second.output[0].content[0].text);
+  } else if (wire === 'gemini') {
+    const url = (process.env.GOOGLE_GEMINI_BASE_URL || process.env.ANTHROPIC_BASE_URL) + '/v1beta/models/gemini-2.5-flash:generateContent';
+    const headers = { 'x-goog-api-key': process.env.GEMINI_API_KEY };
+    const tools = [{ functionDeclarations: [{ name: 'get_weather', parameters: { type: 'OBJECT', properties: { city: { type: 'STRING' }, unit: { type: 'STRING' } } } }] }];
+    const user = { role: 'user', parts: [{ text: prompt }] };
+    const first = await post(url, { contents: [user], tools }, headers);
+    const turn = first.candidates[0].content;
+    const results = turn.parts.filter((part) => part.functionCall).map((part) => ({ functionResponse: { name: part.functionCall.name, response: { output: 'mild' } } }));
+    const second = await post(url, { contents: [user, turn, { role: 'user', parts: results }], tools }, headers);
+    console.log(second.candidates[0].content.parts[0].text);
   } else {
     const headers = { 'x-api-key': process.env.ANTHROPIC_API_KEY, 'anthropic-version': '2023-06-01' };
     const first = await post(process.env.ANTHROPIC_BASE_URL + '/v1/messages', { model: 'c', max_tokens: 100, messages: [{ role: 'user', content: prompt }], tools: [{ name: 'get_weather', input_schema: parameters }] }, headers);
@@ -80,8 +98,8 @@ const parameters = { type: 'object', properties: { city: { type: 'string' }, uni
 })();
 `;
 
-describe('one suite, three wires', () => {
-  it('scores the same agent behaviour the same whether it speaks Chat Completions, Responses or Anthropic Messages', async () => {
+describe('one suite, four wires', () => {
+  it('scores the same agent behaviour the same whether it speaks Chat Completions, Responses, Anthropic Messages or Gemini', async () => {
     const folder = temporaryFolder();
     writeFileSync(join(folder, 'agent.cjs'), agent);
     const upstream = await startScriptedUpstream(model);
@@ -113,7 +131,7 @@ describe('one suite, three wires', () => {
         }[];
       }
     > = {};
-    for (const wire of ['chat', 'responses', 'anthropic']) {
+    for (const wire of ['chat', 'responses', 'anthropic', 'gemini']) {
       const suite = join(folder, `${wire}.json`);
       writeFileSync(
         suite,
@@ -143,6 +161,8 @@ describe('one suite, three wires', () => {
           env: {
             OPENAI_API_KEY: 'sk-test-key-0123456789abcdef',
             ANTHROPIC_API_KEY: 'sk-ant-test-key-0123456789abcdef',
+            GEMINI_API_KEY: 'AIzaSy-test-key-0123456789abcdef',
+            CALLTAPE_GEMINI_UPSTREAM: upstream.url,
           },
         },
       );
@@ -165,5 +185,7 @@ describe('one suite, three wires', () => {
     ]);
     expect(verdicts('responses')).toEqual(verdicts('chat'));
     expect(verdicts('anthropic')).toEqual(verdicts('chat'));
-  });
+    expect(verdicts('gemini')).toEqual(verdicts('chat'));
+    // Four `calltape test` runs, each starting a proxy and an agent process: room on a busy 2-core box.
+  }, 90_000);
 });

@@ -1,4 +1,5 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
+import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createOpenAI } from '@ai-sdk/openai';
 import {
   generateText,
@@ -66,5 +67,32 @@ describeFrameworks('Vercel AI SDK', [
     name: '@ai-sdk/anthropic (streamText)',
     wire: 'anthropic-messages',
     makeAgent: (getWeather) => aiSdkAgent(createAnthropic()('claude-sonnet-4-5'), true, getWeather),
+  },
+  {
+    // The Google provider reads no base URL from the environment: `baseURL` is its Gemini API root, version included.
+    name: '@ai-sdk/google (streamText)',
+    wire: 'gemini',
+    makeAgent: (getWeather) =>
+      aiSdkAgent(
+        createGoogleGenerativeAI({
+          baseURL: `${process.env['GOOGLE_GEMINI_BASE_URL'] ?? ''}/v1beta`,
+          apiKey: process.env['GEMINI_API_KEY'] ?? '',
+        })('gemini-3-flash-preview'),
+        true,
+        getWeather,
+      ),
+  },
+  {
+    name: '@ai-sdk/google (generateText)',
+    wire: 'gemini',
+    makeAgent: (getWeather) =>
+      aiSdkAgent(
+        createGoogleGenerativeAI({
+          baseURL: `${process.env['GOOGLE_GEMINI_BASE_URL'] ?? ''}/v1beta`,
+          apiKey: process.env['GEMINI_API_KEY'] ?? '',
+        })('gemini-3-flash-preview'),
+        false,
+        getWeather,
+      ),
   },
 ]);

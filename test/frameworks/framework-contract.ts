@@ -22,7 +22,8 @@ export interface FrameworkCase {
   readonly wire: Conversation['wire'];
   /**
    * Builds the agent with the framework's own `get_weather` tool calling `getWeather`. Runs after
-   * OPENAI_BASE_URL / ANTHROPIC_BASE_URL point at the proxy exactly as `calltape record --` sets them.
+   * OPENAI_BASE_URL / ANTHROPIC_BASE_URL (and GOOGLE_GEMINI_BASE_URL / GOOGLE_VERTEX_BASE_URL)
+   * point at the proxy exactly as `calltape record --` sets them.
    */
   makeAgent(getWeather: (city: string) => string): Conversing;
 }
@@ -93,7 +94,12 @@ export function describeFrameworks(title: string, cases: readonly FrameworkCase[
       ): Promise<{ result: T; misses: number; upstreamRequests: readonly Conversation[] }> {
         const before = upstream.received.length;
         const target = overrides.upstream ?? upstream.url;
-        const proxy = await startTestProxy(target, { anthropicUpstream: target, ...overrides });
+        const proxy = await startTestProxy(target, {
+          anthropicUpstream: target,
+          geminiUpstream: target,
+          vertexUpstream: target,
+          ...overrides,
+        });
         try {
           // A key per proxy, because some frameworks (Mastra) keep one client per model and key for the whole process.
           Object.assign(process.env, {
@@ -101,6 +107,10 @@ export function describeFrameworks(title: string, cases: readonly FrameworkCase[
             ANTHROPIC_BASE_URL: proxy.url,
             OPENAI_API_KEY: `sk-test-framework-${proxy.port}`,
             ANTHROPIC_API_KEY: `sk-ant-test-framework-${proxy.port}`,
+            // @google/genai reads these two itself; the other Gemini clients are given them as their base URL.
+            GOOGLE_GEMINI_BASE_URL: proxy.url,
+            GOOGLE_VERTEX_BASE_URL: proxy.url,
+            GEMINI_API_KEY: `AIzaSy-test-framework-${proxy.port}`,
           });
           const result = await conversation(framework.makeAgent(getWeather));
           const upstreamRequests = upstream.received

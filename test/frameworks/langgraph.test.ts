@@ -2,6 +2,7 @@ import { ChatAnthropic } from '@langchain/anthropic';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { BaseMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
+import { ChatGoogleGenerativeAI } from '@langchain/google-genai';
 import { MemorySaver } from '@langchain/langgraph';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
 import { ChatOpenAI } from '@langchain/openai';
@@ -85,6 +86,22 @@ describeFrameworks('LangGraph JS', [
       langGraphAgent(
         new ChatAnthropic({ model: 'claude-sonnet-4-5', streaming: true, maxRetries: 0 }),
         true,
+        getWeather,
+      ),
+  },
+  {
+    // ChatGoogleGenerativeAI reads no base URL from the environment: `baseUrl` is the Gemini API origin.
+    name: 'ChatGoogleGenerativeAI (@langchain/google-genai)',
+    wire: 'gemini',
+    makeAgent: (getWeather) =>
+      langGraphAgent(
+        new ChatGoogleGenerativeAI({
+          model: 'gemini-3-flash-preview',
+          apiKey: process.env['GEMINI_API_KEY'] ?? '',
+          baseUrl: process.env['GOOGLE_GEMINI_BASE_URL'] ?? '',
+          maxRetries: 0,
+        }),
+        false,
         getWeather,
       ),
   },

@@ -1,5 +1,6 @@
 import type { JsonValue } from '../../src/trace/trace.js';
 import { anthropicEvents, anthropicMessage } from '../support/anthropic-messages-events.js';
+import { geminiArray, geminiChunks, geminiResponse, geminiSse } from '../support/gemini-chunks.js';
 import { chatCompletion, chatCompletionChunks, encodeSse } from '../support/openai-chat-chunks.js';
 import { responsesEvents, responsesObject } from '../support/openai-responses-events.js';
 import { seededRandom } from '../support/random.js';
@@ -7,7 +8,7 @@ import type { ReceivedRequest, ScriptedResponse } from '../support/scripted-upst
 
 /** What the weather model read from a request, whatever its wire. */
 export interface Conversation {
-  readonly wire: 'openai-chat' | 'openai-responses' | 'anthropic-messages';
+  readonly wire: 'openai-chat' | 'openai-responses' | 'anthropic-messages' | 'gemini';
   readonly system: string;
   readonly lastUser: string;
   /** Tool results after the model's last turn, in order. */
@@ -23,7 +24,7 @@ interface Call {
 }
 
 /**
- * A scripted weather assistant that speaks all three wires, so every framework meets the same
+ * A scripted weather assistant that speaks all four wires, so every framework meets the same
  * model: it calls `get_weather` once per city the user names ("Paris", "Paris and Tokyo" for a
  * parallel turn), then reports the tool results verbatim; otherwise it echoes the user. Call ids
  * are fixed per city; each answer has its own message id, as real providers give (LangGraph's
@@ -78,6 +79,8 @@ export function weatherModel(request: ReceivedRequest, callNumber: number): Scri
         ? { kind: 'sse', body: responsesEvents(turn, random) }
         : { kind: 'json', body: responsesObject(turn) };
     }
+    case 'gemini':
+      return geminiWeather(request, text, calls, random);
     case 'anthropic-messages': {
       const turn = {
         id: `msg_weather_${callNumber}`,
@@ -93,6 +96,81 @@ export function weatherModel(request: ReceivedRequest, callNumber: number): Scri
         : { kind: 'json', body: anthropicMessage(turn) };
     }
   }
+}
+
+/**
+ * Gemini answers as Gemini 3 does: no call ids, the first call of a turn signed with a
+ * `thoughtSignature`, and a conversation whose earlier calls lost their signature refused with
+ * 400 INVALID_ARGUMENT — so every client, and calltape's spliced hidden rounds, must send each
+ * signature back unchanged. The answer's form is the path's: events with `?alt=sse`, else the
+ * JSON array, or one object for `:generateContent`.
+ */
+function geminiWeather(
+  request: ReceivedRequest,
+  text: string,
+  calls: readonly Call[],
+  random: ReturnType<typeof seededRandom>,
+): ScriptedResponse {
+  const unsigned = unsignedTurn(JSON.parse(request.body || '{}') as Record<string, JsonValue>);
+  if (unsigned !== undefined)
+    return {
+      kind: 'json',
+      status: 400,
+      body: {
+        error: {
+          code: 400,
+          message: `Function call is missing a thought_signature in functionCall parts (contents[${unsigned}]).`,
+          status: 'INVALID_ARGUMENT',
+        },
+      },
+    };
+  const turn = {
+    ...(text ? { text } : {}),
+    calls: calls.map((call, index) => ({
+      name: 'get_weather',
+      args: JSON.stringify({ city: call.city }),
+      ...(index === 0
+        ? { thoughtSignature: weatherSignature(calls.map((each) => each.city)) }
+        : {}),
+    })),
+    modelVersion: 'gemini-3-flash-preview',
+  };
+  const url = new URL(request.url, 'http://upstream');
+  if (!url.pathname.endsWith(':streamGenerateContent'))
+    return { kind: 'json', body: geminiResponse(turn) };
+  const chunks = geminiChunks(turn, random);
+  // Written in pieces of up to 48 bytes, so the client and calltape both read a stream cut anywhere.
+  const split = { seed: 7, maxPiece: 48 };
+  return url.searchParams.get('alt') === 'sse'
+    ? { kind: 'sse', body: geminiSse(chunks), split }
+    : {
+        kind: 'sse',
+        headers: { 'content-type': 'application/json; charset=UTF-8' },
+        body: geminiArray(chunks),
+        split,
+      };
+}
+
+/** The signature the weather model gives a turn calling for `cities` (base64, as Gemini's are). */
+export function weatherSignature(cities: readonly string[]): string {
+  return Buffer.from(`weather-turn:${cities.join(',')}`).toString('base64');
+}
+
+/** The index of the first model content whose first function call lacks the signature its turn was given. */
+function unsignedTurn(body: Record<string, JsonValue>): number | undefined {
+  const contents = asList(body['contents']);
+  const index = contents.findIndex((content) => {
+    if (field(content, 'role') !== 'model') return false;
+    const callParts = asList(field(content, 'parts')).filter(
+      (part) => field(part, 'functionCall') !== null,
+    );
+    if (callParts.length === 0) return false;
+    const cities = callParts.map((part) =>
+      field(field(field(part, 'functionCall'), 'args'), 'city'),
+    );
+    return field(callParts[0] ?? null, 'thoughtSignature') !== weatherSignature(cities.map(String));
+  });
+  return index === -1 ? undefined : index;
 }
 
 function decide(conversation: Conversation): { text: string; calls: readonly Call[] } {
@@ -115,6 +193,8 @@ export function readConversation(request: ReceivedRequest): Conversation | undef
     return { wire: 'openai-responses', stream, ...readResponses(body) };
   if (path.endsWith('/messages'))
     return { wire: 'anthropic-messages', stream, ...readAnthropic(body) };
+  if (/:(generateContent|streamGenerateContent)$/.test(path))
+    return { wire: 'gemini', stream: path.endsWith(':streamGenerateContent'), ...readGemini(body) };
   return undefined;
 }
 
@@ -193,6 +273,41 @@ function readAnthropic(body: Record<string, JsonValue>): Read {
     trailingResults: resultsIn(last),
     results: messages.flatMap(resultsIn),
   };
+}
+
+function readGemini(body: Record<string, JsonValue>): Read {
+  const contents = asList(body['contents']);
+  const responses = (content: JsonValue): string[] =>
+    field(content, 'role') === 'model'
+      ? []
+      : asList(field(content, 'parts'))
+          .map((part) => field(part, 'functionResponse'))
+          .filter((response) => response !== null)
+          .map((response) => resultText(field(response, 'response')));
+  const users = contents.filter(
+    (content) => field(content, 'role') !== 'model' && responses(content).length === 0,
+  );
+  return {
+    system: textOf(field(body['systemInstruction'] ?? null, 'parts')),
+    lastUser: textOf(field(users.at(-1) ?? null, 'parts')),
+    // Some clients (LangChain) send each result in a content of its own: every content after the model's last counts.
+    trailingResults: contents
+      .slice(contents.findLastIndex((content) => field(content, 'role') === 'model') + 1)
+      .flatMap(responses),
+    results: contents.flatMap(responses),
+  };
+}
+
+/**
+ * A function's result as the clients send it: `{output}` (Gemini's documented key; calltape's
+ * mocks), `{name, content}` (the AI SDK), `{result}` or `{content}` (LangChain), else the object.
+ */
+function resultText(response: JsonValue): string {
+  for (const key of ['output', 'content', 'result']) {
+    const value = field(response, key);
+    if (typeof value === 'string') return value;
+  }
+  return JSON.stringify(response);
 }
 
 function field(value: JsonValue, name: string): JsonValue {

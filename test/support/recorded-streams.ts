@@ -24,8 +24,12 @@ export interface RecordedStream {
   readonly wire: ProviderId;
   /** File name in `src/providers/<wire>/__fixtures__/` (see the README there for source, commit and licence). */
   readonly file: string;
-  /** `sse`: the bytes as sent. `json-lines`: one recorded event's JSON per line, framed as SSE when read. */
-  readonly framing: 'sse' | 'json-lines';
+  /**
+   * `sse`: the bytes as sent. `json-lines`: one recorded event's JSON per line, framed as SSE when
+   * read. `data-lines` / `json-array`: one chunk's JSON per line (Gemini), framed as the `?alt=sse`
+   * stream (`data:` events) or as the JSON-array stream when read.
+   */
+  readonly framing: 'sse' | 'json-lines' | 'data-lines' | 'json-array';
   readonly expected: RecordedTurn;
 }
 
@@ -209,7 +213,17 @@ export function readRecordedStream(stream: RecordedStream): Uint8Array {
   const bytes = readFileSync(
     join(packageRoot, 'src/providers', stream.wire, '__fixtures__', stream.file),
   );
-  return stream.framing === 'sse' ? bytes : framedJsonLines(bytes.toString('utf8'));
+  if (stream.framing === 'sse') return bytes;
+  if (stream.framing === 'json-lines') return framedJsonLines(bytes.toString('utf8'));
+  const chunks = bytes
+    .toString('utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '');
+  return new TextEncoder().encode(
+    stream.framing === 'data-lines'
+      ? chunks.map((chunk) => `data: ${chunk}\r\n\r\n`).join('')
+      : `[${chunks.join('\n,\r\n')}]`,
+  );
 }
 
 /** Recorded events kept one JSON per line (as the AI SDK keeps them), framed as the SSE events they were. */
