@@ -25,6 +25,8 @@ import { noCodeRefusal, requireModulesInProject } from './case-code-modules.js';
 import { draftListing } from './draft-listing.js';
 import { driveAgent } from './drive-agent.js';
 import { driveDirect } from './drive-direct.js';
+import { conversing, startAgentConversation } from './conversation/start-agent-conversation.js';
+import { sayPrompt } from './conversation/say-prompt.js';
 import type { SuiteRunResult } from '../report/run-result.js';
 import { evaluateGates, requireEvaluableGates, summariseConfiguration } from './gates.js';
 import { withRecordHint } from './record-hint.js';
@@ -259,21 +261,28 @@ async function driveCase(
   try {
     if (suite.agent) {
       const prefix = `${proxyUrl}/s/${encodeURIComponent(session)}`;
-      agent = await driveAgent(
-        suite.agent,
-        testCase,
-        { openai: `${prefix}/v1`, anthropic: prefix },
-        {
-          ...(context.apiKey
-            ? { OPENAI_API_KEY: context.apiKey, ANTHROPIC_API_KEY: context.apiKey }
-            : {}),
-          ...(run.model ? { CALLTAPE_MODEL: run.model } : {}),
-          CALLTAPE_RUN: run.name,
-        },
-      );
-      if (agent.timed_out)
-        problems.push(`the agent did not finish within ${suite.agent.timeoutMs} ms`);
-      else agentError = agentFailure(agent, (context.sessions.get(session) ?? []).length);
+      const urls = { openai: `${prefix}/v1`, anthropic: prefix };
+      const env = {
+        ...(context.apiKey
+          ? { OPENAI_API_KEY: context.apiKey, ANTHROPIC_API_KEY: context.apiKey }
+          : {}),
+        ...(run.model ? { CALLTAPE_MODEL: run.model } : {}),
+        CALLTAPE_RUN: run.name,
+      };
+      if (conversing(suite.agent)) {
+        const spoken = await sayPrompt(
+          startAgentConversation(suite.agent, testCase, session, urls, env),
+          testCase.prompt ?? '',
+        );
+        agent = spoken.agent;
+        agentError = spoken.error;
+        problems.push(...spoken.problems);
+      } else {
+        agent = await driveAgent(suite.agent, testCase, urls, env);
+        if (agent.timed_out)
+          problems.push(`the agent did not finish within ${suite.agent.timeoutMs} ms`);
+        else agentError = agentFailure(agent, (context.sessions.get(session) ?? []).length);
+      }
     } else {
       error = await driveDirect(proxyUrl, run, testCase, session, {
         apiKey: context.apiKey || placeholderKeys.direct,
