@@ -12,9 +12,9 @@
 export const conversationProtocolVersion = 1;
 
 /**
- * The most calltape reads of one message from an agent: a line on a process agent's stdout
- * (characters) or an HTTP agent's reply body (bytes). Past it the turn is an error, so an agent
- * that prints without end cannot make calltape hold it all.
+ * The most bytes calltape holds of one message from an agent: a line on a process agent's
+ * stdout or an HTTP agent's reply body. Past it the turn is an error, so an agent that prints
+ * without end cannot make calltape hold it all.
  */
 export const maxAgentMessage = 1024 * 1024;
 

@@ -1,4 +1,3 @@
-import split from 'split2';
 import type { CaseResult } from '../../scoring/case-result.js';
 import { boundedOutput, spawnAgentProcess } from '../agent-process.js';
 import type { AgentReply, ConversationAgent } from './conversation-agent.js';
@@ -8,6 +7,7 @@ import {
   startLine,
   type ConversationStart,
 } from './conversation-protocol.js';
+import { LineSplitter } from '../../mcp/line-splitter.js';
 import { readAgentLine, type AgentAnswer } from './read-agent-line.js';
 import { lastLine } from '../agent-failure.js';
 
@@ -80,11 +80,7 @@ export function startProcessConversation(options: ProcessConversationOptions): P
     options.timeoutMs,
   );
 
-  const lines = split({ maxLength: maxAgentMessage });
-  agent.child.stdout.pipe(lines);
-  lines.on('data', (line: string) => {
-    // split2 bounds the unfinished line only; a whole line that came in one read is measured here.
-    if (line.length > maxAgentMessage) return lines.destroy(new Error('oversize'));
+  const onLine = (line: string): void => {
     const read = readAgentLine(line);
     if (read.kind === 'output') return stdout.append(`${line}\n`);
     const turn = waiting?.turn;
@@ -98,14 +94,21 @@ export function startProcessConversation(options: ProcessConversationOptions): P
       );
     if (read.answer.end) ended = read.answer;
     settle({ text: read.answer.text, ...(read.answer.end ? { ended: true } : {}) });
+  };
+  // Bounded: a line past maxAgentMessage bytes is dropped as it arrives, and the turn fails.
+  const splitter = new LineSplitter(maxAgentMessage);
+  agent.child.stdout.on('data', (chunk: Buffer) => {
+    for (const piece of splitter.push(chunk)) {
+      if (piece.complete) onLine(piece.bytes.toString('utf8').replace(/\r?\n$/, ''));
+      else
+        fail(
+          `${turnName(waiting?.turn)}the agent wrote a line over ${maxAgentMessage} bytes on stdout; a protocol line is one JSON object on one line`,
+        );
+    }
   });
-  lines.on('error', () => {
-    fail(
-      `${turnName(waiting?.turn)}the agent wrote a line over ${maxAgentMessage} characters on stdout; a protocol line is one JSON object on one line`,
-    );
-    // Keep draining, so an agent still writing is not blocked on a full pipe until it is killed.
-    agent.child.stdout.unpipe(lines);
-    agent.child.stdout.resume();
+  agent.child.stdout.on('end', () => {
+    const last = splitter.end();
+    if (last) onLine(last.toString('utf8'));
   });
   agent.child.stderr.on('data', (chunk: Buffer) => stderr.append(chunk.toString('utf8')));
   void agent.closed.then((status) => {
