@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
@@ -64,14 +64,16 @@ async function serveAgent(command: string): Promise<string> {
   });
 }
 
-/** The example suite (examples/conversation/suite.yaml), its agent and cassette replaced. */
+/** The example suite (examples/conversation/suite.yaml), read to be written elsewhere: its mocks by absolute path. */
 function exampleSuite(): { cases: { turns: Record<string, unknown>[] }[] } & Record<
   string,
   unknown
 > {
-  return parse(
-    readFileSync(join(packageRoot, 'examples/conversation/suite.yaml'), 'utf8'),
-  ) as ReturnType<typeof exampleSuite>;
+  const folder = join(packageRoot, 'examples/conversation');
+  const suite = parse(readFileSync(join(folder, 'suite.yaml'), 'utf8')) as ReturnType<
+    typeof exampleSuite
+  > & { mocks: string[] };
+  return { ...suite, mocks: suite.mocks.map((file) => join(folder, file)) };
 }
 
 async function runSuite(
@@ -96,9 +98,11 @@ async function runSuite(
     ],
     { env: { OPENAI_API_KEY: key }, cwd: folder },
   );
+  const output = result.stdout + result.stderr;
+  if (!existsSync(report)) throw new Error(`calltape test wrote no report:\n${output}`);
   return {
     status: result.status,
-    output: result.stdout + result.stderr,
+    output,
     report: JSON.parse(readFileSync(report, 'utf8')) as Report,
   };
 }
@@ -222,6 +226,42 @@ describe('an agent that breaks the process protocol on turn 2', () => {
       expect(item?.problems.join('\n')).toMatch(message);
       expect(item?.conversation?.ended_by).toBe('error');
       expect(result.status).not.toBe(0);
+    },
+    twoRuns,
+  );
+});
+
+describe('a single-prompt case with an agent that converses', () => {
+  it.each([
+    [
+      'process (TypeScript)',
+      () => Promise.resolve({ command: typescriptAgent, protocol: 'jsonl' }),
+    ],
+    ['HTTP (Python)', async () => ({ url: await serveAgent(pythonAgent) })],
+  ])(
+    '%s: is a one-turn conversation whose prompt is the user turn',
+    async (_name, agentFor) => {
+      const folder = temporaryFolder();
+      const suite = {
+        ...exampleSuite(),
+        cassette: 'refund.sqlite',
+        agent: await agentFor(),
+        cases: [
+          {
+            test_id: 'look-up',
+            prompt: 'Please refund order A-17',
+            expected_tool: 'get_order',
+            arguments: { order_id: 'A-17' },
+            never: ['issue_refund'],
+          },
+        ],
+      };
+      const result = await runSuite(folder, suite, 'record');
+      expect(
+        result.report.cases.map((item) => [item.test_id, item.status, item.problems]),
+        result.output,
+      ).toEqual([['look-up', 'pass', []]]);
+      expect(result.status).toBe(0);
     },
     twoRuns,
   );
