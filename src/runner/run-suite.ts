@@ -25,8 +25,15 @@ import { noCodeRefusal, requireModulesInProject } from './case-code-modules.js';
 import { draftListing } from './draft-listing.js';
 import { driveAgent } from './drive-agent.js';
 import { driveDirect } from './drive-direct.js';
-import { conversing, startAgentConversation } from './conversation/start-agent-conversation.js';
-import { sayPrompt } from './conversation/say-prompt.js';
+import { conversing } from './conversation/start-agent-conversation.js';
+import { converseWithAgent } from './conversation/converse-with-agent.js';
+import { DirectConversation } from './conversation/direct-conversation.js';
+import {
+  runConversation,
+  scriptedTurns,
+  type ConversationRun,
+} from './conversation/run-conversation.js';
+import { scoreConversation } from '../scoring/score-conversation.js';
 import type { SuiteRunResult } from '../report/run-result.js';
 import { evaluateGates, requireEvaluableGates, summariseConfiguration } from './gates.js';
 import { withRecordHint } from './record-hint.js';
@@ -93,6 +100,12 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
       );
   }
   suite.cases.forEach((testCase, index) => {
+    if (testCase.turns !== undefined && suite.agent && !conversing(suite.agent))
+      throw new CalltapeError(
+        'CONFIG_INVALID',
+        `${suite.file}: case "${testCase.test_id}" (#${index + 1}): turns: this agent takes one prompt per run, so it cannot hold a conversation; give the suite's agent a conversation protocol (agent.protocol: jsonl, or agent.url for an agent you serve: docs/reference/conversation-protocol.md) or run the case in direct mode (no agent)`,
+      );
+    if (testCase.turns !== undefined) return;
     if (testCase.prompt === undefined && !(testCase.messages && !suite.agent))
       throw new CalltapeError(
         'CONFIG_INVALID',
@@ -179,10 +192,17 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
                   recordCommand,
                 })
               : notRun(session, refused);
-          const result = await scoreCase(suite, run, testCase, index, outcome, {
-            now: options.now,
-            judges: judges.get(run) ?? judgesFor(run),
-          });
+          const scoring = { now: options.now, judges: judges.get(run) ?? judgesFor(run) };
+          const result = outcome.conversation
+            ? await scoreConversation(
+                suite,
+                run,
+                testCase,
+                index,
+                { ...outcome, conversation: outcome.conversation },
+                scoring,
+              )
+            : await scoreCase(suite, run, testCase, index, outcome, scoring);
           options.onCase?.(result);
           options.spans?.case(result, sessions.get(session) ?? []);
           return result;
@@ -257,6 +277,7 @@ async function driveCase(
   // Kept apart: a replay miss or an unreachable upstream that made the agent fail is the cause to report.
   let agentError: string | null = null;
   let agent: CaseResult['agent'] = null;
+  let conversation: ConversationRun | undefined;
   const problems: string[] = [];
   try {
     if (suite.agent) {
@@ -270,19 +291,25 @@ async function driveCase(
         CALLTAPE_RUN: run.name,
       };
       if (conversing(suite.agent)) {
-        const spoken = await sayPrompt(
-          startAgentConversation(suite.agent, testCase, session, urls, env),
-          testCase.prompt ?? '',
-        );
-        agent = spoken.agent;
-        agentError = spoken.error;
-        problems.push(...spoken.problems);
+        const talked = await converseWithAgent(suite.agent, testCase, session, urls, env);
+        ({ agent, conversation } = talked);
+        agentError = talked.error;
+        problems.push(...talked.problems);
       } else {
         agent = await driveAgent(suite.agent, testCase, urls, env);
         if (agent.timed_out)
           problems.push(`the agent did not finish within ${suite.agent.timeoutMs} ms`);
         else agentError = agentFailure(agent, (context.sessions.get(session) ?? []).length);
       }
+    } else if (testCase.turns) {
+      conversation = await runConversation(
+        new DirectConversation(proxyUrl, run, session, {
+          apiKey: context.apiKey || placeholderKeys.direct,
+          mockSets,
+          timeoutMs: 600_000,
+        }),
+        scriptedTurns(testCase.turns),
+      );
     } else {
       error = await driveDirect(proxyUrl, run, testCase, session, {
         apiKey: context.apiKey || placeholderKeys.direct,
@@ -323,6 +350,7 @@ async function driveCase(
     durationMs: performance.now() - began,
     agent,
     problems,
+    ...(conversation ? { conversation } : {}),
   };
 }
 

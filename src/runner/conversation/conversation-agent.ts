@@ -5,6 +5,8 @@ export interface ConversationAgent {
   /** Ends the conversation (closes the process / connection); idempotent. */
   close(): Promise<void>;
 }
+
+/** The agent's answer to one user turn. */
 export interface AgentReply {
   /** What the agent said back to the user; null when it said nothing. */
   readonly text: string | null;

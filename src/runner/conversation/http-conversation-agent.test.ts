@@ -68,7 +68,7 @@ describe('httpConversationAgent: the HTTP protocol', () => {
     await new Promise((resolve) => server?.close(resolve));
     const reply = await agentAt(url).say({ index: 1, text: 'hi' });
     expect(reply.error).toBe(
-      `turn 1: cannot reach the agent at ${url}: connection refused. Start the agent first (it must listen there), then run calltape test again`,
+      `cannot reach the agent at ${url}: connection refused. Start the agent first (it must listen there), then run calltape test again`,
     );
   });
 
@@ -83,13 +83,13 @@ describe('httpConversationAgent: the HTTP protocol', () => {
     });
     const agent = agentAt(url);
     expect((await agent.say({ index: 1, text: 'a' })).error).toBe(
-      `turn 1: the agent at ${url} did not answer as the protocol says: HTTP 500: KeyError: session`,
+      `the agent at ${url} did not answer as the protocol says: HTTP 500: KeyError: session`,
     );
     expect((await agent.say({ index: 2, text: 'b' })).error).toMatch(
       /did not answer as the protocol says: text: required/,
     );
     expect((await agent.say({ index: 3, text: 'c' })).error).toBe(
-      `turn 3: the agent at ${url} answered with a body over 1048576 bytes`,
+      `the agent at ${url} answered with a body over 1048576 bytes`,
     );
   });
 
@@ -98,7 +98,7 @@ describe('httpConversationAgent: the HTTP protocol', () => {
     const reply = await agentAt(url, 300).say({ index: 1, text: 'hi' });
     expect(reply).toEqual({
       text: null,
-      error: `turn 1: the agent at ${url} did not answer within 300 ms`,
+      error: `the agent at ${url} did not answer within 300 ms`,
     });
   });
 

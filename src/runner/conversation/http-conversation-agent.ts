@@ -37,7 +37,7 @@ export function httpConversationAgent(options: HttpConversationOptions): Convers
       if (left <= 0)
         return {
           text: null,
-          error: `turn ${turn.index}: the conversation did not finish within ${options.timeoutMs} ms`,
+          error: `the conversation did not finish within ${options.timeoutMs} ms`,
         };
       const timeoutMs = Math.min(options.turnTimeoutMs, left);
       const reply = await postTurn(options, turn, timeoutMs, where);
@@ -57,10 +57,7 @@ async function postTurn(
   timeoutMs: number,
   where: string,
 ): Promise<AgentReply> {
-  const failed = (message: string): AgentReply => ({
-    text: null,
-    error: `turn ${turn.index}: ${message}`,
-  });
+  const failed = (message: string): AgentReply => ({ text: null, error: message });
   const signal = AbortSignal.timeout(timeoutMs);
   try {
     const response = await request(options.url, {

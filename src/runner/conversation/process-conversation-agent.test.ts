@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { temporaryFolder } from '../../../test/support/test-proxy.js';
-import { afterwards } from './say-prompt.js';
+import { afterwards } from './converse-with-agent.js';
 import {
   startProcessConversation,
   type ProcessConversationOptions,
@@ -88,10 +88,10 @@ describe('startProcessConversation: the process protocol', () => {
     expect(await conversation.say({ index: 1, text: 'hi' })).toEqual({ text: 'ok' });
     expect(await conversation.say({ index: 2, text: 'A-17' })).toEqual({
       text: null,
-      error: 'the agent exited with code 3 before answering turn 2: TypeError: order is undefined',
+      error: 'the agent exited with code 3 before answering: TypeError: order is undefined',
     });
     expect((await conversation.say({ index: 3, text: 'hello?' })).error).toMatch(
-      /^turn 3: the agent exited with code 3/,
+      /^the agent exited with code 3/,
     );
     await conversation.close();
     expect(conversation.run()).toMatchObject({ exit_code: 3 });
@@ -101,8 +101,7 @@ describe('startProcessConversation: the process protocol', () => {
     const { conversation } = agent(`say({ type: 'reply', turn: message.turn, text: 42 });`);
     expect(await conversation.say({ index: 1, text: 'hi' })).toEqual({
       text: null,
-      error:
-        'turn 1: the agent wrote a malformed protocol line: text: expected a string or null, got 42',
+      error: 'the agent wrote a malformed protocol line: text: expected a string or null, got 42',
     });
     await conversation.close();
   });
@@ -123,7 +122,7 @@ describe('startProcessConversation: the process protocol', () => {
       `say({ type: 'reply', turn: message.turn, text: 'x'.repeat(3 * 1024 * 1024) });`,
     );
     const reply = await conversation.say({ index: 1, text: 'hi' });
-    expect(reply.error).toMatch(/^turn 1: the agent wrote a line over 1048576 bytes on stdout/);
+    expect(reply.error).toMatch(/^the agent wrote a line over 1048576 bytes on stdout/);
     await conversation.close();
     expect(conversation.run().stdout).toBe('');
   });
@@ -142,7 +141,7 @@ describe('startProcessConversation: the process protocol', () => {
     );
     const reply = await conversation.say({ index: 1, text: 'hi' });
     expect(reply.error).toMatch(
-      /^the agent did not answer turn 1 within 1000 ms \(an answer is one JSON line on stdout/,
+      /^the agent did not answer within 1000 ms \(an answer is one JSON line on stdout/,
     );
     await conversation.close();
     expect(conversation.run()).toMatchObject({ timed_out: true, signal: 'SIGKILL' });

@@ -85,7 +85,7 @@ export function startProcessConversation(options: ProcessConversationOptions): P
     if (read.kind === 'output') return stdout.append(`${line}\n`);
     const turn = waiting?.turn;
     if (read.kind === 'malformed')
-      return fail(`${turnName(turn)}the agent wrote a malformed protocol line: ${read.problem}`);
+      return fail(`the agent wrote a malformed protocol line: ${read.problem}`);
     if (read.turn !== null && read.turn !== turn)
       return fail(
         turn === undefined
@@ -102,7 +102,7 @@ export function startProcessConversation(options: ProcessConversationOptions): P
       if (piece.complete) onLine(piece.bytes.toString('utf8').replace(/\r?\n$/, ''));
       else
         fail(
-          `${turnName(waiting?.turn)}the agent wrote a line over ${maxAgentMessage} bytes on stdout; a protocol line is one JSON object on one line`,
+          `the agent wrote a line over ${maxAgentMessage} bytes on stdout; a protocol line is one JSON object on one line`,
         );
     }
   });
@@ -114,7 +114,7 @@ export function startProcessConversation(options: ProcessConversationOptions): P
   void agent.closed.then((status) => {
     exited = status;
     clearTimeout(conversationTimer);
-    const before = waiting ? ` before answering turn ${waiting.turn}` : '';
+    const before = waiting ? ' before answering' : '';
     if (!timedOut) fail(`the agent ${exitText(status)}${before}${stderrLine()}`);
   });
   agent.child.stdin.write(encodeLine(startLine(options.start)));
@@ -127,8 +127,7 @@ export function startProcessConversation(options: ProcessConversationOptions): P
   return {
     say(turn) {
       if (closing) return Promise.resolve({ text: null, error: 'the conversation was closed' });
-      if (broken !== undefined)
-        return Promise.resolve({ text: null, error: `turn ${turn.index}: ${broken}` });
+      if (broken !== undefined) return Promise.resolve({ text: null, error: broken });
       if (ended !== undefined) return Promise.resolve({ text: null, ended: true });
       if (waiting) throw new Error(`turn ${turn.index} was said while turn ${waiting.turn} waits`);
       return new Promise<AgentReply>((resolve) => {
@@ -136,7 +135,7 @@ export function startProcessConversation(options: ProcessConversationOptions): P
         turnTimer = setTimeout(
           () =>
             stop(
-              `the agent did not answer turn ${turn.index} within ${options.turnTimeoutMs} ms (an answer is one JSON line on stdout: {"type":"reply","turn":${turn.index},"text":"…"})`,
+              `the agent did not answer within ${options.turnTimeoutMs} ms (an answer is one JSON line on stdout: {"type":"reply","turn":${turn.index},"text":"…"})`,
             ),
           options.turnTimeoutMs,
         );
@@ -166,10 +165,6 @@ export function startProcessConversation(options: ProcessConversationOptions): P
       stderr: stderr.text(),
     }),
   };
-}
-
-function turnName(turn: number | undefined): string {
-  return turn === undefined ? '' : `turn ${turn}: `;
 }
 
 function exitText([code, signal]: readonly [number | null, NodeJS.Signals | null]): string {
