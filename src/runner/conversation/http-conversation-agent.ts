@@ -3,6 +3,7 @@ import { printableText, printableUrl } from '../../cassette/printable-url.js';
 import { sessionHeader } from '../../proxy/headers.js';
 import type { AgentReply, ConversationAgent } from './conversation-agent.js';
 import { maxAgentMessage, turnRequest, type ConversationStart } from './conversation-protocol.js';
+import { agentReply } from './read-agent-line.js';
 import { readHttpAnswer } from './read-http-answer.js';
 
 export interface HttpConversationOptions {
@@ -76,7 +77,7 @@ async function postTurn(
     const answer = readHttpAnswer(response.statusCode, body);
     if (typeof answer === 'string')
       return failed(`the agent at ${where} did not answer as the protocol says: ${answer}`);
-    return { text: answer.text, ...(answer.end ? { ended: true } : {}) };
+    return agentReply(answer);
   } catch (error) {
     if (signal.aborted)
       return failed(`the agent at ${where} did not answer within ${timeoutMs} ms`);

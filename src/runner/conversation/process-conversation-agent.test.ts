@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { temporaryFolder } from '../../../test/support/test-proxy.js';
 import { afterwards } from './converse-with-agent.js';
+import { runConversation, scriptedTurns } from './run-conversation.js';
 import {
   startProcessConversation,
   type ProcessConversationOptions,
@@ -69,15 +70,26 @@ describe('startProcessConversation: the process protocol', () => {
 
   it('ends the conversation on an end line, and every later turn is told it ended', async () => {
     const { conversation } = agent(`say({ type: 'end', reason: 'I only do refunds' });`);
-    expect(await conversation.say({ index: 1, text: 'book a flight' })).toEqual({
-      text: null,
-      ended: true,
-    });
-    expect(await conversation.say({ index: 2, text: 'please' })).toEqual({
-      text: null,
-      ended: true,
-    });
+    const ended = { text: null, ended: true, reason: 'I only do refunds' };
+    expect(await conversation.say({ index: 1, text: 'book a flight' })).toEqual(ended);
+    expect(await conversation.say({ index: 2, text: 'please' })).toEqual(ended);
     await conversation.close();
+  });
+
+  it("ends a scripted conversation where the agent gives up, with the agent's reason", async () => {
+    const { conversation } = agent(
+      `say(message.turn === 1 ? { type: 'reply', turn: 1, text: 'Which order?' } : { type: 'end', turn: 2, reason: 'no such order' });`,
+    );
+    const run = await runConversation(
+      conversation,
+      scriptedTurns([{ user: 'refund' }, { user: 'Z-99' }, { user: 'hello?' }]),
+    );
+    expect(run.exchanges.map((exchange) => exchange.reply.text)).toEqual(['Which order?', null]);
+    expect(run).toMatchObject({
+      ended_by: 'agent_ended',
+      ended_reason: 'the agent ended turn 2: no such order',
+    });
+    expect(conversation.run().exit_code).toBe(0);
   });
 
   it('gives a per-turn error when the agent exits before replying, with the line of stderr that says why', async () => {

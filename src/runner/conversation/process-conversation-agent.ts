@@ -8,7 +8,7 @@ import {
   type ConversationStart,
 } from './conversation-protocol.js';
 import { LineSplitter } from '../../mcp/line-splitter.js';
-import { readAgentLine, type AgentAnswer } from './read-agent-line.js';
+import { agentReply, readAgentLine, type AgentAnswer } from './read-agent-line.js';
 import { lastLine } from '../agent-failure.js';
 
 /** What the report keeps of an agent process: how it ended and what it printed. */
@@ -93,7 +93,7 @@ export function startProcessConversation(options: ProcessConversationOptions): P
           : `the agent answered turn ${read.turn} while turn ${turn} was asked`,
       );
     if (read.answer.end) ended = read.answer;
-    settle({ text: read.answer.text, ...(read.answer.end ? { ended: true } : {}) });
+    settle(agentReply(read.answer));
   };
   // Bounded: a line past maxAgentMessage bytes is dropped as it arrives, and the turn fails.
   const splitter = new LineSplitter(maxAgentMessage);
@@ -128,7 +128,7 @@ export function startProcessConversation(options: ProcessConversationOptions): P
     say(turn) {
       if (closing) return Promise.resolve({ text: null, error: 'the conversation was closed' });
       if (broken !== undefined) return Promise.resolve({ text: null, error: broken });
-      if (ended !== undefined) return Promise.resolve({ text: null, ended: true });
+      if (ended !== undefined) return Promise.resolve({ ...agentReply(ended), text: null });
       if (waiting) throw new Error(`turn ${turn.index} was said while turn ${waiting.turn} waits`);
       return new Promise<AgentReply>((resolve) => {
         waiting = { turn: turn.index, settle: resolve };

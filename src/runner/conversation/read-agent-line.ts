@@ -1,3 +1,5 @@
+import type { AgentReply } from './conversation-agent.js';
+
 /** What an agent said in answer to a turn, whichever protocol carried it. */
 export interface AgentAnswer {
   /** What the agent said back to the user; null when it said nothing. */
@@ -6,6 +8,15 @@ export interface AgentAnswer {
   readonly end: boolean;
   /** Why it ended, in its words; null when it gave none. */
   readonly reason: string | null;
+}
+
+/** An answer as the conversation loop takes it. */
+export function agentReply(answer: AgentAnswer): AgentReply {
+  return {
+    text: answer.text,
+    ...(answer.end ? { ended: true } : {}),
+    ...(answer.reason !== null ? { reason: answer.reason } : {}),
+  };
 }
 
 /** One line of a process agent's stdout, read. */
