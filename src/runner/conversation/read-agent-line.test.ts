@@ -135,6 +135,19 @@ describe('readHttpAnswer: an HTTP agent’s answer to a turn', () => {
     });
   });
 
+  it('never throws, whatever the status and body', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 100, max: 599 }),
+        fc.oneof(fc.string(), fc.json()),
+        (status, body) => {
+          const answer = readHttpAnswer(status, body);
+          expect(typeof answer === 'string' || typeof answer === 'object').toBe(true);
+        },
+      ),
+    );
+  });
+
   it('says what is wrong with an error status, a body that is not JSON, or a missing text', () => {
     expect(readHttpAnswer(500, 'Internal Server Error\n  at handler')).toBe(
       'HTTP 500: Internal Server Error at handler',
