@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { CaseResult } from '../scoring/case-result.js';
+import type { CaseResult, ConversationResult } from '../scoring/case-result.js';
 import { caseResult } from '../../test/support/case-result.js';
 import { aggregateRepeats } from './aggregate-repeats.js';
 
@@ -39,6 +39,39 @@ describe('aggregateRepeats', () => {
       [1, 'refund'],
       [2, 'refund#2'],
       [3, 'refund#3'],
+    ]);
+  });
+
+  it("a conversation case keeps each sample's turns, and shows those of the sample it reports", () => {
+    const conversation = (turnStatus: CaseResult['status']): ConversationResult => ({
+      turns: [
+        {
+          turn: 1,
+          user: 'hi',
+          reply: null,
+          calls: [],
+          rounds: 1,
+          status: turnStatus,
+          score: turnStatus === 'pass' ? 1 : 0,
+          call: null,
+          trajectory: null,
+          problems: [],
+        },
+      ],
+      ended_by: 'script',
+      ended_reason: null,
+      mean_turn_score: turnStatus === 'pass' ? 1 : 0,
+      all_turns_pass: turnStatus === 'pass',
+    });
+    const samples = samplesOf('pass', 'fail').map((sample) => ({
+      ...sample,
+      conversation: conversation(sample.status),
+    }));
+    const result = aggregateRepeats(samples, 1);
+    expect(result.conversation?.turns[0]?.status).toBe('fail');
+    expect(result.samples?.results.map((sample) => sample.conversation?.all_turns_pass)).toEqual([
+      true,
+      false,
     ]);
   });
 
