@@ -18,7 +18,7 @@ export function agentFailure(
 }
 
 /** The line of an agent's stderr that says what went wrong: the first error line, else the last line. */
-function lastLine(text: string): string {
+export function lastLine(text: string): string {
   const lines = text
     .trim()
     .split('\n')

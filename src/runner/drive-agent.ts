@@ -1,9 +1,7 @@
-import { spawn } from 'node:child_process';
 import type { CaseResult } from '../scoring/case-result.js';
-import type { AgentSpec, SuiteCase } from '../scoring/suite-types.js';
-import { agentEnvironment } from './agent-environment.js';
-
-const outputLimit = 64 * 1024;
+import type { ProcessAgentSpec, SuiteCase } from '../scoring/suite-types.js';
+import { boundedOutput, spawnAgentProcess } from './agent-process.js';
+import { agentEnvironment as wireEnvironment } from './agent-environment.js';
 
 /**
  * Agent mode: runs the user's agent once for a case, with OPENAI_BASE_URL, ANTHROPIC_BASE_URL and
@@ -12,64 +10,61 @@ const outputLimit = 64 * 1024;
  * has its whole process group killed. Output is kept (the first 64 KiB of each stream) for the report.
  */
 export async function driveAgent(
-  spec: AgentSpec,
+  spec: ProcessAgentSpec,
   testCase: SuiteCase,
-  /** The proxy origin with the case's session prefix: every wire's base URL is set from it (`agentEnvironment`). */
-  origin: string,
+  urls: { readonly openai: string; readonly anthropic: string },
   extraEnv: { readonly [name: string]: string },
 ): Promise<NonNullable<CaseResult['agent']>> {
   const prompt = testCase.prompt ?? '';
   const command = spec.input === 'arg' ? `${spec.command} ${shellQuote(prompt)}` : spec.command;
-  const child = spawn(command, {
-    shell: true,
+  const agent = spawnAgentProcess(command, {
     cwd: spec.cwd,
-    // Its own process group, so a timeout kills the agent and anything it started.
-    detached: true,
-    stdio: ['pipe', 'pipe', 'pipe'],
     env: {
-      ...process.env,
-      ...extraEnv,
-      ...spec.env,
-      ...agentEnvironment(origin),
-      CALLTAPE_CASE_ID: testCase.test_id,
+      ...agentEnvironment(spec, testCase, urls, extraEnv),
       ...(spec.input === 'env' ? { CALLTAPE_PROMPT: prompt } : {}),
     },
   });
-  const collect = (stream: NodeJS.ReadableStream): (() => string) => {
-    let text = '';
-    stream.on('data', (chunk: Buffer) => {
-      if (text.length < outputLimit) text += chunk.toString('utf8');
-    });
-    return () =>
-      text.length > outputLimit ? `${text.slice(0, outputLimit)}\n[… truncated]` : text;
-  };
-  const stdout = collect(child.stdout);
-  const stderr = collect(child.stderr);
-  child.stdin.on('error', () => undefined);
-  child.stdin.end(spec.input === 'stdin' ? prompt : '');
+  const stdout = boundedOutput();
+  const stderr = boundedOutput();
+  agent.child.stdout.on('data', (chunk: Buffer) => stdout.append(chunk.toString('utf8')));
+  agent.child.stderr.on('data', (chunk: Buffer) => stderr.append(chunk.toString('utf8')));
+  agent.child.stdin.end(spec.input === 'stdin' ? prompt : '');
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    try {
-      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-    } catch {
-      child.kill('SIGKILL');
-    }
+    agent.kill();
   }, spec.timeoutMs);
-  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => {
-    child.once('error', (error) => {
-      clearTimeout(timer);
-      resolve([127, null]);
-      process.stderr.write(
-        `calltape test: cannot start the agent (${spec.command}): ${error.message}\n`,
-      );
-    });
-    child.once('close', (exitCode, exitSignal) => {
-      clearTimeout(timer);
-      resolve([exitCode, exitSignal]);
-    });
-  });
-  return { exit_code: code, signal, timed_out: timedOut, stdout: stdout(), stderr: stderr() };
+  const [code, signal] = await agent.closed;
+  clearTimeout(timer);
+  return {
+    exit_code: code,
+    signal,
+    timed_out: timedOut,
+    stdout: stdout.text(),
+    stderr: stderr.text(),
+  };
+}
+
+/**
+ * The environment an agent process runs in: calltape's own, the run's (API key, model, run
+ * name), the suite's `agent.env`, then the base URLs of the case's session and its id, which
+ * nothing overrides.
+ */
+export function agentEnvironment(
+  spec: ProcessAgentSpec,
+  testCase: SuiteCase,
+  urls: { readonly openai: string; readonly anthropic: string },
+  extraEnv: { readonly [name: string]: string },
+): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    ...extraEnv,
+    ...spec.env,
+    // Every wire's base URL variable, from the session's origin (ANTHROPIC_BASE_URL is that origin).
+    ...wireEnvironment(urls.anthropic),
+    OPENAI_BASE_URL: urls.openai,
+    CALLTAPE_CASE_ID: testCase.test_id,
+  };
 }
 
 /** One POSIX shell word holding `text` exactly. */

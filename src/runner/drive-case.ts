@@ -12,7 +12,9 @@ import { buildTrajectories } from '../trace/build-trajectories.js';
 import type { Interaction } from '../trace/trace.js';
 import { agentFailure } from './agent-failure.js';
 import type { SessionMiss } from './collect-replay-misses.js';
+import { converseWithAgent } from './conversation/converse-with-agent.js';
 import { DirectConversation } from './conversation/direct-conversation.js';
+import { conversing } from './conversation/start-agent-conversation.js';
 import {
   runConversation,
   scriptedTurns,
@@ -54,16 +56,25 @@ export async function driveCase(
   try {
     if (suite.agent) {
       const prefix = `${proxyUrl}/s/${encodeURIComponent(session)}`;
-      agent = await driveAgent(suite.agent, testCase, prefix, {
+      const urls = { openai: `${prefix}/v1`, anthropic: prefix };
+      const env = {
         ...(context.apiKey
           ? { OPENAI_API_KEY: context.apiKey, ANTHROPIC_API_KEY: context.apiKey }
           : {}),
         ...(run.model ? { CALLTAPE_MODEL: run.model } : {}),
         CALLTAPE_RUN: run.name,
-      });
-      if (agent.timed_out)
-        problems.push(`the agent did not finish within ${suite.agent.timeoutMs} ms`);
-      else agentError = agentFailure(agent, (context.sessions.get(session) ?? []).length);
+      };
+      if (conversing(suite.agent)) {
+        const talked = await converseWithAgent(suite.agent, testCase, session, urls, env);
+        ({ agent, conversation } = talked);
+        agentError = talked.error;
+        problems.push(...talked.problems);
+      } else {
+        agent = await driveAgent(suite.agent, testCase, urls, env);
+        if (agent.timed_out)
+          problems.push(`the agent did not finish within ${suite.agent.timeoutMs} ms`);
+        else agentError = agentFailure(agent, (context.sessions.get(session) ?? []).length);
+      }
     } else if (testCase.turns) {
       conversation = await runConversation(
         new DirectConversation(proxyUrl, run, session, {

@@ -17,6 +17,7 @@ import { createCodeJudges } from '../judges/code-judges.js';
 import { defaultCodePolicy, type CodePolicy } from '../user-code/code-policy.js';
 import { noCodeRefusal, requireModulesInProject } from './case-code-modules.js';
 import { draftListing } from './draft-listing.js';
+import { conversing } from './conversation/start-agent-conversation.js';
 import { scoreConversation } from '../scoring/score-conversation.js';
 import type { SuiteRunResult } from '../report/run-result.js';
 import { evaluateGates, requireEvaluableGates, summariseConfiguration } from './gates.js';
@@ -84,10 +85,10 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
       );
   }
   suite.cases.forEach((testCase, index) => {
-    if (testCase.turns !== undefined && suite.agent)
+    if (testCase.turns !== undefined && suite.agent && !conversing(suite.agent))
       throw new CalltapeError(
         'CONFIG_INVALID',
-        `${suite.file}: case "${testCase.test_id}" (#${index + 1}): turns: this agent takes one prompt per run, so it cannot hold a conversation; give the suite's agent a conversation protocol (agent.protocol) or run the case in direct mode (no agent)`,
+        `${suite.file}: case "${testCase.test_id}" (#${index + 1}): turns: this agent takes one prompt per run, so it cannot hold a conversation; give the suite's agent a conversation protocol (agent.protocol: jsonl, or agent.url for an agent you serve: docs/reference/conversation-protocol.md) or run the case in direct mode (no agent)`,
       );
     if (testCase.turns !== undefined) return;
     if (testCase.prompt === undefined && !(testCase.messages && !suite.agent))

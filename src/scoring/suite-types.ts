@@ -57,13 +57,37 @@ export interface CaseProvenance {
   };
 }
 
-export interface AgentSpec {
+/** Agent mode: the agent under test, a command calltape starts per case or a server it posts to. */
+export type AgentSpec = ProcessAgentSpec | HttpAgentSpec;
+
+/** An agent calltape starts with a shell, once per case. */
+export interface ProcessAgentSpec {
+  readonly kind: 'process';
   readonly command: string;
+  /** How a single-prompt case's prompt reaches it (unused with protocol `jsonl`). */
   readonly input: 'arg' | 'stdin' | 'env';
+  /**
+   * `prompt`: one prompt per run, as `input` says; `jsonl`: it converses, user turns and replies
+   * as JSON lines on its stdin and stdout (docs/reference/conversation-protocol.md).
+   */
+  readonly protocol: 'prompt' | 'jsonl';
   /** Absolute. */
   readonly cwd: string;
+  /** The whole run (the whole conversation), after which its process group is killed. */
   readonly timeoutMs: number;
+  /** Conversations: the longest one user turn may take to be answered. */
+  readonly turnTimeoutMs: number;
   readonly env: { readonly [name: string]: string };
+}
+
+/** An agent the user serves over HTTP; calltape POSTs each user turn to `url`. */
+export interface HttpAgentSpec {
+  readonly kind: 'http';
+  readonly url: string;
+  /** The whole conversation. */
+  readonly timeoutMs: number;
+  /** The longest one user turn may take to be answered. */
+  readonly turnTimeoutMs: number;
 }
 
 /** A run configuration: the same cases under another model, prompt or tool set. */

@@ -10,6 +10,7 @@ import type { JsonSchema, JsonValue } from '../trace/trace.js';
 import { schemaRegistry } from './load-schema-registry.js';
 import type { Price, RunConfig, Suite, SuiteCase } from '../scoring/suite-types.js';
 import { unknownFieldHint } from './unknown-field-hint.js';
+import { loadAgent, type RawAgent } from './load-agent.js';
 import { validateTestCase } from './validate-test-case.js';
 import { oldFieldWarnings } from './old-field-names.js';
 import { readJsonFile } from '../config/read-json-file.js';
@@ -86,13 +87,7 @@ export function loadSuite(file: string, cwd: string): Suite {
   return {
     file: path,
     name,
-    agent: value.agent && {
-      command: value.agent.command,
-      input: value.agent.input ?? 'arg',
-      cwd: value.agent.cwd ? resolve(folder, value.agent.cwd) : cwd,
-      timeoutMs: value.agent.timeout_ms ?? 120_000,
-      env: value.agent.env ?? {},
-    },
+    agent: value.agent && loadAgent(value.agent, { file: path, folder, cwd }),
     runs,
     mocks: (value.mocks ?? []).map((mock) => existing(resolve(folder, mock), `${path}: mocks`)),
     // One rule for both: relative to the suite file, so a suite runs the same from any directory.
@@ -117,13 +112,7 @@ interface RawSuite {
   readonly mocks?: string[];
   readonly cassette?: string;
   readonly now?: string;
-  readonly agent?: {
-    command: string;
-    input?: 'arg' | 'stdin' | 'env';
-    cwd?: string;
-    timeout_ms?: number;
-    env?: Record<string, string>;
-  };
+  readonly agent?: RawAgent;
   readonly runs?: {
     name: string;
     model?: string;

@@ -12,6 +12,8 @@ export interface AgentReply {
   readonly text: string | null;
   /** The agent ended the conversation (gave up / said goodbye). */
   readonly ended?: boolean;
+  /** Why the agent ended the conversation, in its words (the protocols' `reason`). */
+  readonly reason?: string;
   /** The agent failed this turn (crash, protocol error, timeout): the turn and case are errors. */
   readonly error?: string;
 }

@@ -71,7 +71,7 @@ export async function runConversation(
         return {
           exchanges,
           ended_by: 'agent_ended',
-          ended_reason: `the agent ended turn ${index}`,
+          ended_reason: `the agent ended turn ${index}${reply.reason ? `: ${reply.reason}` : ''}`,
         };
     }
   } finally {
