@@ -3,6 +3,7 @@ import { CalltapeError } from '../errors.js';
 import { checkRules } from '../scoring/validate-case.js';
 import type { JsonSchema, JsonValue } from '../trace/trace.js';
 import type { AnswerSpec, MockSpec } from './mock-types.js';
+import type { StateEntries } from './mock-state-rules.js';
 import { templateArguments } from './render-template.js';
 
 /**
@@ -46,9 +47,19 @@ export function checkMock(
       answer,
     ]),
   ];
+  const templates = (answer: AnswerSpec & { readonly state?: StateEntries }) =>
+    [
+      ['result', answer.result],
+      ['error', answer.error],
+      ...(['set', 'state'] as const).map((field): [string, JsonValue] => [
+        field,
+        // Keys of `set` and `state` are templates as well as their values.
+        [...Object.keys(answer[field] ?? {}), ...Object.values(answer[field] ?? {})],
+      ]),
+    ] as const;
   for (const [prefix, answer] of answers) {
-    for (const field of ['result', 'error'] as const) {
-      for (const argument of templateArguments(answer[field])) {
+    for (const [field, template] of templates(answer)) {
+      for (const argument of templateArguments(template)) {
         if (schema && !hasPath(schema, argument))
           throw new CalltapeError(
             'CONFIG_INVALID',

@@ -11,7 +11,8 @@ import type { JsonValue } from '../trace/trace.js';
 import { checkMock } from './check-mock.js';
 import { describeMockErrors } from './describe-mock-errors.js';
 import { chooseAnswer, moduleAnswer, renderAnswer } from './choose-answer.js';
-import type { AnswerSpec, Mock, MockFile } from './mock-types.js';
+import type { AnswerSpec, Mock, MockAnswer, MockFile } from './mock-types.js';
+import { MockSessionStates } from './mock-session-states.js';
 
 export const mocksSchemaPath = configSchemaFile('mocks.schema.json');
 
@@ -104,6 +105,7 @@ function loadFile(
         ? loadSchemaRegistry(file.tools, dirname(path))
         : schemaRegistry(file.tools as JsonValue, `${path}: tools`);
   const mocks = new Map<string, Mock>();
+  const states = new MockSessionStates(new Map(Object.entries(file.state ?? {})));
   (file.mocks ?? []).forEach((spec, index) => {
     const where = `${path}: mocks[${index}] (${spec.tool})`;
     if (mocks.has(spec.tool))
@@ -131,8 +133,9 @@ function loadFile(
       tool: spec.tool,
       set,
       async answer(call, context) {
+        const state = states.read(context.session);
         let answer: AnswerSpec;
-        if (module === undefined) answer = chooseAnswer(spec, call, context);
+        if (module === undefined) answer = chooseAnswer(spec, call, context, state);
         else {
           code.current ??= createUserCode(dirname(path), code.policy);
           try {
@@ -148,7 +151,7 @@ function loadFile(
                     arguments: safeParse(call.argumentsRaw),
                     arguments_raw: call.argumentsRaw,
                   },
-                  context,
+                  { ...context, state: Object.fromEntries(state) },
                 ],
                 timeoutMs: spec.timeout_ms ?? 5000,
               }),
@@ -157,11 +160,28 @@ function loadFile(
             answer = { error: `calltape mock ${spec.tool}: ${(error as Error).message}` };
           }
         }
-        return renderAnswer(spec, answer, call);
+        return settle(spec.tool, renderAnswer(spec, answer, call, state), states, context.session);
       },
     });
   });
   return mocks;
+}
+
+/** Applies an answer's state changes to its session; an answer whose changes are refused becomes an error result, changing nothing. */
+function settle(
+  tool: string,
+  answer: MockAnswer,
+  states: MockSessionStates,
+  session: string,
+): MockAnswer {
+  if (answer.state === undefined) return answer;
+  const refused = states.apply(session, new Map(Object.entries(answer.state)));
+  if (refused === undefined) return answer;
+  return {
+    content: JSON.stringify({ error: `calltape mock ${tool}: ${refused}` }),
+    isError: true,
+    delayMs: answer.delayMs,
+  };
 }
 
 function safeParse(text: string): JsonValue | null {

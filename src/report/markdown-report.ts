@@ -3,6 +3,7 @@ import type { SuiteRunResult } from './run-result.js';
 import { fencedBlock, markdownText } from './markdown-escape.js';
 import {
   callsLine,
+  mockStateLines,
   caseName,
   failingCases,
   groupRows,
@@ -71,6 +72,7 @@ export function markdownReport(result: SuiteRunResult): string {
         ...fencedBlock(
           [
             `called: ${callsLine(item)}`,
+            ...mockStateLines(item),
             ...(missed === undefined ? item.problems : [missed]),
           ].flatMap((line) => line.split(/\r?\n/)),
         ),

@@ -1,6 +1,6 @@
 import { adapterById } from '../../providers/adapters.js';
 import type { ResponseEnding } from '../../providers/provider-adapter.js';
-import type { Interaction, InteractionStatus, ProviderId } from '../../trace/trace.js';
+import type { Interaction, InteractionStatus, JsonValue, ProviderId } from '../../trace/trace.js';
 import { decodeContent } from '../decode-content.js';
 import { headerText } from '../header-text.js';
 import { parseBody } from '../match-key.js';
@@ -14,6 +14,7 @@ interface StoredMockedCall {
   readonly result: string;
   readonly is_error: boolean;
   readonly agent_result?: string;
+  readonly state?: { readonly [key: string]: JsonValue };
 }
 
 export interface InteractionRow {
@@ -80,6 +81,7 @@ export function readInteraction(row: InteractionRow): Interaction {
             content: call.result,
             isError: call.is_error,
             ...(call.agent_result !== undefined ? { agentResult: call.agent_result } : {}),
+            ...(call.state !== undefined ? { state: call.state } : {}),
           })),
         }
       : {}),
