@@ -208,3 +208,22 @@ describe('calltape import adk, on ADK samples', () => {
     );
   });
 });
+
+describe('an imported suite', () => {
+  it("loads with calltape test's loader, turns and all", async () => {
+    const { writeFileSync } = await import('node:fs');
+    const { temporaryFolder } = await import('../../../test/support/test-proxy.js');
+    const { loadSuite } = await import('../../suites/load-suite.js');
+    const folder = temporaryFolder();
+    for (const [name, path, config] of [
+      ['evalset.yaml', 'evalset/dependent_tool_calls.test.json', 'evalset/test_config.json'],
+      ['legacy.yaml', 'legacy/dependent_tool_calls.test.json', 'legacy/test_config.json'],
+      ['scenario.yaml', 'scenario/conversation_scenario.test.json', 'scenario/test_config.json'],
+    ] as const) {
+      writeFileSync(join(folder, name), toYaml(convert(path, config).suite, { lineWidth: 0 }));
+      const suite = loadSuite(join(folder, name), folder);
+      expect(suite.cases.length).toBe(1);
+      expect(suite.cases[0]?.turns?.length).toBeGreaterThan(0);
+    }
+  });
+});
