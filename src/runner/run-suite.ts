@@ -31,6 +31,8 @@ import {
   scriptedTurns,
   type ConversationRun,
 } from './conversation/run-conversation.js';
+import { goalJudge } from './conversation/goal-judge.js';
+import { simulatedUser } from './conversation/simulated-user.js';
 import { scoreConversation } from '../scoring/score-conversation.js';
 import type { SuiteRunResult } from '../report/run-result.js';
 import { evaluateGates, requireEvaluableGates, summariseConfiguration } from './gates.js';
@@ -98,12 +100,14 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
       );
   }
   suite.cases.forEach((testCase, index) => {
-    if (testCase.turns !== undefined && suite.agent)
+    // A simulated user holds a conversation as scripted turns do.
+    const conversational = testCase.turns !== undefined || testCase.user !== undefined;
+    if (conversational && suite.agent)
       throw new CalltapeError(
         'CONFIG_INVALID',
         `${suite.file}: case "${testCase.test_id}" (#${index + 1}): turns: this agent takes one prompt per run, so it cannot hold a conversation; give the suite's agent a conversation protocol (agent.protocol) or run the case in direct mode (no agent)`,
       );
-    if (testCase.turns !== undefined) return;
+    if (conversational) return;
     if (testCase.prompt === undefined && !(testCase.messages && !suite.agent))
       throw new CalltapeError(
         'CONFIG_INVALID',
@@ -188,6 +192,7 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
                   sessions,
                   misses,
                   recordCommand,
+                  judges: judges.get(run) ?? judgesFor(run),
                 })
               : notRun(session, refused);
           const scoring = { now: options.now, judges: judges.get(run) ?? judgesFor(run) };
@@ -266,6 +271,8 @@ async function driveCase(
     readonly misses: ReadonlyMap<string, readonly SessionMiss[]>;
     /** The command that records this suite again, for a replay miss. */
     readonly recordCommand: string;
+    /** Judges for a simulated user's `stop_when`. */
+    readonly judges: JudgeRunners;
   },
 ): Promise<CaseRun> {
   const began = performance.now();
@@ -295,14 +302,35 @@ async function driveCase(
       if (agent.timed_out)
         problems.push(`the agent did not finish within ${suite.agent.timeoutMs} ms`);
       else agentError = agentFailure(agent, (context.sessions.get(session) ?? []).length);
-    } else if (testCase.turns) {
+    } else if (testCase.turns || testCase.user) {
       conversation = await runConversation(
         new DirectConversation(proxyUrl, run, session, {
           apiKey: context.apiKey || placeholderKeys.direct,
           mockSets,
           timeoutMs: 600_000,
         }),
-        scriptedTurns(testCase.turns),
+        testCase.user
+          ? simulatedUser(testCase.user, testCase.turns ?? [], {
+              session,
+              model: run.model ?? 'gpt-4o-mini',
+              endpoint: {
+                url: proxyUrl,
+                apiKey: context.apiKey || placeholderKeys.direct,
+                timeoutMs: 600_000,
+              },
+              ...(testCase.user.stop_when
+                ? {
+                    judgeGoal: goalJudge(
+                      testCase.user.stop_when,
+                      testCase,
+                      () => context.sessions.get(session) ?? [],
+                      context.judges,
+                    ),
+                  }
+                : {}),
+            })
+          : scriptedTurns(testCase.turns ?? []),
+        testCase.user ? { maxTurns: testCase.user.max_turns ?? 10 } : {},
       );
     } else {
       error = await driveDirect(proxyUrl, run, testCase, session, {
