@@ -1,3 +1,4 @@
+import type { CaseResult } from '../scoring/case-result.js';
 import { escapeHtml } from './escape-html.js';
 import { pct } from './pct.js';
 import type { SuiteRunResult } from './run-result.js';
@@ -36,12 +37,21 @@ export function htmlReport(result: SuiteRunResult): string {
       const rounds = new Map<number, typeof item.calls>();
       for (const call of item.calls)
         rounds.set(call.round, [...(rounds.get(call.round) ?? []), call]);
-      const timeline = [...rounds.entries()]
+      const byRound = [...rounds.entries()]
         .map(
           ([round, calls]) =>
-            `<li><span class="round">round ${esc(round)}</span> ${calls.map((call) => `<code>${esc(call.name)}(${esc(call.arguments)})</code>${call.mocked ? ' <span class="badge">mocked</span>' : ''}`).join(' ‖ ')}</li>`,
+            `<li><span class="round">round ${esc(round)}</span> ${calls.map(callHtml).join(' ‖ ')}</li>`,
         )
         .join('');
+      // A conversation shows each user turn: what the user said, the calls, the verdict, the reply.
+      const timeline = item.conversation
+        ? item.conversation.turns
+            .map(
+              (turn) =>
+                `<li><span class="round">turn ${esc(turn.turn)} · ${esc(turn.status)}</span> <q>${esc(turn.user)}</q> ${turn.calls.map(callHtml).join(' ‖ ') || 'no tool call'}${turn.reply === null ? '' : ` → <q>${esc(turn.reply)}</q>`}</li>`,
+            )
+            .join('')
+        : byRound;
       const missed = missedCaseLine(result.replay_misses, caseName(result, item));
       const problems = missed === undefined ? item.problems : [missed];
       const search =
@@ -112,4 +122,9 @@ function sampleBadges(item: SuiteRunResult['cases'][number]): string {
   if (!item.samples) return '';
   const { passed, total, flaky } = item.samples;
   return ` <span class="badge samples" title="samples passed">${esc(passed)}/${esc(total)}</span>${flaky ? ' <span class="badge flaky">flaky</span>' : ''}`;
+}
+
+/** One call in a timeline: its name and arguments, and whether a mock answered it. */
+function callHtml(call: CaseResult['calls'][number]): string {
+  return `<code>${esc(call.name)}(${esc(call.arguments)})</code>${call.mocked ? ' <span class="badge">mocked</span>' : ''}`;
 }

@@ -1,5 +1,6 @@
 import { XMLBuilder } from 'fast-xml-parser';
 import type { SuiteRunResult } from './run-result.js';
+import { callsLine, caseName, conversationLines, samplesLine } from './report-text.js';
 import { callsLine, caseName, mockStateLines, samplesLine } from './report-text.js';
 import { caseChangeOf } from './behaviour-diff-text.js';
 
@@ -91,6 +92,7 @@ function detail(result: SuiteRunResult, item: SuiteRunResult['cases'][number]): 
   return [
     `case ${caseName(result, item)}: score ${item.score}${item.samples ? `; ${samplesLine(item)}` : ''}`,
     `called: ${callsLine(item)}`,
+    ...conversationLines(item),
     ...mockStateLines(item),
     ...item.problems,
     ...(change && result.baseline

@@ -3,6 +3,7 @@ import type { SuiteRunResult } from './run-result.js';
 import { fencedBlock, markdownText } from './markdown-escape.js';
 import {
   callsLine,
+  conversationLines,
   mockStateLines,
   caseName,
   failingCases,
@@ -72,6 +73,7 @@ export function markdownReport(result: SuiteRunResult): string {
         ...fencedBlock(
           [
             `called: ${callsLine(item)}`,
+            ...conversationLines(item),
             ...mockStateLines(item),
             ...(missed === undefined ? item.problems : [missed]),
           ].flatMap((line) => line.split(/\r?\n/)),

@@ -48,6 +48,24 @@ export function callsLine(item: CaseResult): string {
     .join(', ');
 }
 
+/**
+ * A conversation case's turns, one line each: the turn, its verdict, what the user said, the
+ * calls it made and what the agent answered (texts cut to 120 characters); then how it ended.
+ * Empty for a single-prompt case.
+ */
+export function conversationLines(item: CaseResult): string[] {
+  const conversation = item.conversation;
+  if (!conversation) return [];
+  const cut = (text: string): string => (text.length > 120 ? `${text.slice(0, 117)}...` : text);
+  return [
+    ...conversation.turns.map(
+      (turn) =>
+        `turn ${turn.turn} ${turn.status}: user ${JSON.stringify(cut(turn.user))} → ${callsLine({ ...item, calls: turn.calls })}${turn.reply === null ? '' : `; replied ${JSON.stringify(cut(turn.reply))}`}`,
+    ),
+    `ended by ${conversation.ended_by}${conversation.ended_reason ? ` (${conversation.ended_reason})` : ''}; mean turn score ${conversation.mean_turn_score.toFixed(3)}`,
+  ];
+}
+
 /** The mock state a case left, on one line; empty when its calls changed none. */
 export function mockStateLines(item: CaseResult): string[] {
   return item.mock_state ? [`mock state after: ${JSON.stringify(item.mock_state)}`] : [];

@@ -3,6 +3,7 @@ import { pct } from './pct.js';
 import type { SuiteRunResult } from './run-result.js';
 import {
   callsLine,
+  conversationLines,
   mockStateLines,
   caseName,
   failingCases,
@@ -111,6 +112,7 @@ export function terminalReport(unsafe: SuiteRunResult, color: boolean): string {
         `${paint(item.status === 'error' ? 33 : 31, item.status === 'error' ? 'ERROR' : 'FAIL ')} ${caseName(result, item)} (score ${item.score.toFixed(3)}${tally ? `; ${tally}` : ''})`,
       );
       lines.push(`      called: ${callsLine(item)}`);
+      for (const line of conversationLines(item)) lines.push(`      ${line}`);
       for (const line of mockStateLines(item)) lines.push(`      ${line}`);
       const missed = missedCaseLine(result.replay_misses, caseName(result, item));
       for (const problem of missed === undefined ? item.problems : [missed])

@@ -42,6 +42,28 @@ describe('aggregateRepeats', () => {
     ]);
   });
 
+  it('a conversation case keeps each sample's turns, and shows those of the sample it reports', () => {
+    const conversation = (turnStatus: CaseResult['status']): CaseResult['conversation'] => ({
+      turns: [
+        { turn: 1, user: 'hi', reply: null, calls: [], rounds: 1, status: turnStatus, score: turnStatus === 'pass' ? 1 : 0, call: null, trajectory: null, problems: [] },
+      ],
+      ended_by: 'script',
+      ended_reason: null,
+      mean_turn_score: turnStatus === 'pass' ? 1 : 0,
+      all_turns_pass: turnStatus === 'pass',
+    });
+    const samples = samplesOf('pass', 'fail').map((sample) => ({
+      ...sample,
+      conversation: conversation(sample.status),
+    }));
+    const result = aggregateRepeats(samples, 1);
+    expect(result.conversation?.turns[0]?.status).toBe('fail');
+    expect(result.samples?.results.map((sample) => sample.conversation?.all_turns_pass)).toEqual([
+      true,
+      false,
+    ]);
+  });
+
   it('one errored sample makes the case an error, not a fail', () => {
     const result = aggregateRepeats(samplesOf('pass', 'error', 'pass'), 0.5);
     expect(result.status).toBe('error');

@@ -72,5 +72,6 @@ function sampleResult(sample: CaseResult, ordinal: number): SampleResult {
     duration_ms: sample.duration_ms,
     rounds: sample.rounds,
     tokens: sample.tokens,
+    ...(sample.conversation ? { conversation: sample.conversation } : {}),
   };
 }

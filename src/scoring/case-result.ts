@@ -136,6 +136,7 @@ export type SampleResult = Pick<
   | 'duration_ms'
   | 'rounds'
   | 'tokens'
+  | 'conversation'
 > & {
   /** Counting from 1. */
   readonly sample: number;
