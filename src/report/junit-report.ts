@@ -1,7 +1,12 @@
 import { XMLBuilder } from 'fast-xml-parser';
 import type { SuiteRunResult } from './run-result.js';
-import { callsLine, caseName, conversationLines, samplesLine } from './report-text.js';
-import { callsLine, caseName, mockStateLines, samplesLine } from './report-text.js';
+import {
+  callsLine,
+  caseName,
+  conversationLines,
+  mockStateLines,
+  samplesLine,
+} from './report-text.js';
 import { caseChangeOf } from './behaviour-diff-text.js';
 
 /**
