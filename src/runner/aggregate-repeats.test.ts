@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { CaseResult } from '../scoring/case-result.js';
+import type { CaseResult, ConversationResult } from '../scoring/case-result.js';
 import { caseResult } from '../../test/support/case-result.js';
 import { aggregateRepeats } from './aggregate-repeats.js';
 
@@ -42,10 +42,21 @@ describe('aggregateRepeats', () => {
     ]);
   });
 
-  it('a conversation case keeps each sample's turns, and shows those of the sample it reports', () => {
-    const conversation = (turnStatus: CaseResult['status']): CaseResult['conversation'] => ({
+  it("a conversation case keeps each sample's turns, and shows those of the sample it reports", () => {
+    const conversation = (turnStatus: CaseResult['status']): ConversationResult => ({
       turns: [
-        { turn: 1, user: 'hi', reply: null, calls: [], rounds: 1, status: turnStatus, score: turnStatus === 'pass' ? 1 : 0, call: null, trajectory: null, problems: [] },
+        {
+          turn: 1,
+          user: 'hi',
+          reply: null,
+          calls: [],
+          rounds: 1,
+          status: turnStatus,
+          score: turnStatus === 'pass' ? 1 : 0,
+          call: null,
+          trajectory: null,
+          problems: [],
+        },
       ],
       ended_by: 'script',
       ended_reason: null,
