@@ -91,12 +91,18 @@ describe('calltape import adk, on ADK samples', () => {
     );
   });
 
-  it('a conversation scenario: the starting prompt is the first turn, the plan and the judged criterion are named', () => {
+  it('a conversation scenario: the starting prompt is the first turn, the plan the simulated user goal, the simulator settings its model and turns', () => {
     const { suite, notes } = convert(
       'scenario/conversation_scenario.test.json',
       'scenario/test_config.json',
     );
-    expect(suite['cases']).toEqual([{ test_id: 'CS-1', turns: [{ user: 'Hello' }] }]);
+    expect(suite['cases']).toEqual([
+      {
+        test_id: 'CS-1',
+        turns: [{ user: 'Hello' }],
+        user: { goal: 'Ask the agent to do something', max_turns: 10, model: 'gemini-2.5-flash' },
+      },
+    ]);
     expect(notes.map((note) => [note.outcome, note.item])).toEqual([
       ['not converted', 'scenario/test_config.json: criteria.hallucinations_v1'],
       [
@@ -104,9 +110,10 @@ describe('calltape import adk, on ADK samples', () => {
         'scenario/conversation_scenario.test.json: $.eval_cases[0].conversation_scenario.starting_prompt',
       ],
       [
-        'not converted',
+        'converted',
         'scenario/conversation_scenario.test.json: $.eval_cases[0].conversation_scenario.conversation_plan',
       ],
+      ['converted', 'test_config.json: user_simulator_config'],
       ['not converted', '(suite)'],
     ]);
   });

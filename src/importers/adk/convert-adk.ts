@@ -42,7 +42,11 @@ export function convertAdk(set: AdkEvalSet, criteria: AdkCriteria, file: string)
   const gates: { [key: string]: JsonValue } = {};
   for (const criterion of criteria.criteria) describeCriterion(criterion, gates, note);
   const cases = set.cases.flatMap((item) => {
-    const converted = convertCase(item, { trajectory, semantic, rouge, legacy: set.legacy }, note);
+    const converted = convertCase(
+      item,
+      { trajectory, semantic, rouge, legacy: set.legacy, simulator: criteria.simulator },
+      note,
+    );
     return converted === undefined ? [] : [converted];
   });
   const suite: { [key: string]: JsonValue } = {
@@ -51,6 +55,12 @@ export function convertAdk(set: AdkEvalSet, criteria: AdkCriteria, file: string)
     ...(Object.keys(gates).length > 0 ? { gates } : {}),
     cases,
   };
+  if (criteria.simulator)
+    note(
+      'test_config.json: user_simulator_config',
+      'converted',
+      'model and max_allowed_invocations as user.model and user.max_turns',
+    );
   note(
     '(suite)',
     'not converted',
@@ -111,6 +121,7 @@ function convertCase(
     readonly semantic: AdkCriterion | undefined;
     readonly rouge: AdkCriterion | undefined;
     readonly legacy: boolean;
+    readonly simulator: AdkCriteria['simulator'];
   },
   note: Note,
 ): JsonValue | undefined {
@@ -122,9 +133,8 @@ function convertCase(
   if (item.scenario)
     note(
       `${item.scenario.path}.conversation_plan`,
-      'not converted',
-      'a simulated user (calltape user: with goal and persona) is not written by this version; the plan was: ' +
-        oneLine(item.scenario.plan),
+      'converted',
+      "as the simulated user's goal (user.goal)",
     );
   const references: string[] = [];
   item.invocations.forEach((invocation, index) => {
@@ -154,13 +164,26 @@ function convertCase(
       'not converted',
       "the agent's ADK session (app name, user id, initial state) is the agent's own setup; calltape cannot set it",
     );
-  if (turns.length === 0) {
+  if (turns.length === 0 && !item.scenario) {
     note(item.path, 'not converted', 'the case has no user text to send');
     return undefined;
   }
+  const simulator = context.simulator;
   return {
     test_id: item.id,
-    turns,
+    ...(turns.length > 0 ? { turns } : {}),
+    ...(item.scenario
+      ? {
+          user: {
+            ...(item.scenario.persona !== undefined ? { persona: item.scenario.persona } : {}),
+            goal: item.scenario.plan,
+            ...(simulator?.maxInvocations !== undefined
+              ? { max_turns: simulator.maxInvocations }
+              : {}),
+            ...(simulator?.model !== undefined ? { model: simulator.model } : {}),
+          },
+        }
+      : {}),
     ...(context.semantic && references.length > 0
       ? {
           judge: {
