@@ -241,8 +241,3 @@ function convertTurn(
     },
   };
 }
-
-function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > 120 ? `${flat.slice(0, 117)}...` : flat;
-}
