@@ -117,7 +117,7 @@ export async function driveCase(
   // A replay miss means the cassette cannot answer this case: it is not a verdict on the model.
   const missed = context.misses.get(session);
   if (missed && missed.length > 0)
-    error = `replay miss: ${withRecordHint(missed[0]?.message ?? '', `${context.recordCommand} (or --mode auto to record only what is missing)`)}`;
+    error = `replay miss${missedTurn(conversation)}: ${withRecordHint(missed[0]?.message ?? '', `${context.recordCommand} (or --mode auto to record only what is missing)`)}`;
   const interactions = context.sessions.get(session) ?? [];
   // The upstream could not be reached (or timed out): whatever the agent did next says nothing about the model.
   const unreachable = interactions.find(
@@ -183,4 +183,10 @@ function mcpTimeline(
 /** A mock file's set name: its file name without the extension. */
 export function setName(file: string): string {
   return basename(file, extname(file));
+}
+
+/** ` in turn 3` for a conversation whose turn 3 the cassette could not answer (the turn that failed); empty otherwise. */
+function missedTurn(conversation: ConversationRun | undefined): string {
+  const failed = conversation?.exchanges.find((exchange) => exchange.reply.error !== undefined);
+  return failed === undefined ? '' : ` in turn ${failed.index}`;
 }

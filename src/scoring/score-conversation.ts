@@ -34,7 +34,8 @@ function turnCase(caseId: string, number: number, turn: ConversationTurn): Suite
  * scorers a single-prompt case uses — a turn's `never` covers that turn only; the case's own
  * fields (and the suite's checks) over the whole conversation. The case passes when every turn
  * with expectations passes and the case-level checks pass; a turn with expectations the
- * conversation never reached fails. Its score is the mean of the turns' mean score and the
+ * conversation never reached fails. A turn the agent answered is judged even when a later turn
+ * failed the case (the case is then an error, score 0). Its score is the mean of the turns' mean score and the
  * case-level score when the case has checks of its own, else the turns' mean score.
  */
 export async function scoreConversation(
@@ -84,11 +85,11 @@ export async function scoreConversation(
       });
       continue;
     }
-    if (expected === undefined || !turnHasExpectations(expected) || outcome.error !== null) {
+    if (expected === undefined || !turnHasExpectations(expected)) {
       turns.push({
         ...said,
-        status: outcome.error === null ? 'pass' : 'error',
-        score: outcome.error === null ? 1 : 0,
+        status: 'pass',
+        score: 1,
         call: null,
         trajectory: null,
         problems: [],
@@ -105,6 +106,8 @@ export async function scoreConversation(
         trajectory: outcome.trajectory && sliceTrajectory(outcome.trajectory, mine),
         stepsTrajectory: undefined,
         interactions: outcome.interactions.filter((interaction) => ids.has(interaction.id)),
+        // A turn the agent answered is judged on its own calls, even when a later one failed the case.
+        error: null,
         problems: [],
       },
       options,

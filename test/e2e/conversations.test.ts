@@ -199,6 +199,31 @@ describe('conversations in direct mode (issue 33)', () => {
     }
   });
 
+  it('names the turn and the field of a replay miss', async () => {
+    const folder = temporaryFolder();
+    const suite = suiteFile(folder, {});
+    const live = await startScriptedUpstream(refundDesk);
+    running.push(live);
+    expect(
+      (await runCliAsync(['test', suite, '--mode', 'record', '--upstream', live.url])).status,
+    ).toBe(0);
+    await live.close();
+    // Turn 3 now says something else: the cassette has no answer for it.
+    writeFileSync(suite, readFileSync(suite, 'utf8').replace('Yes please', 'Yes, go ahead'));
+    const json = join(folder, 'replay.json');
+    const replayed = await runCliAsync(['test', suite, '--json', json]);
+    expect(replayed.status).toBe(3);
+    const missed = caseOf(json);
+    expect(missed.status).toBe('error');
+    expect(missed.error).toMatch(/^replay miss in turn 3: /);
+    expect(missed.error).toContain('messages[');
+    expect(missed.conversation?.turns.map((turn) => turn.status)).toEqual([
+      'pass',
+      'pass',
+      'error',
+    ]);
+  });
+
   it('fails a turn expectation that should fail, naming the turn', async () => {
     const folder = temporaryFolder();
     // Turn 4 expects a refund the desk never makes then.
