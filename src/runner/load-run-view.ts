@@ -57,10 +57,7 @@ export function listRuns(target: string, sources: RunSources): string[] {
     );
   const sessions: string[] = [];
   for (const interaction of readInteractions(cassette)) {
-    if (
-      !isCalltapeSession(interaction.sessionId) &&
-      !sessions.includes(interaction.sessionId)
-    )
+    if (!isCalltapeSession(interaction.sessionId) && !sessions.includes(interaction.sessionId))
       sessions.push(interaction.sessionId);
   }
   // Session ids sort the way people number them (TC-2 before TC-10), whatever order they ran in.
