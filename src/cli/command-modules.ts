@@ -67,6 +67,10 @@ export const commandModules: readonly CommandModule[] = [
     names: ['cases'],
     load: async () => (await import('./commands/cases-command.js')).registerCasesCommand,
   },
+  {
+    names: ['import'],
+    load: async () => (await import('./commands/import-command.js')).registerImportCommand,
+  },
 ];
 
 /**

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { readInteractions } from '../cassette/sqlite/read-interactions.js';
 import { createCodeJudges } from '../judges/code-judges.js';
 import type { CodePolicy } from '../user-code/code-policy.js';
-import { judgeSessionPrefix } from '../trace/build-trajectories.js';
+import { isCalltapeSession } from '../trace/build-trajectories.js';
 import type { Policies } from './policy-types.js';
 import { shadowReport, type ShadowReport } from './shadow-report.js';
 import { ShadowScorer } from './shadow-scorer.js';
@@ -50,7 +50,7 @@ export async function scoreCassetteWithPolicies(
   );
   try {
     const interactions = readInteractions(cassette)
-      .filter((interaction) => !interaction.sessionId.startsWith(judgeSessionPrefix))
+      .filter((interaction) => !isCalltapeSession(interaction.sessionId))
       .sort(
         (left, right) =>
           left.timing.startedAt - right.timing.startedAt || (left.id < right.id ? -1 : 1),

@@ -16,7 +16,7 @@ import { createRedactor } from '../cassette/redact.js';
 import { adapterById } from '../providers/adapters.js';
 import { createCodeJudges, type CodeJudges } from '../judges/code-judges.js';
 import { createLlmJudge } from '../judges/llm-judge.js';
-import { judgeSessionPrefix } from '../trace/build-trajectories.js';
+import { isCalltapeSession } from '../trace/build-trajectories.js';
 import type { Interaction } from '../trace/trace.js';
 import type { Policies } from './policy-types.js';
 import type { FromShadowWorker, ShadowWorkerData, ToShadowWorker } from './shadow-protocol.js';
@@ -171,7 +171,7 @@ async function scoreRounds(rounds: readonly CapturedRound[]): Promise<void> {
     for (const round of rounds) {
       const adapter = adapterById(round.adapterId);
       // calltape's own judge calls go through the proxy too; they are not an agent's.
-      if (!adapter || round.request.sessionId.startsWith(judgeSessionPrefix)) continue;
+      if (!adapter || isCalltapeSession(round.request.sessionId)) continue;
       let interaction: Interaction;
       try {
         interaction = buildInteraction(adapter, redactor, round, limits);

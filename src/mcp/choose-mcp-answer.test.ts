@@ -16,13 +16,13 @@ describe('chooseMcpAnswer', () => {
 
   it('answers the first when whose arguments match, with the scoring matchers', () => {
     expect(
-      chooseMcpAnswer(mock, { name: 'weather', id: '1', arguments: { city: 'Paris' } }),
+      chooseMcpAnswer(mock, { name: 'weather', id: '1', arguments: { city: 'Paris' } }).result,
     ).toEqual({ content: [{ type: 'text', text: 'Sunny in Paris' }] });
   });
 
   it('falls back to otherwise, writing structured content as text too', () => {
     expect(
-      chooseMcpAnswer(mock, { name: 'weather', id: '1', arguments: { city: 'Oslo' } }),
+      chooseMcpAnswer(mock, { name: 'weather', id: '1', arguments: { city: 'Oslo' } }).result,
     ).toEqual({
       content: [{ type: 'text', text: '{"temperature":10}' }],
       structuredContent: { temperature: 10 },
@@ -34,13 +34,30 @@ describe('chooseMcpAnswer', () => {
       chooseMcpAnswer(
         { tool: 't', when: [{ arguments: { a: 1 }, content: 'x' }] },
         { name: 't', id: '1', arguments: { a: 2 } },
-      ),
+      ).result,
     ).toMatchObject({ isError: true });
     expect(
-      chooseMcpAnswer({ tool: 't', content: '{{args.b}}' }, { name: 't', id: '1', arguments: {} }),
+      chooseMcpAnswer({ tool: 't', content: '{{args.b}}' }, { name: 't', id: '1', arguments: {} })
+        .result,
     ).toEqual({
       content: [{ type: 'text', text: 'calltape mock t: the call has no argument b' }],
       isError: true,
+    });
+  });
+
+  it('answers from the session state and says what the call sets', () => {
+    const stateful = {
+      tool: 'get_order',
+      set: { 'seen:{{args.id}}': true },
+      when: [{ state: { 'status:{{args.id}}': 'cancelled' }, content: '{{args.id}} is cancelled' }],
+      otherwise: { content: '{{args.id}} is {{state.status:{{args.id}}}}' },
+    };
+    const call = { name: 'get_order', id: '1', arguments: { id: 'A-17' } };
+    const cancelled = chooseMcpAnswer(stateful, call, new Map([['status:A-17', 'cancelled']]));
+    expect(cancelled.result).toEqual({ content: [{ type: 'text', text: 'A-17 is cancelled' }] });
+    expect([...cancelled.changes]).toEqual([['seen:A-17', true]]);
+    expect(chooseMcpAnswer(stateful, call, new Map()).result).toEqual({
+      content: [{ type: 'text', text: 'A-17 is null' }],
     });
   });
 
@@ -53,7 +70,7 @@ describe('chooseMcpAnswer', () => {
           isError: true,
         },
         { name: 't', id: '1', arguments: {} },
-      ),
+      ).result,
     ).toEqual({ content: [{ type: 'image', data: 'AA==', mimeType: 'image/png' }], isError: true });
   });
 });

@@ -1,13 +1,26 @@
-import { renderTemplate } from '../mocks/render-template.js';
+import { stateChanges, stateHolds } from '../mocks/mock-state-rules.js';
+import {
+  renderTemplate,
+  type MockStateView,
+  type TemplateSource,
+} from '../mocks/render-template.js';
 import { scoreCall } from '../scoring/score-call.js';
 import type { JsonValue } from '../trace/trace.js';
 import type { McpAnswerSpec, McpMockSpec } from './mcp-mock-types.js';
 
+/** A tools/call result a mock gave, and the state keys the call set in its session (empty: none). */
+export interface McpMockAnswer {
+  readonly result: { readonly [key: string]: JsonValue };
+  readonly changes: ReadonlyMap<string, JsonValue>;
+}
+
 /**
  * The tools/call result a mock gives: the first `when` whose arguments match (the scoring
- * engine's matchers, unlisted arguments free), else `otherwise`, else the mock's own answer.
- * Templates are filled from the call; a template naming an argument the call lacks, or no
- * matching `when` and no `otherwise`, is an `isError` result the model can react to.
+ * engine's matchers, unlisted arguments free) and whose `state` the session holds, else
+ * `otherwise`, else the mock's own answer. Templates are filled from the call and the state
+ * before it; a template naming an argument the call lacks, or no matching `when` and no
+ * `otherwise`, is an `isError` result the model can react to and changes nothing. `changes` are
+ * the answer's `set` (and the mock's, for an answer that is not an error), not yet applied.
  */
 export function chooseMcpAnswer(
   mock: McpMockSpec,
@@ -16,16 +29,23 @@ export function chooseMcpAnswer(
     readonly id: string;
     readonly arguments: { readonly [key: string]: JsonValue };
   },
-): { readonly [key: string]: JsonValue } {
-  const spec = pick(mock, call);
-  if (!spec) return errorResult(`calltape mock ${mock.tool}: no answer matches these arguments`);
-  const rendered = renderTemplate(toJson(spec), {
-    name: call.name,
-    id: call.id,
-    args: call.arguments,
-  });
-  if (!rendered.ok)
-    return errorResult(`calltape mock ${mock.tool}: the call has no argument ${rendered.missing}`);
+  state: MockStateView = new Map(),
+): McpMockAnswer {
+  const source = { name: call.name, id: call.id, args: call.arguments, state };
+  const spec = pick(mock, source);
+  if (!spec)
+    return unchanged(errorResult(`calltape mock ${mock.tool}: no answer matches these arguments`));
+  const rendered = renderTemplate(toJson(spec), source);
+  const changes = stateChanges(
+    [spec !== mock && spec.isError !== true ? mock.set : undefined, spec.set],
+    source,
+  );
+  if (!rendered.ok || !changes.ok)
+    return unchanged(
+      errorResult(
+        `calltape mock ${mock.tool}: the call has no argument ${!rendered.ok ? rendered.missing : !changes.ok ? changes.missing : ''}`,
+      ),
+    );
   const filled = rendered.value as McpAnswerSpec;
   const content =
     typeof filled.content === 'string'
@@ -34,20 +54,25 @@ export function chooseMcpAnswer(
         ? [...filled.content]
         : [{ type: 'text', text: JSON.stringify(filled.structuredContent ?? {}) }];
   return {
-    content,
-    ...(filled.structuredContent !== undefined
-      ? { structuredContent: filled.structuredContent }
-      : {}),
-    ...(filled.isError === true ? { isError: true } : {}),
+    result: {
+      content,
+      ...(filled.structuredContent !== undefined
+        ? { structuredContent: filled.structuredContent }
+        : {}),
+      ...(filled.isError === true ? { isError: true } : {}),
+    },
+    changes: changes.changes,
   };
 }
 
-function pick(
-  mock: McpMockSpec,
-  call: { readonly name: string; readonly arguments: { readonly [key: string]: JsonValue } },
-): McpAnswerSpec | undefined {
+function unchanged(result: { readonly [key: string]: JsonValue }): McpMockAnswer {
+  return { result, changes: new Map() };
+}
+
+function pick(mock: McpMockSpec, call: TemplateSource): McpAnswerSpec | undefined {
   if (!mock.when) return mock;
   for (const condition of mock.when) {
+    if (condition.state && !stateHolds(condition.state, call)) continue;
     const verdict = scoreCall(
       {
         expected_tool: mock.tool,
@@ -55,7 +80,7 @@ function pick(
         ...(condition.rules ? { rules: condition.rules } : {}),
         extra_arguments: 'ignore',
       },
-      [{ name: call.name, arguments: JSON.stringify(call.arguments) }],
+      [{ name: call.name, arguments: JSON.stringify(call.args) }],
     );
     if (verdict.is_correct) return condition;
   }

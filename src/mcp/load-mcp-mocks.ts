@@ -19,6 +19,8 @@ export function loadMcpMocks(
 ): McpServerMockSet {
   let tools: McpServerMockSet['tools'];
   let toolsFrom: string | undefined;
+  let state: McpServerMockSet['state'] = new Map();
+  let stateFrom: string | undefined;
   const mocks = new Map<string, { spec: McpMockSpec; set: string }>();
   for (const file of files) {
     const path = resolve(cwd, file);
@@ -43,6 +45,15 @@ export function loadMcpMocks(
       tools = entry.tools;
       toolsFrom = path;
     }
+    if (entry.state) {
+      if (stateFrom !== undefined)
+        throw new CalltapeError(
+          'CONFIG_INVALID',
+          `${path}: mcp.${server}.state: ${stateFrom} already gives this server's state`,
+        );
+      state = new Map(Object.entries(entry.state));
+      stateFrom = path;
+    }
     (entry.mocks ?? []).forEach((spec, index) => {
       const where = `${path}: mcp.${server}.mocks[${index}] (${spec.tool})`;
       if (mocks.has(spec.tool))
@@ -63,7 +74,7 @@ export function loadMcpMocks(
       mocks.set(spec.tool, { spec, set });
     });
   }
-  return { tools, mocks };
+  return { tools, mocks, state };
 }
 
 /** The MCP mocks of every server any of the files names under `mcp`, checked as `loadMcpMocks` checks them. */

@@ -1,4 +1,5 @@
 import type { ArgumentRule } from '../scoring/types.js';
+import type { StateEntries } from '../mocks/mock-state-rules.js';
 import type { JsonValue } from '../trace/trace.js';
 
 /** An MCP tool result as a mock writes it (config/mocks.schema.json `$defs/mcpAnswer`). */
@@ -7,12 +8,16 @@ export interface McpAnswerSpec {
   readonly content?: string | readonly { readonly [key: string]: JsonValue }[];
   readonly structuredContent?: { readonly [key: string]: JsonValue };
   readonly isError?: boolean;
+  /** State keys this answer sets in the session (see `stateChanges`). */
+  readonly set?: StateEntries;
 }
 
 /** An answer given when the call's arguments match (scoring-engine rules; partial). */
 export interface McpConditionalAnswer extends McpAnswerSpec {
   readonly arguments?: { readonly [name: string]: JsonValue };
   readonly rules?: { readonly [path: string]: ArgumentRule };
+  /** Values the session's state must hold (see `stateHolds`). */
+  readonly state?: StateEntries;
 }
 
 /** A mocked MCP tool of one server. */
@@ -27,6 +32,8 @@ export interface McpMockSpec extends McpAnswerSpec {
 export interface McpServerMocks {
   /** The tools/list answer, for a server that is not started. */
   readonly tools?: readonly { readonly [key: string]: JsonValue }[];
+  /** The state each session starts from. */
+  readonly state?: StateEntries;
   readonly mocks?: readonly McpMockSpec[];
 }
 
@@ -36,4 +43,6 @@ export interface McpServerMockSet {
   readonly tools: readonly { readonly [key: string]: JsonValue }[] | undefined;
   /** Mocked tools by name, each with the set (file) it comes from. */
   readonly mocks: ReadonlyMap<string, { readonly spec: McpMockSpec; readonly set: string }>;
+  /** The state each session starts from (empty when no file declares one). */
+  readonly state: ReadonlyMap<string, JsonValue>;
 }

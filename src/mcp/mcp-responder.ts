@@ -4,6 +4,7 @@ import { OrdinalCounter } from '../cassette/match-key.js';
 import { timeOrderedId } from '../cassette/time-ordered-id.js';
 import type { JsonValue } from '../trace/trace.js';
 import { chooseMcpAnswer } from './choose-mcp-answer.js';
+import { MockSessionStates } from '../mocks/mock-session-states.js';
 import { diffMcpAnswers, type ComparedAnswer } from './diff-mcp-answers.js';
 import { asObject, type JsonRpcError, type JsonRpcId } from './json-rpc.js';
 import type { McpExchange, McpTransport } from './mcp-exchange.js';
@@ -97,6 +98,8 @@ export class McpResponder {
   private readonly ordinals = new OrdinalCounter();
   private readonly clock: () => number;
   private mcpSessionId: string | undefined;
+  /** The mocks' state: one responder answers one session, so it holds that session's only. */
+  private state: MockSessionStates | undefined;
   private redactor: Redactor;
   /** Every credential sent in this session so far, by the client or the server. */
   private readonly credentials = new Set<string>();
@@ -184,11 +187,17 @@ export class McpResponder {
     if (typeof name !== 'string') return undefined;
     const entry = this.options.mocks.mocks.get(name);
     if (!entry) return undefined;
-    const result = chooseMcpAnswer(entry.spec, {
-      name,
-      id: String(id),
-      arguments: asObject(call?.['arguments']) ?? {},
-    });
+    this.state ??= new MockSessionStates(this.options.mocks.state, 1);
+    const chosen = chooseMcpAnswer(
+      entry.spec,
+      { name, id: String(id), arguments: asObject(call?.['arguments']) ?? {} },
+      this.state.read(''),
+    );
+    const refused = this.state.apply('', chosen.changes);
+    const result =
+      refused === undefined
+        ? chosen.result
+        : { content: [{ type: 'text', text: `calltape mock ${name}: ${refused}` }], isError: true };
     this.record(pending, { result }, entry.set);
     return { result };
   }

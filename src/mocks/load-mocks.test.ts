@@ -262,6 +262,90 @@ describe('mock files are checked at load time', () => {
   });
 });
 
+describe('mocks that remember (declared state per session)', () => {
+  const orders = `
+tools:
+  cancel_order: { type: object, properties: { order_id: { type: string } } }
+  get_order: { type: object, properties: { order_id: { type: string } } }
+state:
+  refunds: 0
+mocks:
+  - tool: cancel_order
+    when:
+      - state: { "status:{{args.order_id}}": cancelled }
+        error: "{{args.order_id}} is already cancelled"
+    otherwise:
+      result: { cancelled: "{{args.order_id}}", after: "{{state.refunds}}" }
+      set: { "status:{{args.order_id}}": cancelled, refunds: 1 }
+  - tool: get_order
+    when:
+      - state: { "status:{{args.order_id}}": cancelled }
+        result: { order_id: "{{args.order_id}}", status: cancelled }
+    otherwise: { result: { order_id: "{{args.order_id}}", status: shipped } }
+`;
+  const at = (session: string) => ({ session, occurrence: 0 });
+
+  it('cancel then get: the later call sees what the earlier one set; another session does not; a refused answer sets nothing', async () => {
+    const mocks = load({ 'orders.yaml': orders }).select(['orders']);
+    const cancel = mocks.get('cancel_order');
+    const get = mocks.get('get_order');
+    expect(await cancel?.answer(call('cancel_order', { order_id: 'A-17' }), at('s1'))).toEqual({
+      content: '{"cancelled":"A-17","after":0}',
+      isError: false,
+      delayMs: 0,
+      state: { 'status:A-17': 'cancelled', refunds: 1 },
+    });
+    expect((await get?.answer(call('get_order', { order_id: 'A-17' }), at('s1')))?.content).toBe(
+      '{"order_id":"A-17","status":"cancelled"}',
+    );
+    expect((await get?.answer(call('get_order', { order_id: 'B-2' }), at('s1')))?.content).toBe(
+      '{"order_id":"B-2","status":"shipped"}',
+    );
+    expect((await get?.answer(call('get_order', { order_id: 'A-17' }), at('s1#2')))?.content).toBe(
+      '{"order_id":"A-17","status":"shipped"}',
+    );
+    expect(await cancel?.answer(call('cancel_order', { order_id: 'A-17' }), at('s1'))).toEqual({
+      content: '{"error":"A-17 is already cancelled"}',
+      isError: true,
+      delayMs: 0,
+    });
+  });
+
+  it('a module responder gets the session state in its context and may return set', async () => {
+    const mocks = load({
+      'counter.json': JSON.stringify({
+        state: { count: 0 },
+        mocks: [{ tool: 'bump', module: './bump.mjs' }],
+      }),
+      'bump.mjs':
+        'export function respond(call, context) { return { result: { was: context.state.count }, set: { count: context.state.count + 1 } }; }',
+    }).select(['counter']);
+    const bump = mocks.get('bump');
+    expect((await bump?.answer(call('bump', {}), at('m')))?.content).toBe('{"was":0}');
+    expect(await bump?.answer(call('bump', {}), at('m'))).toMatchObject({
+      content: '{"was":1}',
+      state: { count: 2 },
+    });
+    expect((await bump?.answer(call('bump', {}), at('other')))?.content).toBe('{"was":0}');
+  });
+
+  it('names a set or state template reading an argument the tool lacks, at load', () => {
+    expect(
+      loadError({
+        'm.yaml': `
+tools: { t: { type: object, properties: { id: { type: string } } } }
+mocks:
+  - tool: t
+    result: ok
+    set: { "seen:{{args.idd}}": true }
+`,
+      }),
+    ).toBe(
+      'm.yaml: mocks[0] (t): set: the template names {{args.idd}}, but t has no argument idd (it has: id)',
+    );
+  });
+});
+
 describe('the shipped example mock sets', () => {
   it('load, and answer as their descriptions say', async () => {
     const { packageRoot } = await import('../package-root.js');

@@ -1,19 +1,18 @@
 import { existsSync } from 'node:fs';
-import { compileUserPattern } from '../scoring/match/user-pattern.js';
 import { basename, dirname, extname, isAbsolute, resolve } from 'node:path';
-import type { ErrorObject } from 'ajv/dist/2020.js';
 import { CalltapeError } from '../errors.js';
 import { outsideProject } from '../config/project-file.js';
 import { readDocument } from '../config/read-document.js';
-import { configSchemaFile, schemaErrorText, schemaValidator } from '../config/schema-validator.js';
+import { configSchemaFile, schemaValidator } from '../config/schema-validator.js';
 import { loadSchemaRegistry, schemaRegistry } from '../suites/load-schema-registry.js';
 import { codeRefusal, defaultCodePolicy, type CodePolicy } from '../user-code/code-policy.js';
 import { createUserCode, type UserCode } from '../user-code/user-code.js';
-import { checkRules } from '../scoring/validate-case.js';
-import type { JsonSchema, JsonValue } from '../trace/trace.js';
+import type { JsonValue } from '../trace/trace.js';
+import { checkMock } from './check-mock.js';
+import { describeMockErrors } from './describe-mock-errors.js';
 import { chooseAnswer, moduleAnswer, renderAnswer } from './choose-answer.js';
-import type { AnswerSpec, Mock, MockFile, MockSpec } from './mock-types.js';
-import { templateArguments } from './render-template.js';
+import type { AnswerSpec, Mock, MockAnswer, MockFile } from './mock-types.js';
+import { MockSessionStates } from './mock-session-states.js';
 
 export const mocksSchemaPath = configSchemaFile('mocks.schema.json');
 
@@ -95,7 +94,7 @@ function loadFile(
   if (errors.length > 0)
     throw new CalltapeError(
       'CONFIG_INVALID',
-      describeErrors(path, value, errors, !outsideProject(path, cwd)).join('\n'),
+      describeMockErrors(path, value, errors, !outsideProject(path, cwd)).join('\n'),
       `See ${mocksSchemaPath} for every field.`,
     );
   const file = value as MockFile;
@@ -106,6 +105,7 @@ function loadFile(
         ? loadSchemaRegistry(file.tools, dirname(path))
         : schemaRegistry(file.tools as JsonValue, `${path}: tools`);
   const mocks = new Map<string, Mock>();
+  const states = new MockSessionStates(new Map(Object.entries(file.state ?? {})));
   (file.mocks ?? []).forEach((spec, index) => {
     const where = `${path}: mocks[${index}] (${spec.tool})`;
     if (mocks.has(spec.tool))
@@ -133,8 +133,9 @@ function loadFile(
       tool: spec.tool,
       set,
       async answer(call, context) {
+        const state = states.read(context.session);
         let answer: AnswerSpec;
-        if (module === undefined) answer = chooseAnswer(spec, call, context);
+        if (module === undefined) answer = chooseAnswer(spec, call, context, state);
         else {
           code.current ??= createUserCode(dirname(path), code.policy);
           try {
@@ -150,7 +151,7 @@ function loadFile(
                     arguments: safeParse(call.argumentsRaw),
                     arguments_raw: call.argumentsRaw,
                   },
-                  context,
+                  { ...context, state: Object.fromEntries(state) },
                 ],
                 timeoutMs: spec.timeout_ms ?? 5000,
               }),
@@ -159,113 +160,28 @@ function loadFile(
             answer = { error: `calltape mock ${spec.tool}: ${(error as Error).message}` };
           }
         }
-        return renderAnswer(spec, answer, call);
+        return settle(spec.tool, renderAnswer(spec, answer, call, state), states, context.session);
       },
     });
   });
   return mocks;
 }
 
-function checkMock(
-  spec: MockSpec,
-  where: string,
-  schema: JsonSchema | undefined,
-  schemas: { [tool: string]: JsonSchema } | undefined,
-): void {
-  if (spec.otherwise && !spec.when)
-    throw new CalltapeError(
-      'CONFIG_INVALID',
-      `${where}: otherwise: only means something beside when`,
-    );
-  if (spec.after && !spec.sequence)
-    throw new CalltapeError(
-      'CONFIG_INVALID',
-      `${where}: after: only means something beside sequence`,
-    );
-  if (spec.timeout_ms !== undefined && !spec.module)
-    throw new CalltapeError(
-      'CONFIG_INVALID',
-      `${where}: timeout_ms: only means something beside module`,
-    );
-  if (schemas && !schema)
-    throw new CalltapeError(
-      'CONFIG_INVALID',
-      `${where}: tool: ${spec.tool} is not one of the tools this file declares (${Object.keys(schemas).sort().join(', ')})`,
-    );
-  const answers: [string, AnswerSpec][] = [
-    ['', spec],
-    ...(spec.when ?? []).map((answer, index): [string, AnswerSpec] => [`when[${index}].`, answer]),
-    ...(spec.otherwise ? [['otherwise.', spec.otherwise] as [string, AnswerSpec]] : []),
-    ...(spec.sequence ?? []).map((answer, index): [string, AnswerSpec] => [
-      `sequence[${index}].`,
-      answer,
-    ]),
-  ];
-  for (const [prefix, answer] of answers) {
-    for (const field of ['result', 'error'] as const) {
-      for (const argument of templateArguments(answer[field])) {
-        if (schema && !hasPath(schema, argument))
-          throw new CalltapeError(
-            'CONFIG_INVALID',
-            `${where}: ${prefix}${field}: the template names {{args.${argument}}}, but ${spec.tool} has no argument ${argument} (it has: ${
-              Object.keys(properties(schema) ?? {})
-                .sort()
-                .join(', ') || 'none'
-            })`,
-          );
-      }
-    }
-  }
-  (spec.when ?? []).forEach((condition, index) => {
-    for (const argument of Object.keys(condition.arguments ?? {})) {
-      if (schema && !hasPath(schema, argument))
-        throw new CalltapeError(
-          'CONFIG_INVALID',
-          `${where}: when[${index}].arguments.${argument}: ${spec.tool} has no argument ${argument}`,
-        );
-    }
-    // The scorer's own checks: a rule that needs an expected value and has none, a regex that does not compile.
-    checkRules(condition.rules, condition.arguments, `${where}: when[${index}].rules`);
-    for (const [path, rule] of Object.entries(condition.rules ?? {})) {
-      if (rule.matching_strategy !== 'regex') continue;
-      const pattern = rule.pattern ?? condition.arguments?.[path.split('.')[0] ?? ''];
-      try {
-        compileUserPattern(String(pattern), rule.flags ?? '');
-      } catch (error) {
-        throw new CalltapeError(
-          'CONFIG_INVALID',
-          `${where}: when[${index}].rules.${path}: the regex does not compile: ${(error as Error).message}`,
-        );
-      }
-    }
-  });
-}
-
-function properties(schema: JsonSchema | undefined): { [name: string]: JsonValue } | undefined {
-  const value = schema?.['properties'];
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
-}
-
-/** Whether `a.b.0.c` exists in the schema as far as the schema says (an open object or array accepts any further path). */
-function hasPath(schema: JsonSchema, path: string): boolean {
-  let current: JsonSchema | undefined = schema;
-  for (const segment of path.split('.')) {
-    if (!current) return true;
-    if (
-      /^\d+$/.test(segment) &&
-      Object.hasOwn(current, 'items') &&
-      typeof current['items'] === 'object'
-    ) {
-      current = current['items'] as JsonSchema;
-      continue;
-    }
-    const props = properties(current);
-    if (!props) return true;
-    const next = Object.hasOwn(props, segment) ? props[segment] : undefined;
-    if (next === undefined) return false;
-    current = typeof next === 'object' && next !== null && !Array.isArray(next) ? next : undefined;
-  }
-  return true;
+/** Applies an answer's state changes to its session; an answer whose changes are refused becomes an error result, changing nothing. */
+function settle(
+  tool: string,
+  answer: MockAnswer,
+  states: MockSessionStates,
+  session: string,
+): MockAnswer {
+  if (answer.state === undefined) return answer;
+  const refused = states.apply(session, new Map(Object.entries(answer.state)));
+  if (refused === undefined) return answer;
+  return {
+    content: JSON.stringify({ error: `calltape mock ${tool}: ${refused}` }),
+    isError: true,
+    delayMs: answer.delayMs,
+  };
 }
 
 function safeParse(text: string): JsonValue | null {
@@ -274,35 +190,4 @@ function safeParse(text: string): JsonValue | null {
   } catch {
     return null;
   }
-}
-
-/** Messages naming the mock (by index and tool) and the field; alternatives (`oneOf`) report the deepest branch only. */
-function describeErrors(
-  path: string,
-  value: unknown,
-  errors: readonly ErrorObject[],
-  quote: boolean,
-): string[] {
-  const depth = (error: ErrorObject): number =>
-    error.instancePath.split('/').length + (error.keyword === 'additionalProperties' ? 1 : 0);
-  const deepest = Math.max(...errors.map(depth));
-  const mocks = (value as { mocks?: { tool?: unknown }[] } | null)?.mocks;
-  // A failed oneOf also reports each branch's missing property: the oneOf message says it better.
-  const oneOfAt = new Set(
-    errors.filter((error) => error.keyword === 'oneOf').map((error) => error.instancePath),
-  );
-  return [
-    ...new Set(
-      errors
-        .filter(
-          (error) =>
-            depth(error) === deepest &&
-            !(error.keyword === 'required' && oneOfAt.has(error.instancePath)),
-        )
-        .map(
-          (error) =>
-            `${path}: ${schemaErrorText(error, 'mocks', (index) => mocks?.[index]?.tool, { oneOf: 'give exactly one of result, error, when, sequence or module' }, quote)}`,
-        ),
-    ),
-  ];
 }

@@ -1,17 +1,22 @@
 import type { ArgumentRule } from '../scoring/types.js';
 import type { JsonValue } from '../trace/trace.js';
+import type { StateEntries } from './mock-state-rules.js';
 
 /** One answer a mock can give: a result, or an error result the agent must handle. */
 export interface AnswerSpec {
   readonly result?: JsonValue;
   readonly error?: JsonValue;
   readonly delay_ms?: number;
+  /** State keys this answer sets in the call's session (templates; see `stateChanges`). */
+  readonly set?: StateEntries;
 }
 
 /** An answer given when the call's arguments match (scoring-engine rules; partial). */
 export interface ConditionalAnswer extends AnswerSpec {
   readonly arguments?: { readonly [name: string]: JsonValue };
   readonly rules?: { readonly [path: string]: ArgumentRule };
+  /** Values the session's state must hold (see `stateHolds`). */
+  readonly state?: StateEntries;
 }
 
 /** A mocked tool, as written in a mock file (config/mocks.schema.json). */
@@ -27,6 +32,8 @@ export interface MockSpec extends AnswerSpec {
 }
 
 export interface MockFile {
+  /** The state each session starts from (state keys to values). */
+  readonly state?: StateEntries;
   readonly tools?: string | { readonly [tool: string]: JsonValue } | readonly JsonValue[];
   /** LLM-side mocks; a file may hold only `mcp` mocks (read by `calltape mcp`). */
   readonly mocks?: readonly MockSpec[];
@@ -38,6 +45,8 @@ export interface MockAnswer {
   readonly content: string;
   readonly isError: boolean;
   readonly delayMs: number;
+  /** The state keys this call set in its session, with their new values (absent: none). */
+  readonly state?: { readonly [key: string]: JsonValue };
 }
 
 /** The call a mock answers: its id, tool name and arguments as the model sent them. */

@@ -38,6 +38,7 @@ export async function overrideToolResults(
       content: answer.content,
       isError: answer.isError,
       agentResult: result.content,
+      ...(answer.state ? { state: answer.state } : {}),
     });
   }
   return { body: wire.withToolResults(body, contents), mocked };

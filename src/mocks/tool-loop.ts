@@ -15,6 +15,8 @@ export interface MockedCallRecord extends ToolResultMessage {
   readonly name: string;
   /** The mock set that answered. */
   readonly set: string;
+  /** The state keys the call set in its session, with their new values. */
+  readonly state?: { readonly [key: string]: JsonValue };
 }
 
 /** One upstream round trip of the loop, answered (forwarded or replayed) by the proxy. */
@@ -189,6 +191,7 @@ async function answerAll(
         set: mock.set,
         content: answer.content,
         isError: answer.isError,
+        ...(answer.state ? { state: answer.state } : {}),
       };
     }),
   );

@@ -51,7 +51,7 @@ interface McpSession {
   readonly standalone: StandaloneStream;
 }
 
-const noMocks: McpServerMockSet = { tools: undefined, mocks: new Map() };
+const noMocks: McpServerMockSet = { tools: undefined, mocks: new Map(), state: new Map() };
 
 /**
  * `/mcp/<name>`: the Streamable HTTP transport in front of the servers of `mcp.servers`, with

@@ -4,7 +4,7 @@ import { pct } from './pct.js';
 import type { SuiteRunResult } from './run-result.js';
 import { configurationHtmlTable } from './configuration-html.js';
 import { configurationMatrix } from './configuration-matrix.js';
-import { caseName, groupRows, offeredLine } from './report-text.js';
+import { caseName, groupRows, mockStateLines, offeredLine } from './report-text.js';
 import { htmlBehaviourDiff, htmlReplayMisses } from './html-changes.js';
 import { missedCaseLine } from './replay-miss-summary.js';
 
@@ -56,7 +56,7 @@ export function htmlReport(result: SuiteRunResult): string {
       const problems = missed === undefined ? item.problems : [missed];
       const search =
         `${caseName(result, item)} ${item.tags.join(' ')} ${item.tools.join(' ')}`.toLowerCase();
-      return `<details class="case ${esc(item.status)}" data-status="${esc(item.status)}" data-search="${esc(search)}"><summary><span class="status">${esc(item.status)}</span> ${esc(caseName(result, item))} <span class="score">${esc(fixed(item.score))}</span>${sampleBadges(item)}${item.tags.map((tag) => ` <span class="tag">${esc(tag)}</span>`).join('')}</summary>${problems.length > 0 ? `<pre>${esc(problems.join('\n'))}</pre>` : ''}${sampleList(item)}<ol class="timeline">${timeline || '<li>no tool call</li>'}</ol><p class="facts">${esc(item.rounds)} round(s) · ${esc(item.duration_ms)} ms · ${esc(item.tokens.input)} + ${esc(item.tokens.output)} tokens${item.agent ? ` · agent exit ${esc(item.agent.exit_code ?? item.agent.signal ?? '?')}` : ''}</p>${item.agent?.stdout ? `<pre class="out">${esc(item.agent.stdout)}</pre>` : ''}${item.agent?.stderr ? `<pre class="out err">${esc(item.agent.stderr)}</pre>` : ''}</details>`;
+      return `<details class="case ${esc(item.status)}" data-status="${esc(item.status)}" data-search="${esc(search)}"><summary><span class="status">${esc(item.status)}</span> ${esc(caseName(result, item))} <span class="score">${esc(fixed(item.score))}</span>${sampleBadges(item)}${item.tags.map((tag) => ` <span class="tag">${esc(tag)}</span>`).join('')}</summary>${problems.length > 0 ? `<pre>${esc(problems.join('\n'))}</pre>` : ''}${sampleList(item)}<ol class="timeline">${timeline || '<li>no tool call</li>'}</ol>${item.mock_state ? `<pre class="out">${esc(mockStateLines(item).join('\n'))}</pre>` : ''}<p class="facts">${esc(item.rounds)} round(s) · ${esc(item.duration_ms)} ms · ${esc(item.tokens.input)} + ${esc(item.tokens.output)} tokens${item.agent ? ` · agent exit ${esc(item.agent.exit_code ?? item.agent.signal ?? '?')}` : ''}</p>${item.agent?.stdout ? `<pre class="out">${esc(item.agent.stdout)}</pre>` : ''}${item.agent?.stderr ? `<pre class="out err">${esc(item.agent.stderr)}</pre>` : ''}</details>`;
     })
     .join('\n');
   return `<!doctype html>

@@ -1,6 +1,12 @@
 import { XMLBuilder } from 'fast-xml-parser';
 import type { SuiteRunResult } from './run-result.js';
-import { callsLine, caseName, conversationLines, samplesLine } from './report-text.js';
+import {
+  callsLine,
+  caseName,
+  conversationLines,
+  mockStateLines,
+  samplesLine,
+} from './report-text.js';
 import { caseChangeOf } from './behaviour-diff-text.js';
 
 /**
@@ -92,6 +98,7 @@ function detail(result: SuiteRunResult, item: SuiteRunResult['cases'][number]): 
     `case ${caseName(result, item)}: score ${item.score}${item.samples ? `; ${samplesLine(item)}` : ''}`,
     `called: ${callsLine(item)}`,
     ...conversationLines(item),
+    ...mockStateLines(item),
     ...item.problems,
     ...(change && result.baseline
       ? [`since ${result.baseline.label}: ${change.first_difference}`]

@@ -4,6 +4,7 @@ import { fencedBlock, markdownText } from './markdown-escape.js';
 import {
   callsLine,
   conversationLines,
+  mockStateLines,
   caseName,
   failingCases,
   groupRows,
@@ -73,6 +74,7 @@ export function markdownReport(result: SuiteRunResult): string {
           [
             `called: ${callsLine(item)}`,
             ...conversationLines(item),
+            ...mockStateLines(item),
             ...(missed === undefined ? item.problems : [missed]),
           ].flatMap((line) => line.split(/\r?\n/)),
         ),

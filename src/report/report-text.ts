@@ -66,6 +66,11 @@ export function conversationLines(item: CaseResult): string[] {
   ];
 }
 
+/** The mock state a case left, on one line; empty when its calls changed none. */
+export function mockStateLines(item: CaseResult): string[] {
+  return item.mock_state ? [`mock state after: ${JSON.stringify(item.mock_state)}`] : [];
+}
+
 /** Cases that failed or could not run; unreliable ones are listed apart (`unreliableCases`). */
 export function failingCases(result: SuiteRunResult): CaseResult[] {
   return result.cases.filter((item) => item.status === 'fail' || item.status === 'error');

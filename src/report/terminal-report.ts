@@ -4,6 +4,7 @@ import type { SuiteRunResult } from './run-result.js';
 import {
   callsLine,
   conversationLines,
+  mockStateLines,
   caseName,
   failingCases,
   groupRows,
@@ -112,6 +113,7 @@ export function terminalReport(unsafe: SuiteRunResult, color: boolean): string {
       );
       lines.push(`      called: ${callsLine(item)}`);
       for (const line of conversationLines(item)) lines.push(`      ${line}`);
+      for (const line of mockStateLines(item)) lines.push(`      ${line}`);
       const missed = missedCaseLine(result.replay_misses, caseName(result, item));
       for (const problem of missed === undefined ? item.problems : [missed])
         lines.push(`      ${problem}`);

@@ -19,7 +19,11 @@ import {
   runConversation,
   scriptedTurns,
   type ConversationRun,
+  type UserTurnSource,
 } from './conversation/run-conversation.js';
+import { goalJudge } from './conversation/goal-judge.js';
+import { simulatedUser } from './conversation/simulated-user.js';
+import type { JudgeRunners } from '../scoring/trajectory/types.js';
 import { driveAgent } from './drive-agent.js';
 import { driveDirect } from './drive-direct.js';
 import { withRecordHint } from './record-hint.js';
@@ -42,6 +46,8 @@ export async function driveCase(
     readonly misses: ReadonlyMap<string, readonly SessionMiss[]>;
     /** The command that records this suite again, for a replay miss. */
     readonly recordCommand: string;
+    /** Judges for a simulated user's `stop_when`. */
+    readonly judges: JudgeRunners;
   },
 ): Promise<CaseRun> {
   const began = performance.now();
@@ -53,6 +59,30 @@ export async function driveCase(
   let agent: CaseResult['agent'] = null;
   let conversation: ConversationRun | undefined;
   const problems: string[] = [];
+  // Who speaks the user's side: the case's scripted turns, or a model playing the user (after any scripted turns).
+  const userTurns = (): UserTurnSource =>
+    testCase.user
+      ? simulatedUser(testCase.user, testCase.turns ?? [], {
+          session,
+          model: run.model ?? 'gpt-4o-mini',
+          endpoint: {
+            url: proxyUrl,
+            apiKey: context.apiKey || placeholderKeys.direct,
+            timeoutMs: 600_000,
+          },
+          ...(testCase.user.stop_when
+            ? {
+                judgeGoal: goalJudge(
+                  testCase.user.stop_when,
+                  testCase,
+                  () => context.sessions.get(session) ?? [],
+                  context.judges,
+                ),
+              }
+            : {}),
+        })
+      : scriptedTurns(testCase.turns ?? []);
+  const turnLimit = testCase.user ? { maxTurns: testCase.user.max_turns ?? 10 } : {};
   try {
     if (suite.agent) {
       const prefix = `${proxyUrl}/s/${encodeURIComponent(session)}`;
@@ -65,7 +95,10 @@ export async function driveCase(
         CALLTAPE_RUN: run.name,
       };
       if (conversing(suite.agent)) {
-        const talked = await converseWithAgent(suite.agent, testCase, session, urls, env);
+        const talked = await converseWithAgent(suite.agent, testCase, session, urls, env, {
+          source: userTurns(),
+          ...turnLimit,
+        });
         ({ agent, conversation } = talked);
         agentError = talked.error;
         problems.push(...talked.problems);
@@ -75,14 +108,15 @@ export async function driveCase(
           problems.push(`the agent did not finish within ${suite.agent.timeoutMs} ms`);
         else agentError = agentFailure(agent, (context.sessions.get(session) ?? []).length);
       }
-    } else if (testCase.turns) {
+    } else if (testCase.turns || testCase.user) {
       conversation = await runConversation(
         new DirectConversation(proxyUrl, run, session, {
           apiKey: context.apiKey || placeholderKeys.direct,
           mockSets,
           timeoutMs: 600_000,
         }),
-        scriptedTurns(testCase.turns),
+        userTurns(),
+        turnLimit,
       );
     } else {
       error = await driveDirect(proxyUrl, run, testCase, session, {

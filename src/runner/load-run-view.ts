@@ -6,7 +6,7 @@ import { CalltapeError } from '../errors.js';
 import type { SuiteRunResult } from './run-suite.js';
 import { RunStore } from './run-store.js';
 import { upgradeReport } from '../report/upgrade-report.js';
-import { judgeSessionPrefix } from '../trace/build-trajectories.js';
+import { isCalltapeSession } from '../trace/build-trajectories.js';
 import type { Interaction } from '../trace/trace.js';
 import { parseRunReference, type RunReference } from '../ratings/rating.js';
 import { buildRunView, type RunView } from '../ratings/run-view.js';
@@ -57,10 +57,7 @@ export function listRuns(target: string, sources: RunSources): string[] {
     );
   const sessions: string[] = [];
   for (const interaction of readInteractions(cassette)) {
-    if (
-      !interaction.sessionId.startsWith(judgeSessionPrefix) &&
-      !sessions.includes(interaction.sessionId)
-    )
+    if (!isCalltapeSession(interaction.sessionId) && !sessions.includes(interaction.sessionId))
       sessions.push(interaction.sessionId);
   }
   // Session ids sort the way people number them (TC-2 before TC-10), whatever order they ran in.

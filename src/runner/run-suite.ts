@@ -85,12 +85,14 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
       );
   }
   suite.cases.forEach((testCase, index) => {
-    if (testCase.turns !== undefined && suite.agent && !conversing(suite.agent))
+    // A simulated user holds a conversation as scripted turns do.
+    const conversational = testCase.turns !== undefined || testCase.user !== undefined;
+    if (conversational && suite.agent && !conversing(suite.agent))
       throw new CalltapeError(
         'CONFIG_INVALID',
         `${suite.file}: case "${testCase.test_id}" (#${index + 1}): turns: this agent takes one prompt per run, so it cannot hold a conversation; give the suite's agent a conversation protocol (agent.protocol: jsonl, or agent.url for an agent you serve: docs/reference/conversation-protocol.md) or run the case in direct mode (no agent)`,
       );
-    if (testCase.turns !== undefined) return;
+    if (conversational) return;
     if (testCase.prompt === undefined && !(testCase.messages && !suite.agent))
       throw new CalltapeError(
         'CONFIG_INVALID',
@@ -175,6 +177,7 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
                   sessions,
                   misses,
                   recordCommand,
+                  judges: judges.get(run) ?? judgesFor(run),
                 })
               : notRun(session, refused);
           const scoring = { now: options.now, judges: judges.get(run) ?? judgesFor(run) };

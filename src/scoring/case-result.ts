@@ -1,5 +1,6 @@
 import type { TrajectoryResult } from './trajectory/types.js';
 import type { ScoreResult } from './types.js';
+import type { JsonValue } from '../trace/trace.js';
 
 /** What a case's run produced and how it scored: the unit every report is built from. */
 export interface CaseResult {
@@ -36,6 +37,12 @@ export interface CaseResult {
     /** Conversation cases: the user turn (from 1) the call was made in answer to. */
     readonly user_turn?: number;
   }[];
+  /**
+   * The mock state the case's calls left in its session (`set:` in a mocks file), key by key;
+   * absent when no call changed any. Each call's own changes are in the cassette
+   * (`mocked_calls[].state`).
+   */
+  readonly mock_state?: { readonly [key: string]: JsonValue };
   /** Why the case failed or errored, one line each, for humans. */
   readonly problems: readonly string[];
   readonly error: string | null;

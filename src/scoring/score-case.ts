@@ -6,6 +6,7 @@ import { mergeChecks } from './trajectory/merge-checks.js';
 import { scoreTrajectory } from './trajectory/score-trajectory.js';
 import type { JudgeRunners, TrajectoryResult } from './trajectory/types.js';
 import type { Mismatch, ScoreResult } from './types.js';
+import { mockStateAfter } from '../trace/mock-state-after.js';
 import type { Interaction } from '../trace/trace.js';
 import type { Trajectory } from '../trace/trajectory.js';
 import type { CaseResult } from './case-result.js';
@@ -121,6 +122,7 @@ export async function scoreCase(
         ? 'unreliable'
         : judged;
   const usage = outcome.interactions.map((interaction) => interaction.response?.usage);
+  const mockState = mockStateAfter(outcome.interactions);
   return {
     run: run.name,
     test_id: testCase.test_id,
@@ -139,6 +141,7 @@ export async function scoreCase(
       mocked: made.mocked,
       round: made.turn + 1,
     })),
+    ...(mockState ? { mock_state: mockState } : {}),
     problems: outcome.error !== null ? [outcome.error] : problems,
     error: outcome.error,
     duration_ms: Math.round(outcome.durationMs),

@@ -1,4 +1,4 @@
-import type { TrajectoryCase } from './trajectory/types.js';
+import type { JudgeSpec, TrajectoryCase } from './trajectory/types.js';
 import type { TestCase } from './types.js';
 import type { JsonSchema, JsonValue } from '../trace/trace.js';
 
@@ -13,6 +13,8 @@ export type SuiteCase = TestCase &
     readonly messages?: readonly JsonValue[];
     /** A conversation instead of one prompt: user turns in order, each with its own expectations. */
     readonly turns?: readonly ConversationTurn[];
+    /** A simulated user that goes on after the scripted turns (config/test-case.schema.json `user`). */
+    readonly user?: SimulatedUserSpec;
     /** A draft: pending review, or rejected and kept. Drafts are listed, never run or gated. */
     readonly review?: 'pending' | 'rejected';
     /** Where the case came from (generated from guidelines, promoted from traffic). */
@@ -28,6 +30,18 @@ export type ConversationTurn = TestCase &
     /** The user's message. */
     readonly user: string;
   };
+
+/** A model that plays the user from a persona and a goal. */
+export interface SimulatedUserSpec {
+  readonly persona?: string;
+  readonly goal: string;
+  /** Judged on the conversation so far before each next user turn: a pass ends it (`goal`). */
+  readonly stop_when?: JudgeSpec;
+  /** Most user turns, scripted ones included; default 10. */
+  readonly max_turns?: number;
+  /** Default: the run's model. */
+  readonly model?: string;
+}
 
 /** Where a case came from; config/suite.schema.json#/$defs/provenance. */
 export interface CaseProvenance {

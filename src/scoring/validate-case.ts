@@ -60,6 +60,7 @@ const caseKeys = [
   'mocks',
   'messages',
   'turns',
+  'user',
   'review',
   'provenance',
 ];

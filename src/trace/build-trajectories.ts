@@ -5,6 +5,14 @@ import type { ToolResult, Trajectory, TrajectoryCall, Turn } from './trajectory.
 /** Sessions under this prefix are calltape's own round trips (LLM judges), never an agent's run. */
 export const judgeSessionPrefix = 'calltape-judge';
 
+/** A simulated user's round trips go under `calltape-user:<case session>`: the user's side, never the agent's rounds or calls. */
+export const simulatedUserSessionPrefix = 'calltape-user';
+
+/** Whether a session is calltape's own (a judge, a simulated user) rather than an agent's run. */
+export function isCalltapeSession(session: string): boolean {
+  return session.startsWith(judgeSessionPrefix) || session.startsWith(simulatedUserSessionPrefix);
+}
+
 /**
  * Groups interactions into trajectories, one per session (explicit ids, else conversation
  * chaining), in the order the round trips started. A tool call's result is the tool message
@@ -29,7 +37,7 @@ export function buildTrajectories(
   const sessions = new Map<string, Interaction[]>();
   for (const interaction of ordered) {
     // A recorded read (a model list) is no round of the agent's: it would start a session of its own.
-    if (interaction.sessionId.startsWith(judgeSessionPrefix) || interaction.read) continue;
+    if (isCalltapeSession(interaction.sessionId) || interaction.read) continue;
     const session = chain.assign(interaction);
     let members = sessions.get(session);
     if (!members) sessions.set(session, (members = []));

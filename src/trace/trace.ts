@@ -202,4 +202,6 @@ export interface MockedResult {
   readonly isError: boolean;
   /** Override mode: the result the agent's own tool produced, which the mock's replaced. */
   readonly agentResult?: string;
+  /** The state keys the call set in its session (a mock file's `set`), with their new values. */
+  readonly state?: { readonly [key: string]: JsonValue };
 }

@@ -1,7 +1,7 @@
 import { adapterById } from '../../providers/adapters.js';
 import { routeOfStored } from '../../providers/route-of-stored.js';
 import type { ResponseEnding } from '../../providers/provider-adapter.js';
-import type { Interaction, InteractionStatus, ProviderId } from '../../trace/trace.js';
+import type { Interaction, InteractionStatus, JsonValue, ProviderId } from '../../trace/trace.js';
 import { decodeContent } from '../decode-content.js';
 import { headerText } from '../header-text.js';
 import { parseBody } from '../match-key.js';
@@ -15,6 +15,7 @@ interface StoredMockedCall {
   readonly result: string;
   readonly is_error: boolean;
   readonly agent_result?: string;
+  readonly state?: { readonly [key: string]: JsonValue };
 }
 
 export interface InteractionRow {
@@ -84,6 +85,7 @@ export function readInteraction(row: InteractionRow): Interaction {
             content: call.result,
             isError: call.is_error,
             ...(call.agent_result !== undefined ? { agentResult: call.agent_result } : {}),
+            ...(call.state !== undefined ? { state: call.state } : {}),
           })),
         }
       : {}),

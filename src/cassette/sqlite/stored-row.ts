@@ -81,6 +81,7 @@ function mockedCallsJson(mocked: NonNullable<Interaction['mocked']>): string {
       result: call.content,
       is_error: call.isError,
       ...(call.agentResult !== undefined ? { agent_result: call.agentResult } : {}),
+      ...(call.state !== undefined ? { state: call.state } : {}),
     })),
   );
 }

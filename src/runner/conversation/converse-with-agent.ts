@@ -1,6 +1,11 @@
 import type { SuiteCase } from '../../scoring/suite-types.js';
 import type { AgentRun } from './process-conversation-agent.js';
-import { runConversation, scriptedTurns, type ConversationRun } from './run-conversation.js';
+import {
+  runConversation,
+  scriptedTurns,
+  type ConversationRun,
+  type UserTurnSource,
+} from './run-conversation.js';
 import { startAgentConversation, type ConversingAgentSpec } from './start-agent-conversation.js';
 
 /** How a case went with an agent that converses. */
@@ -27,16 +32,24 @@ export async function converseWithAgent(
   session: string,
   urls: { readonly openai: string; readonly anthropic: string },
   extraEnv: { readonly [name: string]: string },
+  /** Who speaks the user's side when the case is a conversation (its scripted turns, or a simulated user), and how many turns it may take. */
+  user: { readonly source?: UserTurnSource; readonly maxTurns?: number } = {},
 ): Promise<AgentConversationOutcome> {
   const talk = startAgentConversation(spec, testCase, session, urls, extraEnv);
-  const turns = testCase.turns ?? [{ user: testCase.prompt ?? '' }];
-  const conversation = await runConversation(talk, scriptedTurns(turns));
+  const conversational = testCase.turns !== undefined || testCase.user !== undefined;
+  const conversation = await runConversation(
+    talk,
+    conversational && user.source
+      ? user.source
+      : scriptedTurns(testCase.turns ?? [{ user: testCase.prompt ?? '' }]),
+    user.maxTurns === undefined ? {} : { maxTurns: user.maxTurns },
+  );
   const agent = talk.run();
   const failed = conversation.ended_by === 'error';
   return {
-    conversation: testCase.turns ? conversation : undefined,
+    conversation: conversational ? conversation : undefined,
     agent,
-    error: failed && !testCase.turns ? conversation.ended_reason : null,
+    error: failed && !conversational ? conversation.ended_reason : null,
     problems: failed ? [] : afterwards(agent),
   };
 }

@@ -1,0 +1,14 @@
+import { adkImporter } from './adk/adk-importer.js';
+import type { Importer } from './import-types.js';
+
+/** The formats `calltape import <kind>` reads, by kind (issue #36 adds promptfoo, OpenAI Evals, BFCL). */
+export const importers = {
+  adk: adkImporter,
+} as const satisfies { readonly [kind: string]: Importer };
+
+export type ImportKind = keyof typeof importers;
+
+/** The importer of a kind named on the command line; undefined for an unknown kind (read as data). */
+export function importerOf(kind: string): Importer | undefined {
+  return Object.hasOwn(importers, kind) ? importers[kind as ImportKind] : undefined;
+}
