@@ -31,13 +31,15 @@ export interface CaseResult {
     readonly name: string;
     readonly arguments: string;
     readonly mocked: boolean;
-    /** Counting from 1: the LLM round trip the call was made in. */ readonly turn: number;
+    /** Counting from 1: the round (LLM round trip) the call was made in. */
+    readonly round: number;
   }[];
   /** Why the case failed or errored, one line each, for humans. */
   readonly problems: readonly string[];
   readonly error: string | null;
   readonly duration_ms: number;
-  readonly turns: number;
+  /** LLM round trips the case's session made (reports before schema 2 called them `turns`). */
+  readonly rounds: number;
   readonly tokens: { readonly input: number; readonly output: number };
   /** Agent mode: how the agent process ended and what it printed (truncated). */
   readonly agent: {
@@ -80,7 +82,7 @@ export type SampleResult = Pick<
   | 'problems'
   | 'error'
   | 'duration_ms'
-  | 'turns'
+  | 'rounds'
   | 'tokens'
 > & {
   /** Counting from 1. */

@@ -16,7 +16,7 @@ const emptyTrajectory = (session: string): Trajectory => ({
   turns: [],
   calls: [],
   finalText: '',
-  counts: { turns: 0, calls: 0, byTool: {} },
+  counts: { rounds: 0, calls: 0, byTool: {} },
 });
 
 export interface CaseRun {
@@ -134,12 +134,12 @@ export async function scoreCase(
       name: made.name,
       arguments: made.argumentsRaw,
       mocked: made.mocked,
-      turn: made.turn + 1,
+      round: made.turn + 1,
     })),
     problems: outcome.error !== null ? [outcome.error] : problems,
     error: outcome.error,
     duration_ms: Math.round(outcome.durationMs),
-    turns: trajectory.counts.turns,
+    rounds: trajectory.counts.rounds,
     tokens: {
       input: usage.reduce((sum, item) => sum + (item?.inputTokens ?? 0), 0),
       output: usage.reduce((sum, item) => sum + (item?.outputTokens ?? 0), 0),

@@ -28,7 +28,7 @@ describe('validateTestCase', () => {
         unlisted: 'fail',
         before: [['search_kb', 'issue_refund']],
         max_steps: 6,
-        max_turns: 4,
+        max_rounds: 4,
         max_calls_per_tool: { search_kb: 2 },
         max_repeats: 2,
       },
