@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import { CalltapeError } from '../errors.js';
 import { hasColumn } from '../runner/runs-database.js';
 import type { SuiteRunResult } from '../report/run-result.js';
+import { upgradeReport } from '../report/upgrade-report.js';
 import type { RunConfigurationListing, RunListing } from './api-types.js';
 
 /** Which runs the runs list shows: each filter is an exact value, absent for all. */
@@ -103,7 +104,10 @@ export class ViewRunsReader {
   report(id: number): SuiteRunResult | undefined {
     const row = this.db.prepare('SELECT report FROM runs WHERE id = ?').get(id) as
       { report: string } | undefined;
-    return row === undefined ? undefined : (JSON.parse(row.report) as SuiteRunResult);
+    // Reports stored before a rename are read under today's names.
+    return row === undefined
+      ? undefined
+      : (upgradeReport(JSON.parse(row.report)) as SuiteRunResult);
   }
 
   /** A run's cassette path from the runs database's folder; null when not kept (older runs). */
