@@ -5,6 +5,11 @@
  * rename them; a breaking change is a new version).
  */
 
+import type { BehaviourDiff, CaseBehaviourChange, RunBaseline } from '../report/run-baseline.js';
+import type { GateResult } from '../report/run-result.js';
+import type { ReplayMissSummary } from '../report/replay-miss-summary.js';
+import type { CaseResult } from '../scoring/case-result.js';
+
 /** The API's version: the `v1` in its paths and the `version` of every answer. */
 export const viewApiVersion = 1;
 
@@ -103,12 +108,12 @@ export interface RunAnswer {
   readonly file: string;
   readonly cassette: string;
   /** The quality gates, as the JSON report has them (config/test-report.schema.json `gates`). */
-  readonly gates: readonly unknown[];
+  readonly gates: readonly GateResult[];
   readonly cases: readonly CaseRow[];
   /** The JSON report's `baseline` (the behaviour diff), or null. */
-  readonly baseline: unknown;
+  readonly baseline: RunBaseline | null;
   /** The JSON report's `replay_misses`, or null. */
-  readonly replay_misses: unknown;
+  readonly replay_misses: ReplayMissSummary | null;
 }
 
 /** One tool call of a recorded round trip, with what came back. */
@@ -179,9 +184,9 @@ export interface CaseAnswer {
   readonly version: typeof viewApiVersion;
   readonly run: RunListing;
   /** The case result as the JSON report has it (config/test-report.schema.json `cases` item). */
-  readonly result: unknown;
+  readonly result: CaseResult;
   /** How it behaves differently from the run's baseline (the report's `baseline.diff.cases` item), or null. */
-  readonly change: unknown;
+  readonly change: CaseBehaviourChange | null;
   readonly recording: CaseRecording;
   /** The command that runs just this case again. */
   readonly rerun_command: string;
@@ -193,7 +198,7 @@ export interface CompareAnswer {
   readonly before: RunListing;
   readonly after: RunListing;
   /** The behaviour diff (test-report.schema.json `baseline.diff`): flips, calls added/removed, arguments changed. */
-  readonly diff: unknown;
+  readonly diff: BehaviourDiff;
   /** The later run's replay misses grouped by what drifted in the requests, or null. */
-  readonly replay_misses: unknown;
+  readonly replay_misses: ReplayMissSummary | null;
 }

@@ -2,6 +2,9 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import { useRoute, type Route } from './router.js';
 import { RunsScreen } from './runs-screen.js';
+import { RunScreen } from './run-screen.js';
+import { CaseScreen } from './case-screen.js';
+import { CompareScreen } from './compare-screen.js';
 import { PlaceholderScreen } from './placeholder-screen.js';
 
 /** The app's sections, in the order the header lists them. */
@@ -14,15 +17,28 @@ const sections = [
 
 /** The section a route belongs to (a run or a case is in Runs). */
 function sectionOf(route: Route): string {
-  return route.screen === 'not-found' ? '' : route.screen;
+  switch (route.screen) {
+    case 'not-found':
+      return '';
+    case 'run':
+    case 'case':
+    case 'compare':
+      return 'runs';
+    default:
+      return route.screen;
+  }
 }
 
 /** The frame: header with the sections, and the screen the address names. */
 export function App() {
   const route = useRoute();
   const main = useRef<HTMLElement>(null);
-  // A new screen is announced by moving focus to it, as a page load would.
-  useEffect(() => main.current?.focus(), [route]);
+  const first = useRef(true);
+  // A new screen is announced by moving focus to it, as a page load would (the load itself leaves focus alone).
+  useEffect(() => {
+    if (first.current) first.current = false;
+    else main.current?.focus();
+  }, [route]);
   return (
     <>
       <a
@@ -63,6 +79,12 @@ function Screen({ route }: { route: Route }): ComponentChildren {
   switch (route.screen) {
     case 'runs':
       return <RunsScreen />;
+    case 'run':
+      return <RunScreen id={route.id} />;
+    case 'case':
+      return <CaseScreen id={route.id} config={route.config} testId={route.testId} />;
+    case 'compare':
+      return <CompareScreen before={route.before} after={route.after} />;
     case 'rate':
       return <PlaceholderScreen title="Rate" />;
     case 'review':
