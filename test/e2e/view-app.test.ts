@@ -51,6 +51,9 @@ async function accessibilityViolations(page: Page): Promise<string[]> {
   return found;
 }
 
+/** Waits for a screen to show something: a page fetches and renders before it does (a loaded machine may take a while). */
+const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000 });
+
 const heading = (page: Page) => page.getByRole('heading', { level: 1 });
 
 describe.skipIf(!chromiumAvailable)('calltape view in Chromium', () => {
@@ -68,69 +71,68 @@ describe.skipIf(!chromiumAvailable)('calltape view in Chromium', () => {
         await page.setViewportSize({ width: 1280, height: 900 });
         await page.goto((server as ViewServer).appUrl);
         const nav = page.getByRole('navigation', { name: 'Sections' });
-        await expect
-          .poll(() => nav.getByRole('link').allTextContents())
-          .toEqual(['Runs', 'Rate', 'Review', 'Staging']);
+        await poll(() => nav.getByRole('link').allTextContents()).toEqual([
+          'Runs',
+          'Rate',
+          'Review',
+          'Staging',
+        ]);
         const rows = page.locator('table.runs tbody tr');
-        await expect.poll(() => rows.count()).toBe(3);
+        await poll(() => rows.count()).toBe(3);
         // Focus order: the skip link first, then the sections.
         await page.keyboard.press('Tab');
-        await expect
-          .poll(() => page.evaluate('document.activeElement?.textContent'))
-          .toBe('Skip to content');
+        await poll(() => page.evaluate('document.activeElement?.textContent')).toBe(
+          'Skip to content',
+        );
         await page.keyboard.press('Tab');
-        await expect.poll(() => page.evaluate('document.activeElement?.textContent')).toBe('Runs');
+        await poll(() => page.evaluate('document.activeElement?.textContent')).toBe('Runs');
 
         await page.locator('.chart canvas').waitFor();
         await page.screenshot({ path: join(artifacts, 'runs.png'), fullPage: true });
         expect(await accessibilityViolations(page)).toEqual([]);
         await page.getByLabel('Suite', { exact: true }).selectOption('bank');
-        await expect.poll(() => rows.count()).toBe(2);
+        await poll(() => rows.count()).toBe(2);
         await page.getByLabel('Branch', { exact: true }).selectOption('feature/eur');
-        await expect.poll(() => rows.count()).toBe(1);
+        await poll(() => rows.count()).toBe(1);
 
         await page.getByRole('link', { name: '#2' }).click();
-        await expect.poll(() => heading(page).textContent()).toBe('Run #2 · bank');
+        await poll(() => heading(page).textContent()).toBe('Run #2 · bank');
         expect(page.url()).toMatch(/#\/runs\/2$/);
         const cases = page.locator('table.cases tbody tr');
-        await expect.poll(() => cases.count()).toBe(3);
-        await expect.poll(() => cases.nth(1).textContent()).toContain('2/3 flaky');
+        await poll(() => cases.count()).toBe(3);
+        await poll(() => cases.nth(1).textContent()).toContain('2/3 flaky');
         await page.screenshot({ path: join(artifacts, 'run.png'), fullPage: true });
         expect(await accessibilityViolations(page)).toEqual([]);
         await page.getByLabel('Search', { exact: true }).fill('checking');
-        await expect.poll(() => cases.count()).toBe(1);
+        await poll(() => cases.count()).toBe(1);
         await page.getByLabel('Search', { exact: true }).fill('');
         await page.getByLabel('Status', { exact: true }).selectOption('fail');
-        await expect.poll(() => cases.count()).toBe(1);
+        await poll(() => cases.count()).toBe(1);
 
         await page.getByRole('link', { name: 'TC-010' }).click();
-        await expect.poll(() => heading(page).textContent()).toBe('TC-010');
+        await poll(() => heading(page).textContent()).toBe('TC-010');
         const diff = page.locator('table.diff tbody tr');
-        await expect.poll(() => diff.count()).toBe(2);
-        await expect.poll(() => diff.first().textContent()).toContain('value_mismatch');
+        await poll(() => diff.count()).toBe(2);
+        await poll(() => diff.first().textContent()).toContain('value_mismatch');
         await page.getByRole('article', { name: 'Round 1' }).waitFor();
-        await expect
-          .poll(() => page.locator('pre.command').textContent())
-          .toBe('calltape test examples/bank/suite.yaml --filter TC-010 --mode replay');
+        await poll(() => page.locator('pre.command').textContent()).toBe(
+          'calltape test examples/bank/suite.yaml --filter TC-010 --mode replay',
+        );
         await page.screenshot({ path: join(artifacts, 'case.png'), fullPage: true });
         expect(await accessibilityViolations(page)).toEqual([]);
 
         await page.getByRole('link', { name: 'run #2' }).click();
         await page.getByRole('link', { name: 'compare with it' }).click();
-        await expect.poll(() => heading(page).textContent()).toBe('Run #1 → run #2');
-        await expect
-          .poll(() => page.locator('table.changes').textContent())
-          .toContain('regression');
-        await expect
-          .poll(() => page.locator('table.changes').textContent())
-          .toContain('"checking"');
-        await expect.poll(() => page.textContent('main')).toContain('the system prompt');
+        await poll(() => heading(page).textContent()).toBe('Run #1 → run #2');
+        await poll(() => page.locator('table.changes').textContent()).toContain('regression');
+        await poll(() => page.locator('table.changes').textContent()).toContain('"checking"');
+        await poll(() => page.textContent('main')).toContain('the system prompt');
         await page.screenshot({ path: join(artifacts, 'compare.png'), fullPage: true });
         expect(await accessibilityViolations(page)).toEqual([]);
 
         // A shared address opens the same screen.
         await page.goto(`${origin}/calltape/app/#/runs/2/cases/default/TC-010`);
-        await expect.poll(() => heading(page).textContent()).toBe('TC-010');
+        await poll(() => heading(page).textContent()).toBe('TC-010');
 
         expect(errors).toEqual([]);
         expect(consoleErrors).toEqual([]);
@@ -147,11 +149,11 @@ describe.skipIf(!chromiumAvailable)('calltape view in Chromium', () => {
     try {
       await page.goto((server as ViewServer).appUrl);
       await page.goto(`${origin}/calltape/app/#/runs/3`);
-      await expect.poll(() => heading(page).textContent()).toContain('<img src=x');
+      await poll(() => heading(page).textContent()).toContain('<img src=x');
       await page.locator('table.cases a').first().click();
-      await expect.poll(() => heading(page).textContent()).toContain('onerror');
+      await poll(() => heading(page).textContent()).toContain('onerror');
       await page.goto(`${origin}/calltape/app/#/runs`);
-      await expect.poll(() => page.locator('table.runs tbody tr').count()).toBe(3);
+      await poll(() => page.locator('table.runs tbody tr').count()).toBe(3);
       expect(await page.evaluate('window.hacked')).toBeUndefined();
       expect(await page.locator('main img, main script').count()).toBe(0);
       expect(errors).toEqual([]);
