@@ -9,6 +9,7 @@ import type { Mismatch, ScoreResult } from './types.js';
 import type { Interaction } from '../trace/trace.js';
 import type { Trajectory } from '../trace/trajectory.js';
 import type { CaseResult } from './case-result.js';
+import type { ConversationRun } from './conversation-run.js';
 import type { RunConfig, Suite, SuiteCase } from './suite-types.js';
 
 const emptyTrajectory = (session: string): Trajectory => ({
@@ -31,6 +32,8 @@ export interface CaseRun {
   readonly agent: CaseResult['agent'];
   /** Extra failure lines from the driver (the agent timed out). */
   readonly problems: readonly string[];
+  /** A conversation case (`turns:`): what was said in each turn and how it ended. */
+  readonly conversation?: ConversationRun;
 }
 
 /**

@@ -266,7 +266,7 @@ function describeErrors(
         extra !== undefined
           ? `unknown field${unknownFieldHint(error, extra)}`
           : error.keyword === 'required' && index !== undefined && rest === ''
-            ? 'needs expected_tool, expected_calls, expect, never or judge'
+            ? 'needs expected_tool, expected_calls, expect, never, judge or turns'
             : error.keyword === 'enum'
               ? `must be one of ${JSON.stringify(params['allowedValues'])}${givenValue(error.data, quote)}`
               : `${error.message ?? 'is invalid'}${error.keyword === 'required' ? '' : givenValue(error.data, quote)}`;

@@ -20,4 +20,12 @@ describe('old field names (rounds were turns)', () => {
     expect(oldFieldWarnings({ never: ['x'] }, 'f')).toEqual([]);
     expect(oldFieldWarnings(null, 'f')).toEqual([]);
   });
+
+  it("warns about a conversation turn's old fields, naming the turn", () => {
+    expect(
+      oldFieldWarnings({ turns: [{ user: 'a' }, { user: 'b', expect: { max_turns: 1 } }] }, 'f'),
+    ).toEqual([
+      "f: turns[1].expect.max_turns: renamed turns[1].expect.max_rounds (LLM round trips are rounds; turns are the user's); the old name still works for now",
+    ]);
+  });
 });

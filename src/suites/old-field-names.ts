@@ -10,16 +10,25 @@ export const renamedExpectFields: ReadonlyMap<string, string> = new Map([
  * and the field. The old names still work (the scorer reads them when the new one is absent);
  * `min_user_turns`/`max_user_turns` keep their names, since user turns are turns.
  */
-export function oldFieldWarnings(testCase: unknown, where: string): string[] {
+export function oldFieldWarnings(testCase: unknown, where: string, field = 'expect'): string[] {
   if (typeof testCase !== 'object' || testCase === null) return [];
+  const turns: unknown = Object.hasOwn(testCase, 'turns')
+    ? (testCase as { readonly turns: unknown }).turns
+    : undefined;
+  const inTurns = Array.isArray(turns)
+    ? turns.flatMap((turn, index) => oldFieldWarnings(turn, where, `turns[${index}].expect`))
+    : [];
   const expect: unknown = Object.hasOwn(testCase, 'expect')
     ? (testCase as { readonly expect: unknown }).expect
     : undefined;
-  if (typeof expect !== 'object' || expect === null) return [];
-  return [...renamedExpectFields]
-    .filter(([old]) => Object.hasOwn(expect, old))
-    .map(
-      ([old, renamed]) =>
-        `${where}: expect.${old}: renamed expect.${renamed} (LLM round trips are rounds; turns are the user's); the old name still works for now`,
-    );
+  if (typeof expect !== 'object' || expect === null) return inTurns;
+  return [
+    ...[...renamedExpectFields]
+      .filter(([old]) => Object.hasOwn(expect, old))
+      .map(
+        ([old, renamed]) =>
+          `${where}: ${field}.${old}: renamed ${field}.${renamed} (LLM round trips are rounds; turns are the user's); the old name still works for now`,
+      ),
+    ...inTurns,
+  ];
 }
