@@ -38,6 +38,7 @@ describe('calltape view run, case and compare API', () => {
       'TC-001',
       'TC-005',
       'TC-010',
+      'TC-020',
     ]);
     expect(body.cases[1].samples).toEqual({ passed: 2, total: 3, flaky: true });
     expect(body.cases[2]).toMatchObject({ status: 'fail', called: ['get_balance'] });
@@ -74,6 +75,15 @@ describe('calltape view run, case and compare API', () => {
     expect(body.rerun_command).toBe(
       'calltape test examples/bank/suite.yaml --filter TC-010 --mode replay',
     );
+  });
+
+  it('answers a conversation case with each turn and its verdict', async () => {
+    const { body } = await json(project, 'runs/2/cases/default/TC-020');
+    expect(viewApiErrors('case', body)).toEqual([]);
+    expect(body.result.conversation.turns.map((turn: { status: string }) => turn.status)).toEqual([
+      'pass',
+      'fail',
+    ]);
   });
 
   it('does not read a cassette outside the project it serves, and says so', async () => {

@@ -99,7 +99,7 @@ describe.skipIf(!chromiumAvailable)('calltape view in Chromium', () => {
         await poll(() => heading(page).textContent()).toBe('Run #2 · bank');
         expect(page.url()).toMatch(/#\/runs\/2$/);
         const cases = page.locator('table.cases tbody tr');
-        await poll(() => cases.count()).toBe(3);
+        await poll(() => cases.count()).toBe(4);
         await poll(() => cases.nth(1).textContent()).toContain('2/3 flaky');
         await page.screenshot({ path: join(artifacts, 'run.png'), fullPage: true });
         expect(await accessibilityViolations(page)).toEqual([]);
@@ -107,7 +107,7 @@ describe.skipIf(!chromiumAvailable)('calltape view in Chromium', () => {
         await poll(() => cases.count()).toBe(1);
         await page.getByLabel('Search', { exact: true }).fill('');
         await page.getByLabel('Status', { exact: true }).selectOption('fail');
-        await poll(() => cases.count()).toBe(1);
+        await poll(() => cases.count()).toBe(2);
 
         await page.getByRole('link', { name: 'TC-010' }).click();
         await poll(() => heading(page).textContent()).toBe('TC-010');
@@ -120,6 +120,13 @@ describe.skipIf(!chromiumAvailable)('calltape view in Chromium', () => {
         );
         await page.screenshot({ path: join(artifacts, 'case.png'), fullPage: true });
         expect(await accessibilityViolations(page)).toEqual([]);
+
+        await page.goto(`${origin}/calltape/app/#/runs/2/cases/default/TC-020`);
+        await page.getByRole('listitem', { name: 'Turn 2' }).waitFor();
+        await poll(() => page.getByRole('listitem', { name: 'Turn 2' }).textContent()).toContain(
+          'claimed a transfer it never made',
+        );
+        await page.screenshot({ path: join(artifacts, 'conversation.png'), fullPage: true });
 
         await page.getByRole('link', { name: 'run #2' }).click();
         await page.getByRole('link', { name: 'compare with it' }).click();

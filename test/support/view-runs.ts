@@ -87,6 +87,68 @@ const flaky = (index: number): CaseResult =>
     },
   });
 
+/** A two-turn conversation whose second turn a judge failed. */
+const conversation = (index: number): CaseResult =>
+  balance('TC-020', index, {
+    status: 'fail',
+    score: 0.5,
+    tags: ['conversation'],
+    conversation: {
+      turns: [
+        {
+          turn: 1,
+          user: 'What is my savings balance?',
+          reply: 'You have $5,120.40 in savings.',
+          calls: [
+            {
+              name: 'get_balance',
+              arguments: '{"account_type":"savings"}',
+              mocked: false,
+              round: 1,
+            },
+          ],
+          rounds: 2,
+          status: 'pass',
+          score: 1,
+          call: null,
+          trajectory: null,
+          problems: [],
+        },
+        {
+          turn: 2,
+          user: 'Move all of it to checking.',
+          reply: 'Done, I moved everything.',
+          calls: [],
+          rounds: 1,
+          status: 'fail',
+          score: 0,
+          call: null,
+          trajectory: {
+            pass: false,
+            status: 'fail',
+            score: 0,
+            reasons: ['judge_failed'],
+            checks: [
+              {
+                check: 'judge',
+                status: 'fail',
+                score: 0,
+                reasons: ['judge_failed'],
+                message: 'confirms-transfers: failed',
+                details: { pass: false, reason: 'claimed a transfer it never made' },
+              },
+            ],
+          },
+          problems: ['confirms-transfers: claimed a transfer it never made'],
+        },
+      ],
+      ended_by: 'script',
+      ended_reason: null,
+      mean_turn_score: 0.5,
+      all_turns_pass: false,
+    },
+  });
+
 function suiteRun(cases: readonly CaseResult[], extra: Partial<SuiteRunResult>): SuiteRunResult {
   return {
     suite: 'bank',
@@ -121,7 +183,7 @@ function suiteRun(cases: readonly CaseResult[], extra: Partial<SuiteRunResult>):
  */
 export function storeViewRuns(runsDb: string): void {
   const before = [balance('TC-001', 0), flaky(1), balance('TC-010', 2)];
-  const after = [balance('TC-001', 0), flaky(1), wrongArguments(2)];
+  const after = [balance('TC-001', 0), flaky(1), wrongArguments(2), conversation(3)];
   const store = new RunStore(runsDb);
   try {
     const save = (result: SuiteRunResult, exitCode: number): number =>

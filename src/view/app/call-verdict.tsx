@@ -4,13 +4,18 @@ const shown = (value: unknown): string =>
   value === undefined ? '(absent)' : JSON.stringify(value, null, 1);
 
 /** The expected calls' verdict: each argument that did not match, by path, with the rule that judged it. */
-export function CallVerdict({ result }: { result: CaseResult }) {
-  const { call } = result;
+export function CallVerdict({
+  call,
+  title = 'Arguments against the expectation',
+}: {
+  call: CaseResult['call'];
+  title?: string;
+}) {
   if (call === null) return null;
   const mismatches = Object.entries(call.mismatches);
   return (
     <>
-      <h2>Arguments against the expectation</h2>
+      <h2>{title}</h2>
       <p>
         Call score {call.score.toFixed(3)} · {call.is_correct ? 'correct' : 'not correct'}
         {call.details.matched_tools.length > 0 &&
@@ -63,11 +68,17 @@ export function CallVerdict({ result }: { result: CaseResult }) {
 }
 
 /** The trajectory checks (steps, never, judges…) with their verdicts and reasons. */
-export function TrajectoryVerdict({ trajectory }: { trajectory: CaseResult['trajectory'] }) {
+export function TrajectoryVerdict({
+  trajectory,
+  title = 'Checks and judges',
+}: {
+  trajectory: CaseResult['trajectory'];
+  title?: string;
+}) {
   if (trajectory === null) return null;
   return (
     <>
-      <h2>Checks and judges</h2>
+      <h2>{title}</h2>
       <div class="table-wrap">
         <table>
           <caption class="visually-hidden">Trajectory checks and judge verdicts</caption>

@@ -1,31 +1,12 @@
 import type { CaseAnswer } from '../api-types.js';
-import type { CaseResult } from '../../scoring/case-result.js';
 import { useApi } from './api-client.js';
 import { CallVerdict, TrajectoryVerdict } from './call-verdict.js';
 import { ChangeList } from './change-list.js';
+import { ConversationView } from './conversation-view.js';
 import { duration } from './format.js';
 import { LoadedView, StatusBadge } from './loaded-view.js';
 import { RecordingView } from './recording-view.js';
 import { href } from './router.js';
-
-/**
- * A conversation's user turns as the case result may carry them (multi-turn cases); read
- * structurally, so reports from before conversations simply have none.
- */
-interface TurnView {
-  readonly turn: number;
-  readonly user: string;
-  readonly reply: string;
-  readonly status: string;
-  readonly score: number;
-  readonly calls: readonly { readonly name: string; readonly arguments: string }[];
-  readonly problems: readonly string[];
-}
-
-function turnsOf(result: CaseResult): readonly TurnView[] {
-  const conversation = (result as { conversation?: { turns?: readonly TurnView[] } }).conversation;
-  return conversation?.turns ?? [];
-}
 
 /** One case: verdict, per-turn verdicts, arguments against the expectation, checks, recording. */
 export function CaseScreen({ id, config, testId }: { id: number; config: string; testId: string }) {
@@ -46,7 +27,6 @@ export function CaseScreen({ id, config, testId }: { id: number; config: string;
 
 function CaseBody({ answer }: { answer: CaseAnswer }) {
   const { result } = answer;
-  const turns = turnsOf(result);
   return (
     <>
       <h1 id="case-title">
@@ -78,35 +58,7 @@ function CaseBody({ answer }: { answer: CaseAnswer }) {
           ))}
         </ul>
       )}
-      {turns.length > 0 && (
-        <>
-          <h2>Conversation, turn by turn</h2>
-          <ol class="turns">
-            {turns.map((turn) => (
-              <li key={turn.turn}>
-                <div class="message user">
-                  <span class="role">user</span>
-                  <div class="text">{turn.user}</div>
-                </div>
-                {turn.calls.map((call, index) => (
-                  <div key={index} class="tool-call">
-                    <code>{call.name}</code> <code class="muted">{call.arguments}</code>
-                  </div>
-                ))}
-                <div class="message assistant">
-                  <span class="role">assistant</span>
-                  <div class="text">{turn.reply}</div>
-                </div>
-                <p>
-                  Turn {turn.turn}: <StatusBadge status={turn.status} /> score{' '}
-                  {turn.score.toFixed(3)}
-                  {turn.problems.length > 0 && ` · ${turn.problems.join('; ')}`}
-                </p>
-              </li>
-            ))}
-          </ol>
-        </>
-      )}
+      {result.conversation && <ConversationView conversation={result.conversation} />}
       <h2>Calls made</h2>
       {result.calls.length === 0 ? (
         <p class="muted">No tool was called.</p>
@@ -124,7 +76,7 @@ function CaseBody({ answer }: { answer: CaseAnswer }) {
           ))}
         </ol>
       )}
-      <CallVerdict result={result} />
+      <CallVerdict call={result.call} />
       <TrajectoryVerdict trajectory={result.trajectory} />
       {result.samples && (
         <>
