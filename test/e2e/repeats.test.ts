@@ -166,7 +166,7 @@ describe('calltape test --repeat', () => {
         '| paris | 2/3 | ⚠️ flaky | pass |',
       );
       expect(
-        exportedCases(readFileSync(join(folder, 'report.html'), 'utf8'))[0].samples,
+        exportedCases(readFileSync(join(folder, 'report.html'), 'utf8'))[0]?.samples,
       ).toMatchObject({ passed: 2, total: 3, flaky: true });
       const junit = readFileSync(join(folder, 'junit.xml'), 'utf8');
       expect(junit).toContain('<property name="samples" value="2/3"');
