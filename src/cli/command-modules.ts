@@ -71,6 +71,10 @@ export const commandModules: readonly CommandModule[] = [
     names: ['import'],
     load: async () => (await import('./commands/import-command.js')).registerImportCommand,
   },
+  {
+    names: ['view'],
+    load: async () => (await import('./commands/view-command.js')).registerViewCommand,
+  },
 ];
 
 /**

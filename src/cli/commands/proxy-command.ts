@@ -8,6 +8,7 @@ import type { ProxyMode } from '../../config/config.js';
 import { createRatingPage, defaultRatingSources } from '../../runner/rating-page.js';
 import { combineExtensions } from '../../live/admin-routes.js';
 import { createPendingCasesPanel } from '../../review/pending-cases-page.js';
+import { createViewApp } from '../../view/view-app.js';
 import { ratingsFile } from '../../ratings/rating-store.js';
 import { resolveCassette } from '../resolve-cassette.js';
 import { noteCassetteUse } from '../../runner/cassette-use-store.js';
@@ -135,6 +136,7 @@ export function registerProxyCommand(program: Command): void {
             adminExtension: combineExtensions(
               createRatingPage(ratings),
               createPendingCasesPanel(flags.suites ?? [], process.cwd()),
+              createViewApp({ runsDb: ratings.runsDb, cwd: process.cwd() }),
             ),
           });
           // Handlers first: a script may stop the proxy as soon as it reads the banner.
@@ -173,7 +175,7 @@ export function registerProxyCommand(program: Command): void {
               (flags.suites && flags.suites.length > 0
                 ? `  pending cases on the dashboard from ${flags.suites.join(', ')}${missingSuites(flags.suites, process.cwd())}\n`
                 : '') +
-              `  dashboard ${proxy.url}/calltape/ · rating ${proxy.url}/calltape/rate · metrics ${proxy.url}/metrics${config.admin.token ? ' (admin token required)' : ''}\n`,
+              `  dashboard ${proxy.url}/calltape/ · view ${proxy.url}/calltape/app/ · rating ${proxy.url}/calltape/rate · metrics ${proxy.url}/metrics${config.admin.token ? ' (admin token required)' : ''}\n`,
           );
         } catch (error) {
           process.exitCode = reportError(error, debug);
