@@ -5,6 +5,7 @@ import { adminHostAllowed, feedOriginAllowed } from './admin-request-checks.js';
 import { dashboardPage } from './dashboard-page.js';
 import type { Feed } from './feed.js';
 import type { LiveMetrics } from './live-metrics.js';
+import { feedPath, stagingApi, stagingLive, type StagingLive } from './staging-state.js';
 
 export interface AdminRoutes {
   /** Answers `/metrics` and `/calltape/…`; false when the path is not an admin one. */
@@ -68,7 +69,7 @@ export function createAdminRoutes(
   token: string | undefined,
   metrics: LiveMetrics,
   feed: Feed,
-  state: () => object,
+  state: () => Omit<StagingLive, 'available' | 'feed' | 'metrics'>,
   allowedHosts: readonly string[] = [],
   extension?: AdminExtension,
 ): AdminRoutes {
@@ -144,14 +145,15 @@ export function createAdminRoutes(
         );
       } else if (path === '/calltape/') {
         response.writeHead(200, adminPageHeaders).end(dashboardPage());
-      } else if (path === '/calltape/api/state') {
+      } else if (path === stagingApi || path === '/calltape/api/state') {
+        // /api/state is the first dashboard's name for the same answer (a subset of it).
         response
           .writeHead(200, {
             'content-type': 'application/json',
             'cache-control': 'no-store',
             ...noReferrer,
           })
-          .end(JSON.stringify(state()));
+          .end(JSON.stringify(stagingLive(state())));
       } else {
         response
           .writeHead(404, { 'content-type': 'application/json', ...noReferrer })
@@ -161,10 +163,7 @@ export function createAdminRoutes(
     },
     upgrade(request, socket, head) {
       const raw = request.url ?? '/';
-      if (
-        !raw.startsWith('/calltape/feed') ||
-        new URL(raw, 'http://calltape').pathname !== '/calltape/feed'
-      )
+      if (!raw.startsWith(feedPath) || new URL(raw, 'http://calltape').pathname !== feedPath)
         return false;
       if (!hostAllowed(request)) {
         socket.end(

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { combineExtensions } from '../../src/live/admin-routes.js';
 import { packageRoot } from '../../src/package-root.js';
-import { createPendingCasesPanel } from '../../src/review/pending-cases-page.js';
+import { createReviewApi } from '../../src/review/review-api.js';
 import { createRatingPage } from '../../src/runner/rating-page.js';
 import { startTestProxy, temporaryFolder } from '../support/test-proxy.js';
 
@@ -17,7 +17,7 @@ const extension = combineExtensions(
     defaultTarget: join(packageRoot, 'recordings/bank-demo.sqlite'),
     recordings: join(folder, 'recordings'),
   }),
-  createPendingCasesPanel([], folder),
+  createReviewApi([], folder),
 );
 /** The dashboard and every page an extension serves. */
 const pages = ['/calltape/', ...extension.pages];

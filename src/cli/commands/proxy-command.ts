@@ -7,7 +7,8 @@ import { startProxy } from '../../proxy/proxy-server.js';
 import type { ProxyMode } from '../../config/config.js';
 import { createRatingPage, defaultRatingSources } from '../../runner/rating-page.js';
 import { combineExtensions } from '../../live/admin-routes.js';
-import { createPendingCasesPanel } from '../../review/pending-cases-page.js';
+import { createReviewApi } from '../../review/review-api.js';
+import { createJudgesApi } from '../../runner/judges-api.js';
 import { ratingsFile } from '../../ratings/rating-store.js';
 import { resolveCassette } from '../resolve-cassette.js';
 import { noteCassetteUse } from '../../runner/cassette-use-store.js';
@@ -134,7 +135,8 @@ export function registerProxyCommand(program: Command): void {
             code,
             adminExtension: combineExtensions(
               createRatingPage(ratings),
-              createPendingCasesPanel(flags.suites ?? [], process.cwd()),
+              createReviewApi(flags.suites ?? [], process.cwd()),
+              createJudgesApi(ratings.ratingsDb, process.cwd()),
             ),
           });
           // Handlers first: a script may stop the proxy as soon as it reads the banner.
