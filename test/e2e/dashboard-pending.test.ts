@@ -112,13 +112,17 @@ describe('the pending-cases API of calltape proxy --suites', () => {
     expect(suites[2]?.error).toBe('gone.yaml: cannot read the suite: ENOENT');
   });
 
-  it('refuses writes: the panel is read-only', async () => {
-    const answer = await fetch(`${origin()}/calltape/api/pending`, {
+  it('takes a decision only from the app itself: a POST from another origin is refused', async () => {
+    const answer = await fetch(`${origin()}/calltape/api/v1/review`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: '{}',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        origin: 'https://evil.example',
+      },
+      body: JSON.stringify({ suite: 'drafts.yaml', case: 'gen-rent', decision: 'accept' }),
     });
-    expect(answer.status).toBe(405);
+    expect(answer.status).toBe(403);
   });
 });
 
