@@ -55,7 +55,9 @@ export default defineConfig(
     plugins: { 'import-x': importX },
     settings: {
       // Sources import `./x.js` and the file is `x.ts` (NodeNext).
-      'import-x/resolver-next': [createNodeResolver({ extensionAlias: { '.js': ['.ts', '.js'] } })],
+      'import-x/resolver-next': [
+        createNodeResolver({ extensionAlias: { '.js': ['.ts', '.tsx', '.js'] } }),
+      ],
     },
     rules: {
       // Numbers and booleans read naturally in messages; objects and nullish values stay errors.

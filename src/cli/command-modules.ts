@@ -67,6 +67,10 @@ export const commandModules: readonly CommandModule[] = [
     names: ['cases'],
     load: async () => (await import('./commands/cases-command.js')).registerCasesCommand,
   },
+  {
+    names: ['view'],
+    load: async () => (await import('./commands/view-command.js')).registerViewCommand,
+  },
 ];
 
 /**

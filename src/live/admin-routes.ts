@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { adminCookie, presentedToken, tokenMatches } from './admin-auth.js';
+import { presentedToken, tokenMatches } from './admin-auth.js';
+import { createAdminGate, hostRefusal, noReferrer } from './admin-gate.js';
 import { adminHostAllowed, feedOriginAllowed } from './admin-request-checks.js';
 import { dashboardPage } from './dashboard-page.js';
 import type { Feed } from './feed.js';
@@ -41,8 +42,7 @@ export function combineExtensions(...extensions: readonly AdminExtension[]): Adm
 const json = (message: string, type: string): string =>
   JSON.stringify({ error: { message, type } });
 
-/** Sent on every admin answer: the dashboard's address (which may hold `?token=`) never leaves in a `Referer`. */
-export const noReferrer = { 'referrer-policy': 'no-referrer' } as const;
+export { noReferrer };
 
 /**
  * The headers of an admin page: self-contained HTML that may talk only to this proxy, and that no
@@ -77,8 +77,11 @@ export function createAdminRoutes(
     token === undefined || tokenMatches(presentedToken(request), token);
   const hostAllowed = (request: IncomingMessage): boolean =>
     adminHostAllowed(request.headers.host, allowedHosts, token !== undefined);
-  const hostRefusal = (request: IncomingMessage): string =>
-    `calltape: the admin surfaces answer only to a loopback or configured Host (admin.allowedHosts); ${JSON.stringify((request.headers.host ?? '').slice(0, 100))} is neither`;
+  const gate = createAdminGate({
+    token,
+    allowedHosts,
+    pages: () => extension?.pages ?? [],
+  });
   return {
     handle(request, response) {
       // Every request passes here first: a prefix test, so agent traffic pays no URL parse.
@@ -88,43 +91,7 @@ export function createAdminRoutes(
       const path = url.pathname;
       if (path !== '/metrics' && path !== '/calltape' && !path.startsWith('/calltape/'))
         return false;
-      if (!hostAllowed(request)) {
-        response
-          .writeHead(421, { 'content-type': 'application/json', ...noReferrer })
-          .end(json(hostRefusal(request), 'calltape_misdirected'));
-        return true;
-      }
-      if (!authorized(request)) {
-        response
-          .writeHead(401, {
-            'content-type': 'application/json',
-            'www-authenticate': 'Bearer realm="calltape"',
-            ...noReferrer,
-          })
-          .end(
-            json(
-              'calltape: this admin surface needs the admin token (Authorization: Bearer <token>, or ?token= in a browser)',
-              'calltape_unauthorized',
-            ),
-          );
-        return true;
-      }
-      const reading = request.method === 'GET' || request.method === 'HEAD';
-      const page = path === '/calltape/' || extension?.pages.includes(path) === true;
-      if (reading && (path === '/calltape' || (page && url.searchParams.has('token')))) {
-        // The dashboard's relative requests need the trailing slash; a token in the address becomes
-        // a cookie scoped to the admin paths and leaves the address (and so every later Referer and history entry).
-        const headers: Record<string, string> = {
-          location: addressWithoutToken(url),
-          'cache-control': 'no-store',
-          ...noReferrer,
-        };
-        if (token !== undefined && url.searchParams.has('token'))
-          headers['set-cookie'] =
-            `${adminCookie}=${encodeURIComponent(token)}; Path=/calltape; HttpOnly; SameSite=Strict`;
-        response.writeHead(path === '/calltape' ? 301 : 303, headers).end();
-        return true;
-      }
+      if (gate(request, response, url)) return true;
       if (extension?.handle(request, response, url) === true) return true;
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         response
@@ -167,7 +134,10 @@ export function createAdminRoutes(
         return false;
       if (!hostAllowed(request)) {
         socket.end(
-          rawAnswer('421 Misdirected Request', json(hostRefusal(request), 'calltape_misdirected')),
+          rawAnswer(
+            '421 Misdirected Request',
+            json(hostRefusal(request.headers.host), 'calltape_misdirected'),
+          ),
         );
         return true;
       }
@@ -197,12 +167,4 @@ export function createAdminRoutes(
       return true;
     },
   };
-}
-
-/** A page's own address with `?token=` removed (other parameters kept). */
-function addressWithoutToken(url: URL): string {
-  const params = new URLSearchParams(url.searchParams);
-  params.delete('token');
-  const query = params.toString();
-  return `${url.pathname === '/calltape' ? '/calltape/' : url.pathname}${query ? `?${query}` : ''}`;
 }

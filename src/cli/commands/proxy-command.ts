@@ -9,6 +9,7 @@ import { createRatingPage, defaultRatingSources } from '../../runner/rating-page
 import { combineExtensions } from '../../live/admin-routes.js';
 import { createReviewApi } from '../../review/review-api.js';
 import { createJudgesApi } from '../../runner/judges-api.js';
+import { createViewApp } from '../../view/view-app.js';
 import { ratingsFile } from '../../ratings/rating-store.js';
 import { resolveCassette } from '../resolve-cassette.js';
 import { noteCassetteUse } from '../../runner/cassette-use-store.js';
@@ -137,6 +138,7 @@ export function registerProxyCommand(program: Command): void {
               createRatingPage(ratings),
               createReviewApi(flags.suites ?? [], process.cwd()),
               createJudgesApi(ratings.ratingsDb, process.cwd()),
+              createViewApp({ runsDb: ratings.runsDb, cwd: process.cwd() }),
             ),
           });
           // Handlers first: a script may stop the proxy as soon as it reads the banner.
@@ -175,7 +177,7 @@ export function registerProxyCommand(program: Command): void {
               (flags.suites && flags.suites.length > 0
                 ? `  pending cases on the dashboard from ${flags.suites.join(', ')}${missingSuites(flags.suites, process.cwd())}\n`
                 : '') +
-              `  dashboard ${proxy.url}/calltape/ · rating ${proxy.url}/calltape/rate · metrics ${proxy.url}/metrics${config.admin.token ? ' (admin token required)' : ''}\n`,
+              `  dashboard ${proxy.url}/calltape/ · view ${proxy.url}/calltape/app/ · rating ${proxy.url}/calltape/rate · metrics ${proxy.url}/metrics${config.admin.token ? ' (admin token required)' : ''}\n`,
           );
         } catch (error) {
           process.exitCode = reportError(error, debug);

@@ -1,0 +1,82 @@
+import { spawn } from 'node:child_process';
+import type { Command } from 'commander';
+import { CalltapeError } from '../../errors.js';
+import { isLoopbackHost } from '../../live/admin-auth.js';
+import { startViewServer } from '../../view/view-server.js';
+import { appAssets } from '../../view/app-assets.js';
+import { exitCodes } from '../exit-codes.js';
+import { guardedAction } from '../guarded-action.js';
+import { runsDb } from './runs-command.js';
+
+interface ViewFlags {
+  readonly runsDb?: string;
+  readonly host: string;
+  readonly port: string;
+  readonly open?: boolean;
+  readonly adminToken?: string;
+}
+
+/** `calltape view`: the web app over stored runs, on loopback. */
+export function registerViewCommand(program: Command): void {
+  program
+    .command('view')
+    .description('browse stored runs in a local web app (runs, a run, a case, two runs compared)')
+    .option('--runs-db <file>', 'the runs database (default recordings/calltape-runs.sqlite)')
+    .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .option('--port <port>', 'port to listen on; 0 picks a free port', '4546')
+    .option('--open', 'open the app in the default browser')
+    .option(
+      '--admin-token <token>',
+      'token every request must carry (prefer CALLTAPE_ADMIN_TOKEN: flags show in ps); required off loopback',
+    )
+    .action(async (flags: ViewFlags) => {
+      const code = await guardedAction(program, async () => {
+        const port = Number(flags.port);
+        if (!Number.isInteger(port) || port < 0 || port > 65535)
+          throw new CalltapeError(
+            'CONFIG_INVALID',
+            `--port ${flags.port}: a port is a whole number from 0 to 65535`,
+          );
+        const token = flags.adminToken ?? (process.env['CALLTAPE_ADMIN_TOKEN'] || undefined);
+        if (token === undefined && !isLoopbackHost(flags.host))
+          throw new CalltapeError(
+            'CONFIG_INVALID',
+            `--host ${flags.host}: the view would be open to the network; set an admin token (--admin-token or CALLTAPE_ADMIN_TOKEN) or listen on 127.0.0.1`,
+          );
+        appAssets();
+        const server = await startViewServer({
+          runsDb: runsDb(flags),
+          cwd: process.cwd(),
+          host: flags.host,
+          port,
+          token,
+        });
+        const stop = (): void => {
+          void server.close().then(() => process.exit(exitCodes.ok));
+        };
+        process.on('SIGTERM', stop).on('SIGINT', stop);
+        process.stdout.write(`calltape view on ${server.appUrl}\n`);
+        if (flags.open) openBrowser(server.appUrl);
+        return exitCodes.ok;
+      });
+      if (code !== exitCodes.ok) process.exitCode = code;
+    });
+}
+
+/**
+ * Opens an address in the desktop's browser; a machine without one (CI, SSH) just keeps the
+ * printed address. The opener gets the address as one argument, never through a shell.
+ */
+function openBrowser(address: string): void {
+  const [command, ...args] =
+    process.platform === 'darwin'
+      ? ['open']
+      : process.platform === 'win32'
+        ? ['rundll32', 'url.dll,FileProtocolHandler']
+        : ['xdg-open'];
+  const child = spawn(command as string, [...args, address], { stdio: 'ignore', detached: true });
+  child.on('error', () =>
+    process.stderr.write('calltape view: no browser to open; open the address above\n'),
+  );
+  child.unref();
+}

@@ -1,0 +1,82 @@
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef } from 'preact/hooks';
+import { useRoute, type Route } from './router.js';
+import { RunsScreen } from './runs-screen.js';
+import { PlaceholderScreen } from './placeholder-screen.js';
+
+/** The app's sections, in the order the header lists them. */
+const sections = [
+  { screen: 'runs', label: 'Runs', href: '#/runs' },
+  { screen: 'rate', label: 'Rate', href: '#/rate' },
+  { screen: 'review', label: 'Review', href: '#/review' },
+  { screen: 'staging', label: 'Staging', href: '#/staging' },
+] as const;
+
+/** The section a route belongs to (a run or a case is in Runs). */
+function sectionOf(route: Route): string {
+  return route.screen === 'not-found' ? '' : route.screen;
+}
+
+/** The frame: header with the sections, and the screen the address names. */
+export function App() {
+  const route = useRoute();
+  const main = useRef<HTMLElement>(null);
+  // A new screen is announced by moving focus to it, as a page load would.
+  useEffect(() => main.current?.focus(), [route]);
+  return (
+    <>
+      <a
+        class="skip"
+        href="#main"
+        onClick={(event) => {
+          event.preventDefault();
+          main.current?.focus();
+        }}
+      >
+        Skip to content
+      </a>
+      <header class="top">
+        <span class="brand">calltape view</span>
+        <nav aria-label="Sections">
+          <ul>
+            {sections.map((section) => (
+              <li key={section.screen}>
+                <a
+                  href={section.href}
+                  aria-current={sectionOf(route) === section.screen ? 'page' : undefined}
+                >
+                  {section.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </header>
+      <main id="main" ref={main} tabIndex={-1}>
+        <Screen route={route} />
+      </main>
+    </>
+  );
+}
+
+function Screen({ route }: { route: Route }): ComponentChildren {
+  switch (route.screen) {
+    case 'runs':
+      return <RunsScreen />;
+    case 'rate':
+      return <PlaceholderScreen title="Rate" />;
+    case 'review':
+      return <PlaceholderScreen title="Review" />;
+    case 'staging':
+      return <PlaceholderScreen title="Staging" />;
+    case 'not-found':
+      return (
+        <section>
+          <h1>Not found</h1>
+          <p>
+            Nothing is at <code>{route.hash}</code>. <a href="#/runs">Back to the runs</a>.
+          </p>
+        </section>
+      );
+  }
+}

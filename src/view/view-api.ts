@@ -1,0 +1,81 @@
+import { relative, sep } from 'node:path';
+import { viewApiVersion, type ApiError, type RunsAnswer } from './api-types.js';
+import { ViewRunsReader } from './view-runs-reader.js';
+
+/** Where the API reads from. */
+export interface ViewSources {
+  /** The runs database (absolute). */
+  readonly runsDb: string;
+  /** The folder calltape view serves: the project whose files it may read. */
+  readonly cwd: string;
+}
+
+/** An API answer: its status and JSON body. */
+export interface ApiAnswer {
+  readonly status: number;
+  readonly body: object;
+}
+
+/** The prefix of every API path. */
+export const apiPrefix = `/calltape/api/v${viewApiVersion}/`;
+
+const defaultLimit = 200;
+const maxLimit = 5000;
+
+const failure = (status: number, message: string, type: string): ApiAnswer => ({
+  status,
+  body: { error: { message, type } } satisfies ApiError,
+});
+
+/**
+ * Answers a `GET /calltape/api/v1/…` path (the part after the prefix, already split on `/` and
+ * decoded) with its JSON; 404 for a path it does not know. Query values are read as data.
+ */
+export function answerApi(
+  segments: readonly string[],
+  query: URLSearchParams,
+  sources: ViewSources,
+): ApiAnswer {
+  const [first, ...rest] = segments;
+  if (first === 'runs' && rest.length === 0) return runsAnswer(query, sources);
+  return failure(404, `calltape: no such API path: ${segments.join('/')}`, 'not_found');
+}
+
+function runsAnswer(query: URLSearchParams, sources: ViewSources): ApiAnswer {
+  const limitText = query.get('limit');
+  const limit = limitText === null ? defaultLimit : Number(limitText);
+  if (!Number.isInteger(limit) || limit < 1 || limit > maxLimit)
+    return failure(
+      400,
+      `calltape: limit must be a whole number from 1 to ${maxLimit}`,
+      'invalid_request_error',
+    );
+  const runs_db = databaseFacts(sources);
+  const empty: RunsAnswer = {
+    version: viewApiVersion,
+    runs_db,
+    runs: [],
+    matched: 0,
+    filters: { suites: [], configs: [], branches: [] },
+  };
+  if (!runs_db.present) return { status: 200, body: empty };
+  const reader = new ViewRunsReader(sources.runsDb);
+  try {
+    const { runs, matched } = reader.runs({
+      suite: query.get('suite') ?? undefined,
+      config: query.get('config') ?? undefined,
+      branch: query.get('branch') ?? undefined,
+      limit,
+    });
+    return { status: 200, body: { ...empty, runs, matched, filters: reader.filterValues() } };
+  } finally {
+    reader.close();
+  }
+}
+
+/** The runs database as answers name it: relative to the project when inside it, `/`-separated. */
+function databaseFacts(sources: ViewSources): RunsAnswer['runs_db'] {
+  const inside = relative(sources.cwd, sources.runsDb);
+  const path = inside.startsWith('..') || inside === '' ? sources.runsDb : inside;
+  return { path: path.split(sep).join('/'), present: ViewRunsReader.present(sources.runsDb) };
+}

@@ -1,0 +1,127 @@
+import { existsSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { CalltapeError } from '../errors.js';
+import { hasColumn } from '../runner/runs-database.js';
+import type { RunConfigurationListing, RunListing } from './api-types.js';
+
+/** Which runs the runs list shows: each filter is an exact value, absent for all. */
+export interface RunsFilter {
+  readonly suite?: string | undefined;
+  readonly config?: string | undefined;
+  readonly branch?: string | undefined;
+  /** At most this many runs, newest first. */
+  readonly limit: number;
+}
+
+/**
+ * The runs database as calltape view reads it: read-only (a view never migrates or locks a file
+ * a test run is writing; WAL lets it read beside that writer). A file written before a column
+ * was added reads that column as unknown.
+ */
+export class ViewRunsReader {
+  private readonly db: Database.Database;
+  private readonly gitColumns: string;
+  private readonly unreliableColumn: string;
+
+  constructor(readonly path: string) {
+    try {
+      this.db = new Database(path, { readonly: true, fileMustExist: true });
+      this.db.pragma('busy_timeout = 5000');
+    } catch (error) {
+      throw new CalltapeError(
+        'CONFIG_INVALID',
+        `${path}: cannot open the runs database: ${(error as Error).message}`,
+        'Runs are stored by calltape test; run one first, or pass --runs-db.',
+      );
+    }
+    this.gitColumns = hasColumn(this.db, 'runs', 'git_commit')
+      ? 'git_commit, git_branch'
+      : 'NULL AS git_commit, NULL AS git_branch';
+    this.unreliableColumn = hasColumn(this.db, 'run_configs', 'unreliable')
+      ? 'unreliable'
+      : '0 AS unreliable';
+  }
+
+  /** Whether the file is there to read (a view may start before the first run is stored). */
+  static present(path: string): boolean {
+    return existsSync(path);
+  }
+
+  /** The runs matching a filter, newest first, each with its run configurations, and how many matched. */
+  runs(filter: RunsFilter): { runs: RunListing[]; matched: number } {
+    const conditions: string[] = [];
+    const parameters: (string | number)[] = [];
+    if (filter.suite !== undefined) {
+      conditions.push('suite = ?');
+      parameters.push(filter.suite);
+    }
+    if (filter.branch !== undefined && this.gitColumns.startsWith('git_commit')) {
+      conditions.push('git_branch = ?');
+      parameters.push(filter.branch);
+    } else if (filter.branch !== undefined) conditions.push('0');
+    if (filter.config !== undefined) {
+      conditions.push(
+        'EXISTS (SELECT 1 FROM run_configs c WHERE c.run_id = runs.id AND c.name = ?)',
+      );
+      parameters.push(filter.config);
+    }
+    const where = conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
+    const matched = (
+      this.db.prepare(`SELECT count(*) AS n FROM runs ${where}`).get(...parameters) as { n: number }
+    ).n;
+    const rows = this.db
+      .prepare(
+        `SELECT id, suite, mode, drive, started_at, duration_ms, passed, exit_code, ${this.gitColumns} FROM runs ${where} ORDER BY id DESC LIMIT ?`,
+      )
+      .all(...parameters, filter.limit) as (Omit<RunListing, 'passed' | 'configs'> & {
+      passed: number;
+    })[];
+    const configs = this.configsOf(rows.map((row) => row.id));
+    return {
+      matched,
+      runs: rows.map((row) => ({
+        ...row,
+        passed: row.passed === 1,
+        configs: configs.get(row.id) ?? [],
+      })),
+    };
+  }
+
+  /** Every suite, run configuration and branch stored (for the filters). */
+  filterValues(): { suites: string[]; configs: string[]; branches: string[] } {
+    const column = (sql: string): string[] =>
+      (this.db.prepare(sql).all() as { value: string }[]).map((row) => row.value);
+    return {
+      suites: column('SELECT DISTINCT suite AS value FROM runs ORDER BY suite'),
+      configs: column('SELECT DISTINCT name AS value FROM run_configs ORDER BY name'),
+      branches: this.gitColumns.startsWith('git_commit')
+        ? column(
+            'SELECT DISTINCT git_branch AS value FROM runs WHERE git_branch IS NOT NULL ORDER BY git_branch',
+          )
+        : [],
+    };
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  /** The run configurations of some runs, in stored order, by run id (one query for the lot). */
+  private configsOf(ids: readonly number[]): Map<number, RunConfigurationListing[]> {
+    const byRun = new Map<number, RunConfigurationListing[]>();
+    if (ids.length === 0) return byRun;
+    const wanted = new Set(ids);
+    const rows = this.db
+      .prepare(
+        `SELECT run_id, name, model, total, passed, failed, errors, ${this.unreliableColumn}, pass_rate, mean_score FROM run_configs WHERE run_id BETWEEN ? AND ? ORDER BY run_id, rowid`,
+      )
+      .all(Math.min(...ids), Math.max(...ids)) as (RunConfigurationListing & { run_id: number })[];
+    for (const { run_id, ...config } of rows) {
+      if (!wanted.has(run_id)) continue;
+      const list = byRun.get(run_id);
+      if (list) list.push(config);
+      else byRun.set(run_id, [config]);
+    }
+    return byRun;
+  }
+}
