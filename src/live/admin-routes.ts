@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import { presentedToken, tokenMatches } from './admin-auth.js';
 import { createAdminGate, hostRefusal, noReferrer } from './admin-gate.js';
 import { adminHostAllowed, feedOriginAllowed } from './admin-request-checks.js';
-import { dashboardPage } from './dashboard-page.js';
+import { redirectOldPage } from './old-page-redirects.js';
 import type { Feed } from './feed.js';
 import type { LiveMetrics } from './live-metrics.js';
 import { feedPath, stagingApi, stagingLive, type StagingLive } from './staging-state.js';
@@ -43,20 +43,6 @@ const json = (message: string, type: string): string =>
   JSON.stringify({ error: { message, type } });
 
 export { noReferrer };
-
-/**
- * The headers of an admin page: self-contained HTML that may talk only to this proxy, and that no
- * other page may frame (a framed rating page took a `fail` into the golden set with one click).
- * `X-Frame-Options` is for browsers that predate CSP's `frame-ancestors`.
- */
-export const adminPageHeaders = {
-  'content-type': 'text/html; charset=utf-8',
-  'cache-control': 'no-store',
-  'content-security-policy':
-    "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
-  'x-frame-options': 'DENY',
-  ...noReferrer,
-} as const;
 
 const rawAnswer = (status: string, body: string, extra = ''): string =>
   `HTTP/1.1 ${status}\r\ncontent-type: application/json\r\n${extra}referrer-policy: no-referrer\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
@@ -110,8 +96,8 @@ export function createAdminRoutes(
               .writeHead(500, { 'content-type': 'text/plain' })
               .end(`calltape: metrics failed: ${(error as Error).message}`),
         );
-      } else if (path === '/calltape/') {
-        response.writeHead(200, adminPageHeaders).end(dashboardPage());
+      } else if (redirectOldPage(response, url)) {
+        // The dashboard is the app's Staging section now.
       } else if (path === stagingApi || path === '/calltape/api/state') {
         // /api/state is the first dashboard's name for the same answer (a subset of it).
         response

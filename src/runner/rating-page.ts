@@ -1,10 +1,10 @@
 import { join, relative } from 'node:path';
 import { CalltapeError } from '../errors.js';
 import { answerAdminJson, refuseMethod, takeAdminWrite } from '../live/admin-json.js';
-import { adminPageHeaders, noReferrer, type AdminExtension } from '../live/admin-routes.js';
+import { noReferrer, type AdminExtension } from '../live/admin-routes.js';
+import { redirectOldPage } from '../live/old-page-redirects.js';
 import { jsonObjectOf } from '../request-fields.js';
 import { parseKeyPress, type KeyPress } from '../ratings/key-press.js';
-import { pageAsset } from '../page-assets.js';
 import { runsDatabaseFile } from './run-store.js';
 import { listRuns, loadRunView, type RunSources } from './load-run-view.js';
 import { defaultSet, type Rating } from '../ratings/rating.js';
@@ -93,7 +93,7 @@ export function createRatingPage(sources: RatingPageSources): AdminExtension {
       if (path !== '/calltape/rate' && path !== rateApi && path !== rateViewApi) return false;
       const reading = request.method === 'GET' || request.method === 'HEAD';
       if (path === '/calltape/rate' && reading) {
-        response.writeHead(200, adminPageHeaders).end(pageAsset('rate.html'));
+        redirectOldPage(response, url);
       } else if (path === rateViewApi && reading) {
         answerAdminJson(response, () => {
           const run = url.searchParams.get('run') ?? '';

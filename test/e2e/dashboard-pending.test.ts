@@ -126,48 +126,50 @@ describe('the pending-cases API of calltape proxy --suites', () => {
   });
 });
 
-describe.skipIf(!chromiumAvailable)('the pending-cases panel in headless Chromium', () => {
-  it('shows each pending draft with its file:line, and a review made in a terminal at the next refresh', async () => {
-    const { page, elsewhere, errors, close } = await openOfflinePage(browser as Browser, origin());
-    try {
-      await page.goto(`${origin()}/calltape/?token=${token}`);
-      const generated = page.locator(
-        '#pending .suite[data-file="drafts.yaml"] tr[data-case="gen-rent"]',
+describe.skipIf(!chromiumAvailable)(
+  "the Review section of the proxy's app in headless Chromium",
+  () => {
+    it('shows each pending draft with its file:line, and a review made in a terminal at the next refresh', async () => {
+      const { page, elsewhere, errors, close } = await openOfflinePage(
+        browser as Browser,
+        origin(),
       );
-      await generated.waitFor({ timeout: 10_000 });
-      expect(await generated.locator('td.location').textContent()).toBe('drafts.yaml:9');
-      expect(await generated.getAttribute('data-kind')).toBe('positive');
-      expect(await generated.locator('td.provenance').textContent()).toContain(
-        'guideline: the customer asks about past payments',
-      );
-      const promoted = page.locator('tr[data-case="promoted-big"]');
-      expect(await promoted.locator('td.location').textContent()).toBe('drafts.yaml:19');
-      expect(await promoted.getAttribute('data-kind')).toBe('negative');
-      expect(await promoted.locator('td.tool').textContent()).toBe('transfer_money');
-      expect(await promoted.locator('td.provenance').textContent()).toContain(
-        'failed: transfer-limits/maximum: amount is 25000, above the maximum 10000',
-      );
-      expect(await page.locator('#pending').textContent()).toContain('calltape review drafts.yaml');
-      expect(
-        await page
-          .locator('#pending .suite[data-file="gone.yaml"][data-error="true"]')
-          .textContent(),
-      ).toContain('gone.yaml');
-      await page.screenshot({ path: join(folder, 'pending.png'), fullPage: true });
-      // The reviewed case is no draft, so the panel never lists it.
-      expect(await page.locator('tr[data-case="reviewed"]').count()).toBe(0);
+      try {
+        await page.goto(`${origin()}/calltape/app/?token=${token}#/review`);
+        const generated = page.locator('.suite[data-file="drafts.yaml"] tr[data-case="gen-rent"]');
+        await generated.waitFor({ timeout: 10_000 });
+        expect(await generated.locator('td.location').textContent()).toBe('drafts.yaml:9');
+        expect(await generated.getAttribute('data-kind')).toBe('positive');
+        expect(await generated.locator('td.provenance').textContent()).toContain(
+          'guideline: the customer asks about past payments',
+        );
+        const promoted = page.locator('tr[data-case="promoted-big"]');
+        expect(await promoted.locator('td.location').textContent()).toBe('drafts.yaml:19');
+        expect(await promoted.getAttribute('data-kind')).toBe('negative');
+        expect(await promoted.locator('td.tool').textContent()).toBe('transfer_money');
+        expect(await promoted.locator('td.provenance').textContent()).toContain(
+          'failed: transfer-limits/maximum: amount is 25000, above the maximum 10000',
+        );
+        expect(await page.locator('main').textContent()).toContain('calltape review drafts.yaml');
+        expect(
+          await page.locator('.suite[data-file="gone.yaml"][data-error="true"]').textContent(),
+        ).toContain('gone.yaml');
+        await page.screenshot({ path: join(folder, 'pending.png'), fullPage: true });
+        // The reviewed case is no draft, so the panel never lists it.
+        expect(await page.locator('tr[data-case="reviewed"]').count()).toBe(0);
 
-      const reviewed = await runCliAsync(['review', 'drafts.yaml', '--accept', 'gen-rent'], {
-        cwd: folder,
-      });
-      expect(reviewed.status).toBe(0);
-      await page.click('#pending-refresh');
-      await generated.waitFor({ state: 'detached', timeout: 10_000 });
-      expect(await promoted.locator('td.location').textContent()).toMatch(/^drafts\.yaml:\d+$/);
-    } finally {
-      await close();
-    }
-    expect(elsewhere).toEqual([]);
-    expect(errors).toEqual([]);
-  });
-});
+        const reviewed = await runCliAsync(['review', 'drafts.yaml', '--accept', 'gen-rent'], {
+          cwd: folder,
+        });
+        expect(reviewed.status).toBe(0);
+        await page.click('#review-refresh');
+        await generated.waitFor({ state: 'detached', timeout: 10_000 });
+        expect(await promoted.locator('td.location').textContent()).toMatch(/^drafts\.yaml:\d+$/);
+      } finally {
+        await close();
+      }
+      expect(elsewhere).toEqual([]);
+      expect(errors).toEqual([]);
+    });
+  },
+);

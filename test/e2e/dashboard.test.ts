@@ -115,7 +115,7 @@ describe.skipIf(!available)('the dashboard in headless Chromium', () => {
     const context = await (browser as Browser).newContext();
     running.push({ close: () => context.close() });
     // The page gets the state as it was before the call; the call is scored before that answer arrives.
-    await context.route('**/calltape/api/state', async (route) => {
+    await context.route('**/calltape/api/v1/staging', async (route) => {
       const before = await route.fetch();
       await ask(client, 'transfer big', { session: 'meanwhile' });
       await scored(`${proxy.url}/calltape/api/state?token=${token}`, 'meanwhile');

@@ -254,3 +254,35 @@ describe('the staging API (/calltape/api/v1/staging)', () => {
     });
   });
 });
+
+describe('the old pages redirect to their app section', () => {
+  const redirect = async (path: string): Promise<[number, string | null]> => {
+    const response = await fetch(`${origin()}${path}`, { headers: admin, redirect: 'manual' });
+    return [response.status, response.headers.get('location')];
+  };
+
+  it('sends the rating page to the Rate section, its runs, set and rater kept', async () => {
+    expect(
+      await redirect('/calltape/rate?runs=recordings%2Fa.sqlite&set=errors&rater=ana'),
+    ).toEqual([302, '/calltape/app/#/rate?runs=recordings%2Fa.sqlite&set=errors&rater=ana']);
+    expect(await redirect('/calltape/rate')).toEqual([302, '/calltape/app/#/rate']);
+  });
+
+  it('takes the token out of an old rating address first (a cookie), then redirects', async () => {
+    const first = await fetch(`${origin()}/calltape/rate?token=${token}&rater=ana`, {
+      redirect: 'manual',
+    });
+    expect([first.status, first.headers.get('location')]).toEqual([
+      303,
+      '/calltape/rate?rater=ana',
+    ]);
+    expect(await redirect('/calltape/rate?rater=ana')).toEqual([
+      302,
+      '/calltape/app/#/rate?rater=ana',
+    ]);
+  });
+
+  it('sends the shadow dashboard to the Staging section', async () => {
+    expect(await redirect('/calltape/')).toEqual([302, '/calltape/app/#/staging']);
+  });
+});

@@ -5,19 +5,22 @@ export type Route =
   | { readonly screen: 'runs' }
   | { readonly screen: 'rate' }
   | { readonly screen: 'review' }
+  | { readonly screen: 'judges' }
   | { readonly screen: 'staging' }
   | { readonly screen: 'not-found'; readonly hash: string };
 
 /** The route an address's hash names (`#/runs`, `#/rate`, …); the runs list when it names none. */
 export function parseRoute(hash: string): Route {
   const path = hash.replace(/^#\/?/, '');
-  const [first = ''] = path.split('/');
+  // A section's own parameters follow `?` (`#/rate?runs=a.sqlite`); the section reads them.
+  const [first = ''] = path.split(/[/?]/);
   switch (first) {
     case '':
     case 'runs':
       return { screen: 'runs' };
     case 'rate':
     case 'review':
+    case 'judges':
     case 'staging':
       return { screen: first };
     default:
