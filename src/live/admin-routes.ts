@@ -78,6 +78,19 @@ export function createAdminRoutes(
       if (path !== '/metrics' && path !== '/calltape' && !path.startsWith('/calltape/'))
         return false;
       if (gate(request, response, url)) return true;
+      const reading = request.method === 'GET' || request.method === 'HEAD';
+      if (reading && (path === stagingApi || path === '/calltape/api/state')) {
+        // Before the extensions: the app's API answers every other /calltape/api/v1/ path.
+        // /api/state is the first dashboard's name for the same answer.
+        response
+          .writeHead(200, {
+            'content-type': 'application/json',
+            'cache-control': 'no-store',
+            ...noReferrer,
+          })
+          .end(JSON.stringify(stagingLive(state())));
+        return true;
+      }
       if (extension?.handle(request, response, url) === true) return true;
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         response
@@ -98,15 +111,6 @@ export function createAdminRoutes(
         );
       } else if (redirectOldPage(response, url)) {
         // The dashboard is the app's Staging section now.
-      } else if (path === stagingApi || path === '/calltape/api/state') {
-        // /api/state is the first dashboard's name for the same answer (a subset of it).
-        response
-          .writeHead(200, {
-            'content-type': 'application/json',
-            'cache-control': 'no-store',
-            ...noReferrer,
-          })
-          .end(JSON.stringify(stagingLive(state())));
       } else {
         response
           .writeHead(404, { 'content-type': 'application/json', ...noReferrer })

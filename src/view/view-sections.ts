@@ -17,9 +17,9 @@ export interface ViewSectionSources {
 }
 
 /**
- * The Rate, Review, Judges and Staging APIs as `calltape view` serves them: the same handlers
- * the proxy serves, over the project's files; Staging, which lives in a proxy, answers how to
- * get it. Asked before the app's read-only API, since Rate and Review take writes.
+ * The Rate, Review and Judges APIs as `calltape view` serves them: the same handlers the proxy
+ * serves, over the project's files. Asked before the app's read-only API, since Rate and Review
+ * take writes.
  */
 export function createViewSections(sources: ViewSectionSources): AdminExtension {
   return combineExtensions(
@@ -33,16 +33,18 @@ export function createViewSections(sources: ViewSectionSources): AdminExtension 
     }),
     createReviewApi(sources.suites, sources.cwd),
     createJudgesApi(sources.ratingsDb, sources.cwd),
-    {
-      pages: [],
-      handle(request, response, url) {
-        if (url.pathname !== stagingApi) return false;
-        if (request.method === 'GET' || request.method === 'HEAD')
-          answerAdminJson(response, () => stagingElsewhere);
-        else refuseMethod(response, 'GET');
-        return true;
-      },
-      close() {},
-    },
   );
 }
+
+/** `calltape view`'s Staging answer: staging lives in a proxy, and this says how to open it. */
+export const stagingElsewhereApi: AdminExtension = {
+  pages: [],
+  handle(request, response, url) {
+    if (url.pathname !== stagingApi) return false;
+    if (request.method === 'GET' || request.method === 'HEAD')
+      answerAdminJson(response, () => stagingElsewhere);
+    else refuseMethod(response, 'GET');
+    return true;
+  },
+  close() {},
+};

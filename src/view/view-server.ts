@@ -4,6 +4,7 @@ import { createAdminGate, noReferrer } from '../live/admin-gate.js';
 import { combineExtensions, type AdminExtension } from '../live/admin-routes.js';
 import { appPagePath } from './app-page.js';
 import { createViewApp } from './view-app.js';
+import { stagingElsewhereApi } from './view-sections.js';
 import type { ViewSources } from './view-api.js';
 
 /** How `calltape view` listens. */
@@ -31,9 +32,11 @@ export interface ViewServer {
  * address moved into a cookie): the app, its assets and its API, nothing else.
  */
 export async function startViewServer(options: ViewServerOptions): Promise<ViewServer> {
-  const app = options.sections
-    ? combineExtensions(options.sections, createViewApp(options))
-    : createViewApp(options);
+  const app = combineExtensions(
+    stagingElsewhereApi,
+    ...(options.sections ? [options.sections] : []),
+    createViewApp(options),
+  );
   const gate = createAdminGate({
     token: options.token,
     allowedHosts: [],

@@ -63,7 +63,7 @@ describe.skipIf(!chromiumAvailable)('calltape view in Chromium', () => {
       const nav = page.getByRole('navigation', { name: 'Sections' });
       await expect
         .poll(() => nav.getByRole('link').allTextContents())
-        .toEqual(['Runs', 'Rate', 'Review', 'Staging']);
+        .toEqual(['Runs', 'Rate', 'Review', 'Judges', 'Staging']);
       await expect
         .poll(() => nav.getByRole('link', { name: 'Runs' }).getAttribute('aria-current'))
         .toBe('page');

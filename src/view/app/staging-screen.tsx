@@ -168,7 +168,10 @@ export function StagingScreen() {
   const shownCount = shown.calls.filter(visible).length;
   return (
     <section aria-labelledby="staging-title" class="staging">
-      <h1 id="staging-title">Staging: live tool calls</h1>
+      <h1 id="staging-title">Staging</h1>
+      <p class="muted">
+        The proxy's shadow scoring, live: every tool call scored off the response path.
+      </p>
       <p>
         <span
           id="status"
