@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,9 +9,11 @@ import {
   openOfflinePage,
 } from '../support/headless-chromium.js';
 import { temporaryFolder } from '../support/test-proxy.js';
+import { packageRoot } from '../../src/package-root.js';
 
 const token = 'pending-token-0123456789';
 const folder = temporaryFolder();
+const artifacts = join(packageRoot, 'test-artifacts', 'view');
 
 // A reviewed case, then a generated and a promoted draft; comments and blank lines move the drafts off easy lines.
 const suite = `# bank drafts
@@ -64,6 +66,7 @@ beforeAll(async () => {
     { cwd: folder, env: { CALLTAPE_ADMIN_TOKEN: token } },
   );
   if (chromiumAvailable) browser = await launchChromium();
+  mkdirSync(artifacts, { recursive: true });
 });
 afterAll(async () => {
   await browser?.close();
@@ -170,6 +173,55 @@ describe.skipIf(!chromiumAvailable)(
       }
       expect(elsewhere).toEqual([]);
       expect(errors).toEqual([]);
+    });
+    it('accepts a pending case from the app: the suite file changes as calltape review --accept changes it', async () => {
+      writeFileSync(join(folder, 'drafts.yaml'), suite);
+      const { page, elsewhere, errors, close } = await openOfflinePage(
+        browser as Browser,
+        origin(),
+      );
+      const consoleErrors: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') consoleErrors.push(message.text());
+      });
+      try {
+        await page.goto(`${origin()}/calltape/app/?token=${token}#/review`);
+        const accept = page.getByRole('button', { name: 'Accept gen-rent' });
+        await accept.waitFor({ timeout: 10_000 });
+        // Each case's decisions are labelled with the case they decide, and reached in order by Tab.
+        expect(
+          await page
+            .getByRole('button', { name: /^(Accept|Reject) / })
+            .evaluateAll((buttons) => buttons.map((button) => button.getAttribute('aria-label'))),
+        ).toEqual([
+          'Accept gen-rent',
+          'Reject gen-rent',
+          'Accept promoted-big',
+          'Reject promoted-big',
+        ]);
+        await page.screenshot({ path: join(artifacts, 'review.png'), fullPage: true });
+        await accept.click();
+        await page
+          .getByRole('status')
+          .filter({ hasText: 'Accepted gen-rent in drafts.yaml.' })
+          .waitFor({ timeout: 10_000 });
+        await page.locator('tr[data-case="gen-rent"]').waitFor({ state: 'detached' });
+        const expected = join(temporaryFolder(), 'expected.yaml');
+        writeFileSync(expected, suite);
+        const cli = await runCliAsync(['review', expected, '--accept', 'gen-rent'], {
+          cwd: folder,
+        });
+        expect(cli.status).toBe(0);
+        expect(readFileSync(join(folder, 'drafts.yaml'), 'utf8')).toBe(
+          readFileSync(expected, 'utf8'),
+        );
+        expect(await page.locator('tr[data-case="promoted-big"]').count()).toBe(1);
+      } finally {
+        await close();
+      }
+      expect(elsewhere).toEqual([]);
+      expect(errors).toEqual([]);
+      expect(consoleErrors).toEqual([]);
     });
   },
 );

@@ -87,7 +87,13 @@ describe.skipIf(!available)(
         proxy.url,
       );
       running.push({ close });
+      const consoleErrors: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') consoleErrors.push(message.text());
+      });
+      // The dashboard's address opens the app's Staging section.
       await page.goto(`${proxy.url}/calltape/?token=${token}`);
+      expect(new URL(page.url()).hash).toBe('#/staging');
       await page.locator('#status[data-state="live"]').waitFor({ timeout: 10_000 });
       // The call scored before the page opened is in the table from the state API.
       await page
@@ -115,7 +121,11 @@ describe.skipIf(!available)(
       // Filtering the table by verdict hides the passing call.
       await page.selectOption('#filter-verdict', 'fail');
       expect(await page.locator('tr[data-verdict="pass"]').isHidden()).toBe(true);
-      await page.screenshot({ path: join(folder, 'dashboard.png'), fullPage: true });
+      await page.screenshot({
+        path: join(packageRoot, 'test-artifacts', 'view', 'staging.png'),
+        fullPage: true,
+      });
+      expect(consoleErrors).toEqual([]);
 
       expect(elsewhere).toEqual([]);
       expect(errors).toEqual([]);

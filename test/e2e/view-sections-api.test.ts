@@ -10,6 +10,8 @@ import { createJudgesApi } from '../../src/runner/judges-api.js';
 import { createRatingPage } from '../../src/runner/rating-page.js';
 import { startTestProxy, temporaryFolder } from '../support/test-proxy.js';
 import { viewSectionErrors } from '../support/view-sections-schema.js';
+import { startViewServer } from '../../src/view/view-server.js';
+import { createViewSections } from '../../src/view/view-sections.js';
 
 const token = 'view-sections-token-0123456789';
 const bank = join(packageRoot, 'recordings/bank-demo.sqlite');
@@ -284,5 +286,42 @@ describe('the old pages redirect to their app section', () => {
 
   it('sends the shadow dashboard to the Staging section', async () => {
     expect(await redirect('/calltape/')).toEqual([302, '/calltape/app/#/staging']);
+  });
+});
+
+describe('calltape view without a proxy', () => {
+  it('serves Rate, Review and Judges over the project files, and says how to get Staging', async () => {
+    const server = await startViewServer({
+      runsDb: join(folder, 'runs.sqlite'),
+      cwd: folder,
+      host: '127.0.0.1',
+      port: 0,
+      token: undefined,
+      sections: createViewSections({
+        cwd: folder,
+        runsDb: join(folder, 'runs.sqlite'),
+        ratingsDb: ratings,
+        suites: ['drafts.yaml'],
+      }),
+    });
+    try {
+      const staging = (await (await fetch(`${server.origin}/calltape/api/v1/staging`)).json()) as {
+        available: boolean;
+        how: string;
+      };
+      expect(viewSectionErrors('staging', staging)).toEqual([]);
+      expect(staging.available).toBe(false);
+      expect(staging.how).toContain('calltape proxy with a policies file');
+      const judges = await fetch(`${server.origin}/calltape/api/v1/judges`);
+      expect(viewSectionErrors('judges', await judges.json())).toEqual([]);
+      const foreign = await fetch(`${server.origin}/calltape/api/v1/review`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: 'https://evil.example' },
+        body: JSON.stringify({ suite: 'drafts.yaml', case: 'gen-loan', decision: 'accept' }),
+      });
+      expect(foreign.status).toBe(403);
+    } finally {
+      await server.close();
+    }
   });
 });

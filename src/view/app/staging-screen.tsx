@@ -184,6 +184,7 @@ export function StagingScreen() {
         <span id="policies" class="muted">
           {shown.policies}
         </span>{' '}
+        ·{' '}
         {state?.available && (
           <>
             <span id="queue" class="muted">
