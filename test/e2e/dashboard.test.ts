@@ -78,7 +78,7 @@ describe.skipIf(!available)(
   "the dashboard (the app's Staging section) in headless Chromium",
   () => {
     it('loads with no internet, and shows a call made during the test live, with its verdict and why', async () => {
-      const { folder, proxy, client } = await startShadowedProxy();
+      const { proxy, client } = await startShadowedProxy();
       await ask(client, 'transfer 120 euros', { session: 'earlier' });
 
       // Anything but the proxy itself is refused and noted: the page must need nothing from the internet.
