@@ -331,6 +331,6 @@ function benchTrajectory(
     turns: built,
     calls,
     finalText: '',
-    counts: { turns: built.length, calls: calls.length, byTool },
+    counts: { rounds: built.length, calls: calls.length, byTool },
   };
 }

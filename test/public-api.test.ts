@@ -50,7 +50,7 @@ describe('the package main export', () => {
         turns: [],
         calls: [],
         finalText: '',
-        counts: { turns: 0, calls: 0, byTool: {} },
+        counts: { rounds: 0, calls: 0, byTool: {} },
       },
     );
     expect(result).toMatchObject({ pass: false, reasons: ['missing_call'] });

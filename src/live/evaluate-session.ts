@@ -52,11 +52,13 @@ export interface SessionEvaluation {
 }
 
 const stepReasons: readonly [
-  'max_steps' | 'max_turns' | 'max_calls_per_tool' | 'max_repeats',
+  'max_steps' | 'max_rounds' | 'max_turns' | 'max_calls_per_tool' | 'max_repeats',
   TrajectoryReason & PolicyReason,
 ][] = [
   ['max_steps', 'too_many_steps'],
-  ['max_turns', 'too_many_turns'],
+  ['max_rounds', 'too_many_rounds'],
+  // The old name, still read.
+  ['max_turns', 'too_many_rounds'],
   ['max_calls_per_tool', 'tool_limit_exceeded'],
   ['max_repeats', 'repeated_call'],
 ];
@@ -108,6 +110,7 @@ async function outcomeOf(
       let limits = 0;
       for (const [field, reason] of stepReasons) {
         if (policy[field] === undefined) continue;
+        if (field === 'max_turns' && policy.max_rounds !== undefined) continue;
         limits++;
         const check = stepCountCheck(
           { [field]: policy[field] },

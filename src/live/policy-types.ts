@@ -56,7 +56,10 @@ export interface AllowPolicy extends PolicyBase {
 export interface StepsPolicy
   extends
     PolicyBase,
-    Pick<Expectations, 'max_steps' | 'max_turns' | 'max_calls_per_tool' | 'max_repeats'> {
+    Pick<
+      Expectations,
+      'max_steps' | 'max_rounds' | 'max_turns' | 'max_calls_per_tool' | 'max_repeats'
+    > {
   readonly kind: 'steps';
 }
 

@@ -66,7 +66,7 @@ describe('sessionVerdict', () => {
     const judged: Trajectory[] = [];
     const policies: SessionPolicy[] = [
       { id: 'judge', kind: 'judge', code: '/judge.mjs' },
-      { id: 'short', kind: 'steps', max_turns: 1 },
+      { id: 'short', kind: 'steps', max_rounds: 1 },
     ];
     const verdict = await sessionVerdict(
       session([false, false], (turn) => `label-${turn}`),
@@ -82,7 +82,7 @@ describe('sessionVerdict', () => {
       verdict: 'fail',
       turns: 2,
       evaluated: ['judge', 'short'],
-      failures: [{ policy: 'short', reason: 'too_many_turns' }],
+      failures: [{ policy: 'short', reason: 'too_many_rounds' }],
     });
   });
 

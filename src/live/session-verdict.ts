@@ -43,7 +43,7 @@ export async function sessionVerdict(
       ? 'fail'
       : result.verdict,
     score: result.score,
-    turns: trajectory.counts.turns,
+    turns: trajectory.counts.rounds,
     calls: trajectory.counts.calls,
     evaluated: result.evaluated,
     failures: result.failures,

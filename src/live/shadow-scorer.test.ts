@@ -149,7 +149,7 @@ describe('ShadowScorer', () => {
         policies: [
           { id: 'budget', kind: 'steps', max_steps: 2 },
           { id: 'forget-once', kind: 'steps', max_calls_per_tool: { forget: 1 } },
-          { id: 'one-turn', kind: 'steps', max_turns: 1 },
+          { id: 'one-round', kind: 'steps', max_rounds: 1 },
         ],
       },
       {},

@@ -13,7 +13,7 @@ export const policyReasons = [
   'forbidden_call',
   'unlisted_tool',
   'too_many_steps',
-  'too_many_turns',
+  'too_many_rounds',
   'tool_limit_exceeded',
   'repeated_call',
   'case_failed',

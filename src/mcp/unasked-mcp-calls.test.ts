@@ -47,7 +47,7 @@ function trajectoryOf(perTurn: readonly number[]): Trajectory {
     })),
     calls,
     finalText: '',
-    counts: { turns: perTurn.length, calls: calls.length, byTool: { lookup: calls.length } },
+    counts: { rounds: perTurn.length, calls: calls.length, byTool: { lookup: calls.length } },
   };
 }
 
@@ -71,7 +71,7 @@ describe('withUnaskedCalls', () => {
       argumentsRaw: '{"a":1}',
       result: { text: '2', isError: true },
     });
-    expect(result.counts).toEqual({ turns: 2, calls: 5, byTool: { lookup: 3, add: 2 } });
+    expect(result.counts).toEqual({ rounds: 2, calls: 5, byTool: { lookup: 3, add: 2 } });
   });
 
   it('keeps every model call in order and numbers the steps of the whole run (property)', () => {
@@ -103,9 +103,9 @@ describe('step limits with the MCP calls no model call asked for', () => {
   const run = trajectoryOf([1]);
   const steps = withUnaskedCalls(run, [unasked('a', 10), unasked('b', 20), unasked('c', 30)]);
 
-  it('count them toward max_steps, max_calls_per_tool and max_repeats, and say so; max_turns stays the model’s', () => {
+  it('count them toward max_steps, max_calls_per_tool and max_repeats, and say so; max_rounds stays the model’s', () => {
     const check = stepCountCheck(
-      { max_steps: 2, max_calls_per_tool: { add: 2 }, max_repeats: 2, max_turns: 1 },
+      { max_steps: 2, max_calls_per_tool: { add: 2 }, max_repeats: 2, max_rounds: 1 },
       steps,
     );
     expect(check.status).toBe('fail');
@@ -120,7 +120,7 @@ describe('step limits with the MCP calls no model call asked for', () => {
     expect(stepCountCheck({ max_repeats: 2 }, steps).message).toBe(
       'add was called with the same arguments 3 times in a row (from step 1) (including 3 MCP call(s) no model call asked for), at most 2 allowed',
     );
-    expect(stepCountCheck({ max_turns: 1, max_calls_per_tool: { lookup: 1 } }, steps).status).toBe(
+    expect(stepCountCheck({ max_rounds: 1, max_calls_per_tool: { lookup: 1 } }, steps).status).toBe(
       'pass',
     );
   });

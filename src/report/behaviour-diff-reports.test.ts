@@ -13,7 +13,7 @@ const call = (city: string) => ({
   name: hostile,
   arguments: JSON.stringify({ city }),
   mocked: false,
-  turn: 1,
+  round: 1,
 });
 
 function compared(): SuiteRunResult {

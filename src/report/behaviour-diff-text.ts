@@ -9,7 +9,7 @@ export interface BehaviourRow {
   /** One line per changed argument. */
   readonly arguments: readonly string[];
   readonly steps: string;
-  readonly turns: string;
+  readonly rounds: string;
   readonly pass_rate: string;
 }
 
@@ -20,7 +20,7 @@ export const behaviourColumns = [
   'calls',
   'arguments',
   'steps',
-  'turns',
+  'rounds',
   'pass rate',
 ] as const;
 
@@ -64,7 +64,7 @@ export function behaviourRows(baseline: RunBaseline, severalRuns: boolean): Beha
     calls: callsText(change),
     arguments: change.arguments.map(argumentText),
     steps: moved(change.steps, String),
-    turns: moved(change.turns, String),
+    rounds: moved(change.rounds, String),
     pass_rate: moved(change.pass_rate, pct),
   }));
 }
@@ -77,7 +77,7 @@ export function behaviourCells(row: BehaviourRow, separator: string): string[] {
     row.calls,
     row.arguments.join(separator),
     row.steps,
-    row.turns,
+    row.rounds,
     row.pass_rate,
   ];
 }

@@ -23,11 +23,11 @@ function hostileRun(text: string, forgeNumbers = true): SuiteRunResult {
     score: forged,
     call: null,
     trajectory: null,
-    calls: [{ name: text, arguments: text, mocked: true, turn: forged }],
+    calls: [{ name: text, arguments: text, mocked: true, round: forged }],
     problems: [text],
     error: text,
     duration_ms: forged,
-    turns: forged,
+    rounds: forged,
     tokens: { input: forged, output: forged },
     agent: { exit_code: forged, signal: text, timed_out: false, stdout: text, stderr: text },
   } satisfies CaseResult;

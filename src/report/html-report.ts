@@ -10,7 +10,7 @@ import { missedCaseLine } from './replay-miss-summary.js';
 /**
  * One self-contained HTML page (no external files, works offline): the verdict, tables per run
  * configuration and expected tool, the gates, and every case with filters by status and text; a
- * case opens to its problems (per-argument diffs) and a timeline of its turns and calls.
+ * case opens to its problems (per-argument diffs) and a timeline of its rounds and calls.
  */
 export function htmlReport(result: SuiteRunResult): string {
   const runs = result.runs
@@ -33,19 +33,20 @@ export function htmlReport(result: SuiteRunResult): string {
     .join('');
   const cases = result.cases
     .map((item) => {
-      const turns = new Map<number, typeof item.calls>();
-      for (const call of item.calls) turns.set(call.turn, [...(turns.get(call.turn) ?? []), call]);
-      const timeline = [...turns.entries()]
+      const rounds = new Map<number, typeof item.calls>();
+      for (const call of item.calls)
+        rounds.set(call.round, [...(rounds.get(call.round) ?? []), call]);
+      const timeline = [...rounds.entries()]
         .map(
-          ([turn, calls]) =>
-            `<li><span class="turn">turn ${esc(turn)}</span> ${calls.map((call) => `<code>${esc(call.name)}(${esc(call.arguments)})</code>${call.mocked ? ' <span class="badge">mocked</span>' : ''}`).join(' ‖ ')}</li>`,
+          ([round, calls]) =>
+            `<li><span class="round">round ${esc(round)}</span> ${calls.map((call) => `<code>${esc(call.name)}(${esc(call.arguments)})</code>${call.mocked ? ' <span class="badge">mocked</span>' : ''}`).join(' ‖ ')}</li>`,
         )
         .join('');
       const missed = missedCaseLine(result.replay_misses, caseName(result, item));
       const problems = missed === undefined ? item.problems : [missed];
       const search =
         `${caseName(result, item)} ${item.tags.join(' ')} ${item.tools.join(' ')}`.toLowerCase();
-      return `<details class="case ${esc(item.status)}" data-status="${esc(item.status)}" data-search="${esc(search)}"><summary><span class="status">${esc(item.status)}</span> ${esc(caseName(result, item))} <span class="score">${esc(fixed(item.score))}</span>${sampleBadges(item)}${item.tags.map((tag) => ` <span class="tag">${esc(tag)}</span>`).join('')}</summary>${problems.length > 0 ? `<pre>${esc(problems.join('\n'))}</pre>` : ''}${sampleList(item)}<ol class="timeline">${timeline || '<li>no tool call</li>'}</ol><p class="facts">${esc(item.turns)} turn(s) · ${esc(item.duration_ms)} ms · ${esc(item.tokens.input)} + ${esc(item.tokens.output)} tokens${item.agent ? ` · agent exit ${esc(item.agent.exit_code ?? item.agent.signal ?? '?')}` : ''}</p>${item.agent?.stdout ? `<pre class="out">${esc(item.agent.stdout)}</pre>` : ''}${item.agent?.stderr ? `<pre class="out err">${esc(item.agent.stderr)}</pre>` : ''}</details>`;
+      return `<details class="case ${esc(item.status)}" data-status="${esc(item.status)}" data-search="${esc(search)}"><summary><span class="status">${esc(item.status)}</span> ${esc(caseName(result, item))} <span class="score">${esc(fixed(item.score))}</span>${sampleBadges(item)}${item.tags.map((tag) => ` <span class="tag">${esc(tag)}</span>`).join('')}</summary>${problems.length > 0 ? `<pre>${esc(problems.join('\n'))}</pre>` : ''}${sampleList(item)}<ol class="timeline">${timeline || '<li>no tool call</li>'}</ol><p class="facts">${esc(item.rounds)} round(s) · ${esc(item.duration_ms)} ms · ${esc(item.tokens.input)} + ${esc(item.tokens.output)} tokens${item.agent ? ` · agent exit ${esc(item.agent.exit_code ?? item.agent.signal ?? '?')}` : ''}</p>${item.agent?.stdout ? `<pre class="out">${esc(item.agent.stdout)}</pre>` : ''}${item.agent?.stderr ? `<pre class="out err">${esc(item.agent.stderr)}</pre>` : ''}</details>`;
     })
     .join('\n');
   return `<!doctype html>
@@ -62,7 +63,7 @@ details.pass{border-left-color:#1a7f37}details.fail{border-left-color:#cf222e}de
 .status{font-weight:600;text-transform:uppercase;font-size:.8em}.score{float:right;font-variant-numeric:tabular-nums}
 .tag,.badge{font-size:.75em;background:#ddf4ff;border-radius:1em;padding:0 .5em}.badge{background:#fff8c5}.badge.flaky{background:#ffebe9}
 pre{background:#f6f8fa;padding:.5rem;overflow:auto;white-space:pre-wrap}.out{max-height:12rem}.err{background:#ffebe9}
-.turn{color:#57606a;font-size:.85em}.facts{color:#57606a;font-size:.85em}
+.round{color:#57606a;font-size:.85em}.facts{color:#57606a;font-size:.85em}
 </style></head><body>
 <h1>calltape test: ${esc(result.suite)} <span class="verdict ${result.passed ? 'pass' : 'fail'}">${result.passed ? 'passed' : 'failed'}</span></h1>
 <p>${esc(result.drive)} mode · ${esc(result.mode)} · ${esc(result.cases.length)} case run(s) in ${esc(typeof result.duration_ms === 'number' ? (result.duration_ms / 1000).toFixed(1) : result.duration_ms)} s · cassette <code>${esc(result.cassette)}</code> · ${esc(result.started_at)}</p>

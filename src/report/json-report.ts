@@ -1,7 +1,7 @@
 import type { SuiteRunResult } from './run-result.js';
 
 /** The JSON report's schema version (config/test-report.schema.json); bumped on any breaking change. */
-export const reportSchemaVersion = 1;
+export const reportSchemaVersion = 2;
 
 /** The stable JSON report: the whole run result, keys in a fixed order. */
 export function jsonReport(result: SuiteRunResult, exitCode: number): string {

@@ -56,8 +56,8 @@ export interface CaseBehaviourChange {
   readonly arguments: readonly ArgumentChange[];
   /** Number of tool calls. */
   readonly steps: Moved | null;
-  /** Number of LLM round trips. */
-  readonly turns: Moved | null;
+  /** Number of rounds (LLM round trips). */
+  readonly rounds: Moved | null;
   /** The case's pass rate (its samples' share, or 1 / 0 for a case run once). */
   readonly pass_rate: Moved | null;
   /** The first difference in words, whole (reports that show one line per case show this). */

@@ -70,7 +70,7 @@ function sampleResult(sample: CaseResult, ordinal: number): SampleResult {
     problems: sample.problems,
     error: sample.error,
     duration_ms: sample.duration_ms,
-    turns: sample.turns,
+    rounds: sample.rounds,
     tokens: sample.tokens,
   };
 }

@@ -7,7 +7,7 @@ const weather = (args: object) => ({
   name: 'get_weather',
   arguments: JSON.stringify(args),
   mocked: false,
-  turn: 1,
+  round: 1,
 });
 
 describe('behaviourDiff', () => {
@@ -43,7 +43,7 @@ describe('behaviourDiff', () => {
         caseResult('a', {
           calls: [
             weather({ city: 'Paris', options: { unit: 'fahrenheit', days: 2 } }),
-            { name: 'book_flight', arguments: '{}', mocked: true, turn: 2 },
+            { name: 'book_flight', arguments: '{}', mocked: true, round: 2 },
           ],
         }),
       ],
@@ -67,8 +67,8 @@ describe('behaviourDiff', () => {
 
   it('compares arguments that are not JSON as whole texts', () => {
     const diff = behaviourDiff(
-      [caseResult('a', { calls: [{ name: 't', arguments: '{oops', mocked: false, turn: 1 }] })],
-      [caseResult('a', { calls: [{ name: 't', arguments: '{"x":1}', mocked: false, turn: 1 }] })],
+      [caseResult('a', { calls: [{ name: 't', arguments: '{oops', mocked: false, round: 1 }] })],
+      [caseResult('a', { calls: [{ name: 't', arguments: '{"x":1}', mocked: false, round: 1 }] })],
     );
     expect(diff.cases[0]?.arguments).toEqual([
       { tool: 't', occurrence: 0, path: '', before: '"{oops"', after: '"{\\"x\\":1}"' },
@@ -76,19 +76,22 @@ describe('behaviourDiff', () => {
     expect(diff.cases[0]?.first_difference).toBe('t arguments: "{oops" → "{\\"x\\":1}"');
   });
 
-  it('reports steps and turns that moved, and a per-case pass rate when the case has one', () => {
+  it('reports steps and rounds that moved, and a per-case pass rate when the case has one', () => {
     const diff = behaviourDiff(
-      [caseResult('a', { turns: 2, calls: [weather({ city: 'x' })] })],
+      [caseResult('a', { rounds: 2, calls: [weather({ city: 'x' })] })],
       [
         {
-          ...caseResult('a', { turns: 4, calls: [weather({ city: 'x' }), weather({ city: 'x' })] }),
+          ...caseResult('a', {
+            rounds: 4,
+            calls: [weather({ city: 'x' }), weather({ city: 'x' })],
+          }),
           samples: { passed: 3, total: 5 },
         },
       ],
     );
     expect(diff.cases[0]).toMatchObject({
       steps: { before: 1, after: 2 },
-      turns: { before: 2, after: 4 },
+      rounds: { before: 2, after: 4 },
       pass_rate: { before: 1, after: 0.6 },
       calls_added: ['get_weather'],
     });
@@ -135,7 +138,7 @@ describe('behaviourDiff properties', () => {
       fc.string({ maxLength: 6 }),
     ),
     mocked: fc.boolean(),
-    turn: fc.nat(5),
+    round: fc.nat(5),
   });
   const item = fc.record({
     test_id: fc.constantFrom('x', 'y', 'z', '__proto__', 'constructor'),
@@ -146,7 +149,7 @@ describe('behaviourDiff properties', () => {
       'error' as const,
       'unreliable' as const,
     ),
-    turns: fc.nat(6),
+    rounds: fc.nat(6),
     calls: fc.array(call, { maxLength: 4 }),
   });
   const side = fc

@@ -18,12 +18,12 @@ export interface DiffedCase {
   readonly score: number;
   readonly problems: readonly string[];
   readonly calls: readonly { readonly name: string; readonly arguments: string }[];
-  readonly turns: number;
+  readonly rounds: number;
   /** A repeated case's samples (repeats): how many passed of how many; absent when the case ran once. */
   readonly samples?: { readonly passed: number; readonly total: number };
 }
 
-/** Compares this run's case results with a baseline's: verdicts, calls, arguments, steps, turns, pass rates. */
+/** Compares this run's case results with a baseline's: verdicts, calls, arguments, steps, rounds, pass rates. */
 export function behaviourDiff(
   baseline: readonly DiffedCase[],
   current: readonly DiffedCase[],
@@ -97,7 +97,7 @@ function caseChange(
   const moved = (left: number, right: number): Moved | null =>
     Math.abs(left - right) > 1e-9 ? { before: left, after: right } : null;
   const steps = moved(previous.calls.length, item.calls.length);
-  const turns = moved(previous.turns, item.turns);
+  const rounds = moved(previous.rounds, item.rounds);
   const rate = moved(casePassRate(previous), casePassRate(item));
   // The difference that best explains the case: what the model did differently, then the verdict.
   const first = [
@@ -105,7 +105,7 @@ function caseChange(
     calls.added[0] !== undefined && `call added: ${calls.added[0]}`,
     calls.arguments[0] && argumentText(calls.arguments[0]),
     steps && `steps ${steps.before} → ${steps.after}`,
-    turns && `turns ${turns.before} → ${turns.after}`,
+    rounds && `rounds ${rounds.before} → ${rounds.after}`,
     verdict &&
       `verdict ${verdict.before} → ${verdict.after}${item.problems[0] ? `: ${item.problems[0]}` : ''}`,
     rate && `pass rate ${rate.before} → ${rate.after}`,
@@ -119,7 +119,7 @@ function caseChange(
     calls_removed: calls.removed,
     arguments: calls.arguments,
     steps,
-    turns,
+    rounds,
     pass_rate: rate,
     first_difference: first,
   };

@@ -3,6 +3,7 @@ import { relative, resolve } from 'node:path';
 import { readJsonFile } from '../config/read-json-file.js';
 import { CalltapeError } from '../errors.js';
 import { baselineOf } from '../report/json-report.js';
+import { upgradeReport } from '../report/upgrade-report.js';
 import type { BaselineSource } from '../report/run-baseline.js';
 import type { SuiteRunResult } from '../report/run-result.js';
 import { behaviourDiff, type DiffedCase } from './behaviour-diff.js';
@@ -65,7 +66,7 @@ export function loadBaseline(
     });
   }
   const path = resolve(flag);
-  const report = readJsonFile(path, 'the baseline report');
+  const report = upgradeReport(readJsonFile(path, 'the baseline report'));
   const rates = baselineOf(report);
   if (!rates)
     throw new CalltapeError(
@@ -116,7 +117,7 @@ function stored(
   const text = store.report(id);
   if (text === undefined)
     throw new CalltapeError('CONFIG_INVALID', `--baseline: no run #${id} in ${store.path}`);
-  const report = JSON.parse(text) as SuiteRunResult;
+  const report = upgradeReport(JSON.parse(text)) as SuiteRunResult;
   const git = store.gitFacts(id);
   return {
     source: {

@@ -5,6 +5,7 @@ import { missingCassetteHint } from '../cassette/missing-cassette-hint.js';
 import { CalltapeError } from '../errors.js';
 import type { SuiteRunResult } from './run-suite.js';
 import { RunStore } from './run-store.js';
+import { upgradeReport } from '../report/upgrade-report.js';
 import { judgeSessionPrefix } from '../trace/build-trajectories.js';
 import type { Interaction } from '../trace/trace.js';
 import { parseRunReference, type RunReference } from '../ratings/rating.js';
@@ -115,7 +116,7 @@ function storedReport(id: number, sources: RunSources, what: string): SuiteRunRe
         'CONFIG_INVALID',
         `${what}: the run no longer exists: no run #${id} in ${sources.runsDb}`,
       );
-    return JSON.parse(report) as SuiteRunResult;
+    return upgradeReport(JSON.parse(report)) as SuiteRunResult;
   } finally {
     store.close();
   }

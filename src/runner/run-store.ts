@@ -165,7 +165,7 @@ export class RunStore {
           JSON.stringify(item.tags),
           JSON.stringify(item.tools),
           item.duration_ms,
-          item.turns,
+          item.rounds,
           item.tokens.input,
           item.tokens.output,
           item.error,

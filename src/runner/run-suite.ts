@@ -25,6 +25,13 @@ import { noCodeRefusal, requireModulesInProject } from './case-code-modules.js';
 import { draftListing } from './draft-listing.js';
 import { driveAgent } from './drive-agent.js';
 import { driveDirect } from './drive-direct.js';
+import { DirectConversation } from './conversation/direct-conversation.js';
+import {
+  runConversation,
+  scriptedTurns,
+  type ConversationRun,
+} from './conversation/run-conversation.js';
+import { scoreConversation } from '../scoring/score-conversation.js';
 import type { SuiteRunResult } from '../report/run-result.js';
 import { evaluateGates, requireEvaluableGates, summariseConfiguration } from './gates.js';
 import { withRecordHint } from './record-hint.js';
@@ -91,6 +98,12 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
       );
   }
   suite.cases.forEach((testCase, index) => {
+    if (testCase.turns !== undefined && suite.agent)
+      throw new CalltapeError(
+        'CONFIG_INVALID',
+        `${suite.file}: case "${testCase.test_id}" (#${index + 1}): turns: this agent takes one prompt per run, so it cannot hold a conversation; give the suite's agent a conversation protocol (agent.protocol) or run the case in direct mode (no agent)`,
+      );
+    if (testCase.turns !== undefined) return;
     if (testCase.prompt === undefined && !(testCase.messages && !suite.agent))
       throw new CalltapeError(
         'CONFIG_INVALID',
@@ -177,10 +190,17 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
                   recordCommand,
                 })
               : notRun(session, refused);
-          const result = await scoreCase(suite, run, testCase, index, outcome, {
-            now: options.now,
-            judges: judges.get(run) ?? judgesFor(run),
-          });
+          const scoring = { now: options.now, judges: judges.get(run) ?? judgesFor(run) };
+          const result = outcome.conversation
+            ? await scoreConversation(
+                suite,
+                run,
+                testCase,
+                index,
+                { ...outcome, conversation: outcome.conversation },
+                scoring,
+              )
+            : await scoreCase(suite, run, testCase, index, outcome, scoring);
           options.onCase?.(result);
           options.spans?.case(result, sessions.get(session) ?? []);
           return result;
@@ -255,6 +275,7 @@ async function driveCase(
   // Kept apart: a replay miss or an unreachable upstream that made the agent fail is the cause to report.
   let agentError: string | null = null;
   let agent: CaseResult['agent'] = null;
+  let conversation: ConversationRun | undefined;
   const problems: string[] = [];
   try {
     if (suite.agent) {
@@ -274,6 +295,15 @@ async function driveCase(
       if (agent.timed_out)
         problems.push(`the agent did not finish within ${suite.agent.timeoutMs} ms`);
       else agentError = agentFailure(agent, (context.sessions.get(session) ?? []).length);
+    } else if (testCase.turns) {
+      conversation = await runConversation(
+        new DirectConversation(proxyUrl, run, session, {
+          apiKey: context.apiKey || placeholderKeys.direct,
+          mockSets,
+          timeoutMs: 600_000,
+        }),
+        scriptedTurns(testCase.turns),
+      );
     } else {
       error = await driveDirect(proxyUrl, run, testCase, session, {
         apiKey: context.apiKey || placeholderKeys.direct,
@@ -314,6 +344,7 @@ async function driveCase(
     durationMs: performance.now() - began,
     agent,
     problems,
+    ...(conversation ? { conversation } : {}),
   };
 }
 

@@ -11,6 +11,7 @@ import type { Suite } from '../scoring/suite-types.js';
 import type { BlobSuite } from './check-shard-blobs.js';
 import { filterSuite } from './filter-cases.js';
 import { writePrivateFile } from '../private-files.js';
+import { upgradeCaseResult } from '../report/upgrade-report.js';
 
 /** The suite's identity in a blob: sha256 of the suite file's bytes (line endings and all). */
 export function suiteIdentity(file: string): string {
@@ -30,7 +31,7 @@ const schemaErrors = schemaValidator('shard-blob.schema.json', ['test-report.sch
  * text), is refused naming the file and the field (the merge checks the rest).
  */
 export function readBlob(file: string): NamedBlob {
-  const parsed = readJsonFile(resolve(file), 'the shard blob');
+  const parsed = upgradeBlob(readJsonFile(resolve(file), 'the shard blob'));
   const [error] = schemaErrors(parsed);
   if (error)
     throw new CalltapeError(
@@ -39,6 +40,16 @@ export function readBlob(file: string): NamedBlob {
       'A blob is written by calltape test <suite> --shard i/n --blob <file> (config/shard-blob.schema.json).',
     );
   return { file, blob: parsed as unknown as ShardBlob };
+}
+
+/** A blob written before rounds were named rounds: its cases under the new names. */
+function upgradeBlob(blob: unknown): unknown {
+  if (typeof blob !== 'object' || blob === null) return blob;
+  const result = (blob as { result?: unknown }).result;
+  if (typeof result !== 'object' || result === null) return blob;
+  const cases = (result as { cases?: unknown }).cases;
+  if (!Array.isArray(cases)) return blob;
+  return { ...blob, result: { ...result, cases: cases.map(upgradeCaseResult) } };
 }
 
 /**

@@ -9,6 +9,7 @@ import type { Mismatch, ScoreResult } from './types.js';
 import type { Interaction } from '../trace/trace.js';
 import type { Trajectory } from '../trace/trajectory.js';
 import type { CaseResult } from './case-result.js';
+import type { ConversationRun } from './conversation-run.js';
 import type { RunConfig, Suite, SuiteCase } from './suite-types.js';
 
 const emptyTrajectory = (session: string): Trajectory => ({
@@ -16,7 +17,7 @@ const emptyTrajectory = (session: string): Trajectory => ({
   turns: [],
   calls: [],
   finalText: '',
-  counts: { turns: 0, calls: 0, byTool: {} },
+  counts: { rounds: 0, calls: 0, byTool: {} },
 });
 
 export interface CaseRun {
@@ -31,6 +32,8 @@ export interface CaseRun {
   readonly agent: CaseResult['agent'];
   /** Extra failure lines from the driver (the agent timed out). */
   readonly problems: readonly string[];
+  /** A conversation case (`turns:`): what was said in each turn and how it ended. */
+  readonly conversation?: ConversationRun;
 }
 
 /**
@@ -134,12 +137,12 @@ export async function scoreCase(
       name: made.name,
       arguments: made.argumentsRaw,
       mocked: made.mocked,
-      turn: made.turn + 1,
+      round: made.turn + 1,
     })),
     problems: outcome.error !== null ? [outcome.error] : problems,
     error: outcome.error,
     duration_ms: Math.round(outcome.durationMs),
-    turns: trajectory.counts.turns,
+    rounds: trajectory.counts.rounds,
     tokens: {
       input: usage.reduce((sum, item) => sum + (item?.inputTokens ?? 0), 0),
       output: usage.reduce((sum, item) => sum + (item?.outputTokens ?? 0), 0),

@@ -11,10 +11,22 @@ export type SuiteCase = TestCase &
     readonly mocks?: readonly string[];
     /** Direct mode: the conversation to send instead of system + prompt. */
     readonly messages?: readonly JsonValue[];
+    /** A conversation instead of one prompt: user turns in order, each with its own expectations. */
+    readonly turns?: readonly ConversationTurn[];
     /** A draft: pending review, or rejected and kept. Drafts are listed, never run or gated. */
     readonly review?: 'pending' | 'rejected';
     /** Where the case came from (generated from guidelines, promoted from traffic). */
     readonly provenance?: CaseProvenance;
+  };
+
+/**
+ * One user turn of a conversation case: what the user says and what the agent's calls in this
+ * turn must show — a case's own expectation fields, scored over this turn's calls only.
+ */
+export type ConversationTurn = TestCase &
+  TrajectoryCase & {
+    /** The user's message. */
+    readonly user: string;
   };
 
 /** Where a case came from; config/suite.schema.json#/$defs/provenance. */

@@ -57,7 +57,7 @@ describe('issue 17: a rule with a pattern and no expected value is evaluated on 
         },
       ],
       finalText: '',
-      counts: { turns: 1, calls: 1, byTool: { search: 1 } },
+      counts: { rounds: 1, calls: 1, byTool: { search: 1 } },
     });
     const checks = {
       expect: {

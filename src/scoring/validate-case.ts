@@ -59,6 +59,7 @@ const caseKeys = [
   'tags',
   'mocks',
   'messages',
+  'turns',
   'review',
   'provenance',
 ];

@@ -11,6 +11,7 @@ import { schemaRegistry } from './load-schema-registry.js';
 import type { Price, RunConfig, Suite, SuiteCase } from '../scoring/suite-types.js';
 import { unknownFieldHint } from './unknown-field-hint.js';
 import { validateTestCase } from './validate-test-case.js';
+import { oldFieldWarnings } from './old-field-names.js';
 import { readJsonFile } from '../config/read-json-file.js';
 import { outsideProject, parseDetail } from '../config/project-file.js';
 
@@ -42,6 +43,8 @@ export function loadSuite(file: string, cwd: string): Suite {
     // The trajectory-check rules a schema cannot say (min above max, judge files) are checked per case.
     validateTestCase(entry, { file: path, index, quote });
     const id = entry.test_id ?? `case-${index + 1}`;
+    for (const warning of oldFieldWarnings(entry, `${path}: case "${id}"`))
+      process.stderr.write(`warning: ${warning}\n`);
     const earlier = seen.get(id);
     if (earlier !== undefined)
       throw new CalltapeError(
@@ -263,7 +266,7 @@ function describeErrors(
         extra !== undefined
           ? `unknown field${unknownFieldHint(error, extra)}`
           : error.keyword === 'required' && index !== undefined && rest === ''
-            ? 'needs expected_tool, expected_calls, expect, never or judge'
+            ? 'needs expected_tool, expected_calls, expect, never, judge or turns'
             : error.keyword === 'enum'
               ? `must be one of ${JSON.stringify(params['allowedValues'])}${givenValue(error.data, quote)}`
               : `${error.message ?? 'is invalid'}${error.keyword === 'required' ? '' : givenValue(error.data, quote)}`;

@@ -28,7 +28,7 @@ describe('validateTestCase', () => {
         unlisted: 'fail',
         before: [['search_kb', 'issue_refund']],
         max_steps: 6,
-        max_turns: 4,
+        max_rounds: 4,
         max_calls_per_tool: { search_kb: 2 },
         max_repeats: 2,
       },
@@ -68,7 +68,44 @@ describe('validateTestCase', () => {
       `${file}: case #1: expect.calls[0].min: 3 is above max 2\n${file}: case #1: expect.min_steps: 4 is above max_steps 1`,
     );
     expect(problem({ prompt: 'nothing to check' })).toBe(
-      `${file}: case #1: (case): needs expected_tool, expected_calls, expect, never or judge`,
+      `${file}: case #1: (case): needs expected_tool, expected_calls, expect, never, judge or turns`,
+    );
+  });
+
+  it('accepts a conversation: turns with their own expectations, beside case-level checks', () => {
+    expect(
+      problem({
+        test_id: 'refund',
+        turns: [
+          { user: 'I want a refund', never: ['issue_refund'] },
+          { user: 'A-17', expected_tool: 'get_order', arguments: { id: 'A-17' } },
+          { user: 'thanks' },
+          { user: 'yes', expect: { calls: ['issue_refund'], max_rounds: 3 } },
+        ],
+        expect: { before: [['get_order', 'issue_refund']], max_user_turns: 4 },
+      }),
+    ).toBe('valid');
+    expect(problem({ turns: [{ user: 'hi' }] })).toBe('valid');
+  });
+
+  it('refuses prompt or messages beside turns, and names the turn and field of a mistake in one', () => {
+    expect(problem({ test_id: 'C', prompt: 'hi', turns: [{ user: 'hi' }] })).toBe(
+      `${file}: case "C": turns: a case has prompt or turns, not both (turns are the conversation's user messages)`,
+    );
+    expect(problem({ test_id: 'C', messages: [], turns: [{ user: 'hi' }] })).toBe(
+      `${file}: case "C": turns: a case has messages or turns, not both (turns are the conversation's user messages)`,
+    );
+    expect(problem({ turns: [{ user: 'a' }, { user: 'b', expect: { max_stepz: 1 } }] })).toBe(
+      `${file}: case #1: turns[1].expect.max_stepz: unknown field (did you mean max_steps?)`,
+    );
+    expect(problem({ turns: [{ user: 'a', expectd_tool: 'x' }] })).toBe(
+      `${file}: case #1: turns[0].expectd_tool: unknown field (did you mean expected_tool?)`,
+    );
+    expect(problem({ turns: [{ expected_tool: 'x' }] })).toMatch(
+      /turns\[0\]: must have required property 'user'/,
+    );
+    expect(problem({ turns: [{ user: 'a', expect: { min_steps: 3, max_steps: 1 } }] })).toBe(
+      `${file}: case #1: turns[0].expect.min_steps: 3 is above max_steps 1`,
     );
   });
 });

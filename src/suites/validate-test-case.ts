@@ -36,8 +36,14 @@ export function validateTestCase(value: unknown, source: CaseSource): TestCase &
       : `#${source.index + 1}`;
   const where = `${source.file}: case ${id}`;
   const problems = describeErrors(schemaErrors(value), source.quote ?? true);
+  const turns = (value as { readonly turns?: readonly TrajectoryCase[] }).turns ?? [];
   if (problems.length === 0)
-    problems.push(...semanticProblems(value as TrajectoryCase, dirname(source.file)));
+    problems.push(
+      ...semanticProblems(value as TrajectoryCase, dirname(source.file)),
+      ...turns.flatMap((turn, index) =>
+        semanticProblems(turn, dirname(source.file)).map((problem) => `turns[${index}].${problem}`),
+      ),
+    );
   if (problems.length > 0)
     throw new CalltapeError(
       'CONFIG_INVALID',
@@ -47,6 +53,11 @@ export function validateTestCase(value: unknown, source: CaseSource): TestCase &
   // The scorer's own checks, at load time rather than mid-run: rules that need an expected value and have none, schemas that do not compile.
   checkTestCase(value, `${where}:`);
   checkTrajectoryCase(value as object, `${where}:`);
+  turns.forEach((turn, index) => {
+    const { user: _user, ...expectations } = turn as TrajectoryCase & { readonly user?: string };
+    checkTestCase(expectations, `${where}: turns[${index}]:`);
+    checkTrajectoryCase(expectations, `${where}: turns[${index}]:`);
+  });
   return value as TestCase & TrajectoryCase;
 }
 
@@ -87,7 +98,7 @@ function describeErrors(errors: readonly ErrorObject[], quote: boolean): string[
           error.keyword === 'anyOf' ||
           (error.keyword === 'required' && error.instancePath === '')
         )
-          return '(case): needs expected_tool, expected_calls, expect, never or judge';
+          return '(case): needs expected_tool, expected_calls, expect, never, judge or turns';
         const expected =
           error.keyword === 'enum'
             ? `must be one of ${JSON.stringify(params['allowedValues'])}`
@@ -117,6 +128,17 @@ function semanticProblems(testCase: TrajectoryCase, suiteFolder: string): string
         problems.push(`${at}.min: ${expectation.min} is above max ${expectation.max}`);
     });
   };
+  const fields = testCase as {
+    readonly prompt?: unknown;
+    readonly messages?: unknown;
+    readonly turns?: unknown;
+  };
+  if (fields.turns !== undefined)
+    for (const single of ['prompt', 'messages'] as const)
+      if (fields[single] !== undefined)
+        problems.push(
+          `turns: a case has ${single} or turns, not both (turns are the conversation's user messages)`,
+        );
   expectations('expect.calls', testCase.expect?.calls);
   expectations('never', testCase.never);
   const limits = testCase.expect;

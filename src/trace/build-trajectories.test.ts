@@ -142,7 +142,7 @@ describe('buildTrajectories', () => {
     expect(trajectory).toMatchObject({
       sessionId: 'a-1',
       finalText: 'The answer to refunds?',
-      counts: { turns: 2, calls: 1, byTool: { search: 1 }, userTurns: 1 },
+      counts: { rounds: 2, calls: 1, byTool: { search: 1 }, userTurns: 1 },
       calls: [
         {
           id: 'a_call_1',

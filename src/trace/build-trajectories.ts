@@ -123,7 +123,7 @@ function trajectoryOf(
     finalText,
     // fromEntries defines own properties: a `__proto__` count stays a count.
     counts: {
-      turns: turns.length,
+      rounds: turns.length,
       calls: calls.length,
       byTool: Object.fromEntries(byTool),
       userTurns,

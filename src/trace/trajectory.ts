@@ -58,7 +58,8 @@ export interface Trajectory {
   /** The text of the last turn that produced any: the agent's final answer. */
   readonly finalText: string;
   readonly counts: {
-    readonly turns: number;
+    /** LLM round trips (`turns.length`); user turns are `userTurns`. */
+    readonly rounds: number;
     readonly calls: number;
     /** Calls per tool name. */
     readonly byTool: { readonly [tool: string]: number };

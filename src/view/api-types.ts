@@ -5,6 +5,11 @@
  * rename them; a breaking change is a new version).
  */
 
+import type { BehaviourDiff, CaseBehaviourChange, RunBaseline } from '../report/run-baseline.js';
+import type { GateResult } from '../report/run-result.js';
+import type { ReplayMissSummary } from '../report/replay-miss-summary.js';
+import type { CaseResult } from '../scoring/case-result.js';
+
 /** The API's version: the `v1` in its paths and the `version` of every answer. */
 export const viewApiVersion = 1;
 
@@ -70,4 +75,130 @@ export interface RunsAnswer {
 /** What the API answers on a bad request or a missing run (with a 4xx status). */
 export interface ApiError {
   readonly error: { readonly message: string; readonly type: string };
+}
+
+/** A case of a run as the run screen lists it (the whole result is the case endpoint's). */
+export interface CaseRow {
+  readonly run: string;
+  readonly test_id: string;
+  readonly status: 'pass' | 'fail' | 'error' | 'unreliable';
+  readonly score: number;
+  readonly tags: readonly string[];
+  /** The tools the case expects. */
+  readonly tools: readonly string[];
+  /** The tools it called, in order. */
+  readonly called: readonly string[];
+  /** Repeated cases: samples passed of run, and whether they disagreed; null for a case run once. */
+  readonly samples: {
+    readonly passed: number;
+    readonly total: number;
+    readonly flaky: boolean;
+  } | null;
+  /** The first problem, for the list; null when none. */
+  readonly problem: string | null;
+  readonly duration_ms: number;
+  /** How this case behaves differently from the run's baseline, in words; null when it does not (or there is no baseline). */
+  readonly change: string | null;
+}
+
+/** `GET /calltape/api/v1/runs/{id}`: a run, its gates, its cases, and how it compares with its baseline. */
+export interface RunAnswer {
+  readonly version: typeof viewApiVersion;
+  readonly run: RunListing;
+  readonly file: string;
+  readonly cassette: string;
+  /** The quality gates, as the JSON report has them (config/test-report.schema.json `gates`). */
+  readonly gates: readonly GateResult[];
+  readonly cases: readonly CaseRow[];
+  /** The JSON report's `baseline` (the behaviour diff), or null. */
+  readonly baseline: RunBaseline | null;
+  /** The JSON report's `replay_misses`, or null. */
+  readonly replay_misses: ReplayMissSummary | null;
+}
+
+/** One tool call of a recorded round trip, with what came back. */
+export interface RecordedCall {
+  readonly id: string | null;
+  readonly name: string;
+  /** The arguments exactly as the model wrote them. */
+  readonly arguments: string;
+  /** The result the model got next (the agent's tool or a mock); null when none was sent. */
+  readonly result: string | null;
+  readonly failed: boolean;
+  /** The mock set that answered it inside the proxy; null when the agent ran the tool. */
+  readonly mocked_by: string | null;
+}
+
+/** A tool the provider ran itself (hosted: web search, a remote MCP server…). */
+export interface RecordedHostedCall {
+  readonly kind: string;
+  readonly server: string | null;
+  readonly name: string;
+  readonly arguments: string;
+  readonly result: string | null;
+  readonly failed: boolean;
+}
+
+/** One LLM round trip of a case, from the cassette. */
+export interface RecordedRound {
+  readonly started_at: string;
+  readonly duration_ms: number;
+  readonly status: string;
+  readonly model: string | null;
+  readonly input_tokens: number | null;
+  readonly output_tokens: number | null;
+  /** Messages this round trip's request added to the conversation (the first one carries them all). */
+  readonly messages: readonly { readonly role: string; readonly text: string }[];
+  /** What the model wrote. */
+  readonly text: string;
+  readonly calls: readonly RecordedCall[];
+  readonly hosted: readonly RecordedHostedCall[];
+  /** Answered inside the proxy: the agent never saw it. */
+  readonly hidden: boolean;
+}
+
+/** An MCP tools/call the session made through calltape, with its server. */
+export interface RecordedMcpCall {
+  readonly server: string;
+  readonly name: string;
+  readonly arguments: string;
+  readonly result: string | null;
+  readonly failed: boolean;
+  readonly mocked: boolean;
+}
+
+/** A case's recording: where it is and, when the cassette is there, what it holds. */
+export interface CaseRecording {
+  /** The cassette, relative to the served project when inside it. */
+  readonly cassette: string;
+  readonly session: string;
+  /** Whether the cassette could be read (absent, outside the project, or without the session: false, with `note` saying which). */
+  readonly present: boolean;
+  readonly note: string | null;
+  readonly rounds: readonly RecordedRound[];
+  readonly mcp: readonly RecordedMcpCall[];
+}
+
+/** `GET /calltape/api/v1/runs/{id}/cases/{config}/{test_id}`: one case, whole. */
+export interface CaseAnswer {
+  readonly version: typeof viewApiVersion;
+  readonly run: RunListing;
+  /** The case result as the JSON report has it (config/test-report.schema.json `cases` item). */
+  readonly result: CaseResult;
+  /** How it behaves differently from the run's baseline (the report's `baseline.diff.cases` item), or null. */
+  readonly change: CaseBehaviourChange | null;
+  readonly recording: CaseRecording;
+  /** The command that runs just this case again. */
+  readonly rerun_command: string;
+}
+
+/** `GET /calltape/api/v1/compare/{before}/{after}`: what behaves differently between two runs. */
+export interface CompareAnswer {
+  readonly version: typeof viewApiVersion;
+  readonly before: RunListing;
+  readonly after: RunListing;
+  /** The behaviour diff (test-report.schema.json `baseline.diff`): flips, calls added/removed, arguments changed. */
+  readonly diff: BehaviourDiff;
+  /** The later run's replay misses grouped by what drifted in the requests, or null. */
+  readonly replay_misses: ReplayMissSummary | null;
 }

@@ -1,5 +1,6 @@
 import { relative, sep } from 'node:path';
 import { viewApiVersion, type ApiError, type RunsAnswer } from './api-types.js';
+import { caseAnswer, compareAnswer, runAnswer, storedRun } from './run-answers.js';
 import { ViewRunsReader } from './view-runs-reader.js';
 
 /** Where the API reads from. */
@@ -38,8 +39,58 @@ export function answerApi(
 ): ApiAnswer {
   const [first, ...rest] = segments;
   if (first === 'runs' && rest.length === 0) return runsAnswer(query, sources);
-  return failure(404, `calltape: no such API path: ${segments.join('/')}`, 'not_found');
+  const unknown = failure(404, `calltape: no such API path: ${segments.join('/')}`, 'not_found');
+  const [id, part, config, testId] = rest;
+  if (first === 'runs' && (rest.length === 1 || (rest.length === 4 && part === 'cases')))
+    return withRuns(sources, [id], ([stored], reader) => {
+      if (config === undefined || testId === undefined)
+        return { status: 200, body: runAnswer(stored, sources.cwd) };
+      const answer = caseAnswer(stored, config, testId, {
+        cwd: sources.cwd,
+        runsDb: sources.runsDb,
+        cassetteKey: reader.cassetteKey(stored.listing.id),
+      });
+      return answer === undefined
+        ? failure(
+            404,
+            `calltape: run #${stored.listing.id} has no case ${config}/${testId}`,
+            'not_found',
+          )
+        : { status: 200, body: answer };
+    });
+  if (first === 'compare' && rest.length === 2)
+    return withRuns(sources, rest, ([before, after]) => ({
+      status: 200,
+      body: compareAnswer(before, after),
+    }));
+  return unknown;
 }
+
+/** Opens the runs database, finds the runs named by id, and answers with them; 404 for a missing one. */
+function withRuns(
+  sources: ViewSources,
+  ids: readonly (string | undefined)[],
+  answer: (runs: [StoredRunOf, StoredRunOf], reader: ViewRunsReader) => ApiAnswer,
+): ApiAnswer {
+  if (!ViewRunsReader.present(sources.runsDb))
+    return failure(404, `calltape: no runs database at ${sources.runsDb}`, 'not_found');
+  const reader = new ViewRunsReader(sources.runsDb);
+  try {
+    const found: StoredRunOf[] = [];
+    for (const text of ids) {
+      const id = Number(text);
+      const run = /^\d{1,15}$/.test(text ?? '') ? storedRun(reader, id) : undefined;
+      if (run === undefined)
+        return failure(404, `calltape: no run #${String(text)} in the runs database`, 'not_found');
+      found.push(run);
+    }
+    return answer([found[0] as StoredRunOf, (found[1] ?? found[0]) as StoredRunOf], reader);
+  } finally {
+    reader.close();
+  }
+}
+
+type StoredRunOf = NonNullable<ReturnType<typeof storedRun>>;
 
 function runsAnswer(query: URLSearchParams, sources: ViewSources): ApiAnswer {
   const limitText = query.get('limit');

@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { CalltapeError } from '../errors.js';
 import { hasColumn } from '../runner/runs-database.js';
+import type { SuiteRunResult } from '../report/run-result.js';
+import { upgradeReport } from '../report/upgrade-report.js';
 import type { RunConfigurationListing, RunListing } from './api-types.js';
 
 /** Which runs the runs list shows: each filter is an exact value, absent for all. */
@@ -85,6 +87,35 @@ export class ViewRunsReader {
         configs: configs.get(row.id) ?? [],
       })),
     };
+  }
+
+  /** One run as the list shows it; undefined when there is no such run. */
+  run(id: number): RunListing | undefined {
+    const row = this.db
+      .prepare(
+        `SELECT id, suite, mode, drive, started_at, duration_ms, passed, exit_code, ${this.gitColumns} FROM runs WHERE id = ?`,
+      )
+      .get(id) as (Omit<RunListing, 'passed' | 'configs'> & { passed: number }) | undefined;
+    if (row === undefined) return undefined;
+    return { ...row, passed: row.passed === 1, configs: this.configsOf([id]).get(id) ?? [] };
+  }
+
+  /** The JSON report a run was stored with, parsed; undefined when there is no such run. */
+  report(id: number): SuiteRunResult | undefined {
+    const row = this.db.prepare('SELECT report FROM runs WHERE id = ?').get(id) as
+      { report: string } | undefined;
+    // Reports stored before a rename are read under today's names.
+    return row === undefined
+      ? undefined
+      : (upgradeReport(JSON.parse(row.report)) as SuiteRunResult);
+  }
+
+  /** A run's cassette path from the runs database's folder; null when not kept (older runs). */
+  cassetteKey(id: number): string | null {
+    if (!this.gitColumns.startsWith('git_commit')) return null;
+    const row = this.db.prepare('SELECT cassette_key FROM runs WHERE id = ?').get(id) as
+      { cassette_key: string | null } | undefined;
+    return row?.cassette_key ?? null;
   }
 
   /** Every suite, run configuration and branch stored (for the filters). */

@@ -787,9 +787,9 @@ describe('calltape test (agent mode) and calltape score: the example suite', () 
         name: 'execute_transfer',
         arguments: '{"recipient_name":"Sam Park","amount":20,"account_type":"checking"}',
         mocked: true,
-        turn: 1,
+        round: 1,
       },
-      { name: 'get_balance', arguments: '{"account_type":"checking"}', mocked: false, turn: 2 },
+      { name: 'get_balance', arguments: '{"account_type":"checking"}', mocked: false, round: 2 },
     ]);
     expect(report.cases.every((item) => item.agent.exit_code === 0)).toBe(true);
 

@@ -95,7 +95,7 @@ describe('offline step budgets count the MCP calls no model call asked for', () 
     ]);
     expect(loop?.trajectory.checks[1]?.details).toMatchObject({
       calls: 4,
-      turns: 2,
+      rounds: 2,
       by_tool: { notes__delete_everything: 1, add: 3 },
       unasked_mcp_calls: 3,
     });

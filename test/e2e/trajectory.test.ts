@@ -133,7 +133,7 @@ describe('trajectory checks end to end', () => {
     expect(others).toHaveLength(0);
     if (!trajectory) throw new Error('no trajectory');
     expect(trajectory.counts).toEqual({
-      turns: 3,
+      rounds: 3,
       calls: 3,
       byTool: { search_kb: 1, lookup_order: 1, issue_refund: 1 },
       userTurns: 1,
@@ -158,7 +158,7 @@ describe('trajectory checks end to end', () => {
         unlisted: 'fail',
         before: ['search_kb', 'issue_refund'],
         max_steps: 6,
-        max_turns: 4,
+        max_rounds: 4,
         max_repeats: 1,
       },
       never: ['send_email', { tool: 'issue_refund', arguments: { amount: 500 } }],
@@ -241,7 +241,7 @@ describe('trajectory checks end to end', () => {
       turns: [],
       calls: [],
       finalText: 'done',
-      counts: { turns: 0, calls: 0, byTool: {} },
+      counts: { rounds: 0, calls: 0, byTool: {} },
     };
     const notJson = await scoreTrajectory({ judge: { rubric: 'Be kind.' } }, run, {
       judges: { llm: judge },

@@ -92,7 +92,7 @@ describe('one suite, three wires', () => {
         prompt: 'Weather in Paris?',
         expected_tool: 'get_weather',
         arguments: { city: 'Paris', unit: 'celsius' },
-        expect: { calls: ['get_weather'], max_turns: 2 },
+        expect: { calls: ['get_weather'], max_rounds: 2 },
       },
       {
         test_id: 'austin',
@@ -109,7 +109,7 @@ describe('one suite, three wires', () => {
           status: string;
           score: number;
           calls: { name: string; arguments: string }[];
-          turns: number;
+          rounds: number;
         }[];
       }
     > = {};
@@ -156,7 +156,7 @@ describe('one suite, three wires', () => {
         item.test_id,
         item.status,
         item.score,
-        item.turns,
+        item.rounds,
         item.calls.map((call) => [call.name, JSON.parse(call.arguments)]),
       ]);
     expect(verdicts('chat')).toEqual([

@@ -20,11 +20,11 @@ function resultWith(text: string): SuiteRunResult {
     score: 0,
     call: null,
     trajectory: null,
-    calls: [{ name: 'save', arguments: JSON.stringify({ note: text }), mocked: false, turn: 1 }],
+    calls: [{ name: 'save', arguments: JSON.stringify({ note: text }), mocked: false, round: 1 }],
     problems: [`argument note: got ${text}`],
     error: null,
     duration_ms: 1,
-    turns: 1,
+    rounds: 1,
     tokens: { input: 0, output: 0 },
     agent: null,
   };

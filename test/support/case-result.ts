@@ -17,7 +17,7 @@ export function caseResult(test_id: string, extra: Partial<CaseResult> = {}): Ca
     problems: [],
     error: null,
     duration_ms: 1,
-    turns: 1,
+    rounds: 1,
     tokens: { input: 0, output: 0 },
     agent: null,
     ...extra,

@@ -42,7 +42,7 @@ export function trajectory(turns: readonly (readonly CallSpec[])[], text = ''): 
     turns: built,
     calls,
     finalText: text,
-    counts: { turns: built.length, calls: calls.length, byTool },
+    counts: { rounds: built.length, calls: calls.length, byTool },
   };
 }
 

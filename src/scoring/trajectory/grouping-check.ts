@@ -8,9 +8,9 @@ import { chainsOf } from './order-check.js';
 import type { CheckResult, ExpectationChains, TrajectoryReason } from './types.js';
 
 /**
- * `same_turn: [A, B]` (agentevals' parallel grouping): one turn holds a call matching each
+ * `same_round: [A, B]` (agentevals' parallel grouping): one round holds a call matching each
  * member, one call per member — the calls were made in parallel. Each group is met by the first
- * turn that meets it.
+ * round that meets it.
  */
 export function groupingCheck(
   groups: ExpectationChains,
@@ -31,13 +31,13 @@ export function groupingCheck(
           ).matches,
       ).every((column) => column !== null),
     );
-    if (!turn) problems.push(`no turn made ${group.map(toolLabel).join(' and ')} together`);
-    return { tools: group.map(toolLabel), turn: turn?.index ?? null };
+    if (!turn) problems.push(`no round made ${group.map(toolLabel).join(' and ')} together`);
+    return { tools: group.map(toolLabel), round: turn?.index ?? null };
   });
-  const met = outcomes.filter((outcome) => outcome.turn !== null).length;
+  const met = outcomes.filter((outcome) => outcome.round !== null).length;
   return finishCheck(
     'grouping',
-    new Set<TrajectoryReason>(met < outcomes.length ? ['not_same_turn'] : []),
+    new Set<TrajectoryReason>(met < outcomes.length ? ['not_same_round'] : []),
     outcomes.length === 0 ? 1 : met / outcomes.length,
     problems,
     { groups: outcomes as unknown as JsonValue },

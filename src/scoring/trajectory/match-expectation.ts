@@ -89,7 +89,7 @@ export function matchCall(
 export function refOf(call: TrajectoryCall): CallRef {
   return {
     step: call.step,
-    turn: call.turn,
+    round: call.turn,
     index: call.index,
     tool: call.name,
     id: call.id ?? null,

@@ -20,11 +20,11 @@ export function chainsOf(chains: ExpectationChains): readonly (readonly CallExpe
 
 /**
  * `before: [A, B, C]`: for each neighbouring pair, if B was called, some call matching A came in
- * an earlier turn than the first call matching B. Strictly earlier: calls made in one parallel
- * turn cannot have used each other's results, so they are not "before" each other. A pair whose
+ * an earlier round than the first call matching B. Strictly earlier: calls made in one parallel
+ * round cannot have used each other's results, so they are not "before" each other. A pair whose
  * second call never happened holds (require the call itself with `calls`).
  * `never_before: [A, B]` (promptfoo's negated tool sequence): no call matching A came in an
- * earlier turn than a call matching B — "never refund before lookup" is `[refund, lookup]`.
+ * earlier round than a call matching B — "never refund before lookup" is `[refund, lookup]`.
  */
 export function orderCheck(
   before: ExpectationChains | undefined,
@@ -40,7 +40,7 @@ export function orderCheck(
             .slice(1)
             .map((later, index) => [chain[index] as CallExpectationObject, later] as const),
         );
-  // Turn numbers count from 1, as every report shows them (the trajectory's own `turn` is an index).
+  // Round numbers count from 1, as every report shows them (the trajectory's own `turn` is an index).
   const turnsOf = (expectation: CallExpectationObject): number[] =>
     trajectory.calls
       .filter((call) => matchCall(expectation, call, options).matches)
@@ -56,16 +56,16 @@ export function orderCheck(
       reasons.add('out_of_order');
       problems.push(
         earlierTurn === undefined
-          ? `${toolLabel(later)} was called (turn ${laterTurn}) without ${toolLabel(earlier)} before it`
-          : `${toolLabel(earlier)} (first in turn ${earlierTurn}) did not come before ${toolLabel(later)} (turn ${laterTurn})`,
+          ? `${toolLabel(later)} was called (round ${laterTurn}) without ${toolLabel(earlier)} before it`
+          : `${toolLabel(earlier)} (first in round ${earlierTurn}) did not come before ${toolLabel(later)} (round ${laterTurn})`,
       );
     }
     outcomes.push({
       before: toolLabel(earlier),
       after: toolLabel(later),
       holds,
-      before_turn: earlierTurn ?? null,
-      after_turn: laterTurn ?? null,
+      before_round: earlierTurn ?? null,
+      after_round: laterTurn ?? null,
     });
   }
   for (const [first, second] of pairsOf(neverBefore)) {
@@ -75,15 +75,15 @@ export function orderCheck(
     if (!holds) {
       reasons.add('forbidden_order');
       problems.push(
-        `${toolLabel(first)} (turn ${firstTurn}) came before ${toolLabel(second)} (turn ${secondTurn}), which must never happen`,
+        `${toolLabel(first)} (round ${firstTurn}) came before ${toolLabel(second)} (round ${secondTurn}), which must never happen`,
       );
     }
     outcomes.push({
       never_before: toolLabel(first),
       after: toolLabel(second),
       holds,
-      before_turn: firstTurn ?? null,
-      after_turn: secondTurn ?? null,
+      before_round: firstTurn ?? null,
+      after_round: secondTurn ?? null,
     });
   }
   const held = outcomes.filter((outcome) => outcome['holds'] === true).length;

@@ -34,17 +34,17 @@ function withResults(
 }
 
 describe('peer checks (issue 17)', () => {
-  it('min_turns counts model responses, min/max_user_turns count user messages', () => {
+  it('min_rounds counts model responses, min/max_user_turns count user messages', () => {
     const run = {
       ...sequence(['search']),
       counts: { ...sequence(['search']).counts, userTurns: 2 },
     };
-    expect(checks({ min_turns: 2 }, run)[0]).toMatchObject({
+    expect(checks({ min_rounds: 2 }, run)[0]).toMatchObject({
       check: 'steps',
       status: 'fail',
-      reasons: ['too_few_turns'],
+      reasons: ['too_few_rounds'],
     });
-    expect(checks({ min_turns: 1, min_user_turns: 2, max_user_turns: 2 }, run)[0]?.status).toBe(
+    expect(checks({ min_rounds: 1, min_user_turns: 2, max_user_turns: 2 }, run)[0]?.status).toBe(
       'pass',
     );
     expect(checks({ max_user_turns: 1 }, run)[0]?.reasons).toEqual(['too_many_user_turns']);
@@ -90,17 +90,25 @@ describe('peer checks (issue 17)', () => {
     expect(checks(rule, trajectory([[['refund'], ['lookup']]]))[0]?.status).toBe('pass');
   });
 
-  it('same_turn: calls made together in one parallel turn', () => {
-    const rule = { same_turn: ['weather', 'news'] };
+  it('same_round: calls made together in one parallel round', () => {
+    const rule = { same_round: ['weather', 'news'] };
     expect(checks(rule, trajectory([[['news'], ['weather']]]))[0]).toMatchObject({
       check: 'grouping',
       status: 'pass',
     });
     expect(checks(rule, sequence(['weather'], ['news']))[0]).toMatchObject({
       status: 'fail',
-      reasons: ['not_same_turn'],
+      reasons: ['not_same_round'],
     });
-    expect(checks({ same_turn: [['a', 'a']] }, trajectory([[['a']]]))[0]?.status).toBe('fail');
+    expect(checks({ same_round: [['a', 'a']] }, trajectory([[['a']]]))[0]?.status).toBe('fail');
+  });
+
+  it('still reads the old names min_turns, max_turns and same_turn as rounds', () => {
+    const run = sequence(['weather'], ['news']);
+    expect(checks({ min_turns: 3 }, run)[0]?.reasons).toEqual(['too_few_rounds']);
+    expect(checks({ max_turns: 1 }, run)[0]?.reasons).toEqual(['too_many_rounds']);
+    expect(checks({ max_turns: 1, max_rounds: 2 }, run)[0]?.status).toBe('pass');
+    expect(checks({ same_turn: ['weather', 'news'] }, run)[0]?.reasons).toEqual(['not_same_round']);
   });
 
   it('globs in tool names and rule paths', async () => {
@@ -175,7 +183,7 @@ describe('peer checks (issue 17)', () => {
         deterministicChecks({ test_id: 'T', expect: { max_step: 3 } as never }, sequence()),
       ),
     ).toBe(
-      'trajectory case "T": expect: unknown key "max_step" (known: calls, mode, unlisted, pass_threshold, before, never_before, same_turn, min_steps, max_steps, min_turns, max_turns, min_user_turns, max_user_turns, max_calls_per_tool, max_repeats, max_failed_calls, must_succeed, recovered)',
+      'trajectory case "T": expect: unknown key "max_step" (known: calls, mode, unlisted, pass_threshold, before, never_before, same_round, same_turn, min_steps, max_steps, min_rounds, max_rounds, min_turns, max_turns, min_user_turns, max_user_turns, max_calls_per_tool, max_repeats, max_failed_calls, must_succeed, recovered)',
     );
     expect(
       thrown(() =>

@@ -229,7 +229,7 @@ describe('tool call check: the traps', () => {
         occurrence: 0,
         matched: null,
         closest: {
-          call: { step: 0, turn: 0, index: 0, tool: 'fetch', id: 'call_0' },
+          call: { step: 0, round: 0, index: 0, tool: 'fetch', id: 'call_0' },
           score: 0,
           reasons: ['value_mismatch'],
           mismatches: {
@@ -267,7 +267,7 @@ describe('order and step checks', () => {
     );
     expect(reversed).toMatchObject({ pass: false, reasons: ['out_of_order'] });
     expect(reversed.checks[0]?.message).toBe(
-      'search (first in turn 2) did not come before fetch (turn 1)',
+      'search (first in round 2) did not come before fetch (round 1)',
     );
     const together = await scoreTrajectory(
       testCase({ before: ['search', 'fetch'] }),
@@ -301,7 +301,7 @@ describe('order and step checks', () => {
         expect: {
           max_steps: 3,
           min_steps: 1,
-          max_turns: 4,
+          max_rounds: 4,
           max_calls_per_tool: { search: 2 },
           max_repeats: 2,
         },

@@ -21,6 +21,8 @@ import type {
 const stepLimits = [
   'min_steps',
   'max_steps',
+  'min_rounds',
+  'max_rounds',
   'min_turns',
   'max_turns',
   'min_user_turns',
@@ -76,8 +78,8 @@ export function deterministicChecks(
   if (expect?.calls !== undefined) checks.push(toolCallCheck(expect, trajectory, options));
   if (expect?.before !== undefined || expect?.never_before !== undefined)
     checks.push(orderCheck(expect.before, trajectory, options, expect.never_before));
-  if (expect?.same_turn !== undefined)
-    checks.push(groupingCheck(expect.same_turn, trajectory, options));
+  const sameRound = expect?.same_round ?? expect?.same_turn;
+  if (sameRound !== undefined) checks.push(groupingCheck(sameRound, trajectory, options));
   if (expect && stepLimits.some((limit) => expect[limit] !== undefined))
     checks.push(stepCountCheck(expect, options.stepsTrajectory ?? trajectory));
   if (expect && statusLimits.some((limit) => expect[limit] !== undefined))

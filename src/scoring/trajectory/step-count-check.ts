@@ -4,10 +4,13 @@ import type { Trajectory, TrajectoryCall } from '../../trace/trajectory.js';
 import { limitTally } from './finish-check.js';
 import type { CheckResult, Expectations } from './types.js';
 
-/** Step limits: tool calls in the run, LLM round trips, calls per tool, and identical calls in a row (loops). */
+/** Step limits: tool calls in the run, rounds (LLM round trips), calls per tool, and identical calls in a row (loops). */
 export function stepCountCheck(limits: Expectations, trajectory: Trajectory): CheckResult {
   const { limit, finish } = limitTally();
-  const { calls, turns } = trajectory.counts;
+  const { calls, rounds } = trajectory.counts;
+  // The old names (`min_turns`, `max_turns`) are still read; suites warn about them.
+  const minRounds = limits.min_rounds ?? limits.min_turns;
+  const maxRounds = limits.max_rounds ?? limits.max_turns;
   // MCP calls no model asked for are steps too (`withUnaskedCalls`): a failure names them, or it would not add up.
   const unasked = unaskedByTool(trajectory.calls);
   const unaskedNote = (count: number): string =>
@@ -24,17 +27,17 @@ export function stepCountCheck(limits: Expectations, trajectory: Trajectory): Ch
       calls <= limits.max_steps,
       `${calls} tool call(s)${unaskedNote(unasked.total)}, at most ${limits.max_steps} allowed`,
     );
-  if (limits.min_turns !== undefined)
+  if (minRounds !== undefined)
     limit(
-      'too_few_turns',
-      turns >= limits.min_turns,
-      `${turns} LLM round trip(s), at least ${limits.min_turns} expected`,
+      'too_few_rounds',
+      rounds >= minRounds,
+      `${rounds} round(s) (LLM round trips), at least ${minRounds} expected`,
     );
-  if (limits.max_turns !== undefined)
+  if (maxRounds !== undefined)
     limit(
-      'too_many_turns',
-      turns <= limits.max_turns,
-      `${turns} LLM round trip(s), at most ${limits.max_turns} allowed`,
+      'too_many_rounds',
+      rounds <= maxRounds,
+      `${rounds} round(s) (LLM round trips), at most ${maxRounds} allowed`,
     );
   const userTurns = trajectory.counts.userTurns ?? 0;
   if (limits.min_user_turns !== undefined)
@@ -77,7 +80,7 @@ export function stepCountCheck(limits: Expectations, trajectory: Trajectory): Ch
     );
   const details: Record<string, JsonValue> = {
     calls,
-    turns,
+    rounds,
     user_turns: userTurns,
     by_tool: trajectory.counts.byTool,
     longest_repeat: { tool: longest.tool, length: longest.length, from: longest.from },

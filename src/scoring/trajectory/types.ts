@@ -52,17 +52,23 @@ export interface Expectations {
   readonly unlisted?: 'allow' | 'fail';
   /** The calls check passes when its partial score (fraction of expectations met) reaches this (default 1: all). */
   readonly pass_threshold?: number;
-  /** `[A, B, C]`: a call matching A came in an earlier turn than the first call matching B, and so on; or a list of such chains. */
+  /** `[A, B, C]`: a call matching A came in an earlier round than the first call matching B, and so on; or a list of such chains. */
   readonly before?: ExpectationChains;
-  /** `[A, B]`: no call matching A came in an earlier turn than a call matching B ("never refund before lookup": `[refund, lookup]`); or a list of such pairs/chains. */
+  /** `[A, B]`: no call matching A came in an earlier round than a call matching B ("never refund before lookup": `[refund, lookup]`); or a list of such pairs/chains. */
   readonly never_before?: ExpectationChains;
-  /** `[A, B]`: one turn holds a call matching each (made in parallel, one call each); or a list of such groups. */
+  /** `[A, B]`: one round (LLM round trip) holds a call matching each (made in parallel, one call each); or a list of such groups. */
+  readonly same_round?: ExpectationChains;
+  /** Old name of `same_round`, still read (suites get a warning). */
   readonly same_turn?: ExpectationChains;
   /** Tool calls in the whole run. */
   readonly min_steps?: number;
   readonly max_steps?: number;
-  /** LLM round trips (model responses). */
+  /** Rounds: LLM round trips (model responses). */
+  readonly min_rounds?: number;
+  readonly max_rounds?: number;
+  /** Old name of `min_rounds`, still read (suites get a warning). */
   readonly min_turns?: number;
+  /** Old name of `max_rounds`, still read (suites get a warning). */
   readonly max_turns?: number;
   /** User messages in the conversation, as the run's requests show it. */
   readonly min_user_turns?: number;
@@ -146,12 +152,12 @@ export const trajectoryReasonCodes = [
   'out_of_order',
   'too_few_steps',
   'too_many_steps',
-  'too_many_turns',
-  'too_few_turns',
+  'too_many_rounds',
+  'too_few_rounds',
   'too_few_user_turns',
   'too_many_user_turns',
   'forbidden_order',
-  'not_same_turn',
+  'not_same_round',
   'too_many_failed_calls',
   'tool_failed',
   'unrecovered_failure',
@@ -162,10 +168,11 @@ export const trajectoryReasonCodes = [
 ] as const;
 export type TrajectoryReason = (typeof trajectoryReasonCodes)[number];
 
-/** Where a call sits in the run: its step, turn and index within the turn. */
+/** Where a call sits in the run: its step, round and index within the round. */
 export interface CallRef {
   readonly step: number;
-  readonly turn: number;
+  /** The LLM round trip, counting from 0. */
+  readonly round: number;
   readonly index: number;
   readonly tool: string;
   readonly id: string | null;

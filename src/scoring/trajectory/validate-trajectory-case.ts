@@ -8,9 +8,12 @@ const expectKeys = [
   'pass_threshold',
   'before',
   'never_before',
+  'same_round',
   'same_turn',
   'min_steps',
   'max_steps',
+  'min_rounds',
+  'max_rounds',
   'min_turns',
   'max_turns',
   'min_user_turns',
@@ -35,6 +38,8 @@ const modes = ['all', 'any', 'ordered', 'exact', 'never', 'subset', 'superset', 
 const counts = [
   'min_steps',
   'max_steps',
+  'min_rounds',
+  'max_rounds',
   'min_turns',
   'max_turns',
   'min_user_turns',
@@ -77,7 +82,7 @@ export function checkTrajectoryCase(testCase: object, where: string): void {
     checkKeys(expect, expectKeys, path);
     const limits = expect as { readonly [key: string]: unknown };
     checkList(limits['calls'], at(path, 'calls'), false);
-    for (const key of ['before', 'never_before', 'same_turn'])
+    for (const key of ['before', 'never_before', 'same_round', 'same_turn'])
       checkList(limits[key], at(path, key), true);
     const mode = limits['mode'];
     if (mode !== undefined && !modes.includes(mode as string))

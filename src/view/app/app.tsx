@@ -7,6 +7,9 @@ import { ReviewScreen } from './review-screen.js';
 import { JudgesScreen } from './judges-screen.js';
 import { StagingScreen } from './staging-screen.js';
 import './sections.css';
+import { RunScreen } from './run-screen.js';
+import { CaseScreen } from './case-screen.js';
+import { CompareScreen } from './compare-screen.js';
 
 /** The app's sections, in the order the header lists them. */
 const sections = [
@@ -19,15 +22,28 @@ const sections = [
 
 /** The section a route belongs to (a run or a case is in Runs). */
 function sectionOf(route: Route): string {
-  return route.screen === 'not-found' ? '' : route.screen;
+  switch (route.screen) {
+    case 'not-found':
+      return '';
+    case 'run':
+    case 'case':
+    case 'compare':
+      return 'runs';
+    default:
+      return route.screen;
+  }
 }
 
 /** The frame: header with the sections, and the screen the address names. */
 export function App() {
   const route = useRoute();
   const main = useRef<HTMLElement>(null);
-  // A new screen is announced by moving focus to it, as a page load would.
-  useEffect(() => main.current?.focus(), [route]);
+  const first = useRef(true);
+  // A new screen is announced by moving focus to it, as a page load would (the load itself leaves focus alone).
+  useEffect(() => {
+    if (first.current) first.current = false;
+    else main.current?.focus();
+  }, [route]);
   return (
     <>
       <a
@@ -68,6 +84,12 @@ function Screen({ route }: { route: Route }): ComponentChildren {
   switch (route.screen) {
     case 'runs':
       return <RunsScreen />;
+    case 'run':
+      return <RunScreen id={route.id} />;
+    case 'case':
+      return <CaseScreen id={route.id} config={route.config} testId={route.testId} />;
+    case 'compare':
+      return <CompareScreen before={route.before} after={route.after} />;
     case 'rate':
       return <RateScreen />;
     case 'review':

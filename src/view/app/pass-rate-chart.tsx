@@ -1,82 +1,86 @@
-/** Calls passed and failed per minute, by tool. */
-export type PassRates = ReadonlyMap<
-  string,
-  ReadonlyMap<number, { passed: number; failed: number }>
->;
+import { useEffect, useRef } from 'preact/hooks';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import type { RunListing } from '../api-types.js';
 
+/** Colours that keep 3:1 contrast on white (WCAG non-text contrast), one per suite. */
 const palette = [
-  '#0969da',
-  '#cf222e',
-  '#1a7f37',
-  '#8250df',
-  '#bf8700',
-  '#e16f24',
-  '#1b7c83',
-  '#6e7781',
+  '#0550ae',
+  '#a40e26',
+  '#116329',
+  '#7d4e00',
+  '#6639ba',
+  '#0a6e73',
+  '#953800',
+  '#57606a',
 ];
-const width = 640;
-const height = 220;
-const left = 36;
-const bottom = 20;
-const top = 8;
 
-/** Per-tool pass rate per minute over the last hour, one line per tool (a dot for a single minute). */
-export function PassRateChart({ rates, now }: { rates: PassRates; now: number }) {
-  const minute = Math.floor(now / 60_000);
-  const x = (at: number): number => left + ((at - (minute - 59)) / 59) * (width - left - 8);
-  const y = (rate: number): number => top + (1 - rate) * (height - top - bottom);
-  const lines = [...rates].map(([tool, minutes], index) => ({
-    tool,
-    color: palette[index % palette.length] ?? '#000',
-    points: [...minutes]
-      .filter(([at]) => at > minute - 60)
-      .sort((first, second) => first[0] - second[0])
-      .map(([at, counts]) => [x(at), y(counts.passed / (counts.passed + counts.failed))] as const),
-  }));
+/** A run's pass rate over its configurations (their mean), 0..1. */
+const passRate = (run: RunListing): number =>
+  run.configs.length === 0
+    ? 0
+    : run.configs.reduce((sum, config) => sum + config.pass_rate, 0) / run.configs.length;
+
+/**
+ * Pass rate over time, one line per suite (at most eight, the most frequent), from the listed
+ * runs. The chart is a picture of the table below it, which stays the accessible source.
+ */
+export function PassRateChart({ runs }: { runs: readonly RunListing[] }) {
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const element = box.current;
+    if (!element || runs.length < 2) return;
+    const counts = new Map<string, number>();
+    for (const run of runs) counts.set(run.suite, (counts.get(run.suite) ?? 0) + 1);
+    const suites = [...counts.entries()]
+      .sort((left, right) => right[1] - left[1])
+      .slice(0, palette.length)
+      .map(([suite]) => suite);
+    const tables = suites.map((suite) => {
+      const points = runs
+        .filter((run) => run.suite === suite)
+        .map((run) => [Date.parse(run.started_at) / 1000, passRate(run) * 100] as const)
+        .sort((left, right) => left[0] - right[0]);
+      return [
+        points.map((point) => point[0]),
+        points.map((point) => point[1]),
+      ] as uPlot.AlignedData;
+    });
+    const data = uPlot.join(tables);
+    const plot = new uPlot(
+      {
+        width: Math.max(320, element.clientWidth),
+        height: 200,
+        scales: { y: { range: [0, 100] } },
+        axes: [{}, { values: (_plot, ticks) => ticks.map((tick) => `${tick}%`) }],
+        series: [
+          {},
+          ...suites.map((suite, index) => ({
+            label: suite,
+            stroke: palette[index] ?? '#57606a',
+            width: 2,
+            spanGaps: true,
+            points: { show: true, size: 5 },
+            value: (_plot: uPlot, rate: number | null) =>
+              rate === null ? '—' : `${rate.toFixed(1)}%`,
+          })),
+        ],
+      },
+      data,
+      element,
+    );
+    return () => plot.destroy();
+  }, [runs]);
+  if (runs.length < 2) return null;
   return (
     <figure class="chart">
-      <svg
-        id="chart"
-        viewBox={`0 0 ${width} ${height}`}
+      <div
+        ref={box}
         role="img"
-        aria-label="Pass rate per tool per minute, last hour"
-      >
-        {[0, 0.5, 1].map((rate) => (
-          <g key={rate}>
-            <line x1={left} x2={width - 8} y1={y(rate)} y2={y(rate)} stroke="#d0d7de" />
-            <text x={0} y={y(rate) + 4} font-size="11">
-              {rate * 100}%
-            </text>
-          </g>
-        ))}
-        {lines.map((line) =>
-          line.points.length === 1 ? (
-            <circle
-              key={line.tool}
-              data-tool={line.tool}
-              cx={line.points[0]?.[0]}
-              cy={line.points[0]?.[1]}
-              r={3}
-              fill={line.color}
-            />
-          ) : (
-            <polyline
-              key={line.tool}
-              data-tool={line.tool}
-              points={line.points.map(([px, py]) => `${px.toFixed(1)},${py.toFixed(1)}`).join(' ')}
-              fill="none"
-              stroke={line.color}
-              stroke-width={2}
-            />
-          ),
-        )}
-      </svg>
-      <figcaption class="legend">
-        {lines.map((line) => (
-          <span key={line.tool}>
-            <i style={{ background: line.color }} aria-hidden="true" /> {line.tool}
-          </span>
-        ))}
+        aria-label="Pass rate over time per suite (the table below lists the same runs)"
+      />
+      <figcaption class="muted">
+        Pass rate over time, per suite (mean over run configurations)
       </figcaption>
     </figure>
   );

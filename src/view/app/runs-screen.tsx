@@ -2,6 +2,8 @@ import { useState } from 'preact/hooks';
 import type { RunListing, RunsAnswer } from '../api-types.js';
 import { useApi } from './api-client.js';
 import { duration, percent, when } from './format.js';
+import { PassRateChart } from './pass-rate-chart.js';
+import { href } from './router.js';
 
 /** The filters the runs list offers: an exact suite, run configuration and branch, or all. */
 interface Filters {
@@ -34,6 +36,7 @@ export function RunsScreen() {
       {loaded.state === 'ready' && (
         <>
           <FilterBar answer={loaded.data} filters={filters} onChange={(next) => setFilters(next)} />
+          <PassRateChart runs={loaded.data.runs} />
           <RunsTable answer={loaded.data} />
         </>
       )}
@@ -51,9 +54,10 @@ function FilterBar({
   onChange: (filters: Filters) => void;
 }) {
   const choice = (name: keyof Filters, label: string, values: readonly string[]) => (
-    <label>
-      {label}
+    <div class="field">
+      <label for={`runs-${name}`}>{label}</label>
       <select
+        id={`runs-${name}`}
         value={filters[name]}
         onChange={(event) => onChange({ ...filters, [name]: event.currentTarget.value })}
       >
@@ -64,7 +68,7 @@ function FilterBar({
           </option>
         ))}
       </select>
-    </label>
+    </div>
   );
   return (
     <form class="filters" aria-label="Filter runs" onSubmit={(event) => event.preventDefault()}>
@@ -122,7 +126,7 @@ function RunRow({ run }: { run: RunListing }) {
   return (
     <tr>
       <th scope="row">
-        <a href={`#/runs/${run.id}`}>#{run.id}</a>
+        <a href={href.run(run.id)}>#{run.id}</a>
       </th>
       <td>{run.suite}</td>
       <td>

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { fetchApi } from './api-client.js';
-import { PassRateChart, type PassRates } from './pass-rate-chart.js';
+import { PassRateChart, type PassRates } from './tool-pass-rate-chart.js';
 import type {
   Alert,
   CallVerdict,
