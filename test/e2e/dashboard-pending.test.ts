@@ -77,7 +77,7 @@ const origin = (): string => (proxy as CliProxy).url;
 describe('the pending-cases API of calltape proxy --suites', () => {
   it('says at start which suites are not there yet, so a mistyped name shows at once', () => {
     expect((proxy as CliProxy).stdout()).toContain(
-      'pending cases on the dashboard from drafts.yaml, broken.yaml, gone.yaml · not found yet: gone.yaml\n',
+      "pending cases in the app's Review section from drafts.yaml, broken.yaml, gone.yaml · not found yet: gone.yaml\n",
     );
   });
 
