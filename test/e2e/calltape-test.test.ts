@@ -1,4 +1,5 @@
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { exportedAnswers, exportedCases } from '../support/exported-run.js';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -272,17 +273,20 @@ describe('calltape test (direct mode)', () => {
     );
     expect(readFileSync(summary, 'utf8')).toBe(readFileSync(join(folder, 'report.md'), 'utf8'));
     const html = readFileSync(join(folder, 'report.html'), 'utf8');
-    // Self-contained: no external script, style or image; every case there with its diff, escaped.
+    // Self-contained (calltape view's export): no external script, style or image; every case there with its diff.
     expect(html).not.toMatch(/<(script|link|img)[^>]+(src|href)=/);
-    expect(html).toContain(
-      '<details class="case fail" data-status="fail" data-search="austin-f weather units get_weather">',
-    );
-    expect(html).toContain(
-      'unit: expected &quot;fahrenheit&quot;, got &quot;celsius&quot; (exact, value_mismatch)',
-    );
-    expect(html).toContain(
-      '<code>get_weather({&quot;city&quot;:&quot;Austin&quot;,&quot;unit&quot;:&quot;celsius&quot;})</code>',
-    );
+    const austin = exportedCases(html).find((item) => item.test_id === 'austin-f');
+    expect(austin).toMatchObject({ status: 'fail', tags: ['weather', 'units'] });
+    expect(austin.call.mismatches.unit).toMatchObject({
+      expected: 'fahrenheit',
+      actual: 'celsius',
+      strategy: 'exact',
+      reason: 'value_mismatch',
+    });
+    expect(austin.calls[0]).toMatchObject({
+      name: 'get_weather',
+      arguments: '{"city":"Austin","unit":"celsius"}',
+    });
   });
 
   it('compares run configurations side by side, and exits 1 naming the gate that failed and by how much', async () => {
@@ -453,9 +457,15 @@ describe('calltape test (direct mode)', () => {
     ) as { testsuites: { testsuite: { '@_skipped': string }[] } };
     expect(junit.testsuites.testsuite.map((item) => item['@_skipped'])).toEqual(['0', '3']);
     const html = readFileSync(join(folder, 'report.html'), 'utf8');
-    expect(html).toContain('<h2>Configurations side by side</h2>');
-    expect(html).toContain('<tr><th>tools offered</th><td>get_weather</td><td>get_time</td></tr>');
-    expect(html).toContain('<details class="case unreliable" data-status="unreliable"');
+    const exported = exportedAnswers(html);
+    const shown = Object.entries(exported).find(([path]) => /^runs\/\d+$/.test(path))?.[1];
+    expect(shown.run.configs.map((config: { name: string }) => config.name)).toEqual([
+      'full',
+      'bare',
+    ]);
+    expect(
+      shown.cases.filter((row: { status: string }) => row.status === 'unreliable'),
+    ).toHaveLength(3);
 
     // `unreliable: ignore` leaves them out of every gate.
     writeFileSync(

@@ -1,10 +1,13 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/package-root.js';
+import type { SuiteRunResult } from '../../src/report/run-result.js';
+import { exportRun } from '../../src/view/export-page.js';
 import { createViewApp } from '../../src/view/view-app.js';
+import { ViewRunsReader } from '../../src/view/view-runs-reader.js';
 import { startViewServer, type ViewServer } from '../../src/view/view-server.js';
 import {
   chromiumAvailable,
@@ -165,6 +168,44 @@ describe.skipIf(!chromiumAvailable)('calltape view in Chromium', () => {
       expect(await page.evaluate('window.hacked')).toBeUndefined();
       expect(await page.locator('main img, main script').count()).toBe(0);
       expect(errors).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe.skipIf(!chromiumAvailable)('an exported run in Chromium', () => {
+  it('opens from a file with no server, walks to a case, and keeps hostile content inert', async () => {
+    const files = [2, 3].map((id) => {
+      const reader = new ViewRunsReader(runsDb);
+      const stored = reader.report(id);
+      reader.close();
+      const file = join(folder, `run-${id}.html`);
+      writeFileSync(
+        file,
+        exportRun(stored as SuiteRunResult, { id, exitCode: 0 }, { cwd: packageRoot, runsDb }),
+      );
+      return file;
+    });
+    const { page, elsewhere, errors, close } = await openOfflinePage(browser as Browser, 'file://');
+    try {
+      await page.goto(`file://${files[0] as string}`);
+      await poll(() => heading(page).textContent()).toBe('Run #2 · bank');
+      await page.getByRole('link', { name: 'TC-010' }).click();
+      await poll(() => heading(page).textContent()).toBe('TC-010');
+      await page.getByRole('article', { name: 'Round 1' }).waitFor();
+      await page.getByRole('link', { name: 'run #2' }).click();
+      await page.getByRole('link', { name: 'compare with it' }).click();
+      await poll(() => page.locator('table.changes').textContent()).toContain('regression');
+      await page.screenshot({ path: join(artifacts, 'export.png'), fullPage: true });
+      await page.goto(`file://${files[1] as string}`);
+      await poll(() => heading(page).textContent()).toContain('<img src=x');
+      await page.locator('table.cases a').first().click();
+      await poll(() => heading(page).textContent()).toContain('onerror');
+      expect(await page.evaluate('window.hacked')).toBeUndefined();
+      expect(await page.locator('main img, main script').count()).toBe(0);
+      expect(errors).toEqual([]);
+      expect(elsewhere).toEqual([]);
     } finally {
       await close();
     }

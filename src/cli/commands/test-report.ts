@@ -1,6 +1,6 @@
 import { appendFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import { htmlReport } from '../../report/html-report.js';
+import { exportRun } from '../../view/export-page.js';
 import { jsonReport } from '../../report/json-report.js';
 import { junitReport } from '../../report/junit-report.js';
 import { markdownReport } from '../../report/markdown-report.js';
@@ -47,11 +47,14 @@ export function report(ran: readonly SuiteRunResult[], flags: ReportFlags): numb
   // One suite per report file: several suites write `name.<suite>.ext` beside the path given.
   const target = (path: string, result: SuiteRunResult): string =>
     results.length === 1 ? path : path.replace(/(\.[^./]+)?$/, `.${result.suite}$1`);
+  // The id each run was stored under (0: not stored), for the HTML export's addresses.
+  const ids = new Map<SuiteRunResult, number>();
   if (flags.store !== false)
     for (const result of results) {
       const store = new RunStore(suiteRunsDatabase(flags.runsDb, result.cassette));
       try {
         const id = store.save(result, exitCode, jsonReport(result, exitCode));
+        ids.set(result, id);
         // The command as it works from here: with --runs-db unless the database is the default one.
         const shown = relative(process.cwd(), store.path) || store.path;
         const show = ['runs', 'show', String(id)];
@@ -65,7 +68,15 @@ export function report(ran: readonly SuiteRunResult[], flags: ReportFlags): numb
     if (flags.json) writeReport(target(flags.json, result), jsonReport(result, exitCode));
     if (flags.junit) writeReport(target(flags.junit, result), junitReport(result));
     if (flags.markdown) writeReport(target(flags.markdown, result), markdownReport(result));
-    if (flags.html) writeReport(target(flags.html, result), htmlReport(result));
+    if (flags.html)
+      writeReport(
+        target(flags.html, result),
+        exportRun(
+          result,
+          { id: ids.get(result) ?? 0, exitCode },
+          { cwd: process.cwd(), runsDb: suiteRunsDatabase(flags.runsDb, result.cassette) },
+        ),
+      );
     const summary = process.env['GITHUB_STEP_SUMMARY'];
     if (summary) appendFileSync(summary, markdownReport(result));
   }

@@ -6,6 +6,10 @@ import { startViewServer } from '../../view/view-server.js';
 import { appAssets } from '../../view/app-assets.js';
 import { createViewSections } from '../../view/view-sections.js';
 import { ratingsFile } from '../../ratings/rating-store.js';
+import { exportRun } from '../../view/export-page.js';
+import { ViewRunsReader } from '../../view/view-runs-reader.js';
+import { writePrivateFile } from '../../private-files.js';
+import { resolve } from 'node:path';
 import { exitCodes } from '../exit-codes.js';
 import { guardedAction } from '../guarded-action.js';
 import { runsDb } from './runs-command.js';
@@ -18,6 +22,8 @@ interface ViewFlags {
   readonly adminToken?: string;
   readonly suites?: readonly string[];
   readonly ratings?: string;
+  readonly export?: string;
+  readonly out?: string;
 }
 
 /** `calltape view`: the web app over stored runs, on loopback. */
@@ -37,8 +43,14 @@ export function registerViewCommand(program: Command): void {
       '--admin-token <token>',
       'token every request must carry (prefer CALLTAPE_ADMIN_TOKEN: flags show in ps); required off loopback',
     )
+    .option(
+      '--export <run>',
+      'write one stored run as a self-contained HTML file instead of serving',
+    )
+    .option('--out <file>', 'with --export: the HTML file to write')
     .action(async (flags: ViewFlags) => {
       const code = await guardedAction(program, async () => {
+        if (flags.export !== undefined) return exportStoredRun(flags.export, flags);
         const port = Number(flags.port);
         if (!Number.isInteger(port) || port < 0 || port > 65535)
           throw new CalltapeError(
@@ -76,6 +88,35 @@ export function registerViewCommand(program: Command): void {
       });
       if (code !== exitCodes.ok) process.exitCode = code;
     });
+}
+
+/** `calltape view --export <run> --out FILE`: one stored run as a self-contained HTML file. */
+function exportStoredRun(run: string, flags: ViewFlags): number {
+  const id = /^#?(\d{1,15})$/.exec(run)?.[1];
+  if (id === undefined)
+    throw new CalltapeError('CONFIG_INVALID', `--export ${run}: give a run id (calltape runs ls)`);
+  if (flags.out === undefined)
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      '--export needs --out <file>: the HTML file to write',
+    );
+  const database = runsDb(flags);
+  const reader = new ViewRunsReader(database);
+  let report;
+  try {
+    report = reader.report(Number(id));
+  } finally {
+    reader.close();
+  }
+  if (report === undefined)
+    throw new CalltapeError('CONFIG_INVALID', `--export ${run}: no run #${id} in ${database}`);
+  const exitCode = 0;
+  writePrivateFile(
+    resolve(flags.out),
+    exportRun(report, { id: Number(id), exitCode }, { cwd: process.cwd(), runsDb: database }),
+  );
+  process.stdout.write(`wrote run #${id} to ${flags.out}\n`);
+  return exitCodes.ok;
 }
 
 /**
