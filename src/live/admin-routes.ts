@@ -3,9 +3,10 @@ import type { Duplex } from 'node:stream';
 import { presentedToken, tokenMatches } from './admin-auth.js';
 import { createAdminGate, hostRefusal, noReferrer } from './admin-gate.js';
 import { adminHostAllowed, feedOriginAllowed } from './admin-request-checks.js';
-import { dashboardPage } from './dashboard-page.js';
+import { redirectOldPage } from './old-page-redirects.js';
 import type { Feed } from './feed.js';
 import type { LiveMetrics } from './live-metrics.js';
+import { feedPath, stagingApi, stagingLive, type StagingLive } from './staging-state.js';
 
 export interface AdminRoutes {
   /** Answers `/metrics` and `/calltape/…`; false when the path is not an admin one. */
@@ -43,20 +44,6 @@ const json = (message: string, type: string): string =>
 
 export { noReferrer };
 
-/**
- * The headers of an admin page: self-contained HTML that may talk only to this proxy, and that no
- * other page may frame (a framed rating page took a `fail` into the golden set with one click).
- * `X-Frame-Options` is for browsers that predate CSP's `frame-ancestors`.
- */
-export const adminPageHeaders = {
-  'content-type': 'text/html; charset=utf-8',
-  'cache-control': 'no-store',
-  'content-security-policy':
-    "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
-  'x-frame-options': 'DENY',
-  ...noReferrer,
-} as const;
-
 const rawAnswer = (status: string, body: string, extra = ''): string =>
   `HTTP/1.1 ${status}\r\ncontent-type: application/json\r\n${extra}referrer-policy: no-referrer\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
 
@@ -68,7 +55,7 @@ export function createAdminRoutes(
   token: string | undefined,
   metrics: LiveMetrics,
   feed: Feed,
-  state: () => object,
+  state: () => Omit<StagingLive, 'available' | 'feed' | 'metrics'>,
   allowedHosts: readonly string[] = [],
   extension?: AdminExtension,
 ): AdminRoutes {
@@ -91,6 +78,19 @@ export function createAdminRoutes(
       if (path !== '/metrics' && path !== '/calltape' && !path.startsWith('/calltape/'))
         return false;
       if (gate(request, response, url)) return true;
+      const reading = request.method === 'GET' || request.method === 'HEAD';
+      if (reading && (path === stagingApi || path === '/calltape/api/state')) {
+        // Before the extensions: the app's API answers every other /calltape/api/v1/ path.
+        // /api/state is the first dashboard's name for the same answer.
+        response
+          .writeHead(200, {
+            'content-type': 'application/json',
+            'cache-control': 'no-store',
+            ...noReferrer,
+          })
+          .end(JSON.stringify(stagingLive(state())));
+        return true;
+      }
       if (extension?.handle(request, response, url) === true) return true;
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         response
@@ -109,16 +109,8 @@ export function createAdminRoutes(
               .writeHead(500, { 'content-type': 'text/plain' })
               .end(`calltape: metrics failed: ${(error as Error).message}`),
         );
-      } else if (path === '/calltape/') {
-        response.writeHead(200, adminPageHeaders).end(dashboardPage());
-      } else if (path === '/calltape/api/state') {
-        response
-          .writeHead(200, {
-            'content-type': 'application/json',
-            'cache-control': 'no-store',
-            ...noReferrer,
-          })
-          .end(JSON.stringify(state()));
+      } else if (redirectOldPage(response, url)) {
+        // The dashboard is the app's Staging section now.
       } else {
         response
           .writeHead(404, { 'content-type': 'application/json', ...noReferrer })
@@ -128,10 +120,7 @@ export function createAdminRoutes(
     },
     upgrade(request, socket, head) {
       const raw = request.url ?? '/';
-      if (
-        !raw.startsWith('/calltape/feed') ||
-        new URL(raw, 'http://calltape').pathname !== '/calltape/feed'
-      )
+      if (!raw.startsWith(feedPath) || new URL(raw, 'http://calltape').pathname !== feedPath)
         return false;
       if (!hostAllowed(request)) {
         socket.end(

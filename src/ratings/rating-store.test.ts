@@ -123,3 +123,41 @@ describe('ratings YAML', () => {
     ).toThrow(/g\.yaml: sets\.golden: the run "a#1" is rated twice/);
   });
 });
+
+describe('kept judge comparisons', () => {
+  it('keeps the last comparison of each judges file and set, newest first; a file from before has none', () => {
+    const before = join(folder, 'before-comparisons.sqlite');
+    const old = new Database(before);
+    old.exec(
+      'CREATE TABLE ratings (set_name TEXT, run TEXT, rating TEXT, note TEXT, rater TEXT, at TEXT, PRIMARY KEY (set_name, run)); PRAGMA user_version = 1',
+    );
+    old.close();
+    const reader = new RatingStore(before, { readonly: true });
+    expect(reader.listComparisons()).toEqual([]);
+    reader.close();
+    const store = new RatingStore(join(folder, 'comparisons.sqlite'));
+    const report = (set: string, judges: string, best: string) => ({
+      set,
+      judges_file: judges,
+      best,
+    });
+    expect(store.listComparisons()).toEqual([]);
+    store.putComparison({
+      at: '2026-12-01T00:00:00.000Z',
+      report: report('golden', 'a.yaml', 'x'),
+    });
+    store.putComparison({
+      at: '2026-12-02T00:00:00.000Z',
+      report: report('golden', 'b.yaml', 'y'),
+    });
+    store.putComparison({
+      at: '2026-12-03T00:00:00.000Z',
+      report: report('golden', 'a.yaml', 'z'),
+    });
+    expect(store.listComparisons()).toEqual([
+      { at: '2026-12-03T00:00:00.000Z', report: report('golden', 'a.yaml', 'z') },
+      { at: '2026-12-02T00:00:00.000Z', report: report('golden', 'b.yaml', 'y') },
+    ]);
+    store.close();
+  });
+});

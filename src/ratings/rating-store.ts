@@ -17,7 +17,24 @@ CREATE TABLE IF NOT EXISTS ratings (
   at       TEXT NOT NULL,
   PRIMARY KEY (set_name, run)
 );
+CREATE TABLE IF NOT EXISTS judge_comparisons (
+  set_name    TEXT NOT NULL,
+  judges_file TEXT NOT NULL,
+  at          TEXT NOT NULL,
+  report      TEXT NOT NULL,
+  PRIMARY KEY (set_name, judges_file)
+);
 `;
+
+/** The last comparison of a judges file with a set, as `calltape judges compare` stored it. */
+export interface StoredComparison {
+  /** When it ran, ISO 8601. */
+  readonly at: string;
+  /** The report `--json` writes (config/judges-report.schema.json). */
+  readonly report: { readonly set: string; readonly judges_file: string } & Readonly<
+    Record<string, unknown>
+  >;
+}
 
 interface RatingRow {
   readonly run: string;
@@ -48,6 +65,8 @@ export class RatingStore {
   private readonly listStatement: Database.Statement;
   private readonly setsStatement: Database.Statement;
   private readonly deleteStatement: Database.Statement;
+  private comparisonStatements:
+    { readonly put: Database.Statement; readonly list: Database.Statement } | undefined;
 
   constructor(
     readonly path: string,
@@ -135,8 +154,45 @@ export class RatingStore {
     this.deleteStatement.run(set, run);
   }
 
+  /**
+   * Keeps a judges comparison, replacing the last one of the same judges file and set, for the
+   * app's judges section. A table added beside the ratings: older calltapes read the file as before.
+   */
+  putComparison(comparison: StoredComparison): void {
+    this.comparisons().put.run(
+      comparison.report.set,
+      comparison.report.judges_file,
+      comparison.at,
+      JSON.stringify(comparison.report),
+    );
+  }
+
+  /** The stored comparisons, newest first; none in a file written before they were kept. */
+  listComparisons(): StoredComparison[] {
+    const exists = this.db
+      .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'judge_comparisons'")
+      .get();
+    if (exists === undefined) return [];
+    return (this.comparisons().list.all() as { at: string; report: string }[]).map((row) => ({
+      at: row.at,
+      report: JSON.parse(row.report) as StoredComparison['report'],
+    }));
+  }
+
   close(): void {
     this.db.close();
+  }
+
+  /** Prepared at first use: a file written before comparisons were kept has no table to prepare against. */
+  private comparisons(): { readonly put: Database.Statement; readonly list: Database.Statement } {
+    this.comparisonStatements ??= {
+      put: this.db.prepare(
+        `INSERT INTO judge_comparisons (set_name, judges_file, at, report) VALUES (?, ?, ?, ?)
+         ON CONFLICT (set_name, judges_file) DO UPDATE SET at = excluded.at, report = excluded.report`,
+      ),
+      list: this.db.prepare('SELECT at, report FROM judge_comparisons ORDER BY at DESC, set_name'),
+    };
+    return this.comparisonStatements;
   }
 }
 

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { extname, relative, resolve } from 'node:path';
-import { noReferrer, type AdminExtension } from '../live/admin-routes.js';
 import { loadSuite } from '../suites/load-suite.js';
 import { caseLines, pendingCases, type PendingCase } from './pending-listing.js';
 import { shellCommand } from '../shell-command.js';
@@ -20,13 +19,19 @@ export interface PendingCasesState {
   readonly suites: readonly PendingSuite[];
 }
 
+/** How a suite is named in the listing: relative to `cwd` inside it, absolute outside. */
+export function shownSuiteName(file: string, cwd: string): string {
+  const path = resolve(cwd, file);
+  const near = relative(cwd, path);
+  return near === '' || near.startsWith('..') ? path : near;
+}
+
 /** Reads each suite now, so a review made elsewhere shows at the next request; a bad file is reported, never thrown. */
 export function readPendingCases(files: readonly string[], cwd: string): PendingCasesState {
   return {
     suites: files.map((file): PendingSuite => {
       const path = resolve(cwd, file);
-      const near = relative(cwd, path);
-      const shown = near === '' || near.startsWith('..') ? path : near;
+      const shown = shownSuiteName(file, cwd);
       try {
         const suite = loadSuite(path, cwd);
         const text = readFileSync(path, 'utf8');
@@ -45,41 +50,5 @@ export function readPendingCases(files: readonly string[], cwd: string): Pending
         };
       }
     }),
-  };
-}
-
-/**
- * The dashboard's pending-cases panel, `GET /calltape/api/pending`: the drafts of `files`
- * awaiting review, read-only, behind the same Host and token checks as the other admin surfaces.
- */
-export function createPendingCasesPanel(files: readonly string[], cwd: string): AdminExtension {
-  return {
-    pages: [],
-    handle(request, response, url) {
-      if (url.pathname !== '/calltape/api/pending') return false;
-      if (request.method !== 'GET' && request.method !== 'HEAD') {
-        response
-          .writeHead(405, { allow: 'GET', 'content-type': 'application/json', ...noReferrer })
-          .end(
-            JSON.stringify({
-              error: {
-                message:
-                  'calltape: the pending cases are read-only here; review them with calltape review',
-                type: 'invalid_request_error',
-              },
-            }),
-          );
-        return true;
-      }
-      response
-        .writeHead(200, {
-          'content-type': 'application/json',
-          'cache-control': 'no-store',
-          ...noReferrer,
-        })
-        .end(JSON.stringify(readPendingCases(files, cwd)));
-      return true;
-    },
-    close() {},
   };
 }

@@ -1,9 +1,10 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, relative } from 'node:path';
 import { CalltapeError } from '../errors.js';
-import { adminWriteAllowed } from '../live/admin-request-checks.js';
-import { adminPageHeaders, noReferrer, type AdminExtension } from '../live/admin-routes.js';
-import { pageAsset } from '../page-assets.js';
+import { answerAdminJson, refuseMethod, takeAdminWrite } from '../live/admin-json.js';
+import { noReferrer, type AdminExtension } from '../live/admin-routes.js';
+import { redirectOldPage } from '../live/old-page-redirects.js';
+import { jsonObjectOf } from '../request-fields.js';
+import { parseKeyPress, type KeyPress } from '../ratings/key-press.js';
 import { runsDatabaseFile } from './run-store.js';
 import { listRuns, loadRunView, type RunSources } from './load-run-view.js';
 import { defaultSet, type Rating } from '../ratings/rating.js';
@@ -48,18 +49,18 @@ export interface RatingPageState {
   readonly stored: Rating | null;
 }
 
-/** A pressed key, as the page posts it: the run it was pressed on and the note typed for it. */
-interface KeyPress {
-  readonly runs: string;
-  readonly set: string;
-  readonly run: string | null;
-  readonly key: 'p' | 'f' | 's' | 'b';
-  readonly note?: string;
-  readonly rater?: string;
-}
-
 /** A key press body larger than this is refused: a note is text a person typed. */
 const maxBodyBytes = 64 * 1024;
+
+/** The rating session: GET its state, POST a key. */
+export const rateApi = '/calltape/api/v1/rate';
+/** One run as the rater shows it. */
+export const rateViewApi = '/calltape/api/v1/rate/view';
+/** The unversioned paths of the first rating page, answered by a redirect to their v1 path. */
+const legacyApi = new Map([
+  ['/calltape/api/rate', rateApi],
+  ['/calltape/api/rate/view', rateViewApi],
+]);
 
 /**
  * The dashboard's rating page, `/calltape/rate`: the terminal rater in a browser. It lists runs
@@ -77,23 +78,30 @@ export function createRatingPage(sources: RatingPageSources): AdminExtension {
     pages: ['/calltape/rate'],
     handle(request, response, url) {
       const path = url.pathname;
-      if (
-        path !== '/calltape/rate' &&
-        path !== '/calltape/api/rate' &&
-        path !== '/calltape/api/rate/view'
-      )
-        return false;
+      const old = legacyApi.get(path);
+      if (old !== undefined) {
+        // The API moved under /api/v1/; a 308 keeps a script's POST a POST.
+        response
+          .writeHead(308, {
+            location: `${old}${url.search}`,
+            'cache-control': 'no-store',
+            ...noReferrer,
+          })
+          .end();
+        return true;
+      }
+      if (path !== '/calltape/rate' && path !== rateApi && path !== rateViewApi) return false;
       const reading = request.method === 'GET' || request.method === 'HEAD';
       if (path === '/calltape/rate' && reading) {
-        response.writeHead(200, adminPageHeaders).end(pageAsset('rate.html'));
-      } else if (path === '/calltape/api/rate/view' && reading) {
-        answer(response, () => {
+        redirectOldPage(response, url);
+      } else if (path === rateViewApi && reading) {
+        answerAdminJson(response, () => {
           const run = url.searchParams.get('run') ?? '';
           requireServedRun(run, served);
           return loadRunView(run, sources);
         });
-      } else if (path === '/calltape/api/rate' && reading) {
-        answer(response, () =>
+      } else if (path === rateApi && reading) {
+        answerAdminJson(response, () =>
           stateOf(
             startSession(
               url.searchParams.get('runs') || sources.defaultTarget,
@@ -102,34 +110,12 @@ export function createRatingPage(sources: RatingPageSources): AdminExtension {
             null,
           ),
         );
-      } else if (path === '/calltape/api/rate' && request.method === 'POST') {
-        if (!adminWriteAllowed(request.headers)) {
-          sendError(
-            response,
-            403,
-            'calltape: ratings are written by the rating page itself (same origin, JSON)',
-            'calltape_forbidden_origin',
-          );
-          return true;
-        }
-        readBody(request).then(
-          (body) => answer(response, () => press(parseKeyPress(body))),
-          () =>
-            sendError(
-              response,
-              413,
-              `calltape: a rating request holds at most ${maxBodyBytes} bytes`,
-              'invalid_request_error',
-            ),
+      } else if (path === rateApi && request.method === 'POST') {
+        takeAdminWrite(request, response, { what: 'ratings', maxBytes: maxBodyBytes }, (body) =>
+          press(parseKeyPress(jsonObjectOf(body, 'rating request'))),
         );
       } else {
-        response
-          .writeHead(405, {
-            allow: path === '/calltape/api/rate' ? 'GET, POST' : 'GET',
-            'content-type': 'application/json',
-            ...noReferrer,
-          })
-          .end(errorBody('calltape: method not allowed here', 'invalid_request_error'));
+        refuseMethod(response, path === rateApi ? 'GET, POST' : 'GET');
       }
       return true;
     },
@@ -201,100 +187,4 @@ export function createRatingPage(sources: RatingPageSources): AdminExtension {
       stored,
     };
   }
-}
-
-function parseKeyPress(body: string): KeyPress {
-  let value: unknown;
-  try {
-    value = JSON.parse(body);
-  } catch {
-    throw new CalltapeError('CONFIG_INVALID', 'the rating request is not JSON');
-  }
-  const record =
-    typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
-  const text = (name: string, limit: number): string | undefined => {
-    const field = Object.hasOwn(record, name) ? record[name] : undefined;
-    if (field === undefined || field === null) return undefined;
-    if (typeof field !== 'string' || field.length > limit)
-      throw new CalltapeError(
-        'CONFIG_INVALID',
-        `the rating request's "${name}" must be text of at most ${limit} characters`,
-      );
-    return field;
-  };
-  const key = text('key', 1);
-  if (key !== 'p' && key !== 'f' && key !== 's' && key !== 'b')
-    throw new CalltapeError(
-      'CONFIG_INVALID',
-      'the rating request\'s "key" must be p (pass), f (fail), s (skip) or b (back)',
-    );
-  const runs = text('runs', 4096);
-  if (!runs)
-    throw new CalltapeError(
-      'CONFIG_INVALID',
-      'the rating request names no runs ("runs": a cassette or run:<id>)',
-    );
-  const note = text('note', 10_000);
-  const rater = text('rater', 200);
-  return {
-    runs,
-    set: text('set', 200) || defaultSet,
-    run: text('run', 4096) ?? null,
-    key,
-    ...(note !== undefined ? { note } : {}),
-    ...(rater ? { rater } : {}),
-  };
-}
-
-/** Answers with the value as JSON; a CalltapeError is the caller's mistake (400), anything else ours (500). */
-function answer(response: ServerResponse, compute: () => unknown): void {
-  let body: string;
-  try {
-    body = JSON.stringify(compute());
-  } catch (error) {
-    const ours = !(error instanceof CalltapeError);
-    sendError(
-      response,
-      ours ? 500 : 400,
-      `calltape: ${(error as Error).message}`,
-      ours ? 'calltape_error' : 'invalid_request_error',
-    );
-    return;
-  }
-  response
-    .writeHead(200, {
-      'content-type': 'application/json',
-      'cache-control': 'no-store',
-      ...noReferrer,
-    })
-    .end(body);
-}
-
-function sendError(response: ServerResponse, status: number, message: string, type: string): void {
-  response
-    .writeHead(status, { 'content-type': 'application/json', ...noReferrer })
-    .end(errorBody(message, type));
-}
-
-function errorBody(message: string, type: string): string {
-  return JSON.stringify({ error: { message, type } });
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBodyBytes) {
-        request.removeAllListeners('data');
-        request.resume();
-        reject(new Error('too large'));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
 }

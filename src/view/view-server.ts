@@ -1,8 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdminGate, noReferrer } from '../live/admin-gate.js';
+import { combineExtensions, type AdminExtension } from '../live/admin-routes.js';
 import { appPagePath } from './app-page.js';
 import { createViewApp } from './view-app.js';
+import { stagingElsewhereApi } from './view-sections.js';
 import type { ViewSources } from './view-api.js';
 
 /** How `calltape view` listens. */
@@ -12,6 +14,8 @@ export interface ViewServerOptions extends ViewSources {
   readonly port: number;
   /** The admin token every request must carry; undefined on loopback without one. */
   readonly token: string | undefined;
+  /** Surfaces served beside the app and asked first (the Rate, Review, Judges and Staging APIs). */
+  readonly sections?: AdminExtension;
 }
 
 /** A running view server. */
@@ -28,7 +32,11 @@ export interface ViewServer {
  * address moved into a cookie): the app, its assets and its API, nothing else.
  */
 export async function startViewServer(options: ViewServerOptions): Promise<ViewServer> {
-  const app = createViewApp(options);
+  const app = combineExtensions(
+    stagingElsewhereApi,
+    ...(options.sections ? [options.sections] : []),
+    createViewApp(options),
+  );
   const gate = createAdminGate({
     token: options.token,
     allowedHosts: [],

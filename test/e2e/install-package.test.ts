@@ -110,7 +110,7 @@ describe('installing the package into a project', () => {
       expect.arrayContaining([
         'dist/src/cli/main.js',
         'config/suite.schema.json',
-        'assets/dashboard.html',
+        'dist/view/manifest.json',
         'assets/init/calltape.yaml',
         'package.json',
       ]),

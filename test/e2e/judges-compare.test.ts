@@ -69,6 +69,15 @@ describe('calltape judges compare on the bundled golden set', () => {
       readFileSync(join(folder, 'second.json'), 'utf8'),
     );
     expect(recorded(judgesCassette)).toEqual(before);
+    // Kept beside the ratings for calltape view's judges section: the report --json wrote.
+    const kept = new RatingStore(ratings, { readonly: true });
+    try {
+      expect(kept.listComparisons().map((comparison) => comparison.report)).toEqual([
+        JSON.parse(readFileSync(join(folder, 'second.json'), 'utf8')),
+      ]);
+    } finally {
+      kept.close();
+    }
     expect(first.stdout).toContain('22 rated runs (17 pass, 5 fail)');
     expect(first.stdout).toContain('Best judge: desired-behaviour (highest κ, then lowest cost).');
     expect(first.stdout).toMatch(

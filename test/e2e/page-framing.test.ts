@@ -2,7 +2,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { combineExtensions } from '../../src/live/admin-routes.js';
 import { packageRoot } from '../../src/package-root.js';
-import { createPendingCasesPanel } from '../../src/review/pending-cases-page.js';
+import { createReviewApi } from '../../src/review/review-api.js';
+import { appAddressOf } from '../../src/live/old-page-redirects.js';
+import { createViewApp } from '../../src/view/view-app.js';
 import { createRatingPage } from '../../src/runner/rating-page.js';
 import { startTestProxy, temporaryFolder } from '../support/test-proxy.js';
 
@@ -17,10 +19,13 @@ const extension = combineExtensions(
     defaultTarget: join(packageRoot, 'recordings/bank-demo.sqlite'),
     recordings: join(folder, 'recordings'),
   }),
-  createPendingCasesPanel([], folder),
+  createReviewApi([], folder),
+  createViewApp({ runsDb: join(folder, 'runs.sqlite'), cwd: folder }),
 );
-/** The dashboard and every page an extension serves. */
-const pages = ['/calltape/', ...extension.pages];
+/** Every page calltape serves: the app's (the dashboard and the rating page are its sections now). */
+const pages = extension.pages.filter(
+  (page) => appAddressOf(page, new URLSearchParams()) === undefined,
+);
 let proxy: Awaited<ReturnType<typeof startTestProxy>> | undefined;
 
 beforeAll(async () => {
@@ -36,7 +41,7 @@ afterAll(async () => {
 
 describe('no page calltape serves can be framed (issue #30)', () => {
   it('sends frame-ancestors none and X-Frame-Options DENY on every page', async () => {
-    expect(pages).toContain('/calltape/rate');
+    expect(pages).toEqual(['/calltape/app/']);
     for (const page of pages) {
       const response = await fetch(`${(proxy as NonNullable<typeof proxy>).url}${page}`);
       expect(response.status, page).toBe(200);

@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { type Browser, type Page } from 'playwright-core';
@@ -8,6 +9,8 @@ import { RatingStore } from '../../src/ratings/rating-store.js';
 import { anthropicMessage } from '../support/anthropic-messages-events.js';
 import { startScriptedUpstream } from '../support/scripted-upstream.js';
 import { createRatingPage } from '../../src/runner/rating-page.js';
+import { combineExtensions } from '../../src/live/admin-routes.js';
+import { createViewApp } from '../../src/view/view-app.js';
 import {
   chromiumAvailable,
   launchChromium,
@@ -100,16 +103,20 @@ beforeAll(async () => {
     'http://127.0.0.1:9',
     { mode: 'passthrough', admin: { ...defaultConfig.admin, token } },
     {
-      adminExtension: createRatingPage({
-        cwd: folder,
-        ratingsDb: ratings,
-        runsDb: join(folder, 'runs.sqlite'),
-        defaultTarget: bank,
-        recordings: folder,
-      }),
+      adminExtension: combineExtensions(
+        createRatingPage({
+          cwd: folder,
+          ratingsDb: ratings,
+          runsDb: join(folder, 'runs.sqlite'),
+          defaultTarget: bank,
+          recordings: folder,
+        }),
+        createViewApp({ runsDb: join(folder, 'runs.sqlite'), cwd: folder }),
+      ),
     },
   );
   browser = await launchChromium();
+  mkdirSync(artifacts, { recursive: true });
 });
 afterAll(async () => {
   await browser?.close();
@@ -124,7 +131,10 @@ async function openPage(address: string): ReturnType<typeof openOfflinePage> {
 }
 
 const showing = (page: Page, run: string): Promise<void> =>
-  page.locator(`body[data-run="${run}"] #run-name:text-is("${run}")`).waitFor({ timeout: 10_000 });
+  page
+    .locator(`section.rate[data-run="${run}"] #run-name:text-is("${run}")`)
+    .waitFor({ timeout: 10_000 });
+const artifacts = join(packageRoot, 'test-artifacts', 'view');
 
 function stored(): { run: string; rating: string; note?: string; rater?: string }[] {
   const store = new RatingStore(ratings, { readonly: true });
@@ -140,15 +150,39 @@ function stored(): { run: string; rating: string; note?: string; rater?: string 
   }
 }
 
-describe.skipIf(!available)('the rating page in headless Chromium', () => {
+describe.skipIf(!available)("the app's Rate section in headless Chromium", () => {
   it('shows each run the way the terminal rater does, stores every key as it is pressed, goes back, and resumes', async () => {
+    // The rating page's old address, with the token: a cookie, then the app's Rate section.
     const { page, elsewhere, errors, close } = await openPage(
       `/calltape/rate?token=${token}&rater=ana`,
     );
+    const consoleErrors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
     try {
       // The token became a cookie and left the address; the other parameters stayed.
-      expect(new URL(page.url()).search).toBe('?rater=ana');
+      expect(new URL(page.url()).pathname).toBe('/calltape/app/');
+      expect(new URL(page.url()).hash).toBe('#/rate?rater=ana');
       await showing(page, `${bank}#TC-001`);
+      // The keys are on screen, as buttons a keyboard reaches in order, each naming its key.
+      const keys = page.getByRole('toolbar', { name: 'Rating keys' }).getByRole('button');
+      expect(await keys.allTextContents()).toEqual([
+        'Pass p',
+        'Fail f',
+        'Skip s',
+        'Note n',
+        'Back b',
+      ]);
+      expect(
+        await keys.evaluateAll((buttons) =>
+          buttons.map((button) => button.getAttribute('aria-keyshortcuts')),
+        ),
+      ).toEqual(['p', 'f', 's', 'n', 'b']);
+      expect(await page.getByRole('toolbar', { name: 'Rating keys' }).textContent()).toContain(
+        'n note (typed before p or f)',
+      );
+      await page.screenshot({ path: join(artifacts, 'rate.png'), fullPage: true });
       expect(await page.locator('#request').textContent()).toBe(
         "Transfer $150 to John Doe's savings account with the memo 'rent'",
       );
@@ -176,7 +210,11 @@ describe.skipIf(!available)('the rating page in headless Chromium', () => {
       expect(stored()).toEqual([{ run: `${bank}#TC-001`, rating: 'pass', rater: 'ana' }]);
 
       await page.keyboard.press('n');
-      await page.locator('#note-input').fill('memo lower-cased');
+      // The note field takes the focus, labelled with how to keep or drop the note.
+      await expect
+        .poll(() => page.evaluate<string | undefined>('document.activeElement?.id'))
+        .toBe('note-input');
+      await page.getByLabel('Note (Enter keeps it, Esc drops it)').fill('memo lower-cased');
       await page.locator('#note-input').press('Enter');
       await page.keyboard.press('f');
       await showing(page, `${bank}#TC-003`);
@@ -202,6 +240,7 @@ describe.skipIf(!available)('the rating page in headless Chromium', () => {
       expect(stored()).toHaveLength(2);
       expect(elsewhere).toEqual([]);
       expect(errors).toEqual([]);
+      expect(consoleErrors).toEqual([]);
     } finally {
       await close();
     }
@@ -209,7 +248,7 @@ describe.skipIf(!available)('the rating page in headless Chromium', () => {
 
   it('marks a tool result that failed', async () => {
     const { page, close } = await openPage(
-      `/calltape/rate?token=${token}&runs=${encodeURIComponent(recorded)}&set=errors`,
+      `/calltape/app/?token=${token}#/rate?runs=${encodeURIComponent(recorded)}&set=errors`,
     );
     try {
       await showing(page, `${recorded}#locked`);
@@ -229,13 +268,13 @@ describe.skipIf(!available)('the rating page in headless Chromium', () => {
     try {
       const response = await page.goto(`${origin()}/calltape/rate`);
       expect(response?.status()).toBe(401);
-      expect(await page.content()).not.toContain('rate runs');
+      expect(await page.content()).not.toContain('Rate runs');
     } finally {
       await page.close();
     }
     const body = JSON.stringify({ runs: bank, run: `${bank}#TC-010`, key: 'p' });
     const post = (headers: Record<string, string>): Promise<Response> =>
-      fetch(`${origin()}/calltape/api/rate`, {
+      fetch(`${origin()}/calltape/api/v1/rate`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...headers },
         body,
@@ -244,13 +283,13 @@ describe.skipIf(!available)('the rating page in headless Chromium', () => {
     expect(
       (await post({ authorization: `Bearer ${token}`, origin: 'https://evil.example' })).status,
     ).toBe(403);
-    const form = await fetch(`${origin()}/calltape/api/rate`, {
+    const form = await fetch(`${origin()}/calltape/api/v1/rate`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'text/plain' },
       body,
     });
     expect(form.status).toBe(403);
-    const gone = await fetch(`${origin()}/calltape/api/rate`, {
+    const gone = await fetch(`${origin()}/calltape/api/v1/rate`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ runs: bank, run: `${bank}#TC-999`, key: 'p' }),

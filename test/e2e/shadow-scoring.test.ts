@@ -788,7 +788,7 @@ describe('admin surfaces', () => {
   it('require the admin token when one is set: /metrics, the dashboard, its state and the feed', async () => {
     const token = 'admin-token-0123456789';
     const { proxy } = await setUp(bankPolicies(), { admin: { ...defaultConfig.admin, token } });
-    for (const path of ['/metrics', '/calltape/', '/calltape/api/state']) {
+    for (const path of ['/metrics', '/calltape/api/v1/staging', '/calltape/api/state']) {
       expect((await fetch(`${proxy.url}${path}`)).status).toBe(401);
       expect(
         (
@@ -807,10 +807,16 @@ describe('admin surfaces', () => {
     expect([page.status, page.headers.get('location')]).toEqual([303, '/calltape/']);
     const cookie = page.headers.get('set-cookie') ?? '';
     expect(cookie).toMatch(/^calltape_admin=.*; Path=\/calltape; HttpOnly; SameSite=Strict$/);
-    expect(
-      (await fetch(`${proxy.url}/calltape/`, { headers: { cookie: cookie.split(';')[0] ?? '' } }))
-        .status,
-    ).toBe(200);
+    // With the cookie, the dashboard's address leads on to the app's Staging section.
+    const withCookie = await fetch(`${proxy.url}/calltape/`, {
+      headers: { cookie: cookie.split(';')[0] ?? '' },
+      redirect: 'manual',
+    });
+    expect([withCookie.status, withCookie.headers.get('location')]).toEqual([
+      302,
+      '/calltape/app/#/staging',
+    ]);
+    expect((await fetch(`${proxy.url}/calltape/`, { redirect: 'manual' })).status).toBe(401);
     await expect(openFeed(`${proxy.url.replace('http', 'ws')}/calltape/feed`)).rejects.toThrow(
       'feed answered 401',
     );

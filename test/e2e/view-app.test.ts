@@ -78,6 +78,7 @@ describe.skipIf(!chromiumAvailable)('calltape view in Chromium', () => {
           'Runs',
           'Rate',
           'Review',
+          'Judges',
           'Staging',
         ]);
         const rows = page.locator('table.runs tbody tr');

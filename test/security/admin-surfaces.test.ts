@@ -27,7 +27,7 @@ const get = (proxy: Proxy, path: string, host: string): Promise<string> =>
 
 describe('admin surfaces and browsers', () => {
   it('DNS rebinding: refuses admin routes whose Host is a foreign name (421), keeps loopback names and IP literals', async () => {
-    for (const path of ['/calltape/api/state', '/metrics', '/calltape/']) {
+    for (const path of ['/calltape/api/v1/staging', '/metrics', '/calltape/api/state']) {
       expect(statusOf(await get(open, path, 'evil.example:80')), path).toBe(421);
       expect(statusOf(await get(open, path, `127.0.0.1:${open.port}`)), path).toBe(200);
       expect(statusOf(await get(open, path, `localhost:${open.port}`)), path).toBe(200);

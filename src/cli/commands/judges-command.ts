@@ -122,17 +122,23 @@ export function registerJudgesCommands(program: Command): void {
         });
         const comparison = compareJudges(ratings, judges, outcomes, usage);
         process.stdout.write(terminalSafe(renderComparison(comparison)));
-        if (flags.json) {
-          const usesModel = judges.some((judge) => judge.kind === 'llm');
-          const report = {
-            ratings: flags.ratings ?? 'recordings/calltape-ratings.sqlite',
-            set: flags.set,
-            judges_file: flags.judges,
-            cassette: usesModel ? flags.cassette : null,
-            mode,
-            ...comparison,
-          };
+        const usesModel = judges.some((judge) => judge.kind === 'llm');
+        const report = {
+          ratings: flags.ratings ?? 'recordings/calltape-ratings.sqlite',
+          set: flags.set,
+          judges_file: flags.judges,
+          cassette: usesModel ? flags.cassette : null,
+          mode,
+          ...comparison,
+        };
+        if (flags.json)
           writePrivateFile(resolve(cwd, flags.json), `${JSON.stringify(report, null, 2)}\n`);
+        // Kept beside the ratings it was compared with: calltape view's judges section reads it there.
+        const kept = new RatingStore(ratingsPath);
+        try {
+          kept.putComparison({ at: new Date().toISOString(), report });
+        } finally {
+          kept.close();
         }
         if (flags.html)
           writePrivateFile(

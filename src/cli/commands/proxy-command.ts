@@ -7,7 +7,8 @@ import { startProxy } from '../../proxy/proxy-server.js';
 import type { ProxyMode } from '../../config/config.js';
 import { createRatingPage, defaultRatingSources } from '../../runner/rating-page.js';
 import { combineExtensions } from '../../live/admin-routes.js';
-import { createPendingCasesPanel } from '../../review/pending-cases-page.js';
+import { createReviewApi } from '../../review/review-api.js';
+import { createJudgesApi } from '../../runner/judges-api.js';
 import { createViewApp } from '../../view/view-app.js';
 import { ratingsFile } from '../../ratings/rating-store.js';
 import { resolveCassette } from '../resolve-cassette.js';
@@ -61,7 +62,7 @@ export function registerProxyCommand(program: Command): void {
     )
     .option(
       '--admin-token <token>',
-      'token /metrics, the dashboard and the feed require (prefer CALLTAPE_ADMIN_TOKEN: flags show in ps)',
+      'token /metrics, the app (/calltape/) and the feed require (prefer CALLTAPE_ADMIN_TOKEN: flags show in ps)',
     )
     .option(
       '--runs-db <file>',
@@ -69,11 +70,11 @@ export function registerProxyCommand(program: Command): void {
     )
     .option(
       '--ratings <file>',
-      'the ratings database the rating page /calltape/rate writes (default recordings/calltape-ratings.sqlite)',
+      "the ratings database the app's Rate section writes (default recordings/calltape-ratings.sqlite)",
     )
     .option(
       '--suites <files...>',
-      'suite files whose drafts pending review the dashboard lists, read-only, each with its file:line',
+      "suite files whose drafts pending review the app's Review section lists, to accept or reject",
     )
     .option(
       '--otlp-endpoint <url>',
@@ -135,7 +136,8 @@ export function registerProxyCommand(program: Command): void {
             code,
             adminExtension: combineExtensions(
               createRatingPage(ratings),
-              createPendingCasesPanel(flags.suites ?? [], process.cwd()),
+              createReviewApi(flags.suites ?? [], process.cwd()),
+              createJudgesApi(ratings.ratingsDb, process.cwd()),
               createViewApp({ runsDb: ratings.runsDb, cwd: process.cwd() }),
             ),
           });
@@ -173,9 +175,9 @@ export function registerProxyCommand(program: Command): void {
                 ? `  OpenTelemetry: GenAI spans to ${otlp.url === undefined ? 'OTEL_EXPORTER_OTLP_ENDPOINT' : printableUrl(otlp.url)}${otlp.captureContent ? ' (with content)' : ''}\n`
                 : '') +
               (flags.suites && flags.suites.length > 0
-                ? `  pending cases on the dashboard from ${flags.suites.join(', ')}${missingSuites(flags.suites, process.cwd())}\n`
+                ? `  pending cases in the app's Review section from ${flags.suites.join(', ')}${missingSuites(flags.suites, process.cwd())}\n`
                 : '') +
-              `  dashboard ${proxy.url}/calltape/ · view ${proxy.url}/calltape/app/ · rating ${proxy.url}/calltape/rate · metrics ${proxy.url}/metrics${config.admin.token ? ' (admin token required)' : ''}\n`,
+              `  app ${proxy.url}/calltape/app/ (staging #/staging, rate #/rate, review #/review, judges #/judges) · metrics ${proxy.url}/metrics${config.admin.token ? ' (admin token required)' : ''}\n`,
           );
         } catch (error) {
           process.exitCode = reportError(error, debug);

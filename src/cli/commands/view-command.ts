@@ -4,6 +4,8 @@ import { CalltapeError } from '../../errors.js';
 import { isLoopbackHost } from '../../live/admin-auth.js';
 import { startViewServer } from '../../view/view-server.js';
 import { appAssets } from '../../view/app-assets.js';
+import { createViewSections } from '../../view/view-sections.js';
+import { ratingsFile } from '../../ratings/rating-store.js';
 import { exportRun } from '../../view/export-page.js';
 import { ViewRunsReader } from '../../view/view-runs-reader.js';
 import { writePrivateFile } from '../../private-files.js';
@@ -18,6 +20,8 @@ interface ViewFlags {
   readonly port: string;
   readonly open?: boolean;
   readonly adminToken?: string;
+  readonly suites?: readonly string[];
+  readonly ratings?: string;
   readonly export?: string;
   readonly out?: string;
 }
@@ -26,11 +30,15 @@ interface ViewFlags {
 export function registerViewCommand(program: Command): void {
   program
     .command('view')
-    .description('browse stored runs in a local web app (runs, a run, a case, two runs compared)')
+    .description(
+      'browse stored runs in a local web app (runs, a run, a case, two runs compared; rate, review, judges)',
+    )
     .option('--runs-db <file>', 'the runs database (default recordings/calltape-runs.sqlite)')
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on; 0 picks a free port', '4546')
     .option('--open', 'open the app in the default browser')
+    .option('--suites <files...>', 'suites whose pending cases the Review section lists')
+    .option('--ratings <file>', 'the ratings database (default recordings/calltape-ratings.sqlite)')
     .option(
       '--admin-token <token>',
       'token every request must carry (prefer CALLTAPE_ADMIN_TOKEN: flags show in ps); required off loopback',
@@ -56,9 +64,16 @@ export function registerViewCommand(program: Command): void {
             `--host ${flags.host}: the view would be open to the network; set an admin token (--admin-token or CALLTAPE_ADMIN_TOKEN) or listen on 127.0.0.1`,
           );
         appAssets();
+        const cwd = process.cwd();
         const server = await startViewServer({
           runsDb: runsDb(flags),
-          cwd: process.cwd(),
+          cwd,
+          sections: createViewSections({
+            cwd,
+            runsDb: runsDb(flags),
+            ratingsDb: ratingsFile(flags.ratings, cwd),
+            suites: flags.suites ?? [],
+          }),
           host: flags.host,
           port,
           token,

@@ -2,16 +2,21 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import { useRoute, type Route } from './router.js';
 import { RunsScreen } from './runs-screen.js';
+import { RateScreen } from './rate-screen.js';
+import { ReviewScreen } from './review-screen.js';
+import { JudgesScreen } from './judges-screen.js';
+import { StagingScreen } from './staging-screen.js';
+import './sections.css';
 import { RunScreen } from './run-screen.js';
 import { CaseScreen } from './case-screen.js';
 import { CompareScreen } from './compare-screen.js';
-import { PlaceholderScreen } from './placeholder-screen.js';
 
 /** The app's sections, in the order the header lists them. */
 const sections = [
   { screen: 'runs', label: 'Runs', href: '#/runs' },
   { screen: 'rate', label: 'Rate', href: '#/rate' },
   { screen: 'review', label: 'Review', href: '#/review' },
+  { screen: 'judges', label: 'Judges', href: '#/judges' },
   { screen: 'staging', label: 'Staging', href: '#/staging' },
 ] as const;
 
@@ -86,11 +91,13 @@ function Screen({ route }: { route: Route }): ComponentChildren {
     case 'compare':
       return <CompareScreen before={route.before} after={route.after} />;
     case 'rate':
-      return <PlaceholderScreen title="Rate" />;
+      return <RateScreen />;
     case 'review':
-      return <PlaceholderScreen title="Review" />;
+      return <ReviewScreen />;
+    case 'judges':
+      return <JudgesScreen />;
     case 'staging':
-      return <PlaceholderScreen title="Staging" />;
+      return <StagingScreen />;
     case 'not-found':
       return (
         <section>

@@ -13,6 +13,7 @@ export type Route =
   | { readonly screen: 'compare'; readonly before: number; readonly after: number }
   | { readonly screen: 'rate' }
   | { readonly screen: 'review' }
+  | { readonly screen: 'judges' }
   | { readonly screen: 'staging' }
   | { readonly screen: 'not-found'; readonly hash: string };
 
@@ -29,7 +30,10 @@ function decoded(segment: string): string | undefined {
 
 /** The route an address's hash names (`#/runs/12`, `#/compare/3/4`, …); the runs list when it names none. */
 export function parseRoute(hash: string): Route {
-  const segments = hash.replace(/^#\/?/, '').split('/').map(decoded);
+  const path = hash.replace(/^#\/?/, '');
+  // A section's own parameters follow `?` (`#/rate?runs=a.sqlite`); the section reads them.
+  const query = path.indexOf('?');
+  const segments = (query === -1 ? path : path.slice(0, query)).split('/').map(decoded);
   const notFound = { screen: 'not-found', hash } as const;
   if (segments.includes(undefined)) return notFound;
   const [first = '', second, third, config, testId, ...rest] = segments as string[];
@@ -52,6 +56,7 @@ export function parseRoute(hash: string): Route {
     }
     case 'rate':
     case 'review':
+    case 'judges':
     case 'staging':
       return second === undefined ? { screen: first } : notFound;
     default:
