@@ -51,7 +51,7 @@ describe('the docs give bank example commands that only work from a clone of the
   ];
 
   it('finds such commands (so the check below is not vacuous)', () => {
-    expect(blocksOf('README.md').flatMap(cloneOnlyPaths)).toContain('recordings/bank-demo.sqlite');
+    expect(blocksOf('README.md').flatMap(cloneOnlyPaths)).toContain('examples/bank/suite.yaml');
   });
 
   it('says "from a clone" wherever a command names a file the installed package lacks', () => {

@@ -142,7 +142,7 @@ describe('buildTrajectories', () => {
     const unlabelled: Interaction = { ...list, id: 'r-show', sessionId: 'r-show', read: true };
     const trajectories = buildTrajectories([list, ...run, unlabelled]);
     expect(
-      trajectories.map((trajectory) => [trajectory.sessionId, trajectory.counts.turns]),
+      trajectories.map((trajectory) => [trajectory.sessionId, trajectory.counts.rounds]),
     ).toEqual([['case-1', 2]]);
   });
 

@@ -7,6 +7,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { afterEach, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/package-root.js';
 import { runCliAsync } from '../support/cli.js';
+import { exportedRun } from '../support/exported-run.js';
 import { chatCompletion } from '../support/openai-chat-chunks.js';
 import { startScriptedUpstream, type ScriptedUpstream } from '../support/scripted-upstream.js';
 import { temporaryFolder } from '../support/test-proxy.js';
@@ -164,8 +165,10 @@ describe('calltape test compares itself with a baseline', () => {
     expect(markdown).toContain(
       '| paris | pass → fail (regression) |  | get_weather unit: "celsius" → "fahrenheit" |',
     );
-    expect(readFileSync(join(folder, 'report.html'), 'utf8')).toContain(
-      '<td>get_weather unit: &quot;celsius&quot; → &quot;fahrenheit&quot;</td>',
+    // The HTML report is calltape view's exported run: its case rows carry each change.
+    const exported = exportedRun(readFileSync(join(folder, 'report.html'), 'utf8'));
+    expect(exported.cases.find((row) => row.test_id === 'paris')?.change).toBe(
+      'get_weather unit: "celsius" → "fahrenheit"',
     );
 
     // Replaying compares with the newest recording: nothing changed.

@@ -257,7 +257,7 @@ describe('Ollama runs scored', () => {
               { expected_tool: 'get_weather', arguments: { city: 'Tokyo', unit: 'celsius' } },
               { expected_tool: 'get_weather', arguments: { city: 'Paris', unit: 'celsius' } },
             ],
-            expect: { max_turns: 2 },
+            expect: { max_rounds: 2 },
           },
         ],
       }),
@@ -266,11 +266,11 @@ describe('Ollama runs scored', () => {
     const scored = await runCliAsync(['score', '--suite', suite, '--json', json]);
     expect(scored.status, scored.stdout + scored.stderr).toBe(0);
     const report = JSON.parse(readFileSync(json, 'utf8')) as {
-      cases: { test_id: string; status: string; score: number; turns: number }[];
+      cases: { test_id: string; status: string; score: number; rounds: number }[];
     };
-    expect(report.cases.map((item) => [item.test_id, item.status, item.score, item.turns])).toEqual(
-      [['weather', 'pass', 1, 2]],
-    );
+    expect(
+      report.cases.map((item) => [item.test_id, item.status, item.score, item.rounds]),
+    ).toEqual([['weather', 'pass', 1, 2]]);
   });
 });
 
@@ -310,7 +310,7 @@ describe('An Ollama agent under calltape test', () => {
               { expected_tool: 'get_weather', arguments: { city: 'Paris', unit: 'celsius' } },
               { expected_tool: 'get_weather', arguments: { city: 'Tokyo', unit: 'celsius' } },
             ],
-            expect: { max_turns: 2 },
+            expect: { max_rounds: 2 },
           },
         ],
       }),
