@@ -26,6 +26,7 @@ export function appPage(manifest: AppManifest): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>calltape view</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${manifest.style}">
 <script type="module" src="${manifest.script}"></script>
 </head>

@@ -174,6 +174,10 @@ describe('calltape import adk, on ADK samples', () => {
     expect(bad('{"name": "Asset reporter", "test_cases": []}')).toMatch(
       /^x\.evalset\.json: \$\.eval_cases: missing or not a list/,
     );
+    // A stranger's mistake: naming the criteria file beside the eval set.
+    expect(bad('{"criteria": {"tool_trajectory_avg_score": 1.0}}')).toContain(
+      'it looks like a test_config.json, which is read from beside the eval set',
+    );
     expect(
       bad(
         '{"eval_set_id": "s", "eval_cases": [{"eval_id": "a", "conversation": [{"intermediate_data": {"tool_uses": [{"args": {}}]}}]}]}',

@@ -80,7 +80,11 @@ export function readAdkEvalSet(value: JsonValue, file: string, fallbackId: strin
   if (!Array.isArray(cases))
     return fail(
       '$.eval_cases',
-      'missing or not a list: this is not an ADK EvalSet (eval_set_id, eval_cases) nor the legacy list of {query, expected_tool_use, reference}',
+      `missing or not a list: this is not an ADK EvalSet (eval_set_id, eval_cases) nor the legacy list of {query, expected_tool_use, reference}${
+        field(root, 'criteria') === undefined
+          ? ''
+          : ' (it looks like a test_config.json, which is read from beside the eval set: name the *.test.json or *.evalset.json file instead)'
+      }`,
     );
   const id = field(root, 'eval_set_id', 'evalSetId');
   const description = field(root, 'description');
