@@ -109,12 +109,44 @@ function ollamaLine(n: number, last: boolean): string {
   return `${JSON.stringify({ ...head, message, done: false })}\n`;
 }
 
+/** A Gemini `:streamGenerateContent?alt=sse` event: text pieces, the call whole in one event, then the finish with usage. */
+function geminiEvent(n: number, last: boolean): string {
+  const part =
+    n === events - 1
+      ? { functionCall: { name: 'get_weather', args: { c: 'ab' } } }
+      : { text: 'ab' };
+  const candidate = last
+    ? { content: { role: 'model', parts: [{ text: '' }] }, finishReason: 'STOP', index: 0 }
+    : { content: { role: 'model', parts: [part] }, index: 0 };
+  return `data: ${JSON.stringify({
+    candidates: [candidate],
+    ...(last
+      ? { usageMetadata: { promptTokenCount: 120, candidatesTokenCount: 20, totalTokenCount: 140 } }
+      : {}),
+    modelVersion: 'gemini-2.5-flash',
+    t: now(),
+  })}\r\n\r\n`;
+}
+
 const server = createServer((request, response) => {
   const parts: Buffer[] = [];
   request.on('data', (part: Buffer) => parts.push(part));
   request.on('end', () => {
     const body = Buffer.concat(parts);
     const stream = body.includes('"stream":true');
+    if (request.url?.includes(':streamGenerateContent')) {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      let n = 0;
+      const sendEvent = (): void => {
+        if (response.destroyed) return;
+        const last = n === events;
+        response.write(geminiEvent(n++, last));
+        if (last) response.end();
+        else setTimeout(sendEvent, gapMs);
+      };
+      sendEvent();
+      return;
+    }
     if (stream && request.url?.endsWith('/api/chat')) {
       response.writeHead(200, { 'content-type': 'application/x-ndjson' });
       let n = 0;

@@ -247,7 +247,10 @@ for (let index = 0; index < rounds; index++) {
   }
   // One stream per further wire, in its own format: through the bare pipe and calltape recording.
   const wires: WireStreams[] = [];
-  for (const wire of [{ name: 'Ollama NDJSON', path: '/api/chat' }]) {
+  for (const wire of [
+    { name: 'Ollama NDJSON', path: '/api/chat' },
+    { name: 'Gemini SSE', path: '/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse' },
+  ]) {
     process.stderr.write(`round ${index + 1}/${rounds}: ${wire.name} streams\n`);
     const through = async (name: 'bare' | 'calltape') => {
       const samples = await runStreams(targets[name], wire.path, 128, quick ? 1 : 3);

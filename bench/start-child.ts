@@ -67,6 +67,8 @@ export function proxyArgs(
     upstreamUrl,
     '--ollama-upstream',
     upstreamUrl,
+    '--gemini-upstream',
+    upstreamUrl,
     '--log-level',
     'error',
     '--mode',
