@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createAzure } from '@ai-sdk/azure';
 import { generateText, streamText, tool } from 'ai';
@@ -253,5 +253,55 @@ describe('@ai-sdk/azure through calltape', () => {
 
     const replayer = await proxyFor('replay', cassette);
     expect(await ask(replayer.url)).toEqual(recorded);
+  });
+});
+
+describe('Azure OpenAI runs scored', () => {
+  it('scores a suite over a recorded Azure OpenAI run (calltape score), passing and failing on the arguments', async () => {
+    const folder = temporaryFolder();
+    const cassette = join(folder, 'azure.sqlite');
+    const recorder = await proxyFor('record', cassette);
+    // The case's session comes from the endpoint's /s/<case>/ prefix, which AzureOpenAI keeps.
+    const prompt = 'Weather in Paris and Tokyo?';
+    await azureClient(`${recorder.url}/s/weather`).chat.completions.create({
+      model: deployment,
+      messages: [{ role: 'user', content: prompt }],
+      tools: [weatherTool],
+    });
+    await recorder.close();
+    const score = async (cities: readonly string[]) => {
+      const suite = join(folder, `azure-${cities.join('-')}.json`);
+      writeFileSync(
+        suite,
+        JSON.stringify({
+          name: 'azure',
+          cassette,
+          cases: [
+            {
+              test_id: 'weather',
+              prompt,
+              expected_calls: cities.map((city) => ({
+                expected_tool: 'get_weather',
+                arguments: { city },
+              })),
+            },
+          ],
+        }),
+      );
+      const json = join(folder, `report-${cities.join('-')}.json`);
+      const scored = await runCliAsync(['score', '--suite', suite, '--json', json]);
+      const report = JSON.parse(readFileSync(json, 'utf8')) as {
+        cases: { test_id: string; status: string; calls: { name: string }[] }[];
+      };
+      return { status: scored.status, cases: report.cases };
+    };
+    const right = await score(['Paris', 'Tokyo']);
+    expect(right.status).toBe(0);
+    expect(right.cases.map((item) => [item.test_id, item.status, item.calls.length])).toEqual([
+      ['weather', 'pass', 2],
+    ]);
+    const wrong = await score(['Paris', 'Rome']);
+    expect(wrong.status).toBe(1);
+    expect(wrong.cases.map((item) => item.status)).toEqual(['fail']);
   });
 });
