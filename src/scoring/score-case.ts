@@ -11,7 +11,7 @@ import type { Interaction } from '../trace/trace.js';
 import type { Trajectory } from '../trace/trajectory.js';
 import type { CaseResult } from './case-result.js';
 import type { ConversationRun } from './conversation-run.js';
-import type { RunConfig, Suite, SuiteCase } from './suite-types.js';
+import type { ConversationTurn, RunConfig, Suite, SuiteCase } from './suite-types.js';
 
 const emptyTrajectory = (session: string): Trajectory => ({
   sessionId: session,
@@ -189,8 +189,8 @@ export function toolsOffered(interactions: readonly Interaction[]): string[] {
   return [...names];
 }
 
-/** The tools a case expects, for per-tool gates: expected_tool(s), parallel expected calls, and the calls its trajectory expects. */
-export function expectedTools(testCase: SuiteCase): string[] {
+/** The tools a case expects, for per-tool gates: expected_tool(s), parallel expected calls, and the calls its trajectory expects — a conversation's turns' included. */
+export function expectedTools(testCase: SuiteCase | ConversationTurn): string[] {
   const names = (tool: string | readonly string[] | null | undefined): readonly string[] =>
     tool === null || tool === undefined ? [] : typeof tool === 'string' ? [tool] : tool;
   const trajectory =
@@ -204,6 +204,9 @@ export function expectedTools(testCase: SuiteCase): string[] {
       ...names(testCase.expected_tool),
       ...(testCase.expected_calls ?? []).flatMap((expected) => names(expected.expected_tool)),
       ...trajectory,
+      ...((testCase as { readonly turns?: readonly ConversationTurn[] }).turns ?? []).flatMap(
+        expectedTools,
+      ),
     ]),
   ];
 }

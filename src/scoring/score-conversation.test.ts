@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { trajectory, type CallSpec } from '../../test/support/trajectory.js';
 import type { ConversationRun } from './conversation-run.js';
-import type { CaseRun } from './score-case.js';
+import { expectedTools, type CaseRun } from './score-case.js';
 import { scoreConversation } from './score-conversation.js';
 import type { RunConfig, Suite, SuiteCase } from './suite-types.js';
 
@@ -192,5 +192,19 @@ describe('scoreConversation', () => {
       status: 'error',
       problems: ['the agent crashed'],
     });
+  });
+
+  // Regression: the per-tool table said "(no tool expected)" for a case whose expectations are all in its turns.
+  it("counts a conversation's turns' expected tools among the case's, for per-tool gates and tables", () => {
+    const testCase = {
+      test_id: 'refund',
+      turns: [
+        { user: 'Refund my order' },
+        { user: 'A-17', expected_tool: 'get_order' },
+        { user: 'yes', expect: { calls: ['issue_refund'] } },
+      ],
+      expect: { calls: ['get_order'] },
+    } as unknown as SuiteCase;
+    expect(expectedTools(testCase)).toEqual(['get_order', 'issue_refund']);
   });
 });
