@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 
 /** A screen of the app and what it shows; each is one shareable `#/…` address. */
 export type Route =
@@ -74,11 +74,16 @@ export const href = {
 
 /** The current route, following the address as the user navigates (back and forward included). */
 export function useRoute(): Route {
-  const [route, setRoute] = useState(() => parseRoute(location.hash));
+  // The address is the state: the same address keeps the same route, so nothing re-renders (or
+  // moves focus) when it is read again and has not changed.
+  const [hash, setHash] = useState(() => location.hash);
   useEffect(() => {
-    const follow = (): void => setRoute(parseRoute(location.hash));
+    const follow = (): void => setHash(location.hash);
     addEventListener('hashchange', follow);
+    // The address may have changed between the first render and this subscription (a link
+    // followed while the app was still starting): read it again, or that change is lost.
+    follow();
     return () => removeEventListener('hashchange', follow);
   }, []);
-  return route;
+  return useMemo(() => parseRoute(hash), [hash]);
 }
