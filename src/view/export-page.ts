@@ -111,7 +111,6 @@ export function exportPage(answers: Record<string, object>, start: string): stri
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="referrer" content="no-referrer">
 <title>calltape view · exported run</title>
-<link rel="icon" href="data:,">
 <style>${style}</style>
 <script type="application/json" id="calltape-data">${data}</script>
 <script type="module">${script}</script>
