@@ -27,6 +27,13 @@ export function RateScreen() {
   const [view, setView] = useState<RunView | undefined>();
   const [message, setMessage] = useState('');
   const [note, setNote] = useState<string | undefined>();
+  // The note a key press sends: read from a ref, since a key pressed right after Enter can reach a
+  // listener registered before the render that saw the note (effects run after paint).
+  const noteNow = useRef<string | undefined>(undefined);
+  const keepNote = (text: string | undefined): void => {
+    noteNow.current = text;
+    setNote(text);
+  };
   const [typing, setTyping] = useState(false);
   const busy = useRef(false);
   const noteInput = useRef<HTMLInputElement>(null);
@@ -36,7 +43,7 @@ export function RateScreen() {
 
   const show = async (next: RateSession): Promise<void> => {
     setSession(next);
-    setNote(undefined);
+    keepNote(undefined);
     setView(undefined);
     if (next.run === null) return;
     try {
@@ -71,7 +78,7 @@ export function RateScreen() {
           set: session.set,
           run: session.run,
           key,
-          ...(note !== undefined ? { note } : {}),
+          ...(noteNow.current !== undefined ? { note: noteNow.current } : {}),
           ...(rater ? { rater } : {}),
         }),
       );
@@ -189,7 +196,7 @@ export function RateScreen() {
               onKeyDown={(event) => {
                 if (event.key !== 'Enter' && event.key !== 'Escape') return;
                 event.preventDefault();
-                if (event.key === 'Enter') setNote(event.currentTarget.value.trim() || undefined);
+                if (event.key === 'Enter') keepNote(event.currentTarget.value.trim() || undefined);
                 setTyping(false);
               }}
             />
