@@ -5,6 +5,7 @@
  * rename them; a breaking change is a new version).
  */
 
+import type { ConfigurationMatrix } from '../report/configuration-matrix.js';
 import type { BehaviourDiff, CaseBehaviourChange, RunBaseline } from '../report/run-baseline.js';
 import type { GateResult } from '../report/run-result.js';
 import type { ReplayMissSummary } from '../report/replay-miss-summary.js';
@@ -201,4 +202,28 @@ export interface CompareAnswer {
   readonly diff: BehaviourDiff;
   /** The later run's replay misses grouped by what drifted in the requests, or null. */
   readonly replay_misses: ReplayMissSummary | null;
+}
+
+/**
+ * `GET /calltape/api/v1/configurations?run=12&run=13:small`: run configurations side by side, one
+ * column each — every configuration of a run named by id (`#12`, or `#12:small` when it has
+ * several), or the one named after its colon (`#13:small`).
+ */
+export interface ConfigurationsAnswer {
+  readonly version: typeof viewApiVersion;
+  /** The runs named, in the order asked. */
+  readonly runs: readonly RunListing[];
+  /** Tools offered, pass rate, judges, tokens, price and latency per configuration; pass rate per expected tool and tag. */
+  readonly matrix: ConfigurationMatrix;
+}
+
+/** Most runs one side-by-side table takes (each adds at least one column). */
+export const maxComparedRuns = 12;
+
+/**
+ * The API path of the configurations side by side of some runs (`12`, `12:small`): built one
+ * way, so an exported file finds the answer under the path the app asks for.
+ */
+export function configurationsPath(references: readonly string[]): string {
+  return `configurations?${new URLSearchParams(references.map((reference): [string, string] => ['run', reference])).toString()}`;
 }

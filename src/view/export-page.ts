@@ -1,7 +1,17 @@
 import { createHash } from 'node:crypto';
 import type { SuiteRunResult } from '../report/run-result.js';
-import { viewApiVersion, type RunListing, type RunsAnswer } from './api-types.js';
+import {
+  configurationsPath,
+  viewApiVersion,
+  type ApiError,
+  type ConfigurationsAnswer,
+  type RunListing,
+  type RunsAnswer,
+} from './api-types.js';
 import { appAssets } from './app-assets.js';
+import { CalltapeError } from '../errors.js';
+import { configurationsAnswer } from './configurations-answer.js';
+import { answerApi } from './view-api.js';
 import { caseAnswer, compareAnswer, runAnswer, storedRun } from './run-answers.js';
 import { ViewRunsReader } from './view-runs-reader.js';
 
@@ -41,7 +51,8 @@ export function listingOf(report: SuiteRunResult, id: number, exitCode: number):
 
 /**
  * Every API answer the app needs to show one run without a server, by the path it asks for:
- * the runs list (this run alone), the run, each of its cases, and the comparison with its
+ * the runs list (this run alone), the run, its configurations side by side when it has
+ * several, each of its cases, and the comparison with its
  * baseline when the baseline is in `reader`.
  */
 export function exportAnswers(
@@ -51,19 +62,13 @@ export function exportAnswers(
 ): Record<string, object> {
   const { listing, report } = stored;
   const answers: Record<string, object> = Object.create(null) as Record<string, object>;
-  const runs: RunsAnswer = {
-    version: viewApiVersion,
-    runs_db: { path: 'this file', present: true },
-    runs: [listing],
-    matched: 1,
-    filters: {
-      suites: [listing.suite],
-      configs: listing.configs.map((config) => config.name),
-      branches: listing.git_branch === null ? [] : [listing.git_branch],
-    },
-  };
-  answers['runs'] = runs;
+  answers['runs'] = runsOnly([listing]);
   answers[`runs/${listing.id}`] = runAnswer(stored, place.cwd);
+  const sideBySide = configurationsAnswer([
+    { reference: { id: listing.id, config: undefined }, ...stored },
+  ]);
+  if (report.runs.length > 1 && typeof sideBySide !== 'string')
+    answers[configurationsPath([String(listing.id)])] = sideBySide;
   for (const item of report.cases) {
     const answer = caseAnswer(stored, item.run, item.test_id, place);
     if (answer)
@@ -75,6 +80,25 @@ export function exportAnswers(
   const before = baseline == null || reader === undefined ? undefined : storedRun(reader, baseline);
   if (before) answers[`compare/${before.listing.id}/${listing.id}`] = compareAnswer(before, stored);
   return answers;
+}
+
+/** The runs list of an exported file: the runs it holds. */
+function runsOnly(listings: readonly RunListing[]): RunsAnswer {
+  const distinct = (values: readonly (string | null)[]): string[] =>
+    [...new Set(values.filter((value) => value !== null))].sort();
+  return {
+    version: viewApiVersion,
+    runs_db: { path: 'this file', present: true },
+    runs: listings,
+    matched: listings.length,
+    filters: {
+      suites: distinct(listings.map((listing) => listing.suite)),
+      configs: distinct(
+        listings.flatMap((listing) => listing.configs.map((config) => config.name)),
+      ),
+      branches: distinct(listings.map((listing) => listing.git_branch)),
+    },
+  };
 }
 
 /** JSON inside a `<script>` element: `<`, `>` and `&` escaped, so no string in it can close the element. */
@@ -145,4 +169,28 @@ export function exportRun(
   } finally {
     reader?.close();
   }
+}
+
+/**
+ * Stored runs' configurations side by side as a self-contained HTML file (`calltape compare …
+ * --html`): the app opened on the side-by-side screen, with the same answer the API gives.
+ * `references` are `12` or `12:small`; a missing run or configuration is a config error.
+ */
+export function exportConfigurations(
+  place: { readonly cwd: string; readonly runsDb: string },
+  references: readonly string[],
+): string {
+  const path = configurationsPath(references);
+  const answer = answerApi(
+    ['configurations'],
+    new URLSearchParams(path.slice(path.indexOf('?') + 1)),
+    place,
+  );
+  if (answer.status !== 200)
+    throw new CalltapeError('CONFIG_INVALID', (answer.body as ApiError).error.message);
+  const sideBySide = answer.body as ConfigurationsAnswer;
+  return exportPage(
+    { runs: runsOnly(sideBySide.runs), [path]: sideBySide },
+    `#/configurations/${references.map(encodeURIComponent).join('/')}`,
+  );
 }

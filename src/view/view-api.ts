@@ -1,5 +1,10 @@
 import { relative, sep } from 'node:path';
 import { viewApiVersion, type ApiError, type RunsAnswer } from './api-types.js';
+import {
+  configurationsAnswer,
+  runReferences,
+  type ReferencedRun,
+} from './configurations-answer.js';
 import { caseAnswer, compareAnswer, runAnswer, storedRun } from './run-answers.js';
 import { ViewRunsReader } from './view-runs-reader.js';
 
@@ -39,6 +44,8 @@ export function answerApi(
 ): ApiAnswer {
   const [first, ...rest] = segments;
   if (first === 'runs' && rest.length === 0) return runsAnswer(query, sources);
+  if (first === 'configurations' && rest.length === 0)
+    return sideBySideAnswer(query.getAll('run'), sources);
   const unknown = failure(404, `calltape: no such API path: ${segments.join('/')}`, 'not_found');
   const [id, part, config, testId] = rest;
   if (first === 'runs' && (rest.length === 1 || (rest.length === 4 && part === 'cases')))
@@ -91,6 +98,31 @@ function withRuns(
 }
 
 type StoredRunOf = NonNullable<ReturnType<typeof storedRun>>;
+
+/** The configurations of the runs named by `run` values side by side; 400 naming a bad value, 404 a missing run. */
+function sideBySideAnswer(values: readonly string[], sources: ViewSources): ApiAnswer {
+  const references = runReferences(values);
+  if (typeof references === 'string')
+    return failure(400, `calltape: ${references}`, 'invalid_request_error');
+  if (!ViewRunsReader.present(sources.runsDb))
+    return failure(404, `calltape: no runs database at ${sources.runsDb}`, 'not_found');
+  const reader = new ViewRunsReader(sources.runsDb);
+  try {
+    const found: ReferencedRun[] = [];
+    for (const reference of references) {
+      const run = storedRun(reader, reference.id);
+      if (run === undefined)
+        return failure(404, `calltape: no run #${reference.id} in the runs database`, 'not_found');
+      found.push({ reference, ...run });
+    }
+    const answer = configurationsAnswer(found);
+    return typeof answer === 'string'
+      ? failure(404, `calltape: ${answer}`, 'not_found')
+      : { status: 200, body: answer };
+  } finally {
+    reader.close();
+  }
+}
 
 function runsAnswer(query: URLSearchParams, sources: ViewSources): ApiAnswer {
   const limitText = query.get('limit');

@@ -68,11 +68,19 @@ describe('calltape compare A B: two stored runs side by side', () => {
     expect(run.stdout).toContain('a: pass → unreliable');
     expect(run.stdout).not.toContain('regressions');
 
+    // calltape view's app, exported, opened on the side-by-side screen (rendered in Chromium by
+    // test/e2e/view-configurations-judges.test.ts) with the same answer as the API's.
     const page = readFileSync(html, 'utf8');
-    expect(page).toContain('<th>#1:small</th><th>#2</th>');
-    expect(page).toContain(
-      '<th>judge verdicts</th><td>1 pass · 1 fail</td><td>0 pass · 0 fail · 1 error</td>',
-    );
+    expect(page).toContain('"start":"#/configurations/1%3Asmall/2"');
+    const data = /<script type="application\/json" id="calltape-data">(.*?)<\/script>/s.exec(page);
+    const embedded = JSON.parse(data?.[1] ?? '{}') as {
+      answers: Record<string, { matrix?: { columns: { run: string; judge: object }[] } }>;
+    };
+    const answer = embedded.answers['configurations?run=1%3Asmall&run=2'];
+    expect(answer?.matrix?.columns.map((column) => [column.run, column.judge])).toEqual([
+      ['#1:small', { pass: 1, fail: 1, error: 0 }],
+      ['#2', { pass: 0, fail: 0, error: 1 }],
+    ]);
 
     const json = await runCliAsync(['compare', '1:small', '2', '--runs-db', db, '--json']);
     const parsed = JSON.parse(json.stdout) as {

@@ -1,5 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +13,7 @@ import {
   launchChromium,
   openOfflinePage,
 } from '../support/headless-chromium.js';
+import { accessibilityViolations } from '../support/accessibility-violations.js';
 import { startTestProxy, temporaryFolder } from '../support/test-proxy.js';
 import { storeViewRuns } from '../support/view-runs.js';
 
@@ -21,10 +21,6 @@ const folder = temporaryFolder();
 const runsDb = join(folder, 'calltape-runs.sqlite');
 /** Screenshots of each screen, kept for a person to look at (gitignored). */
 const artifacts = join(packageRoot, 'test-artifacts', 'view');
-const axeSource = readFileSync(
-  createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
-  'utf8',
-);
 let server: ViewServer | undefined;
 let browser: Browser | undefined;
 
@@ -45,14 +41,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.close();
 });
-
-/** axe-core's serious and critical violations on the page (run through DevTools, so the page's CSP does not apply). */
-async function accessibilityViolations(page: Page): Promise<string[]> {
-  const found = (await page.evaluate(
-    `${axeSource}; axe.run(document, { resultTypes: ['violations'] }).then((result) => result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`,
-  )) as string[];
-  return found;
-}
 
 /** Waits for a screen to show something: a page fetches and renders before it does (a loaded machine may take a while). */
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000 });

@@ -4,18 +4,14 @@ import Table from 'cli-table3';
 import { CalltapeError } from '../../errors.js';
 import { terminalReport } from '../../report/terminal-report.js';
 import { compareRuns, type ComparedSide, type RunComparison } from '../../runner/compare-runs.js';
-import { configurationHtmlPage } from '../../report/configuration-html.js';
-import {
-  configurationMatrix,
-  labelledConfigurations,
-  type ConfigurationMatrix,
-} from '../../report/configuration-matrix.js';
+import { configurationMatrix, labelledConfigurations } from '../../report/configuration-matrix.js';
 import { configurationTable } from '../../report/configuration-table.js';
 import { pct } from '../../report/pct.js';
 import type { SuiteRunResult } from '../../runner/run-suite.js';
 import { RunStore, runsDatabaseFile } from '../../runner/run-store.js';
 import { exitCodes, reportError } from '../exit-codes.js';
 import { writePrivateFile } from '../../private-files.js';
+import { exportConfigurations } from '../../view/export-page.js';
 
 /** The runs database: --runs-db, else CALLTAPE_RUNS_DB, else recordings/calltape-runs.sqlite. */
 export function runsDb(flags: { readonly runsDb?: string | undefined }): string {
@@ -113,7 +109,7 @@ export function registerRunCommands(program: Command): void {
           try {
             if (b === undefined) {
               const matrix = configurationMatrix(storedResult(store, a));
-              writeHtml(flags.html, `calltape compare #${a}`, matrix);
+              writeHtml(flags.html, runsDb(flags), [a]);
               process.stdout.write(
                 flags.json ? `${JSON.stringify(matrix, null, 2)}\n` : configurationTable(matrix),
               );
@@ -131,7 +127,7 @@ export function registerRunCommands(program: Command): void {
                 })),
               ),
             );
-            writeHtml(flags.html, `calltape compare ${comparison.a} ${comparison.b}`, matrix);
+            writeHtml(flags.html, runsDb(flags), [a, b]);
             process.stdout.write(
               flags.json
                 ? `${JSON.stringify({ ...comparison, configurations: matrix }, null, 2)}\n`
@@ -166,11 +162,11 @@ function storedResult(store: RunStore, id: string): SuiteRunResult {
   return JSON.parse(storedReport(store, id)) as SuiteRunResult;
 }
 
-/** Writes the side-by-side page when --html was given. */
-function writeHtml(file: string | undefined, title: string, matrix: ConfigurationMatrix): void {
+/** Writes the side-by-side page (calltape view's, exported) when --html was given. */
+function writeHtml(file: string | undefined, runsDb: string, references: readonly string[]): void {
   if (file === undefined) return;
   const path = resolve(file);
-  writePrivateFile(path, configurationHtmlPage(title, matrix));
+  writePrivateFile(path, exportConfigurations({ cwd: process.cwd(), runsDb }, references));
 }
 
 /** `12` or `12:small`: a run configuration's case results, and which run and configuration they are. */

@@ -10,6 +10,7 @@ import './sections.css';
 import { RunScreen } from './run-screen.js';
 import { CaseScreen } from './case-screen.js';
 import { CompareScreen } from './compare-screen.js';
+import { ConfigurationsScreen } from './configurations-screen.js';
 
 /** The app's sections, in the order the header lists them. */
 const sections = [
@@ -28,6 +29,7 @@ function sectionOf(route: Route): string {
     case 'run':
     case 'case':
     case 'compare':
+    case 'configurations':
       return 'runs';
     default:
       return route.screen;
@@ -90,6 +92,8 @@ function Screen({ route }: { route: Route }): ComponentChildren {
       return <CaseScreen id={route.id} config={route.config} testId={route.testId} />;
     case 'compare':
       return <CompareScreen before={route.before} after={route.after} />;
+    case 'configurations':
+      return <ConfigurationsScreen runs={route.runs} />;
     case 'rate':
       return <RateScreen />;
     case 'review':

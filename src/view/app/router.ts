@@ -11,6 +11,8 @@ export type Route =
       readonly testId: string;
     }
   | { readonly screen: 'compare'; readonly before: number; readonly after: number }
+  /** Run configurations side by side: each reference a run id, or `id:configuration`. */
+  | { readonly screen: 'configurations'; readonly runs: readonly string[] }
   | { readonly screen: 'rate' }
   | { readonly screen: 'review' }
   | { readonly screen: 'judges' }
@@ -54,6 +56,12 @@ export function parseRoute(hash: string): Route {
         ? { screen: 'compare', before: id, after }
         : notFound;
     }
+    case 'configurations': {
+      const runs = segments.slice(1) as string[];
+      return runs.length > 0 && runs.every((item) => /^\d{1,15}(:.+)?$/s.test(item))
+        ? { screen: 'configurations', runs }
+        : notFound;
+    }
     case 'rate':
     case 'review':
     case 'judges':
@@ -70,6 +78,8 @@ export const href = {
   case: (id: number, config: string, testId: string): string =>
     `#/runs/${id}/cases/${encodeURIComponent(config)}/${encodeURIComponent(testId)}`,
   compare: (before: number, after: number): string => `#/compare/${before}/${after}`,
+  configurations: (runs: readonly string[]): string =>
+    `#/configurations/${runs.map(encodeURIComponent).join('/')}`,
 };
 
 /** The current route, following the address as the user navigates (back and forward included). */

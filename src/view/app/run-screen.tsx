@@ -1,6 +1,13 @@
 import { useMemo, useState } from 'preact/hooks';
-import type { CaseRow, RunAnswer, RunsAnswer } from '../api-types.js';
+import {
+  configurationsPath,
+  type CaseRow,
+  type ConfigurationsAnswer,
+  type RunAnswer,
+  type RunsAnswer,
+} from '../api-types.js';
 import { useApi } from './api-client.js';
+import { ConfigurationTable } from './configuration-table.js';
 import { duration, when } from './format.js';
 import { LoadedView, StatusBadge } from './loaded-view.js';
 import { RunFacts } from './run-facts.js';
@@ -34,6 +41,7 @@ function RunBody({ answer }: { answer: RunAnswer }) {
         Suite <code>{answer.file}</code> · cassette <code>{answer.cassette}</code>
       </p>
       <CompareWith answer={answer} />
+      {run.configs.length > 1 && <SideBySide id={run.id} />}
       <h2>Gates</h2>
       {answer.gates.length === 0 ? (
         <p class="muted">The suite sets no gates.</p>
@@ -69,6 +77,21 @@ function RunBody({ answer }: { answer: RunAnswer }) {
       )}
       <CaseList answer={answer} />
       {answer.replay_misses && <ReplayMisses misses={answer.replay_misses} />}
+    </>
+  );
+}
+
+/** A run of several configurations: them side by side. */
+function SideBySide({ id }: { id: number }) {
+  const loaded = useApi<ConfigurationsAnswer>(configurationsPath([String(id)]));
+  return (
+    <>
+      <h2>Configurations side by side</h2>
+      <LoadedView loaded={loaded} what="the configurations">
+        {(answer) => (
+          <ConfigurationTable matrix={answer.matrix} caption={`Configurations of run #${id}`} />
+        )}
+      </LoadedView>
     </>
   );
 }

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { RunListing, RunsAnswer } from '../api-types.js';
+import { maxComparedRuns, type RunListing, type RunsAnswer } from '../api-types.js';
 import { useApi } from './api-client.js';
 import { duration, percent, when } from './format.js';
 import { PassRateChart } from './pass-rate-chart.js';
@@ -24,6 +24,8 @@ function query(filters: Filters): string {
 export function RunsScreen() {
   const [filters, setFilters] = useState<Filters>({ suite: '', config: '', branch: '' });
   const loaded = useApi<RunsAnswer>(query(filters));
+  // Runs picked to put their configurations side by side; kept while the filters change.
+  const [picked, setPicked] = useState<readonly number[]>([]);
   return (
     <section aria-labelledby="runs-title">
       <h1 id="runs-title">Runs</h1>
@@ -37,7 +39,7 @@ export function RunsScreen() {
         <>
           <FilterBar answer={loaded.data} filters={filters} onChange={(next) => setFilters(next)} />
           <PassRateChart runs={loaded.data.runs} />
-          <RunsTable answer={loaded.data} />
+          <RunsTable answer={loaded.data} picked={picked} onPick={setPicked} />
         </>
       )}
     </section>
@@ -79,7 +81,39 @@ function FilterBar({
   );
 }
 
-function RunsTable({ answer }: { answer: RunsAnswer }) {
+/** Opens the picked runs' configurations side by side, oldest run first. */
+function CompareConfigurations({ picked }: { picked: readonly number[] }) {
+  const runs = [...picked].sort((a, b) => a - b).map(String);
+  return (
+    <form
+      class="filters"
+      aria-label="Compare configurations"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (runs.length > 0) location.hash = href.configurations(runs);
+      }}
+    >
+      <button type="submit" disabled={runs.length === 0}>
+        Compare configurations
+      </button>
+      <span class="muted" aria-live="polite">
+        {runs.length === 0
+          ? `pick runs below (up to ${maxComparedRuns})`
+          : `of ${runs.map((id) => `#${id}`).join(', ')}`}
+      </span>
+    </form>
+  );
+}
+
+function RunsTable({
+  answer,
+  picked,
+  onPick,
+}: {
+  answer: RunsAnswer;
+  picked: readonly number[];
+  onPick: (picked: readonly number[]) => void;
+}) {
   if (!answer.runs_db.present)
     return (
       <p>
@@ -96,6 +130,7 @@ function RunsTable({ answer }: { answer: RunsAnswer }) {
           : `The newest ${answer.runs.length} of ${answer.matched} runs`}{' '}
         in <code>{answer.runs_db.path}</code>
       </p>
+      <CompareConfigurations picked={picked} />
       <div class="table-wrap">
         <table class="runs">
           <caption class="visually-hidden">Stored runs, newest first</caption>
@@ -109,11 +144,20 @@ function RunsTable({ answer }: { answer: RunsAnswer }) {
               <th scope="col">Gates</th>
               <th scope="col">Duration</th>
               <th scope="col">Git</th>
+              <th scope="col">Side by side</th>
             </tr>
           </thead>
           <tbody>
             {answer.runs.map((run) => (
-              <RunRow key={run.id} run={run} />
+              <RunRow
+                key={run.id}
+                run={run}
+                picked={picked.includes(run.id)}
+                full={picked.length >= maxComparedRuns}
+                onPick={(on) =>
+                  onPick(on ? [...picked, run.id] : picked.filter((id) => id !== run.id))
+                }
+              />
             ))}
           </tbody>
         </table>
@@ -122,7 +166,18 @@ function RunsTable({ answer }: { answer: RunsAnswer }) {
   );
 }
 
-function RunRow({ run }: { run: RunListing }) {
+function RunRow({
+  run,
+  picked,
+  full,
+  onPick,
+}: {
+  run: RunListing;
+  picked: boolean;
+  /** As many runs are picked as one table takes. */
+  full: boolean;
+  onPick: (on: boolean) => void;
+}) {
   return (
     <tr>
       <th scope="row">
@@ -154,6 +209,15 @@ function RunRow({ run }: { run: RunListing }) {
       <td>
         {run.git_branch ?? ''}
         {run.git_commit !== null && <code class="muted"> {run.git_commit.slice(0, 8)}</code>}
+      </td>
+      <td>
+        <input
+          type="checkbox"
+          aria-label={`Pick run #${run.id} to compare configurations`}
+          checked={picked}
+          disabled={!picked && full}
+          onChange={(event) => onPick(event.currentTarget.checked)}
+        />
       </td>
     </tr>
   );
