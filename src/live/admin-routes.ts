@@ -48,8 +48,9 @@ const rawAnswer = (status: string, body: string, extra = ''): string =>
   `HTTP/1.1 ${status}\r\ncontent-type: application/json\r\n${extra}referrer-policy: no-referrer\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
 
 /**
- * The admin surfaces: `GET /metrics`, the dashboard at `/calltape/`, its state at
- * `/calltape/api/state` and the feed at `/calltape/feed`. With a token, each one requires it.
+ * The admin surfaces: `GET /metrics`, `/calltape/` leading to the app (its Staging section is
+ * the shadow dashboard), the staging state (also at its first path `/calltape/api/state`) and
+ * the feed at `/calltape/feed`. With a token, each one requires it.
  */
 export function createAdminRoutes(
   token: string | undefined,
@@ -110,7 +111,7 @@ export function createAdminRoutes(
               .end(`calltape: metrics failed: ${(error as Error).message}`),
         );
       } else if (redirectOldPage(response, url)) {
-        // The dashboard is the app's Staging section now.
+        // The first pages' addresses lead into the app.
       } else {
         response
           .writeHead(404, { 'content-type': 'application/json', ...noReferrer })

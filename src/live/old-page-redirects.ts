@@ -5,12 +5,13 @@ import { noReferrer } from './admin-gate.js';
 const appPage = '/calltape/app/';
 
 /**
- * Where a page of the first admin surfaces now lives in the app: the dashboard (`/calltape/`)
- * is the Staging section, the rating page (`/calltape/rate?runs=…&set=…&rater=…`) the Rate
- * section with the same parameters. Undefined for any other path.
+ * Where a page of the first admin surfaces now lives in the app: `/calltape/` (the first
+ * dashboard's address) opens the app, whose sections include Staging (that dashboard); the
+ * rating page (`/calltape/rate?runs=…&set=…&rater=…`) is the Rate section with the same
+ * parameters. Undefined for any other path.
  */
 export function appAddressOf(path: string, query: URLSearchParams): string | undefined {
-  if (path === '/calltape/') return `${appPage}#/staging`;
+  if (path === '/calltape/') return appPage;
   if (path === '/calltape/rate') {
     const kept = new URLSearchParams(query);
     kept.delete('token');

@@ -91,8 +91,13 @@ describe.skipIf(!available)(
       page.on('console', (message) => {
         if (message.type() === 'error') consoleErrors.push(message.text());
       });
-      // The dashboard's address opens the app's Staging section.
+      // The dashboard's address opens the app; Staging is one of its sections.
       await page.goto(`${proxy.url}/calltape/?token=${token}`);
+      expect(new URL(page.url()).pathname).toBe('/calltape/app/');
+      await page
+        .getByRole('navigation', { name: 'Sections' })
+        .getByRole('link', { name: 'Staging' })
+        .click();
       expect(new URL(page.url()).hash).toBe('#/staging');
       await page.locator('#status[data-state="live"]').waitFor({ timeout: 10_000 });
       // The call scored before the page opened is in the table from the state API.

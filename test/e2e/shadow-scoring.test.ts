@@ -807,14 +807,14 @@ describe('admin surfaces', () => {
     expect([page.status, page.headers.get('location')]).toEqual([303, '/calltape/']);
     const cookie = page.headers.get('set-cookie') ?? '';
     expect(cookie).toMatch(/^calltape_admin=.*; Path=\/calltape; HttpOnly; SameSite=Strict$/);
-    // With the cookie, the dashboard's address leads on to the app's Staging section.
+    // With the cookie, the dashboard's address leads on to the app (Staging is one of its sections).
     const withCookie = await fetch(`${proxy.url}/calltape/`, {
       headers: { cookie: cookie.split(';')[0] ?? '' },
       redirect: 'manual',
     });
     expect([withCookie.status, withCookie.headers.get('location')]).toEqual([
       302,
-      '/calltape/app/#/staging',
+      '/calltape/app/',
     ]);
     expect((await fetch(`${proxy.url}/calltape/`, { redirect: 'manual' })).status).toBe(401);
     await expect(openFeed(`${proxy.url.replace('http', 'ws')}/calltape/feed`)).rejects.toThrow(

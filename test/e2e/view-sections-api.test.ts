@@ -284,8 +284,22 @@ describe('the old pages redirect to their app section', () => {
     ]);
   });
 
-  it('sends the shadow dashboard to the Staging section', async () => {
-    expect(await redirect('/calltape/')).toEqual([302, '/calltape/app/#/staging']);
+  it('leads every first address to its new place: /calltape/ to the app, the rating page to Rate, the first APIs to v1', async () => {
+    const moved: [string, number, string][] = [
+      ['/calltape', 301, '/calltape/'],
+      ['/calltape/', 302, '/calltape/app/'],
+      ['/calltape/?view=1', 302, '/calltape/app/'],
+      ['/calltape/rate?set=errors', 302, '/calltape/app/#/rate?set=errors'],
+      ['/calltape/api/rate?set=errors', 308, '/calltape/api/v1/rate?set=errors'],
+      ['/calltape/api/rate/view?run=r1', 308, '/calltape/api/v1/rate/view?run=r1'],
+      ['/calltape/api/pending', 308, '/calltape/api/v1/review'],
+    ];
+    for (const [path, status, location] of moved)
+      expect([path, ...(await redirect(path))]).toEqual([path, status, location]);
+    // The first dashboard's state path still answers the staging state itself.
+    const state = await fetch(`${origin()}/calltape/api/state`, { headers: admin });
+    expect(state.status).toBe(200);
+    expect(await state.json()).toMatchObject({ available: true, feed: '/calltape/feed' });
   });
 });
 
