@@ -2,8 +2,10 @@
  * `node dist/bench/view-bench.js`: calltape view's API on a large runs database — 1,000 runs of
  * 300 cases each (`--runs N`, `--cases N`, `--quick` for 50 × 300). Times the answers the app
  * fetches: the runs list (default limit and all 1,000), a run's page, a case's page (with its
- * recording read from the bank demo's cassette) and a comparison. The API's time, not the
- * browser's render; the median of 5. Prints numbers, asserts nothing.
+ * recording read from the bank demo's cassette) and a comparison, the median of 5; then, in
+ * headless Chromium, the time to draw the runs list, a run page and a case page (min / median /
+ * max of `--rounds`, default 5) against the issue's targets, and the shipped assets' gzipped
+ * size. Prints numbers, asserts nothing.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,8 +18,10 @@ import { summariseConfiguration } from '../src/runner/gates.js';
 import { RunStore } from '../src/runner/run-store.js';
 import type { CaseResult } from '../src/scoring/case-result.js';
 import { answerApi } from '../src/view/view-api.js';
+import { startViewServer } from '../src/view/view-server.js';
 import { caseResult } from '../test/support/case-result.js';
 import { numberFlag, quick } from './bench-flags.js';
+import { shippedAssetsGzipped, timeScreens } from './view-render.js';
 
 const runCount = numberFlag('--runs', quick ? 50 : 1000);
 const caseCount = numberFlag('--cases', 300);
@@ -97,4 +101,29 @@ median('case page (with its recording)', [
   'TC-010-9',
 ]);
 median('two runs compared', ['compare', String(runCount - 1), String(runCount)]);
-rmSync(folder, { recursive: true, force: true });
+
+const assets = shippedAssetsGzipped();
+process.stdout.write(
+  `calltape view app: ${assets.files} files, ${(assets.raw / 1024).toFixed(1)} KB, ${(assets.gzipped / 1024).toFixed(1)} KB gzipped (budget 300 KB)\n`,
+);
+const server = await startViewServer({ ...sources, host: '127.0.0.1', port: 0, token: undefined });
+process.stdout.write(
+  'calltape view in Chromium, navigation start → screen drawn (min / median / max):\n',
+);
+const runPage = `#/runs/${runCount}`;
+const casePage = `#/runs/${runCount}/cases/default/TC-010-9`;
+try {
+  await timeScreens(
+    server.appUrl,
+    [
+      { label: 'runs list (newest 200)', hash: '#/runs', targetMs: 1000 },
+      { label: `run page (${caseCount} cases)`, hash: runPage, targetMs: 1000 },
+      { label: 'case page (with its recording)', hash: casePage, targetMs: 300 },
+      { label: 'case page, opened from its run', hash: casePage, from: runPage, targetMs: 300 },
+    ],
+    numberFlag('--rounds', 5),
+  );
+} finally {
+  await server.close();
+  rmSync(folder, { recursive: true, force: true });
+}

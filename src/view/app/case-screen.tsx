@@ -1,5 +1,6 @@
 import type { CaseAnswer } from '../api-types.js';
 import { useApi } from './api-client.js';
+import { useReadyMark } from './ready-mark.js';
 import { CallVerdict, TrajectoryVerdict } from './call-verdict.js';
 import { ChangeList } from './change-list.js';
 import { ConversationView } from './conversation-view.js';
@@ -13,6 +14,7 @@ export function CaseScreen({ id, config, testId }: { id: number; config: string;
   const loaded = useApi<CaseAnswer>(
     `runs/${id}/cases/${encodeURIComponent(config)}/${encodeURIComponent(testId)}`,
   );
+  useReadyMark(loaded.state === 'ready');
   return (
     <section aria-labelledby="case-title">
       <p class="crumbs">

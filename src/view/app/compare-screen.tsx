@@ -1,6 +1,7 @@
 import { Fragment } from 'preact';
 import type { CompareAnswer } from '../api-types.js';
 import { useApi } from './api-client.js';
+import { useReadyMark } from './ready-mark.js';
 import { ChangeList } from './change-list.js';
 import { percent, when } from './format.js';
 import { LoadedView } from './loaded-view.js';
@@ -10,6 +11,7 @@ import { href } from './router.js';
 /** Two runs compared: pass rates, the behaviour diff case by case, and the later run's request drift. */
 export function CompareScreen({ before, after }: { before: number; after: number }) {
   const loaded = useApi<CompareAnswer>(`compare/${before}/${after}`);
+  useReadyMark(loaded.state === 'ready');
   return (
     <section aria-labelledby="compare-title">
       <p class="crumbs">

@@ -1,5 +1,6 @@
 import { configurationsPath, type ConfigurationsAnswer } from '../api-types.js';
 import { useApi } from './api-client.js';
+import { useReadyMark } from './ready-mark.js';
 import { ConfigurationTable } from './configuration-table.js';
 import { when } from './format.js';
 import { LoadedView } from './loaded-view.js';
@@ -8,6 +9,7 @@ import { href } from './router.js';
 /** Run configurations of some runs side by side (`#/configurations/12/13:small`). */
 export function ConfigurationsScreen({ runs }: { runs: readonly string[] }) {
   const loaded = useApi<ConfigurationsAnswer>(configurationsPath(runs));
+  useReadyMark(loaded.state === 'ready');
   return (
     <section aria-labelledby="configurations-title">
       <p class="crumbs">

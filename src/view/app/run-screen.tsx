@@ -7,6 +7,7 @@ import {
   type RunsAnswer,
 } from '../api-types.js';
 import { useApi } from './api-client.js';
+import { useReadyMark } from './ready-mark.js';
 import { ConfigurationTable } from './configuration-table.js';
 import { duration, when } from './format.js';
 import { LoadedView, StatusBadge } from './loaded-view.js';
@@ -17,6 +18,7 @@ import { href } from './router.js';
 /** One run: its facts, its gates, its cases with filters and search, and its replay misses. */
 export function RunScreen({ id }: { id: number }) {
   const loaded = useApi<RunAnswer>(`runs/${id}`);
+  useReadyMark(loaded.state === 'ready');
   return (
     <section aria-labelledby="run-title">
       <p class="crumbs">

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { maxComparedRuns, type RunListing, type RunsAnswer } from '../api-types.js';
 import { useApi } from './api-client.js';
+import { useReadyMark } from './ready-mark.js';
 import { duration, percent, when } from './format.js';
 import { PassRateChart } from './pass-rate-chart.js';
 import { href } from './router.js';
@@ -24,6 +25,7 @@ function query(filters: Filters): string {
 export function RunsScreen() {
   const [filters, setFilters] = useState<Filters>({ suite: '', config: '', branch: '' });
   const loaded = useApi<RunsAnswer>(query(filters));
+  useReadyMark(loaded.state === 'ready');
   // Runs picked to put their configurations side by side; kept while the filters change.
   const [picked, setPicked] = useState<readonly number[]>([]);
   return (
