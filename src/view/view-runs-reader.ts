@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { CalltapeError } from '../errors.js';
-import { hasColumn } from '../runner/runs-database.js';
+import { hasColumn, runsGitIndex } from '../runner/runs-database.js';
 import type { SuiteRunResult } from '../report/run-result.js';
 import { upgradeReport } from '../report/upgrade-report.js';
 import type { RunConfigurationListing, RunListing } from './api-types.js';
@@ -23,6 +23,10 @@ export interface RunsFilter {
 export class ViewRunsReader {
   private readonly db: Database.Database;
   private readonly gitColumns: string;
+  /** The condition on a run's branch (`?`), read through the git index when there. */
+  private readonly branchIs: string;
+  /** Where the branches are read from: the git index when there, else the table. */
+  private readonly gitSource: string;
   private readonly unreliableColumn: string;
 
   constructor(readonly path: string) {
@@ -36,9 +40,22 @@ export class ViewRunsReader {
         'Runs are stored by calltape test; run one first, or pass --runs-db.',
       );
     }
-    this.gitColumns = hasColumn(this.db, 'runs', 'git_commit')
-      ? 'git_commit, git_branch'
-      : 'NULL AS git_commit, NULL AS git_branch';
+    const indexed =
+      this.db
+        .prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?")
+        .get(runsGitIndex) !== undefined;
+    // A file stored before the index (and not written since) is read the slow way.
+    const git = (column: string): string =>
+      `(SELECT g.${column} FROM runs AS g INDEXED BY ${runsGitIndex} WHERE g.id = runs.id) AS ${column}`;
+    this.gitColumns = !hasColumn(this.db, 'runs', 'git_commit')
+      ? 'NULL AS git_commit, NULL AS git_branch'
+      : indexed
+        ? `${git('git_commit')}, ${git('git_branch')}`
+        : 'git_commit, git_branch';
+    this.branchIs = indexed
+      ? `id IN (SELECT id FROM runs INDEXED BY ${runsGitIndex} WHERE git_branch = ?)`
+      : 'git_branch = ?';
+    this.gitSource = indexed ? `runs INDEXED BY ${runsGitIndex}` : 'runs';
     this.unreliableColumn = hasColumn(this.db, 'run_configs', 'unreliable')
       ? 'unreliable'
       : '0 AS unreliable';
@@ -57,8 +74,8 @@ export class ViewRunsReader {
       conditions.push('suite = ?');
       parameters.push(filter.suite);
     }
-    if (filter.branch !== undefined && this.gitColumns.startsWith('git_commit')) {
-      conditions.push('git_branch = ?');
+    if (filter.branch !== undefined && !this.gitColumns.startsWith('NULL')) {
+      conditions.push(this.branchIs);
       parameters.push(filter.branch);
     } else if (filter.branch !== undefined) conditions.push('0');
     if (filter.config !== undefined) {
@@ -112,7 +129,7 @@ export class ViewRunsReader {
 
   /** A run's cassette path from the runs database's folder; null when not kept (older runs). */
   cassetteKey(id: number): string | null {
-    if (!this.gitColumns.startsWith('git_commit')) return null;
+    if (this.gitColumns.startsWith('NULL')) return null;
     const row = this.db.prepare('SELECT cassette_key FROM runs WHERE id = ?').get(id) as
       { cassette_key: string | null } | undefined;
     return row?.cassette_key ?? null;
@@ -125,9 +142,9 @@ export class ViewRunsReader {
     return {
       suites: column('SELECT DISTINCT suite AS value FROM runs ORDER BY suite'),
       configs: column('SELECT DISTINCT name AS value FROM run_configs ORDER BY name'),
-      branches: this.gitColumns.startsWith('git_commit')
+      branches: !this.gitColumns.startsWith('NULL')
         ? column(
-            'SELECT DISTINCT git_branch AS value FROM runs WHERE git_branch IS NOT NULL ORDER BY git_branch',
+            `SELECT DISTINCT git_branch AS value FROM ${this.gitSource} WHERE git_branch IS NOT NULL ORDER BY git_branch`,
           )
         : [],
     };
