@@ -46,5 +46,5 @@ export function stagingLive(
 /** `calltape view`'s answer: staging lives in the proxy. */
 export const stagingElsewhere: StagingElsewhere = {
   available: false,
-  how: "Staging is the proxy's shadow scoring: start calltape proxy with a policies file (--policies policies.yaml, or shadow.policies in proxy.config.json) and open its /calltape/ address (with ?token= when it has an admin token); this section then shows its verdicts, failing sessions, alerts and the live feed.",
+  how: "Staging is the proxy's shadow scoring: start calltape proxy with a policies file (--policies policies.yaml, or shadow.policies in proxy.config.json) and open its /calltape/app/#/staging address (with ?token= before the # when it has an admin token); there this section shows its verdicts, failing sessions, alerts and the live feed.",
 };

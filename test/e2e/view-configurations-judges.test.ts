@@ -216,3 +216,17 @@ describe.skipIf(!chromiumAvailable)('the Judges section in Chromium', () => {
     },
   );
 });
+
+describe.skipIf(!chromiumAvailable)('the Rate section with nothing to rate yet', () => {
+  it('says what to name under Runs (a new project has no recordings/calltape.sqlite)', async () => {
+    const { origin, appUrl } = server as ViewServer;
+    const { page, close } = await openOfflinePage(browser as Browser, origin);
+    try {
+      await page.goto(`${appUrl}#/rate`);
+      await poll(() => page.getByRole('alert').textContent()).toContain('no such cassette');
+      expect(await page.locator('section.rate p.muted').textContent()).toContain('run:<id>');
+    } finally {
+      await close();
+    }
+  });
+});

@@ -167,6 +167,12 @@ export function RateScreen() {
           {message}
         </p>
       )}
+      {message && !session && (
+        <p class="muted">
+          Name what to rate under Runs: a cassette in <code>recordings/</code> (the one your suite
+          records into), or a stored run as <code>run:&lt;id&gt;</code> (its id from Runs).
+        </p>
+      )}
       {session?.run === null && (
         <p id="done">
           All {session.runs.length} runs are rated or skipped in the set “{session.set}”:{' '}
