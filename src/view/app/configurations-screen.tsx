@@ -19,7 +19,7 @@ export function ConfigurationsScreen({ runs }: { runs: readonly string[] }) {
       <LoadedView loaded={loaded} what="the configurations">
         {(answer) => (
           <>
-            <ul class="plain">
+            <ul class="plain compared-runs">
               {answer.runs.map((run) => (
                 <li key={run.id}>
                   <a href={href.run(run.id)}>#{run.id}</a> {run.suite} · {when(run.started_at)}
