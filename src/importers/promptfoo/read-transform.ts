@@ -17,7 +17,10 @@ const args =
  * examples write (examples/openai-tools-call); anything else is `other`.
  */
 export function readTransform(transform: string): TransformTarget {
-  const code = transform.replace(/\s+/g, '').replace(/;$/, '');
+  // Spaces go, except inside quotes: `['new seat']` names an argument with a space.
+  const code = transform
+    .replace(/(['"])(?:\\.|(?!\1)[^\\])*\1|\s+/g, (part) => (/^\s/.test(part) ? '' : part))
+    .replace(/;$/, '');
   if (name.test(code)) return { kind: 'name' };
   const match = args.exec(code);
   if (!match) return { kind: 'other' };

@@ -7,8 +7,7 @@ const environment = new nunjucks.Environment(null, { autoescape: false });
 
 /** Template tags (`{{ … }}`, `{% … %}`) and the property names that would reach past the vars into JavaScript itself. */
 const tags = /\{\{[\s\S]*?\}\}|\{%[\s\S]*?%\}/g;
-const escapes =
-  /\b(constructor|__proto__|prototype|__defineGetter__|__defineSetter__|__lookupGetter__)\b/;
+const escapes = /\b(constructor|prototype|__defineGetter__|__defineSetter__|__lookupGetter__)\b/;
 
 /**
  * A promptfoo prompt rendered with its test's vars by the real Nunjucks, as promptfoo renders
