@@ -23,7 +23,10 @@ export function registerImportCommand(program: Command): void {
         .join('; ')}`,
     )
     .argument('<kind>', `the format: ${Object.keys(importers).join(', ')}`)
-    .argument('<file>', 'the eval file to read (adk: *.evalset.json or *.test.json)')
+    .argument(
+      '<file>',
+      'the eval file to read (adk: *.evalset.json or *.test.json; promptfoo: promptfooconfig.yaml)',
+    )
     .option(
       '--out <suite>',
       'write the suite here (.yaml/.yml, or .json); default: standard output',
