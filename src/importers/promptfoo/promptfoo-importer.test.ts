@@ -4,6 +4,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stringify as toYaml } from 'yaml';
 import { CalltapeError } from '../../errors.js';
+import { scoreCall } from '../../scoring/score-call.js';
+import { schemasFromTools } from '../../scoring/schemas-from-tools.js';
+import type { JsonValue } from '../../trace/trace.js';
 import type { ReadNamedFile } from '../import-types.js';
 import { importerOf } from '../importers.js';
 
@@ -392,5 +395,26 @@ describe('the written judge module', () => {
     expect(module.judge(trajectory('get_weather', 'Paris, FR', 2)).reason).toContain(
       'holds, and the assertion is negated',
     );
+  });
+});
+
+describe('is-valid-openai-tools-call, imported, agrees with promptfoo', () => {
+  it('passes a call valid by its schema (extra arguments allowed, as Ajv allows them) and fails a bad enum, a missing required argument, an unoffered tool or no call', () => {
+    const { suite } = convertFixture('openai-tools-call');
+    const testCase = (suite['cases'] as JsonValue[])[0] as unknown as Parameters<
+      typeof scoreCall
+    >[0];
+    const schemas = schemasFromTools(suite['tools'] as Parameters<typeof schemasFromTools>[0]);
+    const verdict = (calls: { name: string; arguments: Record<string, JsonValue> }[]) =>
+      scoreCall({ ...testCase, schemas } as Parameters<typeof scoreCall>[0], calls).is_correct;
+    expect(
+      verdict([{ name: 'get_current_weather', arguments: { location: 'Boston, MA', extra: 1 } }]),
+    ).toBe(true);
+    expect(
+      verdict([{ name: 'get_current_weather', arguments: { location: 'Boston', unit: 'kelvin' } }]),
+    ).toBe(false);
+    expect(verdict([{ name: 'get_current_weather', arguments: { unit: 'celsius' } }])).toBe(false);
+    expect(verdict([{ name: 'get_forecast', arguments: { location: 'Boston' } }])).toBe(false);
+    expect(verdict([])).toBe(false);
   });
 });
