@@ -182,6 +182,42 @@ describe('calltape import promptfoo, on promptfoo examples', () => {
   });
 });
 
+describe('calltape import promptfoo, prompts', () => {
+  it('one case per test and prompt; a chat prompt file becomes messages, rendered before it is parsed', () => {
+    const { suite } = convertText(
+      [
+        'prompts: [file://p.txt, file://chat.json]',
+        'providers: [openai:chat:gpt-4o-mini]',
+        'tests:',
+        '  - description: lookup',
+        '    vars: { order: A-17 }',
+        '    assert: [{ type: trajectory:tool-used, value: lookup_order }]',
+      ].join('\n'),
+      {
+        'p.txt': 'Find {{ order }}.\n---\nWhere is {{ order }}?\n',
+        'chat.json':
+          '[{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Track {{ order }}"}]',
+      },
+    );
+    expect(
+      (suite['cases'] as { test_id: string; prompt?: string; messages?: unknown }[]).map((item) => [
+        item.test_id,
+        item.prompt ?? item.messages,
+      ]),
+    ).toEqual([
+      ['lookup (prompt 1)', 'Find A-17.'],
+      ['lookup (prompt 2)', 'Where is A-17?'],
+      [
+        'lookup (prompt 3)',
+        [
+          { role: 'system', content: 'Be brief.' },
+          { role: 'user', content: 'Track A-17' },
+        ],
+      ],
+    ]);
+  });
+});
+
 describe('calltape import promptfoo, on hostile input', () => {
   const expectError = (run: () => unknown, message: string): void => {
     expect(run).toThrowError(CalltapeError);
