@@ -1,3 +1,4 @@
+import type { ImportNote } from '../import-types.js';
 import type { JsonValue } from '../../trace/trace.js';
 
 /** What a promptfoo test's assertions add up to, before it is written as a calltape case. */
@@ -49,4 +50,32 @@ export function checksSomething(parts: CaseParts): boolean {
     parts.never.length > 0 ||
     parts.judges.length > 0
   );
+}
+
+/** What became of one assertion. */
+export interface AssertionOutcome {
+  readonly outcome: ImportNote['outcome'];
+  readonly detail: string;
+}
+
+export const converted = (detail: string): AssertionOutcome => ({ outcome: 'converted', detail });
+export const approximated = (detail: string): AssertionOutcome => ({
+  outcome: 'approximated',
+  detail,
+});
+export const notConverted = (detail: string): AssertionOutcome => ({
+  outcome: 'not converted',
+  detail,
+});
+
+/** Tool names as promptfoo writes a list of them: a list, or a comma-separated text. */
+export function names(value: JsonValue | undefined): string[] | undefined {
+  if (typeof value === 'string')
+    return value
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean);
+  if (Array.isArray(value) && value.every((item) => typeof item === 'string'))
+    return (value as string[]).map((name) => name.trim()).filter(Boolean);
+  return undefined;
 }
