@@ -15,6 +15,11 @@ export interface ImportedSuite {
   readonly suite: { readonly [key: string]: JsonValue };
   /** Every item of the source, in source order: nothing is dropped without a note. */
   readonly notes: readonly ImportNote[];
+  /**
+   * Files the suite names, written beside it (code judge modules, schemas, mocks): each `path`
+   * relative to the suite's folder, as the suite names it. Absent: the suite is the only file.
+   */
+  readonly files?: readonly SourceFile[];
 }
 
 /** One source file, read but not yet interpreted: its path as the user named it, and its text. */
@@ -22,6 +27,13 @@ export interface SourceFile {
   readonly path: string;
   readonly text: string;
 }
+
+/**
+ * Reads a file the source names (promptfoo's `file://` includes): `path` as written, relative to
+ * the source's folder. Throws CalltapeError CONFIG_INVALID naming `where` (file and field) when the
+ * path leaves the project or cannot be read.
+ */
+export type ReadNamedFile = (path: string, where: string) => SourceFile;
 
 /**
  * An eval format calltape imports (`calltape import <kind>`). Pure: the command reads the files
@@ -33,5 +45,9 @@ export interface Importer {
   /** Files beside the source that refine it when present (ADK: `test_config.json`). */
   readonly companions: readonly string[];
   /** The suite; throws CalltapeError CONFIG_INVALID naming the file and the JSON path of bad input. */
-  convert(source: SourceFile, companions: ReadonlyMap<string, SourceFile>): ImportedSuite;
+  convert(
+    source: SourceFile,
+    companions: ReadonlyMap<string, SourceFile>,
+    read?: ReadNamedFile,
+  ): ImportedSuite;
 }

@@ -1,10 +1,12 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, extname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { stringify as toYaml } from 'yaml';
+import { outsideProject } from '../../config/project-file.js';
 import { CalltapeError } from '../../errors.js';
 import type { ImportNote, SourceFile } from '../../importers/import-types.js';
 import { importerOf, importers } from '../../importers/importers.js';
+import { makePrivateFolder } from '../../private-files.js';
 import { exitCodes } from '../exit-codes.js';
 import { guardedAction } from '../guarded-action.js';
 import { compactTable } from './compact-table.js';
@@ -21,7 +23,10 @@ export function registerImportCommand(program: Command): void {
         .join('; ')}`,
     )
     .argument('<kind>', `the format: ${Object.keys(importers).join(', ')}`)
-    .argument('<file>', 'the eval file to read (adk: *.evalset.json or *.test.json)')
+    .argument(
+      '<file>',
+      'the eval file to read (adk: *.evalset.json or *.test.json; promptfoo: promptfooconfig.yaml)',
+    )
     .option(
       '--out <suite>',
       'write the suite here (.yaml/.yml, or .json); default: standard output',
@@ -46,21 +51,62 @@ function runImport(kind: string, file: string, out: string | undefined): number 
     const path = join(dirname(resolve(cwd, file)), name);
     if (existsSync(path)) companions.set(name, readSource(path, shown));
   }
-  const imported = importer.convert(source, companions);
+  const folder = dirname(resolve(cwd, file));
+  const read = (path: string, where: string): SourceFile => {
+    const full = resolve(folder, path);
+    // A committed config must not pull in ~/.npmrc: the same rule as modules named in suites.
+    if (outsideProject(full, cwd))
+      throw new CalltapeError(
+        'CONFIG_INVALID',
+        `${where}: ${path} lies outside the project (${cwd}); copy it into the project to import it`,
+      );
+    return readSource(full, shown);
+  };
+  const imported = importer.convert(source, companions, read);
   const text =
     out !== undefined && extname(out).toLowerCase() === '.json'
       ? `${JSON.stringify(imported.suite, null, 2)}\n`
       : toYaml(imported.suite, { lineWidth: 0 });
+  const files = imported.files ?? [];
   // The table goes where it does not mix with the suite: stderr when the suite is on stdout.
   const table = notesTable(imported.notes);
   if (out === undefined) {
+    if (files.length > 0)
+      throw new CalltapeError(
+        'CONFIG_INVALID',
+        `command line: --out: this import writes ${files.length} file(s) beside the suite (${files.map((named) => named.path).join(', ')}); give --out to say where the suite goes`,
+      );
     process.stdout.write(text);
     process.stderr.write(table);
   } else {
-    writeFileSync(resolve(cwd, out), text);
-    process.stdout.write(`${table}wrote ${shown(resolve(cwd, out))}\n`);
+    const target = resolve(cwd, out);
+    writeAll([
+      ...files.map((named) => ({ path: resolve(dirname(target), named.path), text: named.text })),
+      { path: target, text },
+    ]);
+    process.stdout.write(
+      `${table}wrote ${[...files.map((named) => shown(resolve(dirname(target), named.path))), shown(target)].join(', ')}\n`,
+    );
   }
   return exitCodes.ok;
+}
+
+/**
+ * Writes every file beside its target first, then renames each into place: a failure on the way
+ * removes the temporary files and leaves no half-written suite.
+ */
+function writeAll(files: readonly SourceFile[]): void {
+  const temporary = files.map((named) => `${named.path}.calltape-${process.pid}.tmp`);
+  try {
+    files.forEach((named, index) => {
+      makePrivateFolder(dirname(named.path));
+      writeFileSync(temporary[index] ?? '', named.text);
+    });
+    files.forEach((named, index) => renameSync(temporary[index] ?? '', named.path));
+  } catch (error) {
+    for (const path of temporary) rmSync(path, { force: true });
+    throw error;
+  }
 }
 
 function readSource(path: string, shown: (path: string) => string): SourceFile {
