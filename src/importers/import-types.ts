@@ -15,12 +15,22 @@ export interface ImportedSuite {
   readonly suite: { readonly [key: string]: JsonValue };
   /** Every item of the source, in source order: nothing is dropped without a note. */
   readonly notes: readonly ImportNote[];
+  /** Files written beside the suite (tool schemas, mocks), by name relative to the suite's folder. */
+  readonly files?: readonly SourceFile[];
 }
 
 /** One source file, read but not yet interpreted: its path as the user named it, and its text. */
 export interface SourceFile {
   readonly path: string;
   readonly text: string;
+}
+
+/** A further file of the source the user names on the command line (`--<option> <file>`). */
+export interface ImporterFile {
+  /** The option's name without dashes (`items` for `--items <file>`); also its key in `companions`. */
+  readonly option: string;
+  /** What `calltape import --help` says the file is. */
+  readonly description: string;
 }
 
 /**
@@ -32,6 +42,8 @@ export interface Importer {
   readonly description: string;
   /** Files beside the source that refine it when present (ADK: `test_config.json`). */
   readonly companions: readonly string[];
+  /** Files the user may name on the command line; `convert` finds them in `companions` under the option's name. */
+  readonly files?: readonly ImporterFile[];
   /** The suite; throws CalltapeError CONFIG_INVALID naming the file and the JSON path of bad input. */
   convert(source: SourceFile, companions: ReadonlyMap<string, SourceFile>): ImportedSuite;
 }
