@@ -15,7 +15,10 @@ export interface ImportedSuite {
   readonly suite: { readonly [key: string]: JsonValue };
   /** Every item of the source, in source order: nothing is dropped without a note. */
   readonly notes: readonly ImportNote[];
-  /** Files written beside the suite (tool schemas, mocks), by name relative to the suite's folder. */
+  /**
+   * Files the suite names, written beside it (code judge modules, schemas, mocks): each `path`
+   * relative to the suite's folder, as the suite names it. Absent: the suite is the only file.
+   */
   readonly files?: readonly SourceFile[];
 }
 
@@ -34,6 +37,13 @@ export interface ImporterFile {
 }
 
 /**
+ * Reads a file the source names (promptfoo's `file://` includes): `path` as written, relative to
+ * the source's folder. Throws CalltapeError CONFIG_INVALID naming `where` (file and field) when the
+ * path leaves the project or cannot be read.
+ */
+export type ReadNamedFile = (path: string, where: string) => SourceFile;
+
+/**
  * An eval format calltape imports (`calltape import <kind>`). Pure: the command reads the files
  * (the source, and what `companions` names beside it) and writes the suite.
  */
@@ -45,5 +55,9 @@ export interface Importer {
   /** Files the user may name on the command line; `convert` finds them in `companions` under the option's name. */
   readonly files?: readonly ImporterFile[];
   /** The suite; throws CalltapeError CONFIG_INVALID naming the file and the JSON path of bad input. */
-  convert(source: SourceFile, companions: ReadonlyMap<string, SourceFile>): ImportedSuite;
+  convert(
+    source: SourceFile,
+    companions: ReadonlyMap<string, SourceFile>,
+    read?: ReadNamedFile,
+  ): ImportedSuite;
 }

@@ -2,14 +2,16 @@ import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'nod
 import { dirname, extname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { stringify as toYaml } from 'yaml';
+import { outsideProject } from '../../config/project-file.js';
 import { CalltapeError } from '../../errors.js';
 import type {
   Importer,
-  ImportNote,
   ImporterFile,
+  ImportNote,
   SourceFile,
 } from '../../importers/import-types.js';
 import { importerOf, importers } from '../../importers/importers.js';
+import { makePrivateFolder } from '../../private-files.js';
 import { exitCodes } from '../exit-codes.js';
 import { guardedAction } from '../guarded-action.js';
 import { compactTable } from './compact-table.js';
@@ -34,7 +36,7 @@ export function registerImportCommand(program: Command): void {
   for (const [option, kinds] of fileOptions())
     command.option(
       `--${option} <file>`,
-      kinds.map(([kind, file]) => `${kind}: ${file.description}`).join('; '),
+      kinds.map(([kind, named]) => `${kind}: ${named.description}`).join('; '),
     );
   command.action(async (kind: string, file: string, flags: { [option: string]: unknown }) => {
     process.exitCode = await guardedAction(program, () => runImport(kind, file, flags));
@@ -45,8 +47,8 @@ export function registerImportCommand(program: Command): void {
 function fileOptions(): Map<string, [string, ImporterFile][]> {
   const options = new Map<string, [string, ImporterFile][]>();
   for (const [kind, importer] of Object.entries(importers) as [string, Importer][])
-    for (const file of importer.files ?? [])
-      options.set(file.option, [...(options.get(file.option) ?? []), [kind, file]]);
+    for (const named of importer.files ?? [])
+      options.set(named.option, [...(options.get(named.option) ?? []), [kind, named]]);
   return options;
 }
 
@@ -66,9 +68,10 @@ function runImport(kind: string, file: string, flags: { [option: string]: unknow
     const path = join(dirname(resolve(cwd, file)), name);
     if (existsSync(path)) companions.set(name, readSource(path, shown));
   }
-  const own = new Set((importer.files ?? []).map((item) => item.option));
+  const own = new Set((importer.files ?? []).map((named) => named.option));
   for (const option of fileOptions().keys()) {
-    const named = flags[camelCase(option)];
+    // commander names `--possible-answer` possibleAnswer.
+    const named = flags[option.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase())];
     if (typeof named !== 'string') continue;
     if (!own.has(option))
       throw new CalltapeError(
@@ -77,55 +80,62 @@ function runImport(kind: string, file: string, flags: { [option: string]: unknow
       );
     companions.set(option, readSource(resolve(cwd, named), shown));
   }
-  const imported = importer.convert(source, companions);
+  const folder = dirname(resolve(cwd, file));
+  const read = (path: string, where: string): SourceFile => {
+    const full = resolve(folder, path);
+    // A committed config must not pull in ~/.npmrc: the same rule as modules named in suites.
+    if (outsideProject(full, cwd))
+      throw new CalltapeError(
+        'CONFIG_INVALID',
+        `${where}: ${path} lies outside the project (${cwd}); copy it into the project to import it`,
+      );
+    return readSource(full, shown);
+  };
+  const imported = importer.convert(source, companions, read);
   const text =
     out !== undefined && extname(out).toLowerCase() === '.json'
       ? `${JSON.stringify(imported.suite, null, 2)}\n`
       : toYaml(imported.suite, { lineWidth: 0 });
-  const beside = imported.files ?? [];
-  if (out === undefined && beside.length > 0)
-    throw new CalltapeError(
-      'CONFIG_INVALID',
-      `command line: --out: this import also writes ${beside.map((item) => item.path).join(', ')} beside the suite; name the suite file with --out`,
-    );
+  const files = imported.files ?? [];
   // The table goes where it does not mix with the suite: stderr when the suite is on stdout.
   const table = notesTable(imported.notes);
   if (out === undefined) {
+    if (files.length > 0)
+      throw new CalltapeError(
+        'CONFIG_INVALID',
+        `command line: --out: this import writes ${files.length} file(s) beside the suite (${files.map((named) => named.path).join(', ')}); give --out to say where the suite goes`,
+      );
     process.stdout.write(text);
     process.stderr.write(table);
   } else {
-    const suitePath = resolve(cwd, out);
-    writeAllOrNone([
-      { path: suitePath, text },
-      ...beside.map((item) => ({ path: join(dirname(suitePath), item.path), text: item.text })),
+    const target = resolve(cwd, out);
+    writeAll([
+      ...files.map((named) => ({ path: resolve(dirname(target), named.path), text: named.text })),
+      { path: target, text },
     ]);
-    process.stdout.write(`${table}wrote ${shown(suitePath)}\n`);
+    process.stdout.write(
+      `${table}wrote ${[...files.map((named) => shown(resolve(dirname(target), named.path))), shown(target)].join(', ')}\n`,
+    );
   }
   return exitCodes.ok;
 }
 
-/** `--possible-answer` arrives as `possibleAnswer` (commander's naming). */
-function camelCase(option: string): string {
-  return option.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
-}
-
 /**
- * Writes every file beside its target first, then renames them into place: a failure while
- * writing leaves no half-written suite and no file of the import behind.
+ * Writes every file beside its target first, then renames each into place: a failure on the way
+ * removes the temporary files and leaves no half-written suite.
  */
-function writeAllOrNone(files: readonly { path: string; text: string }[]): void {
-  const written: string[] = [];
+function writeAll(files: readonly SourceFile[]): void {
+  const temporary = files.map((named) => `${named.path}.calltape-${process.pid}.tmp`);
   try {
-    for (const file of files) {
-      const temporary = `${file.path}.calltape-${process.pid}.tmp`;
-      written.push(temporary);
-      writeFileSync(temporary, file.text);
-    }
+    files.forEach((named, index) => {
+      makePrivateFolder(dirname(named.path));
+      writeFileSync(temporary[index] ?? '', named.text);
+    });
+    files.forEach((named, index) => renameSync(temporary[index] ?? '', named.path));
   } catch (error) {
-    for (const temporary of written) rmSync(temporary, { force: true });
+    for (const path of temporary) rmSync(path, { force: true });
     throw error;
   }
-  files.forEach((file, index) => renameSync(written[index] ?? '', file.path));
 }
 
 function readSource(path: string, shown: (path: string) => string): SourceFile {
