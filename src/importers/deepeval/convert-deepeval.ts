@@ -1,5 +1,6 @@
 import type { JsonValue } from '../../trace/trace.js';
 import type { ImportedSuite, ImportNote } from '../import-types.js';
+import { toolsFromCalls } from '../tools-from-calls.js';
 import type { DeepEvalGolden, DeepEvalToolCall } from './read-deepeval-dataset.js';
 import type { ToolCorrectnessOptions } from './read-tool-correctness.js';
 
@@ -38,6 +39,22 @@ export function convertDeepEval(
     names.add(id);
     return [convertGolden(golden, id, where, options, mode, note)];
   });
+  const tools = toolsFromCalls(
+    goldens.flatMap((golden) =>
+      golden.conversational || golden.input === undefined
+        ? []
+        : (golden.expectedTools ?? []).map((call) => ({
+            name: call.name,
+            args: call.inputParameters,
+          })),
+    ),
+  );
+  if (tools.length > 0)
+    note(
+      '(tools)',
+      'approximated',
+      `DeepEval datasets declare no tools: ${tools.length} tool(s) declared from expected_tools' names and input parameter names, untyped, so direct mode can offer them; paste in your real schemas`,
+    );
   note(
     '(suite)',
     'not converted',
@@ -47,6 +64,7 @@ export function convertDeepEval(
     suite: {
       name: suiteName,
       description: `Imported from the DeepEval dataset ${files.dataset} by calltape import deepeval`,
+      ...(tools.length > 0 ? { tools } : {}),
       cases,
     },
     notes,

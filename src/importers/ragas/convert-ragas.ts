@@ -1,5 +1,6 @@
 import type { JsonValue } from '../../trace/trace.js';
 import type { ImportedSuite, ImportNote } from '../import-types.js';
+import { toolsFromCalls } from '../tools-from-calls.js';
 import type { RagasSample } from './read-ragas-samples.js';
 
 type Note = (item: string, outcome: ImportNote['outcome'], detail: string) => void;
@@ -85,6 +86,13 @@ export function convertRagas(
       },
     ];
   });
+  const tools = toolsFromCalls(samples.flatMap((sample) => sample.referenceToolCalls ?? []));
+  if (tools.length > 0)
+    note(
+      '(tools)',
+      'approximated',
+      `Ragas declares no tools: ${tools.length} tool(s) declared from the reference calls' names and argument names, untyped, so direct mode can offer them; paste in your real schemas`,
+    );
   note(
     '(suite)',
     'not converted',
@@ -94,6 +102,7 @@ export function convertRagas(
     suite: {
       name: suiteName,
       description: `Imported from the Ragas samples ${files.samples} by calltape import ragas`,
+      ...(tools.length > 0 ? { tools } : {}),
       cases,
     },
     notes,

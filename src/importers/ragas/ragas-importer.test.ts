@@ -45,10 +45,28 @@ describe('calltape import ragas, on the ToolCallAccuracy example', () => {
         },
       },
     ]);
+    // Ragas declares no tools: they are declared from the reference calls so direct mode offers them.
+    expect(suite['tools']).toEqual([
+      {
+        type: 'function',
+        function: {
+          name: 'weather_check',
+          parameters: { type: 'object', properties: { location: {} } },
+        },
+      },
+      {
+        type: 'function',
+        function: {
+          name: 'temperature_conversion',
+          parameters: { type: 'object', properties: { temperature_fahrenheit: {} } },
+        },
+      },
+    ]);
     expect(notes.map((note) => [note.outcome, note.item])).toEqual([
       ['approximated', '(no --metric)'],
       ['not converted', 'tool-call-accuracy.json: $[0].user_input'],
       ['converted', 'tool-call-accuracy.json: $[0]'],
+      ['approximated', '(tools)'],
       ['not converted', '(suite)'],
     ]);
   });
