@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stringify as toYaml } from 'yaml';
 import type { SourceFile } from '../import-types.js';
@@ -169,6 +170,49 @@ describe('hostile input', () => {
     );
     expect(JSON.stringify(suite['cases'])).toBe(
       '[{"test_id":"golden-1","prompt":"x","expect":{"calls":[{"tool":"__proto__","arguments":{"__proto__":1},"extra_arguments":"fail"}],"mode":"all","pass_threshold":0.5}}]',
+    );
+  });
+});
+
+describe('every golden is accounted for (property)', () => {
+  it('each golden becomes one case or one not-converted note naming it, and converting twice gives the same suite', () => {
+    const golden = fc.record(
+      {
+        input: fc.oneof(fc.string(), fc.constant(undefined)),
+        name: fc.oneof(
+          fc.constantFrom('a', 'b', '__proto__', 'constructor'),
+          fc.constant(undefined),
+        ),
+        expected_tools: fc.oneof(
+          fc.constant(undefined),
+          fc.array(
+            fc.record({
+              name: fc.constantFrom('search', 'fetch', '__proto__'),
+              input_parameters: fc.dictionary(
+                fc.constantFrom('q', '__proto__', 'toString'),
+                fc.integer(),
+              ),
+            }),
+            { maxLength: 3 },
+          ),
+        ),
+        turns: fc.oneof(fc.constant(undefined), fc.constant('[]')),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(fc.array(golden, { maxLength: 8 }), fc.boolean(), (goldens, parameters) => {
+        const source = dataset(goldens);
+        const options = parameters ? { evaluation_params: ['input_parameters'] } : undefined;
+        const { suite, notes } = convert(source, options);
+        const cases = suite['cases'] as { test_id: string }[];
+        const dropped = notes.filter(
+          (note) => note.outcome === 'not converted' && /^d\.json: \$\[\d+\]$/.test(note.item),
+        );
+        expect(cases.length + dropped.length).toBe(goldens.length);
+        expect(new Set(cases.map((item) => item.test_id)).size).toBe(cases.length);
+        expect(toYaml(convert(source, options).suite)).toBe(toYaml(suite));
+      }),
     );
   });
 });
