@@ -114,7 +114,7 @@ function describeSources(
 }
 
 function convertItem(
-  { item, where }: EvalItem,
+  { item, where, sample }: EvalItem,
   id: string,
   plans: readonly GraderPlan[],
   run: OpenAiEvalRun | undefined,
@@ -174,6 +174,12 @@ function convertItem(
     if (plan.how !== 'ne') calls.set(plan.call.index, draft);
   }
   note(where, 'converted', `as case ${id}`);
+  if (sample)
+    note(
+      `${where}.sample`,
+      'not converted',
+      "an answer generated before the eval ran; calltape records and grades its own model's answer",
+    );
   return {
     test_id: id,
     ...prompt,

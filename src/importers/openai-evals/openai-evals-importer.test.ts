@@ -95,6 +95,16 @@ describe('calltape import openai-evals, on the graders guide and SDK examples', 
       },
     ]);
     expect(judged.notes.map((note) => note.item)).toContain('(run)');
+    // A JSONL line's pre-generated sample is listed, never dropped silently.
+    const sampled = convert(read('sdk-label-model.eval.json'), {
+      items: {
+        path: 'i.jsonl',
+        text: '{"item": {"input": "Hi"}, "sample": {"output_text": "Hello"}}',
+      },
+    });
+    expect(sampled.notes).toContainEqual(
+      expect.objectContaining({ item: 'i.jsonl: line 1.sample', outcome: 'not converted' }),
+    );
   });
 });
 

@@ -6,6 +6,8 @@ import { type GraderMessage, readMessage } from './read-openai-eval.js';
 export interface EvalItem {
   readonly item: JsonValue;
   readonly where: string;
+  /** The line (or run row) also carries a `sample`: an answer generated before, which calltape does not grade. */
+  readonly sample?: boolean;
 }
 
 /** What a run of the eval says about how samples are made: the prompt template, model and tools. */
@@ -139,6 +141,10 @@ export function readItemLines(
   return rows.map(({ line, value }) => {
     const wrapped = isJsonObject(value) && isJsonObject(own(value, 'item'));
     const item = wrapped ? (own(value as JsonObject, 'item') as JsonValue) : value;
-    return { item, where: `${file}: line ${line}` };
+    return {
+      item,
+      where: `${file}: line ${line}`,
+      sample: wrapped && own(value as JsonObject, 'sample') !== undefined,
+    };
   });
 }
