@@ -1,11 +1,17 @@
 import { adkImporter } from './adk/adk-importer.js';
+import { deepEvalImporter } from './deepeval/deepeval-importer.js';
 import type { Importer } from './import-types.js';
 import { promptfooImporter } from './promptfoo/promptfoo-importer.js';
+import { openAiEvalsImporter } from './openai-evals/openai-evals-importer.js';
+import { ragasImporter } from './ragas/ragas-importer.js';
 
 /** The formats `calltape import <kind>` reads, by kind (issue #36 adds promptfoo, OpenAI Evals, BFCL). */
 export const importers = {
   adk: adkImporter,
   promptfoo: promptfooImporter,
+  'openai-evals': openAiEvalsImporter,
+  deepeval: deepEvalImporter,
+  ragas: ragasImporter,
 } as const satisfies { readonly [kind: string]: Importer };
 
 export type ImportKind = keyof typeof importers;

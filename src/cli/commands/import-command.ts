@@ -4,7 +4,12 @@ import type { Command } from 'commander';
 import { stringify as toYaml } from 'yaml';
 import { outsideProject } from '../../config/project-file.js';
 import { CalltapeError } from '../../errors.js';
-import type { ImportNote, SourceFile } from '../../importers/import-types.js';
+import type {
+  Importer,
+  ImporterFile,
+  ImportNote,
+  SourceFile,
+} from '../../importers/import-types.js';
 import { importerOf, importers } from '../../importers/importers.js';
 import { makePrivateFolder } from '../../private-files.js';
 import { exitCodes } from '../exit-codes.js';
@@ -13,7 +18,7 @@ import { compactTable } from './compact-table.js';
 
 /** `calltape import <kind> <file>`: a suite from another tool's eval format, saying what did not convert. */
 export function registerImportCommand(program: Command): void {
-  program
+  const command = program
     .command('import')
     .description(
       `write a calltape suite from another tool's eval data, with a table of what was converted, approximated (how) and not converted (why). Kinds: ${Object.entries(
@@ -30,19 +35,34 @@ export function registerImportCommand(program: Command): void {
     .option(
       '--out <suite>',
       'write the suite here (.yaml/.yml, or .json); default: standard output',
-    )
-    .action(async (kind: string, file: string, flags: { out?: string }) => {
-      process.exitCode = await guardedAction(program, () => runImport(kind, file, flags.out));
-    });
+    );
+  for (const [option, kinds] of fileOptions())
+    command.option(
+      `--${option} <file>`,
+      kinds.map(([kind, named]) => `${kind}: ${named.description}`).join('; '),
+    );
+  command.action(async (kind: string, file: string, flags: { [option: string]: unknown }) => {
+    process.exitCode = await guardedAction(program, () => runImport(kind, file, flags));
+  });
 }
 
-function runImport(kind: string, file: string, out: string | undefined): number {
+/** Every `--<option> <file>` some importer reads, with the kinds that read it. */
+function fileOptions(): Map<string, [string, ImporterFile][]> {
+  const options = new Map<string, [string, ImporterFile][]>();
+  for (const [kind, importer] of Object.entries(importers) as [string, Importer][])
+    for (const named of importer.files ?? [])
+      options.set(named.option, [...(options.get(named.option) ?? []), [kind, named]]);
+  return options;
+}
+
+function runImport(kind: string, file: string, flags: { [option: string]: unknown }): number {
   const importer = importerOf(kind);
   if (!importer)
     throw new CalltapeError(
       'CONFIG_INVALID',
       `command line: <kind>: "${kind}" is not a format calltape imports (known: ${Object.keys(importers).join(', ')})`,
     );
+  const out = typeof flags['out'] === 'string' ? flags['out'] : undefined;
   const cwd = process.cwd();
   const shown = (path: string): string => relative(cwd, path) || path;
   const source = readSource(resolve(cwd, file), shown);
@@ -50,6 +70,18 @@ function runImport(kind: string, file: string, out: string | undefined): number 
   for (const name of importer.companions) {
     const path = join(dirname(resolve(cwd, file)), name);
     if (existsSync(path)) companions.set(name, readSource(path, shown));
+  }
+  const own = new Set((importer.files ?? []).map((named) => named.option));
+  for (const option of fileOptions().keys()) {
+    // commander names `--possible-answer` possibleAnswer.
+    const named = flags[option.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase())];
+    if (typeof named !== 'string') continue;
+    if (!own.has(option))
+      throw new CalltapeError(
+        'CONFIG_INVALID',
+        `command line: --${option}: the ${kind} importer reads no such file`,
+      );
+    companions.set(option, readSource(resolve(cwd, named), shown));
   }
   const folder = dirname(resolve(cwd, file));
   const read = (path: string, where: string): SourceFile => {
