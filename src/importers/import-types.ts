@@ -44,6 +44,15 @@ export interface Importer {
   readonly description: string;
   /** Files beside the source that refine it when present (ADK: `test_config.json`). */
   readonly companions: readonly string[];
+  /**
+   * A command-line option naming a companion file kept elsewhere (bfcl: `--answers <file>`, its
+   * possible answers); given, the file reaches `convert` in `companions` under `name`.
+   */
+  readonly companionOption?: {
+    readonly flag: string;
+    readonly name: string;
+    readonly description: string;
+  };
   /** The suite; throws CalltapeError CONFIG_INVALID naming the file and the JSON path of bad input. */
   convert(
     source: SourceFile,

@@ -1,9 +1,11 @@
 import { adkImporter } from './adk/adk-importer.js';
+import { bfclImporter } from './bfcl/bfcl-importer.js';
 import type { Importer } from './import-types.js';
 
 /** The formats `calltape import <kind>` reads, by kind (issue #36 adds promptfoo, OpenAI Evals, BFCL). */
 export const importers = {
   adk: adkImporter,
+  bfcl: bfclImporter,
 } as const satisfies { readonly [kind: string]: Importer };
 
 export type ImportKind = keyof typeof importers;

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { stringify as toYaml } from 'yaml';
 import { outsideProject } from '../../config/project-file.js';
 import { CalltapeError } from '../../errors.js';
-import type { ImportNote, SourceFile } from '../../importers/import-types.js';
+import type { Importer, ImportNote, SourceFile } from '../../importers/import-types.js';
 import { importerOf, importers } from '../../importers/importers.js';
 import { makePrivateFolder } from '../../private-files.js';
 import { exitCodes } from '../exit-codes.js';
@@ -13,7 +13,7 @@ import { compactTable } from './compact-table.js';
 
 /** `calltape import <kind> <file>`: a suite from another tool's eval format, saying what did not convert. */
 export function registerImportCommand(program: Command): void {
-  program
+  const command = program
     .command('import')
     .description(
       `write a calltape suite from another tool's eval data, with a table of what was converted, approximated (how) and not converted (why). Kinds: ${Object.entries(
@@ -27,13 +27,42 @@ export function registerImportCommand(program: Command): void {
     .option(
       '--out <suite>',
       'write the suite here (.yaml/.yml, or .json); default: standard output',
-    )
-    .action(async (kind: string, file: string, flags: { out?: string }) => {
-      process.exitCode = await guardedAction(program, () => runImport(kind, file, flags.out));
-    });
+    );
+  // Options naming a companion kept elsewhere (bfcl: --answers), declared by their importers.
+  const declared = new Set<string>();
+  for (const importer of Object.values<Importer>(importers))
+    if (importer.companionOption && !declared.has(importer.companionOption.flag)) {
+      declared.add(importer.companionOption.flag);
+      command.option(importer.companionOption.flag, importer.companionOption.description);
+    }
+  command.action(
+    async (kind: string, file: string, flags: { out?: string } & Record<string, unknown>) => {
+      process.exitCode = await guardedAction(program, () =>
+        runImport(kind, file, flags.out, companionFlag(command, flags)),
+      );
+    },
+  );
 }
 
-function runImport(kind: string, file: string, out: string | undefined): number {
+/** The companion option given on the command line, if any: its flag and the file it names. */
+function companionFlag(
+  command: Command,
+  flags: Record<string, unknown>,
+): { readonly flag: string; readonly path: string } | undefined {
+  for (const option of command.options) {
+    const value = flags[option.attributeName()];
+    if (option.long !== '--out' && typeof value === 'string')
+      return { flag: option.long ?? option.flags, path: value };
+  }
+  return undefined;
+}
+
+function runImport(
+  kind: string,
+  file: string,
+  out: string | undefined,
+  given: { readonly flag: string; readonly path: string } | undefined,
+): number {
   const importer = importerOf(kind);
   if (!importer)
     throw new CalltapeError(
@@ -44,6 +73,15 @@ function runImport(kind: string, file: string, out: string | undefined): number 
   const shown = (path: string): string => relative(cwd, path) || path;
   const source = readSource(resolve(cwd, file), shown);
   const companions = new Map<string, SourceFile>();
+  if (given !== undefined) {
+    const option = importer.companionOption;
+    if (option === undefined || option.flag.split(' ')[0] !== given.flag)
+      throw new CalltapeError(
+        'CONFIG_INVALID',
+        `command line: ${given.flag}: ${kind} does not read it`,
+      );
+    companions.set(option.name, readSource(resolve(cwd, given.path), shown));
+  }
   for (const name of importer.companions) {
     const path = join(dirname(resolve(cwd, file)), name);
     if (existsSync(path)) companions.set(name, readSource(path, shown));
