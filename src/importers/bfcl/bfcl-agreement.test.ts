@@ -109,7 +109,7 @@ function run(session: string, calls: Verdict['calls']): CaseRun {
     interactions: [],
     error: null,
     durationMs: 0,
-    agent: undefined,
+    agent: null,
     problems: [],
   };
 }
