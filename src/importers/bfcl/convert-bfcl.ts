@@ -23,6 +23,9 @@ export function checkOf(category: string): BfclCheck {
   return 'ast';
 }
 
+/** Direct mode needs a model to ask; BFCL's own figures for this one use the same tool names. */
+const defaultModel = 'gpt-4o-2024-11-20';
+
 /** Why a category is not converted, by how BFCL checks it. */
 const notConverted: { readonly [check in 'source text' | 'executed']: string } = {
   'source text':
@@ -147,12 +150,12 @@ export function convertBfcl(
   notes.push({
     item: '(suite)',
     outcome: 'approximated',
-    detail:
-      "the model: BFCL evaluates the model you name; set model: (direct mode sends each question's messages to it). Every function of the file is offered with every question (a suite has one tool list; BFCL offers only the question's own), so a model sees more distractors; OpenAI accepts at most 128 tools a request: split larger files",
+    detail: `the model: BFCL evaluates the model you name; the suite names ${defaultModel} (an OpenAI model, whose tool names BFCL writes with _ for .) for direct mode to send each question's messages to: change model: to yours. Every function of the file is offered with every question (a suite has one tool list; BFCL offers only the question's own), so a model sees more distractors; OpenAI accepts at most 128 tools a request: split larger files`,
   });
   const suite: Writable = {
     name,
     description: `Imported from the BFCL category file ${file} by calltape import bfcl`,
+    model: defaultModel,
     tools: [...tools.values()].map((entry) => entry.tool),
     defaults: { extra_arguments: 'fail' },
     cases,
