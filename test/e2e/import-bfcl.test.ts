@@ -1,8 +1,9 @@
-import { cpSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/package-root.js';
+import { loadSuite } from '../../src/suites/load-suite.js';
 import { runCliAsync } from '../support/cli.js';
 import { chatCompletion } from '../support/openai-chat-chunks.js';
 import {
@@ -156,5 +157,48 @@ describe('calltape import bfcl, then calltape test', () => {
     });
     expect(adk.stderr).toContain('command line: --answers: adk does not read it');
     expect(adk.status).toBe(2);
+  });
+
+  it('writes a large category without YAML aliases, so calltape test loads it (regression: objects used twice became aliases, and the loader refused the suite past 100 of them)', async () => {
+    const folder = temporaryFolder();
+    const count = 120;
+    const question = (index: number): string =>
+      JSON.stringify({
+        id: `simple_${index}`,
+        question: [[{ role: 'user', content: `Book room ${index}.` }]],
+        function: [
+          {
+            name: 'book',
+            parameters: {
+              type: 'dict',
+              properties: {
+                tags: { type: 'array', items: { type: 'string' } },
+                room: { type: 'dict' },
+              },
+              required: ['tags'],
+            },
+          },
+        ],
+      });
+    // `room` may be left out: its alternative repeats `tags`, and `unit` repeats the omitted marker.
+    const answer = (index: number): string =>
+      JSON.stringify({
+        id: `simple_${index}`,
+        ground_truth: [{ book: { tags: [['quiet']], room: ['', { floor: [index, ''] }] } }],
+      });
+    const lines = (make: (index: number) => string): string =>
+      `${Array.from({ length: count }, (_, index) => make(index)).join('\n')}\n`;
+    writeFileSync(join(folder, 'BFCL_v4_simple.json'), lines(question));
+    mkdirSync(join(folder, 'possible_answer'));
+    writeFileSync(join(folder, 'possible_answer', 'BFCL_v4_simple.json'), lines(answer));
+    const imported = await runCliAsync(
+      ['import', 'bfcl', 'BFCL_v4_simple.json', '--out', 'suite.yaml'],
+      {
+        cwd: folder,
+      },
+    );
+    expect(imported.status).toBe(0);
+    expect(readFileSync(join(folder, 'suite.yaml'), 'utf8')).not.toMatch(/[&*]a\d+/);
+    expect(loadSuite(join(folder, 'suite.yaml'), folder).cases).toHaveLength(count);
   });
 });

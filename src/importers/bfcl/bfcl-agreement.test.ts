@@ -64,7 +64,10 @@ function importedSuite(category: string): Suite {
   const file = `BFCL_v4_${category}.json`;
   const { suite } = bfcl.convert(read(file), new Map(), (path) => read(path));
   const folder = temporaryFolder();
-  writeFileSync(join(folder, 'suite.yaml'), toYaml(suite, { lineWidth: 0 }));
+  writeFileSync(
+    join(folder, 'suite.yaml'),
+    toYaml(suite, { lineWidth: 0, aliasDuplicateObjects: false }),
+  );
   return loadSuite(join(folder, 'suite.yaml'), folder);
 }
 

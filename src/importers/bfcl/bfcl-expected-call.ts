@@ -1,5 +1,4 @@
 import { ownValue, setOwn } from '../../scoring/own.js';
-import { omitted } from '../../scoring/types.js';
 import type { JsonValue } from '../../trace/trace.js';
 import { toolNameOf } from './bfcl-tool.js';
 import type { BfclAnswerCall, BfclFunction } from './read-bfcl-lines.js';
@@ -50,7 +49,7 @@ export function bfclExpectedCall(
     const acceptable = values.filter((value) => value !== '');
     const first = acceptable[0];
     if (first === undefined) {
-      setOwn(rules, name, { any_of: [omitted] });
+      setOwn(rules, name, { any_of: [{ $omitted: true }] });
       continue;
     }
     // BFCL compares by its string rule only where the parameter is a string and the answer a string (else it is a "variable", compared exactly).
@@ -69,7 +68,7 @@ export function bfclExpectedCall(
     setOwn(args, name, chosen[0] as JsonValue);
     if (chosen.length > 1 || mayOmit)
       setOwn(rules, name, {
-        any_of: [...chosen, ...(mayOmit ? [omitted] : [])],
+        any_of: [...chosen, ...(mayOmit ? [{ $omitted: true }] : [])],
         ...(loose ? { matching_strategy: 'loose_string' } : {}),
       });
     else if (loose) setOwn(rules, name, { matching_strategy: 'loose_string' });
@@ -102,14 +101,14 @@ function dictRules(name: string, answer: JsonObject, rules: Writable): JsonObjec
     const first = acceptable[0];
     const path = `${name}.${key}`;
     if (first === undefined) {
-      setOwn(rules, path, { any_of: [omitted] });
+      setOwn(rules, path, { any_of: [{ $omitted: true }] });
       continue;
     }
     setOwn(value, key, first);
     const loose = typeof first === 'string';
     if (acceptable.length > 1 || mayOmit)
       setOwn(rules, path, {
-        any_of: [...acceptable, ...(mayOmit ? [omitted] : [])],
+        any_of: [...acceptable, ...(mayOmit ? [{ $omitted: true }] : [])],
         ...(loose ? { matching_strategy: 'loose_string' } : {}),
       });
     else if (loose) setOwn(rules, path, { matching_strategy: 'loose_string' });

@@ -242,6 +242,8 @@ describe('calltape import bfcl, on BFCL samples', () => {
       ],
       ['(suite)', 'approximated', 'the model: BFCL evaluates the model you '],
     ]);
+    // No function offered: no tools key, which the suite loader would refuse empty.
+    expect(Object.hasOwn(suite, 'tools')).toBe(false);
     expect(casesOf(suite)).toEqual([
       {
         test_id: 'live_relevance_1-1-0',

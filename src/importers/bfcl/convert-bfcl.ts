@@ -156,7 +156,7 @@ export function convertBfcl(
     name,
     description: `Imported from the BFCL category file ${file} by calltape import bfcl`,
     model: defaultModel,
-    tools: [...tools.values()].map((entry) => entry.tool),
+    ...(tools.size > 0 ? { tools: [...tools.values()].map((entry) => entry.tool) } : {}),
     defaults: { extra_arguments: 'fail' },
     cases,
   };
