@@ -12,7 +12,8 @@ from bfcl_eval.eval_checker.ast_eval.ast_checker import ast_checker
 DATA = f"{LEADERBOARD}/bfcl_eval/data"
 MODEL = "gpt-4o-2024-11-20-FC"
 CATEGORIES = {"simple_python": 30, "multiple": 30, "parallel": 30, "parallel_multiple": 30,
-              "live_simple": 30, "live_multiple": 20, "live_parallel": 8, "irrelevance": 25}
+              "live_simple": 30, "live_multiple": 20, "live_parallel": 8, "irrelevance": 25,
+              "live_parallel_multiple": 8, "live_irrelevance": 10, "live_relevance": 6}
 rng = random.Random(36)
 
 def lines(path):
@@ -140,7 +141,8 @@ def variants(entry, answers, category):
 records = []
 for category, count in CATEGORIES.items():
     questions = lines(f"{DATA}/BFCL_v4_{category}.json")
-    answers = {} if "irrelevance" in category else {a["id"]: a["ground_truth"] for a in lines(f"{DATA}/possible_answer/BFCL_v4_{category}.json")}
+    # (Ir)relevance categories have no possible answers: BFCL's runner only asks whether a function was called.
+    answers = {} if "relevance" in category else {a["id"]: a["ground_truth"] for a in lines(f"{DATA}/possible_answer/BFCL_v4_{category}.json")}
     sample = sorted(rng.sample(range(len(questions)), min(count, len(questions))))
     chosen = [questions[i] for i in sample]
     with open(f"{OUT}/BFCL_v4_{category}.json", "w") as f:
@@ -157,6 +159,9 @@ for category, count in CATEGORIES.items():
             if "irrelevance" in category:
                 valid = len(calls) == 0
                 error = [] if valid else ["function call present"]
+            elif "relevance" in category:
+                valid = len(calls) > 0
+                error = [] if valid else ["no function call"]
             else:
                 try:
                     r = ast_checker(q["function"], calls, gt, Language.PYTHON, category, MODEL)
