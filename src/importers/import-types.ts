@@ -28,6 +28,14 @@ export interface SourceFile {
   readonly text: string;
 }
 
+/** A further file of the source the user names on the command line (`--<option> <file>`). */
+export interface ImporterFile {
+  /** The option's name without dashes (`items` for `--items <file>`); also its key in `companions`. */
+  readonly option: string;
+  /** What `calltape import --help` says the file is. */
+  readonly description: string;
+}
+
 /**
  * Reads a file the source names (promptfoo's `file://` includes): `path` as written, relative to
  * the source's folder. Throws CalltapeError CONFIG_INVALID naming `where` (file and field) when the
@@ -44,15 +52,8 @@ export interface Importer {
   readonly description: string;
   /** Files beside the source that refine it when present (ADK: `test_config.json`). */
   readonly companions: readonly string[];
-  /**
-   * A command-line option naming a companion file kept elsewhere (bfcl: `--answers <file>`, its
-   * possible answers); given, the file reaches `convert` in `companions` under `name`.
-   */
-  readonly companionOption?: {
-    readonly flag: string;
-    readonly name: string;
-    readonly description: string;
-  };
+  /** Files the user may name on the command line; `convert` finds them in `companions` under the option's name. */
+  readonly files?: readonly ImporterFile[];
   /** The suite; throws CalltapeError CONFIG_INVALID naming the file and the JSON path of bad input. */
   convert(
     source: SourceFile,

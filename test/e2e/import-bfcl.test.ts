@@ -156,7 +156,7 @@ describe('calltape import bfcl, then calltape test', () => {
     const adk = await runCliAsync(['import', 'adk', 'x.test.json', '--answers', 'answers.json'], {
       cwd: folder,
     });
-    expect(adk.stderr).toContain('command line: --answers: adk does not read it');
+    expect(adk.stderr).toContain('command line: --answers: the adk importer reads no such file');
     expect(adk.status).toBe(2);
   }, 60_000);
 

@@ -4,7 +4,12 @@ import type { Command } from 'commander';
 import { stringify as toYaml } from 'yaml';
 import { outsideProject } from '../../config/project-file.js';
 import { CalltapeError } from '../../errors.js';
-import type { Importer, ImportNote, SourceFile } from '../../importers/import-types.js';
+import type {
+  Importer,
+  ImporterFile,
+  ImportNote,
+  SourceFile,
+} from '../../importers/import-types.js';
 import { importerOf, importers } from '../../importers/importers.js';
 import { makePrivateFolder } from '../../private-files.js';
 import { exitCodes } from '../exit-codes.js';
@@ -28,63 +33,52 @@ export function registerImportCommand(program: Command): void {
       '--out <suite>',
       'write the suite here (.yaml/.yml, or .json); default: standard output',
     );
-  // Options naming a companion kept elsewhere (bfcl: --answers), declared by their importers.
-  const declared = new Set<string>();
-  for (const importer of Object.values<Importer>(importers))
-    if (importer.companionOption && !declared.has(importer.companionOption.flag)) {
-      declared.add(importer.companionOption.flag);
-      command.option(importer.companionOption.flag, importer.companionOption.description);
-    }
-  command.action(
-    async (kind: string, file: string, flags: { out?: string } & Record<string, unknown>) => {
-      process.exitCode = await guardedAction(program, () =>
-        runImport(kind, file, flags.out, companionFlag(command, flags)),
-      );
-    },
-  );
+  for (const [option, kinds] of fileOptions())
+    command.option(
+      `--${option} <file>`,
+      kinds.map(([kind, named]) => `${kind}: ${named.description}`).join('; '),
+    );
+  command.action(async (kind: string, file: string, flags: { [option: string]: unknown }) => {
+    process.exitCode = await guardedAction(program, () => runImport(kind, file, flags));
+  });
 }
 
-/** The companion option given on the command line, if any: its flag and the file it names. */
-function companionFlag(
-  command: Command,
-  flags: Record<string, unknown>,
-): { readonly flag: string; readonly path: string } | undefined {
-  for (const option of command.options) {
-    const value = flags[option.attributeName()];
-    if (option.long !== '--out' && typeof value === 'string')
-      return { flag: option.long ?? option.flags, path: value };
-  }
-  return undefined;
+/** Every `--<option> <file>` some importer reads, with the kinds that read it. */
+function fileOptions(): Map<string, [string, ImporterFile][]> {
+  const options = new Map<string, [string, ImporterFile][]>();
+  for (const [kind, importer] of Object.entries(importers) as [string, Importer][])
+    for (const named of importer.files ?? [])
+      options.set(named.option, [...(options.get(named.option) ?? []), [kind, named]]);
+  return options;
 }
 
-function runImport(
-  kind: string,
-  file: string,
-  out: string | undefined,
-  given: { readonly flag: string; readonly path: string } | undefined,
-): number {
+function runImport(kind: string, file: string, flags: { [option: string]: unknown }): number {
   const importer = importerOf(kind);
   if (!importer)
     throw new CalltapeError(
       'CONFIG_INVALID',
       `command line: <kind>: "${kind}" is not a format calltape imports (known: ${Object.keys(importers).join(', ')})`,
     );
+  const out = typeof flags['out'] === 'string' ? flags['out'] : undefined;
   const cwd = process.cwd();
   const shown = (path: string): string => relative(cwd, path) || path;
   const source = readSource(resolve(cwd, file), shown);
   const companions = new Map<string, SourceFile>();
-  if (given !== undefined) {
-    const option = importer.companionOption;
-    if (option === undefined || option.flag.split(' ')[0] !== given.flag)
-      throw new CalltapeError(
-        'CONFIG_INVALID',
-        `command line: ${given.flag}: ${kind} does not read it`,
-      );
-    companions.set(option.name, readSource(resolve(cwd, given.path), shown));
-  }
   for (const name of importer.companions) {
     const path = join(dirname(resolve(cwd, file)), name);
     if (existsSync(path)) companions.set(name, readSource(path, shown));
+  }
+  const own = new Set((importer.files ?? []).map((named) => named.option));
+  for (const option of fileOptions().keys()) {
+    // commander names `--possible-answer` possibleAnswer.
+    const named = flags[option.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase())];
+    if (typeof named !== 'string') continue;
+    if (!own.has(option))
+      throw new CalltapeError(
+        'CONFIG_INVALID',
+        `command line: --${option}: the ${kind} importer reads no such file`,
+      );
+    companions.set(option, readSource(resolve(cwd, named), shown));
   }
   const folder = dirname(resolve(cwd, file));
   const read = (path: string, where: string): SourceFile => {

@@ -34,7 +34,7 @@ function oneQuestion(
 }
 const convertOne = (id: string, fn: object, truth: object[]) => {
   const { source, answers } = oneQuestion(id, fn, truth);
-  return bfcl.convert(source, new Map([['possible_answer', answers]]));
+  return bfcl.convert(source, new Map([['answers', answers]]));
 };
 type Case = { readonly [key: string]: unknown };
 const casesOf = (suite: { readonly [key: string]: unknown }): Case[] => suite['cases'] as Case[];
@@ -200,7 +200,7 @@ describe('calltape import bfcl, on BFCL samples', () => {
       },
       new Map([
         [
-          'possible_answer',
+          'answers',
           {
             path: 'answers.json',
             text: JSON.stringify({ id: 'simple_python_404', ground_truth: [] }),
@@ -266,9 +266,7 @@ describe('calltape import bfcl, on bad input', () => {
     try {
       bfcl.convert(
         { path: 'BFCL_v4_simple.json', text },
-        new Map(
-          answers === undefined ? [] : [['possible_answer', { path: 'pa.json', text: answers }]],
-        ),
+        new Map(answers === undefined ? [] : [['answers', { path: 'pa.json', text: answers }]]),
         (path) => {
           throw new Error(`${path}: cannot read it: ENOENT`);
         },
@@ -341,7 +339,7 @@ describe('calltape import bfcl, on bad input', () => {
         try {
           bfcl.convert(
             { path: 'f.json', text: lines.map((line) => JSON.stringify(line)).join('\n') },
-            new Map([['possible_answer', { path: 'a.json', text: JSON.stringify(answer) }]]),
+            new Map([['answers', { path: 'a.json', text: JSON.stringify(answer) }]]),
           );
         } catch (error) {
           expect((error as Error).message).toMatch(/^(f|a)\.json: line \d+: /);

@@ -11,17 +11,17 @@ export const bfclImporter: Importer = {
   description:
     'BFCL category files (BFCL_v4_simple_python.json, multiple, parallel, parallel_multiple, irrelevance, live_*), with possible_answer/<same name> beside them or --answers',
   companions: [],
-  companionOption: {
-    flag: '--answers <file>',
-    name: answersFolder,
-    description: `bfcl: the possible answers (default: ${answersFolder}/<the file's name> beside it)`,
-  },
+  files: [
+    {
+      option: 'answers',
+      description: `the possible answers (default: ${answersFolder}/<the file's name> beside it)`,
+    },
+  ],
   convert(source, companions, read) {
     const questions = readBfclQuestions(source.text, source.path);
     const base = source.path.split(/[\\/]/).at(-1) ?? source.path;
     const needed = questions.some((question) => checkOf(categoryOf(question.id)) === 'ast');
-    const file =
-      companions.get(answersFolder) ?? (needed ? besideIt(source, base, read) : undefined);
+    const file = companions.get('answers') ?? (needed ? besideIt(source, base, read) : undefined);
     return convertBfcl(
       questions,
       file === undefined ? undefined : answersById(file),
