@@ -1,4 +1,5 @@
 import { adkImporter } from './adk/adk-importer.js';
+import { bfclImporter } from './bfcl/bfcl-importer.js';
 import { deepEvalImporter } from './deepeval/deepeval-importer.js';
 import type { Importer } from './import-types.js';
 import { promptfooImporter } from './promptfoo/promptfoo-importer.js';
@@ -12,6 +13,7 @@ export const importers = {
   'openai-evals': openAiEvalsImporter,
   deepeval: deepEvalImporter,
   ragas: ragasImporter,
+  bfcl: bfclImporter,
 } as const satisfies { readonly [kind: string]: Importer };
 
 export type ImportKind = keyof typeof importers;

@@ -98,7 +98,8 @@ function runImport(kind: string, file: string, flags: { [option: string]: unknow
   const text =
     out !== undefined && extname(out).toLowerCase() === '.json'
       ? `${JSON.stringify(imported.suite, null, 2)}\n`
-      : toYaml(imported.suite, { lineWidth: 0 });
+      : // One object used twice is written twice: calltape's suite loader refuses YAML aliases past a few.
+        toYaml(imported.suite, { lineWidth: 0, aliasDuplicateObjects: false });
   const files = imported.files ?? [];
   // The table goes where it does not mix with the suite: stderr when the suite is on stdout.
   const table = notesTable(imported.notes);
