@@ -1,6 +1,7 @@
 import { anthropicMessagesAdapter } from './anthropic-messages/anthropic-messages-adapter.js';
 import { ollamaChatAdapter } from './ollama/ollama-chat-adapter.js';
 import { geminiAdapter } from './gemini/gemini-adapter.js';
+import { bedrockConverseAdapter } from './bedrock/bedrock-converse-adapter.js';
 import { openAiChatAdapter } from './openai-chat/openai-chat-adapter.js';
 import { openAiResponsesAdapter } from './openai-responses/openai-responses-adapter.js';
 import type { ProviderAdapter } from './provider-adapter.js';
@@ -13,6 +14,7 @@ export const adapters: readonly ProviderAdapter[] = [
   anthropicMessagesAdapter,
   ollamaChatAdapter,
   geminiAdapter,
+  bedrockConverseAdapter,
 ];
 
 /**
@@ -30,6 +32,7 @@ const errorShapes: ReadonlyMap<UpstreamName, ProviderAdapter> = new Map<
   ['ollama', ollamaChatAdapter],
   ['gemini', geminiAdapter],
   ['vertex', geminiAdapter],
+  ['bedrock', bedrockConverseAdapter],
 ]);
 
 /** The adapter whose error shape an upstream's clients understand. */
