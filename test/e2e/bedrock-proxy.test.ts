@@ -1,0 +1,252 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  BedrockRuntimeClient,
+  ConverseCommand,
+  ConverseStreamCommand,
+  type Message,
+  type Tool,
+} from '@aws-sdk/client-bedrock-runtime';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SqliteStore } from '../../src/cassette/sqlite/sqlite-store.js';
+import type { Config } from '../../src/config/config.js';
+import type { JsonValue } from '../../src/trace/trace.js';
+import { signedBedrockScript, upstreamCredentials } from '../support/bedrock-upstream.js';
+import { startScriptedUpstream, type ScriptedUpstream } from '../support/scripted-upstream.js';
+import { startTestProxy, temporaryFolder } from '../support/test-proxy.js';
+
+type TestProxy = Awaited<ReturnType<typeof startTestProxy>>;
+const running: (TestProxy | ScriptedUpstream)[] = [];
+afterEach(async () => {
+  for (const item of running.splice(0).reverse()) await item.close();
+});
+
+const region = 'eu-west-1';
+const modelId =
+  'arn:aws:bedrock:eu-west-1:123456789012:inference-profile/eu.anthropic.claude-sonnet-4-5';
+/** What the agent's client signs its requests to calltape with: never forwarded, never stored. */
+const agentCredentials = {
+  accessKeyId: 'AKIDAGENTSIDE',
+  secretAccessKey: 'agent-secret-abcdefghijklmnopqrstuvwxyz',
+  sessionToken: 'agent-session-token-ZYXWVUTSRQPONMLKJIHGFEDCBA0123456789',
+};
+
+/** calltape's own environment: the default AWS chain finds the upstream credentials there, or nothing at all. */
+const awsVariables = [
+  'AWS_ACCESS_KEY_ID',
+  'AWS_SECRET_ACCESS_KEY',
+  'AWS_SESSION_TOKEN',
+  'AWS_PROFILE',
+  'AWS_SHARED_CREDENTIALS_FILE',
+  'AWS_CONFIG_FILE',
+  'AWS_EC2_METADATA_DISABLED',
+  'AWS_CONTAINER_CREDENTIALS_FULL_URI',
+  'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI',
+  'AWS_WEB_IDENTITY_TOKEN_FILE',
+];
+const saved = new Map(awsVariables.map((name) => [name, process.env[name]]));
+function awsEnvironment(credentials: boolean): void {
+  for (const name of awsVariables) delete process.env[name];
+  // No ~/.aws and no instance metadata either: only what is set here.
+  process.env['AWS_SHARED_CREDENTIALS_FILE'] = join(temporaryFolder(), 'no-credentials');
+  process.env['AWS_CONFIG_FILE'] = join(temporaryFolder(), 'no-config');
+  process.env['AWS_EC2_METADATA_DISABLED'] = 'true';
+  if (!credentials) return;
+  process.env['AWS_ACCESS_KEY_ID'] = upstreamCredentials.accessKeyId;
+  process.env['AWS_SECRET_ACCESS_KEY'] = upstreamCredentials.secretAccessKey;
+}
+beforeAll(() => awsEnvironment(true));
+afterAll(() => {
+  for (const [name, value] of saved)
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+});
+
+const fixture = (name: string): JsonValue =>
+  JSON.parse(
+    readFileSync(
+      new URL(`../../src/providers/bedrock/__fixtures__/${name}`, import.meta.url),
+      'utf8',
+    ),
+  ) as JsonValue;
+const chunkLines = (name: string): { [type: string]: JsonValue }[] =>
+  readFileSync(new URL(`../../src/providers/bedrock/__fixtures__/${name}`, import.meta.url), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { [type: string]: JsonValue });
+
+/** Bedrock's recorded answers: parallel tool use (whole), one tool use streamed with its input in two deltas. */
+const parallel = fixture('ai-sdk-bedrock-parallel-tool-calls.json');
+const streamedCall = chunkLines('ai-sdk-bedrock-tool-call.chunks.txt');
+const answers = [
+  { json: parallel, events: [] },
+  { json: {}, events: [{ messageStart: { role: 'assistant' } }, ...streamedCall] },
+];
+
+const tools: Tool[] = ['get_resistor_value', 'get_capacitor_value', 'test-tool'].map((name) => ({
+  toolSpec: {
+    name,
+    description: name,
+    inputSchema: { json: { type: 'object', properties: { ref: { type: 'string' } } } },
+  },
+}));
+const question: Message = { role: 'user', content: [{ text: 'Look up R1 and C1' }] };
+
+/** The AWS SDK's client unmodified but for its endpoint: calltape's origin (HTTP/2, its default). */
+function client(proxy: TestProxy): BedrockRuntimeClient {
+  return new BedrockRuntimeClient({ region, endpoint: proxy.url, credentials: agentCredentials });
+}
+
+async function conversation(bedrock: BedrockRuntimeClient) {
+  const whole = await bedrock.send(
+    new ConverseCommand({ modelId, messages: [question], toolConfig: { tools } }),
+  );
+  const streamed = await bedrock.send(
+    new ConverseStreamCommand({ modelId, messages: [question], toolConfig: { tools } }),
+  );
+  const events: unknown[] = [];
+  for await (const event of streamed.stream ?? []) events.push(event);
+  return { whole: { output: whole.output, stopReason: whole.stopReason }, events };
+}
+
+async function record(overrides: Partial<Config> = {}) {
+  const verdicts: boolean[] = [];
+  const upstream = await startScriptedUpstream(signedBedrockScript(region, answers, verdicts));
+  running.push(upstream);
+  const cassette = join(temporaryFolder(), 'bedrock.sqlite');
+  const proxy = await startTestProxy('http://127.0.0.1:1', {
+    cassette,
+    mode: 'record',
+    bedrockUpstream: upstream.url,
+    bedrockRegion: region,
+    ...overrides,
+  });
+  running.push(proxy);
+  return { upstream, proxy, cassette, verdicts };
+}
+
+describe('Amazon Bedrock Converse through calltape, with @aws-sdk/client-bedrock-runtime', () => {
+  it('re-signs each request for the upstream with the default chain, records parallel and streamed tool use, and replays with no credentials and the upstream down', async () => {
+    awsEnvironment(true);
+    const { upstream, proxy, cassette, verdicts } = await record();
+    const recorded = await conversation(client(proxy));
+    expect(recorded.whole.stopReason).toBe('tool_use');
+    expect(
+      recorded.whole.output?.message?.content?.flatMap((block) => block.toolUse ?? []),
+    ).toEqual([
+      {
+        toolUseId: 'tooluse_hr5juciYZJwUHpRczsw13R',
+        name: 'get_resistor_value',
+        input: { ref: 'R1' },
+        type: 'tool_use',
+      },
+      {
+        toolUseId: 'tooluse_AZHw3Ym0S07qOv5NlXj9iJ',
+        name: 'get_capacitor_value',
+        input: { ref: 'C1' },
+        type: 'tool_use',
+      },
+    ]);
+    expect(recorded.events).toContainEqual({
+      contentBlockStart: {
+        contentBlockIndex: 0,
+        start: { toolUse: { toolUseId: 'tool-use-id', name: 'test-tool' } },
+      },
+    });
+    // The scripted upstream checked calltape's signature as the service would.
+    expect(verdicts).toEqual([true, true]);
+    for (const request of upstream.received) {
+      expect(request.headers['authorization']).toContain(
+        `Credential=${upstreamCredentials.accessKeyId}/`,
+      );
+      expect(request.headers['authorization']).toContain(`/${region}/bedrock/aws4_request`);
+      expect(request.headers['x-amz-security-token']).toBeUndefined();
+    }
+    await proxy.close();
+
+    const store = new SqliteStore(cassette, { readonly: true });
+    const stored = store.interactions();
+    store.close();
+    expect(
+      stored.map((interaction) => [
+        interaction.provider,
+        interaction.status,
+        interaction.request.model,
+      ]),
+    ).toEqual([
+      ['bedrock-converse', 'complete', modelId],
+      ['bedrock-converse', 'complete', modelId],
+    ]);
+    expect(
+      stored.map((interaction) =>
+        interaction.response?.output.toolCalls.map((call) => [
+          call.id,
+          call.name,
+          call.argumentsRaw,
+        ]),
+      ),
+    ).toEqual([
+      [
+        ['tooluse_hr5juciYZJwUHpRczsw13R', 'get_resistor_value', '{"ref":"R1"}'],
+        ['tooluse_AZHw3Ym0S07qOv5NlXj9iJ', 'get_capacitor_value', '{"ref":"C1"}'],
+      ],
+      [['tool-use-id', 'test-tool', '{"value":"Sparkle Day"}']],
+    ]);
+    expect(stored[0]?.request.tools.map((tool) => tool.name)).toEqual(
+      tools.map((tool) => tool.toolSpec?.name),
+    );
+    const bytes = readFileSync(cassette);
+    for (const secret of [
+      agentCredentials.sessionToken,
+      agentCredentials.secretAccessKey,
+      upstreamCredentials.secretAccessKey,
+      'AWS4-HMAC-SHA256',
+    ])
+      expect(bytes.includes(secret)).toBe(false);
+
+    // Replay: no AWS credentials anywhere for calltape, and nothing listening upstream.
+    awsEnvironment(false);
+    await upstream.close();
+    const replayer = await startTestProxy('http://127.0.0.1:1', {
+      cassette,
+      mode: 'replay',
+      bedrockUpstream: upstream.url,
+      bedrockRegion: region,
+    });
+    running.push(replayer);
+    expect(await conversation(client(replayer))).toEqual(recorded);
+  });
+
+  it('answers in Bedrock’s error shape, naming what to set, when recording without AWS credentials', async () => {
+    awsEnvironment(false);
+    const { proxy, verdicts } = await record();
+    const error = await client(proxy)
+      .send(new ConverseCommand({ modelId, messages: [question] }))
+      .then(
+        () => undefined,
+        (failure: unknown) =>
+          failure as { name: string; message: string; $metadata: { httpStatusCode?: number } },
+      );
+    expect(error?.name).toBe('UnrecognizedClientException');
+    expect(error?.message).toContain('AWS_ACCESS_KEY_ID');
+    expect(error?.$metadata.httpStatusCode).toBe(401);
+    expect(verdicts).toEqual([]);
+  });
+
+  it('answers a replay miss as ResourceNotFoundException, which the SDK raises as its own class', async () => {
+    const { proxy: recorder, cassette } = await record();
+    await recorder.close();
+    const proxy = await startTestProxy('http://127.0.0.1:1', {
+      cassette,
+      mode: 'replay',
+      bedrockRegion: region,
+    });
+    running.push(proxy);
+    await expect(
+      client(proxy).send(new ConverseCommand({ modelId, messages: [question] })),
+    ).rejects.toMatchObject({
+      name: 'ResourceNotFoundException',
+      $metadata: { httpStatusCode: 404 },
+    });
+  });
+});
