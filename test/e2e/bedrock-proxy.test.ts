@@ -9,7 +9,7 @@ import {
 } from '@aws-sdk/client-bedrock-runtime';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../src/cassette/sqlite/sqlite-store.js';
-import type { Config } from '../../src/config/config.js';
+import { defaultConfig, type Config } from '../../src/config/config.js';
 import type { JsonValue } from '../../src/trace/trace.js';
 import { signedBedrockScript, upstreamCredentials } from '../support/bedrock-upstream.js';
 import { startScriptedUpstream, type ScriptedUpstream } from '../support/scripted-upstream.js';
@@ -215,6 +215,16 @@ describe('Amazon Bedrock Converse through calltape, with @aws-sdk/client-bedrock
     });
     running.push(replayer);
     expect(await conversation(client(replayer))).toEqual(recorded);
+    await replayer.close();
+    // Stream-agnostic matching leaves a recorded stream's frames byte for byte (never decoded as UTF-8 text).
+    const agnostic = await startTestProxy('http://127.0.0.1:1', {
+      cassette,
+      mode: 'replay',
+      bedrockRegion: region,
+      match: { ...defaultConfig.match, streamAgnostic: true },
+    });
+    running.push(agnostic);
+    expect(await conversation(client(agnostic))).toEqual(recorded);
   });
 
   it('answers in Bedrock’s error shape, naming what to set, when recording without AWS credentials', async () => {
