@@ -36,19 +36,26 @@ export function acceptH2c(
   const http1 = server.listeners('connection') as ((socket: Socket) => void)[];
   server.removeAllListeners('connection');
   server.on('connection', (socket: Socket) => {
-    socket.once('data', (chunk: Buffer) => {
-      const length = Math.min(chunk.length, preface.length);
-      if (chunk.length > 0 && chunk.subarray(0, length).equals(preface.subarray(0, length))) {
+    let head = Buffer.alloc(0);
+    const decide = (chunk: Buffer): void => {
+      head = head.length === 0 ? chunk : Buffer.concat([head, chunk]);
+      const length = Math.min(head.length, preface.length);
+      const h2c = head.subarray(0, length).equals(preface.subarray(0, length));
+      // A first read shorter than the preface that matches it so far (`P`…) decides nothing yet.
+      if (h2c && head.length < preface.length) return;
+      socket.off('data', decide);
+      if (h2c) {
         sockets.add(socket);
         socket.once('close', () => sockets.delete(socket));
-        h2.emit('connection', relay(socket, chunk));
+        h2.emit('connection', relay(socket, head));
         return;
       }
       socket.pause();
-      socket.unshift(chunk);
+      socket.unshift(head);
       for (const accept of http1) accept.call(server, socket);
       socket.resume();
-    });
+    };
+    socket.on('data', decide);
   });
   return {
     close: () => {
