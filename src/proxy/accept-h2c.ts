@@ -36,7 +36,7 @@ export function acceptH2c(
   const http1 = server.listeners('connection') as ((socket: Socket) => void)[];
   server.removeAllListeners('connection');
   server.on('connection', (socket: Socket) => {
-    let head = Buffer.alloc(0);
+    let head: Buffer = Buffer.alloc(0);
     const decide = (chunk: Buffer): void => {
       head = head.length === 0 ? chunk : Buffer.concat([head, chunk]);
       const length = Math.min(head.length, preface.length);
