@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   BedrockRuntimeClient,
@@ -12,6 +12,7 @@ import { SqliteStore } from '../../src/cassette/sqlite/sqlite-store.js';
 import { defaultConfig, type Config } from '../../src/config/config.js';
 import type { JsonValue } from '../../src/trace/trace.js';
 import { signedBedrockScript, upstreamCredentials } from '../support/bedrock-upstream.js';
+import { runCliAsync } from '../support/cli.js';
 import { startScriptedUpstream, type ScriptedUpstream } from '../support/scripted-upstream.js';
 import { startTestProxy, temporaryFolder } from '../support/test-proxy.js';
 
@@ -258,5 +259,62 @@ describe('Amazon Bedrock Converse through calltape, with @aws-sdk/client-bedrock
       name: 'ResourceNotFoundException',
       $metadata: { httpStatusCode: 404 },
     });
+  });
+});
+
+describe('Bedrock runs listed and scored', () => {
+  it('lists the recorded calls (calltape calls) and scores a suite over the run (calltape score)', async () => {
+    awsEnvironment(true);
+    const { proxy, cassette } = await record();
+    // The case's session comes from the endpoint's /s/<case> prefix, which the SDK keeps in front of /model/….
+    const bedrock = new BedrockRuntimeClient({
+      region,
+      endpoint: `${proxy.url}/s/parts`,
+      credentials: agentCredentials,
+    });
+    await bedrock.send(
+      new ConverseCommand({ modelId, messages: [question], toolConfig: { tools } }),
+    );
+    await proxy.close();
+    const listed = await runCliAsync(['calls', '--cassette', cassette, '--json']);
+    expect(listed.status, listed.stderr).toBe(0);
+    expect(
+      listed.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { name: string; arguments: unknown }),
+    ).toMatchObject([
+      { name: 'get_resistor_value', arguments: { ref: 'R1' } },
+      { name: 'get_capacitor_value', arguments: { ref: 'C1' } },
+    ]);
+    const folder = temporaryFolder();
+    const suite = join(folder, 'bedrock.json');
+    writeFileSync(
+      suite,
+      JSON.stringify({
+        name: 'bedrock',
+        cassette,
+        cases: [
+          {
+            test_id: 'parts',
+            prompt: 'Look up R1 and C1',
+            expected_calls: [
+              { expected_tool: 'get_capacitor_value', arguments: { ref: 'C1' } },
+              { expected_tool: 'get_resistor_value', arguments: { ref: 'R1' } },
+            ],
+            expect: { max_rounds: 1 },
+          },
+        ],
+      }),
+    );
+    const json = join(folder, 'report.json');
+    const scored = await runCliAsync(['score', '--suite', suite, '--json', json]);
+    expect(scored.status, scored.stdout + scored.stderr).toBe(0);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as {
+      cases: { test_id: string; status: string; score: number; rounds: number }[];
+    };
+    expect(
+      report.cases.map((item) => [item.test_id, item.status, item.score, item.rounds]),
+    ).toEqual([['parts', 'pass', 1, 1]]);
   });
 });
