@@ -7,6 +7,8 @@ import {
   type Message,
   type Tool,
 } from '@aws-sdk/client-bedrock-runtime';
+import { createAmazonBedrock } from '@ai-sdk/amazon-bedrock';
+import { generateText, jsonSchema, streamText, tool } from 'ai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../src/cassette/sqlite/sqlite-store.js';
 import { defaultConfig, type Config } from '../../src/config/config.js';
@@ -316,5 +318,54 @@ describe('Bedrock runs listed and scored', () => {
     expect(
       report.cases.map((item) => [item.test_id, item.status, item.score, item.rounds]),
     ).toEqual([['parts', 'pass', 1, 1]]);
+  });
+});
+
+describe('Amazon Bedrock through calltape, with @ai-sdk/amazon-bedrock', () => {
+  const aiTools = Object.fromEntries(
+    ['get_resistor_value', 'get_capacitor_value', 'test-tool'].map((name) => [
+      name,
+      tool({ description: name, inputSchema: jsonSchema({ type: 'object', properties: {} }) }),
+    ]),
+  );
+  async function calls(baseURL: string) {
+    const bedrock = createAmazonBedrock({ region, baseURL, ...agentCredentials });
+    const options = {
+      model: bedrock(modelId),
+      tools: aiTools,
+      prompt: 'Look up R1 and C1',
+      maxRetries: 0,
+    };
+    const whole = await generateText(options);
+    const streamed = streamText(options);
+    return [
+      whole.toolCalls.map((call) => [call.toolCallId, call.toolName, call.input]),
+      (await streamed.toolCalls).map((call) => [call.toolCallId, call.toolName, call.input]),
+    ];
+  }
+
+  it('records generateText and streamText tool calls (signature checked upstream) and replays them with no credentials and the upstream down', async () => {
+    awsEnvironment(true);
+    const { upstream, proxy, cassette, verdicts } = await record();
+    const recorded = await calls(proxy.url);
+    expect(recorded).toEqual([
+      [
+        ['tooluse_hr5juciYZJwUHpRczsw13R', 'get_resistor_value', { ref: 'R1' }],
+        ['tooluse_AZHw3Ym0S07qOv5NlXj9iJ', 'get_capacitor_value', { ref: 'C1' }],
+      ],
+      [['tool-use-id', 'test-tool', { value: 'Sparkle Day' }]],
+    ]);
+    expect(verdicts).toEqual([true, true]);
+    await proxy.close();
+    await upstream.close();
+    awsEnvironment(false);
+    const replayer = await startTestProxy('http://127.0.0.1:1', {
+      cassette,
+      mode: 'replay',
+      bedrockUpstream: upstream.url,
+      bedrockRegion: region,
+    });
+    running.push(replayer);
+    expect(await calls(replayer.url)).toEqual(recorded);
   });
 });
