@@ -2,6 +2,7 @@ import { anthropicMessagesAdapter } from './anthropic-messages/anthropic-message
 import { ollamaChatAdapter } from './ollama/ollama-chat-adapter.js';
 import { geminiAdapter } from './gemini/gemini-adapter.js';
 import { bedrockConverseAdapter } from './bedrock/bedrock-converse-adapter.js';
+import { bedrockInvokeAdapter } from './bedrock/bedrock-invoke-adapter.js';
 import { openAiChatAdapter } from './openai-chat/openai-chat-adapter.js';
 import { openAiResponsesAdapter } from './openai-responses/openai-responses-adapter.js';
 import type { ProviderAdapter } from './provider-adapter.js';
@@ -15,6 +16,7 @@ export const adapters: readonly ProviderAdapter[] = [
   ollamaChatAdapter,
   geminiAdapter,
   bedrockConverseAdapter,
+  bedrockInvokeAdapter,
 ];
 
 /**

@@ -8,7 +8,7 @@ import {
   type Tool,
 } from '@aws-sdk/client-bedrock-runtime';
 import { createAmazonBedrock } from '@ai-sdk/amazon-bedrock';
-import { generateText, jsonSchema, streamText, tool } from 'ai';
+import { generateText, jsonSchema, streamText, tool, type ToolSet } from 'ai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../src/cassette/sqlite/sqlite-store.js';
 import { defaultConfig, type Config } from '../../src/config/config.js';
@@ -322,10 +322,13 @@ describe('Bedrock runs listed and scored', () => {
 });
 
 describe('Amazon Bedrock through calltape, with @ai-sdk/amazon-bedrock', () => {
-  const aiTools = Object.fromEntries(
+  const aiTools: ToolSet = Object.fromEntries(
     ['get_resistor_value', 'get_capacitor_value', 'test-tool'].map((name) => [
       name,
-      tool({ description: name, inputSchema: jsonSchema({ type: 'object', properties: {} }) }),
+      tool({
+        description: name,
+        inputSchema: jsonSchema<Record<string, unknown>>({ type: 'object', properties: {} }),
+      }),
     ]),
   );
   async function calls(baseURL: string) {
