@@ -112,9 +112,9 @@ async function conversation(bedrock: BedrockRuntimeClient) {
   return { whole: { output: whole.output, stopReason: whole.stopReason }, events };
 }
 
-async function record(overrides: Partial<Config> = {}) {
+async function record(overrides: Partial<Config> = {}, scripted = answers) {
   const verdicts: boolean[] = [];
-  const upstream = await startScriptedUpstream(signedBedrockScript(region, answers, verdicts));
+  const upstream = await startScriptedUpstream(signedBedrockScript(region, scripted, verdicts));
   running.push(upstream);
   const cassette = join(temporaryFolder(), 'bedrock.sqlite');
   const proxy = await startTestProxy('http://127.0.0.1:1', {
@@ -261,6 +261,52 @@ describe('Amazon Bedrock Converse through calltape, with @aws-sdk/client-bedrock
       name: 'ResourceNotFoundException',
       $metadata: { httpStatusCode: 404 },
     });
+  });
+});
+
+describe('Bedrock streams and redaction', () => {
+  it('stores a stream whose frames held a secret re-expressed as valid frames without it (regression: byte redaction broke the frames)', async () => {
+    awsEnvironment(true);
+    const echoed = `Your token is ${agentCredentials.sessionToken}.`;
+    const { proxy, cassette } = await record({}, [
+      {
+        json: {},
+        events: [
+          { messageStart: { role: 'assistant' } },
+          { contentBlockDelta: { contentBlockIndex: 0, delta: { text: echoed } } },
+          { contentBlockStop: { contentBlockIndex: 0 } },
+          { messageStop: { stopReason: 'end_turn' } },
+          {
+            metadata: {
+              usage: { inputTokens: 3, outputTokens: 9, totalTokens: 12 },
+              metrics: { latencyMs: 1 },
+            },
+          },
+        ],
+      },
+    ]);
+    const streamedText = async (bedrock: BedrockRuntimeClient): Promise<string> => {
+      const answer = await bedrock.send(
+        new ConverseStreamCommand({ modelId, messages: [question] }),
+      );
+      let text = '';
+      for await (const event of answer.stream ?? [])
+        text += event.contentBlockDelta?.delta?.text ?? '';
+      return text;
+    };
+    // The agent sees the answer as the model sent it.
+    expect(await streamedText(client(proxy))).toBe(echoed);
+    await proxy.close();
+    expect(readFileSync(cassette).includes(agentCredentials.sessionToken)).toBe(false);
+    awsEnvironment(false);
+    const replayer = await startTestProxy('http://127.0.0.1:1', {
+      cassette,
+      mode: 'replay',
+      bedrockRegion: region,
+    });
+    running.push(replayer);
+    const replayed = await streamedText(client(replayer));
+    expect(replayed).toMatch(/^Your token is \[REDACTED[^\]]*\]\.$/);
   });
 });
 
