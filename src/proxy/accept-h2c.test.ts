@@ -28,7 +28,7 @@ async function start(): Promise<number> {
     });
   };
   const server = createServer(listener);
-  const h2c = acceptH2c(server, listener);
+  const h2c = acceptH2c(server, listener, 500);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   closers.push(
     () =>
@@ -79,6 +79,14 @@ describe('acceptH2c', () => {
       ),
     );
     expect(answers).toEqual(['2.0 POST /two/x x', '2.0 POST /two/y y']);
+  });
+
+  it('cuts a connection that sends nothing, as no server has taken it yet to time it out', async () => {
+    const port = await start();
+    const socket = connectTcp(port, '127.0.0.1');
+    closers.push(async () => void socket.destroy());
+    await new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    expect(socket.destroyed).toBe(true);
   });
 
   it('waits for more bytes when the first read only starts like the preface (an HTTP/1.1 request sent a byte at a time)', async () => {

@@ -25,6 +25,8 @@ export interface H2cSide {
 export function acceptH2c(
   server: Server,
   listener: (request: IncomingMessage, response: ServerResponse) => void,
+  /** How long a connection may stay silent before its first bytes decide its protocol (the headers timeout). */
+  firstBytesMs: number,
 ): H2cSide {
   const h2 = createHttp2Server({}, listener as never);
   const sessions = new Set<Http2Session>();
@@ -44,6 +46,7 @@ export function acceptH2c(
       // A first read shorter than the preface that matches it so far (`P`…) decides nothing yet.
       if (h2c && head.length < preface.length) return;
       socket.off('data', decide);
+      clearTimeout(silent);
       if (h2c) {
         sockets.add(socket);
         socket.once('close', () => sockets.delete(socket));
@@ -56,6 +59,9 @@ export function acceptH2c(
       socket.resume();
     };
     socket.on('data', decide);
+    // Until a server owns it, no timeout of theirs applies: a connection that never decides is cut here.
+    const silent = setTimeout(() => socket.destroy(), firstBytesMs);
+    socket.once('close', () => clearTimeout(silent));
   });
   return {
     close: () => {

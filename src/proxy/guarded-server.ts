@@ -75,7 +75,9 @@ export function createGuardedServer(options: GuardedServerOptions): GuardedServe
   server.requestTimeout = Math.max(config.timeouts.requestMs, config.timeouts.requestHeadersMs);
   server.maxConnections = config.limits.maxConnections;
   // HTTP/2 clients (the AWS SDK's Bedrock client) speak h2c to an http:// endpoint; their requests reach the same listener.
-  return Object.assign(server, { h2c: acceptH2c(server, listener) });
+  return Object.assign(server, {
+    h2c: acceptH2c(server, listener, config.timeouts.requestHeadersMs),
+  });
 }
 
 /** Listens, rejecting on the server's first error (a port in use) rather than throwing it later. */
