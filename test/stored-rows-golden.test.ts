@@ -35,6 +35,8 @@ const pathOf: Record<ProviderId, string> = {
   'anthropic-messages': '/v1/messages',
   'ollama-chat': '/api/chat',
   gemini: '/v1beta/models/gemini-2.5-flash:generateContent',
+  'bedrock-converse': '/model/amazon.nova-lite-v1%3A0/converse',
+  'bedrock-invoke': '/model/anthropic.claude-sonnet-4-5-v1%3A0/invoke',
 };
 
 function requestHeaders(wire: ProviderId, extra: Record<string, string> = {}) {

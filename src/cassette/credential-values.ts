@@ -14,6 +14,8 @@ export const secretHeaderNames: readonly string[] = [
   'api-key',
   'x-api-key',
   'x-goog-api-key',
+  // An AWS session token (SigV4): with the key id it signs as the agent's role until it expires.
+  'x-amz-security-token',
   'cookie',
   'set-cookie',
 ];

@@ -126,20 +126,31 @@ export function traceWithAnswer(
       ending: upstream.ending,
       route,
     });
-  let parsed = parse(redacted.body === body ? decoded.bytes : redacted.body);
-  if (parsed.response && redactDeep(parsed.response, redactor) !== parsed.response) {
-    // A secret streamed over several events: no byte range held it, so the stream is stored re-expressed without it.
+  // Binary frames (Bedrock's event stream) carry their own lengths and CRCs: a secret replaced in their bytes breaks them.
+  const framesBroken =
+    adapter.binaryBodies === true &&
+    redacted.body !== body &&
+    (contentType?.includes('application/vnd.amazon.eventstream') ?? false);
+  let parsed = parse(redacted.body === body || framesBroken ? decoded.bytes : redacted.body);
+  if (
+    framesBroken ||
+    (parsed.response && redactDeep(parsed.response, redactor) !== parsed.response)
+  ) {
+    // A secret streamed over several events, or inside frames: no byte range could hold it, so the stream is stored re-expressed without it.
+    const source = redacted.body === body || framesBroken ? decoded.bytes : redacted.body;
     const reexpressed = reexpressStream(
       adapter,
       redactor,
-      decoder.decode(redacted.body === body ? decoded.bytes : redacted.body),
+      adapter.binaryBodies ? Buffer.from(source).toString('latin1') : decoder.decode(source),
       route,
     );
     if (reexpressed === undefined)
       throw new Error(
         'a secret spans several stream events of a stream that cannot be re-expressed (cut or errored), so it cannot be stored without it',
       );
-    const bytes = encoder.encode(reexpressed);
+    const bytes = adapter.binaryBodies
+      ? new Uint8Array(Buffer.from(reexpressed, 'latin1'))
+      : encoder.encode(reexpressed);
     const last = upstream.chunkTimes.at(-1) ?? upstream.totalMs;
     redacted = { body: bytes, chunkEnds: [bytes.length], chunkTimes: [last] };
     parsed = parse(bytes);

@@ -21,6 +21,8 @@ export const storedHeaderNames: readonly string[] = [
   'retry-after-ms',
   'x-should-retry',
   'idempotency-key',
+  // Bedrock's exception name: the AWS SDK picks the error it raises from it, in replay too.
+  'x-amzn-errortype',
   'x-stainless-',
   'x-ratelimit-',
   'anthropic-ratelimit-',

@@ -18,6 +18,16 @@ const wireUpstreamOptions = [
     flags: '--azure-upstream <url>',
     description: 'Azure OpenAI resource endpoint (default: AZURE_OPENAI_ENDPOINT)',
   },
+  {
+    flags: '--bedrock-upstream <url>',
+    description:
+      'Amazon Bedrock Runtime origin (default https://bedrock-runtime.{region}.amazonaws.com)',
+  },
+  {
+    flags: '--bedrock-region <region>',
+    description:
+      'AWS region for Bedrock, re-signed with SigV4 (default: AWS_REGION, else AWS_DEFAULT_REGION)',
+  },
 ] as const;
 
 /** `command` with the wire upstream flags added. */

@@ -34,6 +34,10 @@ export interface Config {
   readonly ollamaUpstream: string;
   /** The Azure OpenAI resource endpoint for `/openai/…`; null: none (those routes get an error saying how to set it). */
   readonly azureUpstream: string | null;
+  /** The Amazon Bedrock Runtime upstream for `/model/…`; null: `https://bedrock-runtime.{bedrockRegion}.amazonaws.com`. */
+  readonly bedrockUpstream: string | null;
+  /** The AWS region of the Bedrock Runtime endpoint (and of the SigV4 signature); null: none known (AWS_REGION and AWS_DEFAULT_REGION were unset). */
+  readonly bedrockRegion: string | null;
   readonly mode: ProxyMode;
   /** Absolute path of the SQLite store. */
   readonly cassette: string;
@@ -154,6 +158,8 @@ export const defaultConfig: Config = {
   vertexUpstream: null,
   ollamaUpstream: 'http://127.0.0.1:11434',
   azureUpstream: null,
+  bedrockUpstream: null,
+  bedrockRegion: null,
   mode: 'record',
   cassette: 'recordings/calltape.sqlite',
   replayTiming: 'none',
@@ -214,6 +220,8 @@ export interface ConfigLayer {
   vertexUpstream?: string | null;
   ollamaUpstream?: string;
   azureUpstream?: string | null;
+  bedrockUpstream?: string | null;
+  bedrockRegion?: string | null;
   mode?: string;
   cassette?: string;
   replayTiming?: string;

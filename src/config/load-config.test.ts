@@ -102,6 +102,24 @@ describe('loadConfig', () => {
     ).toBeNull();
   });
 
+  it("takes Bedrock's region from the AWS_REGION (else AWS_DEFAULT_REGION) calltape started with when its settings name none", () => {
+    const folder = temporaryFolder();
+    expect(loadConfig({}, { AWS_REGION: 'eu-west-1' }, folder).config.bedrockRegion).toBe(
+      'eu-west-1',
+    );
+    expect(loadConfig({}, { AWS_DEFAULT_REGION: 'us-east-2' }, folder).config.bedrockRegion).toBe(
+      'us-east-2',
+    );
+    expect(
+      loadConfig({ bedrockRegion: 'ap-south-1' }, { AWS_REGION: 'eu-west-1' }, folder).config
+        .bedrockRegion,
+    ).toBe('ap-south-1');
+    expect(loadConfig({}, { AWS_REGION: 'not a region' }, folder).config.bedrockRegion).toBeNull();
+    expect(configError(() => loadConfig({ bedrockRegion: 'x' }, {}, folder))).toContain(
+      '--bedrock-region',
+    );
+  });
+
   it('uses the defaults when there is no file, flag or variable', () => {
     const folder = temporaryFolder();
     const { config, file } = loadConfig({}, {}, folder);

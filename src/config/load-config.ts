@@ -23,6 +23,8 @@ export interface ConfigFlags {
   readonly vertexUpstream?: string | undefined;
   readonly ollamaUpstream?: string | undefined;
   readonly azureUpstream?: string | undefined;
+  readonly bedrockUpstream?: string | undefined;
+  readonly bedrockRegion?: string | undefined;
   readonly mode?: string | undefined;
   readonly cassette?: string | undefined;
   readonly logLevel?: string | undefined;
@@ -51,6 +53,8 @@ export const envNames: Readonly<Record<string, string>> = {
   '/vertexUpstream': 'CALLTAPE_VERTEX_UPSTREAM',
   '/ollamaUpstream': 'CALLTAPE_OLLAMA_UPSTREAM',
   '/azureUpstream': 'CALLTAPE_AZURE_UPSTREAM',
+  '/bedrockUpstream': 'CALLTAPE_BEDROCK_UPSTREAM',
+  '/bedrockRegion': 'CALLTAPE_BEDROCK_REGION',
   '/mode': 'CALLTAPE_MODE',
   '/cassette': 'CALLTAPE_CASSETTE',
   '/logLevel': 'CALLTAPE_LOG_LEVEL',
@@ -73,6 +77,8 @@ const flagNames: Record<string, string> = {
   '/vertexUpstream': '--vertex-upstream',
   '/ollamaUpstream': '--ollama-upstream',
   '/azureUpstream': '--azure-upstream',
+  '/bedrockUpstream': '--bedrock-upstream',
+  '/bedrockRegion': '--bedrock-region',
   '/mode': '--mode',
   '/cassette': '--cassette',
   '/logLevel': '--log-level',
@@ -114,6 +120,8 @@ export function loadConfig(
       vertexUpstream: env['CALLTAPE_VERTEX_UPSTREAM'],
       ollamaUpstream: env['CALLTAPE_OLLAMA_UPSTREAM'],
       azureUpstream: env['CALLTAPE_AZURE_UPSTREAM'],
+      bedrockUpstream: env['CALLTAPE_BEDROCK_UPSTREAM'],
+      bedrockRegion: env['CALLTAPE_BEDROCK_REGION'],
       mode: env['CALLTAPE_MODE'],
       cassette: env['CALLTAPE_CASSETTE'],
       logLevel: env['CALLTAPE_LOG_LEVEL'],
@@ -178,6 +186,12 @@ export function loadConfig(
         merged.azureUpstream ?? httpUrl(env['AZURE_OPENAI_ENDPOINT']) ?? d.azureUpstream,
         azureOrigin,
       ),
+      bedrockUpstream: nullableOrigin(merged.bedrockUpstream ?? d.bedrockUpstream, providerOrigin),
+      bedrockRegion:
+        merged.bedrockRegion ??
+        awsRegion(env['AWS_REGION']) ??
+        awsRegion(env['AWS_DEFAULT_REGION']) ??
+        d.bedrockRegion,
       mode: (merged.mode ?? d.mode) as ProxyMode,
       cassette: resolve(cassetteBase, merged.cassette ?? d.cassette),
       logLevel: (merged.logLevel ?? d.logLevel) as LogLevel,
@@ -347,4 +361,9 @@ function providerOrigin(url: string): string {
   // On the path only: a host could be called v1.
   if (!URL.canParse(trimmed) || !/\/v1$/i.test(new URL(trimmed).pathname)) return trimmed;
   return trimmed.slice(0, -'/v1'.length);
+}
+
+/** An AWS region named by the environment calltape was started with; undefined when unset or not a region name. */
+function awsRegion(value: string | undefined): string | undefined {
+  return value !== undefined && /^[a-z]{2}(?:-[a-z]+)+-\d{1,2}$/.test(value) ? value : undefined;
 }

@@ -1,6 +1,8 @@
 import { anthropicMessagesAdapter } from './anthropic-messages/anthropic-messages-adapter.js';
 import { ollamaChatAdapter } from './ollama/ollama-chat-adapter.js';
 import { geminiAdapter } from './gemini/gemini-adapter.js';
+import { bedrockConverseAdapter } from './bedrock/bedrock-converse-adapter.js';
+import { bedrockInvokeAdapter } from './bedrock/bedrock-invoke-adapter.js';
 import { openAiChatAdapter } from './openai-chat/openai-chat-adapter.js';
 import { openAiResponsesAdapter } from './openai-responses/openai-responses-adapter.js';
 import type { ProviderAdapter } from './provider-adapter.js';
@@ -13,6 +15,8 @@ export const adapters: readonly ProviderAdapter[] = [
   anthropicMessagesAdapter,
   ollamaChatAdapter,
   geminiAdapter,
+  bedrockConverseAdapter,
+  bedrockInvokeAdapter,
 ];
 
 /**
@@ -30,6 +34,7 @@ const errorShapes: ReadonlyMap<UpstreamName, ProviderAdapter> = new Map<
   ['ollama', ollamaChatAdapter],
   ['gemini', geminiAdapter],
   ['vertex', geminiAdapter],
+  ['bedrock', bedrockConverseAdapter],
 ]);
 
 /** The adapter whose error shape an upstream's clients understand. */

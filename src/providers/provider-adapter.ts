@@ -124,6 +124,13 @@ export interface ProviderAdapter {
   parseResponse(input: ResponseInput): ParsedResponse;
   /** The provider's own error envelope for an error calltape raises, so the agent's SDK throws. */
   errorBody(error: CalltapeError): JsonValue;
+  /** Headers that go with `errorBody`, for wires whose SDKs read the error's kind from one (Bedrock's `x-amzn-errortype`). */
+  errorHeaders?(error: CalltapeError): Readonly<Record<string, string>>;
+  /**
+   * The wire's streams are binary (Bedrock's event-stream frames): `convertBody` takes and gives
+   * bodies as binary strings, one character a byte (`latin1`), never as UTF-8 text.
+   */
+  readonly binaryBodies?: true;
   /**
    * Whether a request asks for a streamed answer (and, for the stream form, whether usage is
    * wanted): from the body, or from the route where the path decides (Gemini).

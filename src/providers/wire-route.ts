@@ -1,5 +1,6 @@
 /** The configured upstream a route goes to, by name (`upstream`, `anthropicUpstream`, `geminiUpstream`…). */
-export type UpstreamName = 'openai' | 'anthropic' | 'gemini' | 'vertex' | 'ollama' | 'azure';
+export type UpstreamName =
+  'openai' | 'anthropic' | 'gemini' | 'vertex' | 'ollama' | 'azure' | 'bedrock';
 
 /** Every upstream name, in the order the proxy creates them. */
 export const upstreamNames: readonly UpstreamName[] = [
@@ -9,13 +10,15 @@ export const upstreamNames: readonly UpstreamName[] = [
   'vertex',
   'ollama',
   'azure',
+  'bedrock',
 ];
 
 /**
  * What the path itself says about the answer's form, on wires whose path decides it: Gemini's
- * `:streamGenerateContent` streams as SSE with `?alt=sse` and as one JSON array without it.
+ * `:streamGenerateContent` streams as SSE with `?alt=sse` and as one JSON array without it;
+ * Bedrock's `converse-stream` and `invoke-with-response-stream` as event-stream frames.
  */
-export type PathStream = 'sse' | 'json-array';
+export type PathStream = 'sse' | 'json-array' | 'event-stream';
 
 /**
  * A request an adapter captures, as its path (and query) resolve it: where it goes and what

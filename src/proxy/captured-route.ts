@@ -12,7 +12,9 @@ import type { CapturePipeline, FinishedRound, RoundDecision } from './capture-pi
 import type { CassetteRegistry } from './cassette-registry.js';
 import { classifyUpstreamFailure } from './classify-upstream-failure.js';
 import { capturedUpstream, forwardUpstream } from './forward-upstream.js';
-import { upstreamRequestHeaders } from './headers.js';
+import { upstreamRequestHeaders, type OutgoingHeaders } from './headers.js';
+import { signedHeaders } from './signed-headers.js';
+import type { Upstream } from './upstream.js';
 import { loopRounds } from './http-loop-rounds.js';
 import type { Logger } from '../logger.js';
 import { answerWithMocks } from './mocked-route.js';
@@ -238,7 +240,7 @@ export class CapturedRoute {
   }
 
   private forward(round: HttpRound, decision: Extract<RoundDecision, { kind: 'forward' }>): void {
-    const { config, logger, pipeline } = this.options;
+    const { logger, pipeline } = this.options;
     const upstream = this.options.upstreams.for(round.route);
     if (upstream instanceof CalltapeError) {
       this.options.logger.error(upstream.message);
@@ -248,13 +250,34 @@ export class CapturedRoute {
       );
       return;
     }
+    const headers = upstreamRequestHeaders(round.request.headers);
+    if (!upstream.sign) return this.send(round, decision, upstream, headers);
+    // Signed for the upstream's host: the agent's signature was for calltape's.
+    void signedHeaders(upstream, round, headers).then((signed) => {
+      if (!(signed instanceof CalltapeError)) return this.send(round, decision, upstream, signed);
+      logger.error(signed.message);
+      sendError(round.response, round.adapter, signed);
+      pipeline.finishRound(
+        this.finished(round, undefined, { match: decision.match, proxyError: signed }),
+      );
+    });
+  }
+
+  /** Sends the round upstream with `headers` and streams the answer to the agent. */
+  private send(
+    round: HttpRound,
+    decision: Extract<RoundDecision, { kind: 'forward' }>,
+    upstream: Upstream,
+    headers: OutgoingHeaders,
+  ): void {
+    const { config, logger, pipeline } = this.options;
     let failure: CalltapeError | undefined;
     forwardUpstream({
       dispatcher: upstream.pool,
       request: {
         method: round.method,
         path: upstream.pathPrefix + round.where.path,
-        headers: upstreamRequestHeaders(round.request.headers),
+        headers,
         body: round.body,
         startedPerf: round.startedPerf,
         capture: round.where.mode !== 'passthrough' || pipeline.tapping,

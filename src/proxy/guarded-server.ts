@@ -4,6 +4,7 @@ import type { Redactor } from '../cassette/redact.js';
 import type { Config } from '../config/config.js';
 import type { Logger } from '../logger.js';
 import type { ConnectionTracker } from './connection-tracker.js';
+import { acceptH2c, type H2cSide } from './accept-h2c.js';
 import { closeWhenIdle } from './guard/close-when-idle.js';
 import { errorShapeFor } from './guard/error-shape-for.js';
 import {
@@ -29,7 +30,12 @@ export interface GuardedServerOptions {
  * escapes a listener is answered, logged with its code and counted), slow or half-open requests
  * are cut, idle upgraded sockets are freed, and connections are capped.
  */
-export function createGuardedServer(options: GuardedServerOptions): Server {
+/** The proxy's server, with the HTTP/2 side it serves on the same port. */
+export interface GuardedServer extends Server {
+  readonly h2c: H2cSide;
+}
+
+export function createGuardedServer(options: GuardedServerOptions): GuardedServer {
   const { config, logger, redactor, connections } = options;
   const failed: ListenerGuard = {
     onFailure: (kind, error, request) => {
@@ -48,13 +54,11 @@ export function createGuardedServer(options: GuardedServerOptions): Server {
       Math.floor(Math.min(config.timeouts.requestHeadersMs, config.timeouts.requestMs) / 4),
     ),
   );
-  const server = createServer(
-    { connectionsCheckingInterval },
-    guardRequestListener((request, response) => {
-      connections.request(response);
-      return options.onRequest(request, response);
-    }, failed),
-  );
+  const listener = guardRequestListener((request, response) => {
+    connections.request(response);
+    return options.onRequest(request, response);
+  }, failed);
+  const server = createServer({ connectionsCheckingInterval }, listener);
   server.on(
     'upgrade',
     guardUpgradeListener((request: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -70,7 +74,10 @@ export function createGuardedServer(options: GuardedServerOptions): Server {
   server.headersTimeout = config.timeouts.requestHeadersMs;
   server.requestTimeout = Math.max(config.timeouts.requestMs, config.timeouts.requestHeadersMs);
   server.maxConnections = config.limits.maxConnections;
-  return server;
+  // HTTP/2 clients (the AWS SDK's Bedrock client) speak h2c to an http:// endpoint; their requests reach the same listener.
+  return Object.assign(server, {
+    h2c: acceptH2c(server, listener, config.timeouts.requestHeadersMs),
+  });
 }
 
 /** Listens, rejecting on the server's first error (a port in use) rather than throwing it later. */

@@ -26,7 +26,9 @@ export function upstreamRequestHeaders(headers: IncomingHttpHeaders): OutgoingHe
   const result: OutgoingHeaders = {};
   for (const name of Object.keys(headers)) {
     const value = headers[name];
-    if (value === undefined || hopByHop.has(name) || dropped.has(name)) continue;
+    // HTTP/2 pseudo-headers (`:path`, `:authority`) of an h2c agent are not headers to send on.
+    if (value === undefined || hopByHop.has(name) || dropped.has(name) || name.charCodeAt(0) === 58)
+      continue;
     // undici sets host and content-length from the target and the buffered body.
     if (
       name === 'host' ||

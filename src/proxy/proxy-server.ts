@@ -180,8 +180,10 @@ export async function startProxy(
       closing ??= (async () => {
         server.close();
         server.closeIdleConnections();
+        server.h2c.close();
         await connections.drain(config.timeouts.shutdownGraceMs);
         server.closeAllConnections();
+        server.h2c.destroy();
         connections.destroyUpgraded();
         const endedAt = Date.now();
         usage = cassettes.usage(stats.served).map(({ path, mode, servedIds }) => ({

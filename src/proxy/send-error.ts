@@ -14,6 +14,7 @@ export function sendError(
   }
   const body = JSON.stringify(adapter.errorBody(error));
   response.writeHead(error.status, {
+    ...adapter.errorHeaders?.(error),
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(body),
   });

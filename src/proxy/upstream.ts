@@ -2,6 +2,7 @@ import type { Pool as UndiciPool } from 'undici';
 // The pool alone, not undici's index (see undici-pool.d.ts).
 import Pool from 'undici/lib/dispatcher/pool.js';
 import type { Config } from '../config/config.js';
+import type { BedrockSigner } from './bedrock-signer.js';
 
 /** The provider origin requests go to, with its keep-alive connection pool. */
 export interface Upstream {
@@ -12,6 +13,8 @@ export interface Upstream {
   /** The configured upstream URL, for messages. */
   readonly url: string;
   readonly pool: UndiciPool;
+  /** For upstreams whose requests are signed for their host (Bedrock's SigV4): the headers to send instead of the agent's. */
+  readonly sign?: BedrockSigner;
 }
 
 export function createUpstream(config: Config, target: string = config.upstream): Upstream {

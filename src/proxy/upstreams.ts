@@ -1,6 +1,7 @@
 import type { Config } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
 import type { UpstreamName, WireRoute } from '../providers/wire-route.js';
+import { createBedrockSigner } from './bedrock-signer.js';
 import { createUpstream, type Upstream } from './upstream.js';
 
 /** The upstreams the proxy forwards captured routes to, one keep-alive pool each, created on first use. */
@@ -41,7 +42,25 @@ export function configuredUpstream(config: Config, name: UpstreamName): string |
       return config.vertexUpstream ?? undefined;
     case 'azure':
       return config.azureUpstream ?? undefined;
+    case 'bedrock':
+      return bedrockOrigin(config);
   }
+}
+
+/** Bedrock Runtime's origin: the configured one, else the regional endpoint; undefined without a region. */
+export function bedrockOrigin(config: Config): string | undefined {
+  if (config.bedrockUpstream !== null) return config.bedrockUpstream;
+  return config.bedrockRegion === null
+    ? undefined
+    : `https://bedrock-runtime.${config.bedrockRegion}.amazonaws.com`;
+}
+
+/** The error a Bedrock route gets when no region is known to sign for. */
+export function noBedrockRegion(): CalltapeError {
+  return new CalltapeError(
+    'UPSTREAM_UNREACHABLE',
+    'calltape: no AWS region is configured for Bedrock routes: set bedrockRegion (CALLTAPE_BEDROCK_REGION or --bedrock-region), or AWS_REGION where calltape runs, e.g. us-east-1',
+  );
 }
 
 /**
@@ -101,9 +120,17 @@ export function createUpstreams(config: Config): Upstreams {
       const target = configuredUpstream(config, route.upstream);
       if (target === undefined) {
         if (route.upstream === 'vertex') return vertex(route.location);
+        if (route.upstream === 'bedrock') return noBedrockRegion();
         return noAzureUpstream();
       }
-      const upstream = createUpstream(config, target);
+      if (route.upstream === 'bedrock' && config.bedrockRegion === null) return noBedrockRegion();
+      const upstream =
+        route.upstream === 'bedrock' && config.bedrockRegion !== null
+          ? {
+              ...createUpstream(config, target),
+              sign: createBedrockSigner(target, config.bedrockRegion),
+            }
+          : createUpstream(config, target);
       named.set(route.upstream, upstream);
       return upstream;
     },

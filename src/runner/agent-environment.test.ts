@@ -10,6 +10,7 @@ describe('agentEnvironment', () => {
       GOOGLE_VERTEX_BASE_URL: 'http://127.0.0.1:4545/s/case-1',
       OLLAMA_HOST: 'http://127.0.0.1:4545/s/case-1',
       AZURE_OPENAI_ENDPOINT: 'http://127.0.0.1:4545/s/case-1',
+      AWS_ENDPOINT_URL_BEDROCK_RUNTIME: 'http://127.0.0.1:4545/s/case-1',
     });
   });
 });

@@ -13,6 +13,8 @@
  *   and takes `host` in code): the origin.
  * - `AZURE_OPENAI_ENDPOINT` (Azure clients that take the resource endpoint): the origin, whose
  *   `/openai/…` routes calltape forwards to `azureUpstream`.
+ * - `AWS_ENDPOINT_URL_BEDROCK_RUNTIME` (the AWS SDKs' service-specific endpoint, read when the
+ *   client sets no `endpoint`): the origin; calltape re-signs what it forwards.
  */
 export function agentEnvironment(origin: string): Record<string, string> {
   return {
@@ -22,5 +24,6 @@ export function agentEnvironment(origin: string): Record<string, string> {
     GOOGLE_VERTEX_BASE_URL: origin,
     OLLAMA_HOST: origin,
     AZURE_OPENAI_ENDPOINT: origin,
+    AWS_ENDPOINT_URL_BEDROCK_RUNTIME: origin,
   };
 }

@@ -6,7 +6,13 @@
 
 /** Identifies the wire format an interaction was spoken in. */
 export type ProviderId =
-  'openai-chat' | 'openai-responses' | 'anthropic-messages' | 'ollama-chat' | 'gemini';
+  | 'openai-chat'
+  | 'openai-responses'
+  | 'anthropic-messages'
+  | 'ollama-chat'
+  | 'gemini'
+  | 'bedrock-converse'
+  | 'bedrock-invoke';
 
 /** A JSON value as it appears in request and response bodies. */
 export type JsonValue =

@@ -38,6 +38,7 @@ describe('requestTargetRefusal', () => {
     const piece = fc.constantFrom('/', '.', '%', '2e', '2E', '2f', '5c', '\\', 'a', 'v1', '?');
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
+        // `/x` first: the Bedrock model segment (`/model/{id}`) has its own rule, tested above.
         const url = `/x${pieces.join('')}`;
         const queryAt = url.indexOf('?');
         const path = queryAt === -1 ? url : url.slice(0, queryAt);
@@ -56,6 +57,22 @@ describe('requestTargetRefusal', () => {
       '/v1/a%2Fb',
       '/v1/a%5cb',
       '/v1/a\\b',
+    ])
+      expect(requestTargetRefusal(target), target).toBeDefined();
+  });
+
+  it('accepts a Bedrock model id that is an ARN, its slashes encoded, but no dot segment hidden in it', () => {
+    expect(
+      requestTargetRefusal(
+        '/model/arn%3Aaws%3Abedrock%3Aeu-west-1%3A123456789012%3Ainference-profile%2Feu.anthropic.claude-sonnet-4-5/converse',
+      ),
+    ).toBeUndefined();
+    for (const target of [
+      '/model/x%2F..%2Fy/converse',
+      '/model/x%2F%2e%2e/converse',
+      '/model/x%5cy/converse',
+      '/v1/model/a%2Fb/converse',
+      '/model/a/b%2Fc',
     ])
       expect(requestTargetRefusal(target), target).toBeDefined();
   });

@@ -15,12 +15,17 @@ export function requestTargetRefusal(url: string): string | undefined {
   const path = queryAt === -1 ? url : url.slice(0, queryAt);
   // Most paths hold none of those: they skip the split and the per-segment expressions.
   if (!mayBeRefused.test(path)) return undefined;
-  for (const segment of path.split('/')) {
-    const decoded = segment.replace(/%2e/gi, '.');
-    if (decoded === '..' || decoded === '.')
-      return 'calltape: request paths may not contain . or .. segments';
-    if (/%2f|%5c|\\/i.test(segment))
-      return 'calltape: request paths may not contain encoded slashes or backslashes';
+  const segments = path.split('/');
+  for (const [index, segment] of segments.entries()) {
+    // Bedrock's model id is one segment that may be an ARN, its slashes encoded (`/model/arn%3Aaws…%2Fprofile/converse`).
+    const modelId = index === 2 && segments[1] === 'model';
+    for (const part of modelId ? segment.split(/%2f/i) : [segment]) {
+      const decoded = part.replace(/%2e/gi, '.');
+      if (decoded === '..' || decoded === '.')
+        return 'calltape: request paths may not contain . or .. segments';
+      if (/%2f|%5c|\\/i.test(part))
+        return 'calltape: request paths may not contain encoded slashes or backslashes';
+    }
   }
   return undefined;
 }
