@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packageRoot } from '../../src/package-root.js';
 import { cliPath } from '../support/cli.js';
 import { chatCompletion } from '../support/openai-chat-chunks.js';
 import { startScriptedUpstream, type ScriptedUpstream } from '../support/scripted-upstream.js';
@@ -92,11 +93,26 @@ async function modulesLoaded(
   await exited;
   return readFileSync(file, 'utf8')
     .split('\n')
-    .map((line) =>
-      line.includes('/dist/')
-        ? line.slice(line.indexOf('/dist/') + '/dist/'.length)
-        : line.slice(line.indexOf('node_modules/')),
+    .flatMap((line) =>
+      line.includes('/dist/') ? modulesIn(line) : [line.slice(line.indexOf('node_modules/'))],
     );
+}
+
+/**
+ * The modules a loaded file of dist/ holds, named as tsc would emit them (`src/proxy/x.js`,
+ * `node_modules/ws/wrapper.mjs`): the CLI and its chunks are bundles (scripts/bundle-cli.ts), so
+ * the modules are read from each file's source map.
+ */
+function modulesIn(url: string): string[] {
+  const path = fileURLToPath(url);
+  const map = JSON.parse(readFileSync(`${path}.map`, 'utf8')) as { sources: string[] };
+  return map.sources.map((source) => {
+    const absolute = resolve(dirname(path), source);
+    const inModules = absolute.lastIndexOf('node_modules/');
+    return inModules >= 0
+      ? absolute.slice(inModules)
+      : relative(packageRoot, absolute).replace(/\.ts$/, '.js');
+  });
 }
 
 describe('what calltape proxy loads (issue 21: memory)', () => {
