@@ -6,7 +6,7 @@
  * command's own module stays behind a dynamic import, so it is still loaded only when named.
  * The library entry points (dist/src/index.js, runner-api.js) stay tsc's unbundled modules.
  */
-import { chmodSync } from 'node:fs';
+import { chmodSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { packageRoot } from '../src/package-root.js';
@@ -20,6 +20,9 @@ const entries = [
   'live/otel-worker',
 ];
 
+// Chunk names change with their content: the last build's would stay beside the new ones (and
+// in the package) if not removed.
+rmSync(join(packageRoot, 'dist/src/chunks'), { recursive: true, force: true });
 await build({
   entryPoints: entries.map((entry) => join(packageRoot, 'src', `${entry}.ts`)),
   absWorkingDir: packageRoot,
