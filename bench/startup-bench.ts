@@ -15,6 +15,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { format, resolveConfig } from 'prettier';
 import { numberFlag, quick, textFlag } from './bench-flags.js';
 import { spread } from './round-spread.js';
 import { startChild } from './start-child.js';
@@ -133,6 +134,14 @@ if (!quick) {
   const doc = join(root, 'docs/performance.md');
   const text = readFileSync(doc, 'utf8');
   const section0 = /<!-- startup-bench[^]*?<!-- \/startup-bench -->/;
-  if (section0.test(text)) writeFileSync(doc, text.replace(section0, section));
+  // Formatted as `prettier --check .` expects the rest of the page to be.
+  if (section0.test(text))
+    writeFileSync(
+      doc,
+      await format(text.replace(section0, section), {
+        ...(await resolveConfig(doc)),
+        filepath: doc,
+      }),
+    );
 }
 process.exit(0);
