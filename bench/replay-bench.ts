@@ -17,13 +17,18 @@ import { SqliteStore } from '../src/cassette/sqlite/sqlite-store.js';
 import { defaultConfig } from '../src/config/config.js';
 import { openAiChatAdapter } from '../src/providers/openai-chat/openai-chat-adapter.js';
 import { timeOrderedId } from '../src/cassette/time-ordered-id.js';
-import { quick } from './bench-flags.js';
+import { numberFlag, quick, textFlag } from './bench-flags.js';
 import { completionFor } from './chat-traffic.js';
 import { percentile, round } from './measure.js';
+import { measureReplayPerCall } from './replay-per-call.js';
+import { spread } from './round-spread.js';
 import { proxyListening, startBenchUpstream, startChild } from './start-child.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const sizes = quick ? [1_000, 10_000] : [1_000, 10_000, 100_000];
+const only = textFlag('--only');
+const sizes = only === 'per-call' ? [] : quick ? [1_000, 10_000] : [1_000, 10_000, 100_000];
+/** `--before DIR`: another build's package folder, replayed per call beside this one. */
+const before = textFlag('--before');
 /** Session ids stay unique across every load run against one proxy. */
 let sessions = 0;
 
@@ -229,6 +234,22 @@ async function measureTool(
   }
 }
 
+const perCallRounds = numberFlag('--per-call-rounds', quick ? 2 : 7);
+const perCall = await measureReplayPerCall(
+  root,
+  folder,
+  before === undefined
+    ? [['', root]]
+    : [
+        ['before', before],
+        ['after', root],
+      ],
+  numberFlag('--per-call-calls', 1000),
+  perCallRounds,
+  !process.argv.includes('--no-talkback'),
+);
+const floor = perCall[0]?.msPerCall ?? [];
+
 // talkback records in O(n²) (each new tape is compared with all before it): 10k tapes took minutes.
 const talkbackSizes = quick ? [1_000] : [1_000, 5_000];
 for (const size of sizes) {
@@ -267,6 +288,25 @@ const lines = [
   'it keeps every tape in memory and compares a request with them one by one. It is measured up to 5k',
   'recordings: it records in O(n²) too, so 10k tapes took minutes (a one-off run measured 18 replays/s at 10k, p99 3.8 s at 16 connections).',
   '',
+  '## Replay per call',
+  '',
+  `1,000 recorded calls sent one after another by the \`openai\` package (odd ones streamed, answers of 2–20 KB),`,
+  `${perCallRounds} rounds, each sending all of them once through every path in alternating order; ms per call`,
+  'and its ratio to the floor in the same round, min / **median** / max. Every server runs in its own process.',
+  '',
+  '| path | ms per call | × floor | server CPU ms per call |',
+  '| --- | --- | --- | --- |',
+  ...perCall.map(
+    (row) =>
+      `| ${row.path} | ${spread(row.msPerCall, 2)} | ${spread(
+        row.msPerCall.map((ms, i) => ms / (floor[i] ?? Number.NaN)),
+        2,
+        '×',
+      )} | ${spread(row.cpuMsPerCall, 3)} |`,
+  ),
+  '',
+  '## Replay by cassette size',
+  '',
   '| tool | recordings | connections | replays/s | latency p50 (ms) | latency p99 (ms) | misses |',
   '| --- | --- | --- | --- | --- | --- | --- |',
   ...rows.map(
@@ -276,10 +316,10 @@ const lines = [
   '',
 ];
 // Only full runs are results; --quick is a smoke check.
-if (!quick) {
+if (!quick && only === undefined) {
   writeFileSync(
     join(root, `bench/results/replay-${date.replace(/[:.]/g, '-')}.json`),
-    `${JSON.stringify({ date, rows }, null, 2)}\n`,
+    `${JSON.stringify({ date, perCall, rows }, null, 2)}\n`,
   );
   writeFileSync(join(root, 'docs/benchmarks-replay.md'), lines.join('\n'));
 }

@@ -7,13 +7,12 @@ import { packageRoot } from './package-root.js';
 /**
  * The compiled script of a worker thread, `path` relative to `src/` without extension
  * (`cassette/store-worker`). Workers always run compiled JavaScript: under a TypeScript test
- * runner the copy in dist/ is used.
+ * runner the copy in dist/ is used. Found from the package folder, not from this module: in the
+ * bundled CLI this module sits in dist/src/chunks/.
  */
-export function workerScript(path: string): URL | string {
-  if (!fileURLToPath(import.meta.url).endsWith('.ts'))
-    return new URL(`./${path}.js`, import.meta.url);
+export function workerScript(path: string): string {
   const compiled = join(packageRoot, `dist/src/${path}.js`);
-  if (!existsSync(compiled))
+  if (fileURLToPath(import.meta.url).endsWith('.ts') && !existsSync(compiled))
     throw new CalltapeError(
       'STORE_IO',
       `${compiled} is missing`,

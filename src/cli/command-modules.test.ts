@@ -20,9 +20,17 @@ describe('command modules', () => {
     expect(namesOf(program)).toEqual(['proxy']);
   });
 
+  it('load no command for `--version` alone, which only prints the version', async () => {
+    for (const argv of [['--version'], ['-V'], ['--debug', '--version']]) {
+      const program = new Command();
+      await registerCommands(program, ['node', 'calltape', ...argv]);
+      expect(namesOf(program)).toEqual([]);
+    }
+  });
+
   it('load every command for help and for names no module has (commander suggests one)', async () => {
     const all = commandModules.flatMap((module) => module.names);
-    for (const argv of [[], ['--help'], ['help', 'proxy'], ['prxy']]) {
+    for (const argv of [[], ['--help'], ['help', 'proxy'], ['prxy'], ['--version', '--help']]) {
       const program = new Command();
       await registerCommands(program, ['node', 'calltape', ...argv]);
       expect(namesOf(program)).toEqual(all);

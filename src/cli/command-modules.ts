@@ -81,13 +81,24 @@ export const commandModules: readonly CommandModule[] = [
  * Registers the commands `argv` can run: only the named command's module when the first
  * argument that is not an option names one, so `calltape proxy` never loads the scoring, judges
  * and report code of the other commands (it keeps what it loads resident for as long as it runs).
- * Anything else — no command, `help`, a mistyped name — registers them all, for commander's help
- * and suggestions.
+ * `calltape --version` alone registers none: loading every command module was nearly all of its
+ * start-up time. Anything else — no command, `help`, a mistyped name — registers them all, for
+ * commander's help and suggestions.
  */
 export async function registerCommands(program: Command, argv: readonly string[]): Promise<void> {
   const named = argv.slice(2).find((argument) => !argument.startsWith('-'));
+  if (named === undefined && asksOnlyVersion(argv)) return;
   const wanted = commandModules.filter(
     (module) => named !== undefined && module.names.includes(named),
   );
   for (const module of wanted.length > 0 ? wanted : commandModules) (await module.load())(program);
+}
+
+/** Whether the options are `--version` (or `-V`) without any asking for help. */
+function asksOnlyVersion(argv: readonly string[]): boolean {
+  const options = argv.slice(2);
+  return (
+    options.some((option) => option === '--version' || option === '-V') &&
+    !options.some((option) => option === '--help' || option === '-h')
+  );
 }

@@ -1,4 +1,6 @@
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
+import type * as AjvModule from 'ajv/dist/2020.js';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { Redactor } from '../cassette/redact.js';
 import type { AnsweredToolCall } from './mcp-call-results.js';
 import type { McpExchange } from './mcp-exchange.js';
@@ -54,6 +56,9 @@ const reportSchema = {
 } as const;
 
 let validate: ReturnType<Ajv2020['compile']> | undefined;
+// Every proxy imports this module for its report route; ajv's compiler (some 280 KB of code) is
+// loaded at the first report, not at start (issue 37: start-up of replay).
+const requireLazily = createRequire(import.meta.url);
 
 /**
  * The calls of a report a relay posted, redacted again with this side's redactor (the relay
@@ -69,7 +74,10 @@ export function parseMcpCallReport(
   } catch {
     return { problem: 'the body is not JSON' };
   }
-  validate ??= new Ajv2020({ strict: true }).compile(reportSchema);
+  if (!validate) {
+    const { Ajv2020: Compiler } = requireLazily('ajv/dist/2020.js') as typeof AjvModule;
+    validate = new Compiler({ strict: true }).compile(reportSchema);
+  }
   if (!validate(body)) {
     const error = validate.errors?.[0];
     return { problem: `${error?.instancePath || '(body)'} ${error?.message ?? 'is invalid'}` };

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { effectiveRules } from '../cassette/match-key.js';
+import { SqliteStore } from '../cassette/sqlite/sqlite-store.js';
 import { startWorkerRecorder } from '../cassette/worker-recorder.js';
 import { defaultConfig } from '../config/config.js';
 import { createLogger } from '../logger.js';
@@ -35,7 +36,7 @@ describe('CassetteRegistry.ready', () => {
     expect(registry.ready(b, 'record')).toBeUndefined();
     await registry.get(b, 'record');
     expect(registry.ready(b, 'record')).toEqual({ path: b, reader: undefined });
-    // Replay, auto and diff need a reader: they always go through `open`.
+    // Auto needs its reader and the store worker's: it always goes through `open`.
     expect(registry.ready(b, 'auto')).toBeUndefined();
     // Past maxOpen the least recently used cassette is released: it must be opened again.
     await registry.get(a, 'record');
@@ -43,6 +44,18 @@ describe('CassetteRegistry.ready', () => {
     expect(registry.ready(b, 'record')).toBeUndefined();
     expect(registry.ready(c, 'record')).toEqual({ path: c, reader: undefined });
     expect(registry.openCount).toBe(2);
+  });
+
+  it('answers at once in replay and diff once the cassette is open for reading, without asking the file system again', async () => {
+    const d = join(folder, 'd.sqlite');
+    const writer = new SqliteStore(d);
+    writer.close();
+    expect(registry.ready(d, 'replay')).toBeUndefined();
+    const opened = await registry.get(d, 'replay');
+    // The open reader keeps serving even once the file is gone (it holds the file open).
+    rmSync(d);
+    expect(registry.ready(d, 'replay')).toEqual(opened);
+    expect(registry.ready(d, 'diff')?.reader).toBe(opened.reader);
   });
 
   it('never reports a cassette ready whose opening failed', async () => {

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliPath } from '../support/cli.js';
+import { loadedModulesHook, modulesLoaded } from '../support/loaded-modules.js';
 import { chatCompletion } from '../support/openai-chat-chunks.js';
 import { startScriptedUpstream, type ScriptedUpstream } from '../support/scripted-upstream.js';
 import { temporaryFolder } from '../support/test-proxy.js';
@@ -22,22 +22,10 @@ const otherCommands = ['src/cli/commands/test-command.js', 'src/runner/run-suite
 
 let folder: string;
 let upstream: ScriptedUpstream;
+let hook: string[];
 beforeAll(async () => {
   folder = temporaryFolder();
-  // An ESM loader hook in the child notes every module URL it loads (calltape is all ESM).
-  writeFileSync(
-    join(folder, 'hooks.mjs'),
-    `import { appendFileSync } from 'node:fs';
-export async function load(url, context, next) {
-  appendFileSync(process.env.LOADED_MODULES_FILE, url + '\\n');
-  return next(url, context);
-}
-`,
-  );
-  writeFileSync(
-    join(folder, 'register.mjs'),
-    `import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n`,
-  );
+  hook = loadedModulesHook(folder);
   writeFileSync(join(folder, 'policies.yaml'), 'policies:\n  - { id: schema, kind: schema }\n');
   upstream = await startScriptedUpstream(() => ({
     kind: 'json',
@@ -47,7 +35,7 @@ export async function load(url, context, next) {
 afterAll(() => upstream.close());
 
 /** Starts `calltape proxy <args>`, sends one chat round trip and `more`, stops it, and returns what it loaded (paths under dist/, or from node_modules/ on). */
-async function modulesLoaded(
+async function proxyModulesLoaded(
   name: string,
   args: readonly string[],
   more: (url: string) => Promise<unknown> = () => Promise.resolve(),
@@ -57,8 +45,7 @@ async function modulesLoaded(
   const child = spawn(
     process.execPath,
     [
-      '--import',
-      pathToFileURL(join(folder, 'register.mjs')).href,
+      ...hook,
       cliPath,
       'proxy',
       '--port',
@@ -90,18 +77,12 @@ async function modulesLoaded(
   await more(url);
   child.kill('SIGTERM');
   await exited;
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .map((line) =>
-      line.includes('/dist/')
-        ? line.slice(line.indexOf('/dist/') + '/dist/'.length)
-        : line.slice(line.indexOf('node_modules/')),
-    );
+  return modulesLoaded(file);
 }
 
 describe('what calltape proxy loads (issue 21: memory)', () => {
   it('recording without policies, mocks or MCP clients loads none of shadow scoring, mock tools, the MCP route, WebSockets or the other commands', async () => {
-    const loaded = await modulesLoaded('plain', []);
+    const loaded = await proxyModulesLoaded('plain', []);
     expect(loaded).toContain('src/proxy/proxy-server.js');
     for (const module of [
       ...shadowScoring,
@@ -114,7 +95,7 @@ describe('what calltape proxy loads (issue 21: memory)', () => {
   });
 
   it('loads shadow scoring with --policies, and the MCP route at its first request', async () => {
-    const loaded = await modulesLoaded(
+    const loaded = await proxyModulesLoaded(
       'features',
       ['--policies', join(folder, 'policies.yaml'), '--shadow-db', join(folder, 'shadow.sqlite')],
       async (url) =>
