@@ -1,3 +1,4 @@
+import { cpus } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { CalltapeError } from '../errors.js';
 import type { CaseResult } from '../scoring/case-result.js';
@@ -10,6 +11,17 @@ import type {
   AgentModuleResponse,
   AgentModuleTarget,
 } from './module-agent-protocol.js';
+
+/**
+ * Cases run at once in agent mode when `--concurrency` is not given and the model answers
+ * (record, auto): an agent spends most of a case waiting on it, so one case per core leaves the
+ * cores idle. Replaying, the agent waits only on the proxy in this process, which is CPU work:
+ * there one case per core is the most that helps (on the test benchmark, 4 per core cost twice
+ * the CPU per case of 1 per core, each thread importing the agent's SDK).
+ */
+export function defaultAgentConcurrency(): number {
+  return 4 * cpus().length;
+}
 
 /** How one case's call of the agent module ended, as the report keeps an agent's run, and why it failed if it did. */
 export interface ModuleAgentRun {

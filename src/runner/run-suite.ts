@@ -28,7 +28,7 @@ import { scoreCase } from '../scoring/score-case.js';
 import type { RunConfig, Suite } from '../scoring/suite-types.js';
 import { shellCommand } from '../shell-command.js';
 import { driveCase, notRun, setName } from './drive-case.js';
-import { startModuleAgents, type ModuleAgents } from './module-agents.js';
+import { defaultAgentConcurrency, startModuleAgents, type ModuleAgents } from './module-agents.js';
 import { codeRefusal } from '../user-code/code-policy.js';
 
 export interface SuiteRunOptions {
@@ -144,7 +144,11 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
     options.apiKey ??
     (options.mode === 'replay' || options.mode === 'auto' ? placeholderKeys.openai : '');
   const codeJudges = createCodeJudges({ baseDir: dirname(suite.file), code });
-  const concurrency = Math.max(1, options.concurrency ?? cpus().length);
+  const concurrency = Math.max(
+    1,
+    options.concurrency ??
+      (suite.agent && options.mode !== 'replay' ? defaultAgentConcurrency() : cpus().length),
+  );
   const limit = pLimit(concurrency);
   let moduleAgents: ModuleAgents | undefined;
   // Judges per run configuration: the LLM judge asks the run's model unless a rubric names another.
