@@ -119,11 +119,19 @@ describe('agent.module: an agent calltape imports and calls per case', () => {
     expect(result.cases[0]?.agent?.stderr).toContain('module-agent.js');
   });
 
+  it('ends a case whose call never returns at timeout_ms and runs the next case on a new thread', async () => {
+    const file = writeSuite({ module: `${agentModule}#hangsOnFirst`, timeout_ms: 1_000 });
+    const result = await run(file, 'record');
+    expect(result.cases[0]?.agent?.timed_out).toBe(true);
+    expect(result.cases[0]?.problems).toContain('the agent module did not return within 1000 ms');
+    expect(result.cases.slice(1).map((item) => item.status)).toEqual(['pass', 'pass']);
+  });
+
   it('refuses to run a module without the named function export, naming the suite file, the field and what it exports', async () => {
     for (const name of ['missing', 'notAFunction']) {
       const file = writeSuite({ module: `${agentModule}#${name}` });
       await expect(run(file, 'record')).rejects.toThrow(
-        `${file}: agent.module: ${agentModule}#${name}: ${agentModule} has no function export "${name}" (its function exports: run, throws)`,
+        `${file}: agent.module: ${agentModule}#${name}: ${agentModule} has no function export "${name}" (its function exports: hangsOnFirst, run, throws)`,
       );
     }
   });

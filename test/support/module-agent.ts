@@ -48,3 +48,8 @@ export function throws(): Promise<never> {
 }
 
 export const notAFunction = 1;
+
+/** Never returns for the first case (a stuck agent); answers as `run` for the others. */
+export function hangsOnFirst(input: AgentInput): Promise<object> {
+  return input.caseId === 'case-0' ? new Promise<never>(() => undefined) : run(input);
+}
