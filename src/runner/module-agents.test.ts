@@ -59,7 +59,12 @@ function writeSuite(agent: object, name = 'suite.json'): string {
   return file;
 }
 
-async function run(file: string, mode: 'record' | 'replay', upstreamUrl = upstream.url) {
+async function run(
+  file: string,
+  mode: 'record' | 'replay',
+  upstreamUrl = upstream.url,
+  policy = code,
+) {
   const suite = loadSuite(file, process.cwd());
   return runSuite(suite, {
     config: { ...defaultConfig, upstream: upstreamUrl, logLevel: 'silent' },
@@ -68,7 +73,7 @@ async function run(file: string, mode: 'record' | 'replay', upstreamUrl = upstre
     logger,
     concurrency: 1,
     apiKey: 'sk-test-0123456789',
-    code,
+    code: policy,
   });
 }
 
@@ -152,6 +157,13 @@ describe('agent.module: an agent calltape imports and calls per case', () => {
     await expect(run(file, 'record')).rejects.toThrow(
       new RegExp(`^${file}: agent\\.module: \\./broken\\.mjs#run: cannot load .*broken\\.mjs: `),
     );
+  });
+
+  it('refuses the module under --no-code, as any user module, before a case runs', async () => {
+    const file = writeSuite({ module: `${agentModule}#run` });
+    await expect(
+      run(file, 'record', upstream.url, { run: false, outsideProject: true }),
+    ).rejects.toThrow(`${file}: agent.module: --no-code: refused to load ${agentModule}`);
   });
 
   it('refuses a module path that is not a file when the suite loads', () => {
