@@ -51,13 +51,22 @@ export async function driveAgent(
  * nothing overrides.
  */
 export function agentEnvironment(
-  spec: ProcessAgentSpec,
+  spec: { readonly env: { readonly [name: string]: string } },
   testCase: SuiteCase,
   urls: { readonly openai: string; readonly anthropic: string },
   extraEnv: { readonly [name: string]: string },
 ): NodeJS.ProcessEnv {
+  return { ...process.env, ...caseEnvironment(spec, testCase, urls, extraEnv) };
+}
+
+/** The variables a case gives its agent over calltape's own environment (an agent module gets these as `env`). */
+export function caseEnvironment(
+  spec: { readonly env: { readonly [name: string]: string } },
+  testCase: SuiteCase,
+  urls: { readonly openai: string; readonly anthropic: string },
+  extraEnv: { readonly [name: string]: string },
+): { readonly [name: string]: string } {
   return {
-    ...process.env,
     ...extraEnv,
     ...spec.env,
     // Every wire's base URL variable, from the session's origin (ANTHROPIC_BASE_URL is that origin).

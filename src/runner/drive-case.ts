@@ -24,8 +24,9 @@ import {
 import { goalJudge } from './conversation/goal-judge.js';
 import { simulatedUser } from './conversation/simulated-user.js';
 import type { JudgeRunners } from '../scoring/trajectory/types.js';
-import { driveAgent } from './drive-agent.js';
+import { caseEnvironment, driveAgent } from './drive-agent.js';
 import { driveDirect } from './drive-direct.js';
+import type { ModuleAgents } from './module-agents.js';
 import { withRecordHint } from './record-hint.js';
 
 /**
@@ -48,6 +49,8 @@ export async function driveCase(
     readonly recordCommand: string;
     /** Judges for a simulated user's `stop_when`. */
     readonly judges: JudgeRunners;
+    /** The threads running the suite's agent module (`agent.module`); undefined for other agents. */
+    readonly moduleAgents?: ModuleAgents | undefined;
   },
 ): Promise<CaseRun> {
   const began = performance.now();
@@ -102,6 +105,19 @@ export async function driveCase(
         ({ agent, conversation } = talked);
         agentError = talked.error;
         problems.push(...talked.problems);
+      } else if (suite.agent.kind === 'module') {
+        if (!context.moduleAgents) throw new Error('no threads were started for the agent module');
+        const ran = await context.moduleAgents.run({
+          prompt: testCase.prompt ?? '',
+          caseId: testCase.test_id,
+          env: caseEnvironment(suite.agent, testCase, urls, env),
+        });
+        agent = ran.agent;
+        if (agent.timed_out)
+          problems.push(`the agent module did not return within ${suite.agent.timeoutMs} ms`);
+        else
+          agentError =
+            ran.error ?? agentFailure(agent, (context.sessions.get(session) ?? []).length);
       } else {
         agent = await driveAgent(suite.agent, testCase, urls, env);
         if (agent.timed_out)

@@ -28,6 +28,8 @@ import { scoreCase } from '../scoring/score-case.js';
 import type { RunConfig, Suite } from '../scoring/suite-types.js';
 import { shellCommand } from '../shell-command.js';
 import { driveCase, notRun, setName } from './drive-case.js';
+import { defaultAgentConcurrency, startModuleAgents, type ModuleAgents } from './module-agents.js';
+import { codeRefusal } from '../user-code/code-policy.js';
 
 export interface SuiteRunOptions {
   /** The proxy configuration to start from (upstream, timeouts, redaction, match rules). */
@@ -142,7 +144,13 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
     options.apiKey ??
     (options.mode === 'replay' || options.mode === 'auto' ? placeholderKeys.openai : '');
   const codeJudges = createCodeJudges({ baseDir: dirname(suite.file), code });
-  const limit = pLimit(Math.max(1, options.concurrency ?? cpus().length));
+  const concurrency = Math.max(
+    1,
+    options.concurrency ??
+      (suite.agent && options.mode !== 'replay' ? defaultAgentConcurrency() : cpus().length),
+  );
+  const limit = pLimit(concurrency);
+  let moduleAgents: ModuleAgents | undefined;
   // Judges per run configuration: the LLM judge asks the run's model unless a rubric names another.
   const judgesFor = (run: RunConfig): JudgeRunners => ({
     code: codeJudges.run,
@@ -155,6 +163,13 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
   const judges = new Map(suite.runs.map((run) => [run, judgesFor(run)]));
   let scored: readonly CaseResult[] | undefined;
   try {
+    if (suite.agent?.kind === 'module') {
+      const refused = codeRefusal(suite.agent.path, dirname(suite.file), code);
+      if (refused !== undefined)
+        throw new CalltapeError('CONFIG_INVALID', `${suite.file}: agent.module: ${refused}`);
+      moduleAgents = startModuleAgents(suite.agent, suite.file, concurrency);
+      await moduleAgents.check();
+    }
     const repeats = suite.repeats ?? 1;
     const jobs = suite.runs.flatMap((run) =>
       suite.cases.flatMap((testCase, index) =>
@@ -178,6 +193,7 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
                   misses,
                   recordCommand,
                   judges: judges.get(run) ?? judgesFor(run),
+                  moduleAgents,
                 })
               : notRun(session, refused);
           const scoring = { now: options.now, judges: judges.get(run) ?? judgesFor(run) };
@@ -234,6 +250,7 @@ export async function runSuite(suite: Suite, options: SuiteRunOptions): Promise<
       ...collectReplayMisses(results, misses, suite.runs.length > 1, recordCommand),
     };
   } finally {
+    await moduleAgents?.close();
     await codeJudges.close();
     await proxy.close();
     settleCassette(suite, options, {

@@ -71,8 +71,8 @@ export interface CaseProvenance {
   };
 }
 
-/** Agent mode: the agent under test, a command calltape starts per case or a server it posts to. */
-export type AgentSpec = ProcessAgentSpec | HttpAgentSpec;
+/** Agent mode: the agent under test, a command calltape starts per case, a server it posts to, or a module it calls. */
+export type AgentSpec = ProcessAgentSpec | HttpAgentSpec | ModuleAgentSpec;
 
 /** An agent calltape starts with a shell, once per case. */
 export interface ProcessAgentSpec {
@@ -91,6 +91,24 @@ export interface ProcessAgentSpec {
   readonly timeoutMs: number;
   /** Conversations: the longest one user turn may take to be answered. */
   readonly turnTimeoutMs: number;
+  readonly env: { readonly [name: string]: string };
+}
+
+/**
+ * An agent given as a module (`agent.module: ./agent.js#run`): calltape imports it once per
+ * worker thread and calls the export once per case, one case at a time per thread
+ * (docs/reference/agent-module.md).
+ */
+export interface ModuleAgentSpec {
+  readonly kind: 'module';
+  /** The module's absolute path. */
+  readonly path: string;
+  /** The export called per case (`default` when the suite names none). */
+  readonly exportName: string;
+  /** `agent.module` as the suite wrote it, for messages. */
+  readonly written: string;
+  /** One case's run, after which its thread is terminated (the next case gets a fresh one). */
+  readonly timeoutMs: number;
   readonly env: { readonly [name: string]: string };
 }
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { JsonSchema, JsonValue } from '../trace/trace.js';
-import { schemaViolation } from './validate-arguments.js';
+import { ajvSchemaViolation, schemaCompileError, schemaViolation } from './validate-arguments.js';
 
 const copy = <T>(value: T): T => structuredClone(value);
 
@@ -75,4 +75,71 @@ describe('issue 30: a lookup by an inherited name never reaches Ajv', () => {
       );
     },
   );
+});
+
+describe('schemaViolation on simple schemas (checked by the closure walk, Ajv compiled only for words the walk lacks)', () => {
+  const text = fc.constantFrom<JsonValue>('a', 'B', '', 'long text', '3');
+  const plain = fc.oneof(text, fc.constantFrom<JsonValue>(0, 1, -2, 2.5, 1e21, true, false, null));
+  const leaf: fc.Arbitrary<JsonSchema> = fc.record(
+    {
+      type: fc.oneof(
+        fc.constantFrom('string', 'number', 'integer', 'boolean', 'null', 'object', 'array'),
+        fc.subarray(['string', 'number', 'integer', 'null'], { minLength: 1 }),
+      ),
+      enum: fc.array(plain, { minLength: 1, maxLength: 4 }),
+      minimum: fc.constantFrom(0, 1.5),
+      maxLength: fc.constantFrom(0, 3),
+      description: fc.constant('an argument'),
+      default: plain,
+    },
+    { requiredKeys: [] },
+  ) as fc.Arbitrary<JsonSchema>;
+  const key = fc.constantFrom('a', 'b', 'constructor', 'x/y', 'm~n');
+  const schema: fc.Arbitrary<JsonSchema> = fc.letrec<{ node: JsonSchema }>((tie) => ({
+    node: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      leaf,
+      fc.record({ type: fc.constant('array'), items: tie('node') }) as fc.Arbitrary<JsonSchema>,
+      fc
+        .record(
+          {
+            type: fc.constant('object'),
+            properties: fc.dictionary(key, tie('node'), { maxKeys: 3 }),
+            required: fc.subarray(['a', 'b', 'constructor', 'x/y']),
+            additionalProperties: fc.oneof(fc.boolean(), leaf),
+          },
+          { requiredKeys: ['type', 'properties'] },
+        )
+        .map((object) => object as JsonSchema),
+    ),
+  })).node;
+  const value: fc.Arbitrary<JsonValue> = fc.letrec<{ value: JsonValue }>((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      plain,
+      fc.array(tie('value'), { maxLength: 3 }),
+      fc.dictionary(fc.oneof(key, fc.constantFrom('c', 'toString')), tie('value'), {
+        maxKeys: 4,
+      }),
+    ),
+  })).value;
+
+  it('gives exactly what Ajv gives, for every schema and value of the subset (property)', () => {
+    fc.assert(
+      fc.property(schema, value, (drawn, sent) => {
+        expect(schemaViolation(copy(drawn), sent)).toBe(ajvSchemaViolation(drawn, sent));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('calls every schema of the subset compilable, as Ajv does (property)', () => {
+    fc.assert(
+      fc.property(schema, (drawn) => {
+        expect(schemaCompileError(copy(drawn))).toBeUndefined();
+        expect(ajvSchemaViolation(drawn, null) ?? '').not.toMatch(/^\(schema\)/);
+      }),
+      { numRuns: 300 },
+    );
+  });
 });

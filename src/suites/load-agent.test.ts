@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isLoopbackHost, loadAgent, type RawAgent } from './load-agent.js';
@@ -56,6 +59,41 @@ describe('loadAgent', () => {
     );
     expect(refusal({ url: 'ftp://127.0.0.1/' })).toMatch(/agent\.url: expected an http/);
     expect(refusal({ url: 'not a url' })).toMatch(/agent\.url: not a URL/);
+  });
+
+  it('reads an agent module as its path against the suite folder and its export, default when none is named', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'calltape-load-agent-'));
+    writeFileSync(join(folder, 'agent.mjs'), 'export default async () => {};');
+    const inFolder = { file: join(folder, 'suite.yaml'), folder, cwd: '/work' };
+    expect(loadAgent({ module: './agent.mjs#run', timeout_ms: 5000 }, inFolder)).toEqual({
+      kind: 'module',
+      path: join(folder, 'agent.mjs'),
+      exportName: 'run',
+      written: './agent.mjs#run',
+      timeoutMs: 5000,
+      env: {},
+    });
+    expect(loadAgent({ module: 'agent.mjs' }, inFolder)).toMatchObject({ exportName: 'default' });
+    const refused = (raw: RawAgent): string => {
+      try {
+        loadAgent(raw, inFolder);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return 'accepted';
+    };
+    expect(refused({ module: './agent.mjs', command: 'node a.js' })).toMatch(
+      /suite\.yaml: agent\.module: an agent is one of command, url or module/,
+    );
+    expect(refused({ module: './agent.mjs', input: 'stdin' })).toMatch(
+      /agent\.input: belongs to an agent command or url/,
+    );
+    expect(refused({ module: './agent.mjs#not-a-name' })).toMatch(
+      /agent\.module: expected a module path and an optional export name/,
+    );
+    expect(refused({ module: './nope.mjs#run' })).toMatch(
+      /agent\.module: \.\/nope\.mjs is not a file/,
+    );
   });
 
   it('refuses an agent url off this machine unless allow_remote says so, and never prints its password', () => {

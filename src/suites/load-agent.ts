@@ -1,3 +1,4 @@
+import { existsSync, statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { printableUrl } from '../cassette/printable-url.js';
@@ -10,6 +11,7 @@ export interface RawAgent {
   readonly input?: 'arg' | 'stdin' | 'env';
   readonly protocol?: 'prompt' | 'jsonl';
   readonly url?: string;
+  readonly module?: string;
   readonly allow_remote?: boolean;
   readonly cwd?: string;
   readonly timeout_ms?: number;
@@ -20,9 +22,9 @@ export interface RawAgent {
 const defaultTimeoutMs = 120_000;
 
 /**
- * The suite's agent, checked for what its schema cannot say: a command or a url (not both), the
- * fields that belong to a command left off a url, and a url on this machine unless
- * `allow_remote` says otherwise. Errors name the suite file and the field.
+ * The suite's agent, checked for what its schema cannot say: one of a command, a url or a module,
+ * the fields that belong to a command left off the others, a url on this machine unless
+ * `allow_remote` says otherwise, and a module that exists. Errors name the suite file and the field.
  */
 export function loadAgent(
   raw: RawAgent,
@@ -33,6 +35,23 @@ export function loadAgent(
   };
   const timeoutMs = raw.timeout_ms ?? defaultTimeoutMs;
   const turnTimeoutMs = Math.min(raw.turn_timeout_ms ?? timeoutMs, timeoutMs);
+  if (raw.module !== undefined) {
+    for (const field of ['command', 'url'] as const)
+      if (raw[field] !== undefined)
+        fail('module', `an agent is one of command, url or module, not ${field} and module`);
+    for (const field of ['input', 'protocol', 'cwd', 'allow_remote', 'turn_timeout_ms'] as const)
+      if (raw[field] !== undefined)
+        fail(
+          field,
+          'belongs to an agent command or url; an agent module is called once per case with the prompt (docs/reference/agent-module.md)',
+        );
+    return {
+      kind: 'module',
+      ...moduleTarget(raw.module, where.folder, fail),
+      timeoutMs,
+      env: raw.env ?? {},
+    };
+  }
   if (raw.url !== undefined) {
     if (raw.command !== undefined)
       fail('url', 'an agent is a command calltape starts or a url it posts to, not both');
@@ -63,6 +82,29 @@ export function loadAgent(
     turnTimeoutMs,
     env: raw.env ?? {},
   };
+}
+
+/** `./agent.js#run`: the module's path (relative to the suite's folder) and the export to call. */
+function moduleTarget(
+  written: string,
+  folder: string,
+  fail: (field: string, message: string, hint?: string) => never,
+): { path: string; exportName: string; written: string } {
+  const hash = written.lastIndexOf('#');
+  const file = hash === -1 ? written : written.slice(0, hash);
+  const exportName = hash === -1 ? 'default' : written.slice(hash + 1);
+  if (file === '' || !/^[A-Za-z_$][\w$]*$/.test(exportName))
+    fail(
+      'module',
+      `expected a module path and an optional export name, like ./agent.js#run; got ${JSON.stringify(written)}`,
+    );
+  const path = resolve(folder, file);
+  if (!existsSync(path) || !statSync(path).isFile())
+    fail(
+      'module',
+      `${file} is not a file (looked for ${path}: the path is relative to the suite file's folder)`,
+    );
+  return { path, exportName, written };
 }
 
 /**

@@ -86,7 +86,10 @@ export function registerTestCommands(program: Command): void {
         )
         .argument('<suites...>', 'suite files (YAML, JSON or JSONL)')
         .option('--mode <mode>', 'replay (default: offline from the cassette) | record | auto')
-        .option('--concurrency <n>', 'cases run at once (default: CPU count)')
+        .option(
+          '--concurrency <n>',
+          'cases run at once (default: CPU count; with an agent recording, 4 per core)',
+        )
         .option(
           '--repeat <n>',
           "run every case n times, each a sample with its own recording (overrides the suite's repeats)",

@@ -1,4 +1,9 @@
-import type { HttpAgentSpec, ProcessAgentSpec, SuiteCase } from '../../scoring/suite-types.js';
+import type {
+  AgentSpec,
+  HttpAgentSpec,
+  ProcessAgentSpec,
+  SuiteCase,
+} from '../../scoring/suite-types.js';
 import { agentEnvironment } from '../drive-agent.js';
 import type { ConversationAgent } from './conversation-agent.js';
 import type { BaseUrls } from './conversation-protocol.js';
@@ -15,9 +20,9 @@ export interface AgentConversation extends ConversationAgent {
   run(): AgentRun | null;
 }
 
-/** True when the suite's agent can hold a conversation (protocol jsonl, or a url). */
-export function conversing(spec: ProcessAgentSpec | HttpAgentSpec): spec is ConversingAgentSpec {
-  return spec.kind === 'http' || spec.protocol === 'jsonl';
+/** True when the suite's agent can hold a conversation (protocol jsonl, or a url; an agent module takes one prompt per call). */
+export function conversing(spec: AgentSpec): spec is ConversingAgentSpec {
+  return spec.kind === 'http' || (spec.kind === 'process' && spec.protocol === 'jsonl');
 }
 
 /**
