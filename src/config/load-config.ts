@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { isPostgresUrl } from '../stores/database-url.js';
 import { dirname, resolve } from 'node:path';
 import { CalltapeError } from '../errors.js';
 import {
@@ -205,7 +206,7 @@ export function loadConfig(
       mcp: { servers: { ...d.mcp.servers, ...merged.mcp?.servers } },
       shadow: {
         policies: merged.shadow?.policies ? resolve(policiesBase, merged.shadow.policies) : null,
-        database: resolve(databaseBase, merged.shadow?.database ?? d.shadow.database),
+        database: resolveDatabaseFrom(databaseBase, merged.shadow?.database ?? d.shadow.database),
         queueSize: merged.shadow?.queueSize ?? d.shadow.queueSize,
         retention: { ...d.shadow.retention, ...merged.shadow?.retention },
       },
@@ -347,4 +348,9 @@ function providerOrigin(url: string): string {
   // On the path only: a host could be called v1.
   if (!URL.canParse(trimmed) || !/\/v1$/i.test(new URL(trimmed).pathname)) return trimmed;
   return trimmed.slice(0, -'/v1'.length);
+}
+
+/** A database location from a folder: a file resolved against it, a `postgres://` URL as it is. */
+function resolveDatabaseFrom(base: string, location: string): string {
+  return isPostgresUrl(location) ? location : resolve(base, location);
 }

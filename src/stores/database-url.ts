@@ -1,3 +1,4 @@
+import { relative } from 'node:path';
 /**
  * Where a database named on the command line, in config or in the environment lives: a
  * `postgres://` (or `postgresql://`) URL names a PostgreSQL database shared by a fleet, anything
@@ -39,4 +40,11 @@ function safeDecode(text: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A database location as messages show it: a file relative to `cwd`, a URL without its password. */
+export function shownDatabase(location: string, cwd: string): string {
+  return isPostgresUrl(location)
+    ? printableDatabase(location)
+    : relative(cwd, location) || location;
 }
