@@ -52,7 +52,9 @@ const session = (endedAt: number, id: string, failed: boolean): SessionVerdict =
   failures: failed
     ? [{ policy: 'steps', reason: 'too_many_steps', message: '5 steps, at most 3' }]
     : [],
-  trajectory: [{ name: 'get_weather', arguments: { city: 'Paris' } }],
+  trajectory: [
+    { turn: 1, tool: 'get_weather', arguments: '{"city":"Paris"}', verdict: 'pass', failures: [] },
+  ],
 });
 
 /**
