@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { isPostgresUrl } from '../stores/database-url.js';
+import { isPostgresUrl } from '../database-url.js';
 import { dirname, resolve } from 'node:path';
 import { CalltapeError } from '../errors.js';
 import {

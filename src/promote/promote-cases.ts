@@ -7,7 +7,7 @@ import type { Config } from '../config/config.js';
 import { CalltapeError, isCalltapeError } from '../errors.js';
 import { readShadowSessions, type ShadowSelection } from '../live/shadow-sessions.js';
 import type { Logger } from '../logger.js';
-import { isPostgresUrl, printableDatabase } from '../stores/database-url.js';
+import { isPostgresUrl, printableDatabase } from '../database-url.js';
 import { runSuite } from '../runner/run-suite.js';
 import { schemasFromTools, type AnyToolDefinition } from '../scoring/schemas-from-tools.js';
 import type { Suite, SuiteCase } from '../scoring/suite-types.js';

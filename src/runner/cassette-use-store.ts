@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import type { CassetteUsage } from '../cassette/cassette-usage.js';
 import { CalltapeError } from '../errors.js';
-import { isPostgresUrl } from '../stores/database-url.js';
+import { isPostgresUrl } from '../database-url.js';
 import { runsDatabaseBeside } from './run-store.js';
-import { openRunsDatabase } from './runs-database.js';
+import { openRunsDatabase } from '../stores/runs-database.js';
 
 /** The last noted run of a cassette: when it started and what it served (every shard's, for a sharded run). */
 export interface LastCassetteRun {

@@ -7,7 +7,7 @@ import { upgradeReport } from '../report/upgrade-report.js';
 import type { BaselineSource } from '../report/run-baseline.js';
 import type { SuiteRunResult } from '../report/run-result.js';
 import { behaviourDiff, type DiffedCase } from './behaviour-diff.js';
-import { isPostgresUrl, printableDatabase } from '../stores/database-url.js';
+import { isPostgresUrl, printableDatabase } from '../database-url.js';
 import { RunStore } from './run-store.js';
 
 /** What a run is matched with its baseline by: the suite's name, cassette and run configurations. */

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { CalltapeError } from '../errors.js';
-import { openRunsDatabase } from '../runner/runs-database.js';
-import { isPostgresUrl, printableDatabase, redactDatabaseUrl } from './database-url.js';
+import { openRunsDatabase } from './runs-database.js';
+import { isPostgresUrl, printableDatabase, redactDatabaseUrl } from '../database-url.js';
 import { migratePostgres } from './migrate-postgres.js';
 import { PostgresDatabase } from './postgres-database.js';
 import { runsMigrations } from './runs-migrations.js';

@@ -1,9 +1,9 @@
 import Database from 'better-sqlite3';
 import { boundPageCache } from '../cassette/sqlite/open-cassette.js';
 import { CalltapeError } from '../errors.js';
-import { shadowSchema } from '../live/shadow-schema.js';
+import { shadowSchema } from './shadow-schema.js';
 import { preparePrivateDatabase } from '../private-files.js';
-import { isPostgresUrl, printableDatabase, redactDatabaseUrl } from './database-url.js';
+import { isPostgresUrl, printableDatabase, redactDatabaseUrl } from '../database-url.js';
 import { migratePostgres } from './migrate-postgres.js';
 import { PostgresDatabase } from './postgres-database.js';
 import { shadowMigrations } from './shadow-migrations.js';

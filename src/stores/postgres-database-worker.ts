@@ -6,7 +6,7 @@
 import { workerData } from 'node:worker_threads';
 import fnv1a from '@sindresorhus/fnv1a';
 import pg from 'pg';
-import { redactDatabaseUrl } from './database-url.js';
+import { redactDatabaseUrl } from '../database-url.js';
 import type { PostgresAnswer, PostgresRequest, PostgresWorkerData } from './postgres-protocol.js';
 
 const data = workerData as PostgresWorkerData;

@@ -6,7 +6,7 @@ import {
 } from 'node:worker_threads';
 import { CalltapeError } from '../errors.js';
 import { workerScript } from '../worker-script.js';
-import { printableDatabase } from './database-url.js';
+import { printableDatabase } from '../database-url.js';
 import type { PostgresAnswer, PostgresRequest, PostgresWorkerData } from './postgres-protocol.js';
 import type { SqlDatabase, SqlValue } from './sql-database.js';
 

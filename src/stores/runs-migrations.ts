@@ -1,7 +1,7 @@
 import type { Migration } from './migrate-postgres.js';
 
 /**
- * The runs database's tables in PostgreSQL: those of `runner/runs-database.ts` (SQLite), with
+ * The runs database's tables in PostgreSQL: those of `runs-database.ts` (SQLite), with
  * identity ids, 64-bit integers for times and a `seq` column where SQLite's rowid orders rows.
  */
 export const runsMigrations: readonly Migration[] = [

@@ -1,7 +1,7 @@
 import type { Migration } from './migrate-postgres.js';
 
 /**
- * The shadow-scoring database's tables in PostgreSQL: those of `live/shadow-schema.ts` (SQLite),
+ * The shadow-scoring database's tables in PostgreSQL: those of `shadow-schema.ts` (SQLite),
  * with identity ids, 64-bit times and a `seq` column where SQLite's rowid orders failures.
  */
 export const shadowMigrations: readonly Migration[] = [

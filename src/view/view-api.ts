@@ -1,7 +1,7 @@
 import { relative, sep } from 'node:path';
 import { viewApiVersion, type ApiError, type RunsAnswer } from './api-types.js';
 import { caseAnswer, compareAnswer, runAnswer, storedRun } from './run-answers.js';
-import { isPostgresUrl, printableDatabase } from '../stores/database-url.js';
+import { isPostgresUrl, printableDatabase } from '../database-url.js';
 import { ViewRunsReader } from './view-runs-reader.js';
 
 /** Where the API reads from. */

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { isPostgresUrl } from '../stores/database-url.js';
+import { isPostgresUrl } from '../database-url.js';
 import { openRunsSql } from '../stores/open-runs-database.js';
 import { insertOrder, type SqlDatabase } from '../stores/sql-database.js';
 import type { SuiteRunResult } from '../report/run-result.js';

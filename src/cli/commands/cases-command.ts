@@ -10,7 +10,7 @@ import { guardedAction } from '../guarded-action.js';
 import { resolveCassette } from '../resolve-cassette.js';
 import { requireCassette } from '../../cassette/sqlite/cassette-files.js';
 import { shellCommand } from '../../shell-command.js';
-import { isPostgresUrl } from '../../stores/database-url.js';
+import { isPostgresUrl } from '../../database-url.js';
 
 interface PromoteFlags {
   readonly out: string;

@@ -14,7 +14,7 @@ import { ratingsFile } from '../../ratings/rating-store.js';
 import { resolveCassette } from '../resolve-cassette.js';
 import { noteCassetteUse } from '../../runner/cassette-use-store.js';
 import { chosenRunsDatabase } from '../../runner/run-store.js';
-import { shownDatabase } from '../../stores/database-url.js';
+import { shownDatabase } from '../../database-url.js';
 import { codePolicyFromFlags, codePolicyOptions } from '../../user-code/code-policy.js';
 import { withWireUpstreamOptions } from '../wire-upstream-options.js';
 import { refuseCodeAtStart } from '../refuse-code-at-start.js';

@@ -6,7 +6,7 @@ import { junitReport } from '../../report/junit-report.js';
 import { markdownReport } from '../../report/markdown-report.js';
 import { terminalReport } from '../../report/terminal-report.js';
 import { RunStore, suiteRunsDatabase } from '../../runner/run-store.js';
-import { isPostgresUrl } from '../../stores/database-url.js';
+import { isPostgresUrl } from '../../database-url.js';
 import { shellCommand } from '../../shell-command.js';
 import type { SuiteRunResult } from '../../runner/run-suite.js';
 import { exitCodes } from '../exit-codes.js';

@@ -12,7 +12,7 @@ import { writePrivateFile } from '../../private-files.js';
 import { resolve } from 'node:path';
 import { exitCodes } from '../exit-codes.js';
 import { guardedAction } from '../guarded-action.js';
-import { printableDatabase } from '../../stores/database-url.js';
+import { printableDatabase } from '../../database-url.js';
 import { runsDb } from './runs-command.js';
 
 interface ViewFlags {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CalltapeError } from '../errors.js';
-import { RunStore } from '../runner/run-store.js';
+import { CalltapeError } from './errors.js';
+import { RunStore } from './runner/run-store.js';
 import { isPostgresUrl, printableDatabase, redactDatabaseUrl } from './database-url.js';
 
 describe('database locations', () => {
