@@ -20,8 +20,10 @@ const pool = new pg.Pool({
   connectionTimeoutMillis: data.connectTimeoutMs,
   types,
 });
-// A connection the server drops while idle is replaced on the next checkout; not a crash.
+// A connection the server drops (idle, or held between a transaction's statements) is replaced
+// on the next checkout, and the statement that needed it fails: never a crash of this thread.
 pool.on('error', () => undefined);
+pool.on('connect', (client) => client.on('error', () => undefined));
 /** The connection a transaction runs on, between begin and commit or rollback. */
 let held: pg.PoolClient | undefined;
 
