@@ -72,7 +72,7 @@ export class ShadowStore {
       for (const call of calls) {
         this.rows.calls++;
         const callId = this.insertedId(
-          'INSERT INTO calls (at, interaction_id, session_id, wire, model, tool, call_index, mocked, verdict, score, arguments, evaluated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id',
+          'INSERT INTO calls (at, interaction_id, session_id, wire, model, tool, call_index, mocked, verdict, score, arguments, evaluated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
           call.at,
           call.interactionId,
           call.sessionId,
@@ -107,7 +107,7 @@ export class ShadowStore {
       for (const session of sessions) {
         this.rows.sessions++;
         const sessionRow = this.insertedId(
-          'INSERT INTO sessions (session_id, case_id, started_at, ended_at, model, verdict, score, turns, calls, evaluated, trajectory) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id',
+          'INSERT INTO sessions (session_id, case_id, started_at, ended_at, model, verdict, score, turns, calls, evaluated, trajectory) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
           session.sessionId,
           session.caseId ?? null,
           session.startedAt,
@@ -200,7 +200,7 @@ export class ShadowStore {
 
   /** Inserts a row and returns its id. */
   private insertedId(sql: string, ...values: SqlValue[]): number {
-    return (this.db.get<{ id: number }>(sql, values) as { id: number }).id;
+    return this.db.insert(sql, values);
   }
 
   private insertFailure(...values: SqlValue[]): void {

@@ -94,8 +94,8 @@ export class RunStore {
   /** Stores a run; returns its id. */
   save(result: SuiteRunResult, exitCode: number, report: string): number {
     return this.db.transaction(() => {
-      const { id } = this.db.get<{ id: number }>(
-        'INSERT INTO runs (suite, file, mode, drive, cassette, started_at, duration_ms, passed, exit_code, report, git_commit, git_branch, cassette_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id',
+      const id = this.db.insert(
+        'INSERT INTO runs (suite, file, mode, drive, cassette, started_at, duration_ms, passed, exit_code, report, git_commit, git_branch, cassette_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
         [
           result.suite,
           result.file,
@@ -111,7 +111,7 @@ export class RunStore {
           result.git?.branch ?? null,
           this.cassetteKey(result.cassette),
         ],
-      ) as { id: number };
+      );
       for (const run of result.runs)
         this.db.run(
           'INSERT INTO run_configs (run_id, name, model, total, passed, failed, errors, pass_rate, mean_score, unreliable) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',

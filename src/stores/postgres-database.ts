@@ -70,6 +70,10 @@ export class PostgresDatabase implements SqlDatabase {
     return this.request({ type: 'query', sql, parameters }).changed;
   }
 
+  insert(sql: string, parameters: readonly SqlValue[]): number {
+    return (this.get<{ id: number }>(`${sql} RETURNING id`, parameters) as { id: number }).id;
+  }
+
   exec(sql: string): void {
     this.request({ type: 'exec', sql });
   }

@@ -20,6 +20,8 @@ export interface SqlDatabase {
   get<Row>(sql: string, parameters?: readonly SqlValue[]): Row | undefined;
   /** Runs a statement; returns how many rows it changed. */
   run(sql: string, parameters?: readonly SqlValue[]): number;
+  /** Runs an INSERT (without RETURNING) into a table whose key is `id`; returns the new row's id. */
+  insert(sql: string, parameters: readonly SqlValue[]): number;
   /** Runs statements without parameters (a schema), several at once. */
   exec(sql: string): void;
   /** Runs `work` in one transaction: committed when it returns, rolled back when it throws. */

@@ -28,6 +28,10 @@ export class SqliteDatabase implements SqlDatabase {
     return this.statement(sql).run(...parameters).changes;
   }
 
+  insert(sql: string, parameters: readonly SqlValue[]): number {
+    return Number(this.statement(sql).run(...parameters).lastInsertRowid);
+  }
+
   exec(sql: string): void {
     this.db.exec(sql);
   }
