@@ -28,6 +28,9 @@ stop() {
   rm -rf "$dir"
 }
 trap stop EXIT
+# A signal (a cancelled CI job, Ctrl-C) exits through the EXIT trap too.
+trap 'exit 130' INT
+trap 'exit 143' TERM
 port="$(node -e "const s=require('node:net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")"
 "${as_owner[@]}" "$bin/initdb" -D "$dir/data" -U calltape --auth=trust -E UTF8 --no-locale > "$dir/initdb.log"
 # fsync off: a throwaway cluster trades durability for test speed.
