@@ -18,6 +18,8 @@ const entries = [
   'user-code/user-code-worker',
   'live/shadow-worker',
   'live/otel-worker',
+  'runner/module-agent-worker',
+  'stores/postgres-database-worker',
 ];
 
 // Chunk names change with their content: the last build's would stay beside the new ones (and

@@ -6,7 +6,7 @@ import { loadConfig } from './config/load-config.js';
 import { ShadowStore } from './live/shadow-store.js';
 import { fileAccessEnv } from './private-files.js';
 import { RatingStore } from './ratings/rating-store.js';
-import { openRunsDatabase } from './runner/runs-database.js';
+import { openRunsDatabase } from './stores/runs-database.js';
 import { writeBlob } from './runner/shard-blob-file.js';
 import type { ShardBlob } from './runner/shard-blob.js';
 import { temporaryFolder } from '../test/support/test-proxy.js';

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { isPostgresUrl } from '../database-url.js';
 import { dirname, resolve } from 'node:path';
 import { CalltapeError } from '../errors.js';
 import {
@@ -219,7 +220,7 @@ export function loadConfig(
       mcp: { servers: { ...d.mcp.servers, ...merged.mcp?.servers } },
       shadow: {
         policies: merged.shadow?.policies ? resolve(policiesBase, merged.shadow.policies) : null,
-        database: resolve(databaseBase, merged.shadow?.database ?? d.shadow.database),
+        database: resolveDatabaseFrom(databaseBase, merged.shadow?.database ?? d.shadow.database),
         queueSize: merged.shadow?.queueSize ?? d.shadow.queueSize,
         retention: { ...d.shadow.retention, ...merged.shadow?.retention },
       },
@@ -366,4 +367,9 @@ function providerOrigin(url: string): string {
 /** An AWS region named by the environment calltape was started with; undefined when unset or not a region name. */
 function awsRegion(value: string | undefined): string | undefined {
   return value !== undefined && /^[a-z]{2}(?:-[a-z]+)+-\d{1,2}$/.test(value) ? value : undefined;
+}
+
+/** A database location from a folder: a file resolved against it, a `postgres://` URL as it is. */
+function resolveDatabaseFrom(base: string, location: string): string {
+  return isPostgresUrl(location) ? location : resolve(base, location);
 }

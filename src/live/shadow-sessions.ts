@@ -1,4 +1,5 @@
 import { CalltapeError } from '../errors.js';
+import { insertOrder } from '../stores/sql-database.js';
 import { openShadowDatabase } from './shadow-report.js';
 import { undecidedReasons, type PolicyReason } from './verdict-types.js';
 
@@ -31,33 +32,33 @@ export function readShadowSessions(path: string, selection: ShadowSelection): Sh
     const ids =
       'session' in selection
         ? [selection.session]
-        : (db
-            .prepare(
+        : db
+            .all<{ session_id: string }>(
               `SELECT session_id FROM (
-                 SELECT session_id, ended_at AS at FROM sessions WHERE verdict = 'fail' AND ended_at >= @since
-                 UNION ALL SELECT session_id, at FROM failures WHERE at >= @since AND reason NOT IN (${undecided}))
+                 SELECT session_id, ended_at AS at FROM sessions WHERE verdict = 'fail' AND ended_at >= ?
+                 UNION ALL SELECT session_id, at FROM failures WHERE at >= ? AND reason NOT IN (${undecided})) AS failing
                GROUP BY session_id ORDER BY max(at) DESC, session_id`,
+              [selection.failingSince, selection.failingSince],
             )
-            .pluck()
-            .all({ since: selection.failingSince }) as string[]);
-    const sessionRows = db.prepare(
-      'SELECT verdict, ended_at FROM sessions WHERE session_id = ? ORDER BY ended_at DESC',
-    );
-    const failureRows = db.prepare(
-      'SELECT policy, reason, message, at FROM failures WHERE session_id = ? ORDER BY at, rowid',
-    );
+            .map((row) => row.session_id);
     return ids.map((sessionId) => {
-      const rows = sessionRows.all(sessionId) as { verdict: string; ended_at: number }[];
-      const failures = failureRows.all(sessionId) as {
+      const rows = db.all<{ verdict: string; ended_at: number }>(
+        'SELECT verdict, ended_at FROM sessions WHERE session_id = ? ORDER BY ended_at DESC',
+        [sessionId],
+      );
+      const failures = db.all<{
         policy: string;
         reason: string;
         message: string;
         at: number;
-      }[];
+      }>(
+        `SELECT policy, reason, message, at FROM failures WHERE session_id = ? ORDER BY at, ${insertOrder(db)}`,
+        [sessionId],
+      );
       if (rows.length === 0 && failures.length === 0)
         throw new CalltapeError(
           'CONFIG_INVALID',
-          `${path}: shadow scoring never scored a session "${sessionId}"`,
+          `${db.location}: shadow scoring never scored a session "${sessionId}"`,
           'calltape shadow report --db <file> lists the worst sessions; --failing --since 1h takes every failing one.',
         );
       const decided = failures.filter(

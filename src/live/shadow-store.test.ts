@@ -86,7 +86,7 @@ describe('ShadowStore retention', () => {
     const store = new ShadowStore(path, { maxRows: null, maxAgeMs: null });
     try {
       // The connection is the store's own; its page cache is a setting of that connection.
-      const { db } = store as unknown as { db: Database.Database };
+      const { db } = (store as unknown as { db: { db: Database.Database } }).db;
       expect(db.pragma('cache_size', { simple: true })).toBe(-2000);
     } finally {
       store.close();

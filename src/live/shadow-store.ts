@@ -1,9 +1,6 @@
-import Database from 'better-sqlite3';
-import { boundPageCache } from '../cassette/sqlite/open-cassette.js';
-import { CalltapeError } from '../errors.js';
-import { shadowSchema } from './shadow-schema.js';
+import { openShadowSql } from '../stores/open-shadow-database.js';
+import type { SqlDatabase, SqlValue } from '../stores/sql-database.js';
 import { policyFailed, type CallVerdict, type SessionVerdict } from './verdict-types.js';
-import { preparePrivateDatabase } from '../private-files.js';
 
 export interface Retention {
   /** Calls (and sessions) kept at most; the oldest go first. Null: no row limit. */
@@ -19,84 +16,27 @@ export interface Retention {
  * Tables are documented in the README; `calltape shadow report` reads them.
  */
 export class ShadowStore {
-  private readonly db: Database.Database;
-  private readonly insertCall: Database.Statement;
-  private readonly insertFailure: Database.Statement;
-  private readonly insertSession: Database.Statement;
-  private readonly countPolicy: Database.Statement;
+  private readonly db: SqlDatabase;
   private retainedAt = 0;
   /**
    * Rows in each table, counted once at open and kept since (this store is the database's only
-   * writer): how far past `maxRows` a table is, without a count or a walk over it per write.
+   * writer; in a shared PostgreSQL database, this replica's share plus what was there at open):
+   * how far past `maxRows` a table is, without a count or a walk over it per write.
    */
   private readonly rows: { calls: number; sessions: number };
-  /** Retention statements, prepared once: retention runs with every write. */
-  private readonly trim: {
-    readonly [
-      name in
-        | 'callsBefore'
-        | 'sessionsBefore'
-        | 'failuresBefore'
-        | 'countsBefore'
-        | 'keptCall'
-        | 'callsBelow'
-        | 'callFailuresBelow'
-        | 'keptSession'
-        | 'sessionsBelow'
-        | 'sessionFailuresBelow'
-    ]: Database.Statement;
-  };
 
   constructor(
+    /** The file, or the `postgres://` URL (print `location`, never this). */
     readonly path: string,
     private readonly retention: Retention,
   ) {
-    try {
-      preparePrivateDatabase(path);
-      this.db = new Database(path);
-      this.db.pragma('journal_mode = WAL');
-      this.db.pragma('synchronous = NORMAL');
-      this.db.pragma('busy_timeout = 5000');
-      // Its writer appends to indexes (session ids) that grow all over the file, as the cassette writer's do.
-      boundPageCache(this.db);
-      this.db.exec(shadowSchema);
-    } catch (error) {
-      throw new CalltapeError(
-        'STORE_IO',
-        `${path}: cannot open the shadow-scoring database: ${(error as Error).message}`,
-      );
-    }
-    const count = (table: string): number =>
-      this.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
-    this.rows = { calls: count('calls'), sessions: count('sessions') };
-    this.insertCall = this.db.prepare(
-      'INSERT INTO calls (at, interaction_id, session_id, wire, model, tool, call_index, mocked, verdict, score, arguments, evaluated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    );
-    this.insertFailure = this.db.prepare(
-      'INSERT INTO failures (call_id, session_row, at, session_id, tool, model, policy, reason, path, expected, actual, message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    );
-    this.insertSession = this.db.prepare(
-      'INSERT INTO sessions (session_id, case_id, started_at, ended_at, model, verdict, score, turns, calls, evaluated, trajectory) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    );
-    this.trim = {
-      callsBefore: this.db.prepare('DELETE FROM calls WHERE at < ?'),
-      sessionsBefore: this.db.prepare('DELETE FROM sessions WHERE ended_at < ?'),
-      failuresBefore: this.db.prepare('DELETE FROM failures WHERE at < ?'),
-      countsBefore: this.db.prepare('DELETE FROM policy_counts WHERE minute < ?'),
-      keptCall: this.db.prepare('SELECT id FROM calls ORDER BY id LIMIT 1 OFFSET ?').pluck(),
-      callsBelow: this.db.prepare('DELETE FROM calls WHERE id < ?'),
-      callFailuresBelow: this.db.prepare(
-        'DELETE FROM failures WHERE call_id IS NOT NULL AND call_id < ?',
-      ),
-      keptSession: this.db.prepare('SELECT id FROM sessions ORDER BY id LIMIT 1 OFFSET ?').pluck(),
-      sessionsBelow: this.db.prepare('DELETE FROM sessions WHERE id < ?'),
-      sessionFailuresBelow: this.db.prepare(
-        'DELETE FROM failures WHERE session_row IS NOT NULL AND session_row < ?',
-      ),
-    };
-    this.countPolicy = this.db.prepare(
-      'INSERT INTO policy_counts (minute, policy, tool, model, evaluated, failed) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (minute, policy, tool, model) DO UPDATE SET evaluated = evaluated + excluded.evaluated, failed = failed + excluded.failed',
-    );
+    this.db = openShadowSql(path, { readonly: false });
+    this.rows = { calls: this.count('calls'), sessions: this.count('sessions') };
+  }
+
+  /** Where the results are, safe to print (a URL's password redacted). */
+  get location(): string {
+    return this.db.location;
   }
 
   /** Writes one batch in one transaction, then applies retention. */
@@ -128,10 +68,11 @@ export class ShadowStore {
       group.evaluated++;
       if (failed) group.failed++;
     };
-    const write = this.db.transaction(() => {
+    const write = (): void => {
       for (const call of calls) {
         this.rows.calls++;
-        const { lastInsertRowid } = this.insertCall.run(
+        const callId = this.insertedId(
+          'INSERT INTO calls (at, interaction_id, session_id, wire, model, tool, call_index, mocked, verdict, score, arguments, evaluated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
           call.at,
           call.interactionId,
           call.sessionId,
@@ -146,8 +87,8 @@ export class ShadowStore {
           JSON.stringify(call.evaluated),
         );
         for (const failure of call.failures)
-          this.insertFailure.run(
-            lastInsertRowid,
+          this.insertFailure(
+            callId,
             null,
             call.at,
             call.sessionId,
@@ -165,7 +106,8 @@ export class ShadowStore {
       }
       for (const session of sessions) {
         this.rows.sessions++;
-        const { lastInsertRowid } = this.insertSession.run(
+        const sessionRow = this.insertedId(
+          'INSERT INTO sessions (session_id, case_id, started_at, ended_at, model, verdict, score, turns, calls, evaluated, trajectory) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
           session.sessionId,
           session.caseId ?? null,
           session.startedAt,
@@ -179,9 +121,9 @@ export class ShadowStore {
           JSON.stringify(session.trajectory),
         );
         for (const failure of session.failures)
-          this.insertFailure.run(
+          this.insertFailure(
             null,
-            lastInsertRowid,
+            sessionRow,
             session.endedAt,
             session.sessionId,
             '',
@@ -197,19 +139,15 @@ export class ShadowStore {
           count(session.endedAt, policy, '', session.model, policyFailed(session.failures, policy));
       }
       for (const group of counts.values())
-        this.countPolicy.run(
-          group.minute,
-          group.policy,
-          group.tool,
-          group.model,
-          group.evaluated,
-          group.failed,
+        this.db.run(
+          'INSERT INTO policy_counts (minute, policy, tool, model, evaluated, failed) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (minute, policy, tool, model) DO UPDATE SET evaluated = policy_counts.evaluated + excluded.evaluated, failed = policy_counts.failed + excluded.failed',
+          [group.minute, group.policy, group.tool, group.model, group.evaluated, group.failed],
         );
       this.applyRetention(Date.now());
-    });
+    };
     const before = { ...this.rows };
     try {
-      write();
+      this.db.transaction(write);
     } catch (error) {
       // Rolled back: nothing this batch inserted or deleted is in the tables.
       Object.assign(this.rows, before);
@@ -223,31 +161,64 @@ export class ShadowStore {
     // At most once a second: retention is a bound on disk use, not an exact count at every instant.
     if (now - this.retainedAt < 1_000 && maxRows === null) return;
     this.retainedAt = now;
-    const trim = this.trim;
+    const db = this.db;
     if (maxAgeMs !== null) {
       const cutoff = now - maxAgeMs;
-      this.rows.calls -= trim.callsBefore.run(cutoff).changes;
-      this.rows.sessions -= trim.sessionsBefore.run(cutoff).changes;
-      trim.failuresBefore.run(cutoff);
-      trim.countsBefore.run(Math.floor(cutoff / 60_000));
+      this.rows.calls -= db.run('DELETE FROM calls WHERE at < ?', [cutoff]);
+      this.rows.sessions -= db.run('DELETE FROM sessions WHERE ended_at < ?', [cutoff]);
+      db.run('DELETE FROM failures WHERE at < ?', [cutoff]);
+      db.run('DELETE FROM policy_counts WHERE minute < ?', [Math.floor(cutoff / 60_000)]);
     }
     if (maxRows !== null) {
       // The oldest row to keep is found by stepping over only the rows past the cap, in id order.
       if (this.rows.calls > maxRows) {
-        const oldest = trim.keptCall.get(this.rows.calls - maxRows) as number;
-        this.rows.calls -= trim.callsBelow.run(oldest).changes;
-        trim.callFailuresBelow.run(oldest);
+        const oldest = this.oldestKept('calls', this.rows.calls - maxRows);
+        // Fewer rows than counted (another replica's retention took some): count again, delete nothing.
+        if (oldest === undefined) this.rows.calls = this.count('calls');
+        else {
+          this.rows.calls -= db.run('DELETE FROM calls WHERE id < ?', [oldest]);
+          db.run('DELETE FROM failures WHERE call_id IS NOT NULL AND call_id < ?', [oldest]);
+        }
       }
       if (this.rows.sessions > maxRows) {
-        const oldest = trim.keptSession.get(this.rows.sessions - maxRows) as number;
-        this.rows.sessions -= trim.sessionsBelow.run(oldest).changes;
-        trim.sessionFailuresBelow.run(oldest);
+        const oldest = this.oldestKept('sessions', this.rows.sessions - maxRows);
+        // Fewer rows than counted (another replica's retention took some): count again, delete nothing.
+        if (oldest === undefined) this.rows.sessions = this.count('sessions');
+        else {
+          this.rows.sessions -= db.run('DELETE FROM sessions WHERE id < ?', [oldest]);
+          db.run('DELETE FROM failures WHERE session_row IS NOT NULL AND session_row < ?', [
+            oldest,
+          ]);
+        }
       }
     }
   }
 
   close(): void {
     this.db.close();
+  }
+
+  /** Inserts a row and returns its id. */
+  private insertedId(sql: string, ...values: SqlValue[]): number {
+    return this.db.insert(sql, values);
+  }
+
+  private insertFailure(...values: SqlValue[]): void {
+    this.db.run(
+      'INSERT INTO failures (call_id, session_row, at, session_id, tool, model, policy, reason, path, expected, actual, message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      values,
+    );
+  }
+
+  /** The id of the row `skipped` rows past the oldest; undefined past the end. */
+  private oldestKept(table: 'calls' | 'sessions', skipped: number): number | undefined {
+    return this.db.get<{ id: number }>(`SELECT id FROM ${table} ORDER BY id LIMIT 1 OFFSET ?`, [
+      skipped,
+    ])?.id;
+  }
+
+  private count(table: 'calls' | 'sessions'): number {
+    return this.db.get<{ n: number }>(`SELECT count(*) AS n FROM ${table}`)?.n ?? 0;
   }
 }
 

@@ -24,6 +24,7 @@ import type { OpenSession } from './open-sessions.js';
 import { roundErrorVerdict } from './scoring-error-verdict.js';
 import { ShadowScorer } from './shadow-scorer.js';
 import { ShadowStore } from './shadow-store.js';
+import { VerdictWriter } from './verdict-writer.js';
 import type { CallVerdict, SessionVerdict } from './verdict-types.js';
 
 const port = parentPort;
@@ -35,38 +36,15 @@ const redactor = createRedactor(data.redactHeaders, data.bodyPatterns, data.buil
 const store = new ShadowStore(data.database, data.retention);
 const limits = { maxDecodedBytes: data.maxDecodedBytes };
 
-/**
- * Verdicts waiting to be written. Batches from the proxy thread are small (its stalls stay
- * short), but SQLite's cost per row falls steeply with rows per commit, so writes are gathered:
- * at most every 100 ms, or at 512 calls.
- */
-const unwritten = {
-  calls: [] as CallVerdict[],
-  sessions: [] as SessionVerdict[],
-  timer: undefined as NodeJS.Timeout | undefined,
-};
-function storeLater(calls: readonly CallVerdict[], sessions: readonly SessionVerdict[]): void {
-  for (const call of calls) unwritten.calls.push(call);
-  for (const session of sessions) unwritten.sessions.push(session);
-  if (unwritten.calls.length >= 512) writeNow();
-  else unwritten.timer ??= setTimeout(writeNow, 100);
-}
-function writeNow(): void {
-  clearTimeout(unwritten.timer);
-  unwritten.timer = undefined;
-  const { calls, sessions } = unwritten;
-  if (calls.length === 0 && sessions.length === 0) return;
-  unwritten.calls = [];
-  unwritten.sessions = [];
-  try {
+/** Verdicts on their way to the store: gathered, and kept through a store outage (bounded). */
+const writer = new VerdictWriter(
+  (calls, sessions) => {
     store.write(calls, sessions);
-  } catch (error) {
-    send({
-      type: 'error',
-      message: `shadow scoring could not store ${calls.length} call and ${sessions.length} session verdict(s): ${(error as Error).message}`,
-    });
-  }
-}
+  },
+  (message) => send({ type: 'error', message }),
+);
+const storeLater = (calls: readonly CallVerdict[], sessions: readonly SessionVerdict[]): void =>
+  writer.add(calls, sessions);
 
 let codeJudges: CodeJudges | undefined;
 let proxyBaseUrl: string | undefined;
@@ -151,7 +129,8 @@ port.on('message', (message: ToShadowWorker) => {
       enqueue(async () => {
         await endSessions(scorer.takeAll());
         await codeJudges?.close();
-        writeNow();
+        writer.flush();
+        writer.stop();
         store.close();
         send({ type: 'closed' });
       });

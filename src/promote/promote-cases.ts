@@ -7,6 +7,7 @@ import type { Config } from '../config/config.js';
 import { CalltapeError, isCalltapeError } from '../errors.js';
 import { readShadowSessions, type ShadowSelection } from '../live/shadow-sessions.js';
 import type { Logger } from '../logger.js';
+import { isPostgresUrl, printableDatabase } from '../database-url.js';
 import { runSuite } from '../runner/run-suite.js';
 import { schemasFromTools, type AnyToolDefinition } from '../scoring/schemas-from-tools.js';
 import type { Suite, SuiteCase } from '../scoring/suite-types.js';
@@ -112,7 +113,14 @@ export async function promoteCases(options: PromoteOptions): Promise<Promotion> 
         rounds: readSessionRounds(options.cassette, session.sessionId),
         failures: session.failures,
         cassette: relative(folder, options.cassette),
-        ...(options.shadowDb ? { shadowDb: relative(folder, options.shadowDb) } : {}),
+        ...(options.shadowDb
+          ? {
+              // A URL is kept without its password: the plan is a file in the suite's folder.
+              shadowDb: isPostgresUrl(options.shadowDb)
+                ? printableDatabase(options.shadowDb)
+                : relative(folder, options.shadowDb),
+            }
+          : {}),
         taken,
         mocksDir: mocksFolder,
       }),

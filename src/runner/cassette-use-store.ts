@@ -2,8 +2,9 @@ import { existsSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import type { CassetteUsage } from '../cassette/cassette-usage.js';
 import { CalltapeError } from '../errors.js';
+import { isPostgresUrl } from '../database-url.js';
 import { runsDatabaseBeside } from './run-store.js';
-import { openRunsDatabase } from './runs-database.js';
+import { openRunsDatabase } from '../stores/runs-database.js';
 
 /** The last noted run of a cassette: when it started and what it served (every shard's, for a sharded run). */
 export interface LastCassetteRun {
@@ -158,7 +159,11 @@ export function noteCassetteUse(
 ): void {
   const byDatabase = new Map<string, CassetteUsage[]>();
   for (const usage of usages) {
-    const database = runsDatabase ?? runsDatabaseBeside(usage.cassette);
+    // Which cassettes a run used is the cassette's own business: a shared PostgreSQL runs database keeps runs, not these notes.
+    const database =
+      runsDatabase !== undefined && !isPostgresUrl(runsDatabase)
+        ? runsDatabase
+        : runsDatabaseBeside(usage.cassette);
     byDatabase.set(database, [...(byDatabase.get(database) ?? []), usage]);
   }
   for (const [database, noted] of byDatabase)

@@ -7,6 +7,7 @@ import { upgradeReport } from '../report/upgrade-report.js';
 import type { BaselineSource } from '../report/run-baseline.js';
 import type { SuiteRunResult } from '../report/run-result.js';
 import { behaviourDiff, type DiffedCase } from './behaviour-diff.js';
+import { isPostgresUrl, printableDatabase } from '../database-url.js';
 import { RunStore } from './run-store.js';
 
 /** What a run is matched with its baseline by: the suite's name, cassette and run configurations. */
@@ -40,7 +41,7 @@ export function loadBaseline(
   database: string,
 ): LoadedBaseline | undefined {
   if (flag === undefined) {
-    if (!existsSync(database)) return undefined;
+    if (!isPostgresUrl(database) && !existsSync(database)) return undefined;
     return withStore(database, (store) => {
       const id = store.lastRecording(target.suite, target.cassette);
       return id === undefined ? undefined : stored(store, id, 'recorded', `run #${id}`);
@@ -60,7 +61,7 @@ export function loadBaseline(
       }
       throw new CalltapeError(
         'CONFIG_INVALID',
-        `--baseline ${flag}: no run of suite "${target.suite}" with run configurations ${wanted} on branch ${branch} in ${database}`,
+        `--baseline ${flag}: no run of suite "${target.suite}" with run configurations ${wanted} on branch ${branch} in ${printableDatabase(database)}`,
         'Runs note their branch from the CI (GITHUB_HEAD_REF, GITHUB_REF_NAME, CI_COMMIT_REF_NAME, …) or git; store a run of this suite on that branch in this runs database first.',
       );
     });
@@ -116,7 +117,7 @@ function stored(
 ): LoadedBaseline & { readonly report?: SuiteRunResult } {
   const text = store.report(id);
   if (text === undefined)
-    throw new CalltapeError('CONFIG_INVALID', `--baseline: no run #${id} in ${store.path}`);
+    throw new CalltapeError('CONFIG_INVALID', `--baseline: no run #${id} in ${store.location}`);
   const report = upgradeReport(JSON.parse(text)) as SuiteRunResult;
   const git = store.gitFacts(id);
   return {

@@ -6,6 +6,7 @@ import {
   type ReferencedRun,
 } from './configurations-answer.js';
 import { caseAnswer, compareAnswer, runAnswer, storedRun } from './run-answers.js';
+import { isPostgresUrl, printableDatabase } from '../database-url.js';
 import { ViewRunsReader } from './view-runs-reader.js';
 
 /** Where the API reads from. */
@@ -158,6 +159,8 @@ function runsAnswer(query: URLSearchParams, sources: ViewSources): ApiAnswer {
 
 /** The runs database as answers name it: relative to the project when inside it, `/`-separated. */
 function databaseFacts(sources: ViewSources): RunsAnswer['runs_db'] {
+  if (isPostgresUrl(sources.runsDb))
+    return { path: printableDatabase(sources.runsDb), present: true };
   const inside = relative(sources.cwd, sources.runsDb);
   const path = inside.startsWith('..') || inside === '' ? sources.runsDb : inside;
   return { path: path.split(sep).join('/'), present: ViewRunsReader.present(sources.runsDb) };

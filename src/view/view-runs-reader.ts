@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
-import Database from 'better-sqlite3';
-import { CalltapeError } from '../errors.js';
-import { hasColumn, runsGitIndex } from '../runner/runs-database.js';
+import { isPostgresUrl } from '../database-url.js';
+import { runsGitIndex } from '../stores/runs-database.js';
+import { openRunsSql } from '../stores/open-runs-database.js';
+import { insertOrder, type SqlDatabase } from '../stores/sql-database.js';
 import type { SuiteRunResult } from '../report/run-result.js';
 import { upgradeReport } from '../report/upgrade-report.js';
 import type { RunConfigurationListing, RunListing } from './api-types.js';
@@ -21,7 +22,7 @@ export interface RunsFilter {
  * was added reads that column as unknown.
  */
 export class ViewRunsReader {
-  private readonly db: Database.Database;
+  private readonly db: SqlDatabase;
   private readonly gitColumns: string;
   /** The condition on a run's branch (`?`), read through the git index when there. */
   private readonly branchIs: string;
@@ -30,24 +31,17 @@ export class ViewRunsReader {
   private readonly unreliableColumn: string;
 
   constructor(readonly path: string) {
-    try {
-      this.db = new Database(path, { readonly: true, fileMustExist: true });
-      this.db.pragma('busy_timeout = 5000');
-    } catch (error) {
-      throw new CalltapeError(
-        'CONFIG_INVALID',
-        `${path}: cannot open the runs database: ${(error as Error).message}`,
-        'Runs are stored by calltape test; run one first, or pass --runs-db.',
-      );
-    }
+    this.db = openRunsSql(path, { readonly: true });
+    // The covering index exists only in SQLite files (PostgreSQL plans git reads itself); a
+    // SQLite file stored before the index (and not written since) is read the slow way.
     const indexed =
-      this.db
-        .prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?")
-        .get(runsGitIndex) !== undefined;
-    // A file stored before the index (and not written since) is read the slow way.
+      this.db.dialect === 'sqlite' &&
+      this.db.get("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?", [
+        runsGitIndex,
+      ]) !== undefined;
     const git = (column: string): string =>
       `(SELECT g.${column} FROM runs AS g INDEXED BY ${runsGitIndex} WHERE g.id = runs.id) AS ${column}`;
-    this.gitColumns = !hasColumn(this.db, 'runs', 'git_commit')
+    this.gitColumns = !this.db.hasColumn('runs', 'git_commit')
       ? 'NULL AS git_commit, NULL AS git_branch'
       : indexed
         ? `${git('git_commit')}, ${git('git_branch')}`
@@ -56,14 +50,19 @@ export class ViewRunsReader {
       ? `id IN (SELECT id FROM runs INDEXED BY ${runsGitIndex} WHERE git_branch = ?)`
       : 'git_branch = ?';
     this.gitSource = indexed ? `runs INDEXED BY ${runsGitIndex}` : 'runs';
-    this.unreliableColumn = hasColumn(this.db, 'run_configs', 'unreliable')
+    this.unreliableColumn = this.db.hasColumn('run_configs', 'unreliable')
       ? 'unreliable'
       : '0 AS unreliable';
   }
 
-  /** Whether the file is there to read (a view may start before the first run is stored). */
+  /** Whether the file is there to read (a view may start before the first run is stored); a PostgreSQL database always is. */
   static present(path: string): boolean {
-    return existsSync(path);
+    return isPostgresUrl(path) || existsSync(path);
+  }
+
+  /** Where the runs are, safe to print (a URL's password redacted). */
+  get location(): string {
+    return this.db.location;
   }
 
   /** The runs matching a filter, newest first, each with its run configurations, and how many matched. */
@@ -77,7 +76,7 @@ export class ViewRunsReader {
     if (filter.branch !== undefined && !this.gitColumns.startsWith('NULL')) {
       conditions.push(this.branchIs);
       parameters.push(filter.branch);
-    } else if (filter.branch !== undefined) conditions.push('0');
+    } else if (filter.branch !== undefined) conditions.push('1 = 0');
     if (filter.config !== undefined) {
       conditions.push(
         'EXISTS (SELECT 1 FROM run_configs c WHERE c.run_id = runs.id AND c.name = ?)',
@@ -85,16 +84,12 @@ export class ViewRunsReader {
       parameters.push(filter.config);
     }
     const where = conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
-    const matched = (
-      this.db.prepare(`SELECT count(*) AS n FROM runs ${where}`).get(...parameters) as { n: number }
-    ).n;
-    const rows = this.db
-      .prepare(
-        `SELECT id, suite, mode, drive, started_at, duration_ms, passed, exit_code, ${this.gitColumns} FROM runs ${where} ORDER BY id DESC LIMIT ?`,
-      )
-      .all(...parameters, filter.limit) as (Omit<RunListing, 'passed' | 'configs'> & {
-      passed: number;
-    })[];
+    const matched =
+      this.db.get<{ n: number }>(`SELECT count(*) AS n FROM runs ${where}`, parameters)?.n ?? 0;
+    const rows = this.db.all<Omit<RunListing, 'passed' | 'configs'> & { passed: number }>(
+      `SELECT id, suite, mode, drive, started_at, duration_ms, passed, exit_code, ${this.gitColumns} FROM runs ${where} ORDER BY id DESC LIMIT ?`,
+      [...parameters, filter.limit],
+    );
     const configs = this.configsOf(rows.map((row) => row.id));
     return {
       matched,
@@ -108,19 +103,17 @@ export class ViewRunsReader {
 
   /** One run as the list shows it; undefined when there is no such run. */
   run(id: number): RunListing | undefined {
-    const row = this.db
-      .prepare(
-        `SELECT id, suite, mode, drive, started_at, duration_ms, passed, exit_code, ${this.gitColumns} FROM runs WHERE id = ?`,
-      )
-      .get(id) as (Omit<RunListing, 'passed' | 'configs'> & { passed: number }) | undefined;
+    const row = this.db.get<Omit<RunListing, 'passed' | 'configs'> & { passed: number }>(
+      `SELECT id, suite, mode, drive, started_at, duration_ms, passed, exit_code, ${this.gitColumns} FROM runs WHERE id = ?`,
+      [id],
+    );
     if (row === undefined) return undefined;
     return { ...row, passed: row.passed === 1, configs: this.configsOf([id]).get(id) ?? [] };
   }
 
   /** The JSON report a run was stored with, parsed; undefined when there is no such run. */
   report(id: number): SuiteRunResult | undefined {
-    const row = this.db.prepare('SELECT report FROM runs WHERE id = ?').get(id) as
-      { report: string } | undefined;
+    const row = this.db.get<{ report: string }>('SELECT report FROM runs WHERE id = ?', [id]);
     // Reports stored before a rename are read under today's names.
     return row === undefined
       ? undefined
@@ -130,15 +123,17 @@ export class ViewRunsReader {
   /** A run's cassette path from the runs database's folder; null when not kept (older runs). */
   cassetteKey(id: number): string | null {
     if (this.gitColumns.startsWith('NULL')) return null;
-    const row = this.db.prepare('SELECT cassette_key FROM runs WHERE id = ?').get(id) as
-      { cassette_key: string | null } | undefined;
+    const row = this.db.get<{ cassette_key: string | null }>(
+      'SELECT cassette_key FROM runs WHERE id = ?',
+      [id],
+    );
     return row?.cassette_key ?? null;
   }
 
   /** Every suite, run configuration and branch stored (for the filters). */
   filterValues(): { suites: string[]; configs: string[]; branches: string[] } {
     const column = (sql: string): string[] =>
-      (this.db.prepare(sql).all() as { value: string }[]).map((row) => row.value);
+      this.db.all<{ value: string }>(sql).map((row) => row.value);
     return {
       suites: column('SELECT DISTINCT suite AS value FROM runs ORDER BY suite'),
       configs: column('SELECT DISTINCT name AS value FROM run_configs ORDER BY name'),
@@ -159,11 +154,10 @@ export class ViewRunsReader {
     const byRun = new Map<number, RunConfigurationListing[]>();
     if (ids.length === 0) return byRun;
     const wanted = new Set(ids);
-    const rows = this.db
-      .prepare(
-        `SELECT run_id, name, model, total, passed, failed, errors, ${this.unreliableColumn}, pass_rate, mean_score FROM run_configs WHERE run_id BETWEEN ? AND ? ORDER BY run_id, rowid`,
-      )
-      .all(Math.min(...ids), Math.max(...ids)) as (RunConfigurationListing & { run_id: number })[];
+    const rows = this.db.all<RunConfigurationListing & { run_id: number }>(
+      `SELECT run_id, name, model, total, passed, failed, errors, ${this.unreliableColumn}, pass_rate, mean_score FROM run_configs WHERE run_id BETWEEN ? AND ? ORDER BY run_id, ${insertOrder(this.db)}`,
+      [Math.min(...ids), Math.max(...ids)],
+    );
     for (const { run_id, ...config } of rows) {
       if (!wanted.has(run_id)) continue;
       const list = byRun.get(run_id);

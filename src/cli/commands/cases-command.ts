@@ -10,6 +10,7 @@ import { guardedAction } from '../guarded-action.js';
 import { resolveCassette } from '../resolve-cassette.js';
 import { requireCassette } from '../../cassette/sqlite/cassette-files.js';
 import { shellCommand } from '../../shell-command.js';
+import { isPostgresUrl } from '../../database-url.js';
 
 interface PromoteFlags {
   readonly out: string;
@@ -82,7 +83,9 @@ export function registerCasesCommand(program: Command): void {
           config,
           out,
           cassette,
-          ...(shadowDb !== undefined ? { shadowDb: resolve(cwd, shadowDb) } : {}),
+          ...(shadowDb !== undefined
+            ? { shadowDb: isPostgresUrl(shadowDb) ? shadowDb : resolve(cwd, shadowDb) }
+            : {}),
           selection:
             flags.session !== undefined
               ? { session: flags.session }

@@ -14,6 +14,7 @@ import { ratingsFile } from '../../ratings/rating-store.js';
 import { resolveCassette } from '../resolve-cassette.js';
 import { noteCassetteUse } from '../../runner/cassette-use-store.js';
 import { chosenRunsDatabase } from '../../runner/run-store.js';
+import { shownDatabase } from '../../database-url.js';
 import { codePolicyFromFlags, codePolicyOptions } from '../../user-code/code-policy.js';
 import { withWireUpstreamOptions } from '../wire-upstream-options.js';
 import { refuseCodeAtStart } from '../refuse-code-at-start.js';
@@ -168,7 +169,7 @@ export function registerProxyCommand(program: Command): void {
                 ? `  mocks ${config.mocks.files.map((path) => relative(process.cwd(), path)).join(', ') || 'none'}${config.mocks.strictTools ? ' · strict tools' : ''}\n`
                 : '') +
               (config.shadow.policies
-                ? `  shadow scoring: policies ${relative(process.cwd(), config.shadow.policies)} · results ${relative(process.cwd(), config.shadow.database)}\n` +
+                ? `  shadow scoring: policies ${relative(process.cwd(), config.shadow.policies)} · results ${shownDatabase(config.shadow.database, process.cwd())}\n` +
                   `  stdio MCP relays report their calls with calltape mcp --report-to ${proxy.url} (or CALLTAPE_REPORT_TO=${proxy.url})\n`
                 : '') +
               (otlp

@@ -154,7 +154,7 @@ function guardedSync(program: Command, run: () => number): number {
 function storedReport(store: RunStore, id: string): string {
   const report = /^\d+$/.test(id) ? store.report(Number(id)) : undefined;
   if (report === undefined)
-    throw new CalltapeError('CONFIG_INVALID', `no run #${id} in ${store.path}`);
+    throw new CalltapeError('CONFIG_INVALID', `no run #${id} in ${store.location}`);
   return report;
 }
 
@@ -183,7 +183,7 @@ function side(
   const id = Number(match[1]);
   const configs = store.configs(id);
   if (configs.length === 0)
-    throw new CalltapeError('CONFIG_INVALID', `no run #${id} in ${store.path}`);
+    throw new CalltapeError('CONFIG_INVALID', `no run #${id} in ${store.location}`);
   const config = match[2] ?? (configs.length === 1 ? configs[0] : undefined);
   if (config === undefined || !configs.includes(config))
     throw new CalltapeError(

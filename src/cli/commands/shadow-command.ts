@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { resolveDatabase } from '../../runner/run-store.js';
 import type { Command } from 'commander';
 import { CalltapeError } from '../../errors.js';
 import { parseDuration } from '../../live/duration.js';
@@ -29,7 +29,7 @@ export function registerShadowCommands(program: Command): void {
             'CONFIG_INVALID',
             `--since: "${flags.since}" is not a duration (e.g. 30m, 1h, 7d)`,
           );
-        const path = resolve(
+        const path = resolveDatabase(
           flags.db ?? process.env['CALLTAPE_SHADOW_DB'] ?? 'recordings/calltape-shadow.sqlite',
         );
         const report = shadowReport(path, Date.now() - window);

@@ -6,6 +6,7 @@ import { junitReport } from '../../report/junit-report.js';
 import { markdownReport } from '../../report/markdown-report.js';
 import { terminalReport } from '../../report/terminal-report.js';
 import { RunStore, suiteRunsDatabase } from '../../runner/run-store.js';
+import { isPostgresUrl } from '../../database-url.js';
 import { shellCommand } from '../../shell-command.js';
 import type { SuiteRunResult } from '../../runner/run-suite.js';
 import { exitCodes } from '../exit-codes.js';
@@ -56,7 +57,9 @@ export function report(ran: readonly SuiteRunResult[], flags: ReportFlags): numb
         const id = store.save(result, exitCode, jsonReport(result, exitCode));
         ids.set(result, id);
         // The command as it works from here: with --runs-db unless the database is the default one.
-        const shown = relative(process.cwd(), store.path) || store.path;
+        const shown = isPostgresUrl(store.path)
+          ? store.location
+          : relative(process.cwd(), store.path) || store.path;
         const show = ['runs', 'show', String(id)];
         if (resolve(store.path) !== runsDb({})) show.push('--runs-db', shown);
         process.stdout.write(`stored as run #${id} in ${shown} (calltape ${shellCommand(show)})\n`);

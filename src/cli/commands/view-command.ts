@@ -12,6 +12,7 @@ import { writePrivateFile } from '../../private-files.js';
 import { resolve } from 'node:path';
 import { exitCodes } from '../exit-codes.js';
 import { guardedAction } from '../guarded-action.js';
+import { printableDatabase } from '../../database-url.js';
 import { runsDb } from './runs-command.js';
 
 interface ViewFlags {
@@ -109,7 +110,10 @@ function exportStoredRun(run: string, flags: ViewFlags): number {
     reader.close();
   }
   if (report === undefined)
-    throw new CalltapeError('CONFIG_INVALID', `--export ${run}: no run #${id} in ${database}`);
+    throw new CalltapeError(
+      'CONFIG_INVALID',
+      `--export ${run}: no run #${id} in ${printableDatabase(database)}`,
+    );
   const exitCode = 0;
   writePrivateFile(
     resolve(flags.out),
