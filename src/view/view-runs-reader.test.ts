@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { RunStore } from '../runner/run-store.js';
-import { runsGitIndex } from '../runner/runs-database.js';
+import { runsGitIndex } from '../stores/runs-database.js';
 import { temporaryFolder } from '../../test/support/test-proxy.js';
 import { storeViewRuns } from '../../test/support/view-runs.js';
 import { ViewRunsReader } from './view-runs-reader.js';
