@@ -10,6 +10,7 @@ import { eventsOfTurn, type ConverseTurn } from './converse-turn.js';
 import { decodeEventStream, encodeEventStream } from './event-stream.js';
 import { eventStreamContentType } from './parse-converse-response.js';
 import { parseConverseRequest } from './parse-converse-request.js';
+import { streamContentBlocks } from './stream-content-blocks.js';
 
 /** A turn that says something and calls two tools, `lookup` (mocked below) and `deploy` (the agent's). */
 const turn: ConverseTurn = {
@@ -233,5 +234,59 @@ describe('Bedrock tool loop', () => {
       new Map([['tooluse_a', '{"fake":true}']]),
     );
     expect(bedrockToolLoop.toolResults(replaced)[0]?.content).toBe('{"fake":true}');
+  });
+});
+
+describe('streamContentBlocks', () => {
+  const event = (type: string, payload: JsonValue) => ({ messageType: 'event', type, payload });
+  const thinking = [
+    event('messageStart', { role: 'assistant' }),
+    event('contentBlockDelta', {
+      contentBlockIndex: 0,
+      delta: { reasoningContent: { text: 'Need ' } },
+    }),
+    event('contentBlockDelta', {
+      contentBlockIndex: 0,
+      delta: { reasoningContent: { text: 'stock.' } },
+    }),
+    event('contentBlockDelta', {
+      contentBlockIndex: 0,
+      delta: { reasoningContent: { signature: 'c2ln' } },
+    }),
+    event('contentBlockStop', { contentBlockIndex: 0 }),
+    event('contentBlockStart', {
+      contentBlockIndex: 1,
+      start: { toolUse: { toolUseId: 'tooluse_r', name: 'lookup' } },
+    }),
+    event('contentBlockDelta', { contentBlockIndex: 1, delta: { toolUse: { input: '{"q":' } } }),
+    event('contentBlockDelta', { contentBlockIndex: 1, delta: { toolUse: { input: '"x"}' } } }),
+    event('contentBlockStop', { contentBlockIndex: 1 }),
+    event('messageStop', { stopReason: 'tool_use' }),
+  ];
+
+  it('sends a streamed thinking turn back with its reasoning text and signature beside the call', () => {
+    expect(streamContentBlocks(thinking)).toEqual([
+      { reasoningContent: { reasoningText: { text: 'Need stock.', signature: 'c2ln' } } },
+      { toolUse: { toolUseId: 'tooluse_r', name: 'lookup', input: { q: 'x' } } },
+    ]);
+    const body = binaryString(encodeEventStream(thinking));
+    const output = parse(body, eventStreamContentType).response?.output;
+    if (!output) expect.fail('no output');
+    expect(bedrockToolLoop.turnMessages(output, [], body)[0]).toEqual({
+      role: 'assistant',
+      content: streamContentBlocks(thinking),
+    });
+  });
+
+  it('gives up on a call whose input is not JSON (the trace rebuilds the turn instead)', () => {
+    expect(
+      streamContentBlocks([
+        event('contentBlockStart', {
+          contentBlockIndex: 0,
+          start: { toolUse: { toolUseId: 't', name: 'n' } },
+        }),
+        event('contentBlockDelta', { contentBlockIndex: 0, delta: { toolUse: { input: '{"q"' } } }),
+      ]),
+    ).toBeUndefined();
   });
 });

@@ -13,13 +13,14 @@ import type { ToolLoopWire, ToolResultMessage } from '../provider-adapter.js';
 import { binaryBytes, binaryString } from './convert-converse-body.js';
 import { decodeEventStream, encodeEventStream, type StreamEvent } from './event-stream.js';
 import { converseMessage, parseConverseRequest } from './parse-converse-request.js';
+import { streamContentBlocks } from './stream-content-blocks.js';
 
 const utf8 = new TextDecoder();
 const encoder = new TextEncoder();
 
 /**
- * The in-proxy tool loop in Converse terms: the model's turn is an `assistant` message of
- * `text` and `toolUse` blocks, the results one `user` message of `toolResult` blocks. Every
+ * The in-proxy tool loop in Converse terms: the model's turn is an `assistant` message of its
+ * blocks (`text`, `toolUse`, `reasoningContent` with its signature), the results one `user` message of `toolResult` blocks. Every
  * result must sit in the user message right after the call, so the mocks' results are merged
  * with the agent's own. Answer bodies are binary strings (`ProviderAdapter.binaryBodies`): a
  * stream answer the agent sees part of is written again as event-stream frames with their CRCs.
@@ -118,10 +119,13 @@ export const bedrockToolLoop: ToolLoopWire = {
   },
 };
 
-/** The content of a whole JSON answer's message, blocks as sent (reasoning included); undefined for a stream. */
+/** The blocks of the answer's message as the request takes them back: a JSON answer's as sent, a stream's assembled from its deltas. */
 function answerContent(body: string): JsonValue[] | undefined {
   const bytes = binaryBytes(body);
-  if (bytes[0] !== 0x7b) return undefined;
+  if (bytes[0] !== 0x7b) {
+    const decoded = decodeEventStream([bytes]);
+    return decoded.invalid === undefined ? streamContentBlocks(decoded.events) : undefined;
+  }
   const parsed = parseJson(utf8.decode(bytes));
   const content = asObject(
     asObject(asObject(parsed.ok ? parsed.value : undefined)?.['output'])?.['message'],
@@ -129,7 +133,7 @@ function answerContent(body: string): JsonValue[] | undefined {
   return Array.isArray(content) ? content : undefined;
 }
 
-/** An assistant message's blocks rebuilt from the trace (a stream's turn, whose deltas are not blocks). */
+/** An assistant message's blocks rebuilt from the trace, when the answer's own are not at hand. */
 function blocksOf(output: AssistantOutput): JsonValue[] {
   return [
     ...(output.text !== '' ? [{ text: output.text }] : []),
