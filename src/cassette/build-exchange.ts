@@ -1,3 +1,4 @@
+import { bodyBytes, bodyText } from '../providers/body-text.js';
 import type { ProviderAdapter } from '../providers/provider-adapter.js';
 import type { Interaction, JsonValue } from '../trace/trace.js';
 import type { CapturedRound } from './captured-round.js';
@@ -6,6 +7,7 @@ export { findLeakedSecret } from './find-leaked-secret.js';
 import type { MatchKey } from './match-key.js';
 import type { RecordedExchange } from './recorded-exchange.js';
 import type { Redactor } from './redact.js';
+import { reexpressStream } from './redact-content.js';
 import { redactRequest, traceWithAnswer, type BuildLimits } from './redact-round.js';
 
 export type { BuildLimits };
@@ -56,7 +58,13 @@ export function buildRedactedExchange(
     encoder.encode(redactor.text(decoder.decode(bytes)));
   const agentView = round.agentView && {
     ...(round.agentView.request ? { request: redactBytes(round.agentView.request) } : {}),
-    ...(round.agentView.response ? { response: redactBytes(round.agentView.response) } : {}),
+    ...(round.agentView.response
+      ? {
+          response: adapter.binaryBodies
+            ? redactBinaryAnswer(adapter, redactor, round.agentView.response)
+            : redactBytes(round.agentView.response),
+        }
+      : {}),
   };
   if (!response || !upstream?.headers)
     return exchangeOf(interaction, match, storedRequest, agentView, undefined);
@@ -102,4 +110,22 @@ function exchangeOf(
 ): RecordedExchange {
   if (!agentView) return { interaction, match, request, response };
   return { interaction, match, request, agentView, response };
+}
+
+/**
+ * An answer of a wire with binary bodies (Bedrock's event-stream frames) without secrets. Read
+ * one character a byte, never as UTF-8, which would break every frame; a frame that held a
+ * secret no longer matches its length and CRCs, so such an answer is stored re-expressed
+ * without it when it can be, else with the secret replaced in the bytes.
+ */
+function redactBinaryAnswer(
+  adapter: ProviderAdapter,
+  redactor: Redactor,
+  bytes: Uint8Array,
+): Uint8Array {
+  const text = bodyText(adapter, bytes);
+  const redacted = redactor.text(text);
+  if (redacted === text) return bytes;
+  const stream = bytes[0] !== 0x7b ? reexpressStream(adapter, redactor, text) : undefined;
+  return bodyBytes(adapter, stream ?? redacted);
 }

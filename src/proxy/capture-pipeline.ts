@@ -10,6 +10,7 @@ import type { Config } from '../config/config.js';
 import type { CalltapeError } from '../errors.js';
 import type { LiveTap } from '../live/live-service.js';
 import type { RoundOutcome } from '../mocks/tool-loop.js';
+import { bodyBytes } from '../providers/body-text.js';
 import type { ProviderAdapter } from '../providers/provider-adapter.js';
 import type { Logger } from '../logger.js';
 import { ReplayKeys } from './replay-keys.js';
@@ -268,11 +269,12 @@ function capturedRound(round: FinishedRound): CapturedRound {
 export function loopMocks(
   outcome: RoundOutcome,
   agentRequest: Uint8Array | undefined,
+  adapter: Pick<ProviderAdapter, 'binaryBodies'>,
 ): NonNullable<FinishedRound['mocks']> {
   const view = {
     ...(agentRequest ? { request: agentRequest } : {}),
     ...(outcome.agentResponse !== undefined
-      ? { response: Buffer.from(outcome.agentResponse) }
+      ? { response: bodyBytes(adapter, outcome.agentResponse) }
       : {}),
   };
   return {

@@ -12,6 +12,7 @@ import { collectUpstream } from './collect-upstream.js';
 import { ResponseTooLarge } from './forward-upstream.js';
 import { heldAnswerTooLarge } from './guard/capture-budget.js';
 import { upstreamRequestHeaders } from './headers.js';
+import { signedHeaders } from './signed-headers.js';
 import type { MockedRouteContext, RoundSource } from './mocked-route.js';
 import type { Logger } from '../logger.js';
 import type { MockState } from './mock-state.js';
@@ -83,7 +84,7 @@ async function answerRound(
   const finish = (source: RoundSource, outcome: RoundOutcome, base: FinishedRound): void =>
     pipeline.finishRound({
       ...base,
-      mocks: loopMocks(outcome, agentRequest),
+      mocks: loopMocks(outcome, agentRequest, round.adapter),
       ...(source.kind === 'recording' ? { source: 'recording' } : {}),
     });
   const decision = pipeline.decide(
@@ -106,23 +107,32 @@ async function answerRound(
     };
   }
   const upstream = options.upstreams.for(round.route);
-  if (upstream instanceof CalltapeError) {
+  // Stored with no answer and thrown: the agent gets the error.
+  const unsent = (error: CalltapeError): never => {
     pipeline.finishRound({
       ...finished,
       match: decision.match,
-      proxyError: upstream,
-      mocks: loopMocks({ mocked: [], hidden: false }, agentRequest),
+      proxyError: error,
+      mocks: loopMocks({ mocked: [], hidden: false }, agentRequest, round.adapter),
     });
-    options.logger.error(upstream.message);
-    throw upstream;
-  }
+    options.logger.error(error.message);
+    throw error;
+  };
+  if (upstream instanceof CalltapeError) return unsent(upstream);
   const { config } = options;
+  // Signed for the upstream's host and this round's body (Bedrock): the agent's signature was for calltape's.
+  const headers = await signedHeaders(
+    upstream,
+    { method: round.method, where: round.where, body },
+    { ...upstreamRequestHeaders(round.request.headers), 'accept-encoding': 'identity' },
+  );
+  if (headers instanceof CalltapeError) return unsent(headers);
   const outcome = await collectUpstream(
     upstream.pool,
     {
       method: round.method,
       path: upstream.pathPrefix + round.where.path,
-      headers: { ...upstreamRequestHeaders(round.request.headers), 'accept-encoding': 'identity' },
+      headers,
       body,
       startedPerf: performance.now(),
       maxCaptureBytes: config.limits.maxResponseBytes,
@@ -148,7 +158,7 @@ async function answerRound(
       ...live,
       upstream: upstreamPart,
       proxyError: failure,
-      mocks: loopMocks({ mocked: [], hidden: false }, agentRequest),
+      mocks: loopMocks({ mocked: [], hidden: false }, agentRequest, round.adapter),
     });
     options.logger.error(failure.message);
     throw failure;

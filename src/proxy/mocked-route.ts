@@ -9,6 +9,7 @@ import {
   type RoundOutcome,
   type ToolLoopOptions,
 } from '../mocks/tool-loop.js';
+import { bodyBytes, bodyText } from '../providers/body-text.js';
 import type { ProviderAdapter } from '../providers/provider-adapter.js';
 import type { WireRoute } from '../providers/wire-route.js';
 import type { JsonValue } from '../trace/trace.js';
@@ -82,9 +83,9 @@ export async function answerWithMocks(context: MockedRouteContext): Promise<void
   delete headers['content-length'];
   delete headers['content-encoding'];
   delete headers['transfer-encoding'];
-  const body = outcome.body ?? round.body;
+  const body = bodyBytes(adapter, outcome.body ?? round.body);
   if (!String(headers['content-type'] ?? '').includes('text/event-stream'))
-    headers['content-length'] = String(Buffer.byteLength(body));
+    headers['content-length'] = String(body.length);
   response.writeHead(round.status, headers);
   if (round.cut) response.destroy();
   else response.end(body);
@@ -129,11 +130,10 @@ function roundOf(
     ending: raw.ending,
     route,
   });
-  const text = new TextDecoder().decode(decoded.bytes);
   return {
     status: raw.status,
     headers: raw.headers,
-    body: text,
+    body: bodyText(adapter, decoded.bytes),
     response: parsed.response,
     complete: parsed.status === 'complete',
     cut: raw.ending !== 'finished',

@@ -139,7 +139,7 @@ export class WebSocketConnection {
       response: parsed.response,
       complete: parsed.status === 'complete',
       frames,
-      record: (outcome) => finish(loopMocks(outcome, undefined)),
+      record: (outcome) => finish(loopMocks(outcome, undefined, this.options.adapter)),
     };
   }
 

@@ -9,8 +9,10 @@ import {
 } from '@aws-sdk/client-bedrock-runtime';
 import { createAmazonBedrock } from '@ai-sdk/amazon-bedrock';
 import { generateText, jsonSchema, streamText, tool, type ToolSet } from 'ai';
+import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../src/cassette/sqlite/sqlite-store.js';
+import { decodeEventStream } from '../../src/providers/bedrock/event-stream.js';
 import { defaultConfig, type Config } from '../../src/config/config.js';
 import type { JsonValue } from '../../src/trace/trace.js';
 import { signedBedrockScript, upstreamCredentials } from '../support/bedrock-upstream.js';
@@ -416,5 +418,183 @@ describe('Amazon Bedrock through calltape, with @ai-sdk/amazon-bedrock', () => {
     });
     running.push(replayer);
     expect(await calls(replayer.url)).toEqual(recorded);
+  });
+});
+
+describe('Mock tools on Bedrock, with @aws-sdk/client-bedrock-runtime', () => {
+  const mockFile = `
+tools:
+  check_stock: { type: object, properties: { sku: { type: string } }, required: [sku] }
+mocks:
+  - tool: check_stock
+    result: { sku: "{{args.sku}}", count: 4 }
+`;
+  const stockTools: Tool[] = ['check_stock', 'place_order'].map((name) => ({
+    toolSpec: { name, inputSchema: { json: { type: 'object', properties: {} } } },
+  }));
+  const ask: Message = { role: 'user', content: [{ text: 'Order all of A1' }] };
+  const usage = {
+    metadata: {
+      usage: { inputTokens: 9, outputTokens: 3, totalTokens: 12 },
+      metrics: { latencyMs: 5 },
+    },
+  };
+  const use = (index: number, toolUseId: string, name: string, input: string) => [
+    { contentBlockStart: { contentBlockIndex: index, start: { toolUse: { toolUseId, name } } } },
+    { contentBlockDelta: { contentBlockIndex: index, delta: { toolUse: { input } } } },
+    { contentBlockStop: { contentBlockIndex: index } },
+  ];
+  const text = (index: number, value: string) => [
+    { contentBlockDelta: { contentBlockIndex: index, delta: { text: value } } },
+    { contentBlockStop: { contentBlockIndex: index } },
+  ];
+  const streamed = (blocks: { [type: string]: JsonValue }[], stopReason: string) => ({
+    json: {},
+    events: [
+      { messageStart: { role: 'assistant' } },
+      ...blocks,
+      { messageStop: { stopReason } },
+      usage,
+    ],
+  });
+  const whole = (content: JsonValue[], stopReason: string) => ({
+    json: { output: { message: { role: 'assistant', content } }, stopReason, ...usage.metadata },
+    events: [],
+  });
+  /** Converse: a hidden round (the mocked call alone), then the final text. ConverseStream: a hidden round, a mixed turn, then after the agent's result the final text. */
+  const script = [
+    whole(
+      [{ toolUse: { toolUseId: 'tooluse_w1', name: 'check_stock', input: { sku: 'A1' } } }],
+      'tool_use',
+    ),
+    whole([{ text: 'A1: 4 in stock.' }], 'end_turn'),
+    streamed(use(0, 'tooluse_m1', 'check_stock', '{"sku":"A1"}'), 'tool_use'),
+    streamed(
+      [
+        ...text(0, 'Stock is 4 — ordering.'),
+        ...use(1, 'tooluse_m2', 'check_stock', '{"sku":"A1"}'),
+        ...use(2, 'tooluse_o1', 'place_order', '{"sku":"A1","qty":4}'),
+      ],
+      'tool_use',
+    ),
+    streamed(text(0, 'Ordered.'), 'end_turn'),
+  ];
+
+  async function run(bedrock: BedrockRuntimeClient) {
+    const events = async (messages: Message[]) => {
+      const answer = await bedrock.send(
+        new ConverseStreamCommand({ modelId, messages, toolConfig: { tools: stockTools } }),
+      );
+      const seen: unknown[] = [];
+      for await (const event of answer.stream ?? []) seen.push(event);
+      return seen;
+    };
+    const converse = await bedrock.send(
+      new ConverseCommand({ modelId, messages: [ask], toolConfig: { tools: stockTools } }),
+    );
+    const first = await events([ask]);
+    const second = await events([
+      ask,
+      {
+        role: 'assistant',
+        content: [
+          { text: 'Stock is 4 — ordering.' },
+          {
+            toolUse: { toolUseId: 'tooluse_o1', name: 'place_order', input: { sku: 'A1', qty: 4 } },
+          },
+        ],
+      },
+      {
+        role: 'user',
+        content: [{ toolResult: { toolUseId: 'tooluse_o1', content: [{ text: 'order 77' }] } }],
+      },
+    ]);
+    return { converse: converse.output?.message?.content, first, second };
+  }
+
+  async function proxyWithMocks(overrides: Partial<Config>) {
+    const folder = temporaryFolder();
+    writeFileSync(join(folder, 'stock.yaml'), mockFile);
+    const proxy = await startTestProxy('http://127.0.0.1:1', {
+      bedrockRegion: region,
+      mocks: { ...defaultConfig.mocks, files: [join(folder, 'stock.yaml')], mode: 'intercept' },
+      ...overrides,
+    });
+    running.push(proxy);
+    return proxy;
+  }
+
+  it('answers a mocked tool inside calltape: hidden rounds re-signed, the mixed stream rewritten as frames the SDK decodes, then replayed offline', async () => {
+    awsEnvironment(true);
+    const verdicts: boolean[] = [];
+    const upstream = await startScriptedUpstream(signedBedrockScript(region, script, verdicts));
+    running.push(upstream);
+    const cassette = join(temporaryFolder(), 'bedrock-mocks.sqlite');
+    const proxy = await proxyWithMocks({ cassette, mode: 'record', bedrockUpstream: upstream.url });
+    const recorded = await run(client(proxy));
+
+    // Converse: the agent sees only the turn after the hidden round.
+    expect(recorded.converse).toEqual([{ text: 'A1: 4 in stock.' }]);
+    // ConverseStream: calltape's frames decode in the SDK; the mocked call is gone, the agent's own is renumbered.
+    expect(JSON.stringify(recorded.first)).not.toContain('check_stock');
+    expect(recorded.first).toContainEqual({
+      contentBlockStart: {
+        contentBlockIndex: 1,
+        start: { toolUse: { toolUseId: 'tooluse_o1', name: 'place_order' } },
+      },
+    });
+    expect(recorded.first).toContainEqual({ messageStop: { stopReason: 'tool_use' } });
+    expect(recorded.second).toContainEqual({
+      contentBlockDelta: { contentBlockIndex: 0, delta: { text: 'Ordered.' } },
+    });
+
+    // Every round, hidden ones included, carried a valid signature for its own body.
+    expect(verdicts).toEqual([true, true, true, true, true]);
+    const sent = upstream.received.map(
+      (request) => (JSON.parse(request.body) as { messages: Message[] }).messages,
+    );
+    expect(sent[1]?.at(-1)).toEqual({
+      role: 'user',
+      content: [
+        {
+          toolResult: {
+            toolUseId: 'tooluse_w1',
+            content: [{ json: { sku: 'A1', count: 4 } }],
+            status: 'success',
+          },
+        },
+      ],
+    });
+    // The agent's next request went up with the hidden round spliced in and both results in one user message.
+    expect(sent[4]?.map((message) => message.role)).toEqual([
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+      'user',
+    ]);
+    expect(sent[4]?.at(-1)?.content?.map((block) => block.toolResult?.toolUseId)).toEqual([
+      'tooluse_m2',
+      'tooluse_o1',
+    ]);
+    await proxy.close();
+    await upstream.close();
+    // The stored agent view of the mixed turn is the frames the agent got, byte for byte valid.
+    const db = new Database(cassette, { readonly: true });
+    const views = db
+      .prepare(
+        'SELECT agent_response_body AS got FROM interactions WHERE agent_response_body IS NOT NULL',
+      )
+      .all() as { got: Buffer }[];
+    db.close();
+    expect(views).toHaveLength(1);
+    const view = decodeEventStream([views[0]?.got ?? Buffer.alloc(0)]);
+    expect([view.invalid, view.trailing, view.events.length]).toEqual([undefined, 0, 8]);
+    expect(JSON.stringify(view.events)).not.toContain('check_stock');
+
+    // Replay: no credentials, the upstream down; hidden rounds come from the cassette.
+    awsEnvironment(false);
+    const replayer = await proxyWithMocks({ cassette, mode: 'replay' });
+    expect(await run(client(replayer))).toEqual(recorded);
   });
 });

@@ -2,6 +2,7 @@ import type { ProviderAdapter } from '../provider-adapter.js';
 import { withRouteModel } from '../wire-route.js';
 import { bedrockErrorBody, bedrockErrorHeaders } from './bedrock-error-body.js';
 import { bedrockRoute } from './bedrock-route.js';
+import { bedrockToolLoop } from './bedrock-tool-loop.js';
 import { convertConverseBody } from './convert-converse-body.js';
 import { parseConverseRequest } from './parse-converse-request.js';
 import { eventStreamContentType, parseConverseResponse } from './parse-converse-response.js';
@@ -18,6 +19,7 @@ export const bedrockConverseAdapter: ProviderAdapter = {
   errorHeaders: bedrockErrorHeaders,
   requestedForm: (_body, route) => ({ stream: route?.stream !== undefined, includeUsage: false }),
   binaryBodies: true,
+  toolLoop: bedrockToolLoop,
   convertBody(body, to) {
     const converted = convertConverseBody(body, to.stream);
     return converted === undefined

@@ -71,7 +71,8 @@ export function textOf(blocks: readonly JsonValue[]): string {
     .join('\n');
 }
 
-function converseMessage(value: JsonObject | undefined): Message[] {
+/** The trace messages one Converse message stands for: an assistant turn, or a user message's tool results then its text. */
+export function converseMessage(value: JsonObject | undefined): Message[] {
   const content = asArray(value?.['content']);
   if (value?.['role'] === 'assistant')
     return [{ ...message('assistant', textOf(content)), toolCalls: toolUseCalls(content) }];
