@@ -2,12 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MockedCall } from '../cassette/captured-round.js';
 import type { Config } from '../config/config.js';
 import { CalltapeError } from '../errors.js';
-import { overrideToolResults } from '../mocks/override-results.js';
 import type { Mock } from '../mocks/mock-types.js';
 import type { ResolvedWire } from '../providers/adapters.js';
 import type { ProviderAdapter } from '../providers/provider-adapter.js';
 import type { WireRoute } from '../providers/wire-route.js';
-import type { JsonValue } from '../trace/trace.js';
 import type { CapturePipeline, FinishedRound, RoundDecision } from './capture-pipeline.js';
 import type { CassetteRegistry } from './cassette-registry.js';
 import { classifyUpstreamFailure } from './classify-upstream-failure.js';
@@ -18,7 +16,8 @@ import type { Upstream } from './upstream.js';
 import { loopRounds } from './http-loop-rounds.js';
 import type { Logger } from '../logger.js';
 import { answerWithMocks } from './mocked-route.js';
-import { selectMocks, type MockState } from './mock-state.js';
+import type { MockState } from './mock-state.js';
+import { mocksOfRequest, withOverriddenResults } from './round-mocks.js';
 import { readRequestBody } from './read-request-body.js';
 import { upstreamOfRecording } from './replay-lookup.js';
 import { inRequestedForm, replayRecording, timingFactor } from './replay-recording.js';
@@ -137,9 +136,13 @@ export class CapturedRoute {
       return;
     }
     // A read has no tool calls to answer: it is never mocked.
-    const mocks = route.read ? undefined : this.mocksFor(base.adapter, request, response);
+    const mocks = route.read
+      ? undefined
+      : mocksOfRequest(this.options.mockState, base.adapter, request, response);
     if (mocks === false) return;
-    const round = mocks ? await this.overridden(base, mocks) : base;
+    const round = mocks
+      ? await withOverriddenResults(this.options.config, this.options.mockState, base, mocks)
+      : base;
     const wire = adapter.toolLoop;
     if (mocks && wire && this.options.mockState && this.loops(mocks)) {
       return answerWithMocks(
@@ -171,55 +174,10 @@ export class CapturedRoute {
     );
   }
 
-  /** The mocks this request runs with (undefined: none configured); false when the request was answered with an error. */
-  private mocksFor(
-    adapter: ProviderAdapter,
-    request: IncomingMessage,
-    response: ServerResponse,
-  ): ReadonlyMap<string, Mock> | undefined | false {
-    const { mockState } = this.options;
-    const mocks = mockState ? selectMocks(mockState, request.headers) : undefined;
-    if (mocks instanceof CalltapeError) {
-      sendError(response, adapter, mocks);
-      return false;
-    }
-    if (mocks && mocks.size > 0 && !adapter.toolLoop) {
-      // Passing the request through would let the agent run the very tools the mocks stand for.
-      sendError(
-        response,
-        adapter,
-        new CalltapeError(
-          'INVALID_REQUEST',
-          `calltape: mock tools are not answered on ${adapter.id} yet; run this agent without mocks (x-calltape-mocks: none), or through /v1/chat/completions or /v1/messages`,
-        ),
-      );
-      return false;
-    }
-    return mocks;
-  }
-
   /** Whether the request runs as the tool loop (intercept mode, with mocks or strict tools in force). */
   private loops(mocks: ReadonlyMap<string, Mock>): boolean {
     const { config } = this.options;
     return config.mocks.mode !== 'override' && (mocks.size > 0 || config.mocks.strictTools);
-  }
-
-  /** Override mode: the request with mocked tools' results replaced by the mocks' answers. */
-  private async overridden(round: HttpRound, mocks: ReadonlyMap<string, Mock>): Promise<HttpRound> {
-    const { config, mockState } = this.options;
-    const wire = round.adapter.toolLoop;
-    if (config.mocks.mode !== 'override' || mocks.size === 0 || !wire || !mockState) return round;
-    const replaced = await overrideToolResults(
-      JSON.parse(round.body.toString('utf8')) as JsonValue,
-      wire,
-      mocks,
-      mockState.answered,
-      mockState.counters,
-      round.where.sessionId ?? '',
-    );
-    return replaced
-      ? { ...round, body: Buffer.from(JSON.stringify(replaced.body)), overridden: replaced.mocked }
-      : round;
   }
 
   private serve(round: HttpRound, decision: RoundDecision): void {

@@ -151,7 +151,7 @@ describe.skipIf(!available)(
         await route.fulfill({ response: before });
       });
       const page = await context.newPage();
-      await page.goto(`${proxy.url}/calltape/?token=${token}`);
+      await page.goto(`${proxy.url}/calltape/app/?token=${token}#/staging`);
       await page.locator('#status[data-state="live"]').waitFor({ timeout: 10_000 });
       await page
         .locator('tr[data-tool="transfer_money"][data-verdict="fail"]')
@@ -183,7 +183,7 @@ describe.skipIf(!available)(
       );
       const page = await (browser as Browser).newPage();
       running.push({ close: () => page.close() });
-      await page.goto(`${proxy.url}/calltape/?token=${token}`);
+      await page.goto(`${proxy.url}/calltape/app/?token=${token}#/staging`);
       await page.locator('#status[data-state="live"]').waitFor({ timeout: 10_000 });
       const stream = await client.responses.create(
         { model: 'gpt-5-mini', input: 'NYC mayor?', stream: true },
@@ -210,7 +210,7 @@ describe.skipIf(!available)(
       );
       const page = await (browser as Browser).newPage();
       running.push({ close: () => page.close() });
-      await page.goto(`${proxy.url}/calltape/?token=${token}`);
+      await page.goto(`${proxy.url}/calltape/app/?token=${token}#/staging`);
       await page.locator('#status[data-state="live"]').waitFor({ timeout: 10_000 });
 
       const session = { 'x-calltape-session': 'relayed-mcp' };

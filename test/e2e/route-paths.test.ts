@@ -88,7 +88,7 @@ describe('near-miss routes: a base URL off by a /v1', () => {
       messages: [{ role: 'user', content: 'again' }],
     });
     expect(lines).toEqual([
-      `calltape warning: calltape: POST /chat/completions is not one of calltape's routes (/v1/chat/completions, /openai/…/chat/completions, /v1/responses, /openai/…/responses, /v1/messages, /api/chat): the agent's base URL looks off by a /v1; set OPENAI_BASE_URL=${recorder.url}/v1`,
+      `calltape warning: calltape: POST /chat/completions is not one of calltape's routes (/v1/chat/completions, /openai/…/chat/completions, /v1/responses, /openai/…/responses, /v1/messages, /api/chat, /model/{modelId}/converse, /model/{modelId}/converse-stream, /model/{modelId}/invoke, /model/{modelId}/invoke-with-response-stream): the agent's base URL looks off by a /v1; set OPENAI_BASE_URL=${recorder.url}/v1`,
     ]);
     await recorder.close();
 
