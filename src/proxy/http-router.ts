@@ -13,6 +13,7 @@ import type { McpRoute } from './mcp-route.js';
 import { sessionHeader } from './headers.js';
 import type { Logger } from '../logger.js';
 import type { PassThroughs } from './pass-through.js';
+import { signedForBedrock } from './pass-through-upstream.js';
 import { nearMissHint, routePath } from './route-path.js';
 import { sendError } from './send-error.js';
 import { parseSessionRoute, type SessionRoute } from './session-route.js';
@@ -100,7 +101,11 @@ export class HttpRouter {
           `calltape: replay answers only recorded routes (POST ${capturedRouteNames()}); ${method} ${redactor.path(route.path)} is not recorded`,
       );
       this.options.pipeline.missed(where, miss);
-      return sendError(response, openAiChatAdapter, miss);
+      // Bedrock's SDK reads only its own error shape; the other wires' misses keep OpenAI's.
+      const shape = signedForBedrock(request.headers.authorization)
+        ? errorShapeFor(request)
+        : openAiChatAdapter;
+      return sendError(response, shape, miss);
     }
     const passThrough = this.options.passThroughs.for(request, routed.path);
     if (passThrough instanceof CalltapeError) {

@@ -13,12 +13,33 @@ const vertexPath = /^\/v1(?:beta1)?\/projects\/[^/]+\/locations\/([^/]+)(?:\/|$)
 const geminiV1Path = /^\/v1\/models\/[^/]+:[A-Za-z]+$/;
 
 /**
- * The upstream a pass-through request goes to, by its path: `/v1beta/…` and Gemini's `/v1`
- * model methods to Gemini, `/v1…/projects/…` to Vertex AI, `/api/…` to Ollama, `/openai/…` to
- * Azure OpenAI; anything else to Anthropic when an Anthropic client sent it, else to OpenAI (as
- * before per-wire upstreams). Pure.
+ * A SigV4 `Authorization` whose credential scope names service `bedrock`
+ * (`AWS4-HMAC-SHA256 Credential=AKID/20261203/us-east-1/bedrock/aws4_request, …`).
  */
-export function passThroughTarget(path: string, sentByAnthropicClient: boolean): PassThroughTarget {
+const bedrockSignature = /^AWS4-HMAC-SHA256\s+Credential=[^,\s]*\/bedrock\/aws4_request(?:[,\s]|$)/;
+
+/**
+ * Whether a request is signed for Bedrock: its `Authorization` is AWS SigV4 for service
+ * `bedrock`, which the AWS SDK and `aws4fetch` put on every Bedrock Runtime request and no
+ * OpenAI, Anthropic or Gemini client ever sends (they authenticate with keys). Pure.
+ */
+export function signedForBedrock(authorization: string | undefined): boolean {
+  return authorization !== undefined && bedrockSignature.test(authorization);
+}
+
+/**
+ * The upstream a pass-through request goes to: Bedrock when it is signed for Bedrock (whatever
+ * its path: `/guardrail/…`, `/async-invoke`, `count-tokens`), else by its path: `/v1beta/…` and
+ * Gemini's `/v1` model methods to Gemini, `/v1…/projects/…` to Vertex AI, `/api/…` to Ollama,
+ * `/openai/…` to Azure OpenAI; anything else to Anthropic when an Anthropic client sent it, else
+ * to OpenAI (as before per-wire upstreams). Pure.
+ */
+export function passThroughTarget(
+  path: string,
+  sentByAnthropicClient: boolean,
+  signedForBedrock = false,
+): PassThroughTarget {
+  if (signedForBedrock) return { upstream: 'bedrock' };
   const vertex = vertexPath.exec(path);
   if (vertex) return { upstream: 'vertex', location: vertex[1] };
   if (path.startsWith('/v1beta/') || geminiV1Path.test(path)) return { upstream: 'gemini' };

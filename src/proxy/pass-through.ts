@@ -10,7 +10,7 @@ import { sentByAnthropicClient } from './guard/error-shape-for.js';
 import { printableUrl } from '../cassette/printable-url.js';
 import type { Config } from '../config/config.js';
 import type { UpstreamName } from '../providers/wire-route.js';
-import { passThroughTarget } from './pass-through-upstream.js';
+import { passThroughTarget, signedForBedrock } from './pass-through-upstream.js';
 import {
   configuredUpstream,
   maxVertexPools,
@@ -97,6 +97,8 @@ export function createPassThroughs(
   timeouts: PassThroughTimeouts,
   errorBody: (upstream: UpstreamName) => (message: string) => string,
   logger: Logger,
+  /** Where requests signed for Bedrock go: re-signed for its endpoint (`signed-pass-through.ts`). */
+  bedrock: PassThrough,
 ): PassThroughs {
   const named = new Map<UpstreamName, PassThrough>();
   const regional = new Map<string, PassThrough>();
@@ -104,7 +106,12 @@ export function createPassThroughs(
     createPassThrough(url, timeouts, errorBody(upstream), logger);
   return {
     for(request, path) {
-      const target = passThroughTarget(path, sentByAnthropicClient(request.headers));
+      const target = passThroughTarget(
+        path,
+        sentByAnthropicClient(request.headers),
+        signedForBedrock(request.headers.authorization),
+      );
+      if (target.upstream === 'bedrock') return bedrock;
       const existing = named.get(target.upstream) ?? regional.get(target.location ?? '');
       if (existing) return existing;
       const url = configuredUpstream(config, target.upstream);
@@ -127,7 +134,8 @@ export function createPassThroughs(
       return passThrough;
     },
     close: () => {
-      for (const passThrough of [...named.values(), ...regional.values()]) passThrough.close();
+      for (const passThrough of [...named.values(), ...regional.values(), bedrock])
+        passThrough.close();
       named.clear();
       regional.clear();
     },

@@ -16,6 +16,7 @@ import type { ProxyStores } from './proxy-stores.js';
 import type { ReplayStats } from './replay-lookup.js';
 import { noteDiff } from './run-stats.js';
 import type { SessionRoute } from './session-route.js';
+import { createSignedPassThrough } from './signed-pass-through.js';
 import { UpgradeRoute } from './upgrade-route.js';
 import { createUpstreams, type Upstreams } from './upstreams.js';
 
@@ -27,8 +28,9 @@ export interface ProxyUpstreams {
 
 /** The upstreams of every wire, by name, each created on first use. */
 export function openUpstreams(config: Config, logger: Logger): ProxyUpstreams {
+  const upstreams = createUpstreams(config);
   return {
-    upstreams: createUpstreams(config),
+    upstreams,
     passThroughs: createPassThroughs(
       config,
       {
@@ -37,6 +39,12 @@ export function openUpstreams(config: Config, logger: Logger): ProxyUpstreams {
       },
       (upstream) => unreachableBody(errorShapeOfUpstream(upstream)),
       logger,
+      createSignedPassThrough({
+        upstream: () => upstreams.for({ upstream: 'bedrock' }),
+        adapter: errorShapeOfUpstream('bedrock'),
+        config,
+        logger,
+      }),
     ),
   };
 }

@@ -22,4 +22,10 @@ describe('errorShapeFor', () => {
     );
     expect(shapeOf('POST', 'http://evil/v1/chat/completions')).toBe('openai-chat');
   });
+
+  it('answers a request signed for Bedrock in Bedrock’s envelope on a path no adapter captures', () => {
+    const authorization =
+      'AWS4-HMAC-SHA256 Credential=AKID/20261203/us-east-1/bedrock/aws4_request, SignedHeaders=host, Signature=ab';
+    expect(shapeOf('GET', '/async-invoke', { authorization })).toBe('bedrock-converse');
+  });
 });

@@ -4,7 +4,7 @@ import { anthropicMessagesAdapter } from '../../providers/anthropic-messages/ant
 import { openAiChatAdapter } from '../../providers/openai-chat/openai-chat-adapter.js';
 import type { ProviderAdapter } from '../../providers/provider-adapter.js';
 import { sessionHeader } from '../headers.js';
-import { passThroughTarget } from '../pass-through-upstream.js';
+import { passThroughTarget, signedForBedrock } from '../pass-through-upstream.js';
 import { routePath } from '../route-path.js';
 import { parseSessionRoute } from '../session-route.js';
 
@@ -16,7 +16,7 @@ export function sentByAnthropicClient(headers: IncomingHttpHeaders): boolean {
 /**
  * The adapter whose error envelope answers a request calltape failed on, so the agent's SDK
  * raises its own typed error: the captured route's adapter, else the shape of the upstream a
- * pass-through route goes to (by path, then Anthropic's when an Anthropic client sent it, else
+ * pass-through route goes to (Bedrock's when signed for Bedrock, by path, then Anthropic's when an Anthropic client sent it, else
  * OpenAI's), which also answers a target too broken to route.
  * Never throws: it runs on requests that already made a listener fail.
  */
@@ -31,7 +31,11 @@ export function errorShapeFor(
       return (
         findAdapter(method, path) ??
         errorShapeOfUpstream(
-          passThroughTarget(path, sentByAnthropicClient(request.headers)).upstream,
+          passThroughTarget(
+            path,
+            sentByAnthropicClient(request.headers),
+            signedForBedrock(request.headers.authorization),
+          ).upstream,
         )
       );
     }

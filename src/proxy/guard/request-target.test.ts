@@ -77,6 +77,20 @@ describe('requestTargetRefusal', () => {
       expect(requestTargetRefusal(target), target).toBeDefined();
   });
 
+  it('accepts the ARN of an async invocation or a guardrail the same way, and no dot segment hidden in it', () => {
+    for (const target of [
+      '/async-invoke/arn%3Aaws%3Abedrock%3Aus-west-2%3A123456789012%3Aasync-invoke%2Fabc123',
+      '/guardrail/arn%3Aaws%3Abedrock%3Aus-west-2%3A123456789012%3Aguardrail%2Fgr1/version/1/apply',
+    ])
+      expect(requestTargetRefusal(target), target).toBeUndefined();
+    for (const target of [
+      '/async-invoke/x%2F..%2Fy',
+      '/guardrail/x%2F%2e%2e/version/1/apply',
+      '/guardrail/a/version/b%2Fc/apply',
+    ])
+      expect(requestTargetRefusal(target), target).toBeDefined();
+  });
+
   it('refuses a chosen cassette only while overrides are off', () => {
     expect(routeRefusal({ cassette: { name: 'x' }, path: '/v1/models' }, false)).toContain(
       'cassettes.allowRequestOverride',

@@ -1,3 +1,10 @@
+/**
+ * Bedrock Runtime's paths whose second segment may be an ARN, its slashes encoded: a model id
+ * (`/model/arn%3Aaws…%2Fprofile/converse`), an async invocation (`/async-invoke/arn%3A…%2Fid`),
+ * a guardrail (`/guardrail/arn%3A…%2Fid/version/1/apply`).
+ */
+const arnRoots: ReadonlySet<string> = new Set(['model', 'async-invoke', 'guardrail']);
+
 /** Every refusal of a path needs a `/.` (a dot segment), a `%` (an escape) or a backslash. */
 const mayBeRefused = /\/\.|%|\\/;
 
@@ -17,9 +24,8 @@ export function requestTargetRefusal(url: string): string | undefined {
   if (!mayBeRefused.test(path)) return undefined;
   const segments = path.split('/');
   for (const [index, segment] of segments.entries()) {
-    // Bedrock's model id is one segment that may be an ARN, its slashes encoded (`/model/arn%3Aaws…%2Fprofile/converse`).
-    const modelId = index === 2 && segments[1] === 'model';
-    for (const part of modelId ? segment.split(/%2f/i) : [segment]) {
+    const arn = index === 2 && arnRoots.has(segments[1] ?? '');
+    for (const part of arn ? segment.split(/%2f/i) : [segment]) {
       const decoded = part.replace(/%2e/gi, '.');
       if (decoded === '..' || decoded === '.')
         return 'calltape: request paths may not contain . or .. segments';
