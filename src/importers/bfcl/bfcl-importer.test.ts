@@ -163,6 +163,44 @@ describe('calltape import bfcl, on BFCL samples', () => {
     });
   });
 
+  it('a list of strings gets loose_string on every element, as BFCL folds each string of a list; a list of numbers none', () => {
+    const { suite } = convertOne(
+      'simple_4',
+      {
+        name: 'drop',
+        parameters: {
+          type: 'dict',
+          properties: {
+            columns: { type: 'array', items: { type: 'string' } },
+            sizes: { type: 'array', items: { type: 'integer' } },
+          },
+          required: ['columns'],
+        },
+      },
+      [
+        {
+          drop: {
+            columns: [
+              ['email', 'ssn'],
+              ['ssn', 'email'],
+            ],
+            sizes: [[1, 2], ''],
+          },
+        },
+      ],
+    );
+    expect(casesOf(suite)[0]?.['rules']).toEqual({
+      columns: {
+        any_of: [
+          ['email', 'ssn'],
+          ['ssn', 'email'],
+        ],
+      },
+      'columns[]': { matching_strategy: 'loose_string' },
+      sizes: { any_of: [[1, 2], { $omitted: true }] },
+    });
+  });
+
   it('a required parameter is never optional, even where the answer lists ""', () => {
     const { suite } = convertOne(
       'simple_3',
