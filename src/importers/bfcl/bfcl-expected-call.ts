@@ -174,8 +174,8 @@ function stringList(values: readonly JsonValue[]): boolean {
   );
 }
 
+/** Whether a list or dict holds a string at any depth (a plain string parameter is compared loosely already). */
 function holdsString(value: JsonValue): boolean {
-  if (Array.isArray(value)) return value.some(holdsString);
-  if (isObject(value)) return Object.values(value).some(holdsString);
-  return false;
+  const items = Array.isArray(value) ? value : isObject(value) ? Object.values(value) : [];
+  return items.some((item) => typeof item === 'string' || holdsString(item));
 }

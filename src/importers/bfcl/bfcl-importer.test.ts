@@ -201,6 +201,27 @@ describe('calltape import bfcl, on BFCL samples', () => {
     });
   });
 
+  it('bug: strings inside a list of dicts were compared exactly without a note saying so', () => {
+    const { notes } = convertOne(
+      'simple_5',
+      {
+        name: 'order',
+        parameters: {
+          type: 'dict',
+          properties: { items: { type: 'array', items: { type: 'dict' } } },
+          required: ['items'],
+        },
+      },
+      [{ order: { items: [[{ sku: ['Ab-1'] }]] } }],
+    );
+    expect(notes[0]).toMatchObject({
+      outcome: 'approximated',
+      detail: expect.stringContaining(
+        'items: strings inside a list are compared exactly',
+      ) as unknown as string,
+    });
+  });
+
   it('a required parameter is never optional, even where the answer lists ""', () => {
     const { suite } = convertOne(
       'simple_3',
