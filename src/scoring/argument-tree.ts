@@ -148,11 +148,7 @@ function valueNode(
   const object =
     structural && asObject(expected) ? objectNode(expected, expected, path, context) : undefined;
   const items =
-    structural && Array.isArray(expected)
-      ? expected.map((item, index) =>
-          valueNode(item, 'exact', `${path}[${index}]`, undefined, context),
-        )
-      : undefined;
+    structural && Array.isArray(expected) ? itemNodes(expected, path, context) : undefined;
   const folded =
     strategy === 'loose_string' && typeof expected === 'string' ? looseString(expected) : undefined;
   return {
@@ -169,6 +165,19 @@ function valueNode(
         ? expected.toLowerCase()
         : undefined,
   };
+}
+
+/** A list's elements, each under the rule on `items[]` (which applies to every element, strings as much as objects). */
+function itemNodes(
+  expected: readonly JsonValue[],
+  path: string,
+  context: TreeContext,
+): ValueNode[] {
+  const rule = ruleAt(context.rules, `${rulePathOf(path)}[]`);
+  const strategy = rule?.matching_strategy ?? 'exact';
+  return expected.map((item, index) =>
+    valueNode(item, strategy, `${path}[${index}]`, rule, context),
+  );
 }
 
 function quickMatch(

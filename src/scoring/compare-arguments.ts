@@ -231,6 +231,9 @@ function compareArray(
 ): number {
   const longer = Math.max(expected.length, actual.length);
   if (longer === 0) return 1;
+  // A rule on `items[]` applies to every element, strings and numbers as much as objects.
+  const itemRule = ruleAt(walk.rules, `${rulePathOf(path)}[]`);
+  const itemStrategy = itemRule?.matching_strategy ?? 'exact';
   let pairs: [number, number][];
   if (rule?.unordered) {
     const scores = expected.map((item, i) =>
@@ -238,9 +241,9 @@ function compareArray(
         compareValue(
           item,
           candidate,
-          'exact',
+          itemStrategy,
           `${path}[${i}]`,
-          undefined,
+          itemRule,
           newWalk(walk.rules, walk.extra, walk.normalisers, walk.embeddings),
         ),
       ),
@@ -257,9 +260,9 @@ function compareArray(
     total += compareValue(
       expected[i] as JsonValue,
       actual[j] as JsonValue,
-      'exact',
+      itemStrategy,
       `${path}[${i}]`,
-      undefined,
+      itemRule,
       walk,
     );
   if (expected.length !== actual.length)

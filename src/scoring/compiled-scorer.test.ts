@@ -86,7 +86,9 @@ const rule: fc.Arbitrary<ArgumentRule> = fc.oneof(
 /** Rules on present arguments (any rule) and on absent ones (only rules that stand alone), plus globs. */
 const rules = (expected: { [name: string]: JsonValue }) =>
   fc
-    .dictionary(fc.constantFrom(...names, 'items[].sku', 'c*', '*'), rule, { maxKeys: 3 })
+    .dictionary(fc.constantFrom(...names, 'items[].sku', 'items[]', 'c*', '*'), rule, {
+      maxKeys: 3,
+    })
     .map((drawn) => {
       const kept: Record<string, ArgumentRule> = {};
       for (const [path, candidate] of Object.entries(drawn)) {
@@ -96,6 +98,12 @@ const rules = (expected: { [name: string]: JsonValue }) =>
           candidate.pattern !== undefined ||
           candidate.min !== undefined ||
           candidate.matching_strategy === 'ignore';
+        const items = expected['items'];
+        // A rule on every element needs an element to compare with (or stands alone).
+        if (path === 'items[]') {
+          if (Array.isArray(items) && (items.length > 0 || alone)) kept[path] = candidate;
+          continue;
+        }
         if (
           path === 'items[].sku'
             ? Array.isArray(expected['items']) &&

@@ -72,7 +72,10 @@ export function bfclExpectedCall(
         ...(loose ? { matching_strategy: 'loose_string' } : {}),
       });
     else if (loose) setOwn(rules, name, { matching_strategy: 'loose_string' });
-    if (chosen.some(holdsString))
+    // BFCL's list checker folds every string element of a list answer: one rule for every element does the same.
+    if (stringList(chosen) && plainKey.test(name))
+      setOwn(rules, `${name}[]`, { matching_strategy: 'loose_string' });
+    else if (chosen.some(holdsString))
       approximations.push(
         `${name}: strings inside a ${type === 'dict' ? 'dict' : 'list'} are compared exactly (BFCL folds case, spaces and ,./-_*^ there too)`,
       );
@@ -157,8 +160,22 @@ function dictKeysPlain(answer: JsonObject): boolean {
   return Object.keys(answer).every((key) => plainKey.test(key));
 }
 
+/** Every acceptable value a list of plain values (the first not empty, for the element rule to compare with), some of them strings. */
+function stringList(values: readonly JsonValue[]): boolean {
+  const [first] = values;
+  return (
+    Array.isArray(first) &&
+    first.length > 0 &&
+    values.every(
+      (value) =>
+        Array.isArray(value) && value.every((item) => typeof item !== 'object' || item === null),
+    ) &&
+    values.some((value) => (value as JsonValue[]).some((item) => typeof item === 'string'))
+  );
+}
+
+/** Whether a list or dict holds a string at any depth (a plain string parameter is compared loosely already). */
 function holdsString(value: JsonValue): boolean {
-  if (Array.isArray(value)) return value.some(holdsString);
-  if (isObject(value)) return Object.values(value).some(holdsString);
-  return false;
+  const items = Array.isArray(value) ? value : isObject(value) ? Object.values(value) : [];
+  return items.some((item) => typeof item === 'string' || holdsString(item));
 }

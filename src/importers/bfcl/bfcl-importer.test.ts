@@ -163,6 +163,65 @@ describe('calltape import bfcl, on BFCL samples', () => {
     });
   });
 
+  it('a list of strings gets loose_string on every element, as BFCL folds each string of a list; a list of numbers none', () => {
+    const { suite } = convertOne(
+      'simple_4',
+      {
+        name: 'drop',
+        parameters: {
+          type: 'dict',
+          properties: {
+            columns: { type: 'array', items: { type: 'string' } },
+            sizes: { type: 'array', items: { type: 'integer' } },
+          },
+          required: ['columns'],
+        },
+      },
+      [
+        {
+          drop: {
+            columns: [
+              ['email', 'ssn'],
+              ['ssn', 'email'],
+            ],
+            sizes: [[1, 2], ''],
+          },
+        },
+      ],
+    );
+    expect(casesOf(suite)[0]?.['rules']).toEqual({
+      columns: {
+        any_of: [
+          ['email', 'ssn'],
+          ['ssn', 'email'],
+        ],
+      },
+      'columns[]': { matching_strategy: 'loose_string' },
+      sizes: { any_of: [[1, 2], { $omitted: true }] },
+    });
+  });
+
+  it('bug: strings inside a list of dicts were compared exactly without a note saying so', () => {
+    const { notes } = convertOne(
+      'simple_5',
+      {
+        name: 'order',
+        parameters: {
+          type: 'dict',
+          properties: { items: { type: 'array', items: { type: 'dict' } } },
+          required: ['items'],
+        },
+      },
+      [{ order: { items: [[{ sku: ['Ab-1'] }]] } }],
+    );
+    expect(notes[0]).toMatchObject({
+      outcome: 'approximated',
+      detail: expect.stringContaining(
+        'items: strings inside a list are compared exactly',
+      ) as unknown as string,
+    });
+  });
+
   it('a required parameter is never optional, even where the answer lists ""', () => {
     const { suite } = convertOne(
       'simple_3',
