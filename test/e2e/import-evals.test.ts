@@ -190,5 +190,10 @@ describe('calltape import openai-evals | ragas, then calltape test on the import
     ]);
     expect(wrong.status).toBe(2);
     expect(wrong.stderr).toContain('command line: --items: the adk importer reads no such file');
+    // A stranger's typo of a kind is named with what they most likely meant.
+    const typo = await runCliAsync(['import', 'promptfo', bad]);
+    expect(typo.status).toBe(2);
+    expect(typo.stderr).toContain('"promptfo" is not a format calltape imports');
+    expect(typo.stderr).toContain('Did you mean promptfoo?');
   });
 });

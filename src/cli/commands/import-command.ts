@@ -11,6 +11,7 @@ import type {
   SourceFile,
 } from '../../importers/import-types.js';
 import { importerOf, importers } from '../../importers/importers.js';
+import { nearestName } from '../../nearest-name.js';
 import { makePrivateFolder } from '../../private-files.js';
 import { exitCodes } from '../exit-codes.js';
 import { guardedAction } from '../guarded-action.js';
@@ -61,6 +62,7 @@ function runImport(kind: string, file: string, flags: { [option: string]: unknow
     throw new CalltapeError(
       'CONFIG_INVALID',
       `command line: <kind>: "${kind}" is not a format calltape imports (known: ${Object.keys(importers).join(', ')})`,
+      ...hintOf(nearestName(kind, Object.keys(importers))),
     );
   const out = typeof flags['out'] === 'string' ? flags['out'] : undefined;
   const cwd = process.cwd();
@@ -160,4 +162,9 @@ function notesTable(notes: readonly ImportNote[]): string {
   const count = (outcome: ImportNote['outcome']): number =>
     notes.filter((note) => note.outcome === outcome).length;
   return `${table.toString()}\n${count('converted')} converted, ${count('approximated')} approximated, ${count('not converted')} not converted\n`;
+}
+
+/** A typo's likely meaning, as the error's hint. */
+function hintOf(nearest: string | undefined): [string] | [] {
+  return nearest === undefined ? [] : [`Did you mean ${nearest}?`];
 }
